@@ -1,0 +1,151 @@
+r"""Closed forms of ``pagan``: Asi, Duchi, Fallah, Javidbakht, Talwar (ICML 2021).
+
+Conventions.  ``n`` records, dimension ``d``, batch ``b``, privacy ``(epsilon, delta)``.
+The coordinate scales :math:`\sigma_j` enter the rates only through power sums
+:math:`S_a = \sum_{j\le d} \sigma_j^a`; these are symbols (:func:`power_sum`) so that
+the same expression serves any σ-profile: numerically from a vector, or in closed
+form for the power-law profile :math:`\sigma_j = j^{-s}` (:func:`power_law_sums`,
+generalised harmonic numbers).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+n = sp.Symbol("n", positive=True, integer=True)
+d = sp.Symbol("d", positive=True, integer=True)
+b = sp.Symbol("b", positive=True, integer=True)
+T = sp.Symbol("T", positive=True, integer=True)
+epsilon = sp.Symbol("epsilon", positive=True)
+delta = sp.Symbol("delta", positive=True)
+c = sp.Symbol("c", positive=True)
+s = sp.Symbol("s", positive=True)  # power-law exponent of the σ-profile
+sigma_j = sp.Symbol("sigma_j", positive=True)
+x_j = sp.Symbol("x_j", real=True)
+z_j = sp.Symbol("z_j", real=True)
+
+_POWER_SUMS: dict[sp.Rational, sp.Symbol] = {}
+
+
+def power_sum(a) -> sp.Symbol:
+    r"""The symbol :math:`S_a = \sum_{j=1}^d \sigma_j^a` (a positive number)."""
+    a = sp.nsimplify(a)
+    if a not in _POWER_SUMS:
+        tag = str(a).replace("/", "_")
+        _POWER_SUMS[a] = sp.Symbol(f"S_{tag}", positive=True)
+    return _POWER_SUMS[a]
+
+
+def power_law_sums(exponent=sp.Rational(3, 2), powers=(1, sp.Rational(2, 3), 2, sp.Rational(4, 3))) -> dict:
+    r"""Substitutions :math:`S_a \mapsto H_d^{(a s)}` for the profile :math:`\sigma_j = j^{-s}` (exact)."""
+    exponent = sp.nsimplify(exponent)
+    return {power_sum(a): sp.harmonic(d, sp.nsimplify(a) * exponent) for a in powers}
+
+
+# --------------------------------------------------------------------------------------
+# Privacy calibration (Algorithms 1 and 2, line 6; Lemma 3.1)
+# --------------------------------------------------------------------------------------
+def noise_multiplier() -> sp.Expr:
+    r"""Noise multiplier of Algorithms 1/2, line 6 (exact).
+
+    ĝ = g̃ + √(log(1/δ))/(bε)·ξ with ξ ~ N(0, A⁻¹).  In the whitened coordinates
+    A^{1/2}·, each record's projected gradient has norm ≤ 1, so one copy of a
+    record moves the batch mean by at most 1/b, and the noise has standard deviation
+    √(log(1/δ))/(bε): the ratio (noise multiplier) is √(log(1/δ))/ε.
+    """
+    return sp.sqrt(sp.log(1 / delta)) / epsilon
+
+
+def sampling_rate() -> sp.Expr:
+    """Probability that one draw of the batch picks a given record: b/n (exact; Alg. 1/2 line 3)."""
+    return b / n
+
+
+def lemma3_1_steps() -> sp.Expr:
+    """Number of steps of Lemma 3.1 (pagan Lemma 3.1): T = c n²/b², c an unspecified constant."""
+    return c * n**2 / b**2
+
+
+# --------------------------------------------------------------------------------------
+# Rates (eqs. (7), (9)) and the Hölder chain between them
+# --------------------------------------------------------------------------------------
+def eq7_rate() -> sp.Expr:
+    r"""Privacy term of eq. (7) (PAGAN on X∞, C_jj = σ_j^{-4/3}, p = log d, b = 1).
+
+    :math:`(\sum_j \sigma_j^{2/3})^{3/2}/(n\varepsilon)\,\log(d/\delta)` — an upper bound up
+    to an unknown O(1) factor (times diam∞(X)).
+    """
+    return power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2) / (n * epsilon) * sp.log(d / delta)
+
+
+def eq9_rate() -> sp.Expr:
+    r"""Privacy term of eq. (9) (PASAN, C_jj = σ_j^{-1}, p = log d, b = 1).
+
+    :math:`\sum_j \sigma_j/(n\varepsilon)\,\log(d/\delta)` — upper bound up to O(1) (times diam∞(X)).
+    """
+    return power_sum(1) / (n * epsilon) * sp.log(d / delta)
+
+
+def holder_chain() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    r"""The three terms of the Hölder chain after eq. (9) (exact inequalities).
+
+    :math:`\sqrt d\sum_j\sigma_j \;\ge\; (\sum_j\sigma_j^{2/3})^{3/2} \;\ge\; \sum_j\sigma_j`
+    for σ ≥ 0.  Returned as (upper, middle, lower).
+    """
+    s1 = power_sum(1)
+    s23 = power_sum(sp.Rational(2, 3))
+    return sp.sqrt(d) * s1, s23 ** sp.Rational(3, 2), s1
+
+
+def box_rate_ratio() -> sp.Expr:
+    r"""PASAN-on-the-box over PAGAN rate factor: √d·S₁ / S_{2/3}^{3/2} (exact ratio of the two rate factors).
+
+    On X∞, diam₂ = √d·diam∞, so PASAN's privacy term (eq. (9) with diam₂) carries
+    √d·Σσ_j while PAGAN's carries (Σσ_j^{2/3})^{3/2}.
+    """
+    upper, middle, _ = holder_chain()
+    return upper / middle
+
+
+# --------------------------------------------------------------------------------------
+# Lower bounds (§5) and the reduction of Theorem 4
+# --------------------------------------------------------------------------------------
+def theorem4_lower_bound() -> sp.Expr:
+    r"""Theorem 4 / Proposition 1 lower bound on X∞: (Σσ_j^{2/3})^{3/2}/(nε log^{5/2} d) (exact expression, constant 1 as stated)."""
+    return power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2) / (n * epsilon * sp.log(d) ** sp.Rational(5, 2))
+
+
+def theorem4_condition() -> sp.Rel:
+    """Hypothesis of Proposition 1 / Theorem 4: √d·log d ≤ nε."""
+    return sp.sqrt(d) * sp.log(d) <= n * epsilon
+
+
+def reduction_gap_coordinate() -> sp.Expr:
+    r"""One coordinate of f(x) − f(x*) on X∞ for f(x) = −xᵀz̄ (proof of Theorem 4; exact).
+
+    x*_j = sign(z̄_j), so f(x) − f(x*) = Σ_j (|z̄_j| − x_j z̄_j).
+    """
+    return sp.Abs(z_j) - x_j * z_j
+
+
+def reduction_indicator_coordinate() -> sp.Expr:
+    r"""One coordinate of the right side of the reduction: |z̄_j|·1{sign x_j ≠ sign z̄_j} (exact)."""
+    return sp.Abs(z_j) * sp.Piecewise((0, sp.Eq(sp.sign(x_j), sp.sign(z_j))), (1, True))
+
+
+def reduction_slack_coordinate() -> sp.Expr:
+    """Per-coordinate slack of Theorem 4's reduction inequality (≥ 0 is the claim, for |x_j| ≤ 1)."""
+    return reduction_gap_coordinate() - reduction_indicator_coordinate()
+
+
+# --------------------------------------------------------------------------------------
+# Geometry choices of §3.2 used by the experiments
+# --------------------------------------------------------------------------------------
+def pagan_optimal_C() -> sp.Expr:
+    """§3.2: the diagonal C_jj = σ_j^{-4/3} that optimises Theorem 2's bound for sub-Gaussian σ_j (exact choice)."""
+    return sigma_j ** sp.Rational(-4, 3)
+
+
+def pasan_optimal_C() -> sp.Expr:
+    """§3.2: C_jj = σ_j^{-1}, the choice that optimises Theorem 1's bound (exact choice)."""
+    return 1 / sigma_j

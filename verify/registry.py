@@ -1,0 +1,264 @@
+"""Claims, outcomes and results: the data model every part of ``verify`` shares.
+
+A :class:`Claim` is an immutable record (id, paper, statement, kind, the theory
+functions it uses, and a ``check(budget, seed)`` function).  Claims register
+themselves in :data:`REGISTRY` through the :func:`claim` decorator, so adding a
+claim is one decorated function in ``verify/<paper>.py``.
+
+A check returns an :class:`Outcome`: the verdict, named numbers, one line of
+evidence, the counterexample (if any) and *data* describing its plots
+(:class:`Figure`).  The runner turns an outcome into a :class:`Result` (adding
+seed, budget, timing and the paths of the rendered plots); reports and plots
+only read results.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+VERDICTS = ("holds", "violated", "inconclusive")
+BUDGETS = ("quick", "full")
+KINDS = (
+    "exact",  # exact identity / inequality
+    "expectation",  # explicit-constant bound in expectation
+    "rate",  # O(.) rate
+    "ratio",  # ratio / comparison
+    "privacy",  # privacy promise
+    "threshold",  # regime / threshold
+    "experiment",  # experiment reproduction
+)
+PAPERS = ("pagan", "noisy_adagrad", "dp_adam_design", "adadps", "adp")
+
+
+class UnknownName(ValueError):
+    """A name (claim id, paper key, budget, ...) that is not one of the accepted values."""
+
+
+# --------------------------------------------------------------------------------------
+# Plot specifications: plots are data, rendered by verify.plots
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Series:
+    """One curve (or set of points) in a panel; ``lo``/``hi`` give an uncertainty band."""
+
+    label: str
+    x: Sequence[float]
+    y: Sequence[float]
+    lo: Sequence[float] | None = None
+    hi: Sequence[float] | None = None
+    style: str = "line"  # "line" | "points" | "step"
+
+    def to_dict(self) -> dict:
+        d = {"label": self.label, "x": _floats(self.x), "y": _floats(self.y), "style": self.style}
+        if self.lo is not None:
+            d["lo"] = _floats(self.lo)
+        if self.hi is not None:
+            d["hi"] = _floats(self.hi)
+        return d
+
+    @staticmethod
+    def from_dict(d: Mapping) -> "Series":
+        return Series(d["label"], d["x"], d["y"], d.get("lo"), d.get("hi"), d.get("style", "line"))
+
+
+@dataclass(frozen=True)
+class Panel:
+    title: str
+    xlabel: str
+    ylabel: str
+    series: Sequence[Series]
+    xscale: str = "linear"
+    yscale: str = "linear"
+
+    def to_dict(self) -> dict:
+        return {
+            "title": self.title,
+            "xlabel": self.xlabel,
+            "ylabel": self.ylabel,
+            "xscale": self.xscale,
+            "yscale": self.yscale,
+            "series": [s.to_dict() for s in self.series],
+        }
+
+    @staticmethod
+    def from_dict(d: Mapping) -> "Panel":
+        return Panel(
+            d["title"],
+            d["xlabel"],
+            d["ylabel"],
+            [Series.from_dict(s) for s in d["series"]],
+            d.get("xscale", "linear"),
+            d.get("yscale", "linear"),
+        )
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure: a name (file stem), a title and one or more panels side by side."""
+
+    name: str
+    title: str
+    panels: Sequence[Panel]
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "title": self.title, "panels": [p.to_dict() for p in self.panels]}
+
+    @staticmethod
+    def from_dict(d: Mapping) -> "Figure":
+        return Figure(d["name"], d["title"], [Panel.from_dict(p) for p in d["panels"]])
+
+
+def _floats(values) -> list:
+    out = []
+    for v in np.asarray(values, dtype=float).ravel():
+        out.append(None if not math.isfinite(v) else float(v))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Outcome (what a check returns) and Result (what the runner records)
+# --------------------------------------------------------------------------------------
+@dataclass
+class Outcome:
+    verdict: str
+    evidence: str
+    figures: dict[str, float] = field(default_factory=dict)
+    counterexample: dict | None = None
+    plots: list[Figure] = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)} (got {self.verdict!r})")
+        # A NaN among the figures can never support 'holds': it turns the verdict
+        # into 'inconclusive' and says so.
+        bad = [k for k, v in self.figures.items() if isinstance(v, float) and not math.isfinite(v)]
+        if bad and self.verdict == "holds":
+            self.verdict = "inconclusive"
+            self.evidence = f"non-finite figures {bad}; " + self.evidence
+
+
+@dataclass
+class Result:
+    id: str
+    verdict: str
+    figures: dict[str, float]
+    evidence: str
+    counterexample: dict | None
+    seed: int
+    budget: str
+    seconds: float
+    plots: list[str]
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "verdict": self.verdict,
+            "figures": {k: _jsonable(v) for k, v in self.figures.items()},
+            "evidence": self.evidence,
+            "counterexample": _jsonable(self.counterexample),
+            "seed": self.seed,
+            "budget": self.budget,
+            "seconds": round(float(self.seconds), 3),
+            "plots": list(self.plots),
+        }
+
+    @staticmethod
+    def from_dict(d: Mapping) -> "Result":
+        return Result(
+            d["id"], d["verdict"], dict(d["figures"]), d["evidence"], d["counterexample"],
+            int(d["seed"]), d["budget"], float(d["seconds"]), list(d["plots"]),
+        )
+
+
+def _jsonable(v: Any) -> Any:
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        return v if math.isfinite(v) else str(v)
+    if isinstance(v, np.ndarray):
+        return [_jsonable(x) for x in v.tolist()]
+    if isinstance(v, Mapping):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    return str(v)
+
+
+# --------------------------------------------------------------------------------------
+# Claims and the registry
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    paper: str
+    statement: str
+    kind: str
+    theory: tuple[str, ...]
+    check: Callable[[str, int], Outcome]
+    notes: str = ""
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "paper": self.paper, "statement": self.statement, "kind": self.kind}
+
+
+REGISTRY: dict[str, Claim] = {}
+
+
+def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), notes: str = ""):
+    """Register ``check(budget, seed) -> Outcome`` as the claim ``id``.
+
+    The paper key is the part of the id before the first dot.  Registering an id
+    twice is an error: a claim's meaning never changes, a new meaning gets a new id.
+    """
+    paper = id.split(".", 1)[0]
+    if paper not in PAPERS:
+        raise ValueError(f"claim id {id!r} must start with a paper key: {', '.join(PAPERS)}")
+    if kind not in KINDS:
+        raise ValueError(f"claim kind must be one of {', '.join(KINDS)} (got {kind!r})")
+
+    def register(check: Callable[[str, int], Outcome]):
+        if id in REGISTRY and REGISTRY[id].check is not check:
+            raise ValueError(f"claim {id!r} is already registered")
+        REGISTRY[id] = Claim(id, paper, " ".join(statement.split()), kind, tuple(theory), check,
+                             " ".join(notes.split()))
+        return check
+
+    return register
+
+
+def load_all() -> dict[str, Claim]:
+    """Import every paper module so that its claims register; return the registry."""
+    import importlib
+
+    for paper in PAPERS:
+        try:
+            importlib.import_module(f"verify.{paper}")
+        except ModuleNotFoundError as exc:  # a paper slice not written yet
+            if exc.name != f"verify.{paper}":
+                raise
+    return REGISTRY
+
+
+def select(ids: Sequence[str] = (), paper: str | None = None) -> list[Claim]:
+    """Claims by id and/or paper, in registry order; unknown names raise UnknownName."""
+    reg = load_all()
+    if paper is not None and paper not in PAPERS:
+        raise UnknownName(f"--paper: unknown paper {paper!r}; accepted: {', '.join(PAPERS)}")
+    for cid in ids:
+        if cid not in reg:
+            known = ", ".join(sorted(reg)) or "(none registered)"
+            raise UnknownName(f"claim id: unknown claim {cid!r}; accepted: {known}")
+    chosen = [c for c in reg.values() if (not ids or c.id in ids) and (paper is None or c.paper == paper)]
+    return sorted(chosen, key=lambda c: _claim_sort_key(c.id))
+
+
+def _claim_sort_key(cid: str):
+    paper = cid.split(".", 1)[0]
+    return (PAPERS.index(paper) if paper in PAPERS else len(PAPERS), cid)
