@@ -1,0 +1,362 @@
+r"""The PAGAN family as one fused Numba kernel: SGD/AdaGrad, DP-SGD, PASAN, PAGAN, PDP-SGD.
+
+Every algorithm of ``pagan`` §3 and §6.1 is a choice of four pieces applied per step
+to a mini-batch drawn uniformly *with replacement*:
+
+1. privatise each record's subgradient: Euclidean projection onto the ellipsoid
+   E_A = {g : Σ a_j g_j² ≤ 1} (A = I/C² is ℓ₂ clipping at C), or nothing;
+2. average, then add Gaussian noise with per-coordinate standard deviation
+   ``noise_std`` (PAGAN line 6: √(log(1/δ))/(bε)·A^{-1/2});
+3. optionally project the noisy gradient onto a public subspace (PDP-SGD);
+4. step: constant η, AdaGrad-norm η_k = α/√(Σ_{i≤k}‖ĝ_i‖²) (PASAN), or diagonal
+   AdaGrad H_k = diag(Σ_{i≤k} ĝ_i²)^{1/2}/α (PAGAN), followed by the projection onto
+   X in the matching norm (Euclidean, or ‖·‖_{H_k}).
+
+The public wrapper :func:`run_algorithm` validates inputs, resolves the algorithm's
+name into a :class:`LoopConfig` (the same record the NumPy reference consumes),
+spawns one ``numpy.random.Generator`` per trial from a ``SeedSequence``, and hands it
+to the jitted kernel: Numba's Generator draws the same stream as NumPy's, so a
+kernel and its reference given the same seed see the same batches and noise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+from numba import njit
+
+from kernels import _cpu
+from kernels import validate as V
+from kernels.problems import DOMAIN_CODE, LOSS_ABS, Dataset
+
+STEP_CONSTANT = 0
+STEP_ADANORM = 1
+STEP_ADAGRAD = 2
+STEP_RULES = {"constant": STEP_CONSTANT, "adanorm": STEP_ADANORM, "adagrad": STEP_ADAGRAD}
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    name: str
+    step_rule: str
+    private: bool
+    geometry: str  # "none" | "identity" | "optimal" | "clip"
+    subspace: bool
+    description: str
+
+
+SPECS = {
+    s.name: s
+    for s in (
+        AlgorithmSpec("sgd", "adanorm", False, "none", False, "non-private SGD with AdaGrad-norm stepsize"),
+        AlgorithmSpec("adagrad", "adagrad", False, "none", False, "non-private diagonal AdaGrad"),
+        AlgorithmSpec("dp_sgd", "constant", True, "clip", False, "DP-SGD: ℓ₂ clipping, isotropic noise, constant step"),
+        AlgorithmSpec("pasan", "adanorm", True, "identity", False, "PASAN (pagan Alg. 1), A_k = I unless given"),
+        AlgorithmSpec("pagan", "adagrad", True, "identity", False, "PAGAN (pagan Alg. 2), A_k = I unless given"),
+        AlgorithmSpec("pagan_opt", "adagrad", True, "optimal", False,
+                      "PAGAN with the §3.2 diagonal C_jj = σ_j^(-4/3), A_k = C/B²"),
+        AlgorithmSpec("pdp_sgd", "constant", True, "clip", True,
+                      "PDP-SGD (Zhou et al.): DP-SGD projected onto a public top-k eigenspace"),
+    )
+}
+ALGORITHMS = tuple(SPECS)
+
+
+@dataclass(frozen=True)
+class LoopConfig:
+    """Everything one trial of the loop needs, as plain arrays and numbers."""
+
+    steps: int
+    batch_size: int
+    step_rule: int
+    alpha: float
+    clip: bool
+    ellipsoid: np.ndarray  # (d,) diagonal a of E_A (unused when clip is False)
+    noise: bool
+    noise_std: np.ndarray  # (d,) per-coordinate noise standard deviation
+    subspace: np.ndarray  # (d, k) orthonormal basis, k = 0 when unused
+    domain: int
+    radius: float
+    eps_stab: float
+    log_steps: np.ndarray  # sorted int64 steps at which the loss is recorded
+    x0: np.ndarray
+    info: dict = field(default_factory=dict)
+
+
+@dataclass
+class RunOutput:
+    algorithm: str
+    steps: np.ndarray  # (n_log,)
+    losses: np.ndarray  # (trials, n_log): f(x_k)
+    avg_losses: np.ndarray  # (trials, n_log): f(x̄_k), x̄_k the average of x_1..x_k
+    x_final: np.ndarray  # (trials, d)
+    x_avg: np.ndarray  # (trials, d)
+    clipped_fraction: np.ndarray  # (trials,)
+    config: LoopConfig
+
+    @property
+    def final_loss(self) -> np.ndarray:
+        return self.losses[:, -1]
+
+
+# --------------------------------------------------------------------------------------
+# The fused kernel
+# --------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _full_loss(feat, targ, loss_kind, x):
+    n, d = feat.shape
+    s = 0.0
+    for i in range(n):
+        r = 0.0
+        for j in range(d):
+            r += feat[i, j] * x[j]
+        if loss_kind == LOSS_ABS:
+            s += abs(r - targ[i])
+        else:
+            s += r
+    return s / n
+
+
+@njit(cache=True, nogil=True)
+def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step_rule, alpha, eps_stab,
+                   clip, ell_a, noise, noise_std, basis, rng, log_steps, losses, avg_losses, x, xbar):
+    """One trial.  Fills ``losses``/``avg_losses`` at ``log_steps`` and ``x``/``xbar``; returns the clipped fraction."""
+    n, d = feat.shape
+    k_sub = basis.shape[1]
+    g = np.empty(d)
+    gbar = np.empty(d)
+    proj = np.empty(d)
+    coef = np.empty(k_sub)
+    accum = np.zeros(d)  # Σ ĝ² (AdaGrad) ; accum[0] holds Σ‖ĝ‖² for AdaGrad-norm
+    inv_h = np.empty(d)
+    for j in range(d):
+        x[j] = x0[j]
+        xbar[j] = x0[j]
+    n_clipped = 0
+    li = 0
+    for k in range(steps + 1):
+        while li < log_steps.shape[0] and log_steps[li] == k:
+            losses[li] = _full_loss(feat, targ, loss_kind, x)
+            avg_losses[li] = _full_loss(feat, targ, loss_kind, xbar)
+            li += 1
+        if k == steps:
+            break
+        # 1-2. privatised mean of per-record subgradients, plus noise
+        for j in range(d):
+            gbar[j] = 0.0
+        for _ in range(batch):
+            i = rng.integers(0, n)
+            if loss_kind == LOSS_ABS:
+                r = -targ[i]
+                for j in range(d):
+                    r += feat[i, j] * x[j]
+                sgn = 1.0 if r > 0 else (-1.0 if r < 0 else 0.0)
+            else:
+                sgn = 1.0
+            for j in range(d):
+                g[j] = sgn * feat[i, j]
+            if clip:
+                if _cpu.project_ellipsoid(g, ell_a, proj):
+                    n_clipped += 1
+                for j in range(d):
+                    gbar[j] += proj[j]
+            else:
+                for j in range(d):
+                    gbar[j] += g[j]
+        for j in range(d):
+            gbar[j] /= batch
+        if noise:
+            for j in range(d):
+                gbar[j] += noise_std[j] * rng.standard_normal()
+        # 3. public subspace (PDP-SGD)
+        if k_sub > 0:
+            for c in range(k_sub):
+                s = 0.0
+                for j in range(d):
+                    s += basis[j, c] * gbar[j]
+                coef[c] = s
+            for j in range(d):
+                s = 0.0
+                for c in range(k_sub):
+                    s += basis[j, c] * coef[c]
+                gbar[j] = s
+        # 4. step and projection onto X
+        if step_rule == STEP_ADAGRAD:
+            for j in range(d):
+                accum[j] += gbar[j] * gbar[j]
+                inv_h[j] = alpha / (eps_stab + math.sqrt(accum[j]))
+                x[j] -= inv_h[j] * gbar[j]
+            if domain == 1:
+                _cpu.project_box(x, radius)
+            elif domain == 2:
+                _cpu.project_ball_hnorm(x, inv_h, radius)
+        else:
+            if step_rule == STEP_ADANORM:
+                s = 0.0
+                for j in range(d):
+                    s += gbar[j] * gbar[j]
+                accum[0] += s
+                eta = alpha / (eps_stab + math.sqrt(accum[0]))
+            else:
+                eta = alpha
+            for j in range(d):
+                x[j] -= eta * gbar[j]
+            if domain == 1:
+                _cpu.project_box(x, radius)
+            elif domain == 2:
+                _cpu.project_ball_euclidean(x, radius)
+        inv_k = 1.0 / (k + 1)
+        for j in range(d):
+            xbar[j] += (x[j] - xbar[j]) * inv_k
+    return n_clipped / (steps * batch) if clip and steps > 0 else 0.0
+
+
+# --------------------------------------------------------------------------------------
+# Configuration and the public wrapper
+# --------------------------------------------------------------------------------------
+def pagan_noise_multiplier(epsilon: float, delta: float) -> float:
+    """Algorithms 1/2, line 6: the whitened noise std times b, √(log(1/δ))/ε (see theory.pagan.noise_multiplier)."""
+    return math.sqrt(math.log(1.0 / delta)) / epsilon
+
+
+def optimal_ellipsoid(dataset: Dataset, clip_norm: float = 1.0) -> tuple[np.ndarray, dict]:
+    """The §3.2 ellipsoid A = C/B² with C_jj = σ_j^(−4/3) for PAGAN.
+
+    The paper fixes the shape C but not the radius B for its experiment; we take the B
+    at which E_A clips the same fraction of the *public* sample as the ℓ₂ ball of
+    radius ``clip_norm`` used with A = I (equal clipping bias, different geometry).
+    Returns (a, info).
+    """
+    C = dataset.sigma ** (-4.0 / 3.0)
+    pub = dataset.public
+    frac_iso = float(np.mean(np.linalg.norm(pub, axis=1) > clip_norm))
+    norms_c = np.sqrt((pub**2 * C).sum(axis=1))
+    B = float(np.quantile(norms_c, 1.0 - frac_iso)) if frac_iso > 0 else float(norms_c.max())
+    return C / B**2, {"B": B, "public_clipped_fraction": frac_iso}
+
+
+def public_subspace(dataset: Dataset, rank: int) -> np.ndarray:
+    """Top-``rank`` eigenvectors of the public second-moment matrix (PDP-SGD)."""
+    pub = dataset.public
+    m2 = pub.T @ pub / pub.shape[0]
+    w, U = np.linalg.eigh(m2)
+    return np.ascontiguousarray(U[:, np.argsort(w)[::-1][:rank]])
+
+
+def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_multiplier=None,
+                steps: int = 1000, batch_size: int = 70, alpha: float = 0.1, clip_norm: float = 1.0,
+                ellipsoid=None, subspace_rank=None, n_log: int = 51, eps_stab: float = 1e-10,
+                x0=None) -> LoopConfig:
+    """Validate and resolve an algorithm name and its parameters into a :class:`LoopConfig`."""
+    V.choice("algorithm", name, ALGORITHMS)
+    spec = SPECS[name]
+    d = dataset.d
+    steps = V.integer("steps", steps, 1)
+    batch_size = V.integer("batch_size", batch_size, 1)
+    alpha = V.positive("alpha", alpha)
+    clip_norm = V.positive("clip_norm", clip_norm)
+    n_log = V.integer("n_log", n_log, 2)
+    eps_stab = V.nonnegative("eps_stab", eps_stab)
+    x0 = np.zeros(d) if x0 is None else V.finite_array("x0", x0, shape=(d,))
+    info: dict = {"algorithm": name, "description": spec.description}
+
+    z = 0.0
+    if spec.private:
+        if noise_multiplier is not None:
+            if epsilon is not None or delta is not None:
+                raise V.InvalidParameter("noise_multiplier", "given alone, without epsilon/delta", noise_multiplier)
+            z = V.nonnegative("noise_multiplier", noise_multiplier)
+        else:
+            if epsilon is None or delta is None:
+                raise V.InvalidParameter("epsilon", f"given (with delta) for the private algorithm {name}", epsilon)
+            epsilon = V.positive("epsilon", epsilon, allow_inf=True)
+            delta = V.open_unit("delta", delta)
+            z = 0.0 if math.isinf(epsilon) else pagan_noise_multiplier(epsilon, delta)
+        info["noise_multiplier"] = z
+    else:
+        for pname, val in (("epsilon", epsilon), ("delta", delta), ("noise_multiplier", noise_multiplier)):
+            if val is not None:
+                raise V.InvalidParameter(pname, f"omitted: {name} is not private", val)
+
+    ell = np.ones(d)
+    if spec.geometry == "clip":
+        if ellipsoid is not None:
+            raise V.InvalidParameter("ellipsoid", f"omitted for {name} (it clips in ℓ₂ at clip_norm)", "an array")
+        ell = np.full(d, 1.0 / clip_norm**2)
+    elif spec.geometry == "identity":
+        ell = np.ones(d) if ellipsoid is None else V.finite_array("ellipsoid", ellipsoid, shape=(d,))
+        if np.any(ell <= 0):
+            raise V.InvalidParameter("ellipsoid", "positive in every coordinate", "a non-positive entry")
+    elif spec.geometry == "optimal":
+        if ellipsoid is not None:
+            raise V.InvalidParameter("ellipsoid", f"omitted for {name} (it uses the §3.2 choice)", "an array")
+        ell, extra = optimal_ellipsoid(dataset, clip_norm)
+        info.update(extra)
+    info["ellipsoid"] = ell
+
+    basis = np.zeros((d, 0))
+    if spec.subspace:
+        rank = max(1, d // 10) if subspace_rank is None else V.integer("subspace_rank", subspace_rank, 1)
+        if rank > d:
+            raise V.InvalidParameter("subspace_rank", f"at most d = {d}", rank)
+        basis = public_subspace(dataset, rank)
+        info["subspace_rank"] = rank
+    elif subspace_rank is not None:
+        raise V.InvalidParameter("subspace_rank", "given only for pdp_sgd", subspace_rank)
+
+    noise_std = z / (batch_size * np.sqrt(ell)) if spec.private else np.zeros(d)
+    log_steps = np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
+    return LoopConfig(steps, batch_size, STEP_RULES[spec.step_rule], alpha, spec.geometry != "none", ell,
+                      spec.private and z > 0, noise_std, basis, DOMAIN_CODE[dataset.domain], dataset.radius,
+                      eps_stab, log_steps, x0, info)
+
+
+def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
+    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)``."""
+    seed = V.integer("seed", seed, 0)
+    trials = V.integer("trials", trials, 1)
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(trials)]
+
+
+def run_config(cfg: LoopConfig, dataset: Dataset, rng: np.random.Generator) -> dict:
+    """One trial of the fused kernel for a resolved configuration."""
+    m = cfg.log_steps.shape[0]
+    out = dict(losses=np.empty(m), avg_losses=np.empty(m), x=np.empty(dataset.d), xbar=np.empty(dataset.d))
+    frac = _adaptive_loop(dataset.features, dataset.targets, dataset.loss_kind, cfg.x0, cfg.domain, cfg.radius,
+                          cfg.steps, cfg.batch_size, cfg.step_rule, cfg.alpha, cfg.eps_stab, cfg.clip, cfg.ellipsoid,
+                          cfg.noise, cfg.noise_std, cfg.subspace, rng, cfg.log_steps, out["losses"],
+                          out["avg_losses"], out["x"], out["xbar"])
+    out["clipped_fraction"] = frac
+    return out
+
+
+def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0, **params) -> RunOutput:
+    """Run ``name`` (one of :data:`ALGORITHMS`) on ``dataset`` for ``trials`` independent trials.
+
+    Parameters (keyword): ``epsilon``, ``delta`` (private algorithms; or ``noise_multiplier``),
+    ``steps``, ``batch_size``, ``alpha`` (stepsize / AdaGrad α), ``clip_norm``, ``ellipsoid``
+    (diagonal of A for pasan/pagan), ``subspace_rank`` (pdp_sgd), ``n_log`` (loss
+    checkpoints), ``eps_stab``, ``x0``.  Same ``seed`` ⇒ same numbers.
+    """
+    if not isinstance(dataset, Dataset):
+        raise V.InvalidParameter("dataset", "a kernels.Dataset (see kernels.make_problem)", type(dataset).__name__)
+    cfg = make_config(name, dataset, **params)
+    rngs = trial_generators(seed, trials)
+    runs = [run_config(cfg, dataset, r) for r in rngs]
+    return RunOutput(
+        name,
+        cfg.log_steps.copy(),
+        np.array([r["losses"] for r in runs]),
+        np.array([r["avg_losses"] for r in runs]),
+        np.array([r["x"] for r in runs]),
+        np.array([r["xbar"] for r in runs]),
+        np.array([r["clipped_fraction"] for r in runs]),
+        cfg,
+    )
+
+
+def with_params(cfg: LoopConfig, **changes) -> LoopConfig:
+    """A copy of a configuration with some fields changed (e.g. a different stepsize)."""
+    return replace(cfg, **changes)

@@ -1,0 +1,160 @@
+"""Stylized problems of the ``pagan`` paper (SPEC §3): generators ``(params, seed) -> Dataset``.
+
+Every problem here is a generalised linear model with per-record loss
+F(x; a_i, y_i) whose subgradient is s_i·a_i:
+
+* ``LOSS_ABS``    F = |⟨a_i, x⟩ − y_i|,  s_i = sign(⟨a_i, x⟩ − y_i)  (0 at a kink)
+* ``LOSS_LINEAR`` F = ⟨a_i, x⟩,           s_i = 1
+
+A dataset also carries a *public* sample (drawn from the same population with an
+independent stream) for choices the paper makes from public data — the optimal
+ellipsoid's radius, PDP-SGD's subspace — so that no private record is used to
+tune the mechanism.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernels import validate as V
+
+LOSS_ABS = 0
+LOSS_LINEAR = 1
+DOMAINS = ("box", "ball", "none")
+DOMAIN_CODE = {"none": 0, "box": 1, "ball": 2}
+
+PROBLEMS = ("abs_regression", "linear_subgaussian", "sign_mean")
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    features: np.ndarray  # (n, d): the a_i
+    targets: np.ndarray  # (n,): the y_i (zeros for linear losses)
+    loss_kind: int
+    domain: str
+    radius: float
+    sigma: np.ndarray  # (d,): the coordinate scales σ_j of the population
+    public: np.ndarray  # (m, d): public sample of features
+    x_star: np.ndarray | None = None  # population optimum when known
+    params: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return self.features.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.features.shape[1]
+
+    def loss(self, x: np.ndarray) -> np.ndarray:
+        """Empirical loss f(x) = (1/n) Σ F(x; z_i) for x of shape (d,) or (k, d)."""
+        r = np.asarray(x) @ self.features.T  # (..., n)
+        if self.loss_kind == LOSS_ABS:
+            return np.mean(np.abs(r - self.targets), axis=-1)
+        return np.mean(r, axis=-1)
+
+    def min_loss(self) -> float | None:
+        """min_{x∈X} f(x) when it has a closed form (linear losses on the box/ball), else None."""
+        if self.loss_kind != LOSS_LINEAR:
+            return None
+        mean = self.features.mean(axis=0)
+        if self.domain == "box":
+            return float(-self.radius * np.abs(mean).sum())
+        if self.domain == "ball":
+            return float(-self.radius * np.linalg.norm(mean))
+        return None
+
+
+def power_law_sigma(d: int, decay: float) -> np.ndarray:
+    """σ_j = j^(−decay), j = 1..d."""
+    return np.arange(1, d + 1, dtype=np.float64) ** (-float(decay))
+
+
+def _streams(seed: int, k: int):
+    V.integer("seed", seed, minimum=0)
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(k)]
+
+
+def abs_regression(n: int = 5000, d: int = 100, tau: float = 0.01, decay: float = 1.5,
+                   n_public: int = 1000, seed: int = 0) -> Dataset:
+    """pagan §6.1: x* ~ U{−1,1}^d, a_i ~ N(0, diag(σ)²), σ_j = j^(−decay), y_i = ⟨a_i,x*⟩ + Laplace(0, τ)."""
+    n = V.integer("n", n, 1)
+    d = V.integer("d", d, 1)
+    tau = V.nonnegative("tau", tau)
+    decay = V.nonnegative("decay", decay)
+    n_public = V.integer("n_public", n_public, 1)
+    r_data, r_pub = _streams(seed, 2)
+    sigma = power_law_sigma(d, decay)
+    x_star = r_data.choice(np.array([-1.0, 1.0]), size=d)
+    a = r_data.standard_normal((n, d)) * sigma
+    y = a @ x_star + (r_data.laplace(0.0, tau, size=n) if tau > 0 else 0.0)
+    public = r_pub.standard_normal((n_public, d)) * sigma
+    return Dataset("abs_regression", a, np.asarray(y, dtype=np.float64), LOSS_ABS, "box", 1.0, sigma, public,
+                   x_star, dict(n=n, d=d, tau=tau, decay=decay, seed=seed))
+
+
+def linear_subgaussian(n: int = 5000, d: int = 100, decay: float = 1.5, variant: str = "gaussian",
+                       domain: str = "box", n_public: int = 1000, seed: int = 0) -> Dataset:
+    """pagan Example 1 / eqs (7),(9): F(x; Z) = ⟨x, Z⟩, Z_j independent σ_j-sub-Gaussian.
+
+    ``variant`` "gaussian" (Z_j ~ N(0, σ_j²)) or "rademacher" (Z_j = ±σ_j); domain X∞ ("box")
+    or the unit ℓ₂ ball ("ball").
+    """
+    n = V.integer("n", n, 1)
+    d = V.integer("d", d, 1)
+    decay = V.nonnegative("decay", decay)
+    V.choice("variant", variant, ("gaussian", "rademacher"))
+    V.choice("domain", domain, ("box", "ball"))
+    n_public = V.integer("n_public", n_public, 1)
+    r_data, r_pub = _streams(seed, 2)
+    sigma = power_law_sigma(d, decay)
+
+    def draw(r, m):
+        if variant == "gaussian":
+            return r.standard_normal((m, d)) * sigma
+        return r.choice(np.array([-1.0, 1.0]), size=(m, d)) * sigma
+
+    return Dataset("linear_subgaussian", draw(r_data, n), np.zeros(n), LOSS_LINEAR, domain, 1.0, sigma,
+                   draw(r_pub, n_public), None, dict(n=n, d=d, decay=decay, variant=variant, domain=domain, seed=seed))
+
+
+def sign_mean(n: int = 1000, d: int = 100, decay: float = 1.5, bias: float = 0.1, domain: str = "box",
+              n_public: int = 1000, seed: int = 0) -> Dataset:
+    """pagan §5 (Prop. 1, Thm 4): f(x; S) = −xᵀz̄ with |z_ij| ≤ σ_j.
+
+    Hard instance of the lower-bound arguments: a planted sign v_j ∈ {±1}; z_ij = σ_j·s_ij
+    with s_ij = ±1 and P(s_ij = v_j) = (1 + bias)/2.  Stored as features a_i = −z_i with
+    the linear loss, so F(x; a_i) = ⟨a_i, x⟩ = −⟨z_i, x⟩.
+    """
+    n = V.integer("n", n, 1)
+    d = V.integer("d", d, 1)
+    decay = V.nonnegative("decay", decay)
+    bias = V.nonnegative("bias", bias)
+    if bias > 1:
+        raise V.InvalidParameter("bias", "in [0, 1]", bias)
+    V.choice("domain", domain, ("box", "ball"))
+    n_public = V.integer("n_public", n_public, 1)
+    r_data, r_pub = _streams(seed, 2)
+    sigma = power_law_sigma(d, decay)
+    planted = r_data.choice(np.array([-1.0, 1.0]), size=d)
+
+    def draw(r, m):
+        agree = r.random((m, d)) < (1 + bias) / 2
+        return np.where(agree, planted, -planted) * sigma
+
+    z = draw(r_data, n)
+    return Dataset("sign_mean", -z, np.zeros(n), LOSS_LINEAR, domain, 1.0, sigma, -draw(r_pub, n_public),
+                   planted if domain == "box" else None,
+                   dict(n=n, d=d, decay=decay, bias=bias, domain=domain, seed=seed))
+
+
+_GENERATORS = {"abs_regression": abs_regression, "linear_subgaussian": linear_subgaussian, "sign_mean": sign_mean}
+
+
+def make_problem(name: str, seed: int = 0, **params) -> Dataset:
+    """Build the stylized problem ``name`` (one of :data:`PROBLEMS`) with the paper's defaults."""
+    V.choice("problem", name, PROBLEMS)
+    return _GENERATORS[name](seed=seed, **params)
