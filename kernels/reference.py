@@ -88,7 +88,7 @@ def project_domain(x: np.ndarray, domain: int, radius: float, inv_h: np.ndarray 
         hi = 1.0
         while excess(hi) > 0:
             hi *= 2.0
-        y = x / (1.0 + brentq(excess, 0.0, hi, xtol=1e-300, rtol=4e-16) * inv_h)
+        y = x / (1.0 + brentq(excess, 0.0, hi, xtol=1e-300, rtol=1e-15) * inv_h)
         n2 = y @ y
         return y * (radius / np.sqrt(n2)) if n2 > radius**2 else y
     return x
