@@ -18,6 +18,7 @@ HELPERS = (
     "shrink_q",
     "shrink_mu",
     "project_ellipsoid",
+    "dot",
     "clip_factor",
     "project_box",
     "project_ball_euclidean",

@@ -34,6 +34,7 @@ from kernels.problems import DOMAIN_CODE, LOSS_ABS, Dataset
 STEP_CONSTANT = 0
 STEP_ADANORM = 1
 STEP_ADAGRAD = 2
+CACHE_MAX_ELEMENTS = 2**24  # projected-record cache (128 MiB of float64) used below this n·d
 STEP_RULES = {"constant": STEP_CONSTANT, "adanorm": STEP_ADANORM, "adagrad": STEP_ADAGRAD}
 
 
@@ -109,9 +110,7 @@ def _full_loss(feat, targ, loss_kind, x):
     n, d = feat.shape
     s = 0.0
     for i in range(n):
-        r = 0.0
-        for j in range(d):
-            r += feat[i, j] * x[j]
+        r = _cpu.dot(feat[i], x)
         if loss_kind == LOSS_ABS:
             s += abs(r - targ[i])
         else:
@@ -121,9 +120,17 @@ def _full_loss(feat, targ, loss_kind, x):
 
 @njit(cache=True, nogil=True)
 def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step_rule, alpha, eps_stab,
-                   clip, ell_a, noise, noise_std, basis, rng, log_steps, losses, avg_losses, x, xbar):
-    """One trial.  Fills ``losses``/``avg_losses`` at ``log_steps`` and ``x``/``xbar``; returns the clipped fraction."""
+                   clip, ell_a, noise, noise_std, basis, rng, log_steps, losses, avg_losses, x, xbar,
+                   pcache, pstate):
+    """One trial.  Fills ``losses``/``avg_losses`` at ``log_steps`` and ``x``/``xbar``; returns the clipped fraction.
+
+    ``pcache`` (n, d) with ``pstate`` (n,) zeroed, or both empty: a lazy cache of the
+    projected records π_A(a_i).  A is fixed for the run and every subgradient is s·a_i
+    with s ∈ {−1, 0, 1}, and π_A(s·a) = s·π_A(a) exactly (the projection is odd and the
+    Newton iteration sees only squares), so each record is projected once.
+    """
     n, d = feat.shape
+    use_cache = clip and pcache.shape[0] == n
     k_sub = basis.shape[1]
     g = np.empty(d)
     gbar = np.empty(d)
@@ -149,12 +156,19 @@ def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step
         for _ in range(batch):
             i = rng.integers(0, n)
             if loss_kind == LOSS_ABS:
-                r = -targ[i]
-                for j in range(d):
-                    r += feat[i, j] * x[j]
+                r = _cpu.dot(feat[i], x) - targ[i]
                 sgn = 1.0 if r > 0 else (-1.0 if r < 0 else 0.0)
             else:
                 sgn = 1.0
+            if use_cache:
+                if pstate[i] == 0:
+                    pstate[i] = 2 if _cpu.project_ellipsoid(feat[i], ell_a, pcache[i]) else 1
+                if sgn != 0.0:
+                    if pstate[i] == 2:
+                        n_clipped += 1
+                    for j in range(d):
+                        gbar[j] += sgn * pcache[i, j]
+                continue
             for j in range(d):
                 g[j] = sgn * feat[i, j]
             if clip:
@@ -323,11 +337,16 @@ def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
 def run_config(cfg: LoopConfig, dataset: Dataset, rng: np.random.Generator) -> dict:
     """One trial of the fused kernel for a resolved configuration."""
     m = cfg.log_steps.shape[0]
+    n, d = dataset.features.shape
+    if cfg.clip and n * d <= CACHE_MAX_ELEMENTS:
+        pcache, pstate = np.empty((n, d)), np.zeros(n, dtype=np.int8)
+    else:
+        pcache, pstate = np.empty((0, 0)), np.zeros(0, dtype=np.int8)
     out = dict(losses=np.empty(m), avg_losses=np.empty(m), x=np.empty(dataset.d), xbar=np.empty(dataset.d))
     frac = _adaptive_loop(dataset.features, dataset.targets, dataset.loss_kind, cfg.x0, cfg.domain, cfg.radius,
                           cfg.steps, cfg.batch_size, cfg.step_rule, cfg.alpha, cfg.eps_stab, cfg.clip, cfg.ellipsoid,
                           cfg.noise, cfg.noise_std, cfg.subspace, rng, cfg.log_steps, out["losses"],
-                          out["avg_losses"], out["x"], out["xbar"])
+                          out["avg_losses"], out["x"], out["xbar"], pcache, pstate)
     out["clipped_fraction"] = frac
     return out
 

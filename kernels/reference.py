@@ -56,16 +56,16 @@ def ellipsoid_projection(G: np.ndarray, a: np.ndarray, iters: int = 60, rtol: fl
         w = a * X**2 * t**2
         return w.sum(axis=1), (-2.0 * w * a * t).sum(axis=1)
 
-    mu = np.zeros(rows.size)
-    active = np.ones(rows.size, dtype=bool)
+    mu = (np.sqrt(q[rows]) - 1.0) / a.max()  # lower bound on the root, as in kernels._shared
     qv, dq = q_and_slope(mu)
+    active = np.abs(qv - 1.0) > rtol
     for _ in range(iters):
+        if not active.any():
+            break
         step = np.where(active, -(qv**-0.5 - 1.0) / (-dq / (2.0 * qv**1.5)), 0.0)
         mu = mu + step
         qv, dq = q_and_slope(mu)
         active &= ~((step <= rtol * mu) | (np.abs(qv - 1.0) <= rtol))
-        if not active.any():
-            break
     Y = X / (1.0 + mu[:, None] * a)
     qy = (a * Y**2).sum(axis=1)
     Y[qy > 1.0] /= np.sqrt(qy[qy > 1.0])[:, None]
