@@ -1,0 +1,87 @@
+"""Every pagan claim's quick check, asserting the verdict it reports is the one its numbers give."""
+
+import numpy as np
+import pytest
+
+from verify import pagan, stats
+from verify.registry import REGISTRY, Outcome, load_all
+
+
+@pytest.fixture(scope="module")
+def fig1():
+    return pagan.figure1("quick", 0)
+
+
+def test_registry_has_the_foundation_claims():
+    load_all()
+    for cid in ("pagan.figure1", "pagan.lemma3.1", "pagan.theorem4", "pagan.eq7"):
+        assert cid in REGISTRY, cid
+        c = REGISTRY[cid]
+        assert c.paper == "pagan" and c.statement and c.kind
+
+
+def test_eq7_holds_with_slack_above_rounding_tolerance():
+    out = pagan.eq7("quick", 0)
+    assert isinstance(out, Outcome)
+    f = out.figures
+    assert (f["min_relative_slack"] >= -f["rounding_tolerance"]) == (out.verdict == "holds")
+    assert out.verdict == "holds"
+    # the PASAN/PAGAN factor ratio grows with d (a positive log-log slope, below 1/2)
+    assert 0 < f["ratio_slope_lo"] and f["ratio_slope_hi"] < 0.5
+
+
+def test_theorem4_reduction_holds_including_private_outputs():
+    out = pagan.theorem4("quick", 0)
+    f = out.figures
+    assert out.verdict == "holds"
+    assert f["min_relative_slack"] >= -f["rounding_tolerance"]
+    assert f["algorithm_outputs"] > 0 and f["min_slack_at_outputs"] >= 0
+
+
+def test_figure1_quick_verdict_matches_its_numbers(fig1):
+    f = fig1.figures
+    # PAGAN-opt beats both isotropic private methods at every ε (bootstrap CIs below 0)
+    for e in ("0.1", "1", "4"):
+        for other in ("pagan", "pasan"):
+            assert f[f"diff_pagan_opt_minus_{other}_eps{e}_hi"] < 0
+    # the recorded sub-verdicts combine into the reported verdict
+    assert fig1.verdict == "violated"
+    assert "PAGAN(A=I) closer to SGD than to AdaGrad" in fig1.evidence
+    assert f["pagan_I_closer_to_sgd_eps4"] > 0  # the finding: closer to AdaGrad
+    assert fig1.counterexample is not None and fig1.counterexample["steps"] == 200
+
+
+def test_figure1_pinned_counterexample_recomputed_from_kernels(fig1):
+    """The violated ordering, recomputed directly (not through the claim): at ε = 4, quick budget,
+    PAGAN with A = I ends closer to non-private AdaGrad than to SGD."""
+    import kernels
+
+    ds = kernels.make_problem("abs_regression", seed=pagan._seed_for(0, 1))
+
+    def final(alg, alpha, cell):
+        kw = dict(epsilon=4.0, delta=1e-5) if kernels.SPECS[alg].private else {}
+        return kernels.run_algorithm(alg, ds, steps=200, batch_size=70, alpha=alpha, trials=10,
+                                     seed=pagan._seed_for(0, 3, cell), n_log=2, **kw).final_loss
+
+    fig = fig1
+    cells = {"sgd": 0, "adagrad": 1}
+    cells["pagan"] = 2 + 3 * list(pagan.FIG1_ALGORITHMS[2:]).index("pagan") + 2  # ε = 4 is the third
+    sg = final("sgd", fig.figures["stepsize_sgd"], cells["sgd"])
+    ag = final("adagrad", fig.figures["stepsize_adagrad"], cells["adagrad"])
+    pi = final("pagan", fig.figures["stepsize_pagan_eps4"], cells["pagan"])
+    m = np.median
+    assert abs(m(pi) - m(ag)) < abs(m(pi) - m(sg))
+
+
+def test_figure1_plots_three_panels(fig1):
+    (figure,) = fig1.plots
+    assert [p.title for p in figure.panels] == ["ε = 0.1", "ε = 1", "ε = 4"]
+    assert all(len(p.series) == len(pagan.FIG1_ALGORITHMS) for p in figure.panels)
+
+
+def test_sign_verdict_and_combine():
+    assert stats.sign_verdict(stats.Interval(-1, -2, -0.5), "negative") == "holds"
+    assert stats.sign_verdict(stats.Interval(1, 0.5, 2), "negative") == "violated"
+    assert stats.sign_verdict(stats.Interval(0, -1, 1), "negative") == "inconclusive"
+    assert stats.combine(["holds", "inconclusive"]) == "inconclusive"
+    assert stats.combine(["holds", "violated", "inconclusive"]) == "violated"
