@@ -85,3 +85,11 @@ def test_sign_verdict_and_combine():
     assert stats.sign_verdict(stats.Interval(0, -1, 1), "negative") == "inconclusive"
     assert stats.combine(["holds", "inconclusive"]) == "inconclusive"
     assert stats.combine(["holds", "violated", "inconclusive"]) == "violated"
+
+
+def test_exact_claims_are_reproducible_within_one_process():
+    """Same seed ⇒ same numbers, also on a second call in the same process."""
+    a, b = pagan.eq7("quick", 3), pagan.eq7("quick", 3)
+    assert a.figures == b.figures and a.verdict == b.verdict
+    c, d = pagan.theorem4("quick", 3), pagan.theorem4("quick", 3)
+    assert c.figures == d.figures
