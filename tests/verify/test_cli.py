@@ -1,0 +1,137 @@
+"""The dpverify command line: listing, verify end to end, run, bench, and bad input."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from verify import cli, engine, registry, runner
+from verify.registry import Figure, Outcome, Panel, Series
+
+DUMMY = "pagan.test_dummy"
+
+
+def _square_task(x: float, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    return {"y": x * x, "noise": rng.standard_normal(3)}
+
+
+@pytest.fixture
+def dummy_claim():
+    @registry.claim(DUMMY, kind="exact", statement="x² ≥ 0 for the sampled x (a test fixture).")
+    def check(budget, seed):
+        outs = runner.sweep(_square_task, [dict(x=float(x), seed=seed + i) for i, x in enumerate(range(-3, 4))])
+        ys = np.array([float(o["y"]) for o in outs])
+        fig = Figure("squares", "x²", [Panel("squares", "x", "x²", [Series("x²", np.arange(-3, 4), ys)])])
+        return Outcome("holds" if ys.min() >= 0 else "violated", f"min {ys.min()}", {"min": float(ys.min())},
+                       None, [fig])
+
+    yield check
+    registry.REGISTRY.pop(DUMMY, None)
+
+
+def test_claims_json_shape(capsys):
+    assert cli.main(["claims", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["claims"] and all(set(c) == {"id", "paper", "statement", "kind"} for c in doc["claims"])
+    assert {"pagan.figure1", "pagan.eq7", "pagan.theorem4"} <= {c["id"] for c in doc["claims"]}
+
+
+def test_python_m_verify_is_the_same_cli():
+    out = subprocess.run([sys.executable, "-m", "verify", "claims", "--paper", "pagan", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert all(c["paper"] == "pagan" for c in json.loads(out.stdout)["claims"])
+
+
+def test_verify_end_to_end_serial(tmp_path, capsys, dummy_claim):
+    out = tmp_path / "res"
+    rc = cli.main(["verify", DUMMY, "--out", str(out), "--json", "--seed", "5"], runner=runner.SerialRunner())
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    (rec,) = doc["results"]
+    assert set(rec) == {"id", "verdict", "figures", "evidence", "counterexample", "seed", "budget", "seconds",
+                        "plots"}
+    assert rec["id"] == DUMMY and rec["verdict"] == "holds" and rec["seed"] == 5 and rec["budget"] == "quick"
+    for f in ("results.json", "report.md", "report.html"):
+        assert (out / f).is_file()
+    assert (out / rec["plots"][0]).is_file()
+    html = (out / "report.html").read_text()
+    assert "data:image/png;base64," in html
+    assert json.loads((out / "results.json").read_text())["results"][0]["id"] == DUMMY
+
+
+def test_dask_runner_persists_and_resumes(tmp_path, dummy_claim):
+    """Tasks persist as they finish; a rerun takes them from the cache and gives the same numbers."""
+    claims = registry.select([DUMMY])
+    first = engine.run_claims(claims, "quick", 1, tmp_path, workers=2, progress=False)
+    again = engine.run_claims(claims, "quick", 1, tmp_path, workers=2, progress=False)
+    assert first.computed == 7 and first.reused == 0
+    assert again.computed == 0 and again.reused == 7
+    assert first[0].figures == again[0].figures
+    serial = engine.run_claims(claims, "quick", 1, tmp_path / "s", runner=runner.SerialRunner(), progress=False)
+    assert serial[0].figures == first[0].figures
+
+
+def test_crashing_check_is_inconclusive_and_exit_1(tmp_path, capsys):
+    @registry.claim("pagan.test_crash", kind="exact", statement="always raises (a test fixture).")
+    def boom(budget, seed):
+        raise RuntimeError("kaboom")
+
+    try:
+        rc = cli.main(["verify", "pagan.test_crash", "--out", str(tmp_path), "--json"], runner=runner.SerialRunner())
+    finally:
+        registry.REGISTRY.pop("pagan.test_crash", None)
+    assert rc == 1
+    (rec,) = json.loads(capsys.readouterr().out)["results"]
+    assert rec["verdict"] == "inconclusive" and "kaboom" in rec["evidence"]
+
+
+def test_run_writes_summary(tmp_path, capsys):
+    rc = cli.main(["run", "pagan", "--problem", "abs_regression", "--epsilon", "1", "--delta", "1e-5",
+                   "--trials", "6", "--steps", "40", "--out", str(tmp_path), "--json"])
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (tmp_path / "run.json").is_file()
+    assert doc and "pagan" in json.dumps(doc)
+
+
+def test_bench_unknown_name_and_one_benchmark(tmp_path):
+    from kernels import InvalidParameter
+    from verify.bench import run_benchmarks
+
+    with pytest.raises(InvalidParameter, match="benchmark"):
+        run_benchmarks(names=("nope",))
+    (row,) = run_benchmarks(tmp_path, quick=True, names=("pagan_loop",))
+    assert row["kernel"] > 0 and row["reference"] > 0
+    assert row["speedup_vs_reference"] == pytest.approx(row["kernel"] / row["reference"])
+    assert json.loads((tmp_path / "bench.json").read_text())["benchmarks"][0]["name"] == "pagan_loop"
+
+
+BAD = [
+    (["run", "pagan", "--problem", "abs_regression", "--epsilon", "-1"], "--epsilon"),
+    (["run", "pagan", "--problem", "abs_regression", "--epsilon", "1", "--delta", "1.5"], "--delta"),
+    (["run", "pagan", "--problem", "abs_regression", "--trials", "0"], "--trials"),
+    (["run", "pagan", "--problem", "mnist"], "--problem"),
+    (["run", "adam", "--problem", "abs_regression"], "ALGORITHM"),
+    (["run", "pagan", "--problem", "abs_regression", "--epsilon", "nan"], "--epsilon"),
+    (["verify", "pagan.nonsense"], "claim"),
+    (["verify", "--budget", "huge"], "--budget"),
+    (["verify", "--paper", "nope"], "--paper"),
+    (["verify", "--workers", "0"], "--workers"),
+    (["verify", "--seed", "-3"], "--seed"),
+    (["bogus-command"], ""),
+]
+
+
+@pytest.mark.parametrize("argv, name", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_one_line_exit_2_nothing_written(argv, name, tmp_path, capsys):
+    out = tmp_path / "out"
+    extra = ["--out", str(out)] if argv[0] in ("run", "verify") else []
+    assert cli.main(argv + extra) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("dpverify: error:") and name in err
+    assert not out.exists()

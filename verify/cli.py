@@ -1,0 +1,358 @@
+"""The ``dpverify`` command (also ``python -m verify``).
+
+::
+
+    dpverify claims [--paper KEY] [--json]
+    dpverify verify [IDS...] [--paper KEY] [--budget quick|full] [--seed S] [--out DIR] [--json]
+                    [--workers N] [--scheduler ADDRESS]
+    dpverify run ALGORITHM --problem PROBLEM [--epsilon E] [--delta D] [--trials N] [--seed S]
+                 [--steps T] [--batch-size B] [--alpha A] [--out DIR] [--json]
+    dpverify bench [--out DIR] [--json]
+
+Exit status: 0 when the command completed (a ``violated`` verdict is a finding,
+not a failure); 1 when it could not run (a check crashed, a cluster could not be
+reached); 2 on bad input.  Bad input is reported as one line on stderr,
+``dpverify: error: <parameter>: <what is accepted> (got X)``, before anything is
+written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from kernels import validate as V
+from kernels.validate import InvalidParameter
+
+from . import __version__
+from . import registry
+from .registry import UnknownName
+
+PROG = "dpverify"
+DEFAULT_VERIFY_OUT = "dpverify-results"
+DEFAULT_RUN_OUT = "dpverify-run"
+DEFAULT_BENCH_OUT = "dpverify-bench"
+
+
+# --------------------------------------------------------------------------------------
+# errors
+# --------------------------------------------------------------------------------------
+class BadInput(Exception):
+    """Bad command-line input: reported as one line, exit status 2."""
+
+
+class CouldNotRun(Exception):
+    """The command could not run (not the user's input): one line, exit status 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but its errors are one line and exit status 2 through :func:`main`."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise BadInput(message)
+
+
+def _got(raw: Any) -> str:
+    s = str(raw)
+    return repr(s) if s == "" or s != s.strip() else s
+
+
+def _param(fn: Callable, name: str, raw: Any, *args, **kwargs):
+    """Validate a command-line value with a ``kernels.validate`` check, naming the option."""
+    try:
+        return fn(name, raw, *args, **kwargs)
+    except InvalidParameter as exc:
+        raise BadInput(f"{name}: must be {exc.accepted} (got {_got(raw)})") from None
+
+
+def _invalid_message(exc: InvalidParameter) -> str:
+    msg = str(exc)
+    name = getattr(exc, "name", "")
+    if name and msg.startswith(name + " "):
+        return f"{name}: {msg[len(name) + 1:]}"
+    return msg
+
+
+# --------------------------------------------------------------------------------------
+# the parser
+# --------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Numerical verification of claims from papers on "
+                "differentially private adaptive optimization.")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    c = sub.add_parser("claims", help="list the claims ledger", description="List the claims ledger.")
+    c.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ")")
+    c.add_argument("--json", action="store_true", help="print JSON to stdout")
+    c.set_defaults(func=cmd_claims)
+
+    v = sub.add_parser("verify", help="check claims and write a report",
+                       description="Check claims (all by default) and write results.json, report.md, "
+                       "report.html and figures/ into the output directory.")
+    v.add_argument("ids", nargs="*", metavar="ID", help="claim ids (default: all, or all of --paper)")
+    v.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ")")
+    v.add_argument("--budget", default="quick", metavar="|".join(registry.BUDGETS),
+                   help="quick (seconds per claim) or full (paper-scale); default quick")
+    v.add_argument("--seed", default="0", metavar="S", help="base seed, an integer >= 0 (default 0)")
+    v.add_argument("--out", default=DEFAULT_VERIFY_OUT, metavar="DIR",
+                   help=f"output directory (default {DEFAULT_VERIFY_OUT})")
+    v.add_argument("--json", action="store_true", help="print the results as JSON to stdout")
+    v.add_argument("--workers", default=None, metavar="N",
+                   help="threads of the embedded Dask cluster (default: all cores)")
+    v.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="use an existing Dask cluster, e.g. tcp://host:8786")
+    v.set_defaults(func=cmd_verify)
+
+    r = sub.add_parser("run", help="run one algorithm on one stylized problem",
+                       description="Run one algorithm on one stylized problem; write run.json and a "
+                       "loss-curve plot.")
+    r.add_argument("algorithm", metavar="ALGORITHM")
+    r.add_argument("--problem", required=True, metavar="PROBLEM")
+    r.add_argument("--epsilon", default=None, metavar="E", help="privacy epsilon > 0")
+    r.add_argument("--delta", default=None, metavar="D", help="privacy delta in (0, 1)")
+    r.add_argument("--trials", default="1", metavar="N", help="independent runs, an integer >= 1 (default 1)")
+    r.add_argument("--seed", default="0", metavar="S", help="seed, an integer >= 0 (default 0)")
+    r.add_argument("--steps", default=None, metavar="T", help="number of steps, an integer >= 1")
+    r.add_argument("--batch-size", default=None, metavar="B", help="batch size, an integer >= 1")
+    r.add_argument("--alpha", default=None, metavar="A", help="step size > 0")
+    r.add_argument("--out", default=DEFAULT_RUN_OUT, metavar="DIR",
+                   help=f"output directory (default {DEFAULT_RUN_OUT})")
+    r.add_argument("--json", action="store_true", help="print the run summary as JSON to stdout")
+    r.set_defaults(func=cmd_run)
+
+    b = sub.add_parser("bench", help="benchmark the kernels against their NumPy references",
+                       description="Benchmark the kernels against their NumPy references.")
+    b.add_argument("--out", default=DEFAULT_BENCH_OUT, metavar="DIR",
+                   help=f"output directory (default {DEFAULT_BENCH_OUT})")
+    b.add_argument("--json", action="store_true", help="print the benchmarks as JSON to stdout")
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    ``runner``: a :class:`verify.runner.Runner` for ``verify`` to use instead of its own
+    Dask cluster (tests inject a SerialRunner); the caller closes it.
+    """
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help / --version
+            return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+        if args.func is cmd_verify:
+            return cmd_verify(args, runner=runner)
+        return int(args.func(args) or 0)
+    except BadInput as exc:
+        _error(str(exc))
+        return 2
+    except (InvalidParameter, UnknownName) as exc:
+        _error(_invalid_message(exc) if isinstance(exc, InvalidParameter) else str(exc))
+        return 2
+    except CouldNotRun as exc:
+        _error(str(exc))
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _error(message: str) -> None:
+    print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
+
+
+def _human(args) -> Any:
+    """Where human-readable output goes: stderr when stdout carries JSON."""
+    return sys.stderr if getattr(args, "json", False) else sys.stdout
+
+
+def _print_json(doc: Any) -> None:
+    json.dump(doc, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
+# --------------------------------------------------------------------------------------
+# claims
+# --------------------------------------------------------------------------------------
+def _paper(raw: str | None) -> str | None:
+    return None if raw is None else _param(V.choice, "--paper", raw, registry.PAPERS)
+
+
+def cmd_claims(args) -> int:
+    from .report import format_claims
+
+    claims = registry.select(paper=_paper(args.paper))
+    if args.json:
+        _print_json({"claims": [c.to_dict() for c in claims]})
+    else:
+        print(format_claims(claims))
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# verify
+# --------------------------------------------------------------------------------------
+def cmd_verify(args, runner=None) -> int:
+    """``dpverify verify``; ``runner`` lets tests inject a runner (e.g. SerialRunner)."""
+    budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
+    seed = _param(V.integer, "--seed", args.seed, 0)
+    workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1)
+    scheduler = args.scheduler
+    if scheduler is not None and not scheduler.strip():
+        raise BadInput("--scheduler: must be a Dask scheduler address such as tcp://host:8786 (got '')")
+    paper = _paper(args.paper)
+    claims = registry.select(args.ids, paper)
+    if not claims:
+        if paper is None:
+            raise CouldNotRun("no claims are registered")
+        with_claims = sorted({c.paper for c in registry.REGISTRY.values()}, key=registry.PAPERS.index)
+        raise BadInput(f"--paper: must be a paper with registered claims: {', '.join(with_claims) or '(none)'}"
+                       f" (got {_got(paper)})")
+
+    from . import engine, report
+
+    out = Path(args.out)
+    human = _human(args)
+    started = report.now_iso()
+    t0 = time.perf_counter()
+    try:
+        results = engine.run_claims(claims, budget, seed, out, workers=workers, scheduler=scheduler,
+                                    progress=True, runner=runner)
+    except engine.RunnerUnavailable as exc:
+        raise CouldNotRun(str(exc)) from None
+    seconds = time.perf_counter() - t0
+    paths = report.write_reports(results, claims, out, budget=budget, seed=seed, started=started,
+                                 seconds=seconds)
+    if args.json:
+        _print_json({"results": [r.to_dict() for r in results]})
+    report.print_table(results, file=human)
+    if results.computed or results.reused:
+        print(f"tasks: {results.computed} computed, {results.reused} reused from the cache "
+              f"({out / engine.CACHE_DIR})", file=human)
+    print(f"report: {paths['md']}  {paths['html']}  (data: {paths['json']})", file=human)
+    if results.failed:
+        print(f"{PROG}: could not run {len(results.failed)} claim(s): {', '.join(results.failed)} "
+              "(recorded as inconclusive; tracebacks above)", file=sys.stderr)
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# run
+# --------------------------------------------------------------------------------------
+def _kernels_api():
+    import kernels
+
+    missing = [n for n in ("ALGORITHMS", "PROBLEMS", "make_problem", "run_algorithm") if not hasattr(kernels, n)]
+    if missing:
+        raise CouldNotRun(f"the kernels package does not provide {', '.join(missing)} yet")
+    return kernels
+
+
+def cmd_run(args) -> int:
+    kernels = _kernels_api()
+    algorithm = _param(V.choice, "ALGORITHM", args.algorithm, kernels.ALGORITHMS)
+    problem = _param(V.choice, "--problem", args.problem, kernels.PROBLEMS)
+    epsilon = None if args.epsilon is None else _param(V.positive, "--epsilon", args.epsilon)
+    delta = None if args.delta is None else _param(V.open_unit, "--delta", args.delta)
+    trials = _param(V.integer, "--trials", args.trials, 1)
+    seed = _param(V.integer, "--seed", args.seed, 0)
+    opts: dict[str, Any] = {}
+    if args.steps is not None:
+        opts["steps"] = _param(V.integer, "--steps", args.steps, 1)
+    if args.batch_size is not None:
+        opts["batch_size"] = _param(V.integer, "--batch-size", args.batch_size, 1)
+    if args.alpha is not None:
+        opts["alpha"] = _param(V.positive, "--alpha", args.alpha)
+
+    import numpy as np
+
+    from . import plots, report, stats
+    from .registry import Figure, Panel, Series
+
+    t0 = time.perf_counter()
+    dataset = kernels.make_problem(problem, seed)
+    res = kernels.run_algorithm(algorithm, dataset, epsilon=epsilon, delta=delta, trials=trials,
+                                seed=seed, **opts)
+    seconds = time.perf_counter() - t0
+
+    steps = np.asarray(res.steps, dtype=float).ravel()
+    losses = np.asarray(res.losses, dtype=float).reshape(trials, -1)
+    final = np.asarray(res.final_loss, dtype=float).ravel()
+    med, lo, hi = stats.median_bands(losses)
+    ci = stats.median_ci(final)
+
+    title = f"{algorithm} on {problem}" + (f", ε = {epsilon:g}" if epsilon is not None else "")
+    positive = bool(np.all(np.isfinite(med)) and np.all(med > 0))
+    fig = Figure("loss_curve", title, [Panel(
+        f"median loss over {trials} trial{'s' if trials != 1 else ''} (95% CI band)", "step", "loss",
+        [Series(f"{algorithm} median", steps, med, lo, hi)], "linear", "log" if positive else "linear",
+    )])
+    out = Path(args.out)
+    png = plots.render(fig, out / "loss_curve.png")
+    from .registry import _jsonable
+
+    doc = {
+        "algorithm": algorithm,
+        "problem": problem,
+        "params": {"epsilon": epsilon, "delta": delta, "trials": trials, "seed": seed, **opts},
+        "final_loss": {"median": ci.estimate, "lo": ci.lo, "hi": ci.hi, "level": ci.level,
+                       "per_trial": final},
+        "curve": {"steps": steps, "median": med, "lo": lo, "hi": hi},
+        "plot": png.name,
+        "meta": {"version": __version__, "started": report.now_iso(), "seconds": round(seconds, 3)},
+    }
+    doc = _jsonable(doc)
+    path = report.write_atomic(out / "run.json", json.dumps(doc, indent=2) + "\n")
+    if args.json:
+        _print_json(doc)
+    human = _human(args)
+    print(f"{title}: median final loss {ci.estimate:.6g}, 95% CI [{ci.lo:.6g}, {ci.hi:.6g}] "
+          f"over {trials} trial{'s' if trials != 1 else ''} ({seconds:.2f} s)", file=human)
+    print(f"wrote {path} and {png}", file=human)
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# bench
+# --------------------------------------------------------------------------------------
+def cmd_bench(args) -> int:
+    try:
+        from .bench import run_benchmarks
+    except ImportError as exc:
+        raise CouldNotRun(f"benchmarks are not available: {exc}") from None
+    rows = list(run_benchmarks(Path(args.out)))
+    if args.json:
+        _print_json({"benchmarks": rows})
+    print(format_bench(rows), file=_human(args))
+    return 0
+
+
+def format_bench(rows: Sequence[dict]) -> str:
+    cols = ("name", "unit", "kernel", "reference", "speedup_vs_reference")
+    heads = ("name", "unit", "kernel", "reference", "speedup")
+
+    def cell(v):
+        if isinstance(v, float):
+            return f"{v:.4g}"
+        return "" if v is None else str(v)
+
+    table = [[cell(row.get(k)) for k in cols] for row in rows]
+    w = [max([len(h)] + [len(t[i]) for t in table]) for i, h in enumerate(heads)]
+    lines = ["  ".join(h.ljust(w[i]) if i < 2 else h.rjust(w[i]) for i, h in enumerate(heads)),
+             "  ".join("-" * x for x in w)]
+    for t in table:
+        lines.append("  ".join(s.ljust(w[i]) if i < 2 else s.rjust(w[i]) for i, s in enumerate(t)))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,141 @@
+"""Run claims: time each check on a runner, render its plots, record a Result.
+
+:func:`run_claims` is what ``dpverify verify`` calls.  It owns the Dask runner for
+the run (an embedded local cluster by default, or an existing cluster given by its
+scheduler address), scopes each claim so that its sweep tasks persist under
+``out/cache/<claim id>/``, and keeps going when a check crashes: the crash becomes
+an ``inconclusive`` result whose evidence starts with ``check failed:`` and the
+claim's id is listed in :attr:`Results.failed`, which the CLI turns into exit 1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Sequence
+
+from . import plots as _plots
+from . import runner as _runner
+from .registry import Claim, Outcome, Result
+
+FIGURES_DIR = "figures"
+CACHE_DIR = "cache"
+
+
+class RunnerUnavailable(RuntimeError):
+    """The Dask runner could not be started (no cluster, or the scheduler is unreachable)."""
+
+
+class Results(list):
+    """A list of :class:`Result` that also says which checks crashed and how the tasks ran."""
+
+    def __init__(self, items=(), failed: Sequence[str] = (), computed: int = 0, reused: int = 0):
+        super().__init__(items)
+        self.failed: list[str] = list(failed)  # ids of claims whose check (or plotting) raised
+        self.computed = computed  # sweep tasks computed in this run
+        self.reused = reused  # sweep tasks taken from the cache
+
+
+def figure_filename(claim_id: str, figure_name: str) -> str:
+    """``<claim id with dots -> _>__<figure name>.png`` (anything unsafe in a file name -> _)."""
+    stem = f"{claim_id.replace('.', '_')}__{figure_name}"
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", stem) + ".png"
+
+
+def run_claims(
+    claims: Sequence[Claim],
+    budget: str,
+    seed: int,
+    out_dir: str | os.PathLike,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = True,
+    runner: _runner.Runner | None = None,
+) -> Results:
+    """Check every claim at ``budget`` with ``seed``; plots go to ``out_dir/figures``.
+
+    ``runner``: inject a runner (e.g. :class:`verify.runner.SerialRunner` in tests);
+    the caller keeps ownership of an injected runner.  Otherwise a
+    :class:`verify.runner.DaskRunner` caching under ``out_dir/cache`` is created
+    here and closed when the run ends, however it ends.
+    """
+    out = Path(out_dir)
+    own = runner is None
+    if own:
+        try:
+            runner = _runner.DaskRunner(cache_dir=out / CACHE_DIR, workers=workers, scheduler=scheduler,
+                                        progress=progress)
+        except Exception as exc:
+            where = f"the Dask scheduler at {scheduler}" if scheduler else "an embedded Dask cluster"
+            raise RunnerUnavailable(f"could not start {where}: {type(exc).__name__}: {exc}") from exc
+    c0, r0 = getattr(runner, "computed", 0), getattr(runner, "reused", 0)
+    results = Results()
+    bar = None
+    try:
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(claims), desc="claims", unit="claim", file=sys.stderr, disable=None)
+        for c in claims:
+            if bar is not None:
+                bar.set_postfix_str(c.id, refresh=True)
+            result, ok = _run_one(c, budget, seed, out, runner)
+            results.append(result)
+            if not ok:
+                results.failed.append(c.id)
+            if bar is not None:
+                bar.update()
+            if progress:
+                _say(f"{result.verdict:<12} {c.id}  ({result.seconds:.1f} s)", bar)
+    finally:
+        if bar is not None:
+            bar.close()
+        results.computed = getattr(runner, "computed", 0) - c0
+        results.reused = getattr(runner, "reused", 0) - r0
+        if own:
+            runner.close()
+    return results
+
+
+def _say(line: str, bar) -> None:
+    if bar is not None and not bar.disable:
+        bar.write(line, file=sys.stderr)
+    else:
+        print(line, file=sys.stderr, flush=True)
+
+
+def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner) -> tuple[Result, bool]:
+    t0 = time.perf_counter()
+    try:
+        with _runner.using(runner), _runner.claim_scope(c.id):
+            outcome = c.check(budget, seed)
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"check returned {type(outcome).__name__}, not an Outcome")
+    except Exception as exc:  # a crash is recorded, not fatal to the run
+        seconds = time.perf_counter() - t0
+        print(f"dpverify: check of {c.id} failed:", file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
+        return Result(c.id, "inconclusive", {}, f"check failed: {type(exc).__name__}: {exc}", None,
+                      seed, budget, seconds, []), False
+    seconds = time.perf_counter() - t0
+
+    paths: list[str] = []
+    evidence = outcome.evidence
+    ok = True
+    for fig in outcome.plots:
+        rel = Path(FIGURES_DIR) / figure_filename(c.id, fig.name)
+        try:
+            _plots.render(fig, out / rel)
+        except Exception as exc:
+            ok = False
+            print(f"dpverify: plot {fig.name!r} of {c.id} failed:", file=sys.stderr)
+            traceback.print_exc(file=sys.stderr)
+            evidence += f"; plot {fig.name} failed: {type(exc).__name__}: {exc}"
+            continue
+        paths.append(rel.as_posix())
+    return Result(c.id, outcome.verdict, dict(outcome.figures), evidence, outcome.counterexample,
+                  seed, budget, seconds, paths), ok

@@ -1,0 +1,317 @@
+"""Reports: ``results.json``, ``report.md``, ``report.html`` and the terminal verdict table.
+
+Reports only read :class:`verify.registry.Result` records (and the claims, for
+their statements).  Every file is written atomically -- to a temporary file in the
+same directory, then ``os.replace`` -- so an interrupted run leaves either the
+previous complete file or the new complete one, never a half-written file under
+the final name.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import html
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import IO, Iterable, Mapping, Sequence
+
+from . import __version__
+from .registry import VERDICTS, Claim, Result
+
+RESULTS_JSON = "results.json"
+REPORT_MD = "report.md"
+REPORT_HTML = "report.html"
+
+VERDICT_COLOURS = {"holds": "#1a7f37", "violated": "#cf222e", "inconclusive": "#b26a00"}
+_ANSI = {"holds": "\033[32m", "violated": "\033[31m", "inconclusive": "\033[33m"}
+
+
+# --------------------------------------------------------------------------------------
+# atomic writes
+# --------------------------------------------------------------------------------------
+def write_atomic(path: str | os.PathLike, data: str | bytes) -> Path:
+    """Write ``data`` to ``path`` via a temporary file in the same directory and ``os.replace``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+# --------------------------------------------------------------------------------------
+# the three report files
+# --------------------------------------------------------------------------------------
+def build_meta(results: Sequence[Result], *, budget: str | None = None, seed: int | None = None,
+               started: str | None = None, seconds: float | None = None) -> dict:
+    """The ``meta`` block of results.json; budget/seed default to the results' own."""
+    if budget is None and results:
+        budget = results[0].budget
+    if seed is None and results:
+        seed = results[0].seed
+    if seconds is None:
+        seconds = sum(r.seconds for r in results)
+    return {
+        "budget": budget,
+        "seed": seed,
+        "version": __version__,
+        "started": started or now_iso(),
+        "seconds": round(float(seconds), 3),
+    }
+
+
+def now_iso() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def results_document(results: Sequence[Result], meta: Mapping) -> dict:
+    return {"results": [r.to_dict() for r in results], "meta": dict(meta)}
+
+
+def write_reports(results: Sequence[Result], claims: Iterable[Claim] | Mapping[str, Claim],
+                  out_dir: str | os.PathLike, *, budget: str | None = None, seed: int | None = None,
+                  started: str | None = None, seconds: float | None = None) -> dict[str, Path]:
+    """Write results.json, report.md and report.html into ``out_dir``; return their paths.
+
+    Plot paths in the results are relative to ``out_dir`` (where the engine rendered
+    them); the Markdown links them, the HTML embeds them.
+    """
+    out = Path(out_dir)
+    by_id = _claims_by_id(claims)
+    meta = build_meta(results, budget=budget, seed=seed, started=started, seconds=seconds)
+    paths = {
+        "json": write_atomic(out / RESULTS_JSON, json.dumps(results_document(results, meta), indent=2) + "\n"),
+        "md": write_atomic(out / REPORT_MD, render_markdown(results, by_id, meta)),
+        "html": write_atomic(out / REPORT_HTML, render_html(results, by_id, meta, out)),
+    }
+    return paths
+
+
+def _claims_by_id(claims) -> dict[str, Claim]:
+    if isinstance(claims, Mapping):
+        return dict(claims)
+    return {c.id: c for c in claims}
+
+
+def _fmt_num(v) -> str:
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    if math.isnan(f) or math.isinf(f):
+        return str(f)
+    return f"{f:.6g}"
+
+
+def _counts(results: Sequence[Result]) -> str:
+    n = {v: 0 for v in VERDICTS}
+    for r in results:
+        n[r.verdict] = n.get(r.verdict, 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in n.items())
+
+
+# ---- Markdown -------------------------------------------------------------------------
+def _md_cell(text) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta: Mapping) -> str:
+    lines = [
+        "# dpverify report",
+        "",
+        f"Budget `{meta.get('budget')}`, seed {meta.get('seed')}, dpverify {meta.get('version')}, "
+        f"started {meta.get('started')}, {_fmt_num(meta.get('seconds'))} s.  "
+        f"{len(results)} claims: {_counts(results)}.",
+        "",
+        "| id | verdict | evidence | seconds |",
+        "|---|---|---|---:|",
+    ]
+    for r in results:
+        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | **{r.verdict}** | {_md_cell(r.evidence)} | {r.seconds:.2f} |")
+    for r in results:
+        c = claims.get(r.id)
+        lines += ["", f'<a id="{_anchor(r.id)}"></a>', "", f"## `{r.id}` — {r.verdict}", ""]
+        if c is not None:
+            lines += [f"> {' '.join(c.statement.split())}", "", f"Kind: {c.kind}; paper: `{c.paper}`."]
+            if c.theory:
+                lines[-1] += " Theory: " + ", ".join(f"`{t}`" for t in c.theory) + "."
+            if c.notes:
+                lines += ["", f"Notes: {c.notes}"]
+            lines.append("")
+        lines += [f"**Evidence.** {' '.join(r.evidence.split())}", "",
+                  f"Seed {r.seed}, budget `{r.budget}`, {r.seconds:.2f} s.", ""]
+        if r.figures:
+            lines += ["| figure | value |", "|---|---:|"]
+            lines += [f"| {_md_cell(k)} | {_fmt_num(v)} |" for k, v in r.figures.items()]
+            lines.append("")
+        if r.counterexample is not None:
+            lines += ["**Counterexample.**", "", "```json",
+                      json.dumps(r.to_dict()["counterexample"], indent=2), "```", ""]
+        for p in r.plots:
+            lines += [f"![{Path(p).stem}]({Path(p).as_posix()})", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _anchor(cid: str) -> str:
+    return "claim-" + "".join(ch if ch.isalnum() else "-" for ch in cid)
+
+
+# ---- HTML -----------------------------------------------------------------------------
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 72rem;
+       margin: 2rem auto; padding: 0 1rem; color: #1f2328; line-height: 1.45; }
+h1 { margin-bottom: .2rem; } .meta { color: #59636e; margin-top: 0; }
+table { border-collapse: collapse; margin: .6rem 0 1rem; }
+th, td { border: 1px solid #d1d9e0; padding: .3rem .6rem; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.verdict { font-weight: 600; padding: .05rem .45rem; border-radius: .3rem; color: #fff; white-space: nowrap; }
+.verdict.holds { background: #1a7f37; } .verdict.violated { background: #cf222e; }
+.verdict.inconclusive { background: #b26a00; }
+section.claim { border-top: 1px solid #d1d9e0; margin-top: 1.6rem; padding-top: .4rem; }
+blockquote { margin: .5rem 0; padding: .2rem .8rem; border-left: .25rem solid #d1d9e0; color: #3d444d; }
+pre { background: #f6f8fa; padding: .6rem; overflow-x: auto; }
+img { max-width: 100%; height: auto; display: block; margin: .6rem 0; }
+code { font-size: 92%; }
+"""
+
+
+def _verdict_html(v: str) -> str:
+    cls = v if v in VERDICT_COLOURS else "inconclusive"
+    return f'<span class="verdict {cls}">{html.escape(v)}</span>'
+
+
+def _embed_png(path: Path) -> str | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+
+
+def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Mapping,
+                out_dir: str | os.PathLike) -> str:
+    """A self-contained page: CSS inline, every PNG embedded as a base64 data URI."""
+    out = Path(out_dir)
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>dpverify report</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+        "<h1>dpverify report</h1>",
+        f'<p class="meta">Budget <code>{e(str(meta.get("budget")))}</code>, seed {e(str(meta.get("seed")))}, '
+        f'dpverify {e(str(meta.get("version")))}, started {e(str(meta.get("started")))}, '
+        f'{e(_fmt_num(meta.get("seconds")))} s. {len(results)} claims: {e(_counts(results))}.</p>',
+        "<table>", "<thead><tr><th>id</th><th>verdict</th><th>evidence</th><th>seconds</th></tr></thead>",
+        "<tbody>",
+    ]
+    for r in results:
+        parts.append(
+            f'<tr><td><a href="#{_anchor(r.id)}"><code>{e(r.id)}</code></a></td>'
+            f"<td>{_verdict_html(r.verdict)}</td><td>{e(r.evidence)}</td>"
+            f'<td class="num">{r.seconds:.2f}</td></tr>'
+        )
+    parts += ["</tbody>", "</table>"]
+    for r in results:
+        c = claims.get(r.id)
+        parts += [f'<section class="claim" id="{_anchor(r.id)}">',
+                  f"<h2><code>{e(r.id)}</code> {_verdict_html(r.verdict)}</h2>"]
+        if c is not None:
+            parts.append(f"<blockquote>{e(c.statement)}</blockquote>")
+            info = f"Kind: {e(c.kind)}; paper: <code>{e(c.paper)}</code>."
+            if c.theory:
+                info += " Theory: " + ", ".join(f"<code>{e(t)}</code>" for t in c.theory) + "."
+            parts.append(f"<p>{info}</p>")
+            if c.notes:
+                parts.append(f"<p>Notes: {e(c.notes)}</p>")
+        parts.append(f"<p><strong>Evidence.</strong> {e(r.evidence)}</p>")
+        parts.append(f"<p>Seed {r.seed}, budget <code>{e(r.budget)}</code>, {r.seconds:.2f} s.</p>")
+        if r.figures:
+            parts += ["<table>", "<thead><tr><th>figure</th><th>value</th></tr></thead>", "<tbody>"]
+            parts += [f'<tr><td>{e(str(k))}</td><td class="num">{e(_fmt_num(v))}</td></tr>'
+                      for k, v in r.figures.items()]
+            parts += ["</tbody>", "</table>"]
+        if r.counterexample is not None:
+            ce = json.dumps(r.to_dict()["counterexample"], indent=2)
+            parts += ["<p><strong>Counterexample.</strong></p>", f"<pre>{e(ce)}</pre>"]
+        for p in r.plots:
+            uri = _embed_png(out / p)
+            if uri is None:
+                parts.append(f"<p><em>plot {e(p)} is missing</em></p>")
+            else:
+                parts.append(f'<img src="{uri}" alt="{e(Path(p).stem)}">')
+        parts.append("</section>")
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+# --------------------------------------------------------------------------------------
+# terminal table
+# --------------------------------------------------------------------------------------
+def format_table(results: Sequence[Result], width: int | None = None, colour: bool = False) -> str:
+    """A compact verdict table (id, verdict, seconds, evidence cut to the terminal width)."""
+    if width is None:
+        width = shutil.get_terminal_size((100, 24)).columns
+    idw = max([len("id")] + [len(r.id) for r in results])
+    vw = max(len(v) for v in VERDICTS)
+    head = f"{'id':<{idw}}  {'verdict':<{vw}}  {'seconds':>7}  evidence"
+    lines = [head, "-" * min(width, max(len(head), 40))]
+    room = max(20, width - idw - vw - 7 - 6)
+    for r in results:
+        ev = " ".join(r.evidence.split())
+        if len(ev) > room:
+            ev = ev[: room - 1] + "…"
+        v = f"{r.verdict:<{vw}}"
+        if colour and r.verdict in _ANSI:
+            v = f"{_ANSI[r.verdict]}{v}\033[0m"
+        lines.append(f"{r.id:<{idw}}  {v}  {r.seconds:>7.2f}  {ev}")
+    lines.append(f"{len(results)} claims: {_counts(results)}")
+    return "\n".join(lines)
+
+
+def print_table(results: Sequence[Result], file: IO[str] | None = None) -> None:
+    """Print :func:`format_table` to ``file`` (stdout by default), coloured on a terminal."""
+    file = file if file is not None else sys.stdout
+    colour = _isatty(file) and "NO_COLOR" not in os.environ
+    width = shutil.get_terminal_size((100, 24)).columns if _isatty(file) else 120
+    print(format_table(results, width=width, colour=colour), file=file)
+
+
+def format_claims(claims: Sequence[Claim], width: int | None = None) -> str:
+    """The ledger: id, kind and statement (wrapped to the terminal width)."""
+    if width is None:
+        width = shutil.get_terminal_size((100, 24)).columns
+    idw = max([len("id")] + [len(c.id) for c in claims])
+    kw = max([len("kind")] + [len(c.kind) for c in claims])
+    sw = max(30, width - idw - kw - 4)
+    lines = [f"{'id':<{idw}}  {'kind':<{kw}}  statement", "-" * min(width, idw + kw + 4 + sw)]
+    for c in claims:
+        wrapped = textwrap.wrap(c.statement, sw) or [""]
+        lines.append(f"{c.id:<{idw}}  {c.kind:<{kw}}  {wrapped[0]}")
+        lines += [" " * (idw + kw + 4) + w for w in wrapped[1:]]
+    lines.append(f"{len(claims)} claims")
+    return "\n".join(lines)
+
+
+def _isatty(f) -> bool:
+    try:
+        return bool(f.isatty())
+    except (AttributeError, ValueError):
+        return False
