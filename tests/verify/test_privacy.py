@@ -1,0 +1,176 @@
+"""The privacy adaptor over dp-accounting: agreement, monotonicity, composition, sampling with replacement."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from dp_accounting import dp_event as dpe
+from dp_accounting.gaussian_mechanism import get_epsilon_gaussian
+from hypothesis import given, settings, strategies as st
+
+from kernels.validate import InvalidParameter
+from verify.privacy import (
+    Mechanism,
+    NeighboringRelation,
+    composed_epsilon,
+    dp_sgd_epsilon,
+    epsilon_of,
+    gaussian_epsilon,
+    with_replacement_epsilon,
+    with_replacement_event,
+)
+
+FEW = settings(max_examples=6, derandomize=True, deadline=None)
+PAGAN_SIGMA = math.sqrt(math.log(1e5))  # sqrt(log(1/delta))/epsilon at delta = 1e-5, epsilon = 1
+
+
+# ---------------------------------------------------------------------------- RDP vs PLD
+@pytest.mark.parametrize("q, sigma, steps", [(0.01, 1.0, 1000), (0.05, 2.0, 200), (1.0, 5.0, 10)])
+def test_rdp_is_looser_than_pld_but_not_by_much(q, sigma, steps):
+    rdp = dp_sgd_epsilon(q, sigma, steps, 1e-5, "rdp")
+    pld = dp_sgd_epsilon(q, sigma, steps, 1e-5, "pld")
+    assert pld <= rdp * 1.005  # PLD is the tighter accountant (up to its grid)
+    assert rdp <= 1.6 * pld  # RDP's conversion to (eps, delta) costs a bounded factor here
+
+
+def test_gaussian_pld_matches_the_analytic_gaussian_mechanism():
+    for sigma in (0.8, 2.0, 10.0):
+        exact = get_epsilon_gaussian(sigma, 1e-6)
+        assert gaussian_epsilon(sigma, 1e-6) == pytest.approx(exact, rel=2e-3, abs=1e-4)
+        assert gaussian_epsilon(sigma, 1e-6, accountant="rdp") >= exact * (1 - 1e-9)
+
+
+@FEW
+@given(q=st.sampled_from([0.001, 0.01, 0.1]), sigma=st.floats(0.6, 4.0), steps=st.integers(1, 5000),
+       factor=st.floats(1.1, 3.0))
+def test_rdp_monotone(q, sigma, steps, factor):
+    eps = dp_sgd_epsilon(q, sigma, steps, 1e-5)
+    assert dp_sgd_epsilon(q, sigma * factor, steps, 1e-5) <= eps
+    assert dp_sgd_epsilon(q, sigma, int(steps * factor) + 1, 1e-5) >= eps
+
+
+@settings(max_examples=4, derandomize=True, deadline=None)
+@given(q=st.sampled_from([0.01, 0.05]), sigma=st.floats(0.8, 3.0), steps=st.integers(1, 300))
+def test_pld_monotone(q, sigma, steps):
+    eps = dp_sgd_epsilon(q, sigma, steps, 1e-5, "pld")
+    assert dp_sgd_epsilon(q, sigma * 1.3, steps, 1e-5, "pld") <= eps + 1e-9
+    assert dp_sgd_epsilon(q, sigma, 2 * steps, 1e-5, "pld") >= eps - 1e-9
+
+
+# ---------------------------------------------------------------------------- composition
+@pytest.mark.parametrize("accountant, rel", [("rdp", 1e-12), ("pld", 2e-3)])
+def test_equal_phases_compose_to_one_phase(accountant, rel):
+    phases = [(0.02, 1.2, 150), (0.02, 1.2, 250)]
+    single = dp_sgd_epsilon(0.02, 1.2, 400, 1e-5, accountant)
+    assert composed_epsilon(phases, 1e-5, accountant) == pytest.approx(single, rel=rel)
+
+
+def test_mixed_phases_lie_between_their_extremes():
+    mixed = composed_epsilon([(0.02, 1.0, 100), (0.02, 2.0, 100)], 1e-5)
+    assert dp_sgd_epsilon(0.02, 2.0, 200, 1e-5) < mixed < dp_sgd_epsilon(0.02, 1.0, 200, 1e-5)
+
+
+# ---------------------------------------------------------------------------- with replacement
+def test_with_replacement_batch_one_is_poisson_at_one_over_n():
+    wr = with_replacement_epsilon(2000, 1, 1.5, 500, 1e-5)
+    poisson = dp_sgd_epsilon(1 / 2000, 1.5, 500, 1e-5, "pld")
+    assert wr == pytest.approx(poisson, rel=2e-3)
+
+
+def test_with_replacement_close_to_poisson_at_small_rate():
+    # the pagan experiment point (n=5000, b=70, eps=1, delta=1e-5) run for 1000 steps
+    wr = with_replacement_epsilon(5000, 70, PAGAN_SIGMA, 1000, 1e-5)
+    poisson = dp_sgd_epsilon(70 / 5000, PAGAN_SIGMA, 1000, 1e-5, "pld")
+    assert wr == pytest.approx(0.475, abs=2e-3)
+    assert wr == pytest.approx(poisson, rel=0.03)  # no ordering asserted: neither dominates in general
+
+
+def test_with_replacement_event_is_the_binomial_mixture():
+    ev = with_replacement_event(1000, 250, 1.3, tail=1e-14)
+    assert isinstance(ev, dpe.MixtureOfGaussiansDpEvent)
+    assert ev.standard_deviation == 1.3
+    probs = np.asarray(ev.sampling_probs)
+    assert list(ev.sensitivities) == list(range(len(probs)))
+    assert probs.sum() == pytest.approx(1.0, abs=1e-15)
+    from scipy import stats
+
+    kmax = len(probs) - 1
+    assert stats.binom.sf(kmax - 1, 250, 1e-3) >= 1e-14 > stats.binom.sf(kmax, 250, 1e-3)
+    np.testing.assert_allclose(probs[:-1], stats.binom.pmf(np.arange(kmax), 250, 1e-3), rtol=1e-12)
+    # a deeper cut keeps more of the support
+    assert len(with_replacement_event(1000, 250, 1.3, tail=1e-30).sensitivities) > len(probs)
+
+
+def test_with_replacement_truncation_is_paid_for():
+    # cutting K shallower can only lower epsilon (less mass at large sensitivities) ...
+    mech = Mechanism("with_replacement", 2.0, 20, n=1000, batch_size=40)
+    grid = dict(value_discretization_interval=1e-3)
+    shallow = epsilon_of(mech.event(1e-4), 1e-5, "pld", NeighboringRelation.REPLACE_SPECIAL, **grid)
+    exact_cut = epsilon_of(mech.event(1e-14), 1e-5, "pld", NeighboringRelation.REPLACE_SPECIAL, **grid)
+    assert shallow <= exact_cut + 1e-9
+    # ... and the adaptor cuts deep enough and keeps delta back for the rest
+    eps = mech.epsilon(1e-5, **grid)
+    assert eps >= exact_cut - 1e-9
+    assert mech.is_private(eps * 1.01, 1e-5, **grid)
+    assert not mech.is_private(eps * 0.99, 1e-5, **grid)
+
+
+def test_cached_one_step_pld_matches_the_pld_accountant():
+    from verify.privacy import _with_replacement_step_pld
+
+    ev = with_replacement_event(2000, 30, 2.5, tail=1e-16)
+    direct = _with_replacement_step_pld(2000, 30, 2.5, 1e-16, 1e-3).self_compose(300).get_epsilon_for_delta(1e-6)
+    via_accountant = epsilon_of(dpe.SelfComposedDpEvent(ev, 300), 1e-6, "pld", NeighboringRelation.REPLACE_SPECIAL,
+                                value_discretization_interval=1e-3)
+    assert direct == pytest.approx(via_accountant, rel=1e-9)
+
+
+def test_with_replacement_rejects_rdp_and_names_pld():
+    with pytest.raises(InvalidParameter, match="accountant") as info:
+        with_replacement_epsilon(5000, 70, 1.0, 10, 1e-5, accountant="rdp")
+    assert "sampling with replacement" in str(info.value) and "'pld'" in str(info.value)
+
+
+# ---------------------------------------------------------------------------- the record
+def test_mechanism_is_an_immutable_record_behind_every_front_end():
+    m = Mechanism("poisson", 1.1, 300, sampling_rate=0.01)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.steps = 5  # type: ignore[misc]
+    assert m.epsilon(1e-5, "rdp") == dp_sgd_epsilon(0.01, 1.1, 300, 1e-5)
+    assert isinstance(m.event(), dpe.SelfComposedDpEvent) and m.event().count == 300
+    assert Mechanism("none", 2.0, 3).epsilon(1e-5) == gaussian_epsilon(2.0, 1e-5, steps=3)
+    wr = Mechanism("with_replacement", 2.0, 50, n=1000, batch_size=10)
+    assert wr.neighboring_relation is NeighboringRelation.REPLACE_SPECIAL
+    assert wr.epsilon(1e-5) == with_replacement_epsilon(1000, 10, 2.0, 50, 1e-5)
+    assert wr.with_steps(60).steps == 60 and wr.steps == 50
+
+
+# ---------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: dp_sgd_epsilon(0.0, 1.0, 10, 1e-5), "sampling_rate"),
+        (lambda: dp_sgd_epsilon(1.5, 1.0, 10, 1e-5), "sampling_rate"),
+        (lambda: dp_sgd_epsilon(0.1, 0.0, 10, 1e-5), "noise_multiplier"),
+        (lambda: dp_sgd_epsilon(0.1, float("nan"), 10, 1e-5), "noise_multiplier"),
+        (lambda: dp_sgd_epsilon(0.1, 1.0, 0, 1e-5), "steps"),
+        (lambda: dp_sgd_epsilon(0.1, 1.0, 2.5, 1e-5), "steps"),
+        (lambda: dp_sgd_epsilon(0.1, 1.0, 10, 0.0), "delta"),
+        (lambda: dp_sgd_epsilon(0.1, 1.0, 10, 1.0), "delta"),
+        (lambda: dp_sgd_epsilon(0.1, 1.0, 10, 1e-5, "moments"), "accountant"),
+        (lambda: composed_epsilon([], 1e-5), "phases"),
+        (lambda: composed_epsilon([(0.1, 1.0)], 1e-5), "phases"),
+        (lambda: composed_epsilon([(0.1, -1.0, 5)], 1e-5), "noise_multiplier"),
+        (lambda: with_replacement_epsilon(0, 10, 1.0, 10, 1e-5), "n"),
+        (lambda: with_replacement_epsilon(100, 0, 1.0, 10, 1e-5), "batch_size"),
+        (lambda: with_replacement_event(100, 10, 1.0, tail=0.0), "tail"),
+        (lambda: gaussian_epsilon(1.0, 1e-5, steps=0), "steps"),
+        (lambda: Mechanism("shuffle", 1.0), "sampling"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, name):
+    with pytest.raises(InvalidParameter) as info:
+        call()
+    assert info.value.name == name
+    assert str(info.value).startswith(name)
