@@ -112,11 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run one algorithm on one stylized problem",
                        description="Run one algorithm on one stylized problem; write run.json and a "
                        "loss-curve plot.")
-    r.add_argument("algorithm", metavar="ALGORITHM")
-    r.add_argument("--problem", required=True, metavar="PROBLEM")
+    r.add_argument("algorithm", metavar="ALGORITHM",
+                   help="sgd, adagrad, dp_sgd, pasan, pagan, pagan_opt or pdp_sgd (see kernels.SPECS)")
+    r.add_argument("--problem", required=True, metavar="PROBLEM",
+                   help="abs_regression, linear_subgaussian or sign_mean (paper defaults)")
     r.add_argument("--epsilon", default=None, metavar="E", help="privacy epsilon > 0")
     r.add_argument("--delta", default=None, metavar="D", help="privacy delta in (0, 1)")
-    r.add_argument("--trials", default="1", metavar="N", help="independent runs, an integer >= 1 (default 1)")
+    r.add_argument("--trials", default="10", metavar="N",
+                   help="independent runs, an integer >= 1 (default 10; a 95%% CI of the median needs >= 6)")
     r.add_argument("--seed", default="0", metavar="S", help="seed, an integer >= 0 (default 0)")
     r.add_argument("--steps", default=None, metavar="T", help="number of steps, an integer >= 1")
     r.add_argument("--batch-size", default=None, metavar="B", help="batch size, an integer >= 1")
@@ -315,7 +318,9 @@ def cmd_run(args) -> int:
     if args.json:
         _print_json(doc)
     human = _human(args)
-    print(f"{title}: median final loss {ci.estimate:.6g}, 95% CI [{ci.lo:.6g}, {ci.hi:.6g}] "
+    band = (f"95% CI [{ci.lo:.6g}, {ci.hi:.6g}]" if np.isfinite(ci.lo) and np.isfinite(ci.hi)
+            else "no finite 95% CI of the median with fewer than 6 trials")
+    print(f"{title}: median final loss {ci.estimate:.6g}, {band} "
           f"over {trials} trial{'s' if trials != 1 else ''} ({seconds:.2f} s)", file=human)
     print(f"wrote {path} and {png}", file=human)
     return 0
