@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ from kernels.validate import InvalidParameter
 
 from . import __version__
 from . import registry
-from .registry import UnknownName
+from .registry import UnknownName, jsonable
 
 PROG = "dpverify"
 DEFAULT_VERIFY_OUT = "dpverify-results"
@@ -281,6 +280,7 @@ def cmd_run(args) -> int:
     from . import plots, report, stats
     from .registry import Figure, Panel, Series
 
+    started = report.now_iso()
     t0 = time.perf_counter()
     dataset = kernels.make_problem(problem, seed)
     res = kernels.run_algorithm(algorithm, dataset, epsilon=epsilon, delta=delta, trials=trials,
@@ -301,20 +301,18 @@ def cmd_run(args) -> int:
     )])
     out = Path(args.out)
     png = plots.render(fig, out / "loss_curve.png")
-    from .registry import _jsonable
-
-    doc = {
+    doc = jsonable({
         "algorithm": algorithm,
         "problem": problem,
         "params": {"epsilon": epsilon, "delta": delta, "trials": trials, "seed": seed, **opts},
-        "final_loss": {"median": ci.estimate, "lo": ci.lo, "hi": ci.hi, "level": ci.level,
-                       "per_trial": final},
-        "curve": {"steps": steps, "median": med, "lo": lo, "hi": hi},
+        "final_loss": {"median": ci.estimate, "lo": _finite_or_none(ci.lo), "hi": _finite_or_none(ci.hi),
+                       "level": ci.level, "per_trial": final},
+        "curve": {"steps": np.asarray(res.steps).ravel().tolist(), "median": med,
+                  "lo": [_finite_or_none(v) for v in lo], "hi": [_finite_or_none(v) for v in hi]},
         "plot": png.name,
-        "meta": {"version": __version__, "started": report.now_iso(), "seconds": round(seconds, 3)},
-    }
-    doc = _jsonable(doc)
-    path = report.write_atomic(out / "run.json", json.dumps(doc, indent=2) + "\n")
+        "meta": {"version": __version__, "started": started, "seconds": round(seconds, 3)},
+    })
+    path = report.write_atomic(out / "run.json", json.dumps(doc, indent=1) + "\n")
     if args.json:
         _print_json(doc)
     human = _human(args)
@@ -324,6 +322,11 @@ def cmd_run(args) -> int:
           f"over {trials} trial{'s' if trials != 1 else ''} ({seconds:.2f} s)", file=human)
     print(f"wrote {path} and {png}", file=human)
     return 0
+
+
+def _finite_or_none(v):
+    v = float(v)
+    return v if v == v and abs(v) != float("inf") else None
 
 
 # --------------------------------------------------------------------------------------

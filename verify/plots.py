@@ -9,7 +9,6 @@ and works in worker threads and on headless machines.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -17,6 +16,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as _MplFigure
 
+from .atomic import write_with
 from .registry import Figure, Panel, Series
 
 PANEL_WIDTH = 5.2  # inches per panel
@@ -27,18 +27,8 @@ BAND_ALPHA = 0.22
 
 def render(figure: Figure, path: str | os.PathLike) -> Path:
     """Draw ``figure`` (its panels side by side) and write it atomically as a PNG to ``path``."""
-    path = Path(path)
     fig = build(figure)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp.png")
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format="png", dpi=DPI)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
+    return write_with(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
 
 
 def build(figure: Figure) -> _MplFigure:

@@ -157,9 +157,9 @@ class Result:
         return {
             "id": self.id,
             "verdict": self.verdict,
-            "figures": {k: _jsonable(v) for k, v in self.figures.items()},
+            "figures": {k: jsonable(v) for k, v in self.figures.items()},
             "evidence": self.evidence,
-            "counterexample": _jsonable(self.counterexample),
+            "counterexample": jsonable(self.counterexample),
             "seed": self.seed,
             "budget": self.budget,
             "seconds": round(float(self.seconds), 3),
@@ -174,7 +174,8 @@ class Result:
         )
 
 
-def _jsonable(v: Any) -> Any:
+def jsonable(v: Any) -> Any:
+    """Plain JSON types for numbers, arrays and nested containers (non-finite floats as text)."""
     if v is None or isinstance(v, (bool, str)):
         return v
     if isinstance(v, (int, np.integer)):
@@ -183,11 +184,11 @@ def _jsonable(v: Any) -> Any:
         v = float(v)
         return v if math.isfinite(v) else str(v)
     if isinstance(v, np.ndarray):
-        return [_jsonable(x) for x in v.tolist()]
+        return [jsonable(x) for x in v.tolist()]
     if isinstance(v, Mapping):
-        return {str(k): _jsonable(x) for k, x in v.items()}
+        return {str(k): jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
+        return [jsonable(x) for x in v]
     return str(v)
 
 
@@ -250,11 +251,11 @@ def select(ids: Sequence[str] = (), paper: str | None = None) -> list[Claim]:
     """Claims by id and/or paper, in registry order; unknown names raise UnknownName."""
     reg = load_all()
     if paper is not None and paper not in PAPERS:
-        raise UnknownName(f"--paper: unknown paper {paper!r}; accepted: {', '.join(PAPERS)}")
+        raise UnknownName(f"--paper: must be one of {', '.join(PAPERS)} (got {paper!r})")
     for cid in ids:
         if cid not in reg:
             known = ", ".join(sorted(reg)) or "(none registered)"
-            raise UnknownName(f"claim id: unknown claim {cid!r}; accepted: {known}")
+            raise UnknownName(f"claim id: must be one of {known} (got {cid!r})")
     chosen = [c for c in reg.values() if (not ids or c.id in ids) and (paper is None or c.paper == paper)]
     return sorted(chosen, key=lambda c: _claim_sort_key(c.id))
 

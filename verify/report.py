@@ -17,12 +17,12 @@ import math
 import os
 import shutil
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 from typing import IO, Iterable, Mapping, Sequence
 
 from . import __version__
+from .atomic import write_atomic  # noqa: F401  (re-exported)
 from .registry import VERDICTS, Claim, Result
 
 RESULTS_JSON = "results.json"
@@ -35,26 +35,6 @@ _ANSI = {"holds": "\033[32m", "violated": "\033[31m", "inconclusive": "\033[33m"
 
 # --------------------------------------------------------------------------------------
 # atomic writes
-# --------------------------------------------------------------------------------------
-def write_atomic(path: str | os.PathLike, data: str | bytes) -> Path:
-    """Write ``data`` to ``path`` via a temporary file in the same directory and ``os.replace``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
-
-
-# --------------------------------------------------------------------------------------
-# the three report files
 # --------------------------------------------------------------------------------------
 def build_meta(results: Sequence[Result], *, budget: str | None = None, seed: int | None = None,
                started: str | None = None, seconds: float | None = None) -> dict:
@@ -93,12 +73,13 @@ def write_reports(results: Sequence[Result], claims: Iterable[Claim] | Mapping[s
     out = Path(out_dir)
     by_id = _claims_by_id(claims)
     meta = build_meta(results, budget=budget, seed=seed, started=started, seconds=seconds)
-    paths = {
-        "json": write_atomic(out / RESULTS_JSON, json.dumps(results_document(results, meta), indent=2) + "\n"),
-        "md": write_atomic(out / REPORT_MD, render_markdown(results, by_id, meta)),
-        "html": write_atomic(out / REPORT_HTML, render_html(results, by_id, meta, out)),
+    # Render everything first, so that a failure while rendering writes nothing at all.
+    texts = {
+        "json": (RESULTS_JSON, json.dumps(results_document(results, meta), indent=2) + "\n"),
+        "md": (REPORT_MD, render_markdown(results, by_id, meta)),
+        "html": (REPORT_HTML, render_html(results, by_id, meta, out)),
     }
-    return paths
+    return {k: write_atomic(out / name, text) for k, (name, text) in texts.items()}
 
 
 def _claims_by_id(claims) -> dict[str, Claim]:

@@ -24,11 +24,12 @@ import contextvars
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
+
+from verify.atomic import write_with
 
 _current: contextvars.ContextVar["Runner | None"] = contextvars.ContextVar("dpverify_runner", default=None)
 _claim_id: contextvars.ContextVar[str] = contextvars.ContextVar("dpverify_claim", default="adhoc")
@@ -65,15 +66,12 @@ def _as_dict(out: Any) -> dict:
 
 def save_atomic_npz(path: Path, data: Mapping[str, Any]) -> None:
     """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
-    os.close(fd)
-    try:
-        np.savez(tmp, **{k: np.asarray(v) for k, v in data.items()})
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "xb") as f:
+            np.savez(f, **{k: np.asarray(v) for k, v in data.items()})
+
+    write_with(path, write)
 
 
 def load_npz(path: Path) -> dict:
@@ -130,7 +128,7 @@ class DaskRunner(Runner):
         else:
             n = workers or os.cpu_count() or 1
             self._cluster = LocalCluster(
-                processes=False, n_workers=1, threads_per_worker=n, dashboard_address=None
+                processes=False, n_workers=1, threads_per_worker=n, dashboard_address=":0"
             )
             self.client = Client(self._cluster)
 

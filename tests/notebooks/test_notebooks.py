@@ -1,6 +1,5 @@
 """Notebooks execute end to end at small settings."""
 
-import os
 from pathlib import Path
 
 import nbformat

@@ -135,3 +135,86 @@ def test_bad_input_one_line_exit_2_nothing_written(argv, name, tmp_path, capsys)
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert err.startswith("dpverify: error:") and name in err
     assert not out.exists()
+
+
+def test_claims_table_and_paper_filter(capsys):
+    assert cli.main(["claims"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["id", "kind", "statement"]
+    assert out[-1].endswith("claims") and int(out[-1].split()[0]) >= 1
+    assert cli.main(["claims", "--paper", "adp", "--json"]) == 0
+    assert all(c["paper"] == "adp" for c in json.loads(capsys.readouterr().out)["claims"])
+
+
+def test_help_exits_0(capsys):
+    assert cli.main(["--help"]) == 0
+    assert "verify" in capsys.readouterr().out
+
+
+def test_verify_human_output_and_report_files(tmp_path, capsys, dummy_claim):
+    out = tmp_path / "res"
+    assert cli.main(["verify", DUMMY, "--out", str(out)], runner=runner.SerialRunner()) == 0
+    cap = capsys.readouterr()
+    table = cap.out.splitlines()
+    assert table[0].split() == ["id", "verdict", "seconds", "evidence"]
+    assert any(line.startswith(DUMMY) and "holds" in line for line in table)
+    assert f"report: {out / 'report.md'}" in cap.out
+    assert "holds" in cap.err and DUMMY in cap.err  # one progress line per finished claim
+    assert sorted(p.name for p in (out / "figures").iterdir()) == ["pagan_test_dummy__squares.png"]
+    md = (out / "report.md").read_text()
+    assert f"## `{DUMMY}` — holds" in md and "x² ≥ 0 for the sampled x" in md
+    assert "](figures/pagan_test_dummy__squares.png)" in md and "| min | 0 |" in md
+    meta = json.loads((out / "results.json").read_text())["meta"]
+    assert meta["budget"] == "quick" and meta["seed"] == 0 and set(meta) == {"budget", "seed", "version",
+                                                                               "started", "seconds"}
+
+
+def test_verify_json_keeps_stdout_pure(tmp_path, capsys, dummy_claim):
+    assert cli.main(["verify", DUMMY, "--out", str(tmp_path), "--json"], runner=runner.SerialRunner()) == 0
+    cap = capsys.readouterr()
+    assert set(json.loads(cap.out)) == {"results"}  # nothing but the JSON document on stdout
+    assert "report:" in cap.err
+
+
+EXACT = [
+    (["run", "pagan", "--problem", "abs_regression", "--epsilon", "0"],
+     "--epsilon: must be > 0 and finite (got 0)"),
+    (["run", "pagan", "--problem", "abs_regression", "--epsilon", "abc"],
+     "--epsilon: must be a real number (got abc)"),
+    (["run", "pagan", "--problem", "abs_regression", "--delta", "0"],
+     "--delta: must be in the open interval (0, 1) (got 0)"),
+    (["run", "pagan", "--problem", "abs_regression", "--delta", "1.5"],
+     "--delta: must be in the open interval (0, 1) (got 1.5)"),
+    (["run", "pagan", "--problem", "abs_regression", "--trials", "2.5"],
+     "--trials: must be an integer >= 1 (got 2.5)"),
+    (["run", "pagan", "--problem", "abs_regression", "--steps", "0"], "--steps: must be an integer >= 1 (got 0)"),
+    (["run", "pagan", "--problem", "mnist"],
+     "--problem: must be one of abs_regression, linear_subgaussian, sign_mean (got mnist)"),
+    (["run", "pagan"], "the following arguments are required: --problem"),
+    (["verify", "--budget", "huge"], "--budget: must be one of quick, full (got huge)"),
+    (["verify", "--workers", "abc"], "--workers: must be an integer >= 1 (got abc)"),
+    (["verify", "--paper", "nope"],
+     "--paper: must be one of pagan, noisy_adagrad, dp_adam_design, adadps, adp (got nope)"),
+    (["verify", "--frobnicate"], "unrecognized arguments: --frobnicate"),
+]
+
+
+@pytest.mark.parametrize("argv, message", EXACT, ids=[" ".join(a) for a, _ in EXACT])
+def test_bad_input_exact_message(argv, message, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert cli.main(argv + ["--out", str(out)]) == 2
+    cap = capsys.readouterr()
+    assert cap.err == f"dpverify: error: {message}\n" and cap.out == ""
+    assert not out.exists()
+
+
+def test_bad_input_claims_and_unknown_ids(capsys):
+    assert cli.main(["claims", "--paper", "nope"]) == 2
+    assert capsys.readouterr().err == ("dpverify: error: --paper: must be one of pagan, noisy_adagrad, "
+                                       "dp_adam_design, adadps, adp (got nope)\n")
+    assert cli.main(["verify", "pagan.nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dpverify: error: claim id: must be one of ") and err.endswith("(got 'pagan.nonsense')\n")
+    assert err.count("\n") == 1
+    assert cli.main([]) == 2
+    assert capsys.readouterr().err == "dpverify: error: the following arguments are required: COMMAND\n"

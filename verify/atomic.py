@@ -1,0 +1,46 @@
+"""Atomic file writes: a crash or kill mid-write leaves the previous complete file (or none).
+
+Every output of the suite (results, reports, figures, cached sweep tasks) goes through
+here: the data is written to a hidden temporary name in the same directory, flushed,
+and moved into place with ``os.replace``.  Files get the ordinary permissions
+(``0o666`` less the umask).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+from typing import Callable
+
+
+def temp_path(path: str | os.PathLike) -> Path:
+    """A fresh hidden temporary name next to ``path`` (same directory, so ``os.replace`` is atomic)."""
+    path = Path(path)
+    return path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
+
+
+def write_with(path: str | os.PathLike, write: Callable[[Path], None]) -> Path:
+    """Call ``write(tmp)`` to produce the file at a temporary path, then move it to ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_path(path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes) -> Path:
+    """Write text or bytes to ``path`` atomically (fsync'd before the rename)."""
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "xb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+
+    return write_with(path, write)
