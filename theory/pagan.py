@@ -10,6 +10,8 @@ generalised harmonic numbers).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 
 n = sp.Symbol("n", positive=True, integer=True)
@@ -149,3 +151,52 @@ def pagan_optimal_C() -> sp.Expr:
 def pasan_optimal_C() -> sp.Expr:
     """§3.2: C_jj = σ_j^{-1}, the choice that optimises Theorem 1's bound (exact choice)."""
     return 1 / sigma_j
+
+
+# --------------------------------------------------------------------------------------
+# Example 1 and Lemma 3.2: moments of the Lipschitz constant G(z; C) = ‖z‖_C
+# --------------------------------------------------------------------------------------
+p = sp.Symbol("p", positive=True)
+mu = sp.Symbol("mu", nonnegative=True)
+K = sp.Symbol("K", positive=True)  # the unknown O(1) constant of Example 1
+W = sp.Symbol("W", positive=True)  # Σ_j C_jj σ_j²
+G_p = sp.Symbol("G_p", positive=True)
+G_2p = sp.Symbol("G_2p", positive=True)
+
+
+def weight_power_sum(r: int) -> sp.Symbol:
+    """P_r = Σ_j w_j^r for the weights w_j = C_jj σ_j² of ‖Z‖_C² = Σ_j w_j N_j²."""
+    return sp.Symbol(f"P_{int(r)}", positive=True)
+
+
+def example1_bound() -> sp.Expr:
+    r"""Example 1, eq. (3): G_p(C) ≤ µ + K·√p·√(Σ_j C_jj σ_j²) — an upper bound with an unknown constant K = O(1)."""
+    return mu + K * sp.sqrt(p) * sp.sqrt(W)
+
+
+@lru_cache(maxsize=None)
+def gaussian_norm_moment(k: int) -> sp.Expr:
+    r"""E[Q^k] for Q = Σ_j w_j N_j², N_j iid N(0,1) (exact), as a polynomial in P_r = Σ_j w_j^r.
+
+    Q's cumulants are κ_r = 2^{r−1}(r−1)!·P_r; raw moments follow from
+    m_n = Σ_{r=1}^{n} C(n−1, r−1) κ_r m_{n−r}, m_0 = 1.  With Z_j ~ N(0, σ_j²),
+    ‖Z‖_C² = Q with w_j = C_jj σ_j², so G_{2k}(C) = E[Q^k]^{1/(2k)}.
+    """
+    k = int(k)
+    if k < 0:
+        raise ValueError("k must be >= 0")
+    kappa = [None] + [2 ** (r - 1) * sp.factorial(r - 1) * weight_power_sum(r) for r in range(1, k + 1)]
+    m = [sp.Integer(1)]
+    for n_ in range(1, k + 1):
+        m.append(sp.expand(sum(sp.binomial(n_ - 1, r - 1) * kappa[r] * m[n_ - r] for r in range(1, n_ + 1))))
+    return m[k]
+
+
+def lemma3_2_bound() -> sp.Expr:
+    """Lemma 3.2: with probability ≥ 1 − 1/n, Ĝ_p(S; C) ≤ G_p(C) + G_2p(C) (exact right-hand side)."""
+    return G_p + G_2p
+
+
+def lemma3_2_probability() -> sp.Expr:
+    """Lemma 3.2's failure probability bound 1/n (exact)."""
+    return 1 / n
