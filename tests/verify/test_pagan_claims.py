@@ -93,3 +93,20 @@ def test_exact_claims_are_reproducible_within_one_process():
     assert a.figures == b.figures and a.verdict == b.verdict
     c, d = pagan.theorem4("quick", 3), pagan.theorem4("quick", 3)
     assert c.figures == d.figures
+
+
+def test_kernel_calibration_and_geometry_agree_with_theory():
+    """kernels cannot import theory (DESIGN), so the two copies of line 6's noise multiplier and of
+    §3.2's C_jj = σ_j^(-4/3) are tied together here."""
+    import kernels
+    from kernels.adaptive import optimal_ellipsoid, pagan_noise_multiplier
+    from theory import numeric
+    from theory import pagan as tp
+
+    for eps, delta in [(0.1, 1e-5), (1.0, 1e-8), (4.0, 0.3)]:
+        assert pagan_noise_multiplier(eps, delta) == pytest.approx(
+            float(numeric(tp.noise_multiplier())(epsilon=eps, delta=delta)), rel=1e-14)
+    ds = kernels.make_problem("abs_regression", seed=0, n=50, d=7)
+    a, info = optimal_ellipsoid(ds)
+    C_theory = numeric(tp.pagan_optimal_C())(sigma_j=ds.sigma)
+    np.testing.assert_allclose(a * info["B"] ** 2, C_theory, rtol=1e-13)
