@@ -200,3 +200,30 @@ def lemma3_2_bound() -> sp.Expr:
 def lemma3_2_probability() -> sp.Expr:
     """Lemma 3.2's failure probability bound 1/n (exact)."""
     return 1 / n
+
+
+# --------------------------------------------------------------------------------------
+# Algorithm 3 (private second-moment estimation): its privacy calibration
+# --------------------------------------------------------------------------------------
+rho = sp.Symbol("rho", positive=True)  # truncation level ρ_t of a round
+
+
+def algorithm3_rounds() -> sp.Expr:
+    """T = ⌈(3/2)·log₂ d⌉ (reconstruction of the extraction's "T = 3/2 log d", so that 2^{-T} ≤ d^{-3/2})."""
+    return sp.ceiling(sp.Rational(3, 2) * sp.log(d, 2))
+
+
+def algorithm3_noise_variance() -> sp.Expr:
+    """Algorithm 3, line 5: Var ξ_{t,j} = ρ_t⁴ T d log(T/δ)/(n² ε²) (as extracted)."""
+    return rho**4 * T * d * sp.log(T / delta) / (n**2 * epsilon**2)
+
+
+def algorithm3_sensitivity() -> sp.Expr:
+    r"""ℓ₂ sensitivity of one round's vector ((1/n)Σ_i min(z_ij², ρ²))_j: each entry lies in [0, ρ²/n·n]
+    and one record moves it by at most ρ²/n (replace-one or zero-out alike), over d coordinates: ρ²√d/n (exact)."""
+    return rho**2 * sp.sqrt(d) / n
+
+
+def algorithm3_noise_multiplier() -> sp.Expr:
+    """Noise std over sensitivity of one round, derived: √(T log(T/δ))/ε (exact, from the two expressions above)."""
+    return sp.simplify(sp.sqrt(algorithm3_noise_variance()) / algorithm3_sensitivity())

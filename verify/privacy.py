@@ -301,3 +301,23 @@ def gaussian_epsilon(noise_multiplier: float, delta: float, steps: int = 1, acco
                      value_discretization_interval: float | None = None) -> float:
     """ε of ``steps`` Gaussian mechanisms of sensitivity 1, no sampling; add/remove-one adjacency."""
     return Mechanism("none", noise_multiplier, steps).epsilon(delta, accountant, value_discretization_interval)
+
+
+def gaussian_epsilon_interval(noise_multiplier: float, delta: float, steps: int = 1,
+                              value_discretization_interval: float = 1e-4) -> tuple[float, float]:
+    """(lower, upper) bounds on the ε of ``steps`` Gaussian mechanisms with this noise multiplier.
+
+    dp-accounting's PLD with ``pessimistic_estimate=False`` (privacy buckets) and ``True``: the true ε
+    lies between them.  A promise is certainly broken when even the lower bound exceeds it.
+    Add/remove-style dominating pair N(0, σ²) vs N(1, σ²), i.e. sensitivity 1 in units of the multiplier.
+    """
+    z = v.positive("noise_multiplier", noise_multiplier)
+    delta = v.open_unit("delta", delta)
+    steps = v.integer("steps", steps, 1)
+    vdi = v.positive("value_discretization_interval", value_discretization_interval)
+    out = []
+    for pessimistic in (False, True):
+        dist = _pld_lib.from_gaussian_mechanism(z, pessimistic_estimate=pessimistic, value_discretization_interval=vdi,
+                                            use_connect_dots=pessimistic)
+        out.append(float(dist.self_compose(steps).get_epsilon_for_delta(delta)))
+    return out[0], out[1]

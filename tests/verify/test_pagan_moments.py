@@ -51,3 +51,23 @@ def test_lemma3_2_detection_with_a_too_tight_bound():
     gp = math.sqrt(w.sum()) * pagan.gaussian_norm_moments(w, 1)[0] ** 0.5
     fails = int(np.sum(o["G_hat"][:, 0, 0] > gp))
     assert stats.clopper_pearson(fails, 300).lo > 1 / n
+
+
+def test_algorithm3_privacy_quick_is_violated_with_pinned_counterexample():
+    out = pagan.algorithm3("quick", 0)
+    assert out.verdict == "violated"
+    ce = out.counterexample
+    assert (ce["d"], ce["epsilon"], ce["delta"], ce["rounds"]) == (10, 1.0, 1e-5, 5)
+    assert ce["accountant_eps_lower"] > ce["epsilon"]
+
+
+def test_algorithm3_pinned_counterexample_recomputed():
+    """d = 10 ⇒ T = 5 rounds, multiplier √(5·log(5/δ))/ε; five composed Gaussians exceed ε = 1 at δ = 1e-5
+    (dp-accounting's optimistic PLD, a lower bound on the true ε)."""
+    from verify.privacy import gaussian_epsilon_interval
+
+    z = math.sqrt(5 * math.log(5 / 1e-5)) / 1.0
+    lo, hi = gaussian_epsilon_interval(z, 1e-5, 5)
+    assert 1.0 < lo <= hi
+    # and with ε = 0.1 at the same δ the promise is kept
+    assert gaussian_epsilon_interval(math.sqrt(5 * math.log(5 / 1e-5)) / 0.1, 1e-5, 5)[1] <= 0.1
