@@ -57,8 +57,15 @@ def _draw_panel(ax, panel: Panel) -> None:
         x, y, lo, hi = _arrays(s, log_x, log_y)
         label = s.label or None
         labelled |= bool(label)
+        if s.style == "points" and lo is not None and hi is not None:
+            ok = np.isfinite(x) & np.isfinite(y) & np.isfinite(lo) & np.isfinite(hi)
+            ax.errorbar(x[ok], y[ok], yerr=[np.maximum(y[ok] - lo[ok], 0), np.maximum(hi[ok] - y[ok], 0)],
+                        linestyle="none", marker="o", markersize=4, capsize=3, color=color, label=label)
+            continue
         if s.style == "points":
             ax.plot(x, y, linestyle="none", marker="o", markersize=4, color=color, label=label)
+        elif s.style == "dashed":
+            ax.plot(x, y, color=color, label=label, linestyle="--")
         elif s.style == "step":
             ax.step(x, y, where="post", color=color, label=label)
         else:

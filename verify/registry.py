@@ -50,7 +50,7 @@ class Series:
     y: Sequence[float]
     lo: Sequence[float] | None = None
     hi: Sequence[float] | None = None
-    style: str = "line"  # "line" | "points" | "step"
+    style: str = "line"  # "line" | "dashed" | "points" (error bars from lo/hi) | "step"
 
     def to_dict(self) -> dict:
         d = {"label": self.label, "x": _floats(self.x), "y": _floats(self.y), "style": self.style}

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import math
+
 import numpy as np
 from scipy import stats as _st
 
@@ -134,6 +136,35 @@ def loglog_slope(x: Sequence[float], y: Sequence[float], level: float = LEVEL) -
     h = float(_st.t.ppf(0.5 + level / 2, lx.size - 2)) * float(res.stderr)
     return SlopeFit(Interval(float(res.slope), float(res.slope - h), float(res.slope + h), level),
                     float(res.intercept), float(res.rvalue**2))
+
+
+def weighted_loglog_slope(x: Sequence[float], y: Sequence[float], y_se: Sequence[float],
+                          level: float = LEVEL) -> SlopeFit:
+    """Weighted fit of log y = a + s log x when each y has a known standard error (Monte-Carlo error).
+
+    The error of log y is se/y (delta method); the slope's interval is the normal interval of the
+    weighted least-squares estimate with those known variances, so two or more points suffice and
+    the width reflects the Monte-Carlo error, not the scatter of a handful of points.  ``r2`` is the
+    weighted R².
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    se = np.asarray(y_se, dtype=float)
+    if x.size < 2:
+        raise ValueError("a weighted log-log slope needs at least 2 points")
+    if np.any(y <= 0) or np.any(se <= 0) or not np.all(np.isfinite(se)):
+        raise ValueError("weighted log-log slope needs positive values with positive, finite errors")
+    lx, ly = np.log(x), np.log(y)
+    w = (y / se) ** 2
+    X = np.stack([np.ones_like(lx), lx], axis=1)
+    cov = np.linalg.inv(X.T @ (X * w[:, None]))
+    coef = cov @ (X.T @ (w * ly))
+    h = float(_st.norm.ppf(0.5 + level / 2)) * math.sqrt(float(cov[1, 1]))
+    resid = ly - X @ coef
+    mean = float(np.sum(w * ly) / np.sum(w))
+    tot = float(np.sum(w * (ly - mean) ** 2))
+    r2 = 1.0 - float(np.sum(w * resid**2)) / tot if tot > 0 else 1.0
+    return SlopeFit(Interval(float(coef[1]), float(coef[1]) - h, float(coef[1]) + h, level), float(coef[0]), r2)
 
 
 def ratio_bounded(x: Sequence[float], ratio: Sequence[float], level: float = LEVEL) -> tuple[str, SlopeFit]:
