@@ -97,11 +97,12 @@ def abs_regression(n: int = 5000, d: int = 100, tau: float = 0.01, decay: float 
 
 
 def linear_subgaussian(n: int = 5000, d: int = 100, decay: float = 1.5, variant: str = "gaussian",
-                       domain: str = "box", n_public: int = 1000, seed: int = 0) -> Dataset:
+                       domain: str = "box", n_public: int = 1000, seed: int = 0, sigma=None) -> Dataset:
     """pagan Example 1 / eqs (7),(9): F(x; Z) = ⟨x, Z⟩, Z_j independent σ_j-sub-Gaussian.
 
     ``variant`` "gaussian" (Z_j ~ N(0, σ_j²)) or "rademacher" (Z_j = ±σ_j); domain X∞ ("box")
-    or the unit ℓ₂ ball ("ball").
+    or the unit ℓ₂ ball ("ball").  σ_j = j^(−decay), or any positive profile given as ``sigma``
+    (then of length ``d``).
     """
     n = V.integer("n", n, 1)
     d = V.integer("d", d, 1)
@@ -110,7 +111,13 @@ def linear_subgaussian(n: int = 5000, d: int = 100, decay: float = 1.5, variant:
     V.choice("domain", domain, ("box", "ball"))
     n_public = V.integer("n_public", n_public, 1)
     r_data, r_pub = _streams(seed, 2)
-    sigma = power_law_sigma(d, decay)
+    custom = sigma is not None
+    if not custom:
+        sigma = power_law_sigma(d, decay)
+    else:
+        sigma = V.finite_array("sigma", sigma, shape=(d,))
+        if np.any(sigma <= 0):
+            raise V.InvalidParameter("sigma", "a profile of positive scales σ_j", "a non-positive entry")
 
     def draw(r, m):
         if variant == "gaussian":
@@ -118,7 +125,8 @@ def linear_subgaussian(n: int = 5000, d: int = 100, decay: float = 1.5, variant:
         return r.choice(np.array([-1.0, 1.0]), size=(m, d)) * sigma
 
     return Dataset("linear_subgaussian", draw(r_data, n), np.zeros(n), LOSS_LINEAR, domain, 1.0, sigma,
-                   draw(r_pub, n_public), None, dict(n=n, d=d, decay=decay, variant=variant, domain=domain, seed=seed))
+                   draw(r_pub, n_public), None, dict(n=n, d=d, decay=decay, variant=variant, domain=domain, seed=seed,
+                                                     custom_sigma=custom))
 
 
 def sign_mean(n: int = 1000, d: int = 100, decay: float = 1.5, bias: float = 0.1, domain: str = "box",

@@ -1,0 +1,171 @@
+"""Theorems 1–5, eqs. (7)/(9) as measured rates, Theorem 3 and the lower bounds of §5.
+
+Each quick check is run once (module fixtures) and its verdict is recomputed from the numbers it
+reports; the counterexamples the checks find are pinned and recomputed here from theory and kernels.
+"""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import kernels
+import kernels.moments
+from theory import numeric
+from theory import pagan as tp
+from verify import pagan, stats
+
+
+# --------------------------------------------------------------------------------------
+# rate claims
+# --------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def thm2():
+    return pagan.theorem2("quick", 0)
+
+
+@pytest.fixture(scope="module")
+def thm1():
+    return pagan.theorem1("quick", 0)
+
+
+@pytest.mark.parametrize("name", ["thm1", "thm2"])
+def test_rate_verdict_is_the_tail_slopes_verdict(name, request):
+    out = request.getfixturevalue(name)
+    f = out.figures
+    axes = [a for a in ("n", "d", "c") if f"ratio_slope_{a}_lo" in f]
+    assert axes, "no axis had enough informative points"
+    grows = [f[f"ratio_slope_{a}_lo"] > 0 for a in axes]
+    expected = "violated" if any(grows) else ("holds" if len(axes) == 3 else "inconclusive")
+    assert out.verdict == expected
+    assert "ratio_slope_epsilon" not in f  # the ε axis carries no verdict (see verify.pagan.RATE_TAIL_END)
+    assert f["K_fitted"] > 0 and math.isfinite(f["K_fitted"])
+    assert [p.title for p in out.plots[0].panels] == ["sweep in n", "sweep in ε", "sweep in d", "sweep in c (T = c n²)"]
+
+
+def test_rate_task_uses_the_prescribed_parameters():
+    """B, T, α of Theorem 2 recomputed from the closed forms; the bound is at least its non-private term."""
+    o = pagan._rate_task("pagan", n=400, d=8, epsilon=2.0, c=0.25, trials=2, seed=1, data_seed=2, batch=4)
+    sigma = kernels.problems.power_law_sigma(8, 1.5)
+    C = sigma ** (-4 / 3)
+    p = pagan.moment_order(8)
+    assert p == 3
+    vals = dict(G_2p=o["G_2p"], diam_C=2 * math.sqrt(np.sum(1 / C)), n=400, epsilon=2.0, diam_inf=2.0,
+                delta=pagan.RATE_DELTA, tr_Cinv_half=float(np.sum(C**-0.5)), p=p)
+    B = float(numeric(tp.theorem2_radius())(**vals))
+    assert o["B"] == pytest.approx(B, rel=1e-12)
+    assert o["steps"] == pagan.lemma31_steps(0.25, 400, 4) == 2500
+    assert np.all(o["bound"] > o["R_term"]) and np.all(o["excess"] >= -1e-12)
+    assert np.all(o["excess"] <= 2 * o["trivial"] + 1e-12)  # max_X f − min_X f = 2‖z̄‖₁
+
+
+def test_weighted_slope_detects_growth_and_flatness():
+    """Negative control for the tail test: a ratio growing like x^0.3 with 2% errors is flagged, a flat one is not."""
+    x = np.array([1e3, 4e3, 1.6e4])
+    grow = stats.weighted_loglog_slope(x, x**0.3, 0.02 * x**0.3)
+    flat = stats.weighted_loglog_slope(x, np.ones(3), 0.02 * np.ones(3))
+    assert grow.slope.lo > 0 and grow.slope.estimate == pytest.approx(0.3)
+    assert flat.slope.lo < 0 < flat.slope.hi
+    with pytest.raises(ValueError):
+        stats.weighted_loglog_slope(x, -np.ones(3), np.ones(3))
+
+
+def test_large_p_forms_are_the_limits_of_the_general_bounds():
+    for general, large in ((tp.theorem1_bound(), tp.theorem1_large_p()), (tp.theorem2_bound(), tp.theorem2_large_p())):
+        assert sp.simplify(sp.limit(general, tp.p, sp.oo) - large) == 0
+
+
+def test_eq7_is_theorem2_privacy_term_at_the_optimal_geometry():
+    """With C = σ^{-4/3}: tr(C^{-1/2}) = S_{2/3} and Σ C σ² = S_{2/3}, so the large-p privacy term is
+    G_2p·√log(1/δ)·S_{2/3}/(nε) with G_2p ≍ √p·√S_{2/3}: (S_{2/3})^{3/2}·√(p log(1/δ))/(nε) ≤ eq. (7)'s rate at p = log d."""
+    sigma = kernels.problems.power_law_sigma(50, 1.5)
+    s23 = float(np.sum(sigma ** (2 / 3)))
+    C = sigma ** (-4 / 3)
+    assert float(np.sum(C**-0.5)) == pytest.approx(s23)
+    assert float(np.sum(C * sigma**2)) == pytest.approx(s23)
+    p, n, eps, delta = math.log(50), 100, 1.0, 1e-5
+    priv = s23**1.5 * math.sqrt(p * math.log(1 / delta)) / (n * eps)
+    rate = float(numeric(tp.eq7_rate())(S_2_3=s23, n=n, epsilon=eps, d=50, delta=delta))
+    assert priv <= rate  # √(ab) ≤ a + b ≤ log(d/δ) for a = log d, b = log(1/δ) ≥ 1
+
+
+# --------------------------------------------------------------------------------------
+# Theorem 3
+# --------------------------------------------------------------------------------------
+def test_theorem3_floor_counterexample_pinned():
+    """Pinned: d = 2, σ = (1, 0.1), Gaussian (r = 1), n from the theorem: σ̂_2 ≥ 2^{-T} = 1/4 > 2σ_2 in every run."""
+    d, sigma = 2, np.array([1.0, 0.1])
+    n = pagan.thm3_sample_size(d)
+    assert kernels.moments.rounds_for(d) == 2
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        Z = rng.standard_normal((n, d)) * sigma
+        sh = kernels.moments.second_moment_estimate(Z, r=1.0, epsilon=1.0, delta=1e-5, rng=rng)["sigma_hat"]
+        assert sh[1] >= 0.25 > 2 * sigma[1]
+        assert float(numeric(tp.theorem3_lower())(sigma_j=sigma[1], d=d)) <= sh[1]  # the lower half holds
+
+
+def test_theorem3_quick_verdict_and_frequencies():
+    out = pagan.theorem3("quick", 0)
+    f = out.figures
+    assert out.verdict == "violated"
+    assert out.counterexample["d"] == 2 and out.counterexample["sigma"] == [1.0, 0.1]
+    assert f["failure_rate_1_0.1_d2"] == 1.0 and f["weak_upper_rate_1_0.1_d2"] == 1.0
+    assert f["failure_rate_j^-1.5_d10_hi"] <= pagan.THM3_BETA  # the regular profile meets (10)
+    assert f["gaussian_moment_ratio_r2"] <= 1.0
+
+
+def test_theorem3_sample_size_reconstruction_is_monotone():
+    f = numeric(tp.theorem3_sample_size())
+    base = dict(T=5, beta=0.1, d=10, delta=1e-5, epsilon=1.0, r=1.0)
+    n0 = float(f(**base))
+    assert float(f(**dict(base, epsilon=0.5))) == pytest.approx(2 * n0)
+    assert float(f(**dict(base, beta=0.01))) > n0 and float(f(**dict(base, d=20))) > n0
+
+
+# --------------------------------------------------------------------------------------
+# lower bounds
+# --------------------------------------------------------------------------------------
+def test_proposition1_edge_counterexample_pinned():
+    """Pinned: d = 2, σ = (1, 1), n = 1, ε = 1 meets √d·log d ≤ nε, yet the bound 2^{3/2}/log^{5/2} 2 ≈ 7.07
+    exceeds Σσ_j = 2, the largest value the left side can take (and 2Σσ_j = 4 for Theorem 4's excess)."""
+    d, n, eps = 2, 1, 1.0
+    assert bool(tp.theorem4_condition().subs({tp.d: d, tp.n: n, tp.epsilon: eps}))
+    lb = float(tp.theorem4_lower_bound().subs({tp.power_sum(sp.Rational(2, 3)): 2, tp.d: d, tp.n: n, tp.epsilon: eps}))
+    assert lb == pytest.approx(2**1.5 / math.log(2) ** 2.5)
+    assert lb > 4.0 > 2.0
+    for check in (pagan.proposition1, pagan.theorem4_risk):
+        out = check("quick", 0)
+        assert out.verdict == "violated"
+        assert out.counterexample["d"] == 2 and out.counterexample["lower_bound"] == pytest.approx(lb)
+
+
+def test_lower_bound_comparison_negative_controls():
+    """An impossible bound is never shown (inconclusive); a zero bound always is (holds)."""
+    tasks, outs, acct = pagan._lb_runs("ball", 1.5, "quick", 0)
+    _, v_big = pagan._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 1e9, lambda d, e: True)
+    _, v_zero = pagan._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 0.0, lambda d, e: True)
+    assert set(v_big) == {"inconclusive"} and set(v_zero) == {"holds"}
+
+
+def test_theorem5_and_proposition2_quick():
+    for check in (pagan.theorem5, pagan.proposition2):
+        out = check("quick", 0)
+        assert out.verdict in ("holds", "inconclusive")
+        assert out.figures["cells_applicable"] == out.figures["cells"]
+        expected = "holds" if out.figures["cells_holding"] == out.figures["cells_applicable"] else "inconclusive"
+        assert out.verdict == expected
+
+
+def test_upper_lower_ratios_are_polylog():
+    assert sp.simplify(tp.upper_lower_ratio_box() - sp.log(tp.d / tp.delta) * sp.log(tp.d) ** sp.Rational(5, 2)) == 0
+    assert sp.simplify(tp.upper_lower_ratio_ball() - sp.log(tp.d / tp.delta) * sp.log(tp.d)) == 0
+
+
+def test_proposition2_reconstruction_matches_rescaled_bassily():
+    """min{σ√d, dσ/(nε)} = σ√d·min{1, √d/(nε)} (Bassily et al. Thm 5.3 rescaled to ‖z‖₂ ≤ σ√d)."""
+    e = tp.proposition2_lower_bound()
+    for d, ne in ((4, 1.0), (100, 5.0), (100, 1000.0)):
+        got = float(e.subs({tp.sigma_const: 0.7, tp.d: d, tp.n: 1, tp.epsilon: ne}))
+        assert got == pytest.approx(0.7 * math.sqrt(d) * min(1.0, math.sqrt(d) / ne))
