@@ -1031,6 +1031,14 @@ _RATE_NOTES = (
     "the ratio has finite limits at both ends). The fitted constant is the largest upper-CI/bound.")
 
 
+def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: str, title: str) -> Outcome:
+    verdict, rows, fits, figures, panels = _rate_check(setting, bound_key, budget, seed)
+    if bound_key == "bound":
+        figures["max_ratio_to_large_p_form"] = _max_ratio_large_p(rows)
+    return Outcome(verdict, _rate_evidence(verdict, rows, fits, figures), figures,
+                   _rate_counter(verdict, rows, fits), [Figure(name, title, panels)])
+
+
 @claim(
     "pagan.theorem1",
     kind="rate",
@@ -1041,11 +1049,8 @@ _RATE_NOTES = (
     notes=_RATE_NOTES + " Setting: unit ℓ₂ ball, C_jj = σ_j^(-1) (§3.2).",
 )
 def theorem1(budget: str, seed: int) -> Outcome:
-    verdict, rows, fits, figures, panels = _rate_check("pasan", "bound", budget, seed)
-    fig = Figure("theorem1", "pagan Theorem 1: PASAN on the unit ball, measured vs bound", panels)
-    figures["max_ratio_to_large_p_form"] = _max_ratio_large_p(rows)
-    return Outcome(verdict, _rate_evidence(verdict, rows, fits, figures), figures,
-                   _rate_counter(verdict, rows, fits), [fig])
+    return _rate_outcome("pasan", "bound", budget, seed, "theorem1",
+                         "pagan Theorem 1: PASAN on the unit ball, measured vs bound")
 
 
 @claim(
@@ -1058,11 +1063,7 @@ def theorem1(budget: str, seed: int) -> Outcome:
     notes=_RATE_NOTES + " Setting: X∞ = [−1,1]^d, C_jj = σ_j^(-4/3) (§3.2).",
 )
 def theorem2(budget: str, seed: int) -> Outcome:
-    verdict, rows, fits, figures, panels = _rate_check("pagan", "bound", budget, seed)
-    fig = Figure("theorem2", "pagan Theorem 2: PAGAN on the box, measured vs bound", panels)
-    figures["max_ratio_to_large_p_form"] = _max_ratio_large_p(rows)
-    return Outcome(verdict, _rate_evidence(verdict, rows, fits, figures), figures,
-                   _rate_counter(verdict, rows, fits), [fig])
+    return _rate_outcome("pagan", "bound", budget, seed, "theorem2", "pagan Theorem 2: PAGAN on the box, measured vs bound")
 
 
 @claim(
@@ -1074,10 +1075,7 @@ def theorem2(budget: str, seed: int) -> Outcome:
     notes=_RATE_NOTES + " The runs are theorem1's (unit ball, C_jj = σ_j^(-1)); only the closed form differs.",
 )
 def eq9(budget: str, seed: int) -> Outcome:
-    verdict, rows, fits, figures, panels = _rate_check("pasan", "rate", budget, seed)
-    fig = Figure("eq9", "pagan eq. (9): PASAN on the unit ball, measured vs rate", panels)
-    return Outcome(verdict, _rate_evidence(verdict, rows, fits, figures), figures,
-                   _rate_counter(verdict, rows, fits), [fig])
+    return _rate_outcome("pasan", "rate", budget, seed, "eq9", "pagan eq. (9): PASAN on the unit ball, measured vs rate")
 
 
 @claim(
