@@ -1236,8 +1236,9 @@ def theorem3(budget: str, seed: int) -> Outcome:
     labels = [f"{t['profile']}, d={t['d']}" for t, _, _, _ in rows]
     xs = np.arange(len(rows))
     fig = Figure("theorem3", "pagan Theorem 3: how often Algorithm 3's output satisfies (10)", [Panel(
-        "failure frequency (Clopper–Pearson 95%) vs β", "configuration: " + " | ".join(
-            f"{i}: {lab}" for i, lab in enumerate(labels)), "P(failure of (10))", [
+        "failure frequency (Clopper–Pearson 95%) vs β", "configuration\n" + "\n".join(
+            " | ".join(f"{i}: {lab}" for i, lab in list(enumerate(labels))[k:k + 2]) for k in range(0, len(labels), 2)),
+        "P(failure of (10))", [
             Series("(10) as stated", xs, [ci.estimate for _, _, ci, _ in rows], [ci.lo for _, _, ci, _ in rows],
                    [ci.hi for _, _, ci, _ in rows], style="points"),
             Series("with σ̂_j ≤ 2·max(σ_j, d^-3/2)", xs,
