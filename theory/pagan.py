@@ -342,6 +342,14 @@ def theorem3_estimated_C() -> sp.Expr:
     return (r_moment * sigma_hat_j) ** sp.Rational(-4, 3) / 4
 
 
+def theorem3_factor_bound() -> sp.Expr:
+    r"""Under (10), PAGAN's rate factor tr(Ĉ^{-1/2})·√(Σ_j Ĉ_jj σ_j²) with Ĉ = (rσ̂)^{-4/3}/4 is at most
+    2^{4/3}·(Σσ_j^{2/3})^{3/2} (derived: Ĉ_jj^{-1/2} = 2(rσ̂_j)^{2/3} ≤ 2^{5/3} r^{2/3} σ_j^{2/3} from σ̂_j ≤ 2σ_j, and
+    Ĉ_jj σ_j² ≤ 2^{4/3} r^{-4/3} σ_j^{2/3}/4 from σ̂_j ≥ σ_j/2; r cancels).  The optimal C = σ^{-4/3} gives
+    exactly (Σσ_j^{2/3})^{3/2}, so the plug-in geometry loses at most the constant 2^{4/3}."""
+    return 2 ** sp.Rational(4, 3) * power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2)
+
+
 # --------------------------------------------------------------------------------------
 # Lower bounds of §5: Proposition 1 / Theorem 4 (X∞), Proposition 2 / Theorem 5 (X₂)
 # --------------------------------------------------------------------------------------

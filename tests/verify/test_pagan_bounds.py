@@ -170,3 +170,23 @@ def test_proposition2_reconstruction_matches_rescaled_bassily():
     for d, ne in ((4, 1.0), (100, 5.0), (100, 1000.0)):
         got = float(e.subs({tp.sigma_const: 0.7, tp.d: d, tp.n: 1, tp.epsilon: ne}))
         assert got == pytest.approx(0.7 * math.sqrt(d) * min(1.0, math.sqrt(d) / ne))
+
+
+def test_plugin_geometry_factor_bound_over_the_whole_box_of_10():
+    """Exact consequence used for Theorem 3's second part: for any σ̂ with σ/2 ≤ σ̂ ≤ 2σ (and any r) the rate
+    factor tr(Ĉ^{-1/2})·√(Σ Ĉσ²) of Ĉ = (rσ̂)^{-4/3}/4 is at most 2^{4/3}·(Σσ^{2/3})^{3/2}; corners included."""
+    rng = np.random.default_rng(5)
+    f_c = numeric(tp.theorem3_estimated_C())
+    limit = float(tp.theorem3_factor_bound().subs(tp.power_sum(sp.Rational(2, 3)), 1))
+    assert limit == pytest.approx(2 ** (4 / 3))
+    worst = 0.0
+    for _ in range(300):
+        d = int(rng.integers(1, 30))
+        sigma = rng.uniform(0.01, 1.0, d)
+        r = float(rng.uniform(0.5, 5.0))
+        u = rng.choice([0.5, 2.0], d) if rng.random() < 0.5 else rng.uniform(0.5, 2.0, d)
+        c_hat = np.asarray(f_c(r=r, sigmahat_j=u * sigma), dtype=float)
+        factor = np.sum(c_hat**-0.5) * np.sqrt(np.sum(c_hat * sigma**2)) / np.sum(sigma ** (2 / 3)) ** 1.5
+        worst = max(worst, factor)
+    assert worst <= limit * (1 + 1e-12)
+    assert worst > 1.0  # the search reaches beyond the optimal geometry's factor
