@@ -321,3 +321,29 @@ def gaussian_epsilon_interval(noise_multiplier: float, delta: float, steps: int 
                                             use_connect_dots=pessimistic)
         out.append(float(dist.self_compose(steps).get_epsilon_for_delta(delta)))
     return out[0], out[1]
+
+
+def optimal_composition_epsilon(epsilons: Sequence[float], deltas: Sequence[float], delta: float,
+                                value_discretization_interval: float = 1e-4) -> float:
+    """ε at ``delta`` of the worst composition of mechanisms that are (ε_i, δ_i)-DP, one each.
+
+    dp-accounting's PLD of the dominating pair of a generic (ε_i, δ_i)-DP mechanism
+    (``from_privacy_parameters``), composed: the exact optimal composition up to the PLD grid
+    (rounded pessimistically, so this is an upper bound on the optimal ε, tight as the grid shrinks).
+    """
+    from dp_accounting.pld import common as _pld_common
+
+    eps = v.finite_array("epsilons", epsilons, ndim=1)
+    dl = v.finite_array("deltas", deltas, shape=eps.shape)
+    if eps.size == 0 or np.any(eps < 0):
+        raise InvalidParameter("epsilons", "a non-empty sequence of numbers >= 0", "an empty or negative entry")
+    if np.any((dl < 0) | (dl >= 1)):
+        raise InvalidParameter("deltas", "entries in [0, 1)", "an entry outside")
+    delta = v.open_unit("delta", delta)
+    vdi = v.positive("value_discretization_interval", value_discretization_interval)
+    pld = None
+    for e, d in zip(eps.tolist(), dl.tolist()):
+        step = _pld_lib.from_privacy_parameters(_pld_common.DifferentialPrivacyParameters(e, d),
+                                                value_discretization_interval=vdi)
+        pld = step if pld is None else pld.compose(step)
+    return float(pld.get_epsilon_for_delta(delta))

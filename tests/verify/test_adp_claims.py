@@ -1,0 +1,42 @@
+"""adp claims (issue 7, in progress): Lemma 2.2 against the optimal composition, Theorem 4.1 against the accountant."""
+
+import numpy as np
+import pytest
+
+from theory import adp as ta
+from verify import adp
+from verify.privacy import composed_epsilon, optimal_composition_epsilon
+
+
+def test_lemma22_quick_holds_and_its_numbers_say_so():
+    out = adp.lemma2_2("quick", 0)
+    assert out.verdict == "holds"
+    assert out.figures["min_slack"] >= 0 and out.figures["max_ratio_optimal_over_tilde"] <= 1.0
+
+
+def test_lemma22_negative_control_flags_a_wrong_formula(monkeypatch):
+    """Halving ε̃ (a composition bound that is too good to be true) must be caught."""
+    real = ta.extended_advanced_composition
+    monkeypatch.setattr(ta, "extended_advanced_composition", lambda e, d, dp: (real(e, d, dp)[0] / 4, real(e, d, dp)[1]))
+    out = adp.lemma2_2("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["eps_optimal"] > out.counterexample["eps_tilde"]
+
+
+def test_optimal_composition_of_one_mechanism_is_itself():
+    assert optimal_composition_epsilon([0.7], [1e-6], 1e-6 + 1e-9) == pytest.approx(0.7, abs=2e-4)
+
+
+def test_theorem41_quick_and_the_calibration_it_checks():
+    out = adp.theorem4_1("quick", 0)
+    assert out.verdict == ("holds" if out.figures["points_not_certified"] == 0 else "inconclusive")
+    r = adp._thm41_task("dp", 1000, 1000, 1.0, 1e-5)
+    b_delta = np.log(16 * 1000 / (1000 * 1e-5)) * np.log(1.25 / 1e-5)
+    assert r["sigma"] == pytest.approx(np.sqrt(256 * b_delta / 1000**2 * 1000))
+    # negative control: the same steps with a twentieth of the noise are not (1, 1e-5)-DP by the accountant
+    assert composed_epsilon([(1e-3, r["sigma"] / 20, 1000)], 1e-5, "rdp") > 1.0
+
+
+def test_theorem41_uncertified_points_make_it_inconclusive(monkeypatch):
+    monkeypatch.setattr(adp, "_thm41_task", lambda **kw: {"sigma": 1.0, "eps_upper": 10 * kw["epsilon"]})
+    out = adp.theorem4_1("quick", 0)
+    assert out.verdict == "inconclusive" and out.figures["points_not_certified"] == out.figures["points"]
