@@ -1,0 +1,219 @@
+r"""ADP-SGD of ``adp`` (Wu et al.): noise scaled with the stepsize, on ``smooth_nonconvex``.
+
+Algorithm 1, one record per step (ξ_t uniform on the n records, with replacement):
+
+    b_{t+1}: "poly"      b_{t+1} = √(a + c(t+1))                        (known in advance)
+             "adaptive"  b²_{t+1} = b_t² + max(‖∇f(θ_t; x_ξ)‖², ν)        (from the gradients)
+    α_{t+1}: "dp"  α ≡ 1 (DP-SGD);  "adp"  α² = b (poly) or α = (b_0² + (t+1)C)^{1/4} (adaptive)
+    θ_{t+1} = θ_t − (η/b_{t+1})·(∇f(θ_t; x_ξ) + α_{t+1}·σ·N(0, I))
+
+The per-record gradient is clipped to norm G (Assumption 2.2's bound; for ``smooth_nonconvex``
+the bound holds exactly, so clipping never triggers unless G is set lower).  Utility is the
+full-gradient norm ‖∇F(θ_t)‖², recorded at ``log_steps``.
+
+``smooth_nonconvex``: F(θ) = (1/n)Σ log(1 + exp(−y_i⟨x_i, θ⟩)) + λ Σ_j θ_j²/(1 + θ_j²), with
+unit-norm x_i and labels from a planted θ* flipped with probability ``flip``: smooth,
+non-convex, and ‖∇f(θ; x, y)‖ ≤ 1 + λ·√d·max_u 2u/(1+u²)² = 1 + λ√d·3√3/8.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from kernels import validate as V
+
+B_RULES = {"poly": 0, "adaptive": 1}
+ALPHA_RULES = {"dp": 0, "adp": 1}
+REG_GRAD_MAX = 3.0 * math.sqrt(3.0) / 8.0  # max_u 2u/(1+u²)², at u = 1/√3
+
+
+@dataclass(frozen=True)
+class NonconvexProblem:
+    features: np.ndarray  # (n, d), unit rows
+    labels: np.ndarray  # (n,), ±1
+    lam: float
+    theta_star: np.ndarray
+    params: dict
+
+    @property
+    def n(self) -> int:
+        return self.features.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.features.shape[1]
+
+    @property
+    def gradient_bound(self) -> float:
+        """G of Assumption 2.2: ‖∇f(θ; x_i, y_i)‖ ≤ 1 + λ√d·3√3/8 for every θ and record."""
+        return 1.0 + self.lam * math.sqrt(self.d) * REG_GRAD_MAX
+
+    def full_gradient(self, theta: np.ndarray) -> np.ndarray:
+        """∇F(θ) (NumPy; the reference)."""
+        m = self.labels * (self.features @ theta)
+        w = -self.labels / (1.0 + np.exp(m))
+        return self.features.T @ w / self.n + self.lam * 2.0 * theta / (1.0 + theta**2) ** 2
+
+
+def smooth_nonconvex(n: int = 2000, d: int = 20, lam: float = 0.05, flip: float = 0.1, seed: int = 0
+                     ) -> NonconvexProblem:
+    """The ``adp`` stand-in for its image experiments (SPEC §3): non-convex regularised logistic regression."""
+    n = V.integer("n", n, 1)
+    d = V.integer("d", d, 1)
+    lam = V.nonnegative("lam", lam)
+    flip = V.unit_interval("flip", flip)
+    V.integer("seed", seed, 0)
+    rng = np.random.default_rng(np.random.SeedSequence(int(seed)))
+    theta_star = rng.standard_normal(d)
+    x = rng.standard_normal((n, d))
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    y = np.sign(x @ theta_star)
+    y[y == 0] = 1.0
+    y = np.where(rng.random(n) < flip, -y, y)
+    return NonconvexProblem(np.ascontiguousarray(x), y.astype(np.float64), lam, theta_star,
+                            dict(n=n, d=d, lam=lam, flip=flip, seed=seed))
+
+
+@njit(cache=True, nogil=True)
+def _record_grad(x, y, lam, theta, out):
+    d = theta.shape[0]
+    m = 0.0
+    for j in range(d):
+        m += x[j] * theta[j]
+    m *= y
+    w = -y / (1.0 + math.exp(m)) if m > -700.0 else -y
+    for j in range(d):
+        u = theta[j]
+        q = 1.0 + u * u
+        out[j] = w * x[j] + lam * 2.0 * u / (q * q)
+
+
+@njit(cache=True, nogil=True)
+def _full_grad_norm2(X, Y, lam, theta, tmp, acc):
+    n, d = X.shape
+    for j in range(d):
+        acc[j] = 0.0
+    for i in range(n):
+        m = 0.0
+        for j in range(d):
+            m += X[i, j] * theta[j]
+        m *= Y[i]
+        w = -Y[i] / (1.0 + math.exp(m)) if m > -700.0 else -Y[i]
+        for j in range(d):
+            acc[j] += w * X[i, j]
+    s = 0.0
+    for j in range(d):
+        u = theta[j]
+        q = 1.0 + u * u
+        v = acc[j] / n + lam * 2.0 * u / (q * q)
+        s += v * v
+    return s
+
+
+@njit(cache=True, nogil=True)
+def _adp_loop(X, Y, lam, theta0, steps, eta, b_rule, a, c, b0, nu, alpha_rule, C, sigma, clip, rng, log_steps,
+              grad_norms, theta):
+    n, d = X.shape
+    g = np.empty(d)
+    tmp = np.empty(d)
+    acc = np.empty(d)
+    for j in range(d):
+        theta[j] = theta0[j]
+    b2 = b0 * b0
+    li = 0
+    for t in range(steps + 1):
+        while li < log_steps.shape[0] and log_steps[li] == t:
+            grad_norms[li] = _full_grad_norm2(X, Y, lam, theta, tmp, acc)
+            li += 1
+        if t == steps:
+            break
+        i = rng.integers(0, n)
+        _record_grad(X[i], Y[i], lam, theta, g)
+        gn2 = 0.0
+        for j in range(d):
+            gn2 += g[j] * g[j]
+        if gn2 > clip * clip:
+            f = clip / math.sqrt(gn2)
+            for j in range(d):
+                g[j] *= f
+            gn2 = clip * clip
+        if b_rule == 0:
+            b = math.sqrt(a + c * (t + 1))
+        else:
+            b2 += gn2 if gn2 > nu else nu
+            b = math.sqrt(b2)
+        if alpha_rule == 0:
+            al = 1.0
+        elif b_rule == 0:
+            al = math.sqrt(b)
+        else:
+            al = (b0 * b0 + (t + 1) * C) ** 0.25
+        step = eta / b
+        for j in range(d):
+            theta[j] -= step * (g[j] + al * sigma * rng.standard_normal())
+
+
+def log_points(steps: int, n_log: int) -> np.ndarray:
+    return np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
+
+
+def _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C, clip):
+    if not isinstance(problem, NonconvexProblem):
+        raise V.InvalidParameter("problem", "a kernels.adp.NonconvexProblem (see smooth_nonconvex)",
+                                 type(problem).__name__)
+    V.choice("b_rule", b_rule, tuple(B_RULES))
+    V.choice("alpha_rule", alpha_rule, tuple(ALPHA_RULES))
+    return (V.integer("steps", steps, 1), V.positive("eta", eta), V.nonnegative("sigma", sigma), V.positive("a", a),
+            V.positive("c", c), V.positive("b0", b0), V.positive("nu", nu), V.positive("C", C),
+            V.positive("clip", problem.gradient_bound if clip is None else clip))
+
+
+def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b_rule: str = "poly",
+            alpha_rule: str = "adp", sigma: float = 0.0, a: float = 1.0, c: float = 1.0, b0: float = 1.0,
+            nu: float = 1e-3, C: float = 1.0, clip: float | None = None, trials: int = 1, seed: int = 0,
+            n_log: int = 51) -> dict:
+    """ADP-SGD (``alpha_rule="adp"``) or DP-SGD (``"dp"``) for ``trials`` seeded trials.
+
+    Returns {"steps": (m,), "grad_norm2": (trials, m) ‖∇F(θ_t)‖², "theta": (trials, d)}.
+    """
+    steps, eta, sigma, a, c, b0, nu, C, clip = _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
+                                                      C, clip)
+    trials = V.integer("trials", trials, 1)
+    log_steps = log_points(steps, V.integer("n_log", n_log, 2))
+    out_g = np.empty((trials, log_steps.size))
+    out_t = np.empty((trials, problem.d))
+    for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
+        rng = np.random.default_rng(s)
+        _adp_loop(problem.features, problem.labels, problem.lam, np.zeros(problem.d), steps, eta, B_RULES[b_rule],
+                  a, c, b0, nu, ALPHA_RULES[alpha_rule], C, sigma, clip, rng, log_steps, out_g[k], out_t[k])
+    return {"steps": log_steps, "grad_norm2": out_g, "theta": out_t}
+
+
+def adp_reference(problem: NonconvexProblem, rng: np.random.Generator, *, steps: int, eta: float, b_rule: str,
+                  alpha_rule: str, sigma: float, a: float = 1.0, c: float = 1.0, b0: float = 1.0, nu: float = 1e-3,
+                  C: float = 1.0, clip: float | None = None) -> np.ndarray:
+    """Short NumPy reference of one trial (same draws as the kernel: an index, then d normals, per step); returns θ_T."""
+    clip = problem.gradient_bound if clip is None else clip
+    X, Y, lam = problem.features, problem.labels, problem.lam
+    theta = np.zeros(problem.d)
+    b2 = b0 * b0
+    for t in range(steps):
+        i = rng.integers(0, problem.n)
+        m = Y[i] * (X[i] @ theta)
+        g = -Y[i] / (1.0 + np.exp(m)) * X[i] + lam * 2.0 * theta / (1.0 + theta**2) ** 2
+        gn2 = float(g @ g)
+        if gn2 > clip**2:
+            g *= clip / math.sqrt(gn2)
+            gn2 = clip**2
+        if b_rule == "poly":
+            b = math.sqrt(a + c * (t + 1))
+        else:
+            b2 += max(gn2, nu)
+            b = math.sqrt(b2)
+        al = 1.0 if alpha_rule == "dp" else (math.sqrt(b) if b_rule == "poly" else (b0**2 + (t + 1) * C) ** 0.25)
+        theta = theta - (eta / b) * (g + al * sigma * rng.standard_normal(problem.d))
+    return theta
