@@ -40,3 +40,14 @@ def test_theorem41_uncertified_points_make_it_inconclusive(monkeypatch):
     monkeypatch.setattr(adp, "_thm41_task", lambda **kw: {"sigma": 1.0, "eps_upper": 10 * kw["epsilon"]})
     out = adp.theorem4_1("quick", 0)
     assert out.verdict == "inconclusive" and out.figures["points_not_certified"] == out.figures["points"]
+
+
+def test_proposition51_exact_part_and_reported_measurements():
+    out = adp.proposition5_1("quick", 0)
+    assert out.verdict == "holds"
+    r7 = out.figures["exact_ratio_T10000000"]
+    assert r7 == pytest.approx(ta.m_ratio(ta.polynomial_schedule(10**7, 1.0, 1.0)))
+    assert 0.9 * np.log(1e7) / 4 < r7 < np.log(1e7) / 4  # Θ(log T) with constant ¼ (exact value 3.927)
+    assert out.figures["stated_privacy_term_ratio_T10000000"] == pytest.approx(2 * np.log(1 + 1e7))
+    assert {k for k in out.figures if k.startswith("measured_utility_ratio_T")} == {
+        "measured_utility_ratio_T100", "measured_utility_ratio_T1000", "measured_utility_ratio_T4000"}
