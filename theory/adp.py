@@ -179,3 +179,32 @@ def extended_advanced_composition(eps, deltas, delta_prime: float) -> tuple[floa
         (eps * np.expm1(eps) / (np.exp(eps) + 1.0)).tolist())
     d_tilde = -math.expm1(math.fsum(np.log1p(-deltas).tolist())) + delta_prime
     return e_tilde, d_tilde
+
+
+# --------------------------------------------------------------------------------------
+# Proposition 5.2 (adaptive stepsizes): the stated privacy terms (11), (12)
+# --------------------------------------------------------------------------------------
+nu = sp.Symbol("nu", positive=True)
+b0 = sp.Symbol("b0", positive=True)
+eta = sp.Symbol("eta", positive=True)
+L = sp.Symbol("L", positive=True)
+d = sp.Symbol("d", positive=True, integer=True)
+
+
+def proposition5_2_terms() -> tuple[sp.Expr, sp.Expr]:
+    """Privacy terms of (11) (ADP-SGD, α_t = (b_0² + tC)^{1/4}) and (12) (DP-SGD), as stated."""
+    adp = 128 * G**3 * eta * d * L * b_delta() * sp.sqrt(T) / (n**2 * epsilon**2 * nu)
+    dp = 32 * G**3 * eta * d * L * b_delta() * sp.sqrt(T) * sp.log(1 + T * nu / b0**2) / (n**2 * epsilon**2 * nu)
+    return adp, dp
+
+
+def proposition5_2_ratio() -> sp.Expr:
+    """(12)/(11) = ¼·log(1 + Tν/b_0²) (exact): DP-SGD's privacy term over ADP-SGD's."""
+    adp, dp = proposition5_2_terms()
+    return sp.cancel(dp / adp)
+
+
+def proposition5_2_break_even() -> sp.Expr:
+    """The T at which (12) = (11): (e⁴ − 1)·b_0²/ν; for smaller T the stated ADP bound is the larger one."""
+    sol = sp.solve(sp.Eq(proposition5_2_ratio(), 1), T)
+    return sp.simplify(sol[0])

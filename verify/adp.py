@@ -328,3 +328,63 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     return Outcome(verdict, evidence, figures, None if verdict == "holds" else {"brackets_hold": inside,
                                                                                 "limits": [str(x) for x in lims]},
                    [fig])
+
+
+# ======================================================================================
+# Proposition 5.2: adaptive stepsizes, α_t = (b_0² + tC)^{1/4}
+# ======================================================================================
+@claim(
+    "adp.proposition5.2",
+    kind="ratio",
+    statement="""Proposition 5.2 and the sentence after it: with b²_{t+1} = b_t² + max(‖∇f‖², ν) and α_t = (b_0² + tC)^{1/4},
+    ADP-SGD's bound (11) is tighter than DP-SGD's bound (12) by a factor O(log T): (12)/(11) = ¼·log(1 + Tν/b_0²).""",
+    theory=("theory.adp.proposition5_2_terms", "theory.adp.proposition5_2_ratio", "theory.adp.proposition5_2_break_even"),
+    notes="Exact (sympy): the ratio of the stated privacy terms and its break-even T* = (e⁴ − 1)·b_0²/ν. The verdict "
+    "asks whether (11) ≤ (12) — ADP's guarantee at least as tight — for every T ≥ 2 the proposition allows: "
+    "violated when T* > 2, with the smallest counterexample at the natural start b_0² = ν (the first b² is at least ν). "
+    "Also reported: the schedule-level M({α},{b})/M_dp over admissible b (b_t² between b_0² + tν and b_0² + tG²), "
+    "worst and best of seeded extremes (piecewise slow/fast growth), to show when α_t = (b_0² + tC)^{1/4} helps.",
+)
+def proposition5_2(budget: str, seed: int) -> Outcome:
+    import sympy as sp
+
+    ratio = ta.proposition5_2_ratio()
+    t_star = ta.proposition5_2_break_even()
+    ok = sp.simplify(ratio - sp.log(1 + ta.T * ta.nu / ta.b0**2) / 4) == 0
+    t_star_nat = float(t_star.subs({ta.b0: 1, ta.nu: 1}))  # b_0² = ν
+    f_ratio = sp.lambdify((ta.T, ta.nu, ta.b0), ratio)
+    Ts = np.unique(np.logspace(np.log10(2), 7, 40).astype(int))
+    ratios = np.array([f_ratio(T, 1.0, 1.0) for T in Ts])
+    failing = Ts[ratios < 1]
+    verdict = "violated" if failing.size else "holds"
+    if not ok:
+        verdict = "violated"
+    # schedule-level M for admissible b sequences
+    trials, T_m = _budget(budget, (200, 2000), (2000, 20000))
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 52]))
+    G2, nu_, C = 1.0, 1e-2, 0.1
+    t = np.arange(1, T_m + 1, dtype=np.float64)
+    alpha = (1.0 + t * C) ** 0.25
+    vals = []
+    for _ in range(trials):
+        cut = int(rng.integers(0, T_m + 1))
+        slow_first = rng.random() < 0.5
+        inc = np.where((t <= cut) == slow_first, nu_, G2)  # b² grows by ν (slowest) or G² (fastest) per step
+        b = np.sqrt(1.0 + np.cumsum(inc))
+        vals.append(ta.m_value(alpha, b) / ta.m_dp(b))
+    vals = np.array(vals)
+    counter = None
+    if verdict == "violated":
+        counter = {"T": int(failing.min()), "b0_squared": 1.0, "nu": 1.0, "stated_ratio_12_over_11": float(ratios[0]),
+                   "break_even_T": t_star_nat}
+    evidence = (f"(12)/(11) = {ratio} (exact: {ok}); break-even T* = {t_star} = {t_star_nat:.1f} at b_0² = ν: for "
+                f"T < T* the stated ADP bound is the looser one ({failing.size}/{Ts.size} grid T fail; e.g. T = "
+                f"{int(Ts[0])}: ratio {ratios[0]:.3f}); schedule-level M(α_C, b)/M_dp(b) over {trials} admissible b "
+                f"(T = {T_m}, ν = {nu_}, G² = {G2}, C = {C}): from {vals.min():.3f} to {vals.max():.3f}")
+    fig = Figure("proposition5_2", "adp Proposition 5.2: stated DP/ADP privacy terms", [Panel(
+        "(12)/(11) = ¼ log(1 + Tν/b₀²), b₀² = ν", "T", "ratio", [
+            Series("(12)/(11)", Ts, ratios), Series("1 (break-even)", Ts, np.ones(Ts.size), style="dashed")],
+        xscale="log")])
+    return Outcome(verdict, evidence, {"break_even_T": t_star_nat, "grid_T_failing": int(failing.size),
+                                       "M_ratio_min": float(vals.min()), "M_ratio_max": float(vals.max())},
+                   counter, [fig])

@@ -51,3 +51,16 @@ def test_proposition51_exact_part_and_reported_measurements():
     assert out.figures["stated_privacy_term_ratio_T10000000"] == pytest.approx(2 * np.log(1 + 1e7))
     assert {k for k in out.figures if k.startswith("measured_utility_ratio_T")} == {
         "measured_utility_ratio_T100", "measured_utility_ratio_T1000", "measured_utility_ratio_T4000"}
+
+
+def test_proposition52_break_even_counterexample_pinned():
+    """Pinned: b_0² = ν, T = 2 — the stated ADP term (11) exceeds DP's (12): (12)/(11) = ¼·log 3 < 1."""
+    import sympy as sp
+
+    r = ta.proposition5_2_ratio().subs({ta.T: 2, ta.nu: 1, ta.b0: 1})
+    assert float(r) == pytest.approx(np.log(3) / 4) and float(r) < 1
+    assert float(ta.proposition5_2_break_even().subs({ta.nu: 1, ta.b0: 1})) == pytest.approx(np.e**4 - 1)
+    assert sp.simplify(ta.proposition5_2_ratio() - sp.log(1 + ta.T * ta.nu / ta.b0**2) / 4) == 0
+    out = adp.proposition5_2("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["T"] == 2
+    assert out.figures["M_ratio_max"] > 1.0 > out.figures["M_ratio_min"]
