@@ -64,3 +64,12 @@ def test_proposition52_break_even_counterexample_pinned():
     out = adp.proposition5_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["T"] == 2
     assert out.figures["M_ratio_max"] > 1.0 > out.figures["M_ratio_min"]
+
+
+def test_table1_verdict_follows_its_interval(monkeypatch):
+    out = adp.table1("quick", 0)
+    g = out.figures["growth_eps1"]
+    assert out.verdict in ("holds", "violated", "inconclusive")
+    assert np.isfinite(g) and g > 0
+    # the same runs, reported advantage = DP/ADP utility at each T
+    assert set(k for k in out.figures if k.startswith("advantage_eps1_")) == {"advantage_eps1_T300", "advantage_eps1_T3000"}
