@@ -8,6 +8,11 @@ from verify import adp
 from verify.privacy import composed_epsilon, optimal_composition_epsilon
 
 
+@pytest.fixture(scope="module")
+def thm41_quick():
+    return adp.theorem4_1("quick", 0)
+
+
 def test_lemma22_quick_holds_and_its_numbers_say_so():
     out = adp.lemma2_2("quick", 0)
     assert out.verdict == "holds"
@@ -26,9 +31,11 @@ def test_optimal_composition_of_one_mechanism_is_itself():
     assert optimal_composition_epsilon([0.7], [1e-6], 1e-6 + 1e-9) == pytest.approx(0.7, abs=2e-4)
 
 
-def test_theorem41_quick_and_the_calibration_it_checks():
-    out = adp.theorem4_1("quick", 0)
-    assert out.verdict == ("holds" if out.figures["points_not_certified"] == 0 else "inconclusive")
+def test_theorem41_quick_and_the_calibration_it_checks(thm41_quick):
+    out = thm41_quick
+    f = out.figures
+    expected = "violated" if f["points_broken"] else ("holds" if f["points_not_certified"] == 0 else "inconclusive")
+    assert out.verdict == expected
     r = adp._thm41_task("dp", 1000, 1000, 1.0, 1e-5)
     b_delta = np.log(16 * 1000 / (1000 * 1e-5)) * np.log(1.25 / 1e-5)
     assert r["sigma"] == pytest.approx(np.sqrt(256 * b_delta / 1000**2 * 1000))
@@ -37,7 +44,8 @@ def test_theorem41_quick_and_the_calibration_it_checks():
 
 
 def test_theorem41_uncertified_points_make_it_inconclusive(monkeypatch):
-    monkeypatch.setattr(adp, "_thm41_task", lambda **kw: {"sigma": 1.0, "eps_upper": 10 * kw["epsilon"]})
+    monkeypatch.setattr(adp, "_thm41_task", lambda **kw: {"sigma": 1.0, "z_min": 1.0, "eps_upper": 10 * kw["epsilon"],
+                                                           "delta_lower": 0.0})
     out = adp.theorem4_1("quick", 0)
     assert out.verdict == "inconclusive" and out.figures["points_not_certified"] == out.figures["points"]
 
@@ -73,3 +81,20 @@ def test_table1_verdict_follows_its_interval(monkeypatch):
     assert np.isfinite(g) and g > 0
     # the same runs, reported advantage = DP/ADP utility at each T
     assert set(k for k in out.figures if k.startswith("advantage_eps1_")) == {"advantage_eps1_T300", "advantage_eps1_T3000"}
+
+
+def test_theorem41_counterexample_pinned():
+    """Pinned: ADP-SGD (α_t² = √(1 + t)), T = 100, n = 10000, ε = 4, δ = 1e-8. Theorem 4.1's σ ≈ 0.03 leaves
+    the one-record steps nearly noiseless: the event 'some step's output along u exceeds 1/2' has probability
+    ≈ T/n under one neighbour and ≈ 0 under the other, so δ(4) ≥ 0.0099 ≫ 1e-8."""
+    r = adp._thm41_task("adp_poly", 100, 10000, 4.0, 1e-8, 8)
+    assert r["sigma"] == pytest.approx(0.02959, rel=1e-3)
+    assert r["delta_lower"] > 0.0099 > 1e-8
+    # the bound is a real probability computation: with ample noise it certifies nothing
+    assert adp.delta_lower_bound(np.full(100, 5.0), 1e-3, 1.0) == 0.0
+
+
+def test_theorem41_quick_reports_the_violation(thm41_quick):
+    out = thm41_quick
+    assert out.verdict == "violated" and out.figures["points_broken"] >= 1
+    assert out.counterexample["delta_lower_bound"] > out.counterexample["delta"]
