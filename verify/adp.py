@@ -13,13 +13,7 @@ import numpy as np
 
 from theory import adp as ta
 from verify.exact import EPS, adversarial_search, edge_values, random_search
-from verify.registry import Figure, Outcome, Panel, Series, claim
-
-
-def _budget(budget: str, quick, full):
-    if budget not in ("quick", "full"):
-        raise ValueError(f"budget must be quick or full (got {budget!r})")
-    return quick if budget == "quick" else full
+from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 
 
 def relative_tolerance(T: int) -> float:
@@ -42,7 +36,7 @@ def relative_tolerance(T: int) -> float:
     "The tolerance is the rounding bound of theory's sums (verify.adp.relative_tolerance).",
 )
 def remark4_1(budget: str, seed: int) -> Outcome:
-    examples, starts, tmax = _budget(budget, (400, 6, 60), (4000, 30, 200))
+    examples, starts, tmax = by_budget(budget, (400, 6, 60), (4000, 30, 200))
 
     def pair(rng):
         k = int(rng.integers(1, tmax + 1))
@@ -111,7 +105,7 @@ def _lemma22_case(rng: np.random.Generator, kmax: int) -> tuple[np.ndarray, np.n
 def lemma2_2(budget: str, seed: int) -> Outcome:
     from verify.privacy import optimal_composition_epsilon
 
-    cases, kmax = _budget(budget, (40, 6), (400, 12))
+    cases, kmax = by_budget(budget, (40, 6), (400, 12))
     vdi = 1e-4
     rng = np.random.default_rng(np.random.SeedSequence([seed, 22]))
     rows = []
@@ -243,7 +237,7 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
 def theorem4_1(budget: str, seed: int) -> Outcome:
     from verify.runner import sweep
 
-    g = THM41_GRIDS[_budget(budget, "quick", "full")]
+    g = THM41_GRIDS[by_budget(budget, "quick", "full")]
     points = [dict(schedule=s, T=T, n=n, epsilon=e, delta=d, pld_blocks=THM41_PLD_BLOCKS[budget],
                    rdp_blocks=THM41_RDP_BLOCKS[budget])
               for s in ("dp", "adp_poly", "adp_adaptive")
@@ -331,7 +325,7 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     from verify import stats
     from verify.runner import sweep
 
-    g = P51_GRIDS[_budget(budget, "quick", "full")]
+    g = P51_GRIDS[by_budget(budget, "quick", "full")]
     lo_e, hi_e = ta.poly_ratio_brackets()
     f_lo, f_hi = numeric(lo_e), numeric(hi_e)
     exact, brackets, inside = [], [], True
@@ -417,7 +411,7 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
     if not ok:
         verdict = "violated"
     # schedule-level M for admissible b sequences
-    trials, T_m = _budget(budget, (200, 2000), (2000, 20000))
+    trials, T_m = by_budget(budget, (200, 2000), (2000, 20000))
     rng = np.random.default_rng(np.random.SeedSequence([seed, 52]))
     G2, nu_, C = 1.0, 1e-2, 0.1
     t = np.arange(1, T_m + 1, dtype=np.float64)
@@ -478,7 +472,7 @@ def table1(budget: str, seed: int) -> Outcome:
     from verify import stats
     from verify.runner import sweep
 
-    g = TABLE1_GRIDS[_budget(budget, "quick", "full")]
+    g = TABLE1_GRIDS[by_budget(budget, "quick", "full")]
     tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"], seed=int(seed) * 1000 + 500 + k, a=20.0,
                   epsilon=e) for k, (T, e) in enumerate((T, e) for e in g["epsilon"] for T in g["T"])
              for r in ("dp", "adp")]

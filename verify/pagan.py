@@ -20,14 +20,8 @@ from theory import pagan as tp
 from verify import stats
 from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
-from verify.registry import Figure, Outcome, Panel, Series, claim
+from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
-
-
-def _budget(budget: str, quick, full):
-    if budget not in ("quick", "full"):
-        raise ValueError(f"budget must be quick or full (got {budget!r})")
-    return quick if budget == "quick" else full
 
 
 def _power_sums(sigma: np.ndarray, powers=(1, sp.Rational(2, 3))) -> dict:
@@ -51,7 +45,7 @@ def _power_sums(sigma: np.ndarray, powers=(1, sp.Rational(2, 3))) -> dict:
 def eq7(budget: str, seed: int) -> Outcome:
     upper, middle, lower = tp.holder_chain()
     f_up, f_mid, f_low = (numeric(e) for e in (upper, middle, lower))
-    examples, starts, dmax = _budget(budget, (300, 8, 40), (3000, 40, 200))
+    examples, starts, dmax = by_budget(budget, (300, 8, 40), (3000, 40, 200))
 
     def slacks(sigma: np.ndarray) -> tuple[float, float, float]:
         sigma = np.abs(np.asarray(sigma, dtype=float))
@@ -142,7 +136,7 @@ def _sign_mean_outputs(algorithm: str, epsilon: float, delta: float, n: int, d: 
 def theorem4(budget: str, seed: int) -> Outcome:
     f_slack = numeric(tp.reduction_slack_coordinate())
     f_gap = numeric(tp.reduction_gap_coordinate())
-    examples, starts, dmax, trials = _budget(budget, (400, 8, 30, 4), (4000, 40, 200, 30))
+    examples, starts, dmax, trials = by_budget(budget, (400, 8, 30, 4), (4000, 40, 200, 30))
 
     def total_slack(x: np.ndarray, z: np.ndarray) -> float:
         s = np.asarray(f_slack(x_j=x, z_j=z), dtype=float)
@@ -242,7 +236,7 @@ def _seed_for(seed: int, *parts: int) -> int:
     "with replacement, T steps) is reported beside the nominal ε.",
 )
 def figure1(budget: str, seed: int) -> Outcome:
-    steps, runs, tune_runs, n_log = _budget(budget, (200, 10, 1, 21), (1000, 30, 3, 51))
+    steps, runs, tune_runs, n_log = by_budget(budget, (200, 10, 1, 21), (1000, 30, 3, 51))
     data_seed = _seed_for(seed, 1)
     private = [a for a in FIG1_ALGORITHMS if kernels.SPECS[a].private]
     public = [a for a in FIG1_ALGORITHMS if not kernels.SPECS[a].private]
@@ -563,7 +557,7 @@ def gaussian_norm_moments(w: np.ndarray, kmax: int) -> np.ndarray:
     "with its 95% CI, must not be positive for any configuration; the fitted O(1) constant is the largest ratio.",
 )
 def example1(budget: str, seed: int) -> Outcome:
-    dims, kmax = _budget(budget, ((10, 100), 8), ((10, 100, 1000, 10000), 20))
+    dims, kmax = by_budget(budget, ((10, 100), 8), ((10, 100, 1000, 10000), 20))
     ps = 2 * np.arange(1, kmax + 1)
     rows, panels_series = [], []
     worst_slope = None
@@ -631,7 +625,7 @@ def _lemma32_task(n: int, d: int, datasets: int, ps: list, seed: int) -> dict:
     "gets a Clopper–Pearson 95% interval: violated when it lies above 1/n, holds when below, else inconclusive.",
 )
 def lemma3_2(budget: str, seed: int) -> Outcome:
-    ns, dims, datasets = _budget(budget, ((10, 100), (20,), 400), ((10, 100, 1000), (20, 100), 4000))
+    ns, dims, datasets = by_budget(budget, ((10, 100), (20,), 400), ((10, 100, 1000), (20, 100), 4000))
     tasks, keys = [], []
     for i, n in enumerate(ns):
         for j, d in enumerate(dims):
@@ -712,7 +706,7 @@ def _alg3_task(d: int, epsilon: float, delta: float) -> dict:
     "The accuracy guarantee (10) is a separate claim (theorem3).",
 )
 def algorithm3(budget: str, seed: int) -> Outcome:
-    g = ALG3_GRIDS[_budget(budget, "quick", "full")]
+    g = ALG3_GRIDS[by_budget(budget, "quick", "full")]
     points = [dict(d=d, epsilon=e, delta=dl) for d in g["d"] for e in g["epsilon"] for dl in g["delta"]]
     rows = sweep(_alg3_task, points, "pagan.algorithm3 accountant")
     broken = [(p, r) for p, r in zip(points, rows) if float(r["eps_lo"]) > p["epsilon"]]
@@ -852,7 +846,7 @@ def _rate_task(setting: str, n: int, d: int, epsilon: float, c: float, trials: i
 
 def rate_tasks(setting: str, budget: str, seed: int, axes: Sequence[str] | None = None) -> list[dict]:
     """The tasks of a rate sweep: every axis of RATE_GRIDS[budget] varied around the base point (deduplicated)."""
-    g = RATE_GRIDS[_budget(budget, "quick", "full")]
+    g = RATE_GRIDS[by_budget(budget, "quick", "full")]
     tasks, seen = [], set()
     for axis, values in g["axes"].items():
         if axes is not None and axis not in axes:
@@ -932,7 +926,7 @@ def _memo_sweep(fn, tasks: list[dict], label: str) -> list[dict]:
 
 def _rate_check(setting: str, bound_key: str, budget: str, seed: int) -> tuple:
     """Measured mean excess loss vs a closed-form bound along each axis; boundedness of the ratio per axis."""
-    g = RATE_GRIDS[_budget(budget, "quick", "full")]
+    g = RATE_GRIDS[by_budget(budget, "quick", "full")]
     tasks = rate_tasks(setting, budget, seed)
     outs = _memo_sweep(_rate_task, tasks, f"pagan {setting} rate sweep")
     base = g["base"]
@@ -1099,7 +1093,7 @@ def eq7_rate(budget: str, seed: int) -> Outcome:
     pas_tasks = rate_tasks("pasan_box", budget, seed, axes=("d",))
     pas = _memo_sweep(_rate_task, pas_tasks, "pagan PASAN on the box")
     pag = {r["task"]["d"]: r for r in rows if r["assumption"] and all(r["task"][k] == v for k, v in RATE_GRIDS[
-        _budget(budget, "quick", "full")]["base"].items() if k != "d")}
+        by_budget(budget, "quick", "full")]["base"].items() if k != "d")}
     ds_, meas, pred = [], [], []
     f_ratio = numeric(tp.box_rate_ratio())
     for t, o in zip(pas_tasks, pas):
@@ -1207,7 +1201,7 @@ def gaussian_moment_ratio(pmax: float) -> float:
     "(10) holds; PAGAN is not rerun with Ĉ.",
 )
 def theorem3(budget: str, seed: int) -> Outcome:
-    g = THM3_GRIDS[_budget(budget, "quick", "full")]
+    g = THM3_GRIDS[by_budget(budget, "quick", "full")]
     configs = g["configs"]
     tasks = [dict(profile=pr, d=d, n=thm3_sample_size(d), trials=g["trials"], seed=_seed_for(seed, 50, i))
              for i, (pr, d) in enumerate(configs)]
@@ -1300,7 +1294,7 @@ def _lb_task(algorithm: str, domain: str, decay: float, n: int, d: int, epsilon:
 
 def _lb_runs(domain: str, decay: float, budget: str, seed: int) -> tuple[list[dict], list[dict], dict]:
     """Every algorithm on every hard instance of the grid; and the accountant ε of the runs (per nominal ε)."""
-    g = LB_GRIDS[_budget(budget, "quick", "full")]
+    g = LB_GRIDS[by_budget(budget, "quick", "full")]
     tasks = []
     for d in g["d"]:
         for e in g["epsilon"]:

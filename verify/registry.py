@@ -22,6 +22,13 @@ import numpy as np
 
 VERDICTS = ("holds", "violated", "inconclusive")
 BUDGETS = ("quick", "full")
+
+
+def by_budget(budget: str, quick, full):
+    """``quick`` or ``full`` by the budget name (the one switch every claim check uses)."""
+    if budget not in BUDGETS:
+        raise ValueError(f"budget must be quick or full (got {budget!r})")
+    return quick if budget == "quick" else full
 KINDS = (
     "exact",  # exact identity / inequality
     "expectation",  # explicit-constant bound in expectation
