@@ -24,6 +24,7 @@ HELPERS = (
     "project_ball_euclidean",
     "project_ball_hnorm",
     "adp_scales",
+    "adam_coordinate",
 )
 
 

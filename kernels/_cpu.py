@@ -15,6 +15,7 @@ project_box = cpu.project_box
 project_ball_euclidean = cpu.project_ball_euclidean
 project_ball_hnorm = cpu.project_ball_hnorm
 adp_scales = cpu.adp_scales
+adam_coordinate = cpu.adam_coordinate
 
 
 # --------------------------------------------------------------------------------------

@@ -175,3 +175,36 @@ def adp_scales(b_rule, alpha_rule, t, a, c, b0, C, b2, gn2, nu):
     else:
         al = (b0 * b0 + (t + 1) * C) ** 0.25
     return b, al, b2
+
+
+def adam_coordinate(variant, opt, acc, g, nv, std_v, theta, m, v, lr, beta1, beta2, xi, c1, c2, bc_sub, floor):
+    """One coordinate of a ``dp_adam_design`` round: (θ, m, v, v̂) after it.
+
+    ``acc`` the clean clipped average ḡ_j, ``g`` the privatised gradient fed to m, ``nv`` the unit noise of
+    the v part (IME only).  Variant codes as ``kernels.dp_adam.VARIANTS``; ``opt`` 0 Adam (bias-corrected
+    with c1 = 1 − β₁ᵗ, c2 = 1 − β₂ᵗ), 1 AdaGrad.  v̂ is the corrected second moment before the floor
+    (``bc_sub`` subtracted for bias correction), 0 for momentum SGD (which has none).
+    """
+    if variant == 1:
+        q = acc * acc + std_v * nv
+    elif variant == 4 or variant == 5:
+        q = acc * acc
+    else:
+        q = g * g
+    if variant == 6:
+        m = beta1 * m + g
+        return theta - lr * m, m, v, 0.0
+    if opt == 0:
+        m = beta1 * m + (1.0 - beta1) * g
+        v = beta2 * v + (1.0 - beta2) * q
+        mh = m / c1
+        vh = v / c2
+    else:
+        m = beta1 * m + (1.0 - beta1) * g if beta1 > 0.0 else g
+        v = v + q
+        mh = m
+        vh = v
+    if variant == 2:
+        vh -= bc_sub
+    vf = floor if vh < floor else vh
+    return theta - lr * mh / (math.sqrt(vf) + xi), m, v, vh

@@ -43,8 +43,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
+from kernels import _cpu
 from kernels import validate as V
 
 VARIANTS = {"post_processing": 0, "ime": 1, "bias_correction": 2, "scale_then_privatize": 3, "noiseless": 4,
@@ -237,6 +238,71 @@ def _sumsq(x):
     return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _record_factor(g, v, t, stp, opt, c2p, xi, clip, B):
+    """The clip factor of one record divided by B: min(1, C/‖g‖)/B (with STP, ‖s⊙g‖, s from v̂_{t−1})."""
+    s2 = 0.0
+    if stp and t > 0:
+        for j in range(g.shape[0]):
+            vh = v[j] / c2p if opt == 0 else v[j]
+            sc = 1.0 / (math.sqrt(vh if vh > 0.0 else 0.0) + xi)
+            x = g[j] * sc
+            s2 += x * x
+    else:
+        s2 = _sumsq(g)
+    nrm = math.sqrt(s2)
+    f = 1.0
+    if nrm > clip:
+        f = clip / nrm
+    return f / B
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi,
+                  std_m, std_v, bc_sub, floor, gbar_out):
+    """Coordinates j0 .. j0+len(blk)−1: average the clipped records into ``blk`` (records summed in order), add
+    the block's unit noise ``nbm``/``nbv`` and update m, v, θ.  Returns the count of negative corrected v̂."""
+    B = grads.shape[0]
+    n = blk.shape[0]
+    j1 = j0 + n
+    tt = t + 1
+    stp = variant == 3 or variant == 5
+    c1 = 1.0 - beta1**tt
+    c2 = 1.0 - beta2**tt
+    c2p = 1.0 - beta2**t
+    for jj in range(n):
+        blk[jj] = 0.0
+    for i in range(B):
+        fi = fac[i]
+        row = grads[i, j0:j1]
+        for jj in range(n):
+            blk[jj] += fi * row[jj]
+    neg = 0
+    for j in range(j0, j1):
+        acc = blk[j - j0]
+        gbar_out[j] = acc
+        nm = nbm[j - j0]
+        nv = nbv[j - j0] if variant == 1 else 0.0
+        if stp:
+            sc = 1.0
+            if t > 0:
+                vh = v[j] / c2p if opt == 0 else v[j]
+                sc = 1.0 / (math.sqrt(vh if vh > 0.0 else 0.0) + xi)
+            g = acc + std_m * nm / sc  # (s·ḡ + z)/s
+        else:
+            g = acc + std_m * nm
+        th, mj, vj, vh = _cpu.adam_coordinate(variant, opt, acc, g, nv, std_v, theta[j], m[j], v[j], lr, beta1,
+                                              beta2, xi, c1, c2, bc_sub, floor)
+        theta[j] = th
+        m[j] = mj
+        v[j] = vj
+        if variant == 4 or variant == 5:
+            vclean[j] = vh
+        if vh < 0.0:
+            neg += 1
+    return neg
+
+
 @njit(cache=True, nogil=True)
 def _round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
            floor, zm, zv, rng, draw, fac, gbar_out):
@@ -247,98 +313,51 @@ def _round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, cl
     Returns the number of coordinates whose corrected v̂ (before the floor) is negative.
     """
     B, d = grads.shape
-    tt = t + 1
     stp = variant == 3 or variant == 5
-    # bias-correction factors of the previous and current round
-    c1 = 1.0 - beta1**tt
-    c2 = 1.0 - beta2**tt
     c2p = 1.0 - beta2**t
     # pass 1: per-record (scaled) norms -> clip factors
     for i in range(B):
-        s2 = 0.0
-        if stp and t > 0:
-            for j in range(d):
-                vh = v[j] / c2p if opt == 0 else v[j]
-                sc = 1.0 / (math.sqrt(vh if vh > 0.0 else 0.0) + xi)
-                x = grads[i, j] * sc
-                s2 += x * x
-        else:
-            s2 = _sumsq(grads[i])
-        nrm = math.sqrt(s2)
-        f = 1.0
-        if nrm > clip:
-            f = clip / nrm
-        fac[i] = f / B
+        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
     # pass 2: fused update over coordinates, in cache-sized blocks (records summed block by block)
     neg = 0
     blk = np.empty(_BLOCK)
     nbm = np.empty(_BLOCK)
     nbv = np.empty(_BLOCK)
     for j0 in range(0, d, _BLOCK):
-        j1 = min(d, j0 + _BLOCK)
-        n = j1 - j0
-        for jj in range(n):
-            blk[jj] = 0.0
-        for i in range(B):
-            fi = fac[i]
-            row = grads[i, j0:j1]
-            for jj in range(n):
-                blk[jj] += fi * row[jj]
-        for jj in range(n):
-            gbar_out[j0 + jj] = blk[jj]
-        if draw:  # the block's noise first, so the update loop below stays a plain loop
+        n = min(d, j0 + _BLOCK) - j0
+        if draw:  # the block's noise first (m part, then v part), so the update loop stays a plain loop
             for jj in range(n):
                 nbm[jj] = rng.standard_normal()
             if variant == 1:
                 for jj in range(n):
                     nbv[jj] = rng.standard_normal()
-        for j in range(j0, j1):
-            acc = gbar_out[j]
-            if draw:
-                nm = nbm[j - j0]
-                nv = nbv[j - j0] if variant == 1 else 0.0
-            else:
-                nm = zm[j]
-                nv = zv[j] if variant == 1 else 0.0
-            if stp:
-                sc = 1.0
-                if t > 0:
-                    vh = v[j] / c2p if opt == 0 else v[j]
-                    sc = 1.0 / (math.sqrt(vh if vh > 0.0 else 0.0) + xi)
-                g = acc + std_m * nm / sc  # (s·ḡ + z)/s
-            else:
-                g = acc + std_m * nm
-            # second-moment input
-            if variant == 1:
-                q = acc * acc + std_v * nv
-            elif variant == 4 or variant == 5:
-                q = acc * acc
-            else:
-                q = g * g
-            if variant == 6:
-                m[j] = beta1 * m[j] + g
-                theta[j] -= lr * m[j]
-                continue
-            if opt == 0:
-                m[j] = beta1 * m[j] + (1.0 - beta1) * g
-                v[j] = beta2 * v[j] + (1.0 - beta2) * q
-                mh = m[j] / c1
-                vh = v[j] / c2
-            else:
-                m[j] = beta1 * m[j] + (1.0 - beta1) * g if beta1 > 0.0 else g
-                v[j] = v[j] + q
-                mh = m[j]
-                vh = v[j]
-            if variant == 2:
-                vh -= bc_sub
-            if variant == 4 or variant == 5:
-                vclean[j] = vh
-            if vh < 0.0:
-                neg += 1
-            if vh < floor:
-                vh = floor
-            theta[j] -= lr * mh / (math.sqrt(vh) + xi)
+            neg += _update_block(grads, fac, j0, blk[:n], nbm, nbv, theta, m, v, vclean, t, variant, opt, lr,
+                                 beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out)
+        else:
+            neg += _update_block(grads, fac, j0, blk[:n], zm[j0:], zv[j0:], theta, m, v, vclean, t, variant, opt,
+                                 lr, beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out)
     return neg
+
+
+@njit(cache=True, parallel=True)
+def _round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
+                    floor, zm, zv, fac, gbar_out):
+    """:func:`_round` with given noise, both passes split over Numba's threads: records in pass 1, coordinate
+    blocks in pass 2.  Every output element is computed by one thread in the serial order, so the result is
+    bit-identical to ``_round(..., draw=False)`` for any thread count."""
+    B, d = grads.shape
+    stp = variant == 3 or variant == 5
+    c2p = 1.0 - beta2**t
+    for i in prange(B):
+        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+    nblk = (d + _BLOCK - 1) // _BLOCK
+    negs = np.zeros(nblk, np.int64)
+    for b in prange(nblk):
+        j0 = b * _BLOCK
+        blk = np.empty(min(d, j0 + _BLOCK) - j0)
+        negs[b] = _update_block(grads, fac, j0, blk, zm[j0:], zv[j0:], theta, m, v, vclean, t, variant, opt, lr,
+                                beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out)
+    return negs.sum()
 
 
 @njit(cache=True, nogil=True)
@@ -480,8 +499,13 @@ class NoiseStream:
 
 
 def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: np.ndarray | None = None,
-         sensitivity: float = 1.0, bc_sub: float = 0.0, gbar_out: np.ndarray | None = None) -> int:
-    """One validated round with given unit noise; updates ``state`` in place; returns the negative-v̂ count."""
+         sensitivity: float = 1.0, bc_sub: float = 0.0, gbar_out: np.ndarray | None = None,
+         threads: int = 1) -> int:
+    """One validated round with given unit noise; updates ``state`` in place; returns the negative-v̂ count.
+
+    ``threads`` > 1 splits the round over that many Numba threads (:func:`_round_parallel`, worth it for
+    large d); the result is bit-identical to ``threads=1``.
+    """
     grads = np.ascontiguousarray(grads, dtype=np.float64)
     if grads.ndim != 2 or grads.shape[1] != state.theta.size:
         raise V.InvalidParameter("grads", f"a (batch, {state.theta.size}) array", f"shape {grads.shape}")
@@ -489,9 +513,14 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
     zv = zm if zv is None else zv
     fac = np.empty(grads.shape[0])
     gb = np.empty(state.theta.size) if gbar_out is None else gbar_out
-    neg = _round(grads, state.theta, state.m, state.v, state.vclean, state.t, VARIANTS[cfg.variant],
-                 OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, std_m, std_v,
-                 bc_sub, cfg.floor, zm, zv, _DUMMY_RNG, False, fac, gb)
+    args = (grads, state.theta, state.m, state.v, state.vclean, state.t, VARIANTS[cfg.variant],
+            OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, std_m, std_v,
+            bc_sub, cfg.floor, zm, zv)
+    threads = V.integer("threads", threads, 1)
+    if threads == 1:
+        neg = _round(*args, _DUMMY_RNG, False, fac, gb)
+    else:
+        neg = _with_threads(threads, _round_parallel, *args, fac, gb)
     state.t += 1
     return int(neg)
 
@@ -499,9 +528,21 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
 _DUMMY_RNG = np.random.default_rng(0)
 
 
+def _with_threads(threads: int, fn, *args):
+    """``fn(*args)`` with Numba's thread count set to ``threads`` (at most the configured maximum), then restored."""
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        return fn(*args)
+    finally:
+        numba.set_num_threads(before)
+
+
 def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 1, seed: int = 0,
                strat_kind: str = "identity", bands: int = 4, theta0=None, v0=None, t0: int = 0,
-               record_v: bool = False) -> dict:
+               record_v: bool = False, threads: int = 1) -> dict:
     """Run ``rounds`` rounds for ``trials`` seeded trials.
 
     ``grad_fn(t, theta, rng) -> (B, d)`` supplies each round's per-record gradients (it may use the
@@ -510,12 +551,14 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     "neg_frac": (trials, rounds) fraction of negative corrected v̂, "gbar_norm": (trials, rounds) ‖ḡ_t‖,
     and with ``record_v`` "v_hist": (trials, rounds, d) v after each round}.  ``v0``/``t0`` start from a
     given second moment and round count (e.g. a large t0 makes Adam's bias corrections ≈ 1).
+    ``threads`` > 1 runs each round on that many Numba threads (same numbers as ``threads=1``).
     """
     cfg = cfg.validated()
     d = V.integer("d", d, 1)
     rounds = V.integer("rounds", rounds, 1)
     trials = V.integer("trials", trials, 1)
     V.integer("seed", seed, 0)
+    threads = V.integer("threads", threads, 1)
     strat = strategy(strat_kind, rounds, bands) if strat_kind != "identity" else None
     sens = 1.0 if strat is None else strat.sensitivity
     bias = bias_schedule(cfg, strat, rounds) if cfg.variant == "bias_correction" else np.zeros(rounds)
@@ -537,7 +580,7 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
         for t in range(rounds):
             grads = grad_fn(t, st.theta, data_rng)
             z = ns.next()
-            neg = step(cfg, st, grads, z[0], z[-1], sens, bias[t], gb)
+            neg = step(cfg, st, grads, z[0], z[-1], sens, bias[t], gb, threads)
             out["neg_frac"][k, t] = neg / d
             out["gbar_norm"][k, t] = float(np.sqrt(gb @ gb))
             if record_v:

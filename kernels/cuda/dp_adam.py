@@ -5,7 +5,8 @@ experiments of ``dp_adam_design`` §4.4 where the clean average is held constant
 factors are computed once on the host and each coordinate evolves independently: thread
 (k, j) runs m, v, θ of coordinate j in trial k through ``rounds`` rounds with its own
 xoroshiro128+ stream, and counts the rounds in which its corrected v̂ is negative (atomic
-adds into a per-round counter).  The update is the one of :func:`kernels.dp_adam._round` for
+adds into a per-round counter).  The update is ``kernels._shared.adam_coordinate``, the source the CPU round
+:func:`kernels.dp_adam._round` compiles too, for
 the variants whose clipping does not depend on the state: ``post_processing``, ``ime``,
 ``bias_correction``, ``noiseless`` and ``sgd_momentum`` with independent noise (DP-MF
 correlation and scale-then-privatize stay on the CPU).
@@ -13,15 +14,15 @@ correlation and scale-then-privatize stay on the CPU).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import cuda
 from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_float64
 
 from kernels import validate as V
+from kernels._compile import compile_helpers
 from kernels.dp_adam import OPTIMIZERS, VARIANTS, RoundConfig, bias_schedule, noise_stds
 
+dev = compile_helpers(cuda.jit(device=True))
 GPU_VARIANTS = ("post_processing", "ime", "bias_correction", "noiseless", "sgd_momentum")
 THREADS_PER_BLOCK = 256
 
@@ -45,33 +46,13 @@ def _rounds(gbar, rounds, variant, opt, lr, beta1, beta2, xi, std_m, std_v, bias
         g = acc
         if std_m > 0.0:
             g = acc + std_m * xoroshiro128p_normal_float64(states, tid)
+        nv = 0.0
         if variant == 1:
-            q = acc * acc + std_v * xoroshiro128p_normal_float64(states, tid)
-        elif variant == 4:
-            q = acc * acc
-        else:
-            q = g * g
-        if variant == 6:
-            mm = beta1 * mm + g
-            th -= lr * mm
-            continue
-        if opt == 0:
-            mm = beta1 * mm + (1.0 - beta1) * g
-            vv = beta2 * vv + (1.0 - beta2) * q
-            mh = mm / (1.0 - beta1**tt)
-            vh = vv / (1.0 - beta2**tt)
-        else:
-            mm = beta1 * mm + (1.0 - beta1) * g if beta1 > 0.0 else g
-            vv = vv + q
-            mh = mm
-            vh = vv
-        if variant == 2:
-            vh -= bias[t]
+            nv = xoroshiro128p_normal_float64(states, tid)
+        th, mm, vv, vh = dev.adam_coordinate(variant, opt, acc, g, nv, std_v, th, mm, vv, lr, beta1, beta2, xi,
+                                             1.0 - beta1**tt, 1.0 - beta2**tt, bias[t], floor)
         if vh < 0.0:
             cuda.atomic.add(neg, t, 1)
-        if vh < floor:
-            vh = floor
-        th -= lr * mh / (math.sqrt(vh) + xi)
     theta[k, j] = th
     m[k, j] = mm
     v[k, j] = vv

@@ -81,6 +81,40 @@ def test_in_kernel_draws_equal_predrawn_noise_from_the_same_generator():
     np.testing.assert_array_equal(outs[0], outs[1])
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_threaded_round_is_bit_identical_to_the_serial_round(threads):
+    # every variant and optimizer, round 0 and a later round (STP scales by v̂), d not a multiple of the block
+    rng = np.random.default_rng(3)
+    for d, B in ((1, 1), (1500, 3)):
+        for variant in K.VARIANTS:
+            for optimizer in K.OPTIMIZERS:
+                cfg = K.RoundConfig(variant=variant, optimizer=optimizer, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3,
+                                    clip_norm=1.0, sigma=0.7, batch_size=B, floor=1e-4)
+                states = [K.State.zeros(d), K.State.zeros(d)]
+                for _ in range(3):
+                    G = rng.standard_normal((B, d)) * rng.uniform(0.1, 3)
+                    zm, zv = rng.standard_normal(d), rng.standard_normal(d)
+                    gbs = [np.empty(d), np.empty(d)]
+                    negs = [K.step(cfg, st, G, zm, zv, bc_sub=0.01, gbar_out=gb, threads=th)
+                            for st, gb, th in zip(states, gbs, (1, threads))]
+                    assert negs[0] == negs[1]
+                    np.testing.assert_array_equal(gbs[0], gbs[1])
+                for name in ("theta", "m", "v", "vclean"):
+                    np.testing.assert_array_equal(getattr(states[0], name), getattr(states[1], name))
+
+
+def test_run_stream_threads_give_the_same_numbers():
+    d = 2000
+    cfg = K.RoundConfig(variant="ime", beta2=0.99, sigma=1.0, clip_norm=1.0, batch_size=4)
+    grad_fn = lambda t, th, r: r.standard_normal((4, d))  # noqa: E731
+    a = K.run_stream(cfg, grad_fn, d, 3, trials=2, seed=5)
+    b = K.run_stream(cfg, grad_fn, d, 3, trials=2, seed=5, threads=2)
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key])
+    with pytest.raises(InvalidParameter, match="threads"):
+        K.run_stream(cfg, grad_fn, d, 3, threads=0)
+
+
 @pytest.mark.parametrize("kind", K.STRATEGIES)
 def test_dpmf_filter_equals_dense_noise_correlating_matrix(kind):
     T, d = 40, 3
