@@ -998,32 +998,8 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
     return epsilon_of(ev, AUDIT_DELTA, "rdp", NeighboringRelation.REPLACE_ONE)
 
 
-def _audit_outcome(name: str, title: str, rows: list[dict], labels: list[str], trials: int, level: float,
-                   budget: str) -> Outcome:
-    from verify.audit import _QUICK_CAVEAT
-
-    broken = [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
-    verdict = "violated" if broken else "holds"
-    evidence = "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f} vs accountant {r['accountant_epsilon']:.3f}"
-                         for lab, r in zip(labels, rows))
-    evidence = (f"{'LEAKS: ' if broken else ''}{evidence} ({trials} runs per dataset, half for the threshold; "
-                f"{level:.4%} lower bounds, Bonferroni over the {AUDIT_N_TESTS} adadps audit tests)"
-                f"{_QUICK_CAVEAT if budget == 'quick' and not broken else ''}")
-    figures = {"trials_per_dataset": trials, "level": level,
-               "max_audit_over_accountant": max(r["audit_epsilon_lb"] / r["accountant_epsilon"] for r in rows)}
-    for k, r in enumerate(rows):
-        figures[f"accountant_epsilon_{k}"] = r["accountant_epsilon"]
-        figures[f"audit_epsilon_lb_{k}"] = r["audit_epsilon_lb"]
-    xs = list(range(len(rows)))
-    fig = Figure(f"audit_{name}", title, [Panel(
-        "audited lower bound vs accountant ε (δ = 1e-5); x: " + " | ".join(labels), "configuration", "ε",
-        [Series("accountant ε", xs, [r["accountant_epsilon"] for r in rows], style="points"),
-         Series("audited lower bound", xs, [r["audit_epsilon_lb"] for r in rows], style="points")])])
-    return Outcome(verdict, evidence, figures, broken[0] if broken else None, [fig])
-
-
 def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
-    from verify.audit import AUDIT_DELTA, LEVEL, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, epsilon_lower_bound
     from verify.runner import sweep
 
     trials = by_budget(budget, 20_000, 200_000)
@@ -1042,11 +1018,12 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0)
                          accountant_epsilon=audit_accountant_epsilon(s, n, b, T),
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"{r['sampling']},n={r['n']},b={r['batch_size']},T={r['steps']}" for r in rows]
-    return _audit_outcome(method, f"Privacy audit of adadps {method}", rows, labels, trials, level, budget)
+    return audit_outcome(f"audit_{method}", f"Privacy audit of adadps {method}", rows, labels, trials=trials,
+                         level=level, budget=budget, family=f"the {AUDIT_N_TESTS} adadps audit tests")
 
 
 def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
-    from verify.audit import AUDIT_DELTA, LEVEL, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, epsilon_lower_bound
     from verify.privacy import dp_sgd_epsilon
     from verify.runner import sweep
 
@@ -1065,8 +1042,8 @@ def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome
                                                            value_discretization_interval=0.01),
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"U={r['users']},b={r['users_per_round']},R={r['rounds']}" for r in rows]
-    return _audit_outcome("federated", "Privacy audit of federated AdaDPS (user level)", rows, labels, trials, level,
-                          budget)
+    return audit_outcome("audit_federated", "Privacy audit of federated AdaDPS (user level)", rows, labels,
+                         trials=trials, level=level, budget=budget, family=f"the {AUDIT_N_TESTS} adadps audit tests")
 
 
 _AUDIT_NOTES = ("Canary x = 10·e₀ (squared loss, label ∓10; every other record x = 0), w⁰ = 0, lr = 10⁻³, σ = 1, C = 1, "

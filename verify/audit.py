@@ -104,6 +104,60 @@ AUDIT_DELTA = 1e-5
 # 'holds' for an audit means "no leak found"; an audit can show a leak, never its absence
 _QUICK_CAVEAT = ("; quick budget: no leak found at this sample size — an audit can only show leaks, and the full "
                  "budget's 10× runs can find one this run misses")
+
+
+def _nan_fields(rows, labels) -> list[str]:
+    return [f"{key} of {lab}" for lab, r in zip(labels, rows) for key, val in r.items()
+            if isinstance(val, (float, np.floating)) and math.isnan(val)]
+
+
+def _ratio(lb: float, acct: float) -> float:
+    return lb / acct if acct != 0 else (math.inf if lb > 0 else 0.0)
+
+
+def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: float, budget: str, family: str,
+                  series=(("audited lower bound", "audit_epsilon_lb"),), figures: dict | None = None,
+                  delta: float = AUDIT_DELTA):
+    """The claim Outcome of an audit from its rows (one per configuration, or per configuration and score).
+
+    Each row holds ``audit_epsilon_lb`` (a lower bound on ε valid at ``level``) and ``accountant_epsilon``;
+    ``labels[k]`` names row k in the evidence and on the figure's x axis.  ``family`` completes "Bonferroni
+    over …" (e.g. "the 10 adadps audit tests"); ``series`` are the (label, row key) of the audited bounds drawn
+    beside the accountant's ε; ``figures`` are extra numbers.  Verdict: ``inconclusive`` when any number in a
+    row is NaN (the evidence names which); ``violated`` when some audited lower bound exceeds its accountant ε
+    (the first such row is the counterexample); else ``holds`` — with :data:`_QUICK_CAVEAT` at the quick budget,
+    since an audit can only show leaks.
+    """
+    from kernels.validate import InvalidParameter
+    from verify.registry import Figure, Outcome, Panel, Series
+
+    rows, labels = list(rows), list(labels)
+    if not rows or len(rows) != len(labels):
+        raise InvalidParameter("labels", f"one per row, for at least one row ({len(rows)} rows)",
+                               f"{len(labels)} labels")
+    nans = _nan_fields(rows, labels)
+    broken = [] if nans else [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
+    verdict = "inconclusive" if nans else ("violated" if broken else "holds")
+    listing = "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f} vs accountant {r['accountant_epsilon']:.3f}"
+                        for lab, r in zip(labels, rows))
+    head = f"NaN in {', '.join(nans)}: the audit cannot decide; " if nans else ("LEAKS: " if broken else "")
+    evidence = (f"{head}{listing} ({trials} runs per dataset, half for the threshold; {level:.3%} lower bounds, "
+                f"Bonferroni over {family}){_QUICK_CAVEAT if verdict == 'holds' and budget == 'quick' else ''}")
+    out_figures = {"trials_per_dataset": trials, "level": level, **(figures or {}),
+                   "max_audit_over_accountant": max(_ratio(r["audit_epsilon_lb"], r["accountant_epsilon"])
+                                                    for r in rows)}
+    for k, r in enumerate(rows):
+        out_figures[f"accountant_epsilon_{k}"] = r["accountant_epsilon"]
+        out_figures[f"audit_epsilon_lb_{k}"] = r["audit_epsilon_lb"]
+    xs = list(range(len(rows)))
+    delta_text = f"{delta:.0e}".replace("e-0", "e-")
+    fig = Figure(figure, title, [Panel(
+        f"audited lower bound vs accountant ε (δ = {delta_text}); x: " + " | ".join(labels), "configuration", "ε",
+        [Series("accountant ε", xs, [r["accountant_epsilon"] for r in rows], style="points")]
+        + [Series(name, xs, [r[key] for r in rows], style="points") for name, key in series])])
+    return Outcome(verdict, evidence, out_figures, broken[0] if broken else None, [fig])
+
+
 AUDIT_EPSILON = 4.0  # the nominal ε the mechanisms are calibrated for (PAGAN line 6: z = √log(1/δ)/ε)
 PAGAN_FAMILY_AUDITS = ("dp_sgd", "pasan", "pagan", "pagan_opt", "pdp_sgd")
 # (n, batch size, steps): every draw is the canary (one Gaussian step), and a sampled, composed run
@@ -148,7 +202,7 @@ def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int,
 
 def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: float = 1.0):
     from verify.privacy import with_replacement_epsilon
-    from verify.registry import Figure, Outcome, Panel, Series, by_budget
+    from verify.registry import by_budget
     from verify.runner import sweep
 
     trials = by_budget(budget, 50_000, 500_000)
@@ -167,25 +221,9 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
         bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k)
         rows.append(dict(n=n, batch_size=b, steps=T, noise_multiplier=z, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
-    broken = [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
-    verdict = "violated" if broken else "holds"
-    worst = max(rows, key=lambda r: r["audit_epsilon_lb"] / r["accountant_epsilon"])
-    evidence = "; ".join(f"n={r['n']} b={r['batch_size']} T={r['steps']}: audited ε ≥ {r['audit_epsilon_lb']:.3f} "
-                         f"vs accountant {r['accountant_epsilon']:.3f}" for r in rows)
-    evidence = (f"{'LEAKS: ' if broken else ''}{evidence} ({trials} runs per dataset, half for the threshold; "
-                f"{level:.3%} lower bounds){_QUICK_CAVEAT if budget == 'quick' and not broken else ''}")
-    figures = {"trials_per_dataset": trials, "level": level, "max_audit_over_accountant":
-               worst["audit_epsilon_lb"] / worst["accountant_epsilon"]}
-    for k, r in enumerate(rows):
-        figures[f"accountant_epsilon_{k}"] = r["accountant_epsilon"]
-        figures[f"audit_epsilon_lb_{k}"] = r["audit_epsilon_lb"]
-    labels = [f"n={r['n']},b={r['batch_size']},T={r['steps']}" for r in rows]
-    xs = list(range(len(rows)))
-    fig = Figure(f"audit_{algorithm}", f"Privacy audit of {algorithm}", [Panel(
-        "audited lower bound vs accountant ε (δ = 1e-5); x: " + " | ".join(labels), "configuration", "ε",
-        [Series("accountant ε", xs, [r["accountant_epsilon"] for r in rows], style="points"),
-         Series("audited lower bound", xs, [r["audit_epsilon_lb"] for r in rows], style="points")])])
-    return Outcome(verdict, evidence, figures, broken[0] if broken else None, [fig])
+    labels = [f"n={r['n']} b={r['batch_size']} T={r['steps']}" for r in rows]
+    return audit_outcome(f"audit_{algorithm}", f"Privacy audit of {algorithm}", rows, labels, trials=trials,
+                         level=level, budget=budget, family=f"the {n_tests} pagan-family audit tests")
 
 
 def _register_pagan_family() -> None:
@@ -249,7 +287,7 @@ def adp_audit_task(b_rule: str, alpha_rule: str, n: int, steps: int, canary: boo
 
 def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
     from verify.privacy import composed_epsilon
-    from verify.registry import Figure, Outcome, Panel, Series, by_budget
+    from verify.registry import by_budget
     from verify.runner import sweep
 
     b_rule, alpha_rule = ADP_AUDITS[name]
@@ -272,25 +310,11 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
         rows.append(dict(n=n, steps=T, accountant_epsilon=acct, score=best,
                          audit_epsilon_lb=bounds[best].epsilon_lb,
                          **{f"audit_{s}_epsilon_lb": b.epsilon_lb for s, b in bounds.items()}))
-    broken = [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
-    verdict = "violated" if broken else "holds"
-    evidence = "; ".join(f"n={r['n']} T={r['steps']}: audited ε ≥ {r['audit_epsilon_lb']:.3f} ({r['score']} score) "
-                         f"vs accountant {r['accountant_epsilon']:.3f}" for r in rows)
-    evidence = (f"{'LEAKS: ' if broken else ''}{evidence} ({trials} runs per dataset; {level:.3%} lower bounds, "
-                f"Bonferroni over the adp audits){_QUICK_CAVEAT if budget == 'quick' and not broken else ''}")
-    figures = {"trials_per_dataset": trials, "level": level,
-               "max_audit_over_accountant": max(r["audit_epsilon_lb"] / r["accountant_epsilon"] for r in rows)}
-    for k, r in enumerate(rows):
-        figures[f"accountant_epsilon_{k}"] = r["accountant_epsilon"]
-        figures[f"audit_epsilon_lb_{k}"] = r["audit_epsilon_lb"]
-    xs = list(range(len(rows)))
-    fig = Figure(f"audit_{name}", f"Privacy audit of adp {name}", [Panel(
-        "audited lower bounds vs accountant ε (δ = 1e-5); x: " + " | ".join(f"n={r['n']},T={r['steps']}" for r in rows),
-        "configuration", "ε",
-        [Series("accountant ε", xs, [r["accountant_epsilon"] for r in rows], style="points"),
-         Series("audit: shift score", xs, [r["audit_shift_epsilon_lb"] for r in rows], style="points"),
-         Series("audit: spread score", xs, [r["audit_spread_epsilon_lb"] for r in rows], style="points")])])
-    return Outcome(verdict, evidence, figures, broken[0] if broken else None, [fig])
+    labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
+    return audit_outcome(f"audit_{name}", f"Privacy audit of adp {name}", rows, labels, trials=trials, level=level,
+                         budget=budget, family=f"the {n_tests} adp audit tests",
+                         series=(("audit: shift score", "audit_shift_epsilon_lb"),
+                                 ("audit: spread score", "audit_spread_epsilon_lb")))
 
 
 def _register_adp() -> None:

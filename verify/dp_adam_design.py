@@ -1069,7 +1069,7 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
 def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
     """The audit claim of ``mech``; ``noise_scale`` < 1 under-noises the kernel (negative control) and ``trials``
     overrides the budget's runs per dataset (the tests' smaller negative controls)."""
-    from verify.audit import _QUICK_CAVEAT, AUDIT_DELTA, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, audit_outcome, epsilon_lower_bound
     from verify.privacy import gaussian_epsilon
     from verify.stats import LEVEL
 
@@ -1092,25 +1092,10 @@ def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, t
                                     seed=seed + k)
         rows.append(dict(batch_size=B, rounds=Tr, sigma=s, strategy=kind, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
-    broken = [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
-    verdict = "violated" if broken else "holds"
-    evidence = "; ".join(f"B={r['batch_size']} T={r['rounds']} σ={r['sigma']}: audited ε ≥ {r['audit_epsilon_lb']:.3f} "
-                         f"vs accountant {r['accountant_epsilon']:.3f}" for r in rows)
-    evidence = (f"{'LEAKS: ' if broken else ''}{evidence} ({trials} runs per dataset, half for the threshold; "
-                f"{level:.3%} lower bounds, Bonferroni over the {DPA_AUDIT_TESTS} dp_adam_design audit tests)"
-                f"{_QUICK_CAVEAT if budget == 'quick' and not broken else ''}")
-    figures = {"trials_per_dataset": trials, "level": level, "noise_scale": noise_scale,
-               "max_audit_over_accountant": max(r["audit_epsilon_lb"] / r["accountant_epsilon"] for r in rows)}
-    for k, r in enumerate(rows):
-        figures[f"accountant_epsilon_{k}"] = r["accountant_epsilon"]
-        figures[f"audit_epsilon_lb_{k}"] = r["audit_epsilon_lb"]
-    xs = list(range(len(rows)))
-    fig = Figure(f"audit_dp_adam_{mech}", f"Privacy audit of dp_adam_design {mech}", [Panel(
-        "audited lower bound vs accountant ε (δ = 1e-5); x: "
-        + " | ".join(f"B={r['batch_size']},T={r['rounds']},σ={r['sigma']}" for r in rows), "configuration", "ε",
-        [Series("accountant ε", xs, [r["accountant_epsilon"] for r in rows], style="points"),
-         Series("audited lower bound", xs, [r["audit_epsilon_lb"] for r in rows], style="points")])])
-    return Outcome(verdict, evidence, figures, broken[0] if broken else None, [fig])
+    labels = [f"B={r['batch_size']} T={r['rounds']} σ={r['sigma']}" for r in rows]
+    return audit_outcome(f"audit_dp_adam_{mech}", f"Privacy audit of dp_adam_design {mech}", rows, labels,
+                         trials=trials, level=level, budget=budget,
+                         family=f"the {DPA_AUDIT_TESTS} dp_adam_design audit tests", figures={"noise_scale": noise_scale})
 
 
 _DPA_AUDIT_TEXT = {

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from verify.audit import epsilon_lower_bound
-from verify.privacy import gaussian_epsilon_interval
+from verify.privacy import InvalidParameter, gaussian_epsilon_interval
 
 
 def _gauss(mu, n, seed):
@@ -97,3 +97,54 @@ def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update():
 def test_adp_audit_catches_under_noising():
     out = audit.audit_adp("adp_sgd", "quick", 0, noise_scale=0.25)
     assert out.verdict == "violated" and out.counterexample["score"] == "shift"
+
+
+# -- the one Outcome builder every audit claim uses ---------------------------------------------
+def _rows(*pairs):
+    return [dict(audit_epsilon_lb=lb, accountant_epsilon=acct, extra=1.5) for lb, acct in pairs]
+
+
+def _outcome(rows, budget="quick", **kw):
+    return audit.audit_outcome("audit_x", "Privacy audit of x", rows, [f"cfg{k}" for k in range(len(rows))],
+                               trials=1000, level=0.99, budget=budget, family="the 4 x audit tests", **kw)
+
+
+def test_audit_outcome_holds_with_the_caveat_only_at_the_quick_budget():
+    quick, full = _outcome(_rows((0.5, 2.0), (1.0, 4.0))), _outcome(_rows((0.5, 2.0), (1.0, 4.0)), "full")
+    for out in (quick, full):
+        assert out.verdict == "holds" and out.counterexample is None
+        assert out.figures["max_audit_over_accountant"] == 0.25
+        assert out.figures["audit_epsilon_lb_1"] == 1.0 and out.figures["accountant_epsilon_0"] == 2.0
+        assert "cfg1: audited ε ≥ 1.000 vs accountant 4.000" in out.evidence
+        assert "99.000% lower bounds, Bonferroni over the 4 x audit tests" in out.evidence
+    assert quick.evidence.endswith(audit._QUICK_CAVEAT) and audit._QUICK_CAVEAT not in full.evidence
+
+
+def test_audit_outcome_is_violated_by_any_row_above_its_accountant():
+    rows = _rows((0.5, 2.0), (4.5, 4.0), (3.0, 2.5))
+    out = _outcome(rows, figures={"noise_scale": 0.25})
+    assert out.verdict == "violated" and out.evidence.startswith("LEAKS: ")
+    assert out.counterexample is rows[1] and audit._QUICK_CAVEAT not in out.evidence
+    assert out.figures["max_audit_over_accountant"] == 3.0 / 2.5 and out.figures["noise_scale"] == 0.25
+    series = out.plots[0].panels[0].series
+    assert [s.label for s in series] == ["accountant ε", "audited lower bound"] and list(series[1].y) == [0.5, 4.5, 3.0]
+
+
+def test_audit_outcome_with_a_nan_is_inconclusive_and_says_where():
+    rows = _rows((0.5, 2.0), (5.0, 4.0))
+    rows[0]["accountant_epsilon"] = float("nan")
+    out = _outcome(rows)
+    assert out.verdict == "inconclusive" and out.counterexample is None
+    assert out.evidence.startswith("NaN in accountant_epsilon of cfg0: the audit cannot decide")
+    assert audit._QUICK_CAVEAT not in out.evidence and "LEAKS" not in out.evidence
+    rows = _rows((0.5, 2.0))
+    rows[0]["extra"] = np.float64("nan")  # a NaN anywhere in a row, not only in the two compared numbers
+    assert _outcome(rows).verdict == "inconclusive"
+
+
+def test_audit_outcome_draws_each_named_series_and_refuses_unlabelled_rows():
+    rows = [dict(audit_epsilon_lb=1.0, accountant_epsilon=2.0, a_lb=1.0, b_lb=0.25)]
+    out = _outcome(rows, series=(("audit: a", "a_lb"), ("audit: b", "b_lb")))
+    assert [s.label for s in out.plots[0].panels[0].series] == ["accountant ε", "audit: a", "audit: b"]
+    with pytest.raises(InvalidParameter, match="labels must be one per row"):
+        audit.audit_outcome("audit_x", "x", rows, [], trials=10, level=0.9, budget="quick", family="one test")
