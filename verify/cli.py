@@ -108,21 +108,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="use an existing Dask cluster, e.g. tcp://host:8786")
     v.set_defaults(func=cmd_verify)
 
+    from . import runs
+
     r = sub.add_parser("run", help="run one algorithm on one stylized problem",
                        description="Run one algorithm on one stylized problem; write run.json and a "
-                       "loss-curve plot.")
-    r.add_argument("algorithm", metavar="ALGORITHM",
-                   help="sgd, adagrad, dp_sgd, pasan, pagan, pagan_opt or pdp_sgd (see kernels.SPECS)")
+                       "curve plot (loss_curve.png) of the algorithm's metric. Private algorithms get their noise "
+                       "multiplier from (epsilon, delta) through dp-accounting (the PAGAN family: from its paper's "
+                       "formula, with the accountant's epsilon beside it); options left out take the paper's values.",
+                       epilog=_run_epilog(runs), formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("algorithm", metavar="ALGORITHM", help="one of the algorithms listed below")
     r.add_argument("--problem", required=True, metavar="PROBLEM",
-                   help="abs_regression, linear_subgaussian or sign_mean (paper defaults)")
-    r.add_argument("--epsilon", default=None, metavar="E", help="privacy epsilon > 0")
-    r.add_argument("--delta", default=None, metavar="D", help="privacy delta in (0, 1)")
+                   help="a problem the algorithm runs on (listed below; the paper's first)")
+    r.add_argument("--epsilon", default=None, metavar="E",
+                   help="privacy epsilon > 0 (private algorithms only; default the paper's)")
+    r.add_argument("--delta", default=None, metavar="D",
+                   help="privacy delta in (0, 1) (private algorithms only; default the paper's)")
     r.add_argument("--trials", default="10", metavar="N",
                    help="independent runs, an integer >= 1 (default 10; a 95%% CI of the median needs >= 6)")
     r.add_argument("--seed", default="0", metavar="S", help="seed, an integer >= 0 (default 0)")
     r.add_argument("--steps", default=None, metavar="T", help="number of steps, an integer >= 1")
-    r.add_argument("--batch-size", default=None, metavar="B", help="batch size, an integer >= 1")
-    r.add_argument("--alpha", default=None, metavar="A", help="step size > 0")
+    r.add_argument("--batch-size", default=None, metavar="B",
+                   help="batch size, an integer >= 1 (not for one-record or full-batch algorithms)")
+    r.add_argument("--alpha", default=None, metavar="A", help="step size / learning rate > 0")
     r.add_argument("--out", default=DEFAULT_RUN_OUT, metavar="DIR",
                    help=f"output directory (default {DEFAULT_RUN_OUT})")
     r.add_argument("--json", action="store_true", help="print the run summary as JSON to stdout")
@@ -250,19 +257,27 @@ def cmd_verify(args, runner=None) -> int:
 # --------------------------------------------------------------------------------------
 # run
 # --------------------------------------------------------------------------------------
-def _kernels_api():
-    import kernels
+#: ``verify.runs`` parameter names -> the command line's
+_RUN_OPTION = {"algorithm": "ALGORITHM", "problem": "--problem", "epsilon": "--epsilon", "delta": "--delta",
+               "trials": "--trials", "seed": "--seed", "steps": "--steps", "batch_size": "--batch-size",
+               "alpha": "--alpha"}
 
-    missing = [n for n in ("ALGORITHMS", "PROBLEMS", "make_problem", "run_algorithm") if not hasattr(kernels, n)]
-    if missing:
-        raise CouldNotRun(f"the kernels package does not provide {', '.join(missing)} yet")
-    return kernels
+
+def _run_epilog(runs) -> str:
+    """The algorithms of ``dpverify run``, per paper, with their problems (the paper's first)."""
+    lines = ["algorithms (paper: ALGORITHM [problems, the paper's first]):"]
+    for paper, rows in runs.by_paper().items():
+        lines.append(f"  {paper}:")
+        for r in rows:
+            lines.append(f"    {r.name:30s} {', '.join(r.problems)}{'' if r.private else '  (non-private)'}")
+    return "\n".join(lines)
 
 
 def cmd_run(args) -> int:
-    kernels = _kernels_api()
-    algorithm = _param(V.choice, "ALGORITHM", args.algorithm, kernels.ALGORITHMS)
-    problem = _param(V.choice, "--problem", args.problem, kernels.PROBLEMS)
+    from . import runs
+
+    algorithm = _param(V.choice, "ALGORITHM", args.algorithm, runs.ALGORITHMS)
+    problem = _param(V.choice, "--problem", args.problem, runs.RUNNABLES[algorithm].problems)
     epsilon = None if args.epsilon is None else _param(V.positive, "--epsilon", args.epsilon)
     delta = None if args.delta is None else _param(V.open_unit, "--delta", args.delta)
     trials = _param(V.integer, "--trials", args.trials, 1)
@@ -282,21 +297,26 @@ def cmd_run(args) -> int:
 
     started = report.now_iso()
     t0 = time.perf_counter()
-    dataset = kernels.make_problem(problem, seed)
-    res = kernels.run_algorithm(algorithm, dataset, epsilon=epsilon, delta=delta, trials=trials,
-                                seed=seed, **opts)
+    try:
+        res = runs.run(algorithm, problem, epsilon=epsilon, delta=delta, trials=trials, seed=seed, **opts)
+    except InvalidParameter as exc:  # e.g. --epsilon for a non-private algorithm, --batch-size above n
+        name = ", ".join(_RUN_OPTION.get(n.strip(), n.strip()) for n in str(exc.name).split(","))
+        msg = _invalid_message(exc)
+        raise BadInput(name + msg[len(exc.name):] if msg.startswith(exc.name + ":") else msg) from None
     seconds = time.perf_counter() - t0
 
     steps = np.asarray(res.steps, dtype=float).ravel()
-    losses = np.asarray(res.losses, dtype=float).reshape(trials, -1)
-    final = np.asarray(res.final_loss, dtype=float).ravel()
-    med, lo, hi = stats.median_bands(losses)
+    values = np.asarray(res.values, dtype=float).reshape(trials, -1)
+    final = np.asarray(res.final, dtype=float).ravel()
+    med, lo, hi = stats.median_bands(values)
     ci = stats.median_ci(final)
+    label = runs.METRICS[res.metric]
+    eps_used = res.params.get("epsilon")
 
-    title = f"{algorithm} on {problem}" + (f", ε = {epsilon:g}" if epsilon is not None else "")
+    title = f"{algorithm} on {problem}" + (f", ε = {eps_used:g}" if eps_used is not None else "")
     positive = bool(np.all(np.isfinite(med)) and np.all(med > 0))
     fig = Figure("loss_curve", title, [Panel(
-        f"median loss over {trials} trial{'s' if trials != 1 else ''} (95% CI band)", "step", "loss",
+        f"median {label} over {trials} trial{'s' if trials != 1 else ''} (95% CI band)", "step", label,
         [Series(f"{algorithm} median", steps, med, lo, hi)], "linear", "log" if positive else "linear",
     )])
     out = Path(args.out)
@@ -304,11 +324,17 @@ def cmd_run(args) -> int:
     doc = jsonable({
         "algorithm": algorithm,
         "problem": problem,
-        "params": {"epsilon": epsilon, "delta": delta, "trials": trials, "seed": seed, **opts},
+        "paper": res.paper,
+        "metric": res.metric,
+        "params": dict(res.params),
         "final_loss": {"median": ci.estimate, "lo": _finite_or_none(ci.lo), "hi": _finite_or_none(ci.hi),
                        "level": ci.level, "per_trial": final},
         "curve": {"steps": np.asarray(res.steps).ravel().tolist(), "median": med,
                   "lo": [_finite_or_none(v) for v in lo], "hi": [_finite_or_none(v) for v in hi]},
+        "privacy": res.privacy,
+        "settings": res.settings,
+        "problem_params": res.problem_params,
+        "notes": list(res.notes),
         "plot": png.name,
         "meta": {"version": __version__, "started": started, "seconds": round(seconds, 3)},
     })
@@ -318,8 +344,15 @@ def cmd_run(args) -> int:
     human = _human(args)
     band = (f"95% CI [{ci.lo:.6g}, {ci.hi:.6g}]" if np.isfinite(ci.lo) and np.isfinite(ci.hi)
             else "no finite 95% CI of the median with fewer than 6 trials")
-    print(f"{title}: median final loss {ci.estimate:.6g}, {band} "
+    print(f"{title}: median final {label} {ci.estimate:.6g}, {band} "
           f"over {trials} trial{'s' if trials != 1 else ''} ({seconds:.2f} s)", file=human)
+    if res.privacy is not None:
+        pv = res.privacy
+        acct = pv["accountant_epsilon"]
+        print(f"privacy: noise multiplier {pv['noise_multiplier']:.6g} ({pv['calibration'].split(' ')[0]} calibration), "
+              f"accountant ε {'not computed' if acct is None else f'{acct:.6g}'} at δ = {pv['delta']:g}", file=human)
+    for note in res.notes:
+        print(f"note: {note}", file=human)
     print(f"wrote {path} and {png}", file=human)
     return 0
 

@@ -13,8 +13,14 @@ from hypothesis import strategies as st
 
 from verify import cli
 
-ALGOS = ["sgd", "adagrad", "dp_sgd", "pasan", "pagan", "pagan_opt", "pdp_sgd"]
-PROBLEMS = ["abs_regression", "linear_subgaussian", "sign_mean"]
+ALGOS = ["sgd", "adagrad", "dp_sgd", "pasan", "pagan", "pagan_opt", "pdp_sgd",
+         "adp_sgd", "adp_sgd_adaptive", "dp_sgd_poly", "dp_sgd_adaptive",
+         "noisy_adagrad", "adagrad_full", "dp_gd",
+         "dp_adam_post_processing", "dp_adam_ime", "dp_adam_bias_correction", "dp_adam_scale_then_privatize",
+         "adadps", "adadps_rmsprop", "adadps_adam", "adadps_adagrad", "adadps_dp_sgd", "adadps_dp_adam",
+         "adadps_dp_rmsprop", "adadps_dp_r_pub"]
+PROBLEMS = ["abs_regression", "linear_subgaussian", "sign_mean", "smooth_nonconvex", "low_rank_glm",
+            "sparse_logistic_1d", "sparse_linear_regression", "zipf_bow_logistic"]
 junk = st.sampled_from(["", "nan", "inf", "-inf", "1e999", "abc", "0x10", "1.5e", " ", "-0", "None", "∞"])
 # valid values are drawn about as often as all the invalid kinds together, so both paths get exercised
 good_reals = st.sampled_from(["1", "0.5", "1e-3", "1e3", "1e-12", "0.3"])
