@@ -39,6 +39,7 @@ updates m, v, θ — the d = 10⁶ round of ``verify/bench.py``.  No fastmath.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -52,6 +53,9 @@ VARIANTS = {"post_processing": 0, "ime": 1, "bias_correction": 2, "scale_then_pr
             "noiseless_stp": 5, "sgd_momentum": 6}
 OPTIMIZERS = {"adam": 0, "adagrad": 1}
 STRATEGIES = ("identity", "half", "banded", "sqrt")
+STRATEGY_MAX_T = 10**4  # a strategy's series are O(T²) to build; run_logistic_1d forms the T×T matrix C⁻¹
+STRATEGY_MAX_BANDS = 64  # "banded" optimises bands − 1 coefficients, each gradient one O(T²) evaluation per band
+MAX_NOISE_STD = 1e150  # σ·C/B: squared into the second moment, which must stay finite
 _BLOCK = 512  # coordinates per block of the fused pass (B·512 doubles stay in L1/L2)
 
 
@@ -132,10 +136,12 @@ def strategy(kind: str, T: int, bands: int = 4) -> Strategy:
       minimising the prefix-sum RMSE sens(C)·‖A C⁻¹‖_F/√T (L-BFGS-B from the truncated
       square root); C⁻¹ is then an all-pole filter.
     * ``sqrt``: C = C⁻¹·A = A^{1/2}, coefficients binom(2k, k)/4^k; C⁻¹ has those of (1 − x)^{1/2}.
+
+    Limits: ``T`` ≤ :data:`STRATEGY_MAX_T` = 10⁴, ``bands`` ≤ :data:`STRATEGY_MAX_BANDS` = 64.
     """
     V.choice("kind", kind, STRATEGIES)
-    T = V.integer("T", T, 1)
-    bands = V.integer("bands", bands, 1)
+    T = V.integer("T", T, 1, STRATEGY_MAX_T)
+    bands = V.integer("bands", bands, 1, STRATEGY_MAX_BANDS)
     key = (kind, T, bands if kind == "banded" else 0)
     if key not in _STRATEGY_CACHE:  # deterministic; built once per (kind, T, bands)
         _STRATEGY_CACHE[key] = _build_strategy(kind, T, bands)
@@ -192,9 +198,15 @@ def _filter_noise(zeta, num, den, hist_z, hist_out, pos, out):
 # ======================================================================================
 def ime_sensitivities(clip_norm: float, batch_size: int) -> tuple[float, float]:
     """Zero-out sensitivities of ḡ (C/B) and of ḡ⊙ḡ ((2B − 1)C²/B²) (paper §3.2)."""
-    B = V.integer("batch_size", batch_size, 1)
+    B = V.count("batch_size", batch_size)
     C = V.positive("clip_norm", clip_norm)
-    return C / B, (2 * B - 1) * C**2 / B**2
+    try:
+        d2 = (2 * B - 1) * C**2 / B**2
+    except OverflowError:
+        d2 = math.inf
+    if not 0 < d2 < math.inf:  # C² under- or overflows: the noise split γ = Δ₁/Δ₂ would divide by 0 or inf
+        raise V.InvalidParameter("clip_norm", "between about 1e-150 and 1e150 (its square enters Δ₂)", clip_norm)
+    return C / B, d2
 
 
 def ime_noise_stds(sigma: float, clip_norm: float, batch_size: int, gamma: float | None = None,
@@ -259,9 +271,10 @@ def _record_factor(g, v, t, stp, opt, c2p, xi, clip, B):
 
 @njit(cache=True, nogil=True, inline="always")
 def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi,
-                  std_m, std_v, bc_sub, floor, gbar_out):
-    """Coordinates j0 .. j0+len(blk)−1: average the clipped records into ``blk`` (records summed in order), add
-    the block's unit noise ``nbm``/``nbv`` and update m, v, θ.  Returns the count of negative corrected v̂."""
+                  std_m, std_v, bc_sub, floor, gbar_out, averaged=False):
+    """Coordinates j0 .. j0+len(blk)−1: average the clipped records into ``blk`` (records summed in order; skipped
+    when ``averaged``: ``blk`` holds the average already), add the block's unit noise ``nbm``/``nbv`` and update
+    m, v, θ.  Returns the count of negative corrected v̂."""
     B = grads.shape[0]
     n = blk.shape[0]
     j1 = j0 + n
@@ -270,13 +283,14 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant
     c1 = 1.0 - beta1**tt
     c2 = 1.0 - beta2**tt
     c2p = 1.0 - beta2**t
-    for jj in range(n):
-        blk[jj] = 0.0
-    for i in range(B):
-        fi = fac[i]
-        row = grads[i, j0:j1]
+    if not averaged:
         for jj in range(n):
-            blk[jj] += fi * row[jj]
+            blk[jj] = 0.0
+        for i in range(B):
+            fi = fac[i]
+            row = grads[i, j0:j1]
+            for jj in range(n):
+                blk[jj] += fi * row[jj]
     neg = 0
     for j in range(j0, j1):
         acc = blk[j - j0]
@@ -305,19 +319,33 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant
 
 @njit(cache=True, nogil=True)
 def _round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
-           floor, zm, zv, rng, draw, fac, gbar_out):
+           floor, zm, zv, rng, draw, fac, gbar_out, row_major=False):
     """One round on caller-owned state (theta, m, v, vclean updated in place); t = rounds done before.
 
     grads (B, d); zm, zv (d) unit noise (ignored, and drawn in-kernel, when ``draw``); fac (B) scratch
     for clip factors; gbar_out (d) receives the clean clipped average (unscaled geometry).
     Returns the number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Two orders of the same arithmetic (bit-identical results; every coordinate sums its records in order):
+    ``row_major=False`` takes each record's norm, then averages block by block over coordinates (the gradients
+    are read from memory twice); ``row_major=True`` takes record i's norm and at once adds its clipped row into
+    ``gbar_out``, while the row is still in cache — the gradients are read from memory once, if a row and
+    ``gbar_out`` (2·d·8 bytes) fit in the last-level cache (:func:`row_major_fits`).
     """
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     c2p = 1.0 - beta2**t
-    # pass 1: per-record (scaled) norms -> clip factors
+    # pass 1: per-record (scaled) norms -> clip factors (row-major: and the clipped sum)
+    if row_major:
+        for j in range(d):
+            gbar_out[j] = 0.0
     for i in range(B):
         fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+        if row_major:
+            fi = fac[i]
+            row = grads[i]
+            for j in range(d):
+                gbar_out[j] += fi * row[j]
     # pass 2: fused update over coordinates, in cache-sized blocks (records summed block by block)
     neg = 0
     blk = np.empty(_BLOCK)
@@ -325,18 +353,44 @@ def _round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, cl
     nbv = np.empty(_BLOCK)
     for j0 in range(0, d, _BLOCK):
         n = min(d, j0 + _BLOCK) - j0
+        if row_major:
+            avg = gbar_out[j0:j0 + n]
+        else:
+            avg = blk[:n]
         if draw:  # the block's noise first (m part, then v part), so the update loop stays a plain loop
             for jj in range(n):
                 nbm[jj] = rng.standard_normal()
             if variant == 1:
                 for jj in range(n):
                     nbv[jj] = rng.standard_normal()
-            neg += _update_block(grads, fac, j0, blk[:n], nbm, nbv, theta, m, v, vclean, t, variant, opt, lr,
-                                 beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out)
+            neg += _update_block(grads, fac, j0, avg, nbm, nbv, theta, m, v, vclean, t, variant, opt, lr,
+                                 beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out, row_major)
         else:
-            neg += _update_block(grads, fac, j0, blk[:n], zm[j0:], zv[j0:], theta, m, v, vclean, t, variant, opt,
-                                 lr, beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out)
+            neg += _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, variant, opt,
+                                 lr, beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out, row_major)
     return neg
+
+
+@functools.lru_cache(maxsize=1)
+def _last_level_cache_bytes() -> int:
+    """The largest CPU cache this machine reports (Linux sysfs), or 8 MiB when it reports none."""
+    import glob
+
+    best = 0
+    for path in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*/size"):
+        try:
+            text = open(path).read().strip().upper()
+            mult = {"K": 2**10, "M": 2**20, "G": 2**30}.get(text[-1:], 1)
+            best = max(best, int(text.rstrip("KMG")) * mult)
+        except (OSError, ValueError):
+            continue
+    return best or 8 * 2**20
+
+
+def row_major_fits(d: int) -> bool:
+    """Whether a round at dimension d should run row-major: one record row plus the average (2·d·8 bytes) fit
+    in the last-level cache."""
+    return 2 * d * 8 <= _last_level_cache_bytes()
 
 
 @njit(cache=True, parallel=True)
@@ -403,27 +457,33 @@ class RoundConfig:
     ime_split: bool = True
 
     def validated(self) -> "RoundConfig":
+        """This configuration with every field checked and converted to its type (``batch_size`` ≤ 10⁹)."""
         V.choice("variant", self.variant, tuple(VARIANTS))
         V.choice("optimizer", self.optimizer, tuple(OPTIMIZERS))
-        V.positive("lr", self.lr)
+        lr = V.positive("lr", self.lr)
         b1 = V._real("beta1", self.beta1)
         if not 0 <= b1 < 1:
             raise V.InvalidParameter("beta1", "in [0, 1)", self.beta1)
-        if self.optimizer == "adam":
-            b2 = V._real("beta2", self.beta2)
-            if not 0 <= b2 < 1:
-                raise V.InvalidParameter("beta2", "in [0, 1)", self.beta2)
-        V.nonnegative("xi", self.xi)
-        V.positive("clip_norm", self.clip_norm, allow_inf=True)
-        V.nonnegative("sigma", self.sigma)
-        V.integer("batch_size", self.batch_size, 1)
-        V.nonnegative("floor", self.floor)
+        b2 = V._real("beta2", self.beta2)
+        if self.optimizer == "adam" and not 0 <= b2 < 1:
+            raise V.InvalidParameter("beta2", "in [0, 1)", self.beta2)
+        if not math.isfinite(b2):
+            raise V.InvalidParameter("beta2", "a finite number", self.beta2)
+        xi = V.nonnegative("xi", self.xi)
+        clip_norm = V.positive("clip_norm", self.clip_norm, allow_inf=True)
+        sigma = V.nonnegative("sigma", self.sigma)
+        batch_size = V.count("batch_size", self.batch_size)
+        floor = V.nonnegative("floor", self.floor)
+        ime_split = V.flag("ime_split", self.ime_split)
         if self.variant == "scale_then_privatize" or self.variant == "noiseless_stp":
-            if self.xi <= 0:
+            if xi <= 0:
                 raise V.InvalidParameter("xi", "> 0 for scale-then-privatize (the scale is 1/(√v̂ + ξ))", self.xi)
-        if self.sigma > 0 and math.isinf(self.clip_norm):
+        if sigma > 0 and math.isinf(clip_norm):
             raise V.InvalidParameter("clip_norm", "finite when sigma > 0 (the noise is σ·C/B)", self.clip_norm)
-        return self
+        if sigma * clip_norm / batch_size > MAX_NOISE_STD:
+            raise V.InvalidParameter("sigma, clip_norm", f"such that the noise std σ·C/B is at most {MAX_NOISE_STD:g} "
+                                     "(its square enters v̂ and must stay finite)", sigma * clip_norm / batch_size)
+        return RoundConfig(self.variant, self.optimizer, lr, b1, b2, xi, clip_norm, sigma, batch_size, floor, ime_split)
 
 
 def noise_stds(cfg: RoundConfig, sensitivity: float = 1.0) -> tuple[float, float]:
@@ -505,23 +565,43 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
 
     ``threads`` > 1 splits the round over that many Numba threads (:func:`_round_parallel`, worth it for
     large d); the result is bit-identical to ``threads=1``.
+
+    ``grads`` (B, d) and the unit noise ``zm``, ``zv`` (d,) are checked (shape, finite noise); a gradient
+    with NaN/inf raises InvalidParameter naming ``grads`` after the round (found, at O(d) cost, in its
+    clean average, which clipping cannot make finite).
     """
-    grads = np.ascontiguousarray(grads, dtype=np.float64)
-    if grads.ndim != 2 or grads.shape[1] != state.theta.size:
-        raise V.InvalidParameter("grads", f"a (batch, {state.theta.size}) array", f"shape {grads.shape}")
+    if not isinstance(state, State):
+        raise V.InvalidParameter("state", "a kernels.dp_adam.State", type(state).__name__)
+    d = state.theta.size
+    try:
+        grads = np.ascontiguousarray(grads, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise V.InvalidParameter("grads", f"a (batch, {d}) array of numbers", type(grads).__name__) from None
+    if grads.ndim != 2 or grads.shape[1] != d:
+        raise V.InvalidParameter("grads", f"a (batch, {d}) array", f"shape {grads.shape}")
+    zm = V.finite_array("zm", zm, shape=(d,))
+    zv = zm if zv is None else V.finite_array("zv", zv, shape=(d,))
+    if gbar_out is not None and not (isinstance(gbar_out, np.ndarray) and gbar_out.dtype == np.float64
+                                     and gbar_out.shape == (d,) and gbar_out.flags.c_contiguous):
+        raise V.InvalidParameter("gbar_out", f"a C-contiguous float64 array of shape ({d},)", type(gbar_out).__name__)
     std_m, std_v = noise_stds(cfg, sensitivity)
-    zv = zm if zv is None else zv
     fac = np.empty(grads.shape[0])
     gb = np.empty(state.theta.size) if gbar_out is None else gbar_out
     args = (grads, state.theta, state.m, state.v, state.vclean, state.t, VARIANTS[cfg.variant],
             OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, std_m, std_v,
             bc_sub, cfg.floor, zm, zv)
     threads = V.integer("threads", threads, 1)
-    if threads == 1:
-        neg = _round(*args, _DUMMY_RNG, False, fac, gb)
-    else:
-        neg = _with_threads(threads, _round_parallel, *args, fac, gb)
+    try:
+        if threads == 1:
+            neg = _round(*args, _DUMMY_RNG, False, fac, gb, row_major_fits(d))
+        else:
+            neg = _with_threads(threads, _round_parallel, *args, fac, gb)
+    except ZeroDivisionError:  # v̂ overflowed to inf, so a scale 1/(√v̂ + ξ) became 0 and the round divided by it
+        raise V.InvalidParameter("grads, cfg", "small enough that the round stays within float64 range (its second "
+                                 "moment overflowed; scale the gradients, sigma or clip_norm down)") from None
     state.t += 1
+    if not np.all(np.isfinite(gb)):  # NaN/inf in a record survives clipping into the clean average (O(d) check)
+        raise V.InvalidParameter("grads", "finite (no NaN or inf)", "a non-finite entry")
     return int(neg)
 
 
@@ -552,13 +632,34 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     and with ``record_v`` "v_hist": (trials, rounds, d) v after each round}.  ``v0``/``t0`` start from a
     given second moment and round count (e.g. a large t0 makes Adam's bias corrections ≈ 1).
     ``threads`` > 1 runs each round on that many Numba threads (same numbers as ``threads=1``).
+
+    Limits: ``d``, ``rounds``, ``trials``, ``t0`` ≤ 10⁹; the outputs ((trials, d), (trials, rounds) and with
+    ``record_v`` (trials, rounds, d)) ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity needs
+    ``rounds`` ≤ 10⁴ (:func:`strategy`).  ``grad_fn`` must return a finite (B, d) array; a run that
+    overflows float64 (say ``lr`` = 1e300) raises InvalidParameter instead of returning NaN.
     """
+    if not isinstance(cfg, RoundConfig):
+        raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)
     cfg = cfg.validated()
-    d = V.integer("d", d, 1)
-    rounds = V.integer("rounds", rounds, 1)
-    trials = V.integer("trials", trials, 1)
-    V.integer("seed", seed, 0)
+    if not callable(grad_fn):
+        raise V.InvalidParameter("grad_fn", "a function (t, theta, rng) -> (B, d) gradients", type(grad_fn).__name__)
+    d = V.count("d", d)
+    rounds = V.count("rounds", rounds)
+    trials = V.count("trials", trials)
+    seed = V.integer("seed", seed, 0)
     threads = V.integer("threads", threads, 1)
+    V.choice("strat_kind", strat_kind, STRATEGIES)
+    V.memory("trials, d", trials, 8 * d)
+    V.memory("trials, rounds", trials, rounds, 3)
+    if V.flag("record_v", record_v):
+        V.memory("trials, rounds, d", trials, rounds, d)
+    theta0 = None if theta0 is None else V.finite_array("theta0", theta0, shape=(d,))
+    v0 = None if v0 is None else V.finite_array("v0", v0, shape=(d,))
+    if v0 is not None and np.any(v0 < 0):
+        raise V.InvalidParameter("v0", "a second moment: entries >= 0", "a negative entry")
+    if strat_kind != "identity" and rounds > STRATEGY_MAX_T:
+        raise V.InvalidParameter("rounds, strat_kind", f"at most {STRATEGY_MAX_T} rounds for a DP-MF strategy other "
+                                 "than identity (its O(T²) series)", rounds)
     strat = strategy(strat_kind, rounds, bands) if strat_kind != "identity" else None
     sens = 1.0 if strat is None else strat.sensitivity
     bias = bias_schedule(cfg, strat, rounds) if cfg.variant == "bias_correction" else np.zeros(rounds)
@@ -567,7 +668,7 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
            "neg_frac": np.empty((trials, rounds)), "gbar_norm": np.empty((trials, rounds))}
     if record_v:
         out["v_hist"] = np.empty((trials, rounds, d))
-    t0 = V.integer("t0", t0, 0)
+    t0 = V.count("t0", t0, 0)
     gb = np.empty(d)
     for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         data_ss, noise_ss = ss.spawn(2)
@@ -579,8 +680,19 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
         ns = NoiseStream(d, noise_rng, strat, parts)
         for t in range(rounds):
             grads = grad_fn(t, st.theta, data_rng)
+            if not (isinstance(grads, np.ndarray) and grads.ndim == 2 and grads.shape[1] == d):
+                raise V.InvalidParameter("grad_fn", f"a function returning a (B, {d}) array",
+                                         getattr(grads, "shape", type(grads).__name__))
             z = ns.next()
-            neg = step(cfg, st, grads, z[0], z[-1], sens, bias[t], gb, threads)
+            try:
+                neg = step(cfg, st, grads, z[0], z[-1], sens, bias[t], gb, threads)
+            except V.InvalidParameter as exc:
+                if exc.name == "grads, cfg":  # an overflow: the gradients' or the noise's scale
+                    raise V.InvalidParameter("grad_fn, lr, sigma, clip_norm", exc.accepted) from None
+                if exc.name != "grads":
+                    raise
+                raise V.InvalidParameter("grad_fn", "a function returning finite gradients", f"round {t}: {exc}") \
+                    from None
             out["neg_frac"][k, t] = neg / d
             out["gbar_norm"][k, t] = float(np.sqrt(gb @ gb))
             if record_v:
@@ -589,6 +701,7 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
         out["v"][k] = st.v
         c2 = 1 - cfg.beta2**st.t if cfg.optimizer == "adam" else 1.0
         out["vhat"][k] = st.v / c2 - bias[rounds - 1]
+    V.finite_output("lr, sigma, theta0, v0", out["theta"], out["vhat"], out["gbar_norm"])
     return out
 
 
@@ -617,12 +730,27 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
     Each trial draws its unit noise (two parts: gradient and, for IME, square) from its own spawned
     stream and correlates it with the strategy's C⁻¹ (dense Toeplitz product), so for a given seed every
     variant and learning rate sees the same noise (common random numbers).
+
+    Limits: ``trials`` ≤ 10⁹ with the (T, 2·trials) noise ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity
+    needs T = len(x) ≤ 10⁴ (:func:`strategy`).  A run that overflows float64 raises InvalidParameter.
     """
+    if not isinstance(cfg, RoundConfig):
+        raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)
     cfg = cfg.validated()
     x = V.finite_array("x", x, ndim=1)
     y = V.finite_array("y", y, shape=(x.size,))
     T = x.size
-    trials = V.integer("trials", trials, 1)
+    if T < 1:
+        raise V.InvalidParameter("x", "at least one record", "an empty array")
+    trials = V.count("trials", trials)
+    V.memory("x, trials", T, 2 * trials)
+    theta0 = V._real("theta0", theta0)
+    if not math.isfinite(theta0):
+        raise V.InvalidParameter("theta0", "a finite number", theta0)
+    V.choice("strat_kind", strat_kind, STRATEGIES)
+    if strat_kind != "identity" and T > STRATEGY_MAX_T:
+        raise V.InvalidParameter("x, strat_kind", f"at most {STRATEGY_MAX_T} records for a DP-MF strategy other than "
+                                 "identity (the T×T matrix C⁻¹)", T)
     strat = strategy(strat_kind, T) if strat_kind != "identity" else None
     sens = 1.0 if strat is None else strat.sensitivity
     std_m, std_v = noise_stds(cfg, sens)
@@ -639,6 +767,7 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
                                    cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, std_m, std_v, bc, cfg.floor,
                                    np.ascontiguousarray(Z[:, 2 * k]), np.ascontiguousarray(Z[:, 2 * k + 1]),
                                    _DUMMY_RNG)
+    V.finite_output("lr, x, theta0", out)
     return out
 
 
@@ -677,16 +806,20 @@ def constant_signal_vhat(signal, noise_std: float, beta2: float, steps: int, *, 
     the squared gradient (IME).
     """
     signal = V.finite_array("signal", signal, ndim=1)
+    if signal.size == 0:
+        raise V.InvalidParameter("signal", "a non-empty 1-d array", "an empty array")
     noise_std = V.nonnegative("noise_std", noise_std)
     b2 = V._real("beta2", beta2)
     if not 0 <= b2 < 1:
         raise V.InvalidParameter("beta2", "in [0, 1)", beta2)
-    steps = V.integer("steps", steps, 1)
+    steps = V.count("steps", steps)
     V.choice("mode", mode, ("bias_correction", "ime"))
-    trials = V.integer("trials", trials, 1)
+    trials = V.count("trials", trials)
+    V.memory("trials, signal", trials, signal.size)
     neg = np.zeros(steps, dtype=np.int64)
     vh = np.empty((trials, signal.size))
     for k, ss in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
         _const_signal_vhat(signal, noise_std, b2, steps, 0 if mode == "bias_correction" else 1,
                            np.random.default_rng(ss), neg, vh[k])
+    V.finite_output("signal, noise_std", vh)
     return {"vhat": vh, "neg_frac": neg / (trials * signal.size)}

@@ -81,6 +81,32 @@ def test_in_kernel_draws_equal_predrawn_noise_from_the_same_generator():
     np.testing.assert_array_equal(outs[0], outs[1])
 
 
+def test_row_major_and_two_pass_orders_are_bit_identical():
+    # the same sums in the same order per coordinate: every variant, optimizer, in-kernel draws, round 0 and later
+    rng = np.random.default_rng(11)
+    d, B = 1300, 4
+    for variant in range(7):
+        for opt in (0, 1):
+            G = rng.standard_normal((B, d)) * rng.uniform(0.1, 3)
+            G[0, 0] = -0.0
+            outs = []
+            for row_major in (False, True):
+                st = [np.full(d, 0.1), np.full(d, 0.01), np.full(d, 0.5), np.zeros(d)]
+                fac, gb = np.empty(B), np.empty(d)
+                neg = K._round(G, *st, 2, variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2, 0.05, 1e-4, gb, gb,
+                               np.random.default_rng(4), True, fac, gb, row_major)
+                outs.append((neg, st, fac, gb))
+            assert outs[0][0] == outs[1][0]
+            for a, b in zip(outs[0][1] + [outs[0][2], outs[0][3]], outs[1][1] + [outs[1][2], outs[1][3]]):
+                np.testing.assert_array_equal(a, b)
+
+
+def test_row_major_is_chosen_when_a_row_and_the_average_fit_in_cache():
+    llc = K._last_level_cache_bytes()
+    assert llc > 0
+    assert K.row_major_fits(llc // 16) and not K.row_major_fits(llc // 16 + 1)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_threaded_round_is_bit_identical_to_the_serial_round(threads):
     # every variant and optimizer, round 0 and a later round (STP scales by v̂), d not a multiple of the block
