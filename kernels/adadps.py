@@ -45,6 +45,7 @@ METHODS = {"dp_sgd": 0, "adadps_fixed": 1, "adadps_rmsprop": 2, "adadps_adam": 3
            "dp_adam": 5, "dp_rmsprop": 6, "dp_r_pub": 7}
 PUBLIC_METHODS = ("adadps_rmsprop", "adadps_adam", "adadps_adagrad", "dp_r_pub")
 SAMPLINGS = {"poisson": 0, "fixed": 1}
+MAX_DOC_LEN = 10**6  # zipf_bow_logistic: tokens drawn per record
 
 
 # ======================================================================================
@@ -100,8 +101,10 @@ def _np_losses(kind: int, z: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _finite(name: str, value) -> float:
     """A finite real number of either sign."""
-    a = V.finite_array(name, [value])
-    return float(a[0])
+    v = V._real(name, value)
+    if not math.isfinite(v):
+        raise V.InvalidParameter(name, "a finite number", value)
+    return v
 
 
 def sparse_linear_regression(n: int = 1000, d: int = 500, n_frequent: int = 50, p_frequent: float = 0.9,
@@ -114,10 +117,11 @@ def sparse_linear_regression(n: int = 1000, d: int = 500, n_frequent: int = 50, 
     for the other 450; w_j = 0.01 / 1.0 likewise; y = ⟨w, x⟩ + N(0, 0.01²) (the paper writes N(0, 0.01);
     the authors' generator uses 0.01 as the standard deviation, taken here); loss ½(⟨w, x⟩ − y)².
     Side information ``"paper"``: A_j = 1 (frequent) and 0.01 (rare), as in the paper; ``"mean"``:
-    A_j = E|x_j| (Theorem 3's GLM choice).
+    A_j = E|x_j| (Theorem 3's GLM choice).  Limits: n, d ≤ 10⁹ with the (n, d) features ≤ 8 GiB.
     """
-    n, d = V.integer("n", n), V.integer("d", d)
-    n_frequent = V.integer("n_frequent", n_frequent, 0)
+    n, d = V.count("n", n), V.count("d", d)
+    V.memory("n, d", n, d)
+    n_frequent = V.count("n_frequent", n_frequent, 0)
     if n_frequent > d:
         raise V.InvalidParameter("n_frequent", f"an integer in [0, d = {d}]", n_frequent)
     p_frequent, p_rare = V.unit_interval("p_frequent", p_frequent), V.unit_interval("p_rare", p_rare)
@@ -151,17 +155,24 @@ def zipf_bow_logistic(n: int = 4000, d: int = 1000, zipf_s: float = 1.1, doc_len
     Side information (non-sensitive, from the population law, not the data): ``"frequency"``
     A_j = P(x_j = 1) under the base law (Theorem 3's A_j = E|x_j|), ``"inverse_idf"`` A_j = 1/log(1/P(x_j = 1))
     (inversely proportional to the token's IDF); both rescaled to max 1.
+
+    Limits: n, d, n_test, n_users ≤ 10⁹, ``doc_len`` ≤ 10⁶ tokens, and the (n, d), (n_test, d), (n_users, d)
+    and public (⌈public_fraction·n⌉, d) arrays ≤ 8 GiB each.
     """
-    n, d = V.integer("n", n), V.integer("d", d)
+    n, d = V.count("n", n), V.count("d", d)
     zipf_s = V.positive("zipf_s", zipf_s)
     doc_len = V.positive("doc_len", doc_len)
-    if doc_len < 1:
-        raise V.InvalidParameter("doc_len", ">= 1", doc_len)
+    if not 1 <= doc_len <= MAX_DOC_LEN:
+        raise V.InvalidParameter("doc_len", f"in [1, {MAX_DOC_LEN}] (tokens per record)", doc_len)
     predictive_power = V.nonnegative("predictive_power", predictive_power)
     signal = V.positive("signal", signal)
     public_fraction = V.open_unit("public_fraction", public_fraction)
-    n_test = V.integer("n_test", n_test, 1)
-    n_users = V.integer("n_users", n_users)
+    n_test = V.count("n_test", n_test)
+    n_users = V.count("n_users", n_users)
+    V.memory("n, d", n, d)
+    V.memory("n_test, d", n_test, d)
+    V.memory("n_users, d", n_users, d, itemsize=24)  # tilt, user_p, cum
+    V.memory("public_fraction, n, d", math.ceil(public_fraction * n), d)
     user_skew = V.nonnegative("user_skew", user_skew)
     V.integer("seed", seed, 0)
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), 42]))
@@ -196,6 +207,10 @@ def zipf_bow_logistic(n: int = 4000, d: int = 1000, zipf_s: float = 1.1, doc_len
     ptr = np.searchsorted(users, np.arange(n_users + 1)).astype(np.int64)
     # expected document frequency under the base law with the mean document length
     freq = 1.0 - (1.0 - base) ** doc_len
+    if np.any(freq >= 1.0):  # a token in every record has IDF log(1/1) = 0: "inverse_idf" would divide by it
+        raise V.InvalidParameter("d, doc_len, zipf_s", "such that no token is certain to appear in every record "
+                                 "(d >= 2 and a document length short enough that 1 − (1 − p_1)^doc_len < 1)",
+                                 (d, doc_len, zipf_s))
     side = {"frequency": freq / freq.max(), "inverse_idf": (1.0 / np.log(1.0 / freq)) / (1.0 / np.log(1.0 / freq)).max()}
     params = dict(n=n, d=d, zipf_s=zipf_s, doc_len=doc_len, predictive_power=predictive_power, signal=signal,
                   public_fraction=public_fraction, n_test=n_test, n_users=n_users, user_skew=user_skew, seed=seed)
@@ -432,6 +447,24 @@ def _problem(problem) -> GLMProblem:
     if not isinstance(problem, GLMProblem):
         raise V.InvalidParameter("problem", "a kernels.adadps.GLMProblem (sparse_linear_regression or "
                                  "zipf_bow_logistic)", type(problem).__name__)
+    X, y = problem.features, problem.labels
+    ok = (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and min(X.shape) >= 1
+          and X.flags.c_contiguous and np.all(np.isfinite(X)) and isinstance(y, np.ndarray)
+          and y.dtype == np.float64 and y.shape == (X.shape[0],) and np.all(np.isfinite(y)) and problem.loss in LOSSES)
+    for Xo, yo in ((problem.public_features, problem.public_labels), (problem.test_features, problem.test_labels)):
+        if Xo is not None:
+            ok = ok and (isinstance(Xo, np.ndarray) and Xo.dtype == np.float64 and Xo.ndim == 2
+                         and Xo.shape[0] >= 1 and Xo.shape[1] == X.shape[1] and Xo.flags.c_contiguous
+                         and np.all(np.isfinite(Xo)) and isinstance(yo, np.ndarray) and yo.shape == (Xo.shape[0],)
+                         and np.all(np.isfinite(yo)))
+    ptr = problem.user_ptr
+    if ptr is not None:
+        ok = ok and (isinstance(ptr, np.ndarray) and ptr.dtype == np.int64 and ptr.ndim == 1 and ptr.size >= 2
+                     and ptr[0] == 0 and ptr[-1] == X.shape[0] and bool(np.all(np.diff(ptr) >= 0)))
+    if not ok:
+        raise V.InvalidParameter("problem", "a GLMProblem with finite float64 features (n, d) and labels (n,), "
+                                 "matching public/test splits and a user partition 0 = ptr[0] <= ... <= ptr[U] = n",
+                                 getattr(X, "shape", type(X).__name__))
     return problem
 
 
@@ -469,16 +502,17 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     lr = V.positive("lr", lr)
     clip = V.positive("clip", clip, allow_inf=True)
     sigma = V.nonnegative("sigma", sigma)
-    batch_size = V.integer("batch_size", batch_size)
+    batch_size = V.count("batch_size", batch_size)
     if batch_size > problem.n:
         raise V.InvalidParameter("batch_size", f"an integer in [1, n = {problem.n}]", batch_size)
-    steps = V.integer("steps", steps)
+    steps = V.count("steps", steps)
     samp = SAMPLINGS[V.choice("sampling", sampling, tuple(SAMPLINGS))]
     beta1 = V.nonnegative("beta1", beta1)
     if beta1 >= 1:
         raise V.InvalidParameter("beta1", "in [0, 1)", beta1)
     beta2 = V.open_unit("beta2", beta2)
     eps_a = V.positive("eps_a", eps_a)
+    harmonic_beta2, lr_decay = V.flag("harmonic_beta2", harmonic_beta2), V.flag("lr_decay", lr_decay)
     if method in PUBLIC_METHODS:
         if problem.public_features is None:
             raise V.InvalidParameter("method", "a method without public data (this problem has no public split)",
@@ -486,11 +520,13 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
         Xp, Yp = problem.public_features, problem.public_labels
     else:
         Xp, Yp = np.zeros((1, problem.d)), np.zeros(1)
-    b_pub = batch_size if public_batch is None else V.integer("public_batch", public_batch)
+    b_pub = batch_size if public_batch is None else V.count("public_batch", public_batch)
     A = side_information(problem, side_info) if method == "adadps_fixed" else np.ones(problem.d)
     w0 = np.zeros(problem.d) if w0 is None else V.finite_array("w0", w0, shape=(problem.d,))
-    trials = V.integer("trials", trials)
-    log_steps = log_points(steps, V.integer("n_log", n_log, 2))
+    trials = V.count("trials", trials)
+    log_steps = log_points(steps, V.count("n_log", n_log, 2))
+    V.memory("trials, n_log", trials, log_steps.size)
+    V.memory("trials", trials, problem.d)
     out_l = np.empty((trials, log_steps.size))
     out_w = np.empty((trials, problem.d))
     clip_frac = np.empty(trials)
@@ -511,6 +547,7 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
                       out_w[k], cf, tw, tr)
         clip_frac[k] = cf[0]
         grad_avg[k] = tr[0] / steps
+    V.finite_output("lr, sigma, noise_clip, w0, side_info", out_l, out_w, grad_avg)
     out = {"steps": log_steps, "loss": out_l, "w": out_w, "clip_fraction": clip_frac}
     if track_weights is not None:
         out["grad_avg"] = grad_avg
@@ -532,18 +569,21 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     local_lr = V.positive("local_lr", local_lr)
     clip = V.positive("clip", clip, allow_inf=True)
     sigma = V.nonnegative("sigma", sigma)
-    users_per_round = V.integer("users_per_round", users_per_round)
+    users_per_round = V.count("users_per_round", users_per_round)
     if users_per_round > problem.n_users:
         raise V.InvalidParameter("users_per_round", f"an integer in [1, {problem.n_users}]", users_per_round)
-    rounds = V.integer("rounds", rounds)
-    local_steps, local_batch = V.integer("local_steps", local_steps), V.integer("local_batch", local_batch)
+    rounds = V.count("rounds", rounds)
+    local_steps, local_batch = V.count("local_steps", local_steps), V.count("local_batch", local_batch)
     server_lr = V.positive("server_lr", server_lr)
+    device_noise = V.flag("device_noise", device_noise)
     samp = SAMPLINGS[V.choice("sampling", sampling, tuple(SAMPLINGS))]
     A = np.ones(problem.d) if isinstance(side_info, str) and side_info == "ones" else side_information(problem,
                                                                                                       side_info)
     w0 = np.zeros(problem.d) if w0 is None else V.finite_array("w0", w0, shape=(problem.d,))
-    trials = V.integer("trials", trials)
-    log_steps = log_points(rounds, V.integer("n_log", n_log, 2))
+    trials = V.count("trials", trials)
+    log_steps = log_points(rounds, V.count("n_log", n_log, 2))
+    V.memory("trials, n_log", trials, log_steps.size)
+    V.memory("trials", trials, problem.d)
     out_l = np.empty((trials, log_steps.size))
     out_w = np.empty((trials, problem.d))
     for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
@@ -552,4 +592,5 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
         _fed_loop(problem.features, problem.labels, LOSSES[problem.loss], problem.user_ptr, A, server_lr, local_lr,
                   local_steps, local_batch, clip, sigma, users_per_round, samp, bool(device_noise), rounds, rng,
                   log_steps, out_l[k], out_w[k])
+    V.finite_output("local_lr, server_lr, sigma, w0, side_info", out_l, out_w)
     return {"rounds": log_steps, "loss": out_l, "w": out_w}

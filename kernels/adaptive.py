@@ -29,7 +29,7 @@ from numba import njit
 
 from kernels import _cpu
 from kernels import validate as V
-from kernels.problems import DOMAIN_CODE, LOSS_ABS, Dataset
+from kernels.problems import DOMAIN_CODE, LOSS_ABS, Dataset, check_dataset
 
 STEP_CONSTANT = 0
 STEP_ADANORM = 1
@@ -284,16 +284,22 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
                 steps: int = 1000, batch_size: int = 70, alpha: float = 0.1, clip_norm: float = 1.0,
                 ellipsoid=None, subspace_rank=None, n_log: int = 51, eps_stab: float = 1e-10,
                 x0=None) -> LoopConfig:
-    """Validate and resolve an algorithm name and its parameters into a :class:`LoopConfig`."""
+    """Validate and resolve an algorithm name and its parameters into a :class:`LoopConfig`.
+
+    Limits: ``steps``, ``batch_size`` (draws with replacement, so it may exceed n) and ``n_log`` at most
+    10⁹ (:data:`kernels.validate.MAX_COUNT`); ``eps_stab`` > 0 for the adaptive step rules (their first
+    step divides by ε_stab + √(Σ ĝ²), zero on a zero gradient).
+    """
     V.choice("algorithm", name, ALGORITHMS)
+    check_dataset(dataset)
     spec = SPECS[name]
     d = dataset.d
-    steps = V.integer("steps", steps, 1)
-    batch_size = V.integer("batch_size", batch_size, 1)
+    steps = V.count("steps", steps)
+    batch_size = V.count("batch_size", batch_size)
     alpha = V.positive("alpha", alpha)
     clip_norm = V.positive("clip_norm", clip_norm)
-    n_log = V.integer("n_log", n_log, 2)
-    eps_stab = V.nonnegative("eps_stab", eps_stab)
+    n_log = V.count("n_log", n_log, 2)
+    eps_stab = V.nonnegative("eps_stab", eps_stab) if spec.step_rule == "constant" else V.positive("eps_stab", eps_stab)
     x0 = np.zeros(d) if x0 is None else V.finite_array("x0", x0, shape=(d,))
     info: dict = {"algorithm": name, "description": spec.description}
 
@@ -349,9 +355,10 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
 
 
 def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
-    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)``."""
+    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)`` (``trials`` ≤ 2·10⁶: ~4 KiB each)."""
     seed = V.integer("seed", seed, 0)
-    trials = V.integer("trials", trials, 1)
+    trials = V.count("trials", trials)
+    V.memory("trials", trials, itemsize=4096)
     return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(trials)]
 
 
@@ -394,9 +401,15 @@ def run_trials_one_stream(cfg: LoopConfig, dataset: Dataset, trials: int, seed: 
 
     For many short trials (privacy audits): one jitted call instead of one per trial.  The
     numbers differ from :func:`run_algorithm`'s (which spawns a stream per trial) but are
-    equally reproducible.  Returns (x_final, x_avg), each (trials, d).
+    equally reproducible.  Returns (x_final, x_avg), each (trials, d); ``trials`` ≤ 10⁹ with both arrays ≤ 8 GiB.
     """
-    trials = V.integer("trials", trials, 1)
+    if not isinstance(cfg, LoopConfig):
+        raise V.InvalidParameter("cfg", "a kernels.LoopConfig (see kernels.make_config)", type(cfg).__name__)
+    check_dataset(dataset)
+    if cfg.x0.shape != (dataset.d,) or cfg.subspace.shape[0] != dataset.d:
+        raise V.InvalidParameter("cfg", f"a LoopConfig made for this dataset (d = {dataset.d})", cfg.x0.shape)
+    trials = V.count("trials", trials)
+    V.memory("trials", trials, 2 * dataset.d)
     rng = np.random.default_rng(V.integer("seed", seed, 0))
     x_out, xbar_out = np.empty((trials, dataset.d)), np.empty((trials, dataset.d))
     _trials_one_stream(dataset.features, dataset.targets, dataset.loss_kind, cfg.x0, cfg.domain, cfg.radius,
@@ -412,12 +425,23 @@ def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0
     ``steps``, ``batch_size``, ``alpha`` (stepsize / AdaGrad α), ``clip_norm``, ``ellipsoid``
     (diagonal of A for pasan/pagan), ``subspace_rank`` (pdp_sgd), ``n_log`` (loss
     checkpoints), ``eps_stab``, ``x0``.  Same ``seed`` ⇒ same numbers.
+
+    Limits: counts as :func:`make_config`; ``trials`` ≤ 10⁹ with every per-trial output (and ~4 KiB of
+    bookkeeping per trial) ≤ 8 GiB in all.  A run that overflows float64 (say ``alpha`` = 1e300 with
+    a tiny ``eps_stab``) raises :class:`~kernels.validate.InvalidParameter` instead of returning NaN.
     """
-    if not isinstance(dataset, Dataset):
-        raise V.InvalidParameter("dataset", "a kernels.Dataset (see kernels.make_problem)", type(dataset).__name__)
+    check_dataset(dataset)
+    for key in params:
+        if key not in _CONFIG_KEYS:
+            raise V.InvalidParameter(key, "a parameter of run_algorithm (one of trials, seed, "
+                                     + ", ".join(_CONFIG_KEYS) + ")", params[key])
     cfg = make_config(name, dataset, **params)
+    V.count("trials", trials)
+    V.memory("trials, n_log", trials, 4096 // 8 + 4 * (cfg.log_steps.size + dataset.d))
     rngs = trial_generators(seed, trials)
     runs = [run_config(cfg, dataset, r) for r in rngs]
+    V.finite_output("alpha, eps_stab, epsilon, noise_multiplier, x0",
+                    *[r[k] for r in runs for k in ("losses", "avg_losses", "x", "xbar")])
     return RunOutput(
         name,
         cfg.log_steps.copy(),
@@ -428,6 +452,10 @@ def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0
         np.array([r["clipped_fraction"] for r in runs]),
         cfg,
     )
+
+
+_CONFIG_KEYS = ("epsilon", "delta", "noise_multiplier", "steps", "batch_size", "alpha", "clip_norm", "ellipsoid",
+                "subspace_rank", "n_log", "eps_stab", "x0")
 
 
 def with_params(cfg: LoopConfig, **changes) -> LoopConfig:

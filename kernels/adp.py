@@ -62,9 +62,13 @@ class NonconvexProblem:
 
 def smooth_nonconvex(n: int = 2000, d: int = 20, lam: float = 0.05, flip: float = 0.1, seed: int = 0
                      ) -> NonconvexProblem:
-    """The ``adp`` stand-in for its image experiments (SPEC §3): non-convex regularised logistic regression."""
-    n = V.integer("n", n, 1)
-    d = V.integer("d", d, 1)
+    """The ``adp`` stand-in for its image experiments (SPEC §3): non-convex regularised logistic regression.
+
+    Limits: n, d ≤ 10⁹ with the (n, d) features ≤ 8 GiB.
+    """
+    n = V.count("n", n)
+    d = V.count("d", d)
+    V.memory("n, d", n, d)
     lam = V.nonnegative("lam", lam)
     flip = V.unit_interval("flip", flip)
     V.integer("seed", seed, 0)
@@ -152,13 +156,31 @@ def log_points(steps: int, n_log: int) -> np.ndarray:
     return np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
 
 
-def _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C, clip):
+def _check_problem(problem) -> NonconvexProblem:
     if not isinstance(problem, NonconvexProblem):
         raise V.InvalidParameter("problem", "a kernels.adp.NonconvexProblem (see smooth_nonconvex)",
                                  type(problem).__name__)
+    X, Y = problem.features, problem.labels
+    if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and min(X.shape) >= 1
+            and X.flags.c_contiguous and np.all(np.isfinite(X))):
+        raise V.InvalidParameter("problem", "a NonconvexProblem with finite C-contiguous float64 (n, d) features",
+                                 getattr(X, "shape", type(X).__name__))
+    if not (isinstance(Y, np.ndarray) and Y.dtype == np.float64 and Y.shape == (X.shape[0],)
+            and np.all(np.isfinite(Y))):
+        raise V.InvalidParameter("problem", "a NonconvexProblem with finite float64 (n,) labels",
+                                 getattr(Y, "shape", type(Y).__name__))
+    try:
+        V.nonnegative("lam", problem.lam)
+    except V.InvalidParameter:
+        raise V.InvalidParameter("problem", "a NonconvexProblem with a finite lam >= 0", problem.lam) from None
+    return problem
+
+
+def _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C, clip):
+    _check_problem(problem)
     V.choice("b_rule", b_rule, tuple(B_RULES))
     V.choice("alpha_rule", alpha_rule, tuple(ALPHA_RULES))
-    return (V.integer("steps", steps, 1), V.positive("eta", eta), V.nonnegative("sigma", sigma), V.positive("a", a),
+    return (V.count("steps", steps), V.positive("eta", eta), V.nonnegative("sigma", sigma), V.positive("a", a),
             V.positive("c", c), V.positive("b0", b0), V.positive("nu", nu), V.positive("C", C),
             V.positive("clip", problem.gradient_bound if clip is None else clip))
 
@@ -170,17 +192,24 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     """ADP-SGD (``alpha_rule="adp"``) or DP-SGD (``"dp"``) for ``trials`` seeded trials.
 
     Returns {"steps": (m,), "grad_norm2": (trials, m) ‖∇F(θ_t)‖², "theta": (trials, d)}.
+
+    Limits: ``steps``, ``trials``, ``n_log`` ≤ 10⁹ with the (trials, m) and (trials, d) outputs ≤ 8 GiB.  A run
+    that overflows float64 (``eta``·``sigma`` near 1e308) raises InvalidParameter naming them.
     """
     steps, eta, sigma, a, c, b0, nu, C, clip = _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
                                                       C, clip)
-    trials = V.integer("trials", trials, 1)
-    log_steps = log_points(steps, V.integer("n_log", n_log, 2))
+    trials = V.count("trials", trials)
+    log_steps = log_points(steps, V.count("n_log", n_log, 2))
+    V.memory("trials, n_log", trials, log_steps.size)
+    V.memory("trials", trials, problem.d)
+    seed = V.integer("seed", seed, 0)
     out_g = np.empty((trials, log_steps.size))
     out_t = np.empty((trials, problem.d))
     for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
         rng = np.random.default_rng(s)
         _adp_loop(problem.features, problem.labels, problem.lam, np.zeros(problem.d), steps, eta, B_RULES[b_rule],
                   a, c, b0, nu, ALPHA_RULES[alpha_rule], C, sigma, clip, rng, log_steps, out_g[k], out_t[k])
+    V.finite_output("eta, sigma, a, c, b0, nu, C", out_g, out_t)
     return {"steps": log_steps, "grad_norm2": out_g, "theta": out_t}
 
 

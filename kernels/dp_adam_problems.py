@@ -44,8 +44,9 @@ class Quadratic:
 
 def quadratic(d: int = 2, h=None, mu=None, s=None) -> Quadratic:
     """Default: two coordinates with very different curvature and data noise, h = (100, 1), μ = (1, 1),
-    s = (10, 0.1); for d > 2 the curvatures alternate between the two (the d-dimensional generalisation)."""
-    d = V.integer("d", d, 1)
+    s = (10, 0.1); for d > 2 the curvatures alternate between the two (the d-dimensional generalisation).
+    ``d`` ≤ 10⁹."""
+    d = V.count("d", d)
     base_h, base_s = np.array([100.0, 1.0]), np.array([10.0, 0.1])
     h = np.resize(base_h, d) if h is None else V.finite_array("h", h, shape=(d,))
     s = np.resize(base_s, d) if s is None else V.finite_array("s", s, shape=(d,))
@@ -93,9 +94,14 @@ class SparseLogistic1D:
 
 def sparse_logistic_1d(n: int = 1000, theta_star: float = 1.0, zero_fraction: float = 0.9, n_test: int = 20000,
                        seed: int = 0) -> SparseLogistic1D:
-    n = V.integer("n", n, 1)
-    n_test = V.integer("n_test", n_test, 1)
+    """``sparse_logistic_1d`` of §5.1 (constants in :data:`SPARSE_LOGISTIC_DEFAULTS`); n, n_test ≤ 10⁹ (8 GiB each)."""
+    n = V.count("n", n)
+    n_test = V.count("n_test", n_test)
+    V.memory("n", n)
+    V.memory("n_test", n_test)
     theta_star = V._real("theta_star", theta_star)
+    if not math.isfinite(theta_star):
+        raise V.InvalidParameter("theta_star", "a finite number", theta_star)
     zf = V._real("zero_fraction", zero_fraction)
     if not 0 <= zf < 1:
         raise V.InvalidParameter("zero_fraction", "in [0, 1)", zero_fraction)
@@ -159,15 +165,18 @@ def synthetic_gradients(d: int = 1000, batch: int = 16, scale: str = "uniform", 
                         alignment: float = 1.0, norm: float = 1.0, fresh: bool = True,
                         seed: int = 0) -> SyntheticGradients:
     """``scale="powerlaw"``: a_j ∝ j^{−α} in a random order (heavy-tailed coordinate magnitudes);
-    ``"uniform"``: a_j = 1.  Records have typical norm ``norm`` (clip with C = norm to normalise)."""
-    d = V.integer("d", d, 1)
-    batch = V.integer("batch", batch, 1)
+    ``"uniform"``: a_j = 1.  Records have typical norm ``norm`` (clip with C = norm to normalise).
+    Limits: d, batch ≤ 10⁹ with one round's (batch, d) gradients ≤ 8 GiB."""
+    d = V.count("d", d)
+    batch = V.count("batch", batch)
+    V.memory("batch, d", batch, d)
     V.choice("scale", scale, SCALES)
     alpha = V.nonnegative("alpha", alpha)
     rho = V._real("alignment", alignment)
     if not 0 <= rho <= 1:
         raise V.InvalidParameter("alignment", "in [0, 1]", alignment)
     norm = V.positive("norm", norm)
+    fresh = V.flag("fresh", fresh)
     rng = np.random.default_rng(np.random.SeedSequence([V.integer("seed", seed, 0), 44]))
     a = np.ones(d) if scale == "uniform" else rng.permutation(np.arange(1, d + 1, dtype=float) ** (-alpha))
     a *= math.sqrt(d) / np.linalg.norm(a)

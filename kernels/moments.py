@@ -29,19 +29,37 @@ from numba import njit
 from kernels import validate as V
 
 
+MAX_ROUNDS = 1000  # 2^{-T} underflows float64 for T > 1074; T = ⌈1.5 log₂ d⌉ is 45 at d = 10⁹
+
+
 def rounds_for(d: int) -> int:
     """T = ⌈(3/2) log₂ d⌉ (at least 1)."""
+    d = V.count("d", d)
     return max(1, math.ceil(1.5 * math.log2(d))) if d > 1 else 1
 
 
 def truncation_level(r: float, t: int) -> float:
     """ρ_t = 4 r Δ_t max(1, log r) with Δ_t = 2^{-(t-1)} (reconstruction, see module docstring)."""
-    return 4.0 * r * 2.0 ** (-(t - 1)) * max(1.0, math.log(r))
+    r = V.positive("r", r)
+    t = V.integer("t", t, 1, MAX_ROUNDS)
+    return _finite("r", 4.0 * r * 2.0 ** (-(t - 1)) * max(1.0, math.log(r)))
 
 
 def noise_std(rho: float, rounds: int, d: int, n: int, epsilon: float, delta: float) -> float:
     """Standard deviation ρ² √(T d log(T/δ))/(nε) of Algorithm 3's noise (line 5)."""
-    return rho**2 * math.sqrt(rounds * d * math.log(rounds / delta)) / (n * epsilon)
+    rho = V.nonnegative("rho", rho)
+    rounds = V.integer("rounds", rounds, 1, MAX_ROUNDS)
+    d, n = V.count("d", d), V.count("n", n)
+    epsilon = V.positive("epsilon", epsilon)
+    delta = V.open_unit("delta", delta)
+    return _finite("rho, epsilon", rho * rho * math.sqrt(rounds * d * math.log(rounds / delta)) / (n * epsilon))
+
+
+def _finite(names: str, value: float) -> float:
+    if not math.isfinite(value):
+        raise V.InvalidParameter(names, "small enough (or epsilon large enough) that the value is finite in float64",
+                                 value)
+    return value
 
 
 @njit(cache=True, nogil=True)
@@ -71,20 +89,34 @@ def _halving_search(Z, rhos, stds, rng, sigma_hat, exit_round):
 
 
 def schedule(n: int, d: int, r: float, epsilon: float, delta: float, rounds: int | None = None):
-    """(rounds, ρ_t array, noise std array) for Algorithm 3."""
-    T = rounds_for(d) if rounds is None else V.integer("rounds", rounds, 1)
+    """(rounds, ρ_t array, noise std array) for Algorithm 3 (``rounds`` ≤ 1000; r, ε such that ρ_t² and the
+    noise std are finite)."""
+    T = rounds_for(d) if rounds is None else V.integer("rounds", rounds, 1, MAX_ROUNDS)
     rhos = np.array([truncation_level(r, t) for t in range(1, T + 1)])
-    stds = np.array([noise_std(rho, T, d, n, epsilon, delta) for rho in rhos])
+    try:
+        stds = np.array([noise_std(rho, T, d, n, epsilon, delta) for rho in rhos])
+    except V.InvalidParameter as exc:
+        if not exc.name.startswith("rho"):
+            raise
+        raise V.InvalidParameter("r, epsilon", "such that the noise std ρ_t²√(T d log(T/δ))/(nε) is finite",
+                                 (r, epsilon)) from None
     return T, rhos, stds
 
 
 def second_moment_estimate(Z, *, r: float, epsilon: float, delta: float, seed: int = 0, rounds: int | None = None,
                            rng: np.random.Generator | None = None) -> dict:
-    """Run Algorithm 3 on data ``Z`` (n, d); returns σ̂ (d,), the exit round of each coordinate, and the schedule."""
+    """Run Algorithm 3 on data ``Z`` (n, d); returns σ̂ (d,), the exit round of each coordinate, and the schedule.
+
+    Limits: ``rounds`` ≤ 1000; ``r`` and ``epsilon`` such that ρ_t² and the noise std stay finite.
+    """
     Z = V.finite_array("Z", Z, ndim=2)
+    if min(Z.shape) < 1:
+        raise V.InvalidParameter("Z", "an (n, d) array with n, d >= 1", f"shape {Z.shape}")
     r = V.positive("r", r)
     epsilon = V.positive("epsilon", epsilon)
     delta = V.open_unit("delta", delta)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise V.InvalidParameter("rng", "a numpy.random.Generator or None", type(rng).__name__)
     n, d = Z.shape
     T, rhos, stds = schedule(n, d, r, epsilon, delta, rounds)
     if rng is None:

@@ -111,16 +111,20 @@ def low_rank_glm(n: int = 200, p: int = 50, k: int = 3, loss: str = "absolute", 
 
     The k-dimensional data (z_i, labels, w_true) depend only on (n, k, seed, loss, label_noise, w_norm);
     V and the public noise also on p — the problem seen in the subspace is the same for every p.
+    Limits: n, p, m_public ≤ 10⁹ with the (n, p), (m_public, p) and the kernels' (p, p) arrays ≤ 8 GiB.
     """
-    n = V.integer("n", n, 1)
-    p = V.integer("p", p, 1)
-    k = V.integer("k", k, 1)
+    n = V.count("n", n)
+    p = V.count("p", p)
+    k = V.count("k", k)
     if k > p:
         raise V.InvalidParameter("k", f"an integer between 1 and p = {p}", k)
     V.choice("loss", loss, LOSSES)
-    m_public = V.integer("m_public", m_public, 0)
+    m_public = V.count("m_public", m_public, 0)
+    V.memory("n, p", n, p)
+    V.memory("m_public, p", m_public, p)
+    V.memory("p", p, p)
     public_shift = V.nonnegative("public_shift", public_shift)
-    if not 0.0 <= float(label_noise) < 0.5:
+    if not 0.0 <= V._real("label_noise", label_noise) < 0.5:
         raise V.InvalidParameter("label_noise", "in [0, 0.5)", label_noise)
     w_norm = V.positive("w_norm", w_norm)
     seed = V.integer("seed", seed, 0)
@@ -164,8 +168,11 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
     """Ṽ (p×k̃, orthonormal): ``exact`` V; ``public`` the top-k̃ right singular vectors of the public
     sample; ``rotated`` Ṽ = V cos θ + W sin θ with W ⟂ V random and sin θ = γ, so every principal angle
     is θ and ‖VVᵀ − ṼṼᵀ‖_op = γ (needs p ≥ 2k)."""
+    if not isinstance(prob, LowRankGLM):
+        raise V.InvalidParameter("prob", "a LowRankGLM (kernels.noisy_adagrad.low_rank_glm)", type(prob).__name__)
     V.choice("kind", kind, ORACLES)
-    kk = prob.k if k is None else V.integer("k", k, 1)
+    kk = prob.k if k is None else V.integer("k", k, 1, prob.p)
+    seed = V.integer("seed", seed, 0)
     if kind == "exact":
         return prob.V.copy()
     if kind == "public":
@@ -174,7 +181,7 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
                                      prob.X_public.shape[0])
         _, _, vt = np.linalg.svd(prob.X_public, full_matrices=False)
         return np.ascontiguousarray(vt[:kk].T)
-    gamma = float(gamma)
+    gamma = V._real("gamma", gamma)
     if not 0.0 <= gamma <= 1.0:
         raise V.InvalidParameter("gamma", "in [0, 1]", gamma)
     if prob.p < 2 * prob.k:
@@ -539,7 +546,10 @@ def _dpgd_loop(X, y, loss, theta0, eta, sigma, xi, losses, theta_sum):
 # Public wrappers
 # ======================================================================================
 def _schedule(name: str, value, T: int) -> np.ndarray:
-    arr = np.asarray(value, dtype=np.float64)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        arr = V.finite_array(name, value)
+    else:  # a number (V._real refuses booleans, None and non-numeric strings, naming the parameter)
+        arr = np.asarray(V._real(name, value), dtype=np.float64)
     if arr.ndim == 0:
         arr = np.full(T, float(arr))
     arr = V.finite_array(name, arr, shape=(T,))
@@ -556,10 +566,19 @@ def loss_scales(T: int, decay_alpha: float) -> np.ndarray:
 def _check_run(prob, steps, eta, radius, trials, seed, decay_alpha):
     if not isinstance(prob, LowRankGLM):
         raise V.InvalidParameter("prob", "a LowRankGLM (kernels.noisy_adagrad.low_rank_glm)", type(prob).__name__)
-    steps = V.integer("steps", steps, 1)
+    X, y = prob.X, prob.y
+    if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and min(X.shape) >= 1
+            and X.flags.c_contiguous and np.all(np.isfinite(X)) and isinstance(y, np.ndarray)
+            and y.dtype == np.float64 and y.shape == (X.shape[0],) and np.all(np.isfinite(y))
+            and prob.loss in LOSSES and isinstance(prob.V, np.ndarray) and prob.V.ndim == 2
+            and prob.V.shape[0] == X.shape[1]):
+        raise V.InvalidParameter("prob", "a LowRankGLM with finite float64 X (n, p), y (n,), V (p, k) and a known loss",
+                                 getattr(X, "shape", type(X).__name__))
+    V.memory("prob", prob.p, prob.p)
+    steps = V.count("steps", steps)
     eta = V.positive("eta", eta)
     radius = V.positive("radius", radius, allow_inf=True)
-    trials = V.integer("trials", trials, 1)
+    trials = V.count("trials", trials)
     seed = V.integer("seed", seed, 0)
     decay_alpha = V.nonnegative("decay_alpha", decay_alpha)
     return steps, eta, radius, trials, seed, decay_alpha
@@ -579,11 +598,15 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
                       sigma_b_mode: str = "constant", sigma_B=0.0, indefinite: str = "abs", decay_alpha: float = 0.0,
                       rtol: float = RTOL, trials: int = 1, seed: int = 0, theta0=None) -> dict:
     """Algorithm 1 on ``prob``; per trial: losses L(θ_t), ‖∇_t‖, Tr G_t, Tr G_t⁺, λ_min⁺(G_t), the number of
-    negative eigenvalues of Ṽᵀ(G_t + B_t)Ṽ, the average iterate and its loss."""
+    negative eigenvalues of Ṽᵀ(G_t + B_t)Ṽ, the average iterate and its loss.
+
+    Limits: ``steps``, ``trials`` ≤ 10⁹; the pre-drawn noise of all trials, trials·steps·(p + k̃²) numbers, and
+    the (trials, steps) diagnostics ≤ 8 GiB.  A run that overflows float64 raises InvalidParameter."""
     steps, eta, radius, trials, seed, decay_alpha = _check_run(prob, steps, eta, radius, trials, seed, decay_alpha)
     Vt = prob.V if Vt is None else orthonormal("Vt", Vt)
     if Vt.shape[0] != prob.p:
         raise V.InvalidParameter("Vt", f"a matrix with p = {prob.p} rows", f"shape {Vt.shape}")
+    V.memory("trials, steps", trials, steps, prob.p + Vt.shape[1] ** 2 + 8)
     sb = _schedule("sigma_b", sigma_b, steps)
     sB = _schedule("sigma_B", sigma_B, steps)
     bm = SIGMA_B_MODES[V.choice("sigma_b_mode", sigma_b_mode, SIGMA_B_MODES)]
@@ -603,6 +626,7 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
             gk, out["losses"][i], out["gnorm"][i], out["tr_g"][i], out["tr_ginv"][i], out["lam_min"][i],
             out["indefinite"][i], ts)
         out["theta_avg"][i] = ts / steps
+    V.finite_output("eta, sigma_b, sigma_B, theta0", out["theta_last"], out["theta_avg"], out["losses"])
     out["loss_avg"] = np.array([prob.loss_value(th) for th in out["theta_avg"]])
     out["scales"] = scales
     out["sigma_b_used"] = sb[None, :] * (out["gnorm"] if bm == 1 else 1.0)
@@ -611,20 +635,27 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
 
 def run_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: float = 0.0,
                 decay_alpha: float = 0.0, rtol: float = RTOL, theta0=None) -> dict:
-    """Full-matrix AdaGrad (App. A.1, H_t = δI + G_t, H_t-norm projection); deterministic."""
+    """Full-matrix AdaGrad (App. A.1, H_t = δI + G_t, H_t-norm projection); deterministic.  ``steps`` ≤ 10⁹."""
     steps, eta, radius, _, _, decay_alpha = _check_run(prob, steps, eta, radius, 1, 0, decay_alpha)
+    V.memory("steps", steps, 2)
     delta = V.nonnegative("delta", delta)
     th0 = np.zeros(prob.p) if theta0 is None else V.finite_array("theta0", theta0, shape=(prob.p,))
     losses, tr_g, ts = np.empty(steps), np.empty(steps), np.empty(prob.p)
     last = _adagrad_loop(prob.X, prob.y, LOSSES[prob.loss], loss_scales(steps, decay_alpha), th0, eta, delta,
                          radius, V.positive("rtol", rtol), RANK_TOL, losses, tr_g, ts)
+    V.finite_output("eta, delta, theta0", losses, last)
     return {"losses": losses, "tr_g": tr_g, "theta_avg": ts / steps, "theta_last": last}
 
 
 def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int = 1, seed: int = 0) -> dict:
-    """DP-GD (Alg. 3), unconstrained, θ_0 = 0: per trial the losses L(θ_t), the average iterate and its loss."""
+    """DP-GD (Alg. 3), unconstrained, θ_0 = 0: per trial the losses L(θ_t), the average iterate and its loss.
+
+    Limits: ``steps``, ``trials`` ≤ 10⁹ with one trial's (steps, p) noise and the (trials, steps) losses ≤ 8 GiB.
+    A run that overflows float64 (``eta``·``sigma`` too large) raises InvalidParameter."""
     steps, eta, _, trials, seed, _ = _check_run(prob, steps, eta, 1.0, trials, seed, 0.0)
     sigma = V.nonnegative("sigma", sigma)
+    V.memory("steps", steps, prob.p)
+    V.memory("trials, steps", trials, steps)
     losses = np.empty((trials, steps))
     avg = np.empty((trials, prob.p))
     th0 = np.zeros(prob.p)
@@ -633,4 +664,5 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
         ts = np.empty(prob.p)
         _dpgd_loop(prob.X, prob.y, LOSSES[prob.loss], th0, eta, sigma, xi, losses[i], ts)
         avg[i] = ts / steps
+    V.finite_output("eta, sigma", losses, avg)
     return {"losses": losses, "theta_avg": avg, "loss_avg": np.array([prob.loss_value(th) for th in avg])}

@@ -14,6 +14,7 @@ tune the mechanism.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,24 +69,66 @@ class Dataset:
         return None
 
 
+def check_dataset(dataset, name: str = "dataset") -> "Dataset":
+    """``dataset`` if it is a :class:`Dataset` a kernel can run on, else :class:`~kernels.validate.InvalidParameter`.
+
+    A dataset built by hand (or edited with ``dataclasses.replace``) must keep the layout the generators
+    make: float64 features (n, d) and targets (n,), coordinate scales σ (d,) > 0, a public sample (m, d),
+    m >= 1, all finite; a known loss kind and domain; a positive radius.  O(n·d), once per run.
+    """
+    if not isinstance(dataset, Dataset):
+        raise V.InvalidParameter(name, "a kernels.Dataset (see kernels.make_problem)", type(dataset).__name__)
+    feats = dataset.features
+    if not (isinstance(feats, np.ndarray) and feats.ndim == 2 and feats.shape[0] >= 1 and feats.shape[1] >= 1):
+        raise V.InvalidParameter(name, "a Dataset whose features are an (n, d) array, n, d >= 1",
+                                 getattr(feats, "shape", type(feats).__name__))
+    n, d = feats.shape
+    for field_name, arr, shape in (("features", feats, (n, d)), ("targets", dataset.targets, (n,)),
+                                   ("sigma", dataset.sigma, (d,)), ("public", dataset.public, (None, d))):
+        a = np.asarray(arr)
+        if (a.dtype != np.float64 or a.ndim != len(shape) or any(s is not None and s != t for s, t in zip(shape, a.shape))
+                or not np.all(np.isfinite(a)) or not a.flags.c_contiguous):
+            raise V.InvalidParameter(name, f"a Dataset whose {field_name} is a finite C-contiguous float64 array of "
+                                     f"shape {shape}", f"{a.dtype} array of shape {a.shape}")
+    if dataset.public.shape[0] < 1 or np.any(dataset.sigma <= 0):
+        raise V.InvalidParameter(name, "a Dataset with a non-empty public sample and positive scales sigma", "other")
+    if dataset.loss_kind not in (LOSS_ABS, LOSS_LINEAR) or dataset.domain not in DOMAIN_CODE:
+        raise V.InvalidParameter(name, f"a Dataset with loss_kind in (0, 1) and domain in {DOMAINS}",
+                                 (dataset.loss_kind, dataset.domain))
+    try:
+        V.positive("radius", dataset.radius, allow_inf=dataset.domain == "none")
+    except V.InvalidParameter:
+        raise V.InvalidParameter(name, "a Dataset with a positive radius", dataset.radius) from None
+    return dataset
+
+
 def power_law_sigma(d: int, decay: float) -> np.ndarray:
     """σ_j = j^(−decay), j = 1..d."""
     return np.arange(1, d + 1, dtype=np.float64) ** (-float(decay))
 
 
 def _streams(seed: int, k: int):
-    V.integer("seed", seed, minimum=0)
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(k)]
+    seed = V.integer("seed", seed, minimum=0)
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(k)]
+
+
+def _sizes(n, d, n_public) -> tuple[int, int, int]:
+    """n, d, n_public as counts (<= kernels.validate.MAX_COUNT) whose (n, d) and (n_public, d) arrays fit in memory."""
+    n, d, n_public = V.count("n", n), V.count("d", d), V.count("n_public", n_public)
+    V.memory("n, d", n, d)
+    V.memory("n_public, d", n_public, d)
+    return n, d, n_public
 
 
 def abs_regression(n: int = 5000, d: int = 100, tau: float = 0.01, decay: float = 1.5,
                    n_public: int = 1000, seed: int = 0) -> Dataset:
-    """pagan §6.1: x* ~ U{−1,1}^d, a_i ~ N(0, diag(σ)²), σ_j = j^(−decay), y_i = ⟨a_i,x*⟩ + Laplace(0, τ)."""
-    n = V.integer("n", n, 1)
-    d = V.integer("d", d, 1)
+    """pagan §6.1: x* ~ U{−1,1}^d, a_i ~ N(0, diag(σ)²), σ_j = j^(−decay), y_i = ⟨a_i,x*⟩ + Laplace(0, τ).
+
+    Limits: n, d, n_public ≤ 10⁹ and each of the (n, d), (n_public, d) arrays ≤ 8 GiB.
+    """
+    n, d, n_public = _sizes(n, d, n_public)
     tau = V.nonnegative("tau", tau)
     decay = V.nonnegative("decay", decay)
-    n_public = V.integer("n_public", n_public, 1)
     r_data, r_pub = _streams(seed, 2)
     sigma = power_law_sigma(d, decay)
     x_star = r_data.choice(np.array([-1.0, 1.0]), size=d)
@@ -102,14 +145,12 @@ def linear_subgaussian(n: int = 5000, d: int = 100, decay: float = 1.5, variant:
 
     ``variant`` "gaussian" (Z_j ~ N(0, σ_j²)) or "rademacher" (Z_j = ±σ_j); domain X∞ ("box")
     or the unit ℓ₂ ball ("ball").  σ_j = j^(−decay), or any positive profile given as ``sigma``
-    (then of length ``d``).
+    (then of length ``d``).  Limits: n, d, n_public ≤ 10⁹ and each of the (n, d), (n_public, d) arrays ≤ 8 GiB.
     """
-    n = V.integer("n", n, 1)
-    d = V.integer("d", d, 1)
+    n, d, n_public = _sizes(n, d, n_public)
     decay = V.nonnegative("decay", decay)
     V.choice("variant", variant, ("gaussian", "rademacher"))
     V.choice("domain", domain, ("box", "ball"))
-    n_public = V.integer("n_public", n_public, 1)
     r_data, r_pub = _streams(seed, 2)
     custom = sigma is not None
     if not custom:
@@ -135,16 +176,15 @@ def sign_mean(n: int = 1000, d: int = 100, decay: float = 1.5, bias: float = 0.1
 
     Hard instance of the lower-bound arguments: a planted sign v_j ∈ {±1}; z_ij = σ_j·s_ij
     with s_ij = ±1 and P(s_ij = v_j) = (1 + bias)/2.  Stored as features a_i = −z_i with
-    the linear loss, so F(x; a_i) = ⟨a_i, x⟩ = −⟨z_i, x⟩.
+    the linear loss, so F(x; a_i) = ⟨a_i, x⟩ = −⟨z_i, x⟩.  Limits: n, d, n_public ≤ 10⁹ and each of the
+    (n, d), (n_public, d) arrays ≤ 8 GiB.
     """
-    n = V.integer("n", n, 1)
-    d = V.integer("d", d, 1)
+    n, d, n_public = _sizes(n, d, n_public)
     decay = V.nonnegative("decay", decay)
     bias = V.nonnegative("bias", bias)
     if bias > 1:
         raise V.InvalidParameter("bias", "in [0, 1]", bias)
     V.choice("domain", domain, ("box", "ball"))
-    n_public = V.integer("n_public", n_public, 1)
     r_data, r_pub = _streams(seed, 2)
     sigma = power_law_sigma(d, decay)
     planted = r_data.choice(np.array([-1.0, 1.0]), size=d)
@@ -165,4 +205,9 @@ _GENERATORS = {"abs_regression": abs_regression, "linear_subgaussian": linear_su
 def make_problem(name: str, seed: int = 0, **params) -> Dataset:
     """Build the stylized problem ``name`` (one of :data:`PROBLEMS`) with the paper's defaults."""
     V.choice("problem", name, PROBLEMS)
-    return _GENERATORS[name](seed=seed, **params)
+    gen = _GENERATORS[name]
+    known = [p for p in inspect.signature(gen).parameters if p != "seed"]
+    for key in params:
+        if key not in known:
+            raise V.InvalidParameter(key, f"a parameter of {name} (one of " + ", ".join(known) + ")", params[key])
+    return gen(seed=seed, **params)

@@ -3,6 +3,13 @@
 Each check raises :class:`InvalidParameter` with one sentence that names the
 parameter, says what is accepted, and shows what was given.  ``verify`` reuses
 these (it may import ``kernels``); the CLI turns them into exit status 2.
+
+Work limits (far above any real use; they stop overflow, hangs and runaway allocations):
+
+* :data:`MAX_COUNT` = 10⁹ — the largest count that drives a loop (steps, rounds, trials, batch
+  sizes, record and coordinate counts): :func:`count`;
+* :data:`MAX_BYTES` = 2³³ (8 GiB) — the largest array an entry point allocates for its inputs'
+  sizes: :func:`memory`, which names the parameters that set the size.
 """
 
 from __future__ import annotations
@@ -11,6 +18,9 @@ import math
 from typing import Iterable
 
 import numpy as np
+
+MAX_COUNT = 10**9  # steps, rounds, trials, batch sizes, n, d, ...: the largest loop count accepted
+MAX_BYTES = 2**33  # the largest array (in bytes) an entry point allocates for the sizes it is given
 
 
 class InvalidParameter(ValueError):
@@ -21,8 +31,16 @@ class InvalidParameter(ValueError):
         self.accepted = accepted
         msg = f"{name} must be {accepted}"
         if got is not None:
-            msg += f" (got {got!r})"
+            msg += f" (got {_short(got)})"
         super().__init__(msg)
+
+
+def _short(got) -> str:
+    """repr of a given value, with huge integers (int(1e300) has 301 digits) in floating-point notation."""
+    if isinstance(got, (int, np.integer)) and not isinstance(got, bool) and abs(int(got)) >= 10**16:
+        digits = len(str(abs(int(got))))
+        return f"{float(got):.6g}" if digits <= 308 else f"an integer of {digits} digits"
+    return repr(got)
 
 
 def _real(name: str, value) -> float:
@@ -30,7 +48,7 @@ def _real(name: str, value) -> float:
         raise InvalidParameter(name, "a real number", value)
     try:
         v = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int beyond float range
         raise InvalidParameter(name, "a real number", value) from None
     if math.isnan(v):
         raise InvalidParameter(name, "a real number, not NaN", value)
@@ -68,28 +86,81 @@ def unit_interval(name: str, value) -> float:
     return v
 
 
-def integer(name: str, value, minimum: int = 1) -> int:
+def integer(name: str, value, minimum: int = 1, maximum: int | None = None) -> int:
+    """An integer in [minimum, maximum] (no upper limit when ``maximum`` is None).
+
+    Python and NumPy integers are taken exactly; other values must convert to an integral float
+    (``2.0``, ``"3"``).  Booleans are refused.
+    """
+    accepted = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {maximum}]"
     if isinstance(value, bool):
-        raise InvalidParameter(name, f"an integer >= {minimum}", value)
-    try:
-        f = float(value)
-    except (TypeError, ValueError):
-        raise InvalidParameter(name, f"an integer >= {minimum}", value) from None
-    if not math.isfinite(f) or f != int(f) or int(f) < minimum:
-        raise InvalidParameter(name, f"an integer >= {minimum}", value)
-    return int(f)
+        raise InvalidParameter(name, accepted, value)
+    if isinstance(value, (int, np.integer)):
+        i = int(value)
+    else:
+        try:
+            f = float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise InvalidParameter(name, accepted, value) from None
+        if not math.isfinite(f) or f != int(f):
+            raise InvalidParameter(name, accepted, value)
+        i = int(f)
+    if i < minimum or (maximum is not None and i > maximum):
+        raise InvalidParameter(name, accepted, value)
+    return i
+
+
+def count(name: str, value, minimum: int = 1, maximum: int = MAX_COUNT) -> int:
+    """A count that drives a loop or an allocation: an integer in [minimum, :data:`MAX_COUNT`]."""
+    return integer(name, value, minimum, maximum)
+
+
+def memory(names: str, *shape: int, itemsize: int = 8, limit: int = MAX_BYTES) -> None:
+    """Refuse an array of ``shape`` (``itemsize`` bytes per entry) larger than ``limit`` bytes.
+
+    ``names`` are the parameters that set the shape, e.g. ``"n, d"``; the message names them.
+    """
+    size = 1
+    for s in shape:
+        size *= max(int(s), 0)
+    if size * itemsize > limit:
+        dims = " × ".join(str(int(s)) for s in shape)
+        raise InvalidParameter(names, f"small enough that the {dims} array they set fits in {limit / 2**30:g} GiB "
+                               f"(it would take {size * itemsize / 2**30:.3g} GiB)")
+
+
+def finite_output(names: str, *arrays) -> None:
+    """Refuse a result that overflowed float64 (NaN/inf), naming the parameters that scale it.
+
+    Called by wrappers after a run: finite inputs whose product overflows (a step size of 1e300
+    times a noise of 1e300) are reported as one bad-parameter message, never returned as NaN.
+    """
+    for a in arrays:
+        if not np.all(np.isfinite(a)):
+            raise InvalidParameter(names, "small enough that the run stays within float64 range (it overflowed "
+                                   "to inf/NaN)")
+
+
+def flag(name: str, value) -> bool:
+    """A boolean switch: True/False (NumPy booleans and the integers 0/1 too)."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and int(value) in (0, 1)):
+        return bool(value)
+    raise InvalidParameter(name, "True or False", value)
 
 
 def choice(name: str, value, accepted: Iterable[str]) -> str:
     accepted = list(accepted)
-    if value not in accepted:
+    if not isinstance(value, str) or value not in accepted:  # (an array would compare elementwise)
         raise InvalidParameter(name, "one of " + ", ".join(accepted), value)
     return value
 
 
 def finite_array(name: str, arr, ndim: int | None = None, shape: tuple | None = None) -> np.ndarray:
     """A float64 array with no NaN/inf, optionally of a given rank or shape (None entries are free)."""
-    a = np.asarray(arr, dtype=np.float64)
+    try:
+        a = np.asarray(arr, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):  # strings, ragged nesting, objects
+        raise InvalidParameter(name, "an array of real numbers", type(arr).__name__) from None
     if ndim is not None and a.ndim != ndim:
         raise InvalidParameter(name, f"a {ndim}-d array", f"array of shape {a.shape}")
     if shape is not None:

@@ -19,20 +19,16 @@ import math
 import numpy as np
 import sympy as sp
 
+from theory import _validate as _v
+
 
 def _array(name: str, x, ndim: int = 1) -> np.ndarray:
     """A finite float array of ``ndim`` dimensions, or ValueError naming the parameter (theory may not import kernels)."""
-    arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != ndim or not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be a finite {ndim}-d array of numbers (got shape {arr.shape})")
-    return arr
+    return _v.array(name, x, ndim)
 
 
 def _positive(name: str, x) -> float:
-    x = float(x)
-    if not (math.isfinite(x) and x > 0):
-        raise ValueError(f"{name} must be a positive finite number (got {x!r})")
-    return x
+    return _v.positive(name, x)
 
 T = sp.Symbol("T", positive=True)
 t = sp.Symbol("t", positive=True)
@@ -56,28 +52,35 @@ def _positive_sequence(name: str, x) -> np.ndarray:
 
 
 def _sum(x: np.ndarray, exact: bool) -> float:
-    return math.fsum(x.tolist()) if exact else float(np.sum(x))  # NumPy sums pairwise: relative error ~1e-16·log T
+    if _v.flag("exact", exact):
+        try:
+            return math.fsum(x.tolist())
+        except OverflowError:  # an infinite term or partial sum: reported by the caller's finite_result
+            return math.inf
+    return float(np.sum(x))  # NumPy sums pairwise: relative error ~1e-16·log T
 
 
 def m_value(alpha, b, exact: bool = False) -> float:
-    """M({α},{b}) = Σ (α_t/b_t)² · Σ 1/α_t² (eq. (7))."""
+    """M({α},{b}) = Σ (α_t/b_t)² · Σ 1/α_t² (eq. (7)).  Entries whose squares or reciprocals overflow
+    float64 (say 1e-300) raise ValueError naming alpha, b."""
     alpha = _positive_sequence("alpha", alpha)
     b = _positive_sequence("b", b)
     if alpha.shape != b.shape:
         raise ValueError(f"alpha must have the same length as b ({b.size}); got {alpha.size}")
-    return _sum((alpha / b) ** 2, exact) * _sum(1.0 / alpha**2, exact)
+    return _v.finite_result("alpha, b", _sum((alpha / b) ** 2, exact) * _sum(1.0 / alpha**2, exact))
 
 
 def m_adp(b, exact: bool = False) -> float:
     """M_adp = (Σ 1/b_t)², the minimum of M over α (eq. (8))."""
     b = _positive_sequence("b", b)
-    return _sum(1.0 / b, exact) ** 2
+    s = _sum(1.0 / b, exact)
+    return _v.finite_result("b", s * s)  # (s ** 2 would raise OverflowError)
 
 
 def m_dp(b, exact: bool = False) -> float:
     """M_dp = T·Σ 1/b_t², M at α ≡ 1 (DP-SGD)."""
     b = _positive_sequence("b", b)
-    return b.size * _sum(1.0 / b**2, exact)
+    return _v.finite_result("b", b.size * _sum(1.0 / b**2, exact))
 
 
 def m_ratio(b, exact: bool = False) -> float:
@@ -88,17 +91,16 @@ def m_ratio(b, exact: bool = False) -> float:
     """
     b = _positive_sequence("b", b)
     inv = 1.0 / b
-    return b.size * _sum(inv * inv, exact) / _sum(inv, exact) ** 2
+    s = _sum(inv, exact)
+    return _v.finite_result("b", b.size * _sum(inv * inv, exact) / (s * s))
 
 
 def polynomial_schedule(T_steps: int, a_: float, c_: float) -> np.ndarray:
-    """b_t = √(a + c t), t = 1..T (Proposition 5.1)."""
-    if int(T_steps) != T_steps or T_steps < 1:
-        raise ValueError(f"T must be an integer >= 1 (got {T_steps!r})")
-    T_steps = int(T_steps)
-    a_ = _positive("a", a_)
-    c_ = _positive("c", c_)
-    return np.sqrt(a_ + c_ * np.arange(1, T_steps + 1, dtype=np.float64))
+    """b_t = √(a + c t), t = 1..T (Proposition 5.1).  T ≤ 10⁸ (the array it builds); a + cT finite."""
+    T_steps = _v.integer("T_steps", T_steps, 1, _v.MAX_LENGTH)
+    a_ = _positive("a_", a_)
+    c_ = _positive("c_", c_)
+    return _v.finite_result("a_, c_", np.sqrt(a_ + c_ * np.arange(1, T_steps + 1, dtype=np.float64)))
 
 
 # --------------------------------------------------------------------------------------
@@ -172,7 +174,7 @@ def extended_advanced_composition(eps, deltas, delta_prime: float) -> tuple[floa
         raise ValueError("eps entries must lie in (0, 1) (Lemma 2.2's hypothesis)")
     if np.any((deltas <= 0) | (deltas >= 1)):
         raise ValueError("deltas entries must lie in (0, 1)")
-    delta_prime = float(delta_prime)
+    delta_prime = _v.real("delta_prime", delta_prime)
     if not 0 < delta_prime < 1:
         raise ValueError(f"delta_prime must lie in (0, 1) (got {delta_prime!r})")
     e_tilde = math.sqrt(2.0 * math.log(1.0 / delta_prime) * math.fsum((eps**2).tolist())) + math.fsum(

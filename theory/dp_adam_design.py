@@ -21,6 +21,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
+from theory import _validate as _v
+
 beta2 = sp.Symbol("beta2", positive=True)
 t = sp.Symbol("t", positive=True, integer=True)
 k = sp.Symbol("k", positive=True, integer=True)
@@ -87,14 +89,24 @@ def postprocessing_bias_dpmf_recursion() -> tuple[sp.Expr, sp.Symbol]:
 
 
 def dpmf_bias_numeric(row_norms2: np.ndarray, beta2_value: float, s_value: float) -> np.ndarray:
-    """Numeric App.-A bias of v_t for t = 1..T from the recursion (same as the sum)."""
-    row_norms2 = np.asarray(row_norms2, dtype=float)
+    """Numeric App.-A bias of v_t for t = 1..T from the recursion (same as the sum).
+
+    ``row_norms2`` finite and >= 0 (1-d), ``beta2_value`` in [0, 1), ``s_value`` finite; a result that
+    overflows float64 raises ValueError naming ``s_value``.
+    """
+    row_norms2 = _v.array("row_norms2", row_norms2, 1)
+    if np.any(row_norms2 < 0):
+        raise ValueError("row_norms2 must be squared norms: entries >= 0")
+    beta2_value = _v.real("beta2_value", beta2_value)
+    if not 0 <= beta2_value < 1:
+        raise ValueError(f"beta2_value must be in [0, 1) (got {beta2_value!r})")
+    s_value = _v.finite("s_value", s_value)
     out = np.empty(row_norms2.size)
     b = 0.0
     for i, rk in enumerate(row_norms2):
-        b = beta2_value * b + (1 - beta2_value) * s_value**2 * rk
+        b = beta2_value * b + (1 - beta2_value) * s_value * s_value * rk
         out[i] = b
-    return out
+    return _v.finite_result("s_value, row_norms2", out)
 
 
 # ======================================================================================
@@ -284,14 +296,28 @@ def dpmf_threshold_gain_limit() -> sp.Expr:
 # predicted and exact negative probabilities
 # ======================================================================================
 def negative_probability_gaussian(signal, noise_std, beta2, steps):
-    """The paper's mean-vs-std prediction made a number: Φ(−E v̂/√Var v̂) (Gaussian approximation)."""
+    """The paper's mean-vs-std prediction made a number: Φ(−E v̂/√Var v̂) (Gaussian approximation).
+
+    ``signal`` a number or array, ``noise_std`` >= 0 (0 gives probability 0: v̂ = g² is never negative),
+    ``beta2`` in [0, 1), ``steps`` an integer >= 1; inputs are checked as in :func:`negative_probability`.
+    """
     from scipy.stats import norm
 
+    try:
+        g = np.asarray(signal, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"signal must be a finite number or array of numbers (got {signal!r})") from None
+    if not np.all(np.isfinite(g)):
+        raise ValueError("signal must be finite (no NaN or inf)")
+    _, s, beta2, steps = _check(0.0, noise_std, beta2, steps, max_steps=10**18)  # a closed form: any T
+    if s == 0:
+        return np.zeros_like(g)[()]
     Kv = (1 - beta2) * (1 + beta2**steps) / ((1 + beta2) * (1 - beta2**steps))
-    g2 = np.asarray(signal, dtype=float) ** 2
-    s2 = float(noise_std) ** 2
-    sd = np.sqrt(Kv * (4 * g2 * s2 + 2 * s2 * s2))
-    return norm.cdf(-g2 / sd)
+    # in units of s (so that squares cannot overflow): P = Φ(−a²/√(Kv(4a² + 2))), a = g/s
+    a2 = (g / s) ** 2
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = np.where(np.isfinite(a2), -a2 / np.sqrt(Kv * (4 * a2 + 2)), -np.inf)
+    return norm.cdf(z)
 
 
 def _num(name: str, value) -> float:
@@ -299,25 +325,27 @@ def _num(name: str, value) -> float:
         raise ValueError(f"{name} must be a real number (got {value!r})")
     try:
         return float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be a real number (got {value!r})") from None
 
 
-def _check(signal, noise_std, beta2_value, steps):
+def _check(signal, noise_std, beta2_value, steps, beta2_name: str = "beta2", max_steps: int | None = None):
     sig = _num("signal", signal)
     ns = _num("noise_std", noise_std)
-    b2 = _num("beta2", beta2_value)
+    b2 = _num(beta2_name, beta2_value)
     _num("steps", steps)
     if not math.isfinite(sig):
         raise ValueError(f"signal must be a finite number (got {signal!r})")
     if not (math.isfinite(ns) and ns >= 0):
         raise ValueError(f"noise_std must be a finite number >= 0 (got {noise_std!r})")
     if not (0 <= b2 < 1):  # NaN fails this too
-        raise ValueError(f"beta2 must be in [0, 1) (got {beta2_value!r})")
+        raise ValueError(f"{beta2_name} must be in [0, 1) (got {beta2_value!r})")
     if isinstance(steps, bool) or not math.isfinite(float(steps)) or int(steps) != steps or int(steps) < 1:
         raise ValueError(f"steps must be an integer >= 1 (got {steps!r})")
-    if int(steps) > MAX_STEPS:
+    if max_steps is None and int(steps) > MAX_STEPS:
         raise ValueError(f"steps must be at most {MAX_STEPS} (the exact law sums one term per step; got {steps!r})")
+    if max_steps is not None and int(steps) > max_steps:
+        raise ValueError(f"steps must be at most {max_steps} (got {steps!r})")
     return sig, ns, b2, int(steps)
 
 
@@ -325,7 +353,10 @@ MAX_STEPS = 10**7  # negative_probability: one weight per step is held in memory
 
 
 def vhat_weights(beta2_value: float, steps: int) -> np.ndarray:
-    """w_k = (1 − β₂)β₂^{t−k}/(1 − β₂^t), k = 1..t (zero weights dropped): v̂ + s² = Σ w_k (g + z_k)²."""
+    """w_k = (1 − β₂)β₂^{t−k}/(1 − β₂^t), k = 1..t (zero weights dropped): v̂ + s² = Σ w_k (g + z_k)².
+
+    ``beta2_value`` in [0, 1), ``steps`` an integer in [1, 10⁷]."""
+    _, _, beta2_value, steps = _check(0.0, 0.0, beta2_value, steps, "beta2_value")
     e = np.arange(steps - 1, -1, -1, dtype=float)
     w = (1 - beta2_value) * beta2_value**e / (1 - beta2_value**steps)
     return w[w > 0]
@@ -355,6 +386,10 @@ def negative_probability(signal, noise_std, beta2, steps) -> float:
     w = vhat_weights(b2, steps)
     if w.size == 1:
         return float(norm.cdf(1.0 - a) - norm.cdf(-1.0 - a))
+    # Q >= w_max (a + z)² for the heaviest term, so P(Q < 1) <= Φ(1/√w_max − a): below 1e-315 (zero in float64)
+    # when that argument is below −38.  This also keeps λ = a² from overflowing (signal/noise_std ~ 1e260).
+    if 1.0 / math.sqrt(float(w.max())) - a < -38.0:
+        return 0.0
     lam = a * a
     w2 = w * w
 

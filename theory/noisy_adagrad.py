@@ -15,6 +15,8 @@ import math
 import numpy as np
 import sympy as sp
 
+from theory import _validate as _v
+
 T = sp.Symbol("T", positive=True)
 t = sp.Symbol("t", positive=True)
 eta = sp.Symbol("eta", positive=True)
@@ -34,10 +36,11 @@ Delta = sp.Symbol("Delta", positive=True)  # ℓ2 sensitivity
 
 
 def _array(name: str, x, ndim: int) -> np.ndarray:
-    a = np.asarray(x, dtype=np.float64)
-    if a.ndim != ndim or not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be a finite {ndim}-d array of numbers (got shape {a.shape})")
-    return a
+    return _v.array(name, x, ndim)
+
+
+#: lemma13_sides' work: one p×p eigendecomposition per row of grads, T·p³ ≤ this (about a minute)
+LEMMA13_MAX_WORK = 10**11
 
 
 # --------------------------------------------------------------------------------------
@@ -66,7 +69,11 @@ def theorem3_1_eta() -> sp.Expr:
 # --------------------------------------------------------------------------------------
 def trace_growth_exponent(a=alpha) -> sp.Expr:
     """Exponent of T in Tr(G_T) when ‖∇_t‖ ≍ t^(−α) in a fixed rank-k span, α < 1/2 (asymptotic):
-    Tr(G_T) ≍ √(Σ_t t^(−2α)) ≍ T^{(1−2α)/2} — as in the proof of Corollary 6 (App. C.7)."""
+    Tr(G_T) ≍ √(Σ_t t^(−2α)) ≍ T^{(1−2α)/2} — as in the proof of Corollary 6 (App. C.7).
+
+    ``a`` a SymPy expression or a finite real number."""
+    if not isinstance(a, sp.Basic):
+        a = _v.finite("a", a)
     return (1 - 2 * a) / 2
 
 
@@ -176,17 +183,30 @@ def goe_noise_multiplier() -> sp.Expr:
 # Exact lemmas (numeric)
 # --------------------------------------------------------------------------------------
 def psd_sqrt_pinv(S: np.ndarray, rtol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
-    """(S^{1/2}, (S^{1/2})⁺) by eigh; eigenvalues of the root ≤ rtol·max count as zero."""
+    """(S^{1/2}, (S^{1/2})⁺) by eigh; eigenvalues of the root ≤ rtol·max count as zero.
+
+    ``S`` a finite square matrix, ``rtol`` a finite number >= 0."""
+    S = _v.square("S", S)
+    rtol = _v.finite("rtol", rtol)
+    if rtol < 0:
+        raise ValueError(f"rtol must be >= 0 (got {rtol!r})")
     w, U = np.linalg.eigh((S + S.T) / 2)
     r = np.sqrt(np.clip(w, 0.0, None))
     keep = r > rtol * r.max(initial=0.0)
-    inv = np.where(keep, 1.0 / np.where(keep, r, 1.0), 0.0)
-    return (U * np.where(keep, r, 0.0)) @ U.T, (U * inv) @ U.T
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        inv = np.where(keep, 1.0 / np.where(keep, r, 1.0), 0.0)
+        out = (U * np.where(keep, r, 0.0)) @ U.T, (U * inv) @ U.T
+    return _v.finite_result("S", out[0]), _v.finite_result("S, rtol", out[1])
 
 
 def lemma13_sides(grads, rtol: float = 1e-12) -> tuple[float, float]:
-    """Lemma 13 (Hazan's Lemma 5.15; exact): Σ_t ∇_tᵀG_t⁺∇_t ≤ 2 Tr(G_T); returns (left, right)."""
+    """Lemma 13 (Hazan's Lemma 5.15; exact): Σ_t ∇_tᵀG_t⁺∇_t ≤ 2 Tr(G_T); returns (left, right).
+
+    ``grads`` (T, p) finite with T·p³ ≤ :data:`LEMMA13_MAX_WORK` (one p×p eigendecomposition per row)."""
     g = _array("grads", grads, 2)
+    if g.shape[0] * g.shape[1] ** 3 > LEMMA13_MAX_WORK:
+        raise ValueError(f"grads must have T·p³ <= {LEMMA13_MAX_WORK:.0e} (one p×p eigendecomposition per row; "
+                         f"got shape {g.shape})")
     S = np.zeros((g.shape[1], g.shape[1]))
     lhs = 0.0
     for row in g:
@@ -194,7 +214,7 @@ def lemma13_sides(grads, rtol: float = 1e-12) -> tuple[float, float]:
         _, Gi = psd_sqrt_pinv(S, rtol)
         lhs += float(row @ Gi @ row)
     G, _ = psd_sqrt_pinv(S, rtol)
-    return lhs, 2.0 * float(np.trace(G))
+    return _v.finite_result("grads, rtol", (lhs, 2.0 * float(np.trace(G))))
 
 
 def lemma16_sides(a) -> tuple[float, float]:
@@ -204,25 +224,32 @@ def lemma16_sides(a) -> tuple[float, float]:
         raise ValueError("a must have non-negative entries")
     pre = np.cumsum(a)
     terms = np.where(pre > 0, a / np.sqrt(np.where(pre > 0, pre, 1.0)), 0.0)
-    return float(math.fsum(terms.tolist())), 2.0 * math.sqrt(math.fsum(a.tolist()))
+    return _v.finite_result("a", (float(math.fsum(terms.tolist())), 2.0 * math.sqrt(math.fsum(a.tolist()))))
 
 
 def lemma12_ratio(A, B, u, v) -> tuple[float, float]:
     """Lemma 12's two sides: (|⟨u, C⁻¹v⟩|, (4/3)|⟨u, A⁺v⟩|) with C = A + B (C inverted exactly, A pseudo-inverted)."""
-    A = _array("A", A, 2)
-    B = _array("B", B, 2)
+    A = _v.square("A", A)
+    B = _v.square("B", B)
     u = _array("u", u, 1)
     v = _array("v", v, 1)
+    p = A.shape[0]
+    if B.shape != A.shape or u.shape != (p,) or v.shape != (p,):
+        raise ValueError(f"A, B, u, v must have shapes (p, p), (p, p), (p,), (p,) with one p (got {A.shape}, "
+                         f"{B.shape}, {u.shape}, {v.shape})")
     Cm = A + B
-    lhs = abs(float(u @ np.linalg.solve(Cm, v)))
-    rhs = 4.0 / 3.0 * abs(float(u @ np.linalg.pinv(A, rcond=1e-12, hermitian=True) @ v))
-    return lhs, rhs
+    try:
+        lhs = abs(float(u @ np.linalg.solve(Cm, v)))
+        rhs = 4.0 / 3.0 * abs(float(u @ np.linalg.pinv(A, rcond=1e-12, hermitian=True) @ v))
+    except np.linalg.LinAlgError:
+        raise ValueError("A, B must have an invertible sum A + B (Lemma 12's C)") from None
+    return _v.finite_result("A, B, u, v", (lhs, rhs))
 
 
 def intrinsic_dimension(A) -> float:
     """intdim(A) = Tr(A)/‖A‖_op for PSD A (§6; exact); 1 ≤ intdim ≤ rank."""
-    A = _array("A", A, 2)
+    A = _v.square("A", A)
     w = np.linalg.eigvalsh((A + A.T) / 2)
     if w.max(initial=0.0) <= 0:
         raise ValueError("A must be a non-zero positive semi-definite matrix")
-    return float(np.sum(np.clip(w, 0, None)) / w.max())
+    return _v.finite_result("A", float(np.sum(np.clip(w, 0, None)) / w.max()))

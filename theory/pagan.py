@@ -10,9 +10,13 @@ generalised harmonic numbers).
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
+import numpy as np
 import sympy as sp
+
+from theory import _validate as _v
 
 n = sp.Symbol("n", positive=True, integer=True)
 d = sp.Symbol("d", positive=True, integer=True)
@@ -29,9 +33,22 @@ z_j = sp.Symbol("z_j", real=True)
 _POWER_SUMS: dict[sp.Rational, sp.Symbol] = {}
 
 
+def _exponent(name: str, a) -> sp.Expr:
+    """A positive finite real exponent (a number or a SymPy number), exact (``nsimplify``), or ValueError naming it."""
+    if isinstance(a, bool) or not isinstance(a, (int, float, sp.Basic, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a positive number (got {a!r})")
+    if isinstance(a, sp.Basic):
+        ok = bool(a.is_number and a.is_real and a.is_positive and a.is_finite)
+    else:
+        ok = 0 < a < 1e300 and math.isfinite(float(a))  # (an integer beyond float range fails the first test)
+    if not ok:
+        raise ValueError(f"{name} must be a positive finite number (got {a!r})")
+    return sp.nsimplify(a)
+
+
 def power_sum(a) -> sp.Symbol:
     r"""The symbol :math:`S_a = \sum_{j=1}^d \sigma_j^a` (a positive number)."""
-    a = sp.nsimplify(a)
+    a = _exponent("a", a)
     if a not in _POWER_SUMS:
         tag = str(a).replace("/", "_")
         _POWER_SUMS[a] = sp.Symbol(f"S_{tag}", positive=True)
@@ -40,8 +57,12 @@ def power_sum(a) -> sp.Symbol:
 
 def power_law_sums(exponent=sp.Rational(3, 2), powers=(1, sp.Rational(2, 3), 2, sp.Rational(4, 3))) -> dict:
     r"""Substitutions :math:`S_a \mapsto H_d^{(a s)}` for the profile :math:`\sigma_j = j^{-s}` (exact)."""
-    exponent = sp.nsimplify(exponent)
-    return {power_sum(a): sp.harmonic(d, sp.nsimplify(a) * exponent) for a in powers}
+    exponent = _exponent("exponent", exponent)
+    try:
+        powers = [_exponent("powers", a) for a in powers]
+    except TypeError:
+        raise ValueError(f"powers must be a sequence of positive numbers (got {powers!r})") from None
+    return {power_sum(a): sp.harmonic(d, a * exponent) for a in powers}
 
 
 # --------------------------------------------------------------------------------------
@@ -174,7 +195,9 @@ def example1_bound() -> sp.Expr:
     return mu + K * sp.sqrt(p) * sp.sqrt(W)
 
 
-@lru_cache(maxsize=None)
+MAX_MOMENT_ORDER = 24  # gaussian_norm_moment: p(24) = 1575 monomials, a few seconds of SymPy expansion
+
+
 def gaussian_norm_moment(k: int) -> sp.Expr:
     r"""E[Q^k] for Q = Σ_j w_j N_j², N_j iid N(0,1) (exact), as a polynomial in P_r = Σ_j w_j^r.
 
@@ -182,9 +205,11 @@ def gaussian_norm_moment(k: int) -> sp.Expr:
     m_n = Σ_{r=1}^{n} C(n−1, r−1) κ_r m_{n−r}, m_0 = 1.  With Z_j ~ N(0, σ_j²),
     ‖Z‖_C² = Q with w_j = C_jj σ_j², so G_{2k}(C) = E[Q^k]^{1/(2k)}.
     """
-    k = int(k)
-    if k < 0:
-        raise ValueError("k must be >= 0")
+    return _gaussian_norm_moment(_v.integer("k", k, 0, MAX_MOMENT_ORDER))  # the expansion has p(k) terms
+
+
+@lru_cache(maxsize=None)
+def _gaussian_norm_moment(k: int) -> sp.Expr:
     kappa = [None] + [2 ** (r - 1) * sp.factorial(r - 1) * weight_power_sum(r) for r in range(1, k + 1)]
     m = [sp.Integer(1)]
     for n_ in range(1, k + 1):

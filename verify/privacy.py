@@ -26,12 +26,21 @@ Binomial(b, 1/n), and the step's output is N(0, σ²) on one dataset against
 Σₖ P(K = k)·N(k, σ²) on the other — dp-accounting's ``MixtureOfGaussiansDpEvent``,
 evaluated by its PLD accountant.  (The K copies of one record add up along one direction,
 so this one-dimensional pair is the worst case for a step.)
+
+Every front end either returns a finite ε or raises :class:`InvalidParameter` naming its
+parameters (issue 9): noise multipliers outside :data:`NOISE_MULTIPLIER_RANGE` (where
+dp-accounting's arithmetic under- or overflows: ZeroDivisionError, OverflowError), more than
+:data:`MAX_STEPS` steps, PLD work beyond :data:`MAX_PLD_POINTS` grid points or
+:data:`MAX_PLD_STEPS` composed steps (checked before dp-accounting allocates: a PLD of σ = 0.01
+once took 12 GiB and four minutes to fail), any other dp-accounting failure, and ε = inf (e.g. δ
+below the PLD's truncated tail mass).  The RDP accountant has no grid and takes up to 10⁹ steps.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -54,8 +63,31 @@ SAMPLINGS = ("poisson", "with_replacement", "none")
 TRUNCATION_DELTA_SHARE = 1e-3
 _SMALLEST_TAIL = 1e-200  # deepest cut of K tried (reached only when ε is in the hundreds)
 
+# Input limits of every front end (far outside any real use; at and beyond them dp-accounting's
+# arithmetic under- or overflows, or its PLD grid outgrows memory):
+#: accepted noise multipliers: σ² neither underflows nor overflows in the RDP/PLD formulas
+NOISE_MULTIPLIER_RANGE = (1e-6, 1e12)
+#: most steps composed (as kernels.validate.MAX_COUNT)
+MAX_STEPS = v.MAX_COUNT
+#: most draws per batch with replacement (the binomial of K is tabulated over 0..batch_size)
+MAX_WITH_REPLACEMENT_BATCH = 10**7
+#: most points of a PLD grid: privacy-loss range / value_discretization_interval (about 1 GiB and 10 s in dp-accounting)
+MAX_PLD_POINTS = 2 * 10**6
+#: most phases / mechanisms composed one by one (composed_epsilon, optimal_composition_epsilon)
+MAX_PHASES = 10**4
+#: most steps a PLD composes (dp-accounting's self-composition slows sharply beyond: 5 s at 10⁷, a hang at 10⁹),
+#: most distinct events it builds, and most grid points × mechanisms of optimal_composition_epsilon
+MAX_PLD_STEPS = 10**7
+MAX_PLD_EVENTS = 10**3
+MAX_PLD_WORK = 10**8
+_TRUNCATION_SIGMAS = 10.0  # dp-accounting's PLDs cut the Gaussian at about √(2·50) standard deviations
+
 __all__ = [
     "ACCOUNTANTS",
+    "MAX_PLD_POINTS",
+    "MAX_STEPS",
+    "MAX_WITH_REPLACEMENT_BATCH",
+    "NOISE_MULTIPLIER_RANGE",
     "SAMPLINGS",
     "InvalidParameter",
     "Mechanism",
@@ -85,21 +117,129 @@ def epsilon_of(
     ``value_discretization_interval`` is the PLD grid (None: dp-accounting's default,
     1e-4); the PLD result is a pessimistic (upper) estimate on that grid, and a grid much
     coarser than the per-step privacy loss makes it loose.  Events an accountant cannot
-    evaluate raise :class:`InvalidParameter` naming ``accountant``.
+    evaluate raise :class:`InvalidParameter` naming ``accountant``; so do PLD grids of more
+    than :data:`MAX_PLD_POINTS` points (naming ``value_discretization_interval``), accountant
+    failures on extreme events and infinite ε (naming ``event`` and ``delta``).
     """
+    return _epsilon_of(event, delta, accountant, neighboring_relation, value_discretization_interval, "event, delta")
+
+
+def _epsilon_of(event, delta, accountant, neighboring_relation, value_discretization_interval, params: str) -> float:
+    """:func:`epsilon_of`, with ``params`` the caller's parameter names for the failure messages."""
     delta = v.open_unit("delta", delta)
     accountant = v.choice("accountant", accountant, ACCOUNTANTS)
+    if not isinstance(neighboring_relation, NeighboringRelation):
+        raise InvalidParameter("neighboring_relation", "a dp_accounting NeighboringRelation", neighboring_relation)
+    if not isinstance(event, dpe.DpEvent):
+        raise InvalidParameter("event", "a dp_accounting DpEvent", type(event).__name__)
     if accountant == "rdp":
         acc = _rdp.RdpAccountant(neighboring_relation=neighboring_relation)
     else:
-        vdi = 1e-4 if value_discretization_interval is None else v.positive(
-            "value_discretization_interval", value_discretization_interval)
+        vdi = 1e-4 if value_discretization_interval is None else _vdi(value_discretization_interval)
         acc = _pld.PLDAccountant(neighboring_relation, value_discretization_interval=vdi)
     if not acc.supports(event):
         raise InvalidParameter("accountant", f"one that supports {type(event).__name__} "
                                f"under {neighboring_relation.name}", accountant)
-    acc.compose(event)
-    return float(acc.get_epsilon(delta))
+    with _accounting(params):
+        if accountant == "pld":
+            _check_pld_grid(event, delta, vdi, params)
+        acc.compose(event)
+        return _finite_epsilon(float(acc.get_epsilon(delta)), params)
+
+
+# --------------------------------------------------------------------------------------
+# Guards around dp-accounting: input ranges, PLD grid size, failures, infinite ε
+# --------------------------------------------------------------------------------------
+def _noise_multiplier(value) -> float:
+    lo, hi = NOISE_MULTIPLIER_RANGE
+    z = v.positive("noise_multiplier", value)
+    if not lo <= z <= hi:
+        raise InvalidParameter("noise_multiplier", f"in [{lo:g}, {hi:g}] (beyond it dp-accounting's arithmetic "
+                               "under- or overflows)", value)
+    return z
+
+
+def _vdi(value) -> float:
+    vdi = v.positive("value_discretization_interval", value)
+    if vdi > 1.0:
+        raise InvalidParameter("value_discretization_interval", "in (0, 1] (the PLD grid step, in nats)", value)
+    return vdi
+
+
+@contextmanager
+def _accounting(params: str):
+    """Turn dp-accounting's own failures on extreme inputs into one message naming ``params``."""
+    try:
+        yield
+    except InvalidParameter:
+        raise
+    except (ArithmeticError, ValueError, MemoryError, RuntimeError) as exc:
+        raise InvalidParameter(params, "values dp-accounting can evaluate (it failed with "
+                               f"{type(exc).__name__}: {str(exc)[:120]})") from None
+
+
+def _finite_epsilon(eps: float, params: str) -> float:
+    if not math.isfinite(eps):
+        raise InvalidParameter(params, "values with a finite ε (the accountant returned ε = inf: no finite ε "
+                               "reaches this δ, e.g. δ below the PLD's truncated tail mass or noise too small)", eps)
+    return eps
+
+
+def _leaves(event, times: int = 1):
+    """(count, noise std, largest sensitivity) of every Gaussian-type leaf of ``event``, with its repetition count."""
+    if isinstance(event, dpe.SelfComposedDpEvent):
+        yield from _leaves(event.event, times * event.count)
+    elif isinstance(event, dpe.ComposedDpEvent):
+        for e in event.events:
+            yield from _leaves(e, times)
+    elif isinstance(event, (dpe.PoissonSampledDpEvent, dpe.SampledWithoutReplacementDpEvent,
+                            dpe.SampledWithReplacementDpEvent)):
+        yield from _leaves(event.event, times)
+    elif isinstance(event, dpe.GaussianDpEvent):
+        yield times, event.noise_multiplier, 1.0
+    elif isinstance(event, dpe.MixtureOfGaussiansDpEvent):
+        yield times, event.standard_deviation, max(event.sensitivities)
+
+
+def _loss_range(sigma: float, sensitivity: float) -> float:
+    """Width of the privacy losses a PLD of N(0, σ²) vs N(Δ, σ²) keeps: Δ²/(2σ²) + 10Δ/σ (upper bound, subsampled too)."""
+    return sensitivity * sensitivity / (2.0 * sigma * sigma) + _TRUNCATION_SIGMAS * sensitivity / sigma
+
+
+def _check_pld_grid(event, delta: float, vdi: float, params: str, proxy=None) -> None:
+    """Refuse a PLD whose grid would exceed :data:`MAX_PLD_POINTS` points (before dp-accounting allocates it).
+
+    The composed losses lie within the sum of the steps' ranges; when that sum is too wide, the
+    losses that matter are estimated by the RDP ε of ``proxy`` (default: the event itself), which
+    the grid must cover, and so is each one step's range.
+    """
+    leaves = list(_leaves(event))
+    names = [p.strip() for p in params.split(",")]
+    count_name = "steps" if "steps" in names else names[0]
+    if sum(c for c, _, _ in leaves) > MAX_PLD_STEPS:
+        raise InvalidParameter(count_name, f"at most {MAX_PLD_STEPS:.0e} composed steps for the PLD accountant (its "
+                               "self-composition grows with the count), or accountant 'rdp'",
+                               sum(c for c, _, _ in leaves))
+    if len(leaves) > MAX_PLD_EVENTS:
+        raise InvalidParameter(names[0], f"at most {MAX_PLD_EVENTS} distinct mechanisms for the PLD accountant, or "
+                               "accountant 'rdp'", len(leaves))
+    step = max((_loss_range(s, d) for _, s, d in leaves), default=0.0)
+    total = sum(c * _loss_range(s, d) for c, s, d in leaves)
+    if total / vdi <= MAX_PLD_POINTS:
+        return
+    scale = step
+    rdp = _rdp.RdpAccountant()
+    target = event if proxy is None else proxy
+    if rdp.supports(target):
+        try:
+            rdp.compose(target)
+            scale = max(scale, float(rdp.get_epsilon(delta)))
+        except (ArithmeticError, ValueError):
+            scale = max(scale, total)
+    if not scale / vdi <= MAX_PLD_POINTS:
+        raise InvalidParameter("value_discretization_interval", f"at least {scale / MAX_PLD_POINTS:.3g} here, or "
+                               f"accountant 'rdp': privacy losses reach about {scale:.3g} for these {params}, and a "
+                               f"finer PLD grid would hold more than {MAX_PLD_POINTS:.0e} points", vdi)
 
 
 # --------------------------------------------------------------------------------------
@@ -120,8 +260,8 @@ def with_replacement_event(n: int, batch_size: int, noise_multiplier: float,
     at e^ε by less than T·e^ε·tail.  :meth:`Mechanism.epsilon` reserves δ for that.
     """
     n = v.integer("n", n)
-    batch_size = v.integer("batch_size", batch_size)
-    sigma = v.positive("noise_multiplier", noise_multiplier)
+    batch_size = v.integer("batch_size", batch_size, 1, MAX_WITH_REPLACEMENT_BATCH)
+    sigma = _noise_multiplier(noise_multiplier)
     tail = v.open_unit("tail", tail)
     ks = np.arange(batch_size + 1)
     at_least = stats.binom.sf(ks - 1, batch_size, 1.0 / n)  # P(K >= k)
@@ -148,6 +288,11 @@ class Mechanism:
     replacement from ``n``; zero-out adjacency) or ``"none"`` (every record, every step;
     add/remove-one).  Each step adds Gaussian noise of ``noise_multiplier`` times the
     per-record sensitivity; ``steps`` steps are composed.
+
+    Limits: ``noise_multiplier`` in :data:`NOISE_MULTIPLIER_RANGE`, ``steps`` ≤ 10⁹,
+    ``batch_size`` ≤ :data:`MAX_WITH_REPLACEMENT_BATCH`; PLD grids of at most
+    :data:`MAX_PLD_POINTS` points.  Whatever dp-accounting cannot evaluate, or evaluates to
+    ε = inf, raises :class:`InvalidParameter` naming the parameters.
     """
 
     sampling: str
@@ -160,13 +305,19 @@ class Mechanism:
     def __post_init__(self):
         fix = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
         v.choice("sampling", self.sampling, SAMPLINGS)
-        fix("noise_multiplier", v.positive("noise_multiplier", self.noise_multiplier))
-        fix("steps", v.integer("steps", self.steps))
+        fix("noise_multiplier", _noise_multiplier(self.noise_multiplier))
+        fix("steps", v.integer("steps", self.steps, 1, MAX_STEPS))
         if self.sampling == "poisson":
             fix("sampling_rate", v.unit_interval("sampling_rate", self.sampling_rate))
         elif self.sampling == "with_replacement":
             fix("n", v.integer("n", self.n))
-            fix("batch_size", v.integer("batch_size", self.batch_size))
+            fix("batch_size", v.integer("batch_size", self.batch_size, 1, MAX_WITH_REPLACEMENT_BATCH))
+
+    @property
+    def _params(self) -> str:
+        """The parameter names an accounting failure is reported under."""
+        extra = {"poisson": "sampling_rate, ", "with_replacement": "n, batch_size, ", "none": ""}[self.sampling]
+        return extra + "noise_multiplier, steps, delta"
 
     @property
     def neighboring_relation(self) -> NeighboringRelation:
@@ -206,13 +357,14 @@ class Mechanism:
         delta = v.open_unit("delta", delta)
         accountant = v.choice("accountant", accountant, ACCOUNTANTS)
         if self.sampling != "with_replacement":
-            return epsilon_of(self.event(), delta, accountant, self.neighboring_relation,
-                              value_discretization_interval)
+            return _epsilon_of(self.event(), delta, accountant, self.neighboring_relation,
+                               value_discretization_interval, self._params)
         reserve = TRUNCATION_DELTA_SHARE * delta
         eps_guess = math.log(1e4)
         while True:
-            pld, tail = self._truncated_pld(accountant, reserve, eps_guess, value_discretization_interval)
-            eps = float(pld.get_epsilon_for_delta(delta - reserve))
+            pld, tail = self._truncated_pld(accountant, reserve, eps_guess, value_discretization_interval, delta)
+            with _accounting(self._params):
+                eps = _finite_epsilon(float(pld.get_epsilon_for_delta(delta - reserve)), self._params)
             if eps <= eps_guess or tail <= _SMALLEST_TAIL:
                 return eps
             eps_guess = eps + math.log(2.0)
@@ -231,20 +383,28 @@ class Mechanism:
         if self.sampling != "with_replacement":
             return self.epsilon(delta, accountant, value_discretization_interval) <= epsilon
         reserve = TRUNCATION_DELTA_SHARE * delta
-        pld, _ = self._truncated_pld(accountant, reserve, epsilon, value_discretization_interval)
-        return float(pld.get_delta_for_epsilon(epsilon)) <= delta - reserve
+        pld, _ = self._truncated_pld(accountant, reserve, epsilon, value_discretization_interval, delta)
+        with _accounting(self._params):
+            return float(pld.get_delta_for_epsilon(epsilon)) <= delta - reserve
 
-    def _truncated_pld(self, accountant: str, reserve: float, epsilon: float, vdi: float | None):
+    def _truncated_pld(self, accountant: str, reserve: float, epsilon: float, vdi: float | None, delta: float):
         """T-step PLD with replacement, K cut at a power-of-ten tail with steps·tail·e^ε ≤ reserve."""
         if accountant != "pld":
             raise InvalidParameter(
                 "accountant", "'pld' for sampling with replacement (dp-accounting's RDP "
                 "accountant does not support sampling with replacement)", accountant)
-        vdi = 1e-4 if vdi is None else v.positive("value_discretization_interval", vdi)
-        exponent = math.floor((math.log(reserve / self.steps) - epsilon) / math.log(10.0))
+        vdi = 1e-4 if vdi is None else _vdi(vdi)
+        exponent = math.floor(max((math.log(reserve / self.steps) - epsilon) / math.log(10.0), -400.0))
         tail = max(min(10.0 ** exponent, 1e-14), _SMALLEST_TAIL)
-        step = _with_replacement_step_pld(self.n, self.batch_size, self.noise_multiplier, tail, vdi)
-        return step.self_compose(self.steps), tail
+        with _accounting(self._params):
+            ev = with_replacement_event(self.n, self.batch_size, self.noise_multiplier, tail)
+            # grid guard: the losses that matter estimated by Poisson sampling at rate b/n (≈ b/n copies per step)
+            ratio = self.batch_size / self.n
+            proxy = dpe.SelfComposedDpEvent(dpe.PoissonSampledDpEvent(
+                min(1.0, ratio), dpe.GaussianDpEvent(self.noise_multiplier / max(1.0, ratio))), self.steps)
+            _check_pld_grid(dpe.SelfComposedDpEvent(ev, self.steps), delta, vdi, self._params, proxy)
+            step = _with_replacement_step_pld(self.n, self.batch_size, self.noise_multiplier, tail, vdi)
+            return step.self_compose(self.steps), tail
 
 
 @lru_cache(maxsize=8)
@@ -272,9 +432,15 @@ def composed_epsilon(phases: Sequence[tuple[float, float, int]], delta: float, a
     Poisson-subsampled Gaussian steps, add/remove-one adjacency; the phases compose
     (``ComposedDpEvent``).
     """
-    phases = list(phases)
+    try:
+        phases = list(phases)
+    except TypeError:
+        raise InvalidParameter("phases", "a non-empty sequence of (sampling_rate, noise_multiplier, steps)",
+                               phases) from None
     if not phases:
         raise InvalidParameter("phases", "a non-empty sequence of (sampling_rate, noise_multiplier, steps)", phases)
+    if len(phases) > MAX_PHASES:
+        raise InvalidParameter("phases", f"at most {MAX_PHASES} phases", len(phases))
     try:
         mechs = [Mechanism("poisson", sigma, steps, sampling_rate=q) for q, sigma, steps in phases]
     except (TypeError, ValueError) as exc:
@@ -282,8 +448,8 @@ def composed_epsilon(phases: Sequence[tuple[float, float, int]], delta: float, a
             raise
         raise InvalidParameter("phases", "a sequence of (sampling_rate, noise_multiplier, steps) triples",
                                phases) from None
-    return epsilon_of(dpe.ComposedDpEvent([m.event() for m in mechs]), delta, accountant,
-                      NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval)
+    return _epsilon_of(dpe.ComposedDpEvent([m.event() for m in mechs]), delta, accountant,
+                       NeighboringRelation.ADD_OR_REMOVE_ONE, value_discretization_interval, "phases, delta")
 
 
 def with_replacement_epsilon(n: int, batch_size: int, noise_multiplier: float, steps: int, delta: float,
@@ -311,15 +477,18 @@ def gaussian_epsilon_interval(noise_multiplier: float, delta: float, steps: int 
     lies between them.  A promise is certainly broken when even the lower bound exceeds it.
     Add/remove-style dominating pair N(0, σ²) vs N(1, σ²), i.e. sensitivity 1 in units of the multiplier.
     """
-    z = v.positive("noise_multiplier", noise_multiplier)
+    z = _noise_multiplier(noise_multiplier)
     delta = v.open_unit("delta", delta)
-    steps = v.integer("steps", steps, 1)
-    vdi = v.positive("value_discretization_interval", value_discretization_interval)
+    steps = v.integer("steps", steps, 1, MAX_STEPS)
+    vdi = _vdi(value_discretization_interval)
+    params = "noise_multiplier, steps, delta"
     out = []
-    for pessimistic in (False, True):
-        dist = _pld_lib.from_gaussian_mechanism(z, pessimistic_estimate=pessimistic, value_discretization_interval=vdi,
-                                            use_connect_dots=pessimistic)
-        out.append(float(dist.self_compose(steps).get_epsilon_for_delta(delta)))
+    with _accounting(params):
+        _check_pld_grid(dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(z), steps), delta, vdi, params)
+        for pessimistic in (False, True):
+            dist = _pld_lib.from_gaussian_mechanism(z, pessimistic_estimate=pessimistic,
+                                                    value_discretization_interval=vdi, use_connect_dots=pessimistic)
+            out.append(_finite_epsilon(float(dist.self_compose(steps).get_epsilon_for_delta(delta)), params))
     return out[0], out[1]
 
 
@@ -337,13 +506,26 @@ def optimal_composition_epsilon(epsilons: Sequence[float], deltas: Sequence[floa
     dl = v.finite_array("deltas", deltas, shape=eps.shape)
     if eps.size == 0 or np.any(eps < 0):
         raise InvalidParameter("epsilons", "a non-empty sequence of numbers >= 0", "an empty or negative entry")
+    if eps.size > MAX_PHASES:
+        raise InvalidParameter("epsilons", f"at most {MAX_PHASES} mechanisms", eps.size)
     if np.any((dl < 0) | (dl >= 1)):
         raise InvalidParameter("deltas", "entries in [0, 1)", "an entry outside")
     delta = v.open_unit("delta", delta)
-    vdi = v.positive("value_discretization_interval", value_discretization_interval)
+    vdi = _vdi(value_discretization_interval)
+    total = float(np.sum(eps))  # each (ε_i, δ_i) pair has privacy losses in [−ε_i, ε_i]
+    if not eps.size * max(2.0 * total / vdi, 1.0) <= MAX_PLD_WORK:
+        raise InvalidParameter("epsilons", f"fewer mechanisms or a coarser value_discretization_interval: {eps.size} "
+                               f"PLD compositions of grids up to {2.0 * total / vdi:.3g} points exceed "
+                               f"{MAX_PLD_WORK:.0e} point-operations", eps.size)
+    if not 2.0 * total / vdi <= MAX_PLD_POINTS:
+        raise InvalidParameter("value_discretization_interval", f"at least {2.0 * total / MAX_PLD_POINTS:.3g} here: "
+                               f"the composed privacy losses span ±Σε_i = ±{total:.3g} (epsilons), and a finer PLD grid "
+                               f"would hold more than {MAX_PLD_POINTS:.0e} points", vdi)
+    params = "epsilons, deltas, delta"
     pld = None
-    for e, d in zip(eps.tolist(), dl.tolist()):
-        step = _pld_lib.from_privacy_parameters(_pld_common.DifferentialPrivacyParameters(e, d),
-                                                value_discretization_interval=vdi)
-        pld = step if pld is None else pld.compose(step)
-    return float(pld.get_epsilon_for_delta(delta))
+    with _accounting(params):
+        for e, d in zip(eps.tolist(), dl.tolist()):
+            step = _pld_lib.from_privacy_parameters(_pld_common.DifferentialPrivacyParameters(e, d),
+                                                    value_discretization_interval=vdi)
+            pld = step if pld is None else pld.compose(step)
+        return _finite_epsilon(float(pld.get_epsilon_for_delta(delta)), params)
