@@ -207,6 +207,11 @@ def lemma13_sides(grads, rtol: float = 1e-12) -> tuple[float, float]:
     if g.shape[0] * g.shape[1] ** 3 > LEMMA13_MAX_WORK:
         raise ValueError(f"grads must have T·p³ <= {LEMMA13_MAX_WORK:.0e} (one p×p eigendecomposition per row; "
                          f"got shape {g.shape})")
+    if not (isinstance(rtol, (int, float, np.floating)) and not isinstance(rtol, bool) and 0 < rtol < 1):
+        raise ValueError(f"rtol must be a number in (0, 1) (got {rtol!r})")
+    with np.errstate(over="ignore", invalid="ignore"):
+        if not np.all(np.isfinite(g.T @ g)):
+            raise ValueError("grads must be small enough that G_T = Σ ∇_t∇_tᵀ is finite in float64")
     S = np.zeros((g.shape[1], g.shape[1]))
     lhs = 0.0
     for row in g:
