@@ -61,15 +61,27 @@ def _eps_from_rates(fpr: float, fnr: float, delta: float) -> float:
 def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: float,
                         level: float = LEVEL, seed: int = 0) -> AuditBound:
     """A lower bound on ε, valid with probability ≥ ``level``, from scores on D and on D′."""
-    a = np.asarray(without, dtype=float).ravel()
-    b = np.asarray(with_canary, dtype=float).ravel()
-    if a.size < 4 or b.size < 4:
-        raise ValueError("scores: need at least 4 samples per dataset")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("scores: must be finite (a NaN would make the audit meaningless)")
+    from kernels import validate as KV
+
+    def scores(name, x):
+        try:
+            arr = KV.finite_array(name, x, ndim=1)  # finite: a NaN score would make the audit meaningless
+        except (TypeError, ValueError, OverflowError) as exc:
+            if isinstance(exc, KV.InvalidParameter):
+                raise
+            raise KV.InvalidParameter(name, "a 1-d array of finite scores", type(x).__name__) from None
+        if arr.size < 4:
+            raise KV.InvalidParameter(name, "at least 4 scores (half choose the threshold, half test it)",
+                                      f"{arr.size} scores")
+        return arr
+
+    a = scores("without", without)
+    b = scores("with_canary", with_canary)
+    delta = KV._real("delta", delta)
     if not 0.0 <= delta < 1.0:
-        raise ValueError(f"delta: must be in [0, 1) (got {delta!r})")
-    rng = np.random.default_rng(seed)
+        raise KV.InvalidParameter("delta", "in [0, 1)", delta)
+    level = KV.open_unit("level", level)
+    rng = np.random.default_rng(KV.integer("seed", seed, 0))
     a, b = rng.permutation(a), rng.permutation(b)
     a_sel, a_ev = a[: a.size // 2], a[a.size // 2:]
     b_sel, b_ev = b[: b.size // 2], b[b.size // 2:]

@@ -958,17 +958,22 @@ def negative_fraction(d: int, batch_size: int, sigma: float, clip_norm: float, b
     """
     from kernels import validate as KV
 
-    d = KV.integer("d", d, 1)
-    batch_size = KV.integer("batch_size", batch_size, 1)
+    d = KV.count("d", d)
+    batch_size = KV.count("batch_size", batch_size)
     sigma = KV.positive("sigma", sigma)
     clip_norm = KV.positive("clip_norm", clip_norm)
     beta2 = KV._real("beta2", beta2)
     if not 0 < beta2 < 1:
         raise KV.InvalidParameter("beta2", "in (0, 1)", beta2)
-    steps = KV.integer("steps", steps, 1)
+    steps = KV.count("steps", steps)
     KV.choice("case", case, ("optimistic", "pessimistic"))
-    trials = KV.integer("trials", trials, 1)
+    trials = KV.count("trials", trials)
+    KV.integer("seed", seed, 0)
+    KV.memory("trials, d", trials, d)
     s = sigma * clip_norm / batch_size
+    if not math.isfinite(s * s * steps):  # v̂ sums T squared noisy gradients of scale s
+        raise KV.InvalidParameter("sigma, clip_norm", "small enough that T·(σC/B)² is finite in float64",
+                                  f"σC/B = {s:g}")
     signal = clip_norm / math.sqrt(d) if case == "optimistic" else clip_norm / math.sqrt(batch_size * d)
     expr = T.threshold_optimistic(True) if case == "optimistic" else T.threshold_pessimistic(True)
     dstar = float(numeric(expr)(B=batch_size, sigma=sigma, beta2=beta2, t=steps))

@@ -222,14 +222,10 @@ NEGATIVE_FRACTION_OPEN = dict(d=1, batch_size=1, sigma=1.0, clip_norm=1.0, beta2
                               trials=1, seed=0)
 
 
-@pytest.mark.xfail(strict=True, raises=(AssertionError, ValueError, OverflowError, MemoryError),
-                   reason="verify/dp_adam_design.py (another engineer's file): negative_fraction takes d, batch_size, "
-                   "steps, trials without the 10⁹ limit and no bound on σ·C, so the kernel's or NumPy's error "
-                   "surfaces; the fix is described in the issue-9 report")
 @pytest.mark.parametrize("bad", [dict(clip_norm=1e300),  # kernel InvalidParameter naming signal, noise_std
                                  dict(d=10**10),  # a trials × 10¹⁰ allocation
                                  dict(batch_size=1e300)])  # OverflowError: int too large to convert to float
-def test_negative_fraction_open_defects(bad):
+def test_negative_fraction_extreme_inputs_are_named(bad):  # were open defects (xfail) until fixed
     from verify.dp_adam_design import negative_fraction
 
     check_verify(negative_fraction, dict(NEGATIVE_FRACTION_OPEN, **bad), parameter_names(negative_fraction))
@@ -238,10 +234,6 @@ def test_negative_fraction_open_defects(bad):
 SCORES = st.integers(4, 40).map(lambda m: np.random.default_rng(m).standard_normal(m))
 
 
-@pytest.mark.xfail(strict=True, raises=(AssertionError, ValueError, TypeError, ExceptionGroup),
-                   reason="verify/audit.py (another engineer's file) raises plain ValueError naming 'scores', "
-                   "numpy's unnamed error for seed < 0, TypeError for a string delta, and NaN for level = NaN; "
-                   "the fix (kernels.validate checks) is described in the issue-9 report")
 @settings(max_examples=examples(40))
 @given(kw=fuzzed(dict(without=SCORES, with_canary=SCORES.map(lambda x: x + 1.0), delta=reals(0, 0.5),
                       level=reals(0.5, 0.99), seed=small(0, 3)),
@@ -322,7 +314,8 @@ def _theory_case(key):
 @example(case=("pagan.gaussian_norm_moment", dict(k=[2])))  # lru_cache: unhashable list, TypeError
 @example(case=("pagan.power_law_sums", dict(exponent=10**400, powers=(1,))))  # regression: float(10**400) overflowed
 @example(case=("dp_adam_design.negative_probability", dict(signal=1.0, noise_std=2.15e-260, beta2=0.5, steps=2)))
-def test_theory_numeric_functions(case):  # the last pin: λ = (signal/noise_std)² overflowed, sin(inf) ValueError
+@example(case=("noisy_adagrad.lemma13_sides", dict(grads=np.full((3, 3), 1e300), rtol=0.0)))  # inf S: named 'S'
+def test_theory_numeric_functions(case):  # negative_probability pin: λ = (signal/noise_std)² overflowed, sin(inf)
     key, kw = case
     fn = THEORY[key][0]
     check_theory(fn, kw, parameter_names(fn))
