@@ -71,9 +71,11 @@ def trace_growth_exponent(a=alpha) -> sp.Expr:
     """Exponent of T in Tr(G_T) when ‖∇_t‖ ≍ t^(−α) in a fixed rank-k span, α < 1/2 (asymptotic):
     Tr(G_T) ≍ √(Σ_t t^(−2α)) ≍ T^{(1−2α)/2} — as in the proof of Corollary 6 (App. C.7).
 
-    ``a`` a SymPy expression or a finite real number."""
+    ``a`` a SymPy expression or a number in [0, 1/2)."""
     if not isinstance(a, sp.Basic):
         a = _v.finite("a", a)
+        if not 0 <= a < 0.5:
+            raise ValueError(f"a must be in [0, 1/2) (the regime of Corollary 6; got {a!r})")
     return (1 - 2 * a) / 2
 
 

@@ -1,10 +1,12 @@
 """Shared pieces of the API fuzz tests (tests/verify/test_api_fuzz_*.py): junk values, the "mostly good,
 up to two junk" argument strategy, and the property check (finite output or a named InvalidParameter)."""
 
+import contextlib
 import dataclasses
 import inspect
 import math
 import os
+import signal
 
 import numpy as np
 from hypothesis import event
@@ -81,10 +83,30 @@ def outcome(label: str) -> None:
         pass
 
 
+@contextlib.contextmanager
+def watchdog(fn, kw, seconds: int = 120):
+    """Under the ``fuzz`` profile, fail a call that runs past ``seconds`` (a hang) and show its arguments."""
+    if os.environ.get("DPVERIFY_HYPOTHESIS_PROFILE") != "fuzz" or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def alarm(signum, frame):
+        raise TimeoutError(f"{getattr(fn, '__qualname__', fn)}({kw}) ran past {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def check(fn, kw, params, skip=()):
     """The property: finite output, or InvalidParameter naming parameters of ``fn``."""
     try:
-        out = fn(**kw)
+        with watchdog(fn, kw):
+            out = fn(**kw)
     except InvalidParameter as exc:
         outcome("InvalidParameter")
         assert names_a_parameter(exc, params), f"{fn.__name__}({kw}) -> {exc!r}"

@@ -90,10 +90,15 @@ def test_make_problem(name, seed, extra):
     def make_problem(name, seed, **params):
         return kernels.make_problem(name, seed=seed, **params)
 
+    # an unknown keyword is named itself ("nope must be a parameter of abs_regression (one of ...)")
     params = {"name", "problem", "seed"} | set(extra) | set(GENERATOR_PARAMS["linear_subgaussian"])
     check(make_problem, dict(name=name, seed=seed, **extra), params)
-    with pytest.raises(InvalidParameter, match="^problem"):
-        kernels.problem_generator("nope")
+
+
+def test_problem_generator_names_the_problem():
+    for bad in ("nope", None, 3, ["abs_regression"]):
+        with pytest.raises(InvalidParameter, match="^problem must be one of"):
+            kernels.problem_generator(bad)
 
 
 # ---------------------------------------------------------------------------- run_algorithm
@@ -135,6 +140,7 @@ RUN_PARAMS = {"name", "algorithm", "dataset", "trials", "seed"} | set(kernels.ad
 @example(kw=dict(name="sgd", dataset=_DATASETS["sign_mean"], trials=1e9, seed=0, steps=2, batch_size=2, alpha=0.1,
                  clip_norm=1.0, n_log=2, eps_stab=1e-10), private=False, eps=1.0, delta=1e-5)  # 10⁹ generators
 def test_run_algorithm(kw, private, eps, delta):
+    kw = dict(kw)
     if private and isinstance(kw["name"], str) and kernels.SPECS.get(kw["name"]) and kernels.SPECS[kw["name"]].private:
         kw.setdefault("epsilon", eps)
         kw.setdefault("delta", delta)
