@@ -1,7 +1,10 @@
 """The shared helpers compiled for the CPU (inlined into the kernels that call them)."""
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from kernels._compile import compile_helpers
 
@@ -10,12 +13,77 @@ cpu = compile_helpers(njit(inline="always", cache=False, nogil=True))
 shrink_mu = cpu.shrink_mu
 project_ellipsoid = cpu.project_ellipsoid
 clip_factor = cpu.clip_factor
-dot = cpu.dot
+dot_scalar = cpu.dot  # the shared source compiled as written (the reference for :func:`dot`)
 project_box = cpu.project_box
 project_ball_euclidean = cpu.project_ball_euclidean
 project_ball_hnorm = cpu.project_ball_hnorm
 adp_scales = cpu.adp_scales
 adam_coordinate = cpu.adam_coordinate
+
+
+# --------------------------------------------------------------------------------------
+# dot: the sixteen lanes of ``_shared.dot`` as four 4-wide vectors
+# --------------------------------------------------------------------------------------
+# LLVM does not vectorise ``_shared.dot`` by itself (its sixteen scalar chains stay scalar), and
+# fastmath would let the CPU's vector width choose the summation order.  This intrinsic emits the
+# same lanes explicitly: accumulator k holds lanes 4k..4k+3, so lane l sums the products j ≡ l
+# (mod 16), and the combination is the source's tree — the same IEEE operations in the same order,
+# hence the same bits on any CPU (``tests/kernels/test_cpu_helpers.py`` checks it against
+# ``dot_scalar``).  Contiguous float64 vectors only; anything else runs ``dot_scalar``.
+_LANES = 4
+
+
+@intrinsic
+def _dot16_blocks(typingctx, u, v):
+    """Σ over the first 16·⌊len(u)/16⌋ products of u and v (C-contiguous float64), lanes and tree of ``_shared.dot``."""
+    ok = all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64
+             for a in (u, v))
+    if not ok:
+        return None
+
+    def codegen(context, builder, signature, args):
+        U = context.make_array(signature.args[0])(context, builder, args[0])
+        W = context.make_array(signature.args[1])(context, builder, args[1])
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.DoubleType(), _LANES)
+        n = builder.extract_value(U.shape, 0)
+        acc = [cgutils.alloca_once_value(builder, ir.Constant(vec, [0.0] * _LANES)) for _ in range(4)]
+        with cgutils.for_range(builder, builder.sdiv(n, ir.Constant(i64, 16))) as loop:
+            base = builder.mul(loop.index, ir.Constant(i64, 16))
+            for k in range(4):
+                j = builder.add(base, ir.Constant(i64, _LANES * k))
+                a = builder.load(builder.bitcast(builder.gep(U.data, [j]), vec.as_pointer()), align=8)
+                b = builder.load(builder.bitcast(builder.gep(W.data, [j]), vec.as_pointer()), align=8)
+                builder.store(builder.fadd(builder.load(acc[k]), builder.fmul(a, b)), acc[k])
+        t = builder.fadd(builder.fadd(builder.load(acc[0]), builder.load(acc[1])),
+                         builder.fadd(builder.load(acc[2]), builder.load(acc[3])))
+        e = [builder.extract_element(t, ir.Constant(ir.IntType(32), lane)) for lane in range(_LANES)]
+        return builder.fadd(builder.fadd(e[0], e[1]), builder.fadd(e[2], e[3]))
+
+    return types.float64(u, v), codegen
+
+
+def dot(u, v):
+    """Σ u_j v_j with the fixed order of ``kernels._shared.dot`` (in jitted code: vectorised, same bits)."""
+    return float(dot_scalar(np.ascontiguousarray(u, dtype=np.float64), np.ascontiguousarray(v, dtype=np.float64)))
+
+
+@overload(dot, inline="always")
+def _dot_overload(u, v):
+    fast = all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64
+               for a in (u, v))
+    if fast:
+        def impl(u, v):
+            d = u.shape[0]
+            m = d - d % 16
+            r = _dot16_blocks(u, v)
+            for j in range(m, d):
+                r += u[j] * v[j]
+            return r
+    else:
+        def impl(u, v):
+            return dot_scalar(u, v)
+    return impl
 
 
 # --------------------------------------------------------------------------------------
@@ -49,3 +117,96 @@ else:  # pragma: no cover
     def randint_below(rng, n):
         """A uniform integer in [0, n), n ≥ 1: ``rng.integers(0, n)``."""
         return rng.integers(0, n)
+
+
+# --------------------------------------------------------------------------------------
+# rows_combination: out = Σ_b coef[b]·mat[idx[b]], register-blocked
+# --------------------------------------------------------------------------------------
+# The mini-batch sum of a loop's records, ``for b: out[j] += coef[b]·mat[idx[b], j]``, keeps ``out`` in
+# memory: every record reloads and stores all d sums (a store-to-load chain per coordinate).  Here
+# sixteen coordinates at a time stay in four 4-wide registers while the records stream past; each
+# coordinate still sums its records in order b = 0, 1, … from +0.0, so the result is the loop's, bit for
+# bit (``rows_combination_scalar`` is that loop; a test compares them).
+@intrinsic
+def _rows_combination16(typingctx, out, mat, idx, coef, count):
+    """out[j] = Σ_{b<count} coef[b]·mat[idx[b], j] for j < 16·⌊d/16⌋ (C-contiguous float64 / int64 arrays)."""
+    ok = (isinstance(out, types.Array) and out.ndim == 1 and out.layout == "C" and out.dtype == types.float64
+          and isinstance(mat, types.Array) and mat.ndim == 2 and mat.layout == "C" and mat.dtype == types.float64
+          and isinstance(idx, types.Array) and idx.ndim == 1 and idx.layout == "C" and idx.dtype == types.int64
+          and isinstance(coef, types.Array) and coef.ndim == 1 and coef.layout == "C"
+          and coef.dtype == types.float64 and isinstance(count, types.Integer))
+    if not ok:
+        return None
+
+    def codegen(context, builder, signature, args):
+        O = context.make_array(signature.args[0])(context, builder, args[0])
+        M = context.make_array(signature.args[1])(context, builder, args[1])
+        Ix = context.make_array(signature.args[2])(context, builder, args[2])
+        Cf = context.make_array(signature.args[3])(context, builder, args[3])
+        n_rec = context.cast(builder, args[4], signature.args[4], types.int64)
+        i64, i32 = ir.IntType(64), ir.IntType(32)
+        vec = ir.VectorType(ir.DoubleType(), _LANES)
+        d = builder.extract_value(M.shape, 1)
+        acc = [cgutils.alloca_once(builder, vec) for _ in range(4)]
+        with cgutils.for_range(builder, builder.sdiv(d, ir.Constant(i64, 16))) as blk:
+            j0 = builder.mul(blk.index, ir.Constant(i64, 16))
+            for k in range(4):
+                builder.store(ir.Constant(vec, [0.0] * _LANES), acc[k])
+            with cgutils.for_range(builder, n_rec) as rec:
+                row = builder.load(builder.gep(Ix.data, [rec.index]))
+                c = builder.load(builder.gep(Cf.data, [rec.index]))
+                cv = ir.Constant(vec, ir.Undefined)
+                for lane in range(_LANES):
+                    cv = builder.insert_element(cv, c, ir.Constant(i32, lane))
+                base = builder.add(builder.mul(row, d), j0)
+                for k in range(4):
+                    p = builder.gep(M.data, [builder.add(base, ir.Constant(i64, _LANES * k))])
+                    x = builder.load(builder.bitcast(p, vec.as_pointer()), align=8)
+                    builder.store(builder.fadd(builder.load(acc[k]), builder.fmul(cv, x)), acc[k])
+            for k in range(4):
+                q = builder.gep(O.data, [builder.add(j0, ir.Constant(i64, _LANES * k))])
+                builder.store(builder.load(acc[k]), builder.bitcast(q, vec.as_pointer()), align=8)
+        return context.get_dummy_value()
+
+    return types.void(out, mat, idx, coef, count), codegen
+
+
+@njit(inline="always", nogil=True)
+def rows_combination_scalar(out, mat, idx, coef, count):
+    """out = Σ_{b<count} coef[b]·mat[idx[b]] as the plain loop: out zeroed, then each record added in order."""
+    d = mat.shape[1]
+    for j in range(d):
+        out[j] = 0.0
+    for b in range(count):
+        c = coef[b]
+        i = idx[b]
+        for j in range(d):
+            out[j] += c * mat[i, j]
+
+
+def rows_combination(out, mat, idx, coef, count):
+    """out[:] = Σ_{b<count} coef[b]·mat[idx[b]] (jitted code: register-blocked, the same bits as the plain loop)."""
+    rows_combination_scalar(out, np.ascontiguousarray(mat, dtype=np.float64), np.asarray(idx, np.int64),
+                            np.asarray(coef, np.float64), int(count))
+
+
+@overload(rows_combination, inline="always")
+def _rows_combination_overload(out, mat, idx, coef, count):
+    fast = (isinstance(out, types.Array) and out.layout == "C" and isinstance(mat, types.Array)
+            and mat.layout == "C" and mat.dtype == types.float64 and out.dtype == types.float64
+            and isinstance(idx, types.Array) and idx.layout == "C" and idx.dtype == types.int64
+            and isinstance(coef, types.Array) and coef.layout == "C" and coef.dtype == types.float64)
+    if fast:
+        def impl(out, mat, idx, coef, count):
+            d = mat.shape[1]
+            m = d - d % 16
+            _rows_combination16(out, mat, idx, coef, count)
+            for j in range(m, d):
+                s = 0.0
+                for b in range(count):
+                    s += coef[b] * mat[idx[b], j]
+                out[j] = s
+    else:
+        def impl(out, mat, idx, coef, count):
+            rows_combination_scalar(out, mat, idx, coef, count)
+    return impl

@@ -136,6 +136,7 @@ def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step
     n, d = feat.shape
     use_scale = clip and pscale.shape[0] == n
     use_cache = clip and not use_scale and pcache.shape[0] == n
+    general_clip = clip and not use_scale and not use_cache
     k_sub = basis.shape[1]
     g = np.empty(d)
     gbar = np.empty(d)
@@ -143,6 +144,8 @@ def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step
     coef = np.empty(k_sub)
     accum = np.zeros(d)  # Σ ĝ² (AdaGrad) ; accum[0] holds Σ‖ĝ‖² for AdaGrad-norm
     inv_h = np.empty(d)
+    rows = np.empty(batch, np.int64)  # pass 1's records (those with a nonzero subgradient) and coefficients
+    coefs = np.empty(batch)
     for j in range(d):
         x[j] = x0[j]
         xbar[j] = x0[j]
@@ -155,9 +158,13 @@ def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step
             li += 1
         if k == steps:
             break
-        # 1-2. privatised mean of per-record subgradients, plus noise
-        for j in range(d):
-            gbar[j] = 0.0
+        # 1-2. privatised mean of per-record subgradients, plus noise.  Pass 1 takes each record's residual
+        # sign and clip factor (x is fixed within the step); pass 2 sums coefficient × row over the records
+        # in order (``_cpu.rows_combination``, register-blocked) — the same sums as adding record by record.
+        nrow = 0
+        if general_clip:
+            for j in range(d):
+                gbar[j] = 0.0
         for _ in range(batch):
             i = _cpu.randint_below(rng, n)
             if loss_kind == LOSS_ABS:
@@ -177,9 +184,9 @@ def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step
                 if sgn != 0.0:
                     if pstate[i] == 2:
                         n_clipped += 1
-                    c = sgn * pscale[i]
-                    for j in range(d):
-                        gbar[j] += c * feat[i, j]
+                    rows[nrow] = i
+                    coefs[nrow] = sgn * pscale[i]
+                    nrow += 1
                 continue
             if use_cache:
                 if pstate[i] == 0:
@@ -187,19 +194,25 @@ def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step
                 if sgn != 0.0:
                     if pstate[i] == 2:
                         n_clipped += 1
-                    for j in range(d):
-                        gbar[j] += sgn * pcache[i, j]
+                    rows[nrow] = i
+                    coefs[nrow] = sgn
+                    nrow += 1
                 continue
-            for j in range(d):
-                g[j] = sgn * feat[i, j]
-            if clip:
+            if general_clip:  # the projection without a cache: record by record into gbar
+                for j in range(d):
+                    g[j] = sgn * feat[i, j]
                 if _cpu.project_ellipsoid(g, ell_a, proj):
                     n_clipped += 1
                 for j in range(d):
                     gbar[j] += proj[j]
-            else:
-                for j in range(d):
-                    gbar[j] += g[j]
+                continue
+            rows[nrow] = i
+            coefs[nrow] = sgn
+            nrow += 1
+        if use_cache:
+            _cpu.rows_combination(gbar, pcache, rows, coefs, nrow)
+        elif not general_clip:
+            _cpu.rows_combination(gbar, feat, rows, coefs, nrow)
         for j in range(d):
             gbar[j] /= batch
         if noise:

@@ -22,3 +22,71 @@ def test_randint_below_is_the_numpy_stream(n):
     assert np.array_equal(out, [rng.integers(0, n) for _ in range(out.size)])
     assert np.array_equal(out, np.random.default_rng(11).integers(0, n, size=out.size))
     assert out.min() >= 0 and out.max() < n
+
+
+@njit
+def _dot_fast(u, v):
+    return _cpu.dot(u, v)
+
+
+@njit
+def _dot_source(u, v):
+    return _cpu.dot_scalar(u, v)
+
+
+@pytest.mark.parametrize("d", [0, 1, 3, 15, 16, 17, 31, 32, 33, 100, 257, 1000])
+def test_vector_dot_gives_the_bits_of_the_shared_source(d):
+    """The CPU dot (four 4-wide vectors) performs the IEEE operations of ``_shared.dot`` in the same order:
+    equal bits over wide magnitudes, cancellation, signed zeros, inf and NaN, and on strided views (which run
+    the shared source itself)."""
+    for seed in range(40):
+        r = np.random.default_rng(seed)
+        u = r.standard_normal(d) * 10.0 ** r.uniform(-150, 150, d)
+        v = r.standard_normal(d) * 10.0 ** r.uniform(-150, 150, d)
+        if d and seed % 5 == 1:
+            v = -u * (1 + 1e-15 * r.standard_normal(d))  # heavy cancellation: any reordering shows
+        if d and seed % 7 == 2:
+            u[r.integers(d)] = r.choice([np.inf, -np.inf, np.nan, -0.0])
+        a, b = _dot_fast(u, v), _dot_source(u, v)
+        assert (a == b and np.signbit(a) == np.signbit(b)) or (np.isnan(a) and np.isnan(b)), (d, seed, a, b)
+        if d:
+            M = r.standard_normal((d, 3))
+            assert _dot_fast(M[:, 1], v) == _dot_source(np.ascontiguousarray(M[:, 1]), v)
+
+
+def test_vector_dot_order_is_the_sixteen_lanes():
+    """The order is the documented one, not a serial sum: 1e16 + 1 − 1e16 loses the 1 in one lane order
+    and keeps it in another."""
+    u = np.zeros(32)
+    u[0], u[16], u[1] = 1e16, -1e16, 1.0  # lanes 0 (1e16, −1e16) and 1 (1): t = (0 + 1) → exactly 1
+    assert _dot_fast(u, np.ones(32)) == 1.0
+    w = np.zeros(32)
+    w[0], w[4], w[1] = 1e16, 1.0, -1e16  # lane 0 = 1e16, 4 = 1, 1 = −1e16: t0 = 1e16 + 1 → 1e16, t1 = −1e16 → 0
+    assert _dot_fast(w, np.ones(32)) == _dot_source(w, np.ones(32)) == 0.0
+
+
+@njit
+def _rc_fast(out, mat, idx, coef, count):
+    _cpu.rows_combination(out, mat, idx, coef, count)
+
+
+@njit
+def _rc_loop(out, mat, idx, coef, count):
+    _cpu.rows_combination_scalar(out, mat, idx, coef, count)
+
+
+@pytest.mark.parametrize("d", [1, 5, 16, 17, 40, 100])
+def test_rows_combination_gives_the_bits_of_the_record_loop(d):
+    """Σ_b coef[b]·mat[idx[b]] register-blocked equals adding the records one by one into a zeroed vector,
+    bit for bit, including repeated rows, ±1 coefficients, count 0 and cancellation."""
+    for seed in range(20):
+        r = np.random.default_rng(seed)
+        mat = r.standard_normal((12, d)) * 10.0 ** r.uniform(-100, 100, (12, d))
+        idx = r.integers(0, 12, 30)
+        coef = r.standard_normal(30) * 10.0 ** r.uniform(-3, 3, 30)
+        coef[::4] = r.choice([-1.0, 1.0], coef[::4].size)
+        count = int(r.integers(0, 31))
+        a, b = np.full(d, np.nan), np.full(d, 5.0)
+        _rc_fast(a, mat, idx, coef, count)
+        _rc_loop(b, mat, idx, coef, count)
+        assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b)), (d, seed)
