@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from kernels.validate import InvalidParameter
 from theory import adadps as ta
 from theory import numeric
 from verify import stats
@@ -132,28 +133,23 @@ T1_PLD_MIN_SIGMA = 10.0  # PLD is asked only where RDP's σ is at least this (it
 
 def _sigma_for_epsilon(q: float, T: int, epsilon: float, delta: float, accountant: str = "rdp",
                        rel: float = 1e-3, lo: float = 1e-2, hi: float = 1.0) -> dict:
-    """Smallest noise multiplier (to relative precision ``rel``, rounded up) whose accountant ε ≤ ``epsilon``.
+    """Smallest noise multiplier (to relative precision ``rel``, rounded up) whose accountant ε ≤ ``epsilon``
+    (:func:`verify.privacy.calibrate_multiplier`, searching from ``hi``, never below ``lo``).
 
     Poisson sampling at rate q, add/remove-one adjacency (Abadi et al.'s mechanism).  Both accountants give
     upper bounds on ε, so the σ returned is sufficient; inf when even σ = T1_SIGMA_CAP is not certified (RDP's
     default orders stop at 1024, which floors its ε near log(1/δ)/1023; PLD's grid floors it near its spacing).
     """
-    from verify.privacy import dp_sgd_epsilon
+    from verify.privacy import calibrate_multiplier, dp_sgd_epsilon
 
     def eps(s: float) -> float:
         return dp_sgd_epsilon(q, s, T, delta, accountant)
 
-    while eps(hi) > epsilon:
-        if hi >= T1_SIGMA_CAP:
-            return {"sigma": math.inf, "eps_at_sigma": math.nan}
-        lo, hi = hi, hi * 2.0
-    while hi / lo > 1.0 + rel:
-        mid = math.sqrt(lo * hi)
-        if eps(mid) > epsilon:
-            lo = mid
-        else:
-            hi = mid
-    return {"sigma": hi, "eps_at_sigma": eps(hi)}
+    try:
+        sigma = calibrate_multiplier(eps, epsilon, guess=hi, rel=rel, z_min=lo, z_max=T1_SIGMA_CAP)
+    except InvalidParameter:
+        return {"sigma": math.inf, "eps_at_sigma": math.nan}
+    return {"sigma": sigma, "eps_at_sigma": eps(sigma)}
 
 
 @claim(

@@ -810,22 +810,14 @@ COR6_DELTA = 1e-5
 
 @lru_cache(maxsize=32)
 def half_budget_multiplier(epsilon: float, delta: float) -> float:
-    """Noise multiplier z of ONE Gaussian release that the accountant certifies (ε/2, δ/2)-DP (PLD; bisection).
+    """Noise multiplier z of ONE Gaussian release that the accountant certifies (ε/2, δ/2)-DP (PLD;
+    :func:`verify.privacy.calibrate_multiplier` to relative precision 1e-9).
 
     T releases of multiplier z√T compose to exactly this one (Gaussian composition), so a phase of T releases
     with multiplier z√T each is (ε/2, δ/2)-DP."""
-    from verify.privacy import gaussian_epsilon
+    from verify.privacy import calibrate_multiplier, gaussian_epsilon
 
-    lo, hi = 0.02, 200.0
-    while gaussian_epsilon(hi, delta / 2, 1) > epsilon / 2:  # small ε needs z > 200: widen (was clamped at 200)
-        lo, hi = hi, 4.0 * hi
-    for _ in range(40):
-        mid = math.sqrt(lo * hi)
-        if gaussian_epsilon(mid, delta / 2, 1) > epsilon / 2:
-            lo = mid
-        else:
-            hi = mid
-    return hi
+    return calibrate_multiplier(lambda z: gaussian_epsilon(z, delta / 2, 1), epsilon / 2, guess=1.0, rel=1e-9)
 
 
 def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_noise: bool, seed: int) -> dict:

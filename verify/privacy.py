@@ -43,7 +43,7 @@ import math
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from dp_accounting import dp_event as dpe
@@ -150,6 +150,63 @@ def _epsilon_of(event, delta, accountant, neighboring_relation, value_discretiza
 # --------------------------------------------------------------------------------------
 # Guards around dp-accounting: input ranges, PLD grid size, failures, infinite ε
 # --------------------------------------------------------------------------------------
+# ======================================================================================
+# Calibration: the smallest multiplier an accountant certifies
+# ======================================================================================
+Z_MIN, Z_MAX = 1e-3, 1e6  # the range of noise multipliers calibrate_multiplier searches
+
+
+def calibrate_multiplier(epsilon_at: Callable[[float], float], epsilon: float, guess: float = 1.0,
+                         rel: float = 1e-3, z_min: float = Z_MIN, z_max: float = Z_MAX) -> float:
+    """The smallest noise multiplier z (to relative precision ``rel``, rounded up) with epsilon_at(z) ≤ epsilon.
+
+    ``epsilon_at`` is a dp-accounting accountant's ε of the mechanism as a function of its multiplier
+    (decreasing).  Geometric bracketing from ``guess``, then geometric bisection; the answer keeps
+    epsilon_at(z) ≤ epsilon and epsilon_at(z/(1 + rel)) > epsilon.  Raises InvalidParameter naming
+    ``epsilon`` when no multiplier up to ``z_max`` (≤ Z_MAX) is certified; returns ``z_min`` (≥ Z_MIN) when
+    even that is.
+    The one search behind every calibration in the suite (``verify.runs``, ``verify.adadps``,
+    ``verify.noisy_adagrad``); each caller's accountant stays its own.
+    """
+    cap = min(float(z_max), Z_MAX)
+    floor = max(float(z_min), Z_MIN)
+
+    def too_much() -> InvalidParameter:
+        return InvalidParameter("epsilon", f"large enough for the accountant to certify it (at this delta) with a "
+                                f"noise multiplier of at most {cap:g}", epsilon)
+
+    def eps_of(zz: float) -> float:
+        try:
+            return epsilon_at(zz)
+        except InvalidParameter:  # dp-accounting cannot evaluate this multiplier (e.g. its PLD grid would be too
+            return math.inf       # large, or ε is infinite): not certified
+
+    z = float(guess)
+    if not math.isfinite(z) or z > cap:
+        raise too_much()
+    z = max(z, floor)
+    if eps_of(z) > epsilon:
+        lo, hi = z, min(2.0 * z, cap)
+        while eps_of(hi) > epsilon:
+            if hi >= cap:
+                raise too_much()
+            lo, hi = hi, min(2.0 * hi, cap)
+    else:
+        hi, lo = z, max(z / 2.0, floor)
+        while eps_of(lo) <= epsilon:
+            hi = lo
+            if lo <= floor:
+                return hi
+            lo = max(lo / 2.0, floor)
+    while hi / lo > 1.0 + rel:
+        mid = math.sqrt(lo * hi)
+        if eps_of(mid) > epsilon:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
 def _noise_multiplier(value) -> float:
     lo, hi = NOISE_MULTIPLIER_RANGE
     z = v.positive("noise_multiplier", value)

@@ -36,12 +36,13 @@ import numpy as np
 
 from kernels import validate as V
 from kernels.validate import InvalidParameter
+from verify import privacy as _privacy
 
 #: Metric keys -> how a summary line and a plot axis call them.
 METRICS = {"training_loss": "loss", "grad_norm2": "‖∇F(θ)‖²", "test_loss": "test loss"}
 N_POINTS = 51  # logged points of a curve (at most)
 CALIBRATION_REL = 1e-3  # the calibrated multiplier is within 0.1 % above the smallest certified one
-Z_MIN, Z_MAX = 1e-3, 1e6  # the range of noise multipliers calibrate searches
+Z_MIN, Z_MAX = _privacy.Z_MIN, _privacy.Z_MAX  # the range of noise multipliers calibrate searches
 PAGAN_ACCOUNTANT_MIN_Z = 1.0  # below this the with-replacement PLD takes tens of seconds to minutes
 PAGAN_ACCOUNTANT_MAX_Z = 1e4  # above this it does not return (z = 1e6: minutes, then a RecursionError)
 PAGAN_ACCOUNTANT_MAX_DRAWS = 100_000  # steps × batch size above which it is not computed either
@@ -83,47 +84,8 @@ class Runnable:
 # ======================================================================================
 def calibrate(epsilon_at: Callable[[float], float], epsilon: float, guess: float = 1.0,
               rel: float = CALIBRATION_REL) -> float:
-    """The smallest noise multiplier z (to relative precision ``rel``, rounded up) with epsilon_at(z) ≤ epsilon.
-
-    ``epsilon_at`` is a dp-accounting accountant's ε of the mechanism as a function of its multiplier
-    (decreasing).  Geometric bracketing from ``guess``, then geometric bisection; the answer keeps
-    epsilon_at(z) ≤ epsilon and epsilon_at(z/(1 + rel)) > epsilon.  Raises InvalidParameter naming
-    ``epsilon`` when no multiplier up to Z_MAX is certified; returns Z_MIN when even that is.
-    """
-    def too_much() -> InvalidParameter:
-        return InvalidParameter("epsilon", f"large enough for the accountant to certify it (at this delta) with a "
-                                f"noise multiplier of at most {Z_MAX:g}", epsilon)
-
-    def eps_of(zz: float) -> float:
-        try:
-            return epsilon_at(zz)
-        except InvalidParameter:  # dp-accounting cannot evaluate this multiplier (e.g. its PLD grid would be too
-            return math.inf       # large, or ε is infinite): not certified
-
-    z = float(guess)
-    if not math.isfinite(z) or z > Z_MAX:
-        raise too_much()
-    z = max(z, Z_MIN)
-    if eps_of(z) > epsilon:
-        lo, hi = z, min(2.0 * z, Z_MAX)
-        while eps_of(hi) > epsilon:
-            if hi >= Z_MAX:
-                raise too_much()
-            lo, hi = hi, min(2.0 * hi, Z_MAX)
-    else:
-        hi, lo = z, max(z / 2.0, Z_MIN)
-        while eps_of(lo) <= epsilon:
-            hi = lo
-            if lo <= Z_MIN:
-                return hi
-            lo = max(lo / 2.0, Z_MIN)
-    while hi / lo > 1.0 + rel:
-        mid = math.sqrt(lo * hi)
-        if eps_of(mid) > epsilon:
-            lo = mid
-        else:
-            hi = mid
-    return hi
+    """The smallest multiplier with epsilon_at(z) ≤ epsilon, to 0.1 %: :func:`verify.privacy.calibrate_multiplier`."""
+    return _privacy.calibrate_multiplier(epsilon_at, epsilon, guess, rel)
 
 
 _CALIBRATIONS: dict = {}
