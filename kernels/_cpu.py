@@ -35,7 +35,7 @@ _LANES = 4
 
 @intrinsic
 def _dot16_blocks(typingctx, u, v):
-    """Σ over the first 16·⌊len(u)/16⌋ products of u and v (C-contiguous float64), lanes and tree of ``_shared.dot``."""
+    """Σ u_j v_j (C-contiguous float64) with the lanes, tree and tail order of ``_shared.dot``."""
     ok = all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64
              for a in (u, v))
     if not ok:
@@ -58,7 +58,12 @@ def _dot16_blocks(typingctx, u, v):
         t = builder.fadd(builder.fadd(builder.load(acc[0]), builder.load(acc[1])),
                          builder.fadd(builder.load(acc[2]), builder.load(acc[3])))
         e = [builder.extract_element(t, ir.Constant(ir.IntType(32), lane)) for lane in range(_LANES)]
-        return builder.fadd(builder.fadd(e[0], e[1]), builder.fadd(e[2], e[3]))
+        r = cgutils.alloca_once_value(builder, builder.fadd(builder.fadd(e[0], e[1]), builder.fadd(e[2], e[3])))
+        m = builder.sub(n, builder.srem(n, ir.Constant(i64, 16)))
+        with cgutils.for_range_slice(builder, m, n, ir.Constant(i64, 1), inc=True) as (j, _):  # the last d mod 16 products, in order
+            x = builder.fmul(builder.load(builder.gep(U.data, [j])), builder.load(builder.gep(W.data, [j])))
+            builder.store(builder.fadd(builder.load(r), x), r)
+        return builder.load(r)
 
     return types.float64(u, v), codegen
 
@@ -74,12 +79,7 @@ def _dot_overload(u, v):
                for a in (u, v))
     if fast:
         def impl(u, v):
-            d = u.shape[0]
-            m = d - d % 16
-            r = _dot16_blocks(u, v)
-            for j in range(m, d):
-                r += u[j] * v[j]
-            return r
+            return _dot16_blocks(u, v)
     else:
         def impl(u, v):
             return dot_scalar(u, v)
@@ -129,7 +129,7 @@ else:  # pragma: no cover
 # bit (``rows_combination_scalar`` is that loop; a test compares them).
 @intrinsic
 def _rows_combination16(typingctx, out, mat, idx, coef, count):
-    """out[j] = Σ_{b<count} coef[b]·mat[idx[b], j] for j < 16·⌊d/16⌋ (C-contiguous float64 / int64 arrays)."""
+    """out[j] = Σ_{b<count} coef[b]·mat[idx[b], j], records in order from +0.0 (C-contiguous float64 / int64)."""
     ok = (isinstance(out, types.Array) and out.ndim == 1 and out.layout == "C" and out.dtype == types.float64
           and isinstance(mat, types.Array) and mat.ndim == 2 and mat.layout == "C" and mat.dtype == types.float64
           and isinstance(idx, types.Array) and idx.ndim == 1 and idx.layout == "C" and idx.dtype == types.int64
@@ -166,6 +166,16 @@ def _rows_combination16(typingctx, out, mat, idx, coef, count):
             for k in range(4):
                 q = builder.gep(O.data, [builder.add(j0, ir.Constant(i64, _LANES * k))])
                 builder.store(builder.load(acc[k]), builder.bitcast(q, vec.as_pointer()), align=8)
+        s = cgutils.alloca_once(builder, ir.DoubleType())
+        m = builder.sub(d, builder.srem(d, ir.Constant(i64, 16)))
+        with cgutils.for_range_slice(builder, m, d, ir.Constant(i64, 1), inc=True) as (j, _):  # the last d mod 16 coordinates
+            builder.store(ir.Constant(ir.DoubleType(), 0.0), s)
+            with cgutils.for_range(builder, n_rec) as rec:
+                row = builder.load(builder.gep(Ix.data, [rec.index]))
+                c = builder.load(builder.gep(Cf.data, [rec.index]))
+                x = builder.load(builder.gep(M.data, [builder.add(builder.mul(row, d), j)]))
+                builder.store(builder.fadd(builder.load(s), builder.fmul(c, x)), s)
+            builder.store(builder.load(s), builder.gep(O.data, [j]))
         return context.get_dummy_value()
 
     return types.void(out, mat, idx, coef, count), codegen
@@ -198,14 +208,7 @@ def _rows_combination_overload(out, mat, idx, coef, count):
             and isinstance(coef, types.Array) and coef.layout == "C" and coef.dtype == types.float64)
     if fast:
         def impl(out, mat, idx, coef, count):
-            d = mat.shape[1]
-            m = d - d % 16
             _rows_combination16(out, mat, idx, coef, count)
-            for j in range(m, d):
-                s = 0.0
-                for b in range(count):
-                    s += coef[b] * mat[idx[b], j]
-                out[j] = s
     else:
         def impl(out, mat, idx, coef, count):
             rows_combination_scalar(out, mat, idx, coef, count)
