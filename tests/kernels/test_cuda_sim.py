@@ -209,6 +209,20 @@ def _cpu_dp_adam(sigma: float, trials: int):
     return kd.run_stream(cfg, lambda t, th, rng: grads, 6, 8, trials=trials, seed=3)
 
 
+def _assert_coordinate_means_agree(gpu_out: dict, cpu_out: dict) -> None:
+    """Per coordinate, the GPU and CPU trial means of v_T and θ_T agree: Welch z within the two-sided 99.9%
+    quantile, Bonferroni over the 2·d comparisons."""
+    from scipy.stats import norm
+
+    d = np.asarray(cpu_out["v"]).shape[1]
+    zcrit = norm.ppf(1 - 0.001 / (2 * 2 * d))
+    for key in ("v", "theta"):
+        a, b = np.asarray(gpu_out[key]), np.asarray(cpu_out[key])
+        se = np.sqrt(a.var(axis=0, ddof=1) / a.shape[0] + b.var(axis=0, ddof=1) / b.shape[0])
+        z = np.abs(a.mean(axis=0) - b.mean(axis=0)) / se
+        assert np.all(z <= zcrit), (key, z)
+
+
 def test_dp_adam_rounds_without_noise_equal_the_cpu_round(gpu):
     cpu = _cpu_dp_adam(0.0, 2)
     g = gpu["dp_adam_exact"]
@@ -222,12 +236,7 @@ def test_dp_adam_rounds_with_noise_agree_in_distribution(gpu):
 
     cpu = _cpu_dp_adam(2.0, 48)
     g = gpu["dp_adam_noisy"]
-    zcrit = norm.ppf(1 - 0.001 / (2 * 12))
-    for key in ("v", "theta"):
-        a, b = np.asarray(g[key]), cpu[key]
-        se = np.sqrt(a.var(axis=0, ddof=1) / a.shape[0] + b.var(axis=0, ddof=1) / b.shape[0])
-        z = np.abs(a.mean(axis=0) - b.mean(axis=0)) / se
-        assert np.all(z <= zcrit), (key, z)
+    _assert_coordinate_means_agree(g, cpu)
     # per-round fraction of negative corrected v̂: two proportions over 48·6 independent (trial, coordinate)
     # pairs each, compared with a two-proportion z-test, Bonferroni over the 8 rounds
     pg, pc = np.asarray(g["neg_frac"]), cpu["neg_frac"].mean(axis=0)
@@ -303,20 +312,13 @@ def test_state_dependent_clipping_without_noise_equals_the_cpu_round(gpu, varian
 def test_scale_then_privatize_draws_agree_with_the_cpu_in_distribution(gpu):
     """Per coordinate, the trial means of v_T and θ_T agree with ``run_stream`` (Bonferroni over 2·6 comparisons
     at 99.9%)."""
-    from scipy.stats import norm
-
     from kernels import dp_adam as kd
 
     grads = np.random.default_rng(0).standard_normal((4, 6))
     cfg = kd.RoundConfig(variant="scale_then_privatize", lr=0.05, sigma=2.0, clip_norm=1.0, batch_size=4, xi=1e-3)
     cpu = kd.run_stream(cfg, lambda t, th, rng: grads, 6, 8, trials=32, seed=5)
     g = gpu["stp_noisy"]
-    zcrit = norm.ppf(1 - 0.001 / (2 * 12))
-    for key in ("v", "theta"):
-        a, b = np.asarray(g[key]), cpu[key]
-        se = np.sqrt(a.var(axis=0, ddof=1) / a.shape[0] + b.var(axis=0, ddof=1) / b.shape[0])
-        z = np.abs(a.mean(axis=0) - b.mean(axis=0)) / se
-        assert np.all(z <= zcrit), (key, z)
+    _assert_coordinate_means_agree(g, cpu)
 
 
 def test_block_kernel_same_seed_same_numbers(gpu):
