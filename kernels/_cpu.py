@@ -33,12 +33,24 @@ adam_coordinate = cpu.adam_coordinate
 _LANES = 4
 
 
+def _contiguous(a, ndim: int, dtype=types.float64) -> bool:
+    """Whether the Numba type ``a`` is a C-contiguous array of ``ndim`` dimensions and ``dtype``."""
+    return isinstance(a, types.Array) and a.ndim == ndim and a.layout == "C" and a.dtype == dtype
+
+
+def _dot_vectorisable(u, v) -> bool:
+    return _contiguous(u, 1) and _contiguous(v, 1)
+
+
+def _rows_vectorisable(out, mat, idx, coef, count) -> bool:
+    return (_contiguous(out, 1) and _contiguous(mat, 2) and _contiguous(idx, 1, types.int64)
+            and _contiguous(coef, 1) and isinstance(count, types.Integer))
+
+
 @intrinsic
 def _dot16_blocks(typingctx, u, v):
     """Σ u_j v_j (C-contiguous float64) with the lanes, tree and tail order of ``_shared.dot``."""
-    ok = all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64
-             for a in (u, v))
-    if not ok:
+    if not _dot_vectorisable(u, v):
         return None
 
     def codegen(context, builder, signature, args):
@@ -60,7 +72,8 @@ def _dot16_blocks(typingctx, u, v):
         e = [builder.extract_element(t, ir.Constant(ir.IntType(32), lane)) for lane in range(_LANES)]
         r = cgutils.alloca_once_value(builder, builder.fadd(builder.fadd(e[0], e[1]), builder.fadd(e[2], e[3])))
         m = builder.sub(n, builder.srem(n, ir.Constant(i64, 16)))
-        with cgutils.for_range_slice(builder, m, n, ir.Constant(i64, 1), inc=True) as (j, _):  # the last d mod 16 products, in order
+        # the last d mod 16 products, in order
+        with cgutils.for_range_slice(builder, m, n, ir.Constant(i64, 1), inc=True) as (j, _):
             x = builder.fmul(builder.load(builder.gep(U.data, [j])), builder.load(builder.gep(W.data, [j])))
             builder.store(builder.fadd(builder.load(r), x), r)
         return builder.load(r)
@@ -75,9 +88,7 @@ def dot(u, v):
 
 @overload(dot, inline="always")
 def _dot_overload(u, v):
-    fast = all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64
-               for a in (u, v))
-    if fast:
+    if _dot_vectorisable(u, v):
         def impl(u, v):
             return _dot16_blocks(u, v)
     else:
@@ -130,12 +141,7 @@ else:  # pragma: no cover
 @intrinsic
 def _rows_combination16(typingctx, out, mat, idx, coef, count):
     """out[j] = Σ_{b<count} coef[b]·mat[idx[b], j], records in order from +0.0 (C-contiguous float64 / int64)."""
-    ok = (isinstance(out, types.Array) and out.ndim == 1 and out.layout == "C" and out.dtype == types.float64
-          and isinstance(mat, types.Array) and mat.ndim == 2 and mat.layout == "C" and mat.dtype == types.float64
-          and isinstance(idx, types.Array) and idx.ndim == 1 and idx.layout == "C" and idx.dtype == types.int64
-          and isinstance(coef, types.Array) and coef.ndim == 1 and coef.layout == "C"
-          and coef.dtype == types.float64 and isinstance(count, types.Integer))
-    if not ok:
+    if not _rows_vectorisable(out, mat, idx, coef, count):
         return None
 
     def codegen(context, builder, signature, args):
@@ -168,7 +174,8 @@ def _rows_combination16(typingctx, out, mat, idx, coef, count):
                 builder.store(builder.load(acc[k]), builder.bitcast(q, vec.as_pointer()), align=8)
         s = cgutils.alloca_once(builder, ir.DoubleType())
         m = builder.sub(d, builder.srem(d, ir.Constant(i64, 16)))
-        with cgutils.for_range_slice(builder, m, d, ir.Constant(i64, 1), inc=True) as (j, _):  # the last d mod 16 coordinates
+        # the last d mod 16 coordinates
+        with cgutils.for_range_slice(builder, m, d, ir.Constant(i64, 1), inc=True) as (j, _):
             builder.store(ir.Constant(ir.DoubleType(), 0.0), s)
             with cgutils.for_range(builder, n_rec) as rec:
                 row = builder.load(builder.gep(Ix.data, [rec.index]))
@@ -202,11 +209,7 @@ def rows_combination(out, mat, idx, coef, count):
 
 @overload(rows_combination, inline="always")
 def _rows_combination_overload(out, mat, idx, coef, count):
-    fast = (isinstance(out, types.Array) and out.layout == "C" and isinstance(mat, types.Array)
-            and mat.layout == "C" and mat.dtype == types.float64 and out.dtype == types.float64
-            and isinstance(idx, types.Array) and idx.layout == "C" and idx.dtype == types.int64
-            and isinstance(coef, types.Array) and coef.layout == "C" and coef.dtype == types.float64)
-    if fast:
+    if _rows_vectorisable(out, mat, idx, coef, count):
         def impl(out, mat, idx, coef, count):
             _rows_combination16(out, mat, idx, coef, count)
     else:
