@@ -39,6 +39,7 @@ def status() -> tuple[bool, str]:
     except Exception as exc:  # pragma: no cover - numba is a hard dependency
         return False, f"numba.cuda cannot be imported: {exc}"
     if config.ENABLE_CUDASIM:
+        _serialise_simulator_shared_arrays()
         return True, "the Numba CUDA simulator (NUMBA_ENABLE_CUDASIM=1): CPU, slow, for tests"
     try:
         if cuda.is_available():
@@ -48,6 +49,50 @@ def status() -> tuple[bool, str]:
                        "set NUMBA_ENABLE_CUDASIM=1 before importing numba to use the simulator")
     except Exception as exc:  # driver present but broken
         return False, f"the CUDA driver failed: {type(exc).__name__}: {exc}"
+
+
+def _serialise_simulator_shared_arrays() -> None:
+    """Make the simulator's ``cuda.shared.array`` allocation atomic (idempotent; simulator only).
+
+    The simulator runs a block's threads as Python threads and keeps one allocation per source line for the whole
+    launch; its lookup-then-store is not locked, so when the interpreter switches threads between the two, threads of
+    the *first* block can each get a private array instead of the shared one.  The block-per-trial DP-Adam kernel then
+    adds partial norms another thread never sees, and trial 0 alone comes out wrong (seen in CI as a same-seed
+    mismatch in row 0 only).  A real GPU allocates shared memory per block before any thread runs; the guard is
+    installed only under the simulator, where it makes the first allocation of each array happen once, under a lock.
+    """
+    try:
+        from numba.cuda.simulator import kernelapi
+    except Exception:  # pragma: no cover - the simulator ships with numba.cuda
+        return
+    shared = kernelapi.FakeCUDAShared
+    if getattr(shared.array, "_dpverify_serialised", False):
+        return
+    import sys
+    import threading
+    import traceback
+
+    import numpy as np
+    from numba.core import types
+    from numba.np import numpy_support
+
+    lock = threading.Lock()
+    original = shared.array
+
+    def array(self, shape, dtype):
+        if shape == 0:  # dynamic shared memory: one preallocated buffer, no race
+            return original(self, shape, dtype)
+        caller = traceback.extract_stack(sys._getframe())[-2][0:2]  # the key the simulator uses: (file, line)
+        with lock:
+            found = self._allocations.get(caller)
+            if found is None:
+                if isinstance(dtype, types.Type):
+                    dtype = numpy_support.as_dtype(dtype)
+                found = self._allocations[caller] = np.empty(shape, dtype)
+            return found
+
+    array._dpverify_serialised = True
+    shared.array = array
 
 
 def require() -> None:
