@@ -60,6 +60,10 @@ def _sum(x: np.ndarray, exact: bool) -> float:
     return float(np.sum(x))  # NumPy sums pairwise: relative error ~1e-16·log T
 
 
+# Float overflow in these sums is not a warning but an error: finite_result raises ValueError naming the inputs.
+_REPORTED_BY_FINITE_RESULT = dict(over="ignore", divide="ignore", invalid="ignore")
+
+
 def m_value(alpha, b, exact: bool = False) -> float:
     """M({α},{b}) = Σ (α_t/b_t)² · Σ 1/α_t² (eq. (7)).  Entries whose squares or reciprocals overflow
     float64 (say 1e-300) raise ValueError naming alpha, b."""
@@ -67,20 +71,25 @@ def m_value(alpha, b, exact: bool = False) -> float:
     b = _positive_sequence("b", b)
     if alpha.shape != b.shape:
         raise ValueError(f"alpha must have the same length as b ({b.size}); got {alpha.size}")
-    return _v.finite_result("alpha, b", _sum((alpha / b) ** 2, exact) * _sum(1.0 / alpha**2, exact))
+    with np.errstate(**_REPORTED_BY_FINITE_RESULT):
+        value = _sum((alpha / b) ** 2, exact) * _sum(1.0 / alpha**2, exact)
+    return _v.finite_result("alpha, b", value)
 
 
 def m_adp(b, exact: bool = False) -> float:
     """M_adp = (Σ 1/b_t)², the minimum of M over α (eq. (8))."""
     b = _positive_sequence("b", b)
-    s = _sum(1.0 / b, exact)
+    with np.errstate(**_REPORTED_BY_FINITE_RESULT):
+        s = _sum(1.0 / b, exact)
     return _v.finite_result("b", s * s)  # (s ** 2 would raise OverflowError)
 
 
 def m_dp(b, exact: bool = False) -> float:
     """M_dp = T·Σ 1/b_t², M at α ≡ 1 (DP-SGD)."""
     b = _positive_sequence("b", b)
-    return _v.finite_result("b", b.size * _sum(1.0 / b**2, exact))
+    with np.errstate(**_REPORTED_BY_FINITE_RESULT):
+        value = b.size * _sum(1.0 / b**2, exact)
+    return _v.finite_result("b", value)
 
 
 def m_ratio(b, exact: bool = False) -> float:
@@ -90,9 +99,11 @@ def m_ratio(b, exact: bool = False) -> float:
     correctly rounded sums (math.fsum), slower.  Scale-free: m_ratio(k·b) = m_ratio(b).
     """
     b = _positive_sequence("b", b)
-    inv = 1.0 / b
-    s = _sum(inv, exact)
-    return _v.finite_result("b", b.size * _sum(inv * inv, exact) / (s * s))
+    with np.errstate(**_REPORTED_BY_FINITE_RESULT):
+        inv = 1.0 / b
+        s = _sum(inv, exact)
+        value = b.size * _sum(inv * inv, exact) / (s * s)
+    return _v.finite_result("b", value)
 
 
 def polynomial_schedule(T_steps: int, a_: float, c_: float) -> np.ndarray:
