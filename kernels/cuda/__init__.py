@@ -65,8 +65,14 @@ def _serialise_simulator_shared_arrays() -> None:
         from numba.cuda.simulator import kernelapi
     except Exception:  # pragma: no cover - the simulator ships with numba.cuda
         return
-    shared = kernelapi.FakeCUDAShared
-    if getattr(shared.array, "_dpverify_serialised", False):
+    shared = getattr(kernelapi, "FakeCUDAShared", None)
+    if shared is None or getattr(shared.array, "_dpverify_serialised", False):
+        return
+    try:  # the layout this guard knows (numba 0.6x): a per-launch dict of allocations keyed by (file, line)
+        known = isinstance(shared(0)._allocations, dict)
+    except Exception:
+        known = False
+    if not known:  # another simulator: leave it as it is
         return
     import sys
     import threading
