@@ -138,4 +138,4 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
             continue
         paths.append(rel.as_posix())
     return Result(c.id, outcome.verdict, dict(outcome.figures), evidence, outcome.counterexample,
-                  seed, budget, seconds, paths), ok
+                  seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions]), ok

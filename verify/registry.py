@@ -14,13 +14,23 @@ only read results.
 
 from __future__ import annotations
 
+import enum
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-VERDICTS = ("holds", "violated", "inconclusive")
+class Verdict(enum.StrEnum):
+    """The three verdicts (string-valued: results.json and comparisons with plain strings are unchanged)."""
+
+    HOLDS = "holds"
+    VIOLATED = "violated"
+    INCONCLUSIVE = "inconclusive"
+
+
+VERDICTS = tuple(v.value for v in Verdict)
 BUDGETS = ("quick", "full")
 
 
@@ -131,15 +141,20 @@ def _floats(values) -> list:
 # --------------------------------------------------------------------------------------
 @dataclass
 class Outcome:
+    """What a check returns.  ``decisions``: the :class:`verify.decide.Decision` records of its
+    statistical tests (their controls go into the result; empty for exact and deterministic checks)."""
+
     verdict: str
     evidence: str
     figures: dict[str, float] = field(default_factory=dict)
     counterexample: dict | None = None
     plots: list[Figure] = field(default_factory=list)
+    decisions: list = field(default_factory=list)
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {', '.join(VERDICTS)} (got {self.verdict!r})")
+        self.verdict = Verdict(self.verdict)
         # A NaN among the figures can never support 'holds': it turns the verdict
         # into 'inconclusive' and says so.
         bad = [k for k, v in self.figures.items() if isinstance(v, float) and not math.isfinite(v)]
@@ -159,11 +174,13 @@ class Result:
     budget: str
     seconds: float
     plots: list[str]
+    #: the error control of each statistical decision (verify.decide.Decision.to_dict()), [] if none
+    control: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
             "id": self.id,
-            "verdict": self.verdict,
+            "verdict": str(self.verdict),
             "figures": {k: jsonable(v) for k, v in self.figures.items()},
             "evidence": self.evidence,
             "counterexample": jsonable(self.counterexample),
@@ -171,13 +188,14 @@ class Result:
             "budget": self.budget,
             "seconds": round(float(self.seconds), 3),
             "plots": list(self.plots),
+            "control": jsonable(self.control),
         }
 
     @staticmethod
     def from_dict(d: Mapping) -> "Result":
         return Result(
             d["id"], d["verdict"], dict(d["figures"]), d["evidence"], d["counterexample"],
-            int(d["seed"]), d["budget"], float(d["seconds"]), list(d["plots"]),
+            int(d["seed"]), d["budget"], float(d["seconds"]), list(d["plots"]), list(d.get("control", [])),
         )
 
 
@@ -211,6 +229,9 @@ class Claim:
     theory: tuple[str, ...]
     check: Callable[[str, int], Outcome]
     notes: str = ""
+    #: how many statistical tests (decisions that can say 'violated' at a level) the check makes:
+    #: its share of the run's Bonferroni family (verify.decide); 0 for exact/deterministic checks
+    tests: int = 0
 
     def to_dict(self) -> dict:
         return {"id": self.id, "paper": self.paper, "statement": self.statement, "kind": self.kind}
@@ -219,11 +240,14 @@ class Claim:
 REGISTRY: dict[str, Claim] = {}
 
 
-def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), notes: str = ""):
+def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), notes: str = "", tests: int = 0):
     """Register ``check(budget, seed) -> Outcome`` as the claim ``id``.
 
     The paper key is the part of the id before the first dot.  Registering an id
     twice is an error: a claim's meaning never changes, a new meaning gets a new id.
+    ``tests``: the number of statistical tests the check makes (see :mod:`verify.decide`);
+    the check, wherever it is called from, spends its decisions from that share and may not
+    make more.
     """
     paper = id.split(".", 1)[0]
     if paper not in PAPERS:
@@ -231,12 +255,23 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
     if kind not in KINDS:
         raise ValueError(f"claim kind must be one of {', '.join(KINDS)} (got {kind!r})")
 
+    if not (isinstance(tests, int) and tests >= 0):
+        raise ValueError(f"tests must be a non-negative integer (got {tests!r})")
+
     def register(check: Callable[[str, int], Outcome]):
-        if id in REGISTRY and REGISTRY[id].check is not check:
+        if id in REGISTRY and getattr(REGISTRY[id].check, "__wrapped__", None) is not check:
             raise ValueError(f"claim {id!r} is already registered")
-        REGISTRY[id] = Claim(id, paper, " ".join(statement.split()), kind, tuple(theory), check,
-                             " ".join(notes.split()))
-        return check
+
+        @functools.wraps(check)
+        def scoped(budget: str, seed: int) -> Outcome:
+            from verify import decide
+
+            with decide.claim_tests(id, tests):
+                return check(budget, seed)
+
+        REGISTRY[id] = Claim(id, paper, " ".join(statement.split()), kind, tuple(theory), scoped,
+                             " ".join(notes.split()), tests)
+        return scoped
 
     return register
 

@@ -1,0 +1,428 @@
+"""The decision layer: how every statistical claim turns numbers into a verdict.
+
+A verdict is a finding, so each statistical decision records its error control:
+the test, its level, the family it is corrected over and its margin (:class:`Control`).
+The rules every claim shares:
+
+* ``violated`` is a one-sided test at level ``alpha_per_test()``: the family-wise
+  false-alarm rate :data:`FAMILY_ALPHA` (5%) Bonferroni-divided over every statistical
+  test that the loaded ledger declares (each claim declares how many tests its check
+  makes, ``@claim(..., tests=k)``; a check that makes more raises).  The family is the
+  whole ledger, not the claims selected for a run, so a claim's verdict does not depend
+  on which others run beside it, and a run of any subset keeps the family-wise rate at
+  most 5%.
+* ``holds`` needs the evidence *for* the statement at one-sided confidence
+  :data:`HOLDS_LEVEL` (an equivalence or non-inferiority test against a margin fixed in
+  the code before the data): the power side, checked by the claim's mutants.
+* anything else is ``inconclusive``, with the reason and what would decide it.
+
+Margins are constants of the claim (in its source, before any data), never fitted.
+Intervals are Student-t with Welch–Satterthwaite degrees of freedom where the
+per-point Monte-Carlo errors are estimated from a few runs: valid at 4 runs per point,
+where a normal interval is not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import math
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+import numpy as np
+from scipy import stats as _st
+
+from verify.registry import Verdict
+
+FAMILY_ALPHA = 0.05  #: family-wise false-alarm rate of ``violated`` over a whole run
+HOLDS_LEVEL = 0.95  #: one-sided confidence a ``holds`` decision needs
+#: the default equivalence margin on a log-log slope of measured/bound (an O(·) claim holds
+#: when the ratio grows no faster than x^0.1 over the asymptotic window)
+SLOPE_MARGIN = 0.1
+#: a rate claim is refuted only by growth over at least this many decades of the swept variable
+DECADES_FOR_VIOLATION = 1.0
+
+
+# --------------------------------------------------------------------------------------
+# the family
+# --------------------------------------------------------------------------------------
+def family_size() -> int:
+    """Number of statistical tests the whole loaded ledger declares (the Bonferroni family)."""
+    from verify import registry
+
+    reg = registry.load_all()
+    return max(1, sum(c.tests for c in reg.values()))
+
+
+def alpha_per_test() -> float:
+    """One-sided level of each ``violated`` test: FAMILY_ALPHA / family_size()."""
+    return FAMILY_ALPHA / family_size()
+
+
+def family_text() -> str:
+    n = family_size()
+    return f"Bonferroni: {FAMILY_ALPHA:g} family-wise over the ledger's {n} statistical tests"
+
+
+@dataclass
+class _Spend:
+    claim_id: str
+    declared: int
+    used: int = 0
+
+
+_spend: contextvars.ContextVar[_Spend | None] = contextvars.ContextVar("dpverify_decide_spend", default=None)
+
+
+@contextlib.contextmanager
+def claim_tests(claim_id: str, declared: int) -> Iterator[_Spend]:
+    """Scope a claim's check: its decisions spend from the ``declared`` tests of its family share."""
+    token = _spend.set(_Spend(claim_id, int(declared)))
+    try:
+        yield _spend.get()
+    finally:
+        _spend.reset(token)
+
+
+def _spend_one() -> None:
+    s = _spend.get()
+    if s is None:  # a decision outside any claim (notebooks, user code): counted nowhere
+        return
+    s.used += 1
+    if s.used > s.declared:
+        raise RuntimeError(f"claim {s.claim_id} makes more statistical tests than it declares "
+                           f"(tests={s.declared}); declare them in @claim(..., tests=...) so the family-wise "
+                           "false-alarm rate stays controlled")
+
+
+# --------------------------------------------------------------------------------------
+# records
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Control:
+    """The error control of one decision (recorded in results.json and worded in reports)."""
+
+    test: str  # what was tested, e.g. "tail log-log slope of measured/bound (t, Welch-Satterthwaite)"
+    alpha: float  # one-sided false-alarm level of 'violated' for this test
+    family: str  # the family it is corrected over
+    margin: float | None = None  # the equivalence / non-inferiority margin, fixed before the data
+    holds_level: float = HOLDS_LEVEL
+
+    def to_dict(self) -> dict:
+        return {"test": self.test, "alpha": self.alpha, "family": self.family, "margin": self.margin,
+                "holds_level": self.holds_level}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A three-way decision with its intervals and its control."""
+
+    verdict: Verdict
+    control: Control
+    estimate: float
+    holds_bound: float  # the one-sided bound compared with the margin for 'holds'
+    violated_bound: float  # the one-sided bound compared with the margin for 'violated'
+    reason: str
+    details: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"verdict": str(self.verdict), "estimate": _num(self.estimate), "holds_bound": _num(self.holds_bound),
+                "violated_bound": _num(self.violated_bound), "reason": self.reason,
+                "control": self.control.to_dict(), **{k: _num(v) for k, v in self.details.items()}}
+
+    def phrase(self) -> str:
+        """How the verdict is worded for a user, with its control."""
+        if self.verdict == Verdict.VIOLATED:
+            return f"violated (family-wise {FAMILY_ALPHA:.0%}): {self.reason}"
+        if self.verdict == Verdict.HOLDS:
+            return f"holds ({self.control.holds_level:.0%} one-sided): {self.reason}"
+        return f"inconclusive: {self.reason}"
+
+
+def _num(v):
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        return v if math.isfinite(v) else str(v)
+    return v
+
+
+# --------------------------------------------------------------------------------------
+# the estimators: Student-t with Welch–Satterthwaite degrees of freedom
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Estimate:
+    """A linear estimate with its standard error and (Welch–Satterthwaite) degrees of freedom."""
+
+    value: float
+    se: float
+    df: float
+
+    def upper(self, alpha: float) -> float:
+        """One-sided upper confidence bound at level 1 − alpha."""
+        return self.value + self._q(alpha) * self.se
+
+    def lower(self, alpha: float) -> float:
+        return self.value - self._q(alpha) * self.se
+
+    def _q(self, alpha: float) -> float:
+        if not (0.0 < alpha < 1.0):
+            raise ValueError(f"alpha must lie in (0, 1) (got {alpha!r})")
+        if self.se == 0.0:
+            return 0.0
+        df = self.df if math.isfinite(self.df) and self.df > 0 else np.inf
+        return float(_st.t.isf(alpha, df))
+
+
+def _welch_df(terms: np.ndarray, dfs: np.ndarray) -> float:
+    """Welch–Satterthwaite degrees of freedom of Σ terms (each term a variance with its own df)."""
+    num = float(np.sum(terms)) ** 2
+    den = float(np.sum(terms**2 / dfs))
+    return num / den if den > 0 else math.inf
+
+
+def mean_estimate(x: Sequence[float]) -> Estimate:
+    """The sample mean with its standard error (n − 1 degrees of freedom)."""
+    x = np.asarray(x, dtype=float)
+    if x.size < 2:
+        raise ValueError("a mean's interval needs at least 2 values")
+    return Estimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1))
+
+
+def difference_estimate(a: Sequence[float], b: Sequence[float]) -> Estimate:
+    """mean(a) − mean(b) for independent samples, Welch's t."""
+    ea, eb = mean_estimate(a), mean_estimate(b)
+    va, vb = ea.se**2, eb.se**2
+    return Estimate(ea.value - eb.value, math.sqrt(va + vb), _welch_df(np.array([va, vb]), np.array([ea.df, eb.df])))
+
+
+def log_slope_estimate(x: Sequence[float], samples: Sequence[Sequence[float]]) -> Estimate:
+    """Slope of log(mean of each sample) against log x, with its Monte-Carlo error.
+
+    Ordinary least squares over the points (weights that do not depend on the data), so the slope is
+    a fixed linear combination Σ a_i log m_i of the per-point log-means.  Each log m_i has the
+    delta-method variance r/n_i, where r is the *largest* relative variance s_i²/m_i² among the points:
+    with a few runs of a skewed quantity (an excess loss) a point whose mean came out low also tends
+    to get a small variance estimate, and per-point variances then make a flat ratio look like growth
+    (false alarms at 1.5× the nominal level in :func:`simulate_flat_rate`); the common largest value
+    keeps the test at or below its level.  Degrees of freedom: Welch–Satterthwaite over the points.
+    Needs ≥ 2 points, ≥ 2 runs each, positive means.
+    """
+    lx = np.log(np.asarray(x, dtype=float))
+    if lx.size < 2 or len(samples) != lx.size:
+        raise ValueError("a slope needs at least 2 points, one sample per point")
+    means, rel, ns = [], [], []
+    for s in samples:
+        s = np.asarray(s, dtype=float)
+        if s.size < 2:
+            raise ValueError("each point needs at least 2 runs")
+        m = float(s.mean())
+        if not m > 0:
+            raise ValueError("a log-slope needs positive means")
+        means.append(math.log(m))
+        rel.append(float(s.var(ddof=1)) / (m * m))
+        ns.append(float(s.size))
+    c = lx - lx.mean()
+    sxx = float(np.sum(c * c))
+    if sxx == 0:
+        raise ValueError("a slope needs at least 2 distinct x")
+    a = c / sxx
+    ns_ = np.asarray(ns)
+    terms = a * a * max(rel) / ns_
+    return Estimate(float(np.dot(a, means)), math.sqrt(float(terms.sum())), _welch_df(terms, ns_ - 1.0))
+
+
+# --------------------------------------------------------------------------------------
+# decisions
+# --------------------------------------------------------------------------------------
+def upper_bounded(est: Estimate, limit: float, *, test: str, margin: float = 0.0,
+                  holds_reason: str = "", violated_reason: str = "", can_violate: bool = True,
+                  why_not: str = "") -> Decision:
+    """Decide "the quantity is at most ``limit``" (a bound, a growth rate, a sign).
+
+    holds: the upper HOLDS_LEVEL bound is ≤ limit + margin... no: ≤ ``limit`` itself when margin is 0,
+    else ≤ limit + margin (an equivalence margin on the permissible side);
+    violated: the lower bound at the family-corrected level exceeds ``limit + margin`` (and
+    ``can_violate``: e.g. a rate test whose window spans a decade);
+    otherwise inconclusive.
+    """
+    _spend_one()
+    alpha = alpha_per_test()
+    ctrl = Control(test, alpha, family_text(), margin if margin else None)
+    hi = est.upper(1 - HOLDS_LEVEL)
+    lo = est.lower(alpha)
+    thr = limit + margin
+    if can_violate and lo > thr:
+        return Decision(Verdict.VIOLATED, ctrl, est.value, hi, lo,
+                        violated_reason or f"{est.value:.4g} > {thr:.4g}: lower bound {lo:.4g} at level {alpha:.2g}")
+    if hi <= thr:
+        return Decision(Verdict.HOLDS, ctrl, est.value, hi, lo,
+                        holds_reason or f"{est.value:.4g}, upper bound {hi:.4g} ≤ {thr:.4g}")
+    if not can_violate and lo > thr:
+        reason = f"{est.value:.4g} above {thr:.4g} (lower bound {lo:.4g}) but {why_not}"
+    else:
+        reason = (f"{est.value:.4g} not separated from {thr:.4g}: upper bound {hi:.4g} > {thr:.4g}, "
+                  f"family-corrected lower bound {lo:.4g} ≤ {thr:.4g}")
+    return Decision(Verdict.INCONCLUSIVE, ctrl, est.value, hi, lo, reason)
+
+
+def rate(x: Sequence[float], ratio_samples: Sequence[Sequence[float]], *, axis: str,
+         asymptotic: Sequence[bool], criterion: str, margin: float = SLOPE_MARGIN,
+         decades: float = DECADES_FOR_VIOLATION) -> Decision:
+    """Does measured/bound stay bounded as ``x`` grows?  An equivalence test on its tail slope.
+
+    ``ratio_samples[i]`` are the per-run values of measured/bound at ``x[i]`` (the ratio of means is
+    the mean of these, the bound being fixed per point).  Only the points flagged ``asymptotic``
+    (by ``criterion``, stated in the evidence) enter the window.  holds: the slope's upper
+    HOLDS_LEVEL bound is ≤ +margin; violated: its family-corrected lower bound is > +margin and the
+    window spans at least ``decades`` decades of x; inconclusive otherwise (including fewer than 2
+    asymptotic points).
+    """
+    x = np.asarray(x, dtype=float)
+    keep = np.asarray(asymptotic, dtype=bool)
+    xs = x[keep]
+    ss = [np.asarray(s, dtype=float) for s, k in zip(ratio_samples, keep) if k]
+    test = (f"log-log slope of measured/bound along {axis} over the asymptotic window ({criterion}); "
+            "OLS with Welch-Satterthwaite t")
+    if xs.size < 2 or len(set(xs.tolist())) < 2:
+        _spend_one()
+        ctrl = Control(test, alpha_per_test(), family_text(), margin)
+        return Decision(Verdict.INCONCLUSIVE, ctrl, math.nan, math.nan, math.nan,
+                        f"{axis}: {int(xs.size)} asymptotic point(s) ({criterion}); needs ≥ 2 — a larger {axis} "
+                        "range (--budget full) would decide", {"points": int(xs.size)})
+    est = log_slope_estimate(xs, ss)
+    span = math.log10(float(xs.max() / xs.min()))
+    d = upper_bounded(est, 0.0, test=test, margin=margin,
+                      holds_reason=f"{axis}: slope {est.value:+.3g}, upper bound {est.upper(1 - HOLDS_LEVEL):+.3g} "
+                                   f"≤ +{margin:g} over {xs.size} points ({span:.2g} decades)",
+                      violated_reason="",
+                      can_violate=span >= decades,
+                      why_not=f"the asymptotic window spans {span:.2g} < {decades:g} decade(s) of {axis}: "
+                              f"a larger {axis} range (--budget full) would decide")
+    if d.verdict == Verdict.VIOLATED:
+        d = Decision(d.verdict, d.control, d.estimate, d.holds_bound, d.violated_bound,
+                     f"{axis}: measured/bound grows, slope {est.value:+.3g} with family-corrected lower bound "
+                     f"{d.violated_bound:+.3g} > +{margin:g} over {span:.2g} decades ({xs.size} points)")
+    elif d.verdict == Verdict.INCONCLUSIVE and not d.reason.startswith(axis):
+        d = Decision(d.verdict, d.control, d.estimate, d.holds_bound, d.violated_bound, f"{axis}: {d.reason}")
+    details = {"slope": est.value, "se": est.se, "df": est.df, "points": int(xs.size), "decades": span}
+    return Decision(d.verdict, d.control, d.estimate, d.holds_bound, d.violated_bound, d.reason, details)
+
+
+def better(a: Sequence[float], b: Sequence[float], *, what: str, margin: float) -> Decision:
+    """Decide "mean(a) < mean(b)" (lower is better; e.g. A reaches a lower loss than B).
+
+    holds: the upper HOLDS_LEVEL bound of mean(a) − mean(b) is < 0; violated: the family-corrected
+    lower bound is > +margin (A worse than B by more than the margin fixed before the data); a
+    near-tie is inconclusive.
+    """
+    est = difference_estimate(a, b)
+    test = f"{what}: Welch t on the difference of means, non-inferiority margin {margin:g}"
+    _spend_one()
+    alpha = alpha_per_test()
+    ctrl = Control(test, alpha, family_text(), margin)
+    hi, lo = est.upper(1 - HOLDS_LEVEL), est.lower(alpha)
+    if hi < 0:
+        return Decision(Verdict.HOLDS, ctrl, est.value, hi, lo, f"{what}: difference {est.value:.4g} < 0 "
+                        f"(upper bound {hi:.4g})")
+    if lo > margin:
+        return Decision(Verdict.VIOLATED, ctrl, est.value, hi, lo, f"{what}: difference {est.value:.4g}, "
+                        f"family-corrected lower bound {lo:.4g} > margin {margin:g}")
+    return Decision(Verdict.INCONCLUSIVE, ctrl, est.value, hi, lo, f"{what}: difference {est.value:.4g} "
+                    f"[{lo:.4g}, {hi:.4g}] is a near-tie within the margin {margin:g}")
+
+
+def equivalent(est: Estimate, *, what: str, margin: float) -> Decision:
+    """Decide "|quantity| ≤ margin" (A resembles B): two one-sided tests.
+
+    holds: both one-sided HOLDS_LEVEL bounds lie inside ±margin; violated: the family-corrected
+    interval lies entirely outside ±margin; otherwise inconclusive.
+    """
+    _spend_one()
+    alpha = alpha_per_test()
+    ctrl = Control(f"{what}: equivalence (two one-sided t tests)", alpha, family_text(), margin)
+    hi, lo = est.upper(1 - HOLDS_LEVEL), est.lower(1 - HOLDS_LEVEL)
+    vhi, vlo = est.upper(alpha / 2), est.lower(alpha / 2)
+    if -margin < lo and hi < margin:
+        return Decision(Verdict.HOLDS, ctrl, est.value, hi, vlo, f"{what}: {est.value:.4g} in [{lo:.4g}, {hi:.4g}] "
+                        f"⊂ ±{margin:g}")
+    if vlo > margin or vhi < -margin:
+        return Decision(Verdict.VIOLATED, ctrl, est.value, hi, vlo, f"{what}: {est.value:.4g}, family-corrected "
+                        f"interval [{vlo:.4g}, {vhi:.4g}] outside ±{margin:g}")
+    return Decision(Verdict.INCONCLUSIVE, ctrl, est.value, hi, vlo, f"{what}: {est.value:.4g} "
+                    f"[{lo:.4g}, {hi:.4g}] not inside ±{margin:g}, not outside it at the family level")
+
+
+def mean_at_most(samples: Sequence[float], limit: float, *, what: str, margin: float = 0.0) -> Decision:
+    """Decide "E[X] ≤ limit" (an explicit-constant bound in expectation) from i.i.d. runs of X (t interval)."""
+    return upper_bounded(mean_estimate(samples), limit, test=f"{what}: one-sample t on the mean", margin=margin)
+
+
+def proportion_at_most(k: int, n: int, p0: float, *, what: str) -> Decision:
+    """Decide "P(event) ≤ p0" from k events in n independent trials (exact Clopper–Pearson bounds).
+
+    holds: the one-sided HOLDS_LEVEL upper bound is ≤ p0; violated: the family-corrected lower bound
+    is > p0; otherwise inconclusive (more trials would decide).
+    """
+    if not (0 <= k <= n and n >= 1):
+        raise ValueError(f"need 0 ≤ k ≤ n and n ≥ 1 (got k={k}, n={n})")
+    _spend_one()
+    alpha = alpha_per_test()
+    ctrl = Control(f"{what}: exact binomial (Clopper-Pearson) on {n} trials", alpha, family_text(), None)
+    hi = 1.0 if k == n else float(_st.beta.ppf(HOLDS_LEVEL, k + 1, n - k))
+    lo = 0.0 if k == 0 else float(_st.beta.ppf(alpha, k, n - k + 1))
+    est = k / n
+    if lo > p0:
+        return Decision(Verdict.VIOLATED, ctrl, est, hi, lo, f"{what}: {k}/{n}, family-corrected lower bound "
+                        f"{lo:.4g} > {p0:.4g}")
+    if hi <= p0:
+        return Decision(Verdict.HOLDS, ctrl, est, hi, lo, f"{what}: {k}/{n}, upper bound {hi:.4g} ≤ {p0:.4g}")
+    return Decision(Verdict.INCONCLUSIVE, ctrl, est, hi, lo, f"{what}: {k}/{n} in [{lo:.4g}, {hi:.4g}] "
+                    f"straddles {p0:.4g}: more trials would decide")
+
+
+def combine(decisions: Sequence[Decision]) -> Verdict:
+    """A conjunction: violated if any part is, holds if all are, else inconclusive."""
+    vs = [d.verdict for d in decisions]
+    if any(v == Verdict.VIOLATED for v in vs):
+        return Verdict.VIOLATED
+    if vs and all(v == Verdict.HOLDS for v in vs):
+        return Verdict.HOLDS
+    return Verdict.INCONCLUSIVE
+
+
+# --------------------------------------------------------------------------------------
+# calibration of the rule itself (no kernels): the false-alarm rate on a flat ratio
+# --------------------------------------------------------------------------------------
+def simulate_flat_rate(*, replications: int = 2000, points: int = 3, runs: int = 4, alpha: float = 0.05,
+                       margin: float = 0.0, span_decades: float = 1.0, shape: str = "exponential",
+                       seed: int = 0) -> dict:
+    """Apply the rate rule to a ratio that is exactly flat and count false ``violated``.
+
+    Each replication draws ``runs`` per-run ratios at each of ``points`` x-values spread over
+    ``span_decades`` decades, from a law with mean 1 everywhere (``shape``: "exponential", a heavy
+    skew like an excess loss; "lognormal" with σ = 1; "normal" with sd 0.3), and applies the
+    one-sided test of the rate rule at level ``alpha`` with ``margin``.  Returns the false-alarm
+    count and its Clopper–Pearson upper bound.
+    """
+    rng = np.random.default_rng(seed)
+    x = np.logspace(0.0, span_decades, points)
+    alarms = 0
+    for _ in range(replications):
+        if shape == "exponential":
+            s = rng.exponential(1.0, (points, runs))
+        elif shape == "lognormal":
+            s = rng.lognormal(-0.5, 1.0, (points, runs))
+        elif shape == "normal":
+            s = 1.0 + 0.3 * rng.standard_normal((points, runs))
+        else:
+            raise ValueError("shape must be exponential, lognormal or normal")
+        try:
+            est = log_slope_estimate(x, list(s))
+        except ValueError:  # a non-positive mean (normal law only): no slope, no alarm
+            continue
+        if est.lower(alpha) > margin:
+            alarms += 1
+    hi = float(_st.beta.ppf(0.975, alarms + 1, replications - alarms)) if alarms < replications else 1.0
+    return {"replications": replications, "alarms": alarms, "rate": alarms / replications, "rate_hi": hi,
+            "alpha": alpha, "points": points, "runs": runs, "shape": shape, "margin": margin}
