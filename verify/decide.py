@@ -426,3 +426,28 @@ def simulate_flat_rate(*, replications: int = 2000, points: int = 3, runs: int =
     hi = float(_st.beta.ppf(0.975, alarms + 1, replications - alarms)) if alarms < replications else 1.0
     return {"replications": replications, "alarms": alarms, "rate": alarms / replications, "rate_hi": hi,
             "alpha": alpha, "points": points, "runs": runs, "shape": shape, "margin": margin}
+
+
+def false_alarm_figure(*, replications: int = 2000, alphas: Sequence[float] = (0.005, 0.01, 0.025, 0.05, 0.1),
+                       seed: int = 0):
+    """The rate rule's false-alarm rate on an exactly flat ratio against its nominal level (a Figure).
+
+    One panel per design (3 points × 4 runs, the quick budget's; 5 points × 12 runs, the full
+    budget's), one series per law of the per-run ratio, with Clopper–Pearson 95% bars; the dashed
+    diagonal is the nominal level, which every series must stay under.
+    """
+    from verify.registry import Figure, Panel, Series
+
+    panels = []
+    for points, runs in ((3, 4), (5, 12)):
+        series = [Series("nominal level", list(alphas), list(alphas), style="dashed")]
+        for shape in ("exponential", "lognormal", "normal"):
+            rows = [simulate_flat_rate(replications=replications, points=points, runs=runs, alpha=a, shape=shape,
+                                       seed=seed) for a in alphas]
+            lo = [float(_st.beta.ppf(0.025, r["alarms"], replications - r["alarms"] + 1)) if r["alarms"] else 0.0
+                  for r in rows]
+            series.append(Series(f"{shape} runs", list(alphas), [r["rate"] for r in rows], lo,
+                                 [r["rate_hi"] for r in rows], style="points"))
+        panels.append(Panel(f"{points} points × {runs} runs, flat ratio", "nominal one-sided level",
+                            "observed false-alarm rate", series, xscale="log", yscale="log"))
+    return Figure("false_alarms", f"rate rule on a flat ratio: {replications} replications per point", panels)

@@ -32,6 +32,53 @@ REPORT_HTML = "report.html"
 VERDICT_COLOURS = {"holds": "#1a7f37", "violated": "#cf222e", "inconclusive": "#b26a00"}
 _ANSI = {"holds": "\033[32m", "violated": "\033[31m", "inconclusive": "\033[33m"}
 
+#: one line for the terminal and the reports: what each verdict means
+LEGEND = ("holds: the check could have failed and did not (statistical parts at 95% one-sided, margins fixed "
+          "in advance); violated: a counterexample, or a test at 5% family-wise over the ledger; inconclusive: "
+          "neither, with what would decide it")
+
+
+# --------------------------------------------------------------------------------------
+# how a verdict is worded, with its error control
+# --------------------------------------------------------------------------------------
+def control_label(r: Result) -> str:
+    """A short qualifier of the verdict: its error control ("family-wise 5%", "95%, margin 0.1", "exact")."""
+    if r.evidence.startswith("check failed:"):
+        return "check failed"
+    ctrl = [c for c in (r.control or []) if isinstance(c, Mapping)]
+    if not ctrl:
+        return "exact" if r.verdict != "inconclusive" else ""
+    if r.verdict == "violated":
+        return "family-wise 5%"
+    if r.verdict == "holds":
+        margins = sorted({c.get("control", {}).get("margin") for c in ctrl} - {None})
+        m = f", margin {'/'.join(_fmt_num(x) for x in margins)}" if margins else ""
+        return f"95%{m}"
+    first = next((c for c in ctrl if c.get("verdict") == "inconclusive"), None)
+    if first is not None and "--budget full" in str(first.get("reason", "")):
+        return "needs --budget full"
+    return "undecided"
+
+
+def verdict_phrase(r: Result) -> str:
+    """The verdict with its control, e.g. "violated (family-wise 5%)", "holds (95%, margin 0.1)"."""
+    label = control_label(r)
+    return f"{r.verdict} ({label})" if label else str(r.verdict)
+
+
+def control_lines(r: Result) -> list[str]:
+    """One line per statistical decision: verdict, reason, test, level, family, margin."""
+    out = []
+    for c in r.control or []:
+        if not isinstance(c, Mapping):
+            continue
+        k = c.get("control", {})
+        margin = "" if k.get("margin") in (None, "nan") else f"; margin {_fmt_num(k.get('margin'))}"
+        out.append(f"{c.get('verdict')}: {c.get('reason')} — test: {k.get('test')}; violated at one-sided level "
+                   f"{_fmt_num(k.get('alpha'))} ({k.get('family')}); holds at {_fmt_num(k.get('holds_level'))} "
+                   f"one-sided{margin}")
+    return out
+
 
 # --------------------------------------------------------------------------------------
 # atomic writes
@@ -122,11 +169,14 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
         f"started {meta.get('started')}, {_fmt_num(meta.get('seconds'))} s.  "
         f"{len(results)} claims: {_counts(results)}.",
         "",
+        f"_{LEGEND}._",
+        "",
         "| id | verdict | evidence | seconds |",
         "|---|---|---|---:|",
     ]
     for r in results:
-        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | **{r.verdict}** | {_md_cell(r.evidence)} | {r.seconds:.2f} |")
+        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | **{_md_cell(verdict_phrase(r))}** | {_md_cell(r.evidence)} "
+                     f"| {r.seconds:.2f} |")
     for r in results:
         c = claims.get(r.id)
         lines += ["", f'<a id="{_anchor(r.id)}"></a>', "", f"## `{r.id}` — {r.verdict}", ""]
@@ -137,8 +187,11 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
             if c.notes:
                 lines += ["", f"Notes: {c.notes}"]
             lines.append("")
-        lines += [f"**Evidence.** {' '.join(r.evidence.split())}", "",
-                  f"Seed {r.seed}, budget `{r.budget}`, {r.seconds:.2f} s.", ""]
+        lines += [f"**Verdict.** {verdict_phrase(r)}", "", f"**Evidence.** {' '.join(r.evidence.split())}", ""]
+        ctl = control_lines(r)
+        if ctl:
+            lines += ["**Decisions.**", ""] + [f"- {_md_cell(x)}" for x in ctl] + [""]
+        lines += [f"Seed {r.seed}, budget `{r.budget}`, {r.seconds:.2f} s.", ""]
         if r.figures:
             lines += ["| figure | value |", "|---|---:|"]
             lines += [f"| {_md_cell(k)} | {_fmt_num(v)} |" for k, v in r.figures.items()]
@@ -200,13 +253,14 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
         f'<p class="meta">Budget <code>{e(str(meta.get("budget")))}</code>, seed {e(str(meta.get("seed")))}, '
         f'dpverify {e(str(meta.get("version")))}, started {e(str(meta.get("started")))}, '
         f'{e(_fmt_num(meta.get("seconds")))} s. {len(results)} claims: {e(_counts(results))}.</p>',
+        f'<p class="meta">{e(LEGEND)}.</p>',
         "<table>", "<thead><tr><th>id</th><th>verdict</th><th>evidence</th><th>seconds</th></tr></thead>",
         "<tbody>",
     ]
     for r in results:
         parts.append(
             f'<tr><td><a href="#{_anchor(r.id)}"><code>{e(r.id)}</code></a></td>'
-            f"<td>{_verdict_html(r.verdict)}</td><td>{e(r.evidence)}</td>"
+            f"<td>{_verdict_html(r.verdict)}<br><small>{e(control_label(r))}</small></td><td>{e(r.evidence)}</td>"
             f'<td class="num">{r.seconds:.2f}</td></tr>'
         )
     parts += ["</tbody>", "</table>"]
@@ -222,7 +276,11 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
             parts.append(f"<p>{info}</p>")
             if c.notes:
                 parts.append(f"<p>Notes: {e(c.notes)}</p>")
+        parts.append(f"<p><strong>Verdict.</strong> {e(verdict_phrase(r))}</p>")
         parts.append(f"<p><strong>Evidence.</strong> {e(r.evidence)}</p>")
+        ctl = control_lines(r)
+        if ctl:
+            parts += ["<p><strong>Decisions.</strong></p>", "<ul>"] + [f"<li>{e(x)}</li>" for x in ctl] + ["</ul>"]
         parts.append(f"<p>Seed {r.seed}, budget <code>{e(r.budget)}</code>, {r.seconds:.2f} s.</p>")
         if r.figures:
             parts += ["<table>", "<thead><tr><th>figure</th><th>value</th></tr></thead>", "<tbody>"]
@@ -252,19 +310,30 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
         width = shutil.get_terminal_size((100, 24)).columns
     idw = max([len("id")] + [len(r.id) for r in results])
     vw = max(len(v) for v in VERDICTS)
-    head = f"{'id':<{idw}}  {'verdict':<{vw}}  {'seconds':>7}  evidence"
+    cw = max([len("control")] + [len(control_label(r)) for r in results])
+    head = f"{'id':<{idw}}  {'verdict':<{vw}}  {'control':<{cw}}  {'seconds':>7}  evidence"
     lines = [head, "-" * min(width, max(len(head), 40))]
-    room = max(20, width - idw - vw - 7 - 6)
+    room = max(20, width - idw - vw - cw - 7 - 8)
     for r in results:
-        ev = " ".join(r.evidence.split())
-        if len(ev) > room:
-            ev = ev[: room - 1] + "…"
+        ev = _shorten(" ".join(r.evidence.split()), room)
         v = f"{r.verdict:<{vw}}"
         if colour and r.verdict in _ANSI:
             v = f"{_ANSI[r.verdict]}{v}\033[0m"
-        lines.append(f"{r.id:<{idw}}  {v}  {r.seconds:>7.2f}  {ev}")
+        lines.append(f"{r.id:<{idw}}  {v}  {control_label(r):<{cw}}  {r.seconds:>7.2f}  {ev}")
     lines.append(f"{len(results)} claims: {_counts(results)}")
+    lines += textwrap.wrap(LEGEND, max(40, width))
     return "\n".join(lines)
+
+
+def _shorten(text: str, room: int) -> str:
+    """``text`` cut at a word boundary to at most ``room`` characters (an ellipsis marks the cut)."""
+    if len(text) <= room:
+        return text
+    cut = text[: room - 1]
+    sp = cut.rfind(" ")
+    if sp > room // 2:
+        cut = cut[:sp]
+    return cut.rstrip(" ,;:") + "…"
 
 
 def print_table(results: Sequence[Result], file: IO[str] | None = None) -> None:

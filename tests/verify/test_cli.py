@@ -156,7 +156,7 @@ def test_verify_human_output_and_report_files(tmp_path, capsys, dummy_claim):
     assert cli.main(["verify", DUMMY, "--out", str(out)], runner=runner.SerialRunner()) == 0
     cap = capsys.readouterr()
     table = cap.out.splitlines()
-    assert table[0].split() == ["id", "verdict", "seconds", "evidence"]
+    assert table[0].split() == ["id", "verdict", "control", "seconds", "evidence"]
     assert any(line.startswith(DUMMY) and "holds" in line for line in table)
     assert f"report: {out / 'report.md'}" in cap.out
     assert "holds" in cap.err and DUMMY in cap.err  # one progress line per finished claim

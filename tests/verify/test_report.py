@@ -138,10 +138,14 @@ def test_terminal_table():
           Result("pagan.longer_id", "violated", {}, "bad", None, 0, "quick", 12.345, [])]
     text = report.format_table(rs, width=80)
     lines = text.splitlines()
-    assert lines[0].split() == ["id", "verdict", "seconds", "evidence"]
+    assert lines[0].split() == ["id", "verdict", "control", "seconds", "evidence"]
     assert all(len(line) <= 80 for line in lines)
     assert "pagan.longer_id  violated" in text and "12.35" in text
-    assert lines[-1] == "2 claims: holds 1, violated 1, inconclusive 0"
+    assert "2 claims: holds 1, violated 1, inconclusive 0" in lines
+    assert lines[-1].endswith("what would decide it")  # the legend closes the table
+    # evidence is cut at a word boundary
+    row = next(line for line in lines if line.startswith("pagan.a "))
+    assert row.endswith("fine…")
     assert "\033[" not in text and "\033[31m" in report.format_table(rs, width=80, colour=True)
 
 
@@ -175,3 +179,19 @@ def test_render_rejects_ragged_series(tmp_path):
     with pytest.raises(ValueError, match="differ in length"):
         plots.render(bad, tmp_path / "bad.png")
     assert os.listdir(tmp_path) == []
+
+
+def test_verdict_wording_names_its_control():
+    ctl = {"verdict": "violated", "reason": "n: grows", "estimate": 0.5, "holds_bound": 0.7, "violated_bound": 0.3,
+           "control": {"test": "slope", "alpha": 1e-4, "family": "Bonferroni", "margin": 0.1, "holds_level": 0.95}}
+    r = Result("pagan.x", "violated", {}, "e", None, 0, "quick", 1.0, [], [ctl])
+    assert report.verdict_phrase(r) == "violated (family-wise 5%)"
+    held = Result("pagan.x", "holds", {}, "e", None, 0, "quick", 1.0, [], [dict(ctl, verdict="holds")])
+    assert report.verdict_phrase(held) == "holds (95%, margin 0.1)"
+    undecided = Result("pagan.x", "inconclusive", {}, "e", None, 0, "quick", 1.0, [],
+                       [dict(ctl, verdict="inconclusive", reason="n: window 0.5 decade: --budget full would decide")])
+    assert report.verdict_phrase(undecided) == "inconclusive (needs --budget full)"
+    exact = Result("pagan.x", "violated", {}, "e", None, 0, "quick", 1.0, [])
+    assert report.verdict_phrase(exact) == "violated (exact)"
+    (line,) = report.control_lines(r)
+    assert "level 0.0001" in line and "Bonferroni" in line and "margin 0.1" in line
