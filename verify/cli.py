@@ -135,6 +135,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print the run summary as JSON to stdout")
     r.set_defaults(func=cmd_run)
 
+    k = sub.add_parser("compare", help="compare result sets (seeds, budgets): verdicts that move or contradict",
+                       description="Compare the verdicts of several `dpverify verify` outputs (directories or "
+                       "results.json files). A contradiction is one claim that holds in one set and is violated in "
+                       "another; the decision rules promise that neither the seed nor the budget causes one. Exit 0.")
+    k.add_argument("sets", nargs="+", metavar="DIR", help="output directories (or results.json files)")
+    k.add_argument("--moved", action="store_true", help="only the claims whose verdict differs between sets")
+    k.add_argument("--json", action="store_true", help="print the comparison as JSON to stdout")
+    k.set_defaults(func=cmd_compare)
+
     b = sub.add_parser("bench", help="benchmark the kernels against their NumPy references",
                        description="Benchmark the kernels against their NumPy references.")
     b.add_argument("--out", default=DEFAULT_BENCH_OUT, metavar="DIR",
@@ -251,6 +260,24 @@ def cmd_verify(args, runner=None) -> int:
         print(f"{PROG}: could not run {len(results.failed)} claim(s): {', '.join(results.failed)} "
               "(recorded as inconclusive; tracebacks above)", file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from . import compare
+
+    sets = []
+    for raw in args.sets:
+        try:
+            sets.append(compare.load(raw))
+        except ValueError as exc:
+            raise BadInput(f"DIR: must be a dpverify output directory or results.json ({exc})") from None
+    rows = compare.table(sets)
+    if args.json:
+        _print_json({"sets": [{"label": s.label, "path": str(s.path), "counts": compare.counts(s)} for s in sets],
+                     "claims": rows})
+    else:
+        print(compare.format_table(sets, rows, only_moved=args.moved))
     return 0
 
 

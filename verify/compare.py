@@ -1,0 +1,85 @@
+"""Compare result sets (seeds, budgets, code versions): which verdicts move, and which contradict.
+
+Two verdicts of one claim *contradict* when one set says ``holds`` and another ``violated``: the
+decision rules promise that neither the seed nor the budget can do that (quick may be
+``inconclusive`` where full decides).  ``dpverify compare A B ...`` prints the table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from .registry import VERDICTS
+from .report import RESULTS_JSON, control_label
+
+
+@dataclass(frozen=True)
+class ResultSet:
+    label: str  # e.g. "quick s0"
+    path: Path
+    verdicts: dict  # claim id -> verdict
+    labels: dict  # claim id -> control label
+
+
+def load(path: str | Path) -> ResultSet:
+    """A result set from a ``dpverify verify`` output directory or its results.json."""
+    from .registry import Result
+
+    p = Path(path)
+    f = p / RESULTS_JSON if p.is_dir() else p
+    try:
+        doc = json.loads(f.read_text())
+        rows = doc["results"]
+        meta = doc.get("meta", {})
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a dpverify results.json ({type(exc).__name__}: {exc})") from None
+    results = [Result.from_dict(r) for r in rows]
+    label = f"{meta.get('budget', '?')} s{meta.get('seed', '?')}"
+    return ResultSet(label, f, {r.id: str(r.verdict) for r in results},
+                     {r.id: control_label(r) for r in results})
+
+
+def contradicts(verdicts: Sequence[str]) -> bool:
+    """holds in one set and violated in another."""
+    vs = set(verdicts)
+    return "holds" in vs and "violated" in vs
+
+
+def table(sets: Sequence[ResultSet]) -> list[dict]:
+    """One row per claim present in any set: its verdict in each (None where absent), moved, contradiction."""
+    ids: list[str] = []
+    for s in sets:
+        ids += [i for i in s.verdicts if i not in ids]
+    rows = []
+    for cid in ids:
+        vs = [s.verdicts.get(cid) for s in sets]
+        present = [v for v in vs if v is not None]
+        rows.append({"id": cid, "verdicts": vs, "moved": len(set(present)) > 1, "contradiction": contradicts(present)})
+    return rows
+
+
+def counts(s: ResultSet) -> dict:
+    return {v: sum(1 for x in s.verdicts.values() if x == v) for v in VERDICTS}
+
+
+def format_table(sets: Sequence[ResultSet], rows: Sequence[dict], only_moved: bool = False) -> str:
+    labels = [f"[{i}] {s.label}" for i, s in enumerate(sets)]
+    idw = max([len("id")] + [len(r["id"]) for r in rows])
+    cw = max(len("inconclusive"), *(len(f"[{i}]") for i in range(len(sets))))
+    head = f"{'id':<{idw}}  " + "  ".join(f"{f'[{i}]':<{cw}}" for i in range(len(sets))) + "  note"
+    out = ["  ".join(labels), head, "-" * len(head)]
+    for r in rows:
+        if only_moved and not r["moved"]:
+            continue
+        note = "CONTRADICTION (holds vs violated)" if r["contradiction"] else ("moved" if r["moved"] else "")
+        out.append(f"{r['id']:<{idw}}  " + "  ".join(f"{(v or '-'):<{cw}}" for v in r["verdicts"]) + f"  {note}")
+    for i, s in enumerate(sets):
+        c = counts(s)
+        out.append(f"[{i}] {s.label}: " + ", ".join(f"{k} {v}" for k, v in c.items()) + f"  ({s.path})")
+    n_moved = sum(r["moved"] for r in rows)
+    n_contra = sum(r["contradiction"] for r in rows)
+    out.append(f"{len(rows)} claims: {n_moved} moved, {n_contra} contradictions")
+    return "\n".join(out)
