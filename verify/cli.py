@@ -36,6 +36,7 @@ PROG = "dpverify"
 DEFAULT_VERIFY_OUT = "dpverify-results"
 DEFAULT_RUN_OUT = "dpverify-run"
 DEFAULT_BENCH_OUT = "dpverify-bench"
+DEFAULT_MUTANTS_OUT = "dpverify-mutants"
 
 
 # --------------------------------------------------------------------------------------
@@ -134,6 +135,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"output directory (default {DEFAULT_RUN_OUT})")
     r.add_argument("--json", action="store_true", help="print the run summary as JSON to stdout")
     r.set_defaults(func=cmd_run)
+
+    m = sub.add_parser("mutants", help="mutation analysis: does each check catch deliberate errors?",
+                       description="Check claims under their mutants: deliberate errors in the theory they declare "
+                       "(a constant 10x off either way, exponents off by a quarter) and declared kernel faults. A "
+                       "mutant is caught when the verdict moves away from the claim's own, refuted when it becomes "
+                       "violated. Writes mutants.json into the output directory; exit 0.")
+    m.add_argument("ids", nargs="*", metavar="ID", help="claim ids (default: all, or all of --paper)")
+    m.add_argument("--paper", metavar="KEY", help="only this paper's claims")
+    m.add_argument("--budget", default="quick", metavar="|".join(registry.BUDGETS), help="quick or full")
+    m.add_argument("--seed", default="0", metavar="S", help="base seed, an integer >= 0 (default 0)")
+    m.add_argument("--out", default=DEFAULT_MUTANTS_OUT, metavar="DIR",
+                   help=f"output directory (default {DEFAULT_MUTANTS_OUT})")
+    m.add_argument("--workers", default=None, metavar="N", help="threads of the embedded Dask cluster")
+    m.add_argument("--json", action="store_true", help="print the mutants as JSON to stdout")
+    m.set_defaults(func=cmd_mutants)
 
     k = sub.add_parser("compare", help="compare result sets (seeds, budgets): verdicts that move or contradict",
                        description="Compare the verdicts of several `dpverify verify` outputs (directories or "
@@ -260,6 +276,41 @@ def cmd_verify(args, runner=None) -> int:
         print(f"{PROG}: could not run {len(results.failed)} claim(s): {', '.join(results.failed)} "
               "(recorded as inconclusive; tracebacks above)", file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_mutants(args) -> int:
+    from . import mutants, runner as _runner
+
+    budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
+    seed = _param(V.integer, "--seed", args.seed, 0)
+    workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1)
+    claims = registry.select(args.ids, _paper(args.paper))
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out: must be a directory (got {_got(args.out)}, a file)")
+    human = _human(args)
+    t0 = time.perf_counter()
+    # no task cache: tasks computed under a mutant must never be stored under the true code's keys
+    r = _runner.DaskRunner(cache_dir=None, workers=workers, progress=False)
+    try:
+        with _runner.using(r):
+            results = mutants.run(claims, budget, seed, progress=lambda m: print(
+                f"{'caught  ' if m.killed else 'survived'} {m.claim}  {m.mutant}: {m.original} -> {m.verdict}"
+                f"  ({m.seconds:.1f} s)", file=sys.stderr, flush=True))
+    finally:
+        r.close()
+    seconds = time.perf_counter() - t0
+    doc = {"meta": {"budget": budget, "seed": seed, "seconds": round(seconds, 1), "version": __version__},
+           "summary": mutants.summarize(results).to_dict(), "mutants": [m.to_dict() for m in results]}
+    from .atomic import write_atomic
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / "mutants.json", json.dumps(doc, indent=2) + "\n")
+    if args.json:
+        _print_json(doc)
+    print(mutants.format_table(results), file=human)
+    print(f"{len(results)} mutant runs in {seconds:.0f} s; data: {out / 'mutants.json'}", file=human)
     return 0
 
 

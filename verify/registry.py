@@ -232,6 +232,9 @@ class Claim:
     #: how many statistical tests (decisions that can say 'violated' at a level) the check makes:
     #: its share of the run's Bonferroni family (verify.decide); 0 for exact/deterministic checks
     tests: int = 0
+    #: declared mutants (verify.mutants.Mutant: deliberate kernel or theory errors the check must catch),
+    #: besides the generic ones derived from ``theory``
+    mutants: tuple = ()
 
     def to_dict(self) -> dict:
         return {"id": self.id, "paper": self.paper, "statement": self.statement, "kind": self.kind}
@@ -240,7 +243,8 @@ class Claim:
 REGISTRY: dict[str, Claim] = {}
 
 
-def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), notes: str = "", tests: int = 0):
+def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), notes: str = "", tests: int = 0,
+          mutants: Sequence = ()):
     """Register ``check(budget, seed) -> Outcome`` as the claim ``id``.
 
     The paper key is the part of the id before the first dot.  Registering an id
@@ -270,7 +274,7 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
                 return check(budget, seed)
 
         REGISTRY[id] = Claim(id, paper, " ".join(statement.split()), kind, tuple(theory), scoped,
-                             " ".join(notes.split()), tests)
+                             " ".join(notes.split()), tests, tuple(mutants))
         return scoped
 
     return register

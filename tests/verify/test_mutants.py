@@ -1,0 +1,95 @@
+"""Mutation analysis machinery: theory substitution, caches cleared, killed/refuted bookkeeping, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+import sympy as sp
+
+import theory.pagan
+from theory import numeric
+from verify import cli, mutants, registry
+from verify.registry import Outcome
+
+TOY = "pagan.test_mutant_toy"
+
+
+def _multiplier_at(epsilon: float, delta: float) -> float:
+    f = numeric(theory.pagan.noise_multiplier())
+    return float(f(epsilon=epsilon, delta=delta))
+
+
+@pytest.fixture
+def toy_claim():
+    """Checks the closed form of PAGAN's noise multiplier against the value computed by hand."""
+
+    @registry.claim(TOY, kind="exact", statement="z = √(log(1/δ))/ε (a test fixture).",
+                    theory=("theory.pagan.noise_multiplier",))
+    def check(budget, seed):
+        got, want = _multiplier_at(2.0, 1e-5), math.sqrt(math.log(1e5)) / 2.0
+        return Outcome("holds" if abs(got - want) <= 1e-12 * want else "violated", f"z = {got}")
+
+    yield registry.REGISTRY[TOY]
+    registry.REGISTRY.pop(TOY, None)
+
+
+def test_substitution_is_seen_through_the_module_and_undone():
+    original = theory.pagan.noise_multiplier
+    with mutants.substituted("theory.pagan.noise_multiplier", lambda: sp.Integer(7)):
+        assert theory.pagan.noise_multiplier() == 7
+    assert theory.pagan.noise_multiplier is original
+
+
+def test_generic_theory_mutants_are_caught_by_a_check_that_uses_its_theory(toy_claim):
+    ms = mutants.theory_mutants(toy_claim)
+    assert {m.name for m in ms} == {"noise_multiplier:x10", "noise_multiplier:x0.1", "noise_multiplier:pow1.25"}
+    results = mutants.run([toy_claim], "quick", 0)
+    assert all(r.original == "holds" and r.verdict == "violated" and r.killed and r.refuted for r in results)
+    s = mutants.summarize(results)
+    assert s.killed == s.mutants == 3 and s.claims_all_survived == []
+
+
+def test_a_check_that_ignores_its_declared_theory_lets_every_mutant_survive():
+    cid = "pagan.test_mutant_blind"
+
+    @registry.claim(cid, kind="exact", statement="A check that never evaluates its theory (a test fixture).",
+                    theory=("theory.pagan.noise_multiplier",))
+    def check(budget, seed):
+        return Outcome("holds", "nothing evaluated")
+
+    try:
+        results = mutants.run([registry.REGISTRY[cid]], "quick", 0)
+        assert results and not any(r.killed for r in results)
+        assert mutants.summarize(results).claims_all_survived == [cid]
+    finally:
+        registry.REGISTRY.pop(cid, None)
+
+
+def test_mutate_value_handles_relations_and_containers():
+    x, y = sp.Symbol("x", positive=True), sp.Symbol("y")
+    rel = mutants.mutate_value(sp.Le(y, 2 * y + 1), lambda e: 10 * e)
+    assert rel == sp.Le(y, 20 * y + 10)
+    assert mutants.mutate_value((x, x**2), mutants._power_exponents) == (x ** sp.Rational(5, 4), x ** sp.Rational(5, 2))
+    with pytest.raises(mutants.NotMutable):
+        mutants.mutate_value(3.0, lambda e: e)
+
+
+def test_reset_caches_clears_theory_memos():
+    numeric(theory.pagan.noise_multiplier())
+    from theory.numeric import _cached
+
+    assert _cached.cache_info().currsize > 0
+    mutants.reset_caches()
+    assert _cached.cache_info().currsize == 0
+
+
+def test_cli_mutants_json(toy_claim, tmp_path, capsys):
+    assert cli.main(["mutants", TOY, "--out", str(tmp_path / "m"), "--json", "--workers", "1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {m["mutant"] for m in doc["mutants"]} == {"noise_multiplier:x10", "noise_multiplier:x0.1",
+                                                     "noise_multiplier:pow1.25"}
+    assert all(set(m) >= {"claim", "mutant", "description", "verdict", "killed"} for m in doc["mutants"])
+    assert doc["summary"]["kill_rate"] == 1.0
+    assert json.loads((tmp_path / "m" / "mutants.json").read_text())["summary"]["mutants"] == 3

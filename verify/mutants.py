@@ -1,0 +1,265 @@
+"""Mutation analysis: does each claim's check catch deliberate errors in its theory and its kernels?
+
+A :class:`Mutant` is a named, deliberate error applied without editing any file, inside a
+context manager: a closed form replaced by a wrong one (a constant off by 10×, an exponent off
+by a quarter), or a kernel fault switched on through a kernel option.  :func:`run` checks a claim
+under each of its mutants and records whether the verdict moved away from the claim's own
+(``killed``) and whether the mutant was refuted outright (the verdict became ``violated``).
+
+Theory mutants are derived for every function a claim declares in ``theory=``: while the mutant is
+active, the theory module's attribute (and any ``verify`` module's alias of the same function)
+returns the mutated expression, so the check evaluates the wrong formula wherever it looks it up.
+A claim may declare more mutants (kernel faults) with ``@claim(..., mutants=[...])``.
+
+Every mutant run starts from cleared in-process memos (:func:`reset_caches`) and uses no task
+cache on disk, so nothing computed under the true theory leaks into it, or back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+import sympy as sp
+
+from .registry import Claim, Outcome, Verdict
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A named deliberate error: ``apply()`` is a context manager inside which it is active."""
+
+    name: str
+    description: str
+    kind: str  # "theory" | "kernel"
+    apply: Callable[[], contextlib.AbstractContextManager]
+
+
+@dataclass
+class MutantResult:
+    claim: str
+    mutant: str
+    description: str
+    kind: str
+    original: str  # the claim's verdict without the mutant
+    verdict: str  # the verdict under the mutant ("error" if the check raised)
+    seconds: float
+    error: str = ""
+
+    @property
+    def killed(self) -> bool:
+        """Caught: the verdict moved away from the claim's own (a crash counts, flagged by ``error``)."""
+        return self.verdict != self.original
+
+    @property
+    def refuted(self) -> bool:
+        """Caught outright: the mutant made a claim that was not violated say violated (or the reverse)."""
+        if self.original == Verdict.VIOLATED:
+            return self.verdict == Verdict.HOLDS
+        return self.verdict == Verdict.VIOLATED
+
+    def to_dict(self) -> dict:
+        return {"claim": self.claim, "mutant": self.mutant, "description": self.description, "kind": self.kind,
+                "original": self.original, "verdict": self.verdict, "killed": self.killed,
+                "refuted": self.refuted, "seconds": round(self.seconds, 3), "error": self.error}
+
+
+# --------------------------------------------------------------------------------------
+# theory mutants
+# --------------------------------------------------------------------------------------
+class NotMutable(TypeError):
+    """A theory function's value has no expression to mutate."""
+
+
+def mutate_value(value, fn: Callable[[sp.Expr], sp.Expr]):
+    """Apply ``fn`` to every expression in a theory function's value (relations: the right-hand side)."""
+    if isinstance(value, sp.core.relational.Relational):
+        return value.func(value.lhs, fn(value.rhs))
+    if isinstance(value, sp.Basic):
+        return fn(value)
+    if isinstance(value, tuple):
+        return tuple(mutate_value(v, fn) for v in value)
+    if isinstance(value, list):
+        return [mutate_value(v, fn) for v in value]
+    if isinstance(value, dict):
+        return {k: mutate_value(v, fn) for k, v in value.items()}
+    raise NotMutable(f"no SymPy expression in a {type(value).__name__}")
+
+
+def _scale(factor) -> Callable[[sp.Expr], sp.Expr]:
+    return lambda e: sp.Mul(sp.nsimplify(factor), e, evaluate=True)
+
+
+def _power_exponents(e: sp.Expr) -> sp.Expr:
+    """Every positive symbol x replaced by x^(5/4): each power of each variable off by a quarter."""
+    subs = {s: s ** sp.Rational(5, 4) for s in e.free_symbols if s.is_positive}
+    if not subs:
+        raise NotMutable("no positive symbol to change the exponent of")
+    return e.xreplace(subs)
+
+
+THEORY_MUTATIONS: tuple[tuple[str, str, Callable], ...] = (
+    ("x10", "the closed form multiplied by 10 (a constant 10× too large)", _scale(10)),
+    ("x0.1", "the closed form divided by 10 (a constant 10× too small)", _scale(sp.Rational(1, 10))),
+    ("pow1.25", "every positive variable x replaced by x^(5/4) (exponents off by a quarter)", _power_exponents),
+)
+
+
+def _resolve(path: str):
+    mod, _, name = path.rpartition(".")
+    module = importlib.import_module(mod)
+    return module, name, getattr(module, name)
+
+
+@contextlib.contextmanager
+def substituted(path: str, replacement: Callable) -> Iterator[None]:
+    """``path`` (``theory.<paper>.<fn>``) returns ``replacement``'s values while active, in its module and in
+    every loaded ``verify`` module that holds the same function under any name."""
+    module, name, original = _resolve(path)
+    targets = [(module, name)]
+    for mname, m in list(sys.modules.items()):
+        if m is None or not (mname == "verify" or mname.startswith("verify.")):
+            continue
+        for attr, val in list(vars(m).items()):
+            if val is original:
+                targets.append((m, attr))
+    for m, attr in targets:
+        setattr(m, attr, replacement)
+    try:
+        yield
+    finally:
+        for m, attr in targets:
+            setattr(m, attr, original)
+
+
+def theory_mutant(path: str, name: str, description: str, fn: Callable[[sp.Expr], sp.Expr]) -> Mutant:
+    _, _, original = _resolve(path)
+    mutate_value(original(), fn)  # raises NotMutable when the value has nothing to mutate
+
+    @functools.wraps(original)
+    def mutated(*args, **kwargs):
+        return mutate_value(original(*args, **kwargs), fn)
+
+    short = path.split(".")[-1]
+    return Mutant(f"{short}:{name}", f"{path}: {description}", "theory", lambda: substituted(path, mutated))
+
+
+def theory_mutants(c: Claim) -> list[Mutant]:
+    """The generic mutants of every function ``c`` declares in ``theory=`` (those taking no arguments)."""
+    out = []
+    for path in c.theory:
+        for name, description, fn in THEORY_MUTATIONS:
+            try:
+                out.append(theory_mutant(path, name, description, fn))
+            except (NotMutable, TypeError):
+                continue  # needs arguments, or returns no expression: no generic mutant
+    return out
+
+
+def mutants_of(c: Claim) -> list[Mutant]:
+    """Every mutant of a claim: its declared ones first, then the generic theory mutants."""
+    return list(getattr(c, "mutants", ()) or ()) + theory_mutants(c)
+
+
+# --------------------------------------------------------------------------------------
+# running
+# --------------------------------------------------------------------------------------
+def reset_caches() -> None:
+    """Clear the in-process memos of theory and verify modules (lru_caches, module-level *_MEMO dicts)."""
+    for mname, m in list(sys.modules.items()):
+        if m is None or not any(mname == p or mname.startswith(p + ".") for p in ("theory", "verify")):
+            continue
+        for attr, val in list(vars(m).items()):
+            if callable(getattr(val, "cache_clear", None)) and getattr(val, "__module__", None) == mname:
+                val.cache_clear()
+            elif attr.endswith("_MEMO") and isinstance(val, dict):
+                val.clear()
+
+
+def _verdict_of(c: Claim, budget: str, seed: int) -> tuple[str, float, str]:
+    t0 = time.perf_counter()
+    try:
+        outcome = c.check(budget, seed)
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"check returned {type(outcome).__name__}")
+        return str(outcome.verdict), time.perf_counter() - t0, ""
+    except Exception as exc:  # a crash under a mutant is recorded (it counts as caught, flagged)
+        return "error", time.perf_counter() - t0, f"{type(exc).__name__}: {exc}"
+
+
+def run(claims: Sequence[Claim], budget: str, seed: int, *, original: dict | None = None,
+        progress: Callable[[MutantResult], None] | None = None) -> list[MutantResult]:
+    """Check each claim under each of its mutants (its verdict without them from ``original`` or a fresh run).
+
+    Run inside a runner without an on-disk cache (``verify.runner.using``): tasks computed under a
+    mutant must not be stored under the true code's keys.
+    """
+    out: list[MutantResult] = []
+    for c in claims:
+        ms = mutants_of(c)
+        if not ms:
+            continue
+        reset_caches()
+        base = (original or {}).get(c.id)
+        if base is None:
+            base, _, err = _verdict_of(c, budget, seed)
+            if err:
+                raise RuntimeError(f"{c.id}: the check fails without any mutant ({err})")
+        for m in ms:
+            reset_caches()
+            with m.apply():
+                verdict, seconds, err = _verdict_of(c, budget, seed)
+            reset_caches()
+            r = MutantResult(c.id, m.name, m.description, m.kind, str(base), verdict, seconds, err)
+            out.append(r)
+            if progress is not None:
+                progress(r)
+    return out
+
+
+@dataclass
+class Summary:
+    mutants: int = 0
+    killed: int = 0
+    refuted: int = 0
+    claims: int = 0
+    claims_all_survived: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"mutants": self.mutants, "killed": self.killed, "refuted": self.refuted, "claims": self.claims,
+                "kill_rate": self.killed / self.mutants if self.mutants else None,
+                "refute_rate": self.refuted / self.mutants if self.mutants else None,
+                "claims_all_survived": self.claims_all_survived}
+
+
+def summarize(results: Sequence[MutantResult]) -> Summary:
+    s = Summary(mutants=len(results), killed=sum(r.killed for r in results), refuted=sum(r.refuted for r in results))
+    by_claim: dict[str, list[MutantResult]] = {}
+    for r in results:
+        by_claim.setdefault(r.claim, []).append(r)
+    s.claims = len(by_claim)
+    s.claims_all_survived = sorted(cid for cid, rs in by_claim.items() if not any(r.killed for r in rs))
+    return s
+
+
+def format_table(results: Sequence[MutantResult]) -> str:
+    by_claim: dict[str, list[MutantResult]] = {}
+    for r in results:
+        by_claim.setdefault(r.claim, []).append(r)
+    idw = max([len("claim")] + [len(c) for c in by_claim])
+    lines = [f"{'claim':<{idw}}  {'verdict':<12}  caught  refuted  survivors", "-" * (idw + 50)]
+    for cid, rs in by_claim.items():
+        surv = ", ".join(r.mutant for r in rs if not r.killed)
+        lines.append(f"{cid:<{idw}}  {rs[0].original:<12}  {sum(r.killed for r in rs):>2} of {len(rs):<2} "
+                     f"{sum(r.refuted for r in rs):>4}     {surv}")
+    s = summarize(results)
+    if s.mutants:
+        lines.append(f"{s.mutants} mutants of {s.claims} claims: caught {s.killed} ({s.killed / s.mutants:.0%}), "
+                     f"refuted {s.refuted} ({s.refuted / s.mutants:.0%}); claims with every mutant surviving: "
+                     f"{', '.join(s.claims_all_survived) or 'none'}")
+    return "\n".join(lines)
