@@ -22,6 +22,8 @@ generator (``(params, seed) -> dataset``)::
     prob = gen(n=200, p=50, k=3, seed=0)
 """
 
+# first: every kernel's on-disk cache is stamped with all the package's sources (kernels/_jitcache.py)
+from kernels import _jitcache  # noqa: F401,I001
 from kernels.adaptive import ALGORITHMS, SPECS, LoopConfig, RunOutput, make_config, run_algorithm, run_config
 from kernels.problems import PROBLEMS, Dataset, make_problem
 from kernels.validate import InvalidParameter

@@ -1,0 +1,68 @@
+"""No stale machine code: editing a helper that kernels inline recompiles them (kernels/_jitcache.py)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import kernels
+import kernels.projections as P
+from kernels import _jitcache
+
+ROOT = Path(kernels.__file__).resolve().parent
+
+_SNIPPET = ("import numpy as np, kernels.projections as P; "
+            "print(repr(float(P.clip_rows(np.full((1, 4), 3.0), 1.0)[0, 0])))")
+
+
+def _copy_package(tmp_path: Path, name: str = "pkg") -> Path:
+    dst = tmp_path / name / "kernels"
+    shutil.copytree(ROOT, dst, ignore=shutil.ignore_patterns("__pycache__"))
+    return dst
+
+
+def _run(pkg_parent: Path, **env) -> float:
+    e = dict(os.environ, PYTHONPATH=str(pkg_parent), **env)
+    e.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", _SNIPPET], capture_output=True, text=True, env=e, timeout=300,
+                         cwd=pkg_parent)
+    assert out.returncode == 0, out.stderr
+    return float(out.stdout.strip())
+
+
+def _edit_clip_factor(pkg: Path) -> None:
+    shared = pkg / "_shared.py"
+    src = shared.read_text()
+    old = "    return clip_norm / norm\n"
+    assert src.count(old) == 1
+    shared.write_text(src.replace(old, "    return 0.5 * clip_norm / norm\n"))
+
+
+def test_kernels_use_the_package_locator():
+    assert isinstance(_jitcache.locator_of(P._clip_rows), _jitcache.KernelsCacheLocator)
+    assert _jitcache.locator_of(P._clip_rows).get_source_stamp() == _jitcache.sources_fingerprint()
+
+
+def test_fingerprint_changes_with_any_source(tmp_path):
+    pkg = _copy_package(tmp_path)
+    before = _jitcache.sources_fingerprint(pkg)
+    assert before == _jitcache.sources_fingerprint(ROOT)
+    _edit_clip_factor(pkg)
+    assert _jitcache.sources_fingerprint(pkg) != before
+
+
+def test_editing_an_inlined_helper_gives_fresh_numbers(tmp_path):
+    """The issue's demonstration, on two fresh copies of the package.  clip_rows clips (3, 3, 3, 3) (norm 6)
+    to norm 1: 0.5 per coordinate; the edit halves the clipping factor: 0.25.  With Numba's own locator the
+    edit is not seen (the cached machine code of the kernel that inlines the helper runs on); with the
+    package's locator the next run recompiles and returns the edited helper's numbers."""
+    stock_pkg, ours_pkg = _copy_package(tmp_path, "stock"), _copy_package(tmp_path, "ours")
+    stock = {"NUMBA_CACHE_LOCATOR_CLASSES": "InTreeCacheLocator"}
+    assert _run(stock_pkg.parent, **stock) == 0.5 and _run(ours_pkg.parent) == 0.5  # caches written
+    _edit_clip_factor(stock_pkg)
+    _edit_clip_factor(ours_pkg)
+    assert _run(stock_pkg.parent, **stock) == 0.5  # stale: the edit is not seen
+    assert _run(ours_pkg.parent) == 0.25  # fresh
