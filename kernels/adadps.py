@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from kernels import faults
 from kernels import validate as V
 
 LOSSES = {"squared": 0, "logistic": 1}
@@ -535,6 +536,9 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     noise_scale = sigma * nc if sigma > 0 else 0.0
     if not math.isfinite(noise_scale):
         raise V.InvalidParameter("noise_clip", "finite when clip is inf and sigma > 0", noise_clip)
+    # fault hooks for mutation analysis (kernels/faults.py); a skipped clipping keeps the noise's scale σC
+    noise_scale, lr = noise_scale * faults.noise_scale(), lr * faults.stepsize_scale()
+    clip = math.inf if faults.skip_clipping() else clip
     tw = np.zeros(0) if track_weights is None else V.finite_array("track_weights", track_weights, shape=(problem.d,))
     grad_avg = np.zeros(trials)
     for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
@@ -576,6 +580,7 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     local_steps, local_batch = V.count("local_steps", local_steps), V.count("local_batch", local_batch)
     server_lr = V.positive("server_lr", server_lr)
     device_noise = V.flag("device_noise", device_noise)
+    local_lr, sigma = local_lr * faults.stepsize_scale(), sigma * faults.noise_scale()  # fault hooks (kernels/faults.py)
     samp = SAMPLINGS[V.choice("sampling", sampling, tuple(SAMPLINGS))]
     A = np.ones(problem.d) if isinstance(side_info, str) and side_info == "ones" else side_information(problem,
                                                                                                       side_info)

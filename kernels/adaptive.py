@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from numba import njit
 
-from kernels import _cpu
+from kernels import _cpu, faults
 from kernels import validate as V
 from kernels.problems import DOMAIN_CODE, LOSS_ABS, Dataset, check_dataset
 
@@ -361,8 +361,16 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
         raise V.InvalidParameter("subspace_rank", "given only for pdp_sgd", subspace_rank)
 
     noise_std = z / (batch_size * np.sqrt(ell)) if spec.private else np.zeros(d)
+    clip = spec.geometry != "none"
+    # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
+    alpha = alpha * faults.stepsize_scale()
+    if spec.private:
+        if clip and faults.noise_geometry_inverse():
+            noise_std = z * np.sqrt(ell) / batch_size  # covariance A instead of A⁻¹
+        noise_std = noise_std * faults.noise_scale()
+    clip = clip and not faults.skip_clipping()
     log_steps = np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
-    return LoopConfig(steps, batch_size, STEP_RULES[spec.step_rule], alpha, spec.geometry != "none", ell,
+    return LoopConfig(steps, batch_size, STEP_RULES[spec.step_rule], alpha, clip, ell,
                       spec.private and z > 0, noise_std, basis, DOMAIN_CODE[dataset.domain], dataset.radius,
                       eps_stab, log_steps, x0, info)
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from kernels import _cpu
+from kernels import _cpu, faults
 from kernels import validate as V
 
 B_RULES = {"poly": 0, "adaptive": 1}
@@ -198,6 +198,9 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     """
     steps, eta, sigma, a, c, b0, nu, C, clip = _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
                                                       C, clip)
+    # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
+    # (no clipping fault: on smooth_nonconvex the gradient bound is exact and clipping never triggers)
+    eta, sigma = eta * faults.stepsize_scale(), sigma * faults.noise_scale()
     trials = V.count("trials", trials)
     log_steps = log_points(steps, V.count("n_log", n_log, 2))
     V.memory("trials, n_log", trials, log_steps.size)

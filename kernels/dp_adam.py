@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from kernels import _cpu
+from kernels import _cpu, faults
 from kernels import validate as V
 
 VARIANTS = {"post_processing": 0, "ime": 1, "bias_correction": 2, "scale_then_privatize": 3, "noiseless": 4,
@@ -463,7 +463,12 @@ class RoundConfig:
         if sigma * clip_norm / batch_size > MAX_NOISE_STD:
             raise V.InvalidParameter("sigma, clip_norm", f"such that the noise std σ·C/B is at most {MAX_NOISE_STD:g} "
                                      "(its square enters v̂ and must stay finite)", sigma * clip_norm / batch_size)
-        return RoundConfig(self.variant, self.optimizer, lr, b1, b2, xi, clip_norm, sigma, batch_size, floor, ime_split)
+        variant = self.variant
+        # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
+        sigma, lr = sigma * faults.noise_scale(), lr * faults.stepsize_scale()
+        if variant == "bias_correction" and faults.drop_bias_correction():
+            variant = "post_processing"  # the noise-variance correction of v̂ left out
+        return RoundConfig(variant, self.optimizer, lr, b1, b2, xi, clip_norm, sigma, batch_size, floor, ime_split)
 
 
 def noise_stds(cfg: RoundConfig, sensitivity: float = 1.0) -> tuple[float, float]:

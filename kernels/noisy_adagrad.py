@@ -55,6 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from kernels import faults
 from kernels import validate as V
 
 LOSSES = {"absolute": 0, "logistic": 1, "hinge": 2}
@@ -609,6 +610,8 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     V.memory("trials, steps", trials, steps, prob.p + Vt.shape[1] ** 2 + 8)
     sb = _schedule("sigma_b", sigma_b, steps)
     sB = _schedule("sigma_B", sigma_B, steps)
+    # fault hooks for mutation analysis (kernels/faults.py): the gradient noise σ_b and the stepsize scaled
+    sb, eta = sb * faults.noise_scale(), eta * faults.stepsize_scale()
     bm = SIGMA_B_MODES[V.choice("sigma_b_mode", sigma_b_mode, SIGMA_B_MODES)]
     mode = INDEFINITE[V.choice("indefinite", indefinite, INDEFINITE)]
     rtol = V.positive("rtol", rtol)
@@ -654,6 +657,7 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     A run that overflows float64 (``eta``·``sigma`` too large) raises InvalidParameter."""
     steps, eta, _, trials, seed, _ = _check_run(prob, steps, eta, 1.0, trials, seed, 0.0)
     sigma = V.nonnegative("sigma", sigma)
+    sigma, eta = sigma * faults.noise_scale(), eta * faults.stepsize_scale()  # fault hooks (kernels/faults.py)
     V.memory("steps", steps, prob.p)
     V.memory("trials, steps", trials, steps)
     losses = np.empty((trials, steps))

@@ -161,18 +161,66 @@ def theory_mutants(c: Claim) -> list[Mutant]:
     return out
 
 
-def mutants_of(c: Claim) -> list[Mutant]:
-    """Every mutant of a claim: its declared ones first, then the generic theory mutants."""
-    return list(getattr(c, "mutants", ()) or ()) + theory_mutants(c)
+# --------------------------------------------------------------------------------------
+# kernel mutants: faults switched on through kernels.faults (no file edited)
+# --------------------------------------------------------------------------------------
+def kernel_mutant(name: str, description: str, hook: str, **faults) -> Mutant:
+    from kernels import faults as _faults
+
+    m = Mutant(name, description, "kernel", lambda: _faults.inject(**faults))
+    object.__setattr__(m, "hook", hook)  # the fault hook whose visit makes the mutant applicable
+    return m
+
+
+KERNEL_MUTANTS: tuple[Mutant, ...] = (
+    kernel_mutant("noise*0.7", "the privacy noise's standard deviation ×0.7 (less noise than the accountant assumes)",
+                  "noise_scale", noise_scale=0.7),
+    kernel_mutant("noise*3", "the privacy noise's standard deviation ×3", "noise_scale", noise_scale=3.0),
+    kernel_mutant("noise-cov-A", "PAGAN/PASAN noise drawn with covariance A instead of A⁻¹",
+                  "noise_geometry_inverse", noise_geometry_inverse=True),
+    kernel_mutant("no-clipping", "per-record clipping / projection onto the ellipsoid skipped", "skip_clipping",
+                  skip_clipping=True),
+    kernel_mutant("stepsize*10", "the stepsize / learning rate ×10", "stepsize_scale", stepsize_scale=10.0),
+    kernel_mutant("no-bias-correction", "DP-Adam's noise-variance bias correction of v̂ left out",
+                  "drop_bias_correction", drop_bias_correction=True),
+)
+
+
+def mutants_of(c: Claim, visited_hooks: frozenset | None = None, called_theory: set | None = None) -> list[Mutant]:
+    """Every mutant of a claim: its declared ones, the generic theory mutants (of the functions its check
+    calls, when ``called_theory`` is given) and the kernel faults whose hooks its check visits (all, when
+    ``visited_hooks`` is None)."""
+    out = list(getattr(c, "mutants", ()) or ())
+    out += [m for m in theory_mutants(c)
+            if called_theory is None or m.description.split(":", 1)[0] in called_theory]
+    out += [m for m in KERNEL_MUTANTS if visited_hooks is None or getattr(m, "hook", None) in visited_hooks]
+    return out
+
+
+@contextlib.contextmanager
+def tracing_theory(c: Claim) -> Iterator[dict]:
+    """Count the calls of every function ``c`` declares in ``theory=`` while active (path -> calls)."""
+    calls = {path: 0 for path in c.theory}
+    stack = contextlib.ExitStack()
+    with stack:
+        for path in c.theory:
+            _, _, original = _resolve(path)
+
+            def counted(*args, _o=original, _p=path, **kwargs):
+                calls[_p] += 1
+                return _o(*args, **kwargs)
+
+            stack.enter_context(substituted(path, functools.wraps(original)(counted)))
+        yield calls
 
 
 # --------------------------------------------------------------------------------------
 # running
 # --------------------------------------------------------------------------------------
 def reset_caches() -> None:
-    """Clear the in-process memos of theory and verify modules (lru_caches, module-level *_MEMO dicts)."""
+    """Clear the in-process memos of theory, kernels and verify modules (lru_caches, module-level *_MEMO dicts)."""
     for mname, m in list(sys.modules.items()):
-        if m is None or not any(mname == p or mname.startswith(p + ".") for p in ("theory", "verify")):
+        if m is None or not any(mname == p or mname.startswith(p + ".") for p in ("theory", "kernels", "verify")):
             continue
         for attr, val in list(vars(m).items()):
             if callable(getattr(val, "cache_clear", None)) and getattr(val, "__module__", None) == mname:
@@ -192,25 +240,37 @@ def _verdict_of(c: Claim, budget: str, seed: int) -> tuple[str, float, str]:
         return "error", time.perf_counter() - t0, f"{type(exc).__name__}: {exc}"
 
 
-def run(claims: Sequence[Claim], budget: str, seed: int, *, original: dict | None = None,
+def run(claims: Sequence[Claim], budget: str, seed: int, *,
         progress: Callable[[MutantResult], None] | None = None) -> list[MutantResult]:
-    """Check each claim under each of its mutants (its verdict without them from ``original`` or a fresh run).
+    """Check each claim under each of its mutants.
 
-    Run inside a runner without an on-disk cache (``verify.runner.using``): tasks computed under a
-    mutant must not be stored under the true code's keys.
+    First the claim runs as it is, with its declared theory functions counted and the kernels' fault
+    hooks recorded; then each applicable mutant: the theory mutants of every declared function the check
+    called, and the kernel faults whose hooks it visited.  A declared theory function the check never
+    called is reported as a surviving pseudo-mutant ("declared theory never evaluated").  Run inside a
+    runner without an on-disk cache (``verify.runner.using``): tasks computed under a mutant must not be
+    stored under the true code's keys.
     """
+    from kernels import faults as _faults
+
     out: list[MutantResult] = []
     for c in claims:
-        ms = mutants_of(c)
-        if not ms:
-            continue
         reset_caches()
-        base = (original or {}).get(c.id)
-        if base is None:
-            base, _, err = _verdict_of(c, budget, seed)
-            if err:
-                raise RuntimeError(f"{c.id}: the check fails without any mutant ({err})")
-        for m in ms:
+        _faults.clear_visited()
+        with tracing_theory(c) as calls:
+            base, seconds, err = _verdict_of(c, budget, seed)
+        if err:
+            raise RuntimeError(f"{c.id}: the check fails without any mutant ({err})")
+        hooks = _faults.visited()
+        called = {p for p, k in calls.items() if k > 0}
+        for path in c.theory:
+            if path not in called:
+                r = MutantResult(c.id, f"{path.split('.')[-1]}:unused", f"{path}: declared theory never evaluated "
+                                 "by the check (any change to it would survive)", "theory", str(base), str(base), 0.0)
+                out.append(r)
+                if progress is not None:
+                    progress(r)
+        for m in mutants_of(c, hooks, called):
             reset_caches()
             with m.apply():
                 verdict, seconds, err = _verdict_of(c, budget, seed)

@@ -46,6 +46,7 @@ def test_generic_theory_mutants_are_caught_by_a_check_that_uses_its_theory(toy_c
     ms = mutants.theory_mutants(toy_claim)
     assert {m.name for m in ms} == {"noise_multiplier:x10", "noise_multiplier:x0.1", "noise_multiplier:pow1.25"}
     results = mutants.run([toy_claim], "quick", 0)
+    assert len(results) == 3  # no kernel runs: no kernel mutant
     assert all(r.original == "holds" and r.verdict == "violated" and r.killed and r.refuted for r in results)
     s = mutants.summarize(results)
     assert s.killed == s.mutants == 3 and s.claims_all_survived == []
@@ -61,7 +62,7 @@ def test_a_check_that_ignores_its_declared_theory_lets_every_mutant_survive():
 
     try:
         results = mutants.run([registry.REGISTRY[cid]], "quick", 0)
-        assert results and not any(r.killed for r in results)
+        assert [r.mutant for r in results] == ["noise_multiplier:unused"] and not results[0].killed
         assert mutants.summarize(results).claims_all_survived == [cid]
     finally:
         registry.REGISTRY.pop(cid, None)
@@ -93,3 +94,46 @@ def test_cli_mutants_json(toy_claim, tmp_path, capsys):
     assert all(set(m) >= {"claim", "mutant", "description", "verdict", "killed"} for m in doc["mutants"])
     assert doc["summary"]["kill_rate"] == 1.0
     assert json.loads((tmp_path / "m" / "mutants.json").read_text())["summary"]["mutants"] == 3
+
+
+def test_kernel_faults_apply_only_where_the_check_runs_a_kernel():
+    """A check that builds a PAGAN-family configuration and checks its noise against the paper's formula: the
+    noise faults are caught (refuted), the PAGAN-only geometry fault does nothing for ℓ₂-clipped DP-SGD with C = 1
+    (equivalent there) and is reported surviving; a claim that runs no kernel gets no kernel mutant."""
+    import kernels
+
+    cid = "pagan.test_mutant_kernel"
+
+    @registry.claim(cid, kind="exact", statement="DP-SGD's noise std is z·C/b (a test fixture).")
+    def check(budget, seed):
+        ds = kernels.make_problem("abs_regression", seed=0, n=50, d=4)
+        cfg = kernels.make_config("dp_sgd", ds, epsilon=2.0, delta=1e-5, steps=3, batch_size=5, alpha=0.1)
+        want = math.sqrt(math.log(1e5)) / 2.0 / 5
+        return Outcome("holds" if abs(float(cfg.noise_std[0]) - want) <= 1e-12 * want else "violated", "noise")
+
+    try:
+        results = {r.mutant: r for r in mutants.run([registry.REGISTRY[cid]], "quick", 0)}
+        assert results["noise*0.7"].refuted and results["noise*3"].refuted
+        assert not results["noise-cov-A"].killed
+        assert "no-bias-correction" not in results  # DP-Adam's hook is never visited
+    finally:
+        registry.REGISTRY.pop(cid, None)
+
+
+def test_faults_are_bit_identical_outside_a_mutation_run():
+    import numpy as np
+
+    import kernels
+    from kernels import faults
+
+    ds = kernels.make_problem("abs_regression", seed=0, n=60, d=5)
+    a = kernels.run_algorithm("pagan", ds, epsilon=1.0, delta=1e-5, steps=20, batch_size=5, alpha=0.1, seed=3)
+    with faults.inject(noise_scale=1.0, stepsize_scale=1.0):
+        b = kernels.run_algorithm("pagan", ds, epsilon=1.0, delta=1e-5, steps=20, batch_size=5, alpha=0.1, seed=3)
+    np.testing.assert_array_equal(a.x_final, b.x_final)
+    with faults.inject(noise_scale=0.5):
+        c = kernels.run_algorithm("pagan", ds, epsilon=1.0, delta=1e-5, steps=20, batch_size=5, alpha=0.1, seed=3)
+    assert not np.array_equal(a.x_final, c.x_final)
+    with pytest.raises(ValueError, match="unknown fault"):
+        with faults.inject(noise_sclae=0.5):
+            pass

@@ -1,0 +1,132 @@
+"""Deliberate kernel faults for mutation analysis, switched on without editing any file.
+
+``with kernels.faults.inject(noise_scale=0.7): ...`` makes every kernel wrapper that honours the
+fault run the faulty algorithm: the checks of the ledger must notice (``verify.mutants``).  The
+faults are process-wide (a module global, not a context variable), so kernels that a Dask worker
+thread runs see them too; ``inject`` is not re-entrant across threads and is meant for one
+mutation run at a time.
+
+The hooks (:func:`noise_scale`, ...) are called by the wrappers on every run, faults or not (a factor
+of exactly 1.0 changes no bit), and record that they were *visited*: a mutation run then tries only the
+faults that the claim's check exercises, and counts a fault that it exercised and missed.  Faults:
+
+* ``noise_scale`` — the privacy noise's standard deviation multiplied by this factor (1: none);
+* ``noise_geometry_inverse`` — PAGAN/PASAN draw their noise with covariance A instead of A⁻¹;
+* ``skip_clipping`` — per-record clipping (or projection onto the ellipsoid) not applied;
+* ``stepsize_scale`` — the stepsize / learning rate multiplied by this factor;
+* ``drop_bias_correction`` — DP-Adam's bias correction of the moments left out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from dataclasses import dataclass, fields, replace
+from typing import Iterator
+
+
+@dataclass(frozen=True)
+class Faults:
+    noise_scale: float = 1.0
+    noise_geometry_inverse: bool = False
+    skip_clipping: bool = False
+    stepsize_scale: float = 1.0
+    drop_bias_correction: bool = False
+
+    def any(self) -> bool:
+        return self != Faults()
+
+
+NONE = Faults()
+_active: Faults = NONE
+_applied: set[str] = set()
+_visited: set[str] = set()
+_lock = threading.Lock()
+
+
+def _visit(name: str) -> None:
+    if name not in _visited:
+        with _lock:
+            _visited.add(name)
+
+
+def visited() -> frozenset[str]:
+    """The hooks the kernels have passed through since :func:`clear_visited`."""
+    return frozenset(_visited)
+
+
+def clear_visited() -> None:
+    with _lock:
+        _visited.clear()
+
+
+def active() -> Faults:
+    """The faults in force (``NONE`` outside :func:`inject`)."""
+    return _active
+
+
+def applied(name: str) -> None:
+    """A wrapper records that it applied the fault ``name``."""
+    with _lock:
+        _applied.add(name)
+
+
+def applied_names() -> frozenset[str]:
+    return frozenset(_applied)
+
+
+@contextlib.contextmanager
+def inject(**faults) -> Iterator[Faults]:
+    """Switch faults on for the duration of the block; records which of them the kernels applied."""
+    global _active
+    names = {f.name for f in fields(Faults)}
+    unknown = set(faults) - names
+    if unknown:
+        raise ValueError(f"unknown fault(s) {sorted(unknown)}; known: {sorted(names)}")
+    with _lock:
+        previous = _active
+        _active = replace(NONE, **faults)
+        _applied.clear()
+    try:
+        yield _active
+    finally:
+        with _lock:
+            _active = previous
+
+
+def noise_scale() -> float:
+    """The factor on the noise's standard deviation (records that it was applied when ≠ 1)."""
+    _visit("noise_scale")
+    s = _active.noise_scale
+    if s != 1.0:
+        applied("noise_scale")
+    return s
+
+
+def stepsize_scale() -> float:
+    _visit("stepsize_scale")
+    s = _active.stepsize_scale
+    if s != 1.0:
+        applied("stepsize_scale")
+    return s
+
+
+def skip_clipping() -> bool:
+    _visit("skip_clipping")
+    if _active.skip_clipping:
+        applied("skip_clipping")
+    return _active.skip_clipping
+
+
+def noise_geometry_inverse() -> bool:
+    _visit("noise_geometry_inverse")
+    if _active.noise_geometry_inverse:
+        applied("noise_geometry_inverse")
+    return _active.noise_geometry_inverse
+
+
+def drop_bias_correction() -> bool:
+    _visit("drop_bias_correction")
+    if _active.drop_bias_correction:
+        applied("drop_bias_correction")
+    return _active.drop_bias_correction
