@@ -151,6 +151,16 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true", help="print the mutants as JSON to stdout")
     m.set_defaults(func=cmd_mutants)
 
+    s = sub.add_parser("show", help="one claim explained: statement, theory, latest verdict, mutants",
+                       description="One claim explained: its statement and notes, the closed forms of its theory "
+                       "(pretty-printed), the latest verdict recorded in the output directory with its evidence, "
+                       "decisions and counterexample, its figures, and the mutants caught.")
+    s.add_argument("id", metavar="ID", help="a claim id (see `dpverify claims`)")
+    s.add_argument("--out", default=DEFAULT_VERIFY_OUT, metavar="DIR",
+                   help=f"the output directory of `dpverify verify` (default {DEFAULT_VERIFY_OUT})")
+    s.add_argument("--json", action="store_true", help="print as JSON to stdout")
+    s.set_defaults(func=cmd_show)
+
     k = sub.add_parser("compare", help="compare result sets (seeds, budgets): verdicts that move or contradict",
                        description="Compare the verdicts of several `dpverify verify` outputs (directories or "
                        "results.json files). A contradiction is one claim that holds in one set and is violated in "
@@ -311,6 +321,20 @@ def cmd_mutants(args) -> int:
         _print_json(doc)
     print(mutants.format_table(results), file=human)
     print(f"{len(results)} mutant runs in {seconds:.0f} s; data: {out / 'mutants.json'}", file=human)
+    return 0
+
+
+def cmd_show(args) -> int:
+    from . import show
+
+    reg = registry.load_all()
+    if args.id not in reg:
+        raise BadInput(f"ID: must be a claim id (see `{PROG} claims`){show.suggest(args.id, reg)} (got {_got(args.id)})")
+    d = show.describe(args.id, Path(args.out), mutants_paths=[Path(DEFAULT_MUTANTS_OUT) / "mutants.json"])
+    if args.json:
+        _print_json(jsonable(d))
+    else:
+        print(show.format_text(d))
     return 0
 
 

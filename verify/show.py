@@ -1,0 +1,129 @@
+"""``dpverify show ID``: one claim explained — statement, theory, latest verdict, decisions, mutants."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import json
+import textwrap
+from pathlib import Path
+
+import sympy as sp
+
+from . import registry
+from .registry import Claim, Result
+from .report import RESULTS_JSON, control_lines, verdict_phrase
+
+
+def suggest(name: str, known) -> str:
+    """' (did you mean X?)' for the closest known names, or ''."""
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+def theory_forms(c: Claim) -> list[dict]:
+    """Each declared theory function: its path, first docstring line and pretty-printed value (if it takes no
+    arguments)."""
+    out = []
+    for path in c.theory:
+        mod, _, name = path.rpartition(".")
+        fn = getattr(importlib.import_module(mod), name)
+        doc = (fn.__doc__ or "").strip().splitlines()
+        entry = {"path": path, "doc": doc[0] if doc else "", "formula": None}
+        try:
+            value = fn()
+        except TypeError:
+            entry["formula"] = "(takes arguments)"
+        else:
+            entry["formula"] = _pretty(value)
+        out.append(entry)
+    return out
+
+
+def _pretty(value) -> str:
+    if isinstance(value, (tuple, list)):
+        return "\n".join(_pretty(v) for v in value)
+    if isinstance(value, dict):
+        return "\n".join(f"{k}: {_pretty(v)}" for k, v in value.items())
+    if isinstance(value, sp.Basic):
+        return sp.pretty(value, use_unicode=True)
+    return str(value)
+
+
+def latest(cid: str, out: Path) -> tuple[Result | None, dict]:
+    """The claim's result in ``out/results.json`` (None if absent) and the run's meta."""
+    f = out / RESULTS_JSON
+    try:
+        doc = json.loads(f.read_text())
+    except (OSError, ValueError):
+        return None, {}
+    for row in doc.get("results", []):
+        if row.get("id") == cid:
+            return Result.from_dict(row), doc.get("meta", {})
+    return None, doc.get("meta", {})
+
+
+def mutant_rows(cid: str, paths) -> tuple[list[dict], Path | None]:
+    for p in paths:
+        try:
+            doc = json.loads(Path(p).read_text())
+        except (OSError, ValueError):
+            continue
+        rows = [m for m in doc.get("mutants", []) if m.get("claim") == cid]
+        if rows:
+            return rows, Path(p)
+    return [], None
+
+
+def describe(cid: str, out: Path, mutants_paths=()) -> dict:
+    reg = registry.load_all()
+    c = reg[cid]
+    res, meta = latest(cid, out)
+    muts, mpath = mutant_rows(cid, [out / "mutants.json", *mutants_paths])
+    return {
+        "id": c.id, "paper": c.paper, "kind": c.kind, "statement": c.statement, "notes": c.notes,
+        "tests": c.tests, "theory": theory_forms(c),
+        "result": None if res is None else dict(res.to_dict(), phrase=verdict_phrase(res), budget=res.budget,
+                                                 results=str(out / RESULTS_JSON), started=meta.get("started")),
+        "decisions": [] if res is None else control_lines(res),
+        "mutants": muts, "mutants_file": None if mpath is None else str(mpath),
+    }
+
+
+def format_text(d: dict, width: int = 100) -> str:
+    w = lambda s, ind="  ": textwrap.fill(s, width, initial_indent=ind, subsequent_indent=ind)  # noqa: E731
+    lines = [f"{d['id']}  ({d['kind']}, paper {d['paper']}; {d['tests']} statistical test(s) in the family)", "",
+             "Statement:", w(d["statement"])]
+    if d["notes"]:
+        lines += ["", "Notes:", w(d["notes"])]
+    if d["theory"]:
+        lines += ["", "Theory:"]
+        for t in d["theory"]:
+            lines.append(f"  {t['path']} — {t['doc']}")
+            lines += ["      " + ln for ln in str(t["formula"]).splitlines()]
+    r = d["result"]
+    lines += [""]
+    if r is None:
+        lines.append("No recorded result (run `dpverify verify " + d["id"] + "`).")
+    else:
+        lines += [f"Latest verdict: {r['phrase']}   (seed {r['seed']}, budget {r['budget']}, {r['results']})",
+                  w(r["evidence"])]
+        if d["decisions"]:
+            lines += ["Decisions:"] + [w(x, "  - ") for x in d["decisions"]]
+        if r.get("counterexample") is not None:
+            ce = json.dumps(r["counterexample"], indent=1)
+            ce_lines = ce.splitlines()
+            lines += ["Counterexample:"] + ["  " + ln for ln in ce_lines[:40]]
+            if len(ce_lines) > 40:
+                lines.append(f"  … {len(ce_lines) - 40} more lines in results.json")
+        if r.get("plots"):
+            lines += ["Figures:"] + [f"  {p}" for p in r["plots"]]
+    ms = d["mutants"]
+    if ms:
+        caught = sum(1 for m in ms if m.get("killed"))
+        lines += ["", f"Mutants: caught {caught} of {len(ms)} ({d['mutants_file']})"]
+        lines += [f"  {'caught  ' if m.get('killed') else 'survived'} {m['mutant']}: {m['original']} -> "
+                  f"{m['verdict']}" for m in ms]
+    else:
+        lines += ["", "Mutants: none recorded (run `dpverify mutants " + d["id"] + "`)."]
+    return "\n".join(lines)
