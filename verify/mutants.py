@@ -164,26 +164,39 @@ def theory_mutants(c: Claim) -> list[Mutant]:
 # --------------------------------------------------------------------------------------
 # kernel mutants: faults switched on through kernels.faults (no file edited)
 # --------------------------------------------------------------------------------------
-def kernel_mutant(name: str, description: str, hook: str, **faults) -> Mutant:
+def kernel_mutant(name: str, description: str, hook: str, kinds: str, **faults) -> Mutant:
+    """A fault of the kernels.  ``kinds``: "privacy" (it weakens privacy: for privacy claims), "utility" (it
+    harms accuracy while privacy is unchanged or stronger: for the other claims) or "both"."""
     from kernels import faults as _faults
 
     m = Mutant(name, description, "kernel", lambda: _faults.inject(**faults))
     object.__setattr__(m, "hook", hook)  # the fault hook whose visit makes the mutant applicable
+    object.__setattr__(m, "kinds", kinds)
     return m
 
 
 KERNEL_MUTANTS: tuple[Mutant, ...] = (
     kernel_mutant("noise*0.7", "the privacy noise's standard deviation ×0.7 (less noise than the accountant assumes)",
-                  "noise_scale", noise_scale=0.7),
-    kernel_mutant("noise*3", "the privacy noise's standard deviation ×3", "noise_scale", noise_scale=3.0),
+                  "noise_scale", "privacy", noise_scale=0.7),
+    kernel_mutant("noise*3", "the privacy noise's standard deviation ×3", "noise_scale", "utility", noise_scale=3.0),
     kernel_mutant("noise-cov-A", "PAGAN/PASAN noise drawn with covariance A instead of A⁻¹",
-                  "noise_geometry_inverse", noise_geometry_inverse=True),
+                  "noise_geometry_inverse", "both", noise_geometry_inverse=True),
     kernel_mutant("no-clipping", "per-record clipping / projection onto the ellipsoid skipped", "skip_clipping",
-                  skip_clipping=True),
-    kernel_mutant("stepsize*10", "the stepsize / learning rate ×10", "stepsize_scale", stepsize_scale=10.0),
+                  "both", skip_clipping=True),
+    kernel_mutant("stepsize*10", "the stepsize / learning rate ×10", "stepsize_scale", "utility",
+                  stepsize_scale=10.0),
     kernel_mutant("no-bias-correction", "DP-Adam's noise-variance bias correction of v̂ left out",
-                  "drop_bias_correction", drop_bias_correction=True),
+                  "drop_bias_correction", "utility", drop_bias_correction=True),
 )
+
+
+def _kernel_mutant_fits(m: Mutant, c: Claim) -> bool:
+    """Privacy claims get the faults that weaken privacy (more noise or a larger stepsize cannot break a
+    privacy promise: those mutants would be equivalent); the others get the faults that harm accuracy."""
+    kinds = getattr(m, "kinds", "both")
+    if kinds == "both":
+        return True
+    return (kinds == "privacy") == (c.kind == "privacy")
 
 
 def mutants_of(c: Claim, visited_hooks: frozenset | None = None, called_theory: set | None = None) -> list[Mutant]:
@@ -193,7 +206,8 @@ def mutants_of(c: Claim, visited_hooks: frozenset | None = None, called_theory: 
     out = list(getattr(c, "mutants", ()) or ())
     out += [m for m in theory_mutants(c)
             if called_theory is None or m.description.split(":", 1)[0] in called_theory]
-    out += [m for m in KERNEL_MUTANTS if visited_hooks is None or getattr(m, "hook", None) in visited_hooks]
+    out += [m for m in KERNEL_MUTANTS if _kernel_mutant_fits(m, c)
+            and (visited_hooks is None or getattr(m, "hook", None) in visited_hooks)]
     return out
 
 
