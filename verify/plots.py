@@ -8,7 +8,9 @@ and works in worker threads and on headless machines.
 
 from __future__ import annotations
 
+import math
 import os
+import textwrap
 from pathlib import Path
 from typing import Sequence
 
@@ -23,6 +25,8 @@ PANEL_WIDTH = 5.2  # inches per panel
 PANEL_HEIGHT = 4.0
 DPI = 110
 BAND_ALPHA = 0.22
+MAX_COLUMNS = 3  # panels per row: a figure of more panels wraps onto further rows, each panel stays legible
+TITLE_CHARS = 52  # characters of a panel title per line at PANEL_WIDTH
 
 
 def render(figure: Figure, path: str | os.PathLike) -> Path:
@@ -32,20 +36,33 @@ def render(figure: Figure, path: str | os.PathLike) -> Path:
 
 
 def build(figure: Figure) -> _MplFigure:
-    """The matplotlib figure for ``figure`` (attached to an Agg canvas, not shown anywhere)."""
+    """The matplotlib figure for ``figure`` (attached to an Agg canvas, not shown anywhere).
+
+    Panels sit side by side, at most :data:`MAX_COLUMNS` to a row; titles wrap to the panel width; legends
+    go below their panel, outside the data."""
     panels = list(figure.panels)
     n = max(1, len(panels))
-    fig = _MplFigure(figsize=(PANEL_WIDTH * n, PANEL_HEIGHT), layout="constrained")
+    cols = min(n, MAX_COLUMNS)
+    rows = math.ceil(n / cols)
+    extra = max((_legend_rows(p) for p in panels), default=0) * 0.22
+    fig = _MplFigure(figsize=(PANEL_WIDTH * cols, (PANEL_HEIGHT + extra) * rows), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, n, squeeze=False)[0]
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
     if not panels:
         axes[0].set_axis_off()
         axes[0].text(0.5, 0.5, "(no panels)", ha="center", va="center", transform=axes[0].transAxes)
     for ax, panel in zip(axes, panels):
         _draw_panel(ax, panel)
+    for ax in axes[len(panels) or 1:]:
+        ax.set_axis_off()
     if figure.title:
-        fig.suptitle(figure.title, fontsize="large")
+        fig.suptitle("\n".join(textwrap.wrap(figure.title, int(TITLE_CHARS * 1.25 * cols))), fontsize="large")
     return fig
+
+
+def _legend_rows(panel: Panel) -> int:
+    labels = [s.label for s in panel.series if s.label]
+    return math.ceil(len(labels) / 2) if labels else 0
 
 
 def _draw_panel(ax, panel: Panel) -> None:
@@ -62,6 +79,10 @@ def _draw_panel(ax, panel: Panel) -> None:
             ax.errorbar(x[ok], y[ok], yerr=[np.maximum(y[ok] - lo[ok], 0), np.maximum(hi[ok] - y[ok], 0)],
                         linestyle="none", marker="o", markersize=4, capsize=3, color=color, label=label)
             continue
+        if s.style == "violation":  # where a statement fails: large red crosses on top of everything
+            ax.plot(x, y, linestyle="none", marker="X", markersize=10, color="#cf222e", markeredgecolor="black",
+                    markeredgewidth=0.6, label=label, zorder=5)
+            continue
         if s.style == "points":
             ax.plot(x, y, linestyle="none", marker="o", markersize=4, color=color, label=label)
         elif s.style == "dashed":
@@ -77,16 +98,22 @@ def _draw_panel(ax, panel: Panel) -> None:
                 xs, ls, hs = x[ok][order], lo[ok][order], hi[ok][order]
                 step = "post" if s.style == "step" else None
                 ax.fill_between(xs, ls, hs, color=color, alpha=BAND_ALPHA, linewidth=0, step=step)
-    ax.set_xscale(panel.xscale)
+    if panel.categories is not None:
+        ticks = list(range(len(panel.categories)))
+        ax.set_xticks(ticks, ["\n".join(textwrap.wrap(str(c), 14)) or " " for c in panel.categories],
+                      fontsize="small")
+        ax.set_xlim(-0.5, len(ticks) - 0.5)
+    else:
+        ax.set_xscale(panel.xscale)
     ax.set_yscale(panel.yscale)
-    ax.set_title(panel.title, fontsize="medium")
+    ax.set_title("\n".join(textwrap.wrap(panel.title, TITLE_CHARS)), fontsize="medium")
     ax.set_xlabel(panel.xlabel)
     ax.set_ylabel(panel.ylabel)
     ax.grid(True, which="major", alpha=0.3)
     if log_x or log_y:
         ax.grid(True, which="minor", alpha=0.1)
-    if labelled:
-        ax.legend(fontsize="small", framealpha=0.8)
+    if labelled:  # below the axes: a legend never covers data
+        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
 
 
 def _arrays(s: Series, log_x: bool, log_y: bool):

@@ -67,7 +67,7 @@ class Series:
     y: Sequence[float]
     lo: Sequence[float] | None = None
     hi: Sequence[float] | None = None
-    style: str = "line"  # "line" | "dashed" | "points" (error bars from lo/hi) | "step"
+    style: str = "line"  # "line" | "dashed" | "points" (error bars from lo/hi) | "step" | "violation" (red crosses)
 
     def to_dict(self) -> dict:
         d = {"label": self.label, "x": _floats(self.x), "y": _floats(self.y), "style": self.style}
@@ -84,15 +84,19 @@ class Series:
 
 @dataclass(frozen=True)
 class Panel:
+    """One axes.  ``categories``: names of the x positions 0, 1, 2, … (a categorical axis: configurations,
+    methods), drawn as tick labels instead of a continuous scale."""
+
     title: str
     xlabel: str
     ylabel: str
     series: Sequence[Series]
     xscale: str = "linear"
     yscale: str = "linear"
+    categories: Sequence[str] | None = None
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "title": self.title,
             "xlabel": self.xlabel,
             "ylabel": self.ylabel,
@@ -100,6 +104,9 @@ class Panel:
             "yscale": self.yscale,
             "series": [s.to_dict() for s in self.series],
         }
+        if self.categories is not None:
+            d["categories"] = [str(c) for c in self.categories]
+        return d
 
     @staticmethod
     def from_dict(d: Mapping) -> "Panel":
@@ -110,6 +117,7 @@ class Panel:
             [Series.from_dict(s) for s in d["series"]],
             d.get("xscale", "linear"),
             d.get("yscale", "linear"),
+            d.get("categories"),
         )
 
 

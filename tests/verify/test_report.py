@@ -195,3 +195,22 @@ def test_verdict_wording_names_its_control():
     assert report.verdict_phrase(exact) == "violated (exact)"
     (line,) = report.control_lines(r)
     assert "level 0.0001" in line and "Bonferroni" in line and "margin 0.1" in line
+
+
+def test_figures_wrap_panels_and_draw_categorical_axes(tmp_path):
+    from verify.registry import Figure, Panel, Series
+
+    panels = [Panel(f"p{i}", "n", "y", [Series("s", [1, 2, 3], [1, 2, 3])]) for i in range(5)]
+    panels.append(Panel("audit", "configuration", "ε", [Series("audited", [0, 1], [1.0, 2.0], style="points"),
+                                                         Series("where it fails", [1], [2.0], style="violation")],
+                        categories=["n=1 T=1", "n=4 T=3"]))
+    fig = plots.build(Figure("f", "title", panels))
+    axes = [a for a in fig.axes if a.axison]
+    assert len(fig.axes) == 6 and len(axes) == 6
+    w, h = fig.get_size_inches()
+    assert w == plots.PANEL_WIDTH * plots.MAX_COLUMNS and h > 2 * plots.PANEL_HEIGHT  # two rows of three
+    cat = axes[-1]
+    assert [t.get_text() for t in cat.get_xticklabels()] == ["n=1 T=1", "n=4 T=3"]
+    assert cat.get_legend() is not None and cat.get_legend().get_bbox_to_anchor() is not None
+    # categories survive the results.json round trip
+    assert Panel.from_dict(panels[-1].to_dict()).categories == ["n=1 T=1", "n=4 T=3"]
