@@ -23,7 +23,7 @@ from typing import IO, Iterable, Mapping, Sequence
 
 from . import __version__
 from .atomic import write_atomic  # noqa: F401  (re-exported)
-from .registry import VERDICTS, Claim, Result
+from .registry import PAPERS, VERDICTS, Claim, Result, jsonable
 
 RESULTS_JSON = "results.json"
 REPORT_MD = "report.md"
@@ -210,21 +210,60 @@ def _anchor(cid: str) -> str:
 
 # ---- HTML -----------------------------------------------------------------------------
 _CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 72rem;
-       margin: 2rem auto; padding: 0 1rem; color: #1f2328; line-height: 1.45; }
-h1 { margin-bottom: .2rem; } .meta { color: #59636e; margin-top: 0; }
-table { border-collapse: collapse; margin: .6rem 0 1rem; }
-th, td { border: 1px solid #d1d9e0; padding: .3rem .6rem; text-align: left; vertical-align: top; }
+*, *::before, *::after { box-sizing: border-box; }
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 78rem;
+       margin: 1.5rem auto; padding: 0 1rem; color: #1f2328; line-height: 1.45; overflow-wrap: anywhere; }
+h1 { margin-bottom: .2rem; } .meta { color: #59636e; margin-top: .2rem; }
+h2 { border-bottom: 2px solid #d1d9e0; padding-bottom: .2rem; margin-top: 2.2rem; }
+table { border-collapse: collapse; margin: .6rem 0 1rem; width: 100%; table-layout: fixed; }
+th, td { border: 1px solid #d1d9e0; padding: .3rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.summary col.id { width: 15rem; } table.summary col.verdict { width: 9.5rem; } table.summary col.s { width: 4.5rem; }
 .verdict { font-weight: 600; padding: .05rem .45rem; border-radius: .3rem; color: #fff; white-space: nowrap; }
 .verdict.holds { background: #1a7f37; } .verdict.violated { background: #cf222e; }
-.verdict.inconclusive { background: #b26a00; }
-section.claim { border-top: 1px solid #d1d9e0; margin-top: 1.6rem; padding-top: .4rem; }
+.verdict.inconclusive { background: #b26a00; } small.ctl { color: #59636e; }
+section.claim { border-top: 1px solid #d1d9e0; margin-top: 1.4rem; padding-top: .3rem; }
+section.claim h3 { margin: .4rem 0; }
 blockquote { margin: .5rem 0; padding: .2rem .8rem; border-left: .25rem solid #d1d9e0; color: #3d444d; }
-pre { background: #f6f8fa; padding: .6rem; overflow-x: auto; }
+pre { background: #f6f8fa; padding: .6rem; overflow-x: auto; max-width: 100%; font-size: 85%; }
 img { max-width: 100%; height: auto; display: block; margin: .6rem 0; }
-code { font-size: 92%; }
+code { font-size: 92%; } details { margin: .4rem 0; } summary { cursor: pointer; color: #0969da; }
+nav.toc { columns: 2 22rem; font-size: 92%; } nav.toc ul { margin: .2rem 0 .6rem; padding-left: 1.2rem; }
+nav.toc h4 { margin: .4rem 0 0; break-after: avoid; }
+.filters { position: sticky; top: 0; background: #fff; padding: .4rem 0; border-bottom: 1px solid #d1d9e0;
+           z-index: 1; display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; }
+.filters label { white-space: nowrap; } a.top { font-size: 85%; float: right; }
+[hidden] { display: none !important; }
+@media (max-width: 800px) { table.summary col.id { width: 9rem; } table.summary col.verdict { width: 6.5rem; }
+  table.summary col.s { width: 3rem; } body { padding: 0 .5rem; } }
 """
+
+_JS = """
+(function () {
+  function apply() {
+    var on = {};
+    document.querySelectorAll('input.vf').forEach(function (b) { on[b.value] = b.checked; });
+    var paper = document.getElementById('pf').value;
+    document.querySelectorAll('[data-verdict]').forEach(function (el) {
+      var show = on[el.dataset.verdict] && (paper === '' || el.dataset.paper === paper);
+      el.hidden = !show;
+    });
+    var shown = document.querySelectorAll('tr[data-verdict]:not([hidden])').length;
+    document.getElementById('count').textContent = shown + ' shown';
+  }
+  document.querySelectorAll('input.vf').forEach(function (b) { b.addEventListener('change', apply); });
+  document.getElementById('pf').addEventListener('change', apply);
+  apply();
+})();
+"""
+
+AUDIT_SECTION = "Audits of the suite's own kernels"
+FINDINGS_SECTION = "Findings about the papers"
+
+
+def is_audit(cid: str) -> bool:
+    """Privacy audits of the suite's own kernels (``<paper>.audit.<mechanism>``), not findings about a paper."""
+    return ".audit." in cid
 
 
 def _verdict_html(v: str) -> str:
@@ -240,65 +279,124 @@ def _embed_png(path: Path) -> str | None:
     return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
+def _groups(results: Sequence[Result]) -> list[tuple[str, list[tuple[str, list[Result]]]]]:
+    """[(section, [(paper, results)])]: findings first, then audits; papers in ledger order."""
+    out = []
+    for section, pick in ((FINDINGS_SECTION, lambda r: not is_audit(r.id)), (AUDIT_SECTION, lambda r: is_audit(r.id))):
+        by_paper: dict[str, list[Result]] = {}
+        for r in results:
+            if pick(r):
+                by_paper.setdefault(r.id.split(".", 1)[0], []).append(r)
+        if by_paper:
+            order = sorted(by_paper, key=lambda p: (PAPERS.index(p) if p in PAPERS else len(PAPERS), p))
+            out.append((section, [(p, by_paper[p]) for p in order]))
+    return out
+
+
+def _counterexample_html(ce) -> str:
+    e = html.escape
+    if isinstance(ce, Mapping) and ce and all(not isinstance(v, (Mapping, list, tuple)) for v in ce.values()):
+        rows = "".join(f"<tr><td>{e(str(k))}</td><td>{e(_fmt_num(v))}</td></tr>" for k, v in ce.items())
+        return f"<table><tbody>{rows}</tbody></table>"
+    text = json.dumps(jsonable(ce), indent=2)
+    n = text.count("\n") + 1
+    return f"<details><summary>counterexample as JSON ({n} lines)</summary><pre>{e(text)}</pre></details>"
+
+
 def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Mapping,
                 out_dir: str | os.PathLike) -> str:
-    """A self-contained page: CSS inline, every PNG embedded as a base64 data URI."""
+    """A self-contained page: CSS and a small script inline, every PNG embedded as a base64 data URI.
+
+    Findings about the papers and audits of the suite's kernels are separate sections, each grouped by paper,
+    after a contents list and a short summary table; filters by verdict and paper run in the page (no network).
+    Each claim shows its verdict, statement and figure first, then the evidence, decisions and counterexample.
+    """
     out = Path(out_dir)
     e = html.escape
+    groups = _groups(results)
+    papers = [p for _, ps in groups for p, _ in ps]
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>dpverify report</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+        "<title>dpverify report</title>", f"<style>{_CSS}</style>", "</head>", '<body id="top">',
         "<h1>dpverify report</h1>",
         f'<p class="meta">Budget <code>{e(str(meta.get("budget")))}</code>, seed {e(str(meta.get("seed")))}, '
         f'dpverify {e(str(meta.get("version")))}, started {e(str(meta.get("started")))}, '
         f'{e(_fmt_num(meta.get("seconds")))} s. {len(results)} claims: {e(_counts(results))}.</p>',
         f'<p class="meta">{e(LEGEND)}.</p>',
-        "<table>", "<thead><tr><th>id</th><th>verdict</th><th>evidence</th><th>seconds</th></tr></thead>",
-        "<tbody>",
+        '<div class="filters"><strong>Show</strong>',
     ]
+    for v in VERDICTS:
+        parts.append(f'<label><input type="checkbox" class="vf" value="{v}" checked> {_verdict_html(v)}</label>')
+    parts.append('<label>paper <select id="pf"><option value="">all</option>'
+                 + "".join(f'<option value="{e(p)}">{e(p)}</option>' for p in dict.fromkeys(papers))
+                 + '</select></label><span id="count" class="meta"></span></div>')
+    # contents
+    parts.append('<h2 id="contents">Contents</h2><nav class="toc">')
+    for section, ps in groups:
+        parts.append(f"<h4>{e(section)}</h4>")
+        for paper, rs in ps:
+            items = "".join(f'<li data-verdict="{e(str(r.verdict))}" data-paper="{e(paper)}"><a href="#{e(r.id)}">'
+                            f"<code>{e(r.id)}</code></a> {_verdict_html(str(r.verdict))}</li>" for r in rs)
+            parts.append(f"<div><strong>{e(paper)}</strong><ul>{items}</ul></div>")
+    parts.append("</nav>")
+    # summary
+    parts += ['<h2 id="summary">Summary</h2>', '<table class="summary"><colgroup><col class="id"><col class="verdict">'
+              '<col><col class="s"></colgroup>',
+              "<thead><tr><th>claim</th><th>verdict</th><th>evidence (first words)</th><th>s</th></tr></thead><tbody>"]
     for r in results:
         parts.append(
-            f'<tr><td><a href="#{_anchor(r.id)}"><code>{e(r.id)}</code></a></td>'
-            f"<td>{_verdict_html(r.verdict)}<br><small>{e(control_label(r))}</small></td><td>{e(r.evidence)}</td>"
-            f'<td class="num">{r.seconds:.2f}</td></tr>'
-        )
-    parts += ["</tbody>", "</table>"]
-    for r in results:
-        c = claims.get(r.id)
-        parts += [f'<section class="claim" id="{_anchor(r.id)}">',
-                  f"<h2><code>{e(r.id)}</code> {_verdict_html(r.verdict)}</h2>"]
-        if c is not None:
-            parts.append(f"<blockquote>{e(c.statement)}</blockquote>")
-            info = f"Kind: {e(c.kind)}; paper: <code>{e(c.paper)}</code>."
-            if c.theory:
-                info += " Theory: " + ", ".join(f"<code>{e(t)}</code>" for t in c.theory) + "."
-            parts.append(f"<p>{info}</p>")
-            if c.notes:
-                parts.append(f"<p>Notes: {e(c.notes)}</p>")
-        parts.append(f"<p><strong>Verdict.</strong> {e(verdict_phrase(r))}</p>")
-        parts.append(f"<p><strong>Evidence.</strong> {e(r.evidence)}</p>")
-        ctl = control_lines(r)
-        if ctl:
-            parts += ["<p><strong>Decisions.</strong></p>", "<ul>"] + [f"<li>{e(x)}</li>" for x in ctl] + ["</ul>"]
-        parts.append(f"<p>Seed {r.seed}, budget <code>{e(r.budget)}</code>, {r.seconds:.2f} s.</p>")
-        if r.figures:
-            parts += ["<table>", "<thead><tr><th>figure</th><th>value</th></tr></thead>", "<tbody>"]
-            parts += [f'<tr><td>{e(str(k))}</td><td class="num">{e(_fmt_num(v))}</td></tr>'
-                      for k, v in r.figures.items()]
-            parts += ["</tbody>", "</table>"]
-        if r.counterexample is not None:
-            ce = json.dumps(r.to_dict()["counterexample"], indent=2)
-            parts += ["<p><strong>Counterexample.</strong></p>", f"<pre>{e(ce)}</pre>"]
-        for p in r.plots:
-            uri = _embed_png(out / p)
-            if uri is None:
-                parts.append(f"<p><em>plot {e(p)} is missing</em></p>")
-            else:
-                parts.append(f'<img src="{uri}" alt="{e(Path(p).stem)}">')
-        parts.append("</section>")
-    parts += ["</body>", "</html>"]
+            f'<tr data-verdict="{e(str(r.verdict))}" data-paper="{e(r.id.split(".", 1)[0])}">'
+            f'<td><a href="#{e(r.id)}"><code>{e(r.id)}</code></a></td>'
+            f'<td>{_verdict_html(str(r.verdict))}<br><small class="ctl">{e(control_label(r))}</small></td>'
+            f"<td>{e(_shorten(' '.join(r.evidence.split()), 160))}</td>"
+            f'<td class="num">{r.seconds:.1f}</td></tr>')
+    parts += ["</tbody></table>"]
+    # the claims
+    for section, ps in groups:
+        slug = "audits" if section == AUDIT_SECTION else "findings"
+        parts.append(f'<h2 id="{slug}">{e(section)}</h2>')
+        for paper, rs in ps:
+            for r in rs:
+                parts.append(_claim_html(r, claims.get(r.id), paper, out))
+    parts += [f"<script>{_JS}</script>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
+
+
+def _claim_html(r: Result, c: Claim | None, paper: str, out: Path) -> str:
+    e = html.escape
+    parts = [f'<section class="claim" id="{e(r.id)}" data-verdict="{e(str(r.verdict))}" data-paper="{e(paper)}">',
+             f'<a class="top" href="#contents">contents ↑</a>',
+             f"<h3><code>{e(r.id)}</code> {_verdict_html(str(r.verdict))}</h3>",
+             f"<p><strong>{e(verdict_phrase(r))}</strong></p>"]
+    if c is not None:
+        parts.append(f"<blockquote>{e(c.statement)}</blockquote>")
+    for p in r.plots:
+        uri = _embed_png(out / p)
+        if uri is None:
+            parts.append(f"<p><em>plot {e(p)} is missing</em></p>")
+        else:
+            parts.append(f'<img src="{uri}" alt="{e(Path(p).stem)}">')
+    parts.append(f"<p><strong>Evidence.</strong> {e(r.evidence)}</p>")
+    ctl = control_lines(r)
+    if ctl:
+        parts += ["<p><strong>Decisions.</strong></p>", "<ul>"] + [f"<li>{e(x)}</li>" for x in ctl] + ["</ul>"]
+    if r.counterexample is not None:
+        parts += ["<p><strong>Counterexample.</strong></p>", _counterexample_html(r.counterexample)]
+    if c is not None:
+        info = f"Kind: {e(c.kind)}; paper: <code>{e(c.paper)}</code>."
+        if c.theory:
+            info += " Theory: " + ", ".join(f"<code>{e(t)}</code>" for t in c.theory) + "."
+        parts.append(f"<p>{info} Seed {r.seed}, budget <code>{e(r.budget)}</code>, {r.seconds:.2f} s.</p>")
+        if c.notes:
+            parts.append(f"<details><summary>notes</summary><p>{e(c.notes)}</p></details>")
+    if r.figures:
+        rows = "".join(f'<tr><td>{e(str(k))}</td><td class="num">{e(_fmt_num(v))}</td></tr>'
+                       for k, v in r.figures.items())
+        parts.append(f"<details><summary>numbers ({len(r.figures)})</summary><table><tbody>{rows}</tbody></table>"
+                     "</details>")
+    parts.append("</section>")
+    return "\n".join(parts)
 
 
 # --------------------------------------------------------------------------------------

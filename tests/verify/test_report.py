@@ -125,7 +125,8 @@ def test_html_is_self_contained_and_coloured(tmp_path, results):
     png = (tmp_path / "figures" / "pagan_test_report__sweep.png").read_bytes()
     assert f'src="data:image/png;base64,{base64.b64encode(png).decode()}"' in page
     assert "figures/pagan_test_report__sweep.png\"" not in page  # no external image reference
-    assert "<script>" not in page and "&lt;script&gt;" in page  # text is escaped
+    assert page.count("<script>") == 1 and "&lt;script&gt;" in page  # only the page's own filter script; text escaped
+    assert "http://" not in page.split("<script>")[1] and "https://" not in page  # no network
     assert "&lt;markup&gt; &amp; a | pipe." in page
     for verdict, colour in report.VERDICT_COLOURS.items():
         assert f'class="verdict {verdict}"' in page and colour in page
@@ -214,3 +215,19 @@ def test_figures_wrap_panels_and_draw_categorical_axes(tmp_path):
     assert cat.get_legend() is not None and cat.get_legend().get_bbox_to_anchor() is not None
     # categories survive the results.json round trip
     assert Panel.from_dict(panels[-1].to_dict()).categories == ["n=1 T=1", "n=4 T=3"]
+
+
+def test_html_groups_by_paper_with_contents_filters_and_sections(tmp_path):
+    rs = [Result("pagan.a", "holds", {}, "fine", None, 0, "quick", 1.0, []),
+          Result("adp.b", "violated", {}, "bad", {"T": 3, "eps": 1.5}, 0, "quick", 2.0, []),
+          Result("pagan.audit.k", "inconclusive", {}, "no leak", {"rows": [1, 2]}, 0, "quick", 3.0, [])]
+    page = report.render_html(rs, {}, {"budget": "quick", "seed": 0}, tmp_path)
+    for r in rs:
+        assert f'href="#{r.id}"' in page and f'id="{r.id}"' in page
+    findings, audits = page.index(f'id="findings"'), page.index(f'id="audits"')
+    assert findings < page.index('<section class="claim" id="pagan.a"') < audits
+    assert audits < page.index('<section class="claim" id="pagan.audit.k"')
+    assert page.index('id="pagan.a"', findings) < page.index('id="adp.b"', findings)  # ledger order of papers
+    assert 'class="vf" value="violated"' in page and '<option value="adp">adp</option>' in page
+    assert "<td>T</td><td>3</td>" in page  # a flat counterexample as a small table
+    assert "<details><summary>counterexample as JSON" in page  # a nested one collapsed
