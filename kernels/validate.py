@@ -14,6 +14,7 @@ Work limits (far above any real use; they stop overflow, hangs and runaway alloc
 
 from __future__ import annotations
 
+import difflib
 import math
 from typing import Iterable
 
@@ -149,10 +150,19 @@ def flag(name: str, value) -> bool:
 
 
 def choice(name: str, value, accepted: Iterable[str]) -> str:
+    """``value`` if it is one of ``accepted``; otherwise InvalidParameter listing them (a long list shortened)
+    with the closest names as a suggestion."""
     accepted = list(accepted)
     if not isinstance(value, str) or value not in accepted:  # (an array would compare elementwise)
-        raise InvalidParameter(name, "one of " + ", ".join(accepted), value)
+        listed = ", ".join(accepted) if len(accepted) <= CHOICES_LISTED else (
+            ", ".join(accepted[:CHOICES_LISTED]) + f", … ({len(accepted)} in all)")
+        close = difflib.get_close_matches(value, accepted, n=3, cutoff=0.6) if isinstance(value, str) else []
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        raise InvalidParameter(name, f"one of {listed}{hint}", value)
     return value
+
+
+CHOICES_LISTED = 12  # a longer list of accepted names is cut after this many (the suggestion names the close ones)
 
 
 def finite_array(name: str, arr, ndim: int | None = None, shape: tuple | None = None) -> np.ndarray:

@@ -378,7 +378,10 @@ def _run_epilog(runs) -> str:
 def cmd_run(args) -> int:
     from . import runs
 
-    algorithm = _param(V.choice, "ALGORITHM", args.algorithm, runs.ALGORITHMS)
+    try:
+        algorithm = _param(V.choice, "ALGORITHM", args.algorithm, runs.ALGORITHMS)
+    except BadInput as exc:
+        raise BadInput(f"{exc} — `{PROG} run --help` lists them by paper") from None
     problem = _param(V.choice, "--problem", args.problem, runs.RUNNABLES[algorithm].problems)
     epsilon = None if args.epsilon is None else _param(V.positive, "--epsilon", args.epsilon)
     delta = None if args.delta is None else _param(V.open_unit, "--delta", args.delta)

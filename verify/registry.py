@@ -309,8 +309,12 @@ def select(ids: Sequence[str] = (), paper: str | None = None) -> list[Claim]:
         raise UnknownName(f"--paper: must be one of {', '.join(PAPERS)} (got {paper!r})")
     for cid in ids:
         if cid not in reg:
-            known = ", ".join(sorted(reg)) or "(none registered)"
-            raise UnknownName(f"claim id: must be one of {known} (got {cid!r})")
+            import difflib
+
+            close = difflib.get_close_matches(cid, list(reg), n=3, cutoff=0.6)
+            hint = f"did you mean {' or '.join(close)}? " if close else ""
+            raise UnknownName(f"claim id: must be one of the {len(reg)} registered ids ({hint}`dpverify claims` "
+                              f"lists them) (got {cid!r})")
     chosen = [c for c in reg.values() if (not ids or c.id in ids) and (paper is None or c.paper == paper)]
     return sorted(chosen, key=lambda c: _claim_sort_key(c.id))
 

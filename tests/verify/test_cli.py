@@ -216,5 +216,11 @@ def test_bad_input_claims_and_unknown_ids(capsys):
     err = capsys.readouterr().err
     assert err.startswith("dpverify: error: claim id: must be one of ") and err.endswith("(got 'pagan.nonsense')\n")
     assert err.count("\n") == 1
+    assert cli.main(["verify", "pagan.theorm2"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean pagan.theorem2" in err and "pagan.lemma3.1" not in err  # a suggestion, not the whole list
+    assert cli.main(["run", "pagen", "--problem", "abs_regression"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean pagan" in err and "in all)" in err and err.count("\n") == 1
     assert cli.main([]) == 2
     assert capsys.readouterr().err == "dpverify: error: the following arguments are required: COMMAND\n"
