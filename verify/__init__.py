@@ -1,3 +1,35 @@
-"""dpverify's claims layer: run kernels, compare with theory, decide verdicts, draw pictures."""
+"""dpverify's claims layer: run kernels, compare with theory, decide verdicts, draw pictures.
+
+The public API for writing claims of your own (any key but the five built-in paper keys)::
+
+    from verify import claim, Outcome, Figure, Panel, Series, Verdict, sweep, decide
+
+    @claim("mylab.bound", kind="expectation", statement="E[X] ≤ 1 for ...", tests=1)
+    def bound(budget: str, seed: int) -> Outcome:
+        xs = sweep(my_task, [dict(seed=seed + i) for i in range(8 if budget == "quick" else 64)])
+        d = decide.mean_at_most([float(o["x"]) for o in xs], 1.0, what="E[X] ≤ 1")
+        return Outcome(d.verdict, d.phrase(), decisions=[d])
+
+``dpverify verify --load FILE_OR_MODULE`` runs them; an installed package registers them through the
+entry-point group ``dpverify.claims``; ``verify.testing.assert_verdict`` checks one inside pytest.
+"""
 
 __version__ = "0.1.0"
+
+from verify import decide, stats  # noqa: E402
+from verify.registry import (  # noqa: E402
+    Claim,
+    Figure,
+    Outcome,
+    Panel,
+    Result,
+    Series,
+    Verdict,
+    by_budget,
+    claim,
+    load,
+)
+from verify.runner import sweep  # noqa: E402
+
+__all__ = ["Claim", "Figure", "Outcome", "Panel", "Result", "Series", "Verdict", "by_budget", "claim", "decide",
+           "load", "stats", "sweep", "__version__"]

@@ -88,15 +88,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     c = sub.add_parser("claims", help="list the claims ledger", description="List the claims ledger.")
-    c.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ")")
+    c.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ", or a loaded key)")
     c.add_argument("--json", action="store_true", help="print JSON to stdout")
+    _load_option(c)
     c.set_defaults(func=cmd_claims)
 
     v = sub.add_parser("verify", help="check claims and write a report",
                        description="Check claims (all by default) and write results.json, report.md, "
                        "report.html and figures/ into the output directory.")
     v.add_argument("ids", nargs="*", metavar="ID", help="claim ids (default: all, or all of --paper)")
-    v.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ")")
+    v.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ", or a loaded key)")
     v.add_argument("--budget", default="quick", metavar="|".join(registry.BUDGETS),
                    help="quick (seconds per claim) or full (paper-scale); default quick")
     v.add_argument("--seed", default="0", metavar="S", help="base seed, an integer >= 0 (default 0)")
@@ -107,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="threads of the embedded Dask cluster (default: all cores)")
     v.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="use an existing Dask cluster, e.g. tcp://host:8786")
+    _load_option(v)
     v.set_defaults(func=cmd_verify)
 
     from . import runs
@@ -149,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"output directory (default {DEFAULT_MUTANTS_OUT})")
     m.add_argument("--workers", default=None, metavar="N", help="threads of the embedded Dask cluster")
     m.add_argument("--json", action="store_true", help="print the mutants as JSON to stdout")
+    _load_option(m)
     m.set_defaults(func=cmd_mutants)
 
     s = sub.add_parser("show", help="one claim explained: statement, theory, latest verdict, mutants",
@@ -159,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default=DEFAULT_VERIFY_OUT, metavar="DIR",
                    help=f"the output directory of `dpverify verify` (default {DEFAULT_VERIFY_OUT})")
     s.add_argument("--json", action="store_true", help="print as JSON to stdout")
+    _load_option(s)
     s.set_defaults(func=cmd_show)
 
     k = sub.add_parser("compare", help="compare result sets (seeds, budgets): verdicts that move or contradict",
@@ -179,6 +183,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _load_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--load", action="append", default=[], metavar="FILE_OR_MODULE",
+                   help="load claims from a .py file or an importable module (repeatable); installed packages "
+                   "register theirs through the entry-point group dpverify.claims")
+
+
+def _load_user_claims(args) -> None:
+    for spec in getattr(args, "load", None) or []:
+        try:
+            registry.load(spec)
+        except registry.LoadError as exc:
+            raise BadInput(str(exc)) from None
+
+
 def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
@@ -191,6 +209,7 @@ def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help / --version
             return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+        _load_user_claims(args)
         if args.func is cmd_verify:
             return cmd_verify(args, runner=runner)
         return int(args.func(args) or 0)
@@ -227,7 +246,10 @@ def _print_json(doc: Any) -> None:
 # claims
 # --------------------------------------------------------------------------------------
 def _paper(raw: str | None) -> str | None:
-    return None if raw is None else _param(V.choice, "--paper", raw, registry.PAPERS)
+    if raw is None:
+        return None
+    registry.load_all()
+    return _param(V.choice, "--paper", raw, registry.paper_keys())
 
 
 def cmd_claims(args) -> int:
@@ -257,7 +279,7 @@ def cmd_verify(args, runner=None) -> int:
     if not claims:
         if paper is None:
             raise CouldNotRun("no claims are registered")
-        with_claims = sorted({c.paper for c in registry.REGISTRY.values()}, key=registry.PAPERS.index)
+        with_claims = [k for k in registry.paper_keys() if any(c.paper == k for c in registry.REGISTRY.values())]
         raise BadInput(f"--paper: must be a paper with registered claims: {', '.join(with_claims) or '(none)'}"
                        f" (got {_got(paper)})")
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import enum
 import functools
 import math
+import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -262,8 +264,12 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
     make more.
     """
     paper = id.split(".", 1)[0]
-    if paper not in PAPERS:
-        raise ValueError(f"claim id {id!r} must start with a paper key: {', '.join(PAPERS)}")
+    if not (isinstance(id, str) and _KEY.fullmatch(paper) and "." in id and all(id.split("."))):
+        raise ValueError(f"claim id {id!r} must be KEY.name: a lower-case key (letters, digits, _) such as "
+                         "'mylab', a dot, and a name")
+    if paper in PAPERS and not _builtin_caller():
+        raise ValueError(f"claim id {id!r}: the key {paper!r} is reserved for the built-in ledger "
+                         f"({', '.join(PAPERS)}); choose a key of your own, e.g. 'mylab.{id.split('.', 1)[1]}'")
     if kind not in KINDS:
         raise ValueError(f"claim kind must be one of {', '.join(KINDS)} (got {kind!r})")
 
@@ -288,8 +294,25 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
     return register
 
 
+_KEY = re.compile(r"[a-z][a-z0-9_]*")
+ENTRY_POINT_GROUP = "dpverify.claims"
+
+
+def _builtin_caller() -> bool:
+    """Whether the claim being registered comes from the built-in ledger (a module of the ``verify`` package)."""
+    frame = sys._getframe(2)
+    return str(frame.f_globals.get("__name__", "")).startswith("verify.")
+
+
+class LoadError(ValueError):
+    """A claims file or module that could not be loaded (named in the message)."""
+
+
+_loaded_entry_points = False
+
+
 def load_all() -> dict[str, Claim]:
-    """Import every paper module so that its claims register; return the registry."""
+    """Import the built-in ledger and every installed claim pack (entry point group ``dpverify.claims``)."""
     import importlib
 
     for paper in PAPERS:
@@ -299,14 +322,74 @@ def load_all() -> dict[str, Claim]:
             if exc.name != f"verify.{paper}":
                 raise
     importlib.import_module("verify.audit")  # privacy audits of the suite's own mechanisms
+    _load_entry_points()
     return REGISTRY
+
+
+def _load_entry_points() -> None:
+    global _loaded_entry_points
+    if _loaded_entry_points:
+        return
+    _loaded_entry_points = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = ep.load()
+        except Exception as exc:
+            raise LoadError(f"claim pack {ep.name!r} (entry point {ep.value}): {type(exc).__name__}: {exc}") from exc
+        if callable(obj) and not isinstance(obj, type(sys)):
+            obj()  # a function that registers claims
+
+
+def load(spec: str) -> list[Claim]:
+    """Load a user's claims: ``spec`` is a ``.py`` file or an importable module name.  Returns the claims it
+    registered (a module imported before registers nothing new).  Raises LoadError naming the spec."""
+    import importlib
+    import importlib.util
+    from pathlib import Path
+
+    load_all()
+    before = set(REGISTRY)
+    path = Path(spec)
+    try:
+        if spec.endswith(".py") or path.is_file():
+            if not path.is_file():
+                raise LoadError(f"--load: no such file {spec!r}")
+            name = "dpverify_user_" + re.sub(r"\W", "_", str(path.resolve()))
+            if name not in sys.modules:
+                mspec = importlib.util.spec_from_file_location(name, path)
+                if mspec is None or mspec.loader is None:
+                    raise LoadError(f"--load: {spec!r} is not a Python file")
+                module = importlib.util.module_from_spec(mspec)
+                sys.modules[name] = module
+                try:
+                    mspec.loader.exec_module(module)
+                except BaseException:
+                    sys.modules.pop(name, None)
+                    raise
+        else:
+            importlib.import_module(spec)
+    except LoadError:
+        raise
+    except ModuleNotFoundError as exc:
+        raise LoadError(f"--load: must be a .py file or an importable module (got {spec!r}: {exc})") from None
+    except Exception as exc:
+        raise LoadError(f"--load: {spec!r} failed to load: {type(exc).__name__}: {exc}") from exc
+    return [REGISTRY[c] for c in REGISTRY if c not in before]
+
+
+def paper_keys() -> tuple[str, ...]:
+    """The built-in paper keys, then the keys of loaded claim packs (in registration order)."""
+    extra = [c.paper for c in REGISTRY.values() if c.paper not in PAPERS]
+    return PAPERS + tuple(dict.fromkeys(extra))
 
 
 def select(ids: Sequence[str] = (), paper: str | None = None) -> list[Claim]:
     """Claims by id and/or paper, in registry order; unknown names raise UnknownName."""
     reg = load_all()
-    if paper is not None and paper not in PAPERS:
-        raise UnknownName(f"--paper: must be one of {', '.join(PAPERS)} (got {paper!r})")
+    if paper is not None and paper not in paper_keys():
+        raise UnknownName(f"--paper: must be one of {', '.join(paper_keys())} (got {paper!r})")
     for cid in ids:
         if cid not in reg:
             import difflib
@@ -321,4 +404,5 @@ def select(ids: Sequence[str] = (), paper: str | None = None) -> list[Claim]:
 
 def _claim_sort_key(cid: str):
     paper = cid.split(".", 1)[0]
-    return (PAPERS.index(paper) if paper in PAPERS else len(PAPERS), cid)
+    keys = paper_keys()
+    return (keys.index(paper) if paper in keys else len(keys), cid)

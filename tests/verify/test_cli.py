@@ -10,7 +10,7 @@ import pytest
 from verify import cli, engine, registry, runner
 from verify.registry import Figure, Outcome, Panel, Series
 
-DUMMY = "pagan.test_dummy"
+DUMMY = "fixture.dummy"
 
 
 def _square_task(x: float, seed: int) -> dict:
@@ -76,14 +76,14 @@ def test_dask_runner_persists_and_resumes(tmp_path, dummy_claim):
 
 
 def test_crashing_check_is_inconclusive_and_exit_1(tmp_path, capsys):
-    @registry.claim("pagan.test_crash", kind="exact", statement="always raises (a test fixture).")
+    @registry.claim("fixture.crash", kind="exact", statement="always raises (a test fixture).")
     def boom(budget, seed):
         raise RuntimeError("kaboom")
 
     try:
-        rc = cli.main(["verify", "pagan.test_crash", "--out", str(tmp_path), "--json"], runner=runner.SerialRunner())
+        rc = cli.main(["verify", "fixture.crash", "--out", str(tmp_path), "--json"], runner=runner.SerialRunner())
     finally:
-        registry.REGISTRY.pop("pagan.test_crash", None)
+        registry.REGISTRY.pop("fixture.crash", None)
     assert rc == 1
     (rec,) = json.loads(capsys.readouterr().out)["results"]
     assert rec["verdict"] == "inconclusive" and "kaboom" in rec["evidence"]
@@ -160,10 +160,10 @@ def test_verify_human_output_and_report_files(tmp_path, capsys, dummy_claim):
     assert any(line.startswith(DUMMY) and "holds" in line for line in table)
     assert f"report: {out / 'report.md'}" in cap.out
     assert "holds" in cap.err and DUMMY in cap.err  # one progress line per finished claim
-    assert sorted(p.name for p in (out / "figures").iterdir()) == ["pagan_test_dummy__squares.png"]
+    assert sorted(p.name for p in (out / "figures").iterdir()) == ["fixture_dummy__squares.png"]
     md = (out / "report.md").read_text()
     assert f"## `{DUMMY}` — holds" in md and "x² ≥ 0 for the sampled x" in md
-    assert "](figures/pagan_test_dummy__squares.png)" in md and "| min | 0 |" in md
+    assert "](figures/fixture_dummy__squares.png)" in md and "| min | 0 |" in md
     meta = json.loads((out / "results.json").read_text())["meta"]
     assert meta["budget"] == "quick" and meta["seed"] == 0 and set(meta) == {"budget", "seed", "version",
                                                                                "started", "seconds"}

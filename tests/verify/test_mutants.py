@@ -13,7 +13,7 @@ from theory import numeric
 from verify import cli, mutants, registry
 from verify.registry import Outcome
 
-TOY = "pagan.test_mutant_toy"
+TOY = "fixture.mutant_toy"
 
 
 def _multiplier_at(epsilon: float, delta: float) -> float:
@@ -53,7 +53,7 @@ def test_generic_theory_mutants_are_caught_by_a_check_that_uses_its_theory(toy_c
 
 
 def test_a_check_that_ignores_its_declared_theory_lets_every_mutant_survive():
-    cid = "pagan.test_mutant_blind"
+    cid = "fixture.mutant_blind"
 
     @registry.claim(cid, kind="exact", statement="A check that never evaluates its theory (a test fixture).",
                     theory=("theory.pagan.noise_multiplier",))
@@ -102,7 +102,7 @@ def test_kernel_faults_apply_only_where_the_check_runs_a_kernel():
     (equivalent there) and is reported surviving; a claim that runs no kernel gets no kernel mutant."""
     import kernels
 
-    cid = "pagan.test_mutant_kernel"
+    cid = "fixture.mutant_kernel"
 
     @registry.claim(cid, kind="privacy", statement="DP-SGD's noise std is z·C/b (a test fixture).")
     def check(budget, seed):

@@ -1,0 +1,103 @@
+"""Bring your own claims: the documented example file through --load, pytest's assert_verdict, an installed
+package's entry point, and the pytest plugin's --dpverify-budget."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from verify import cli, registry, runner
+from verify.testing import assert_verdict
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "write-your-own-claim.md"
+IDS = ("mylab.gauss_abs_at_most_sigma", "mylab.gauss_abs_at_most_half_sigma")
+
+
+def _example_source() -> str:
+    """The claims file exactly as the page shows it (its first python block)."""
+    return re.search(r"```python\n(# mylab_claims\.py\n.*?)```", DOC.read_text(), re.S).group(1)
+
+
+@pytest.fixture
+def claims_file(tmp_path):
+    f = tmp_path / "mylab_claims.py"
+    f.write_text(_example_source())
+    yield f
+    for cid in IDS:
+        registry.REGISTRY.pop(cid, None)
+
+
+def test_documented_claims_file_through_load(claims_file, tmp_path, capsys):
+    assert cli.main(["claims", "--load", str(claims_file), "--paper", "mylab", "--json"]) == 0
+    assert [c["id"] for c in json.loads(capsys.readouterr().out)["claims"]] == sorted(IDS)
+    out = tmp_path / "res"
+    rc = cli.main(["verify", "--load", str(claims_file), "--paper", "mylab", "--out", str(out), "--json"],
+                  runner=runner.SerialRunner())
+    assert rc == 0
+    verdicts = {r["id"]: r["verdict"] for r in json.loads(capsys.readouterr().out)["results"]}
+    assert verdicts == {IDS[0]: "holds", IDS[1]: "violated"}
+
+
+def test_assert_verdict_passes_and_fails_with_the_evidence(claims_file):
+    registry.load(str(claims_file))
+    assert_verdict(IDS[0], "holds")
+    assert_verdict(IDS[1], "violated")
+    with pytest.raises(AssertionError, match=r"(?s)expected holds, got violated .*\nevidence: violated .*\n.*"
+                                             r"counterexample: \{\"sigma\": 2.0"):
+        assert_verdict(IDS[1], "holds")
+
+
+def test_reserved_key_and_broken_files_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.py"
+    bad.write_text(textwrap.dedent("""
+        from verify import claim, Outcome
+        @claim("pagan.mine", kind="exact", statement="s")
+        def c(budget, seed):
+            return Outcome("holds", "e")
+    """))
+    assert cli.main(["claims", "--load", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "reserved for the built-in ledger" in err and err.count("\n") == 1
+    assert cli.main(["claims", "--load", str(tmp_path / "missing.py")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert cli.main(["claims", "--load", "no_such_module_xyz"]) == 2
+    assert "importable module" in capsys.readouterr().err
+
+
+def test_installed_package_entry_point_and_pytest_plugin(tmp_path):
+    """A package installed on the path (its dist-info declares the entry point) registers its claims in every
+    run; a test file using assert_verdict runs under pytest with --dpverify-budget full."""
+    site = tmp_path / "site"
+    (site / "mylab_pack").mkdir(parents=True)
+    (site / "mylab_pack" / "__init__.py").write_text(_example_source())
+    info = site / "mylab_pack-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mylab-pack\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[dpverify.claims]\nmylab = mylab_pack\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(Path(__file__).resolve().parents[2])]))
+    out = subprocess.run([sys.executable, "-m", "verify", "claims", "--paper", "mylab", "--json"],
+                         capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert [c["id"] for c in json.loads(out.stdout)["claims"]] == sorted(IDS)
+    test_file = tmp_path / "test_mylab.py"
+    test_file.write_text(textwrap.dedent(f"""
+        from verify import testing
+        from verify.testing import assert_verdict
+
+        def test_budget_and_verdicts(dpverify_budget):
+            assert dpverify_budget == "full" and testing.DEFAULT_BUDGET == "full"
+            assert_verdict({IDS[0]!r}, "holds")
+            assert_verdict({IDS[1]!r}, "violated")
+    """))
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--dpverify-budget",
+                          "full", str(test_file)], capture_output=True, text=True, env=env, timeout=300,
+                         cwd=tmp_path)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert "1 passed" in out.stdout

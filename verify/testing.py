@@ -1,0 +1,45 @@
+"""Claims inside pytest: ``assert_verdict(claim_id, expected)`` runs a claim and fails with its evidence.
+
+    from verify.testing import assert_verdict
+
+    def test_my_bound():
+        assert_verdict("mylab.bound", "holds")            # budget: quick, or pytest --dpverify-budget full
+
+The claim runs in the test's process on a serial runner (no cache), at ``budget`` (default: the
+``--dpverify-budget`` option of the pytest plugin, else ``quick``) and ``seed``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from verify import registry
+from verify.registry import VERDICTS, Outcome, jsonable
+from verify.runner import SerialRunner, using
+
+#: the budget assert_verdict uses when none is given (the pytest plugin sets it from --dpverify-budget)
+DEFAULT_BUDGET = "quick"
+
+
+def run_claim(claim_id: str, budget: str | None = None, seed: int = 0) -> Outcome:
+    """The claim's Outcome at ``budget`` and ``seed`` (unknown ids raise registry.UnknownName)."""
+    (c,) = registry.select([claim_id])
+    with using(SerialRunner()):
+        return c.check(budget or DEFAULT_BUDGET, seed)
+
+
+def assert_verdict(claim_id: str, expected: str, budget: str | None = None, seed: int = 0) -> Outcome:
+    """Run ``claim_id`` and fail unless its verdict is ``expected``; the failure message carries the evidence,
+    the decisions and the counterexample.  Returns the Outcome."""
+    if expected not in VERDICTS:
+        raise ValueError(f"expected must be one of {', '.join(VERDICTS)} (got {expected!r})")
+    budget = budget or DEFAULT_BUDGET
+    out = run_claim(claim_id, budget, seed)
+    if str(out.verdict) != expected:
+        lines = [f"{claim_id}: expected {expected}, got {out.verdict} (budget {budget}, seed {seed})",
+                 f"evidence: {out.evidence}"]
+        lines += [f"decision: {d.phrase()}" for d in out.decisions]
+        if out.counterexample is not None:
+            lines.append("counterexample: " + json.dumps(jsonable(out.counterexample))[:2000])
+        raise AssertionError("\n".join(lines))
+    return out
