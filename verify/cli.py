@@ -336,13 +336,13 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
         outputs.remove_created(created)  # bad input found inside (e.g. by verify.runs.run): nothing left behind
         raise
     except RunFailure as exc:
-        raise CouldNotRun(f"{exc}; no result set written, kept {outputs.previous_set_text(out)}; finished sweep "
+        raise CouldNotRun(f"{exc}; no result set written, {outputs.previous_set_text(out)}; finished sweep "
                           "tasks are in the cache") from None
     except OSError as exc:
         if not outputs.is_disk_full(exc):
             raise
-        raise CouldNotRun(f"{exc.strerror or 'disk full'} writing {exc.filename or out}; no result set written, "
-                          f"kept {outputs.previous_set_text(out)}") from None
+        raise CouldNotRun(f"{exc.strerror or 'disk full'} writing {outputs.public_name(exc.filename, out)}; no "
+                          f"result set written, {outputs.previous_set_text(out)}") from None
 
 
 def _scheduler(raw: str | None) -> str | None:

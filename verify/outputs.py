@@ -210,18 +210,33 @@ def _signals_deferred() -> Iterator[None]:
                 os.kill(os.getpid(), s)
 
 
+def public_name(filename, out: Path) -> str:
+    """A path in a staging directory as the user knows it (``DIR/results.json``, not ``DIR/.dpverify-staging-…/…``)."""
+    if not filename:
+        return str(out)
+    p = Path(str(filename))
+    try:
+        rel = p.relative_to(out)
+    except ValueError:
+        return str(p)
+    if rel.parts and rel.parts[0].startswith(STAGING_PREFIX):
+        rel = Path(*rel.parts[1:])
+    return str(out / rel)
+
+
 def previous_set_text(out: Path) -> str:
-    """What the directory holds now, for messages: 'the previous result set (… of <start>)' or 'no result set'."""
+    """What a failed command kept, for its message: '… the previous result set in DIR (started T) is kept'."""
     try:
         meta = json.loads((out / "results.json").read_text()).get("meta", {})
-        return f"the previous result set in {out} (started {meta.get('started')})"
+        return f"the previous result set in {out} (started {meta.get('started')}) is kept"
     except (OSError, ValueError, AttributeError):
         pass
     try:
         names = sorted(p.name for p in out.iterdir() if not p.name.startswith(".") and p.name != "cache")
     except OSError:
         names = []
-    return f"the previous files in {out} ({', '.join(names)})" if names else f"no result set in {out} (there was none)"
+    return (f"the previous files in {out} ({', '.join(names)}) are kept" if names
+            else f"there was no previous result set in {out}")
 
 
 class ResultSet:
