@@ -314,6 +314,19 @@ def test_unwritable_out_is_refused(tmp_path, capsys):
     assert not (ro / "out").exists()
 
 
+def test_read_only_filesystem_is_refused(tmp_path, capsys, monkeypatch):
+    """A read-only filesystem (creating the probe file fails with EROFS): exit 2, one line, nothing left."""
+    def read_only(*a, **k):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(outputs.tempfile, "mkstemp", read_only)
+    out = tmp_path / "new" / "out"
+    assert cli.main(["verify", FAST, "--out", str(out)]) == 2
+    assert capsys.readouterr().err == ("dpverify: error: --out: must be a directory this process can create and "
+                                       f"write in (got {out}: Read-only file system)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_full_disk_keeps_the_previous_set(tmp_path, dummy_claim, monkeypatch, capsys):
     """ENOSPC while writing the set (os.fsync of results.json fails as on a full disk): exit 1, one line."""
     out = tmp_path / "out"
