@@ -309,6 +309,7 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
     d = dataset.d
     steps = V.count("steps", steps)
     batch_size = V.count("batch_size", batch_size)
+    V.memory("batch_size", batch_size, itemsize=16)  # the loop's per-batch rows and coefficients
     alpha = V.positive("alpha", alpha)
     clip_norm = V.positive("clip_norm", clip_norm)
     n_log = V.count("n_log", n_log, 2)

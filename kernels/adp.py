@@ -164,7 +164,7 @@ def _check_problem(problem) -> NonconvexProblem:
     if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and min(X.shape) >= 1
             and X.flags.c_contiguous and np.all(np.isfinite(X))):
         raise V.InvalidParameter("problem", "a NonconvexProblem with finite C-contiguous float64 (n, d) features",
-                                 getattr(X, "shape", type(X).__name__))
+                                 V.describe_array(X))
     if not (isinstance(Y, np.ndarray) and Y.dtype == np.float64 and Y.shape == (X.shape[0],)
             and np.all(np.isfinite(Y))):
         raise V.InvalidParameter("problem", "a NonconvexProblem with finite float64 (n,) labels",

@@ -89,7 +89,7 @@ def check_dataset(dataset, name: str = "dataset") -> "Dataset":
         if (a.dtype != np.float64 or a.ndim != len(shape) or any(s is not None and s != t for s, t in zip(shape, a.shape))
                 or not np.all(np.isfinite(a)) or not a.flags.c_contiguous):
             raise V.InvalidParameter(name, f"a Dataset whose {field_name} is a finite C-contiguous float64 array of "
-                                     f"shape {shape}", f"{a.dtype} array of shape {a.shape}")
+                                     f"shape {shape}", V.describe_array(a))
     if dataset.public.shape[0] < 1 or np.any(dataset.sigma <= 0):
         raise V.InvalidParameter(name, "a Dataset with a non-empty public sample and positive scales sigma", "other")
     if dataset.loss_kind not in (LOSS_ABS, LOSS_LINEAR) or dataset.domain not in DOMAIN_CODE:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 from typing import Iterable
 
 import numpy as np
@@ -116,18 +117,47 @@ def count(name: str, value, minimum: int = 1, maximum: int = MAX_COUNT) -> int:
     return integer(name, value, minimum, maximum)
 
 
-def memory(names: str, *shape: int, itemsize: int = 8, limit: int = MAX_BYTES) -> None:
-    """Refuse an array of ``shape`` (``itemsize`` bytes per entry) larger than ``limit`` bytes.
+def available_memory() -> int | None:
+    """Bytes of memory this machine has available now (``MemAvailable``; else its physical memory), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):
+        return None
 
-    ``names`` are the parameters that set the shape, e.g. ``"n, d"``; the message names them.
+
+def _bytes(n: float) -> str:
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{int(n)} B"
+
+
+def memory(names: str, *shape: int, itemsize: int = 8, limit: int = MAX_BYTES) -> None:
+    """Refuse an array of ``shape`` (``itemsize`` bytes per entry) larger than ``limit`` bytes or than the
+    memory this machine has available (:func:`available_memory`), before it is allocated.
+
+    ``names`` are the parameters that set the shape, e.g. ``"n, d"``; the message names them, what the
+    array would need and what the machine has.
     """
     size = 1
     for s in shape:
         size *= max(int(s), 0)
-    if size * itemsize > limit:
+    need = size * itemsize
+    avail = available_memory()
+    cap = limit if avail is None else min(limit, avail)
+    if need > cap:
         dims = " × ".join(str(int(s)) for s in shape)
-        raise InvalidParameter(names, f"small enough that the {dims} array they set fits in {limit / 2**30:g} GiB "
-                               f"(it would take {size * itemsize / 2**30:.3g} GiB)")
+        has = "" if avail is None else f"; this machine has {_bytes(avail)} available"
+        they = "they set" if "," in names else "it sets"
+        raise InvalidParameter(names, f"small enough that the {dims} array {they} fits in memory (it would "
+                               f"need {_bytes(need)}; one array may take at most {_bytes(limit)}{has})")
 
 
 def finite_output(names: str, *arrays) -> None:
@@ -140,6 +170,21 @@ def finite_output(names: str, *arrays) -> None:
         if not np.all(np.isfinite(a)):
             raise InvalidParameter(names, "small enough that the run stays within float64 range (it overflowed "
                                    "to inf/NaN)")
+
+
+def describe_array(a) -> str:
+    """What an array given to a kernel is, for a message's "got" part: dtype, shape and what is wrong with it
+    (not C-contiguous, non-finite entries), so that it differs from the "must be" part it answers."""
+    if not isinstance(a, np.ndarray):
+        return type(a).__name__
+    parts = [f"{a.dtype} array of shape {a.shape}"]
+    if not a.flags.c_contiguous:
+        parts.append("not C-contiguous (a strided view: pass np.ascontiguousarray(...))")
+    if a.dtype.kind in "fc":
+        bad = int(np.sum(~np.isfinite(a)))
+        if bad:
+            parts.append(f"{bad} non-finite entries")
+    return ", ".join(parts)
 
 
 def flag(name: str, value) -> bool:

@@ -187,11 +187,15 @@ def goe_noise_multiplier() -> sp.Expr:
 def psd_sqrt_pinv(S: np.ndarray, rtol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
     """(S^{1/2}, (S^{1/2})⁺) by eigh; eigenvalues of the root ≤ rtol·max count as zero.
 
-    ``S`` a finite square matrix, ``rtol`` a finite number >= 0."""
+    ``S`` a finite symmetric (to rounding) square matrix, ``rtol`` a finite number >= 0."""
     S = _v.square("S", S)
     rtol = _v.finite("rtol", rtol)
     if rtol < 0:
         raise ValueError(f"rtol must be >= 0 (got {rtol!r})")
+    # symmetric up to the rounding of a computed Gram matrix (each entry a p-term sum: error <= p·ε·max|S|)
+    asym = float(np.max(np.abs(S - S.T)))
+    if asym > 4 * S.shape[0] * np.finfo(float).eps * float(np.max(np.abs(S))):
+        raise ValueError(f"S must be a symmetric matrix (up to rounding) (got max |S − Sᵀ| = {asym:.3g})")
     w, U = np.linalg.eigh((S + S.T) / 2)
     r = np.sqrt(np.clip(w, 0.0, None))
     keep = r > rtol * r.max(initial=0.0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
+import numpy as np
 import sympy as sp
 
 
@@ -29,10 +30,23 @@ class _Evaluator:
         extra = [k for k in values if k not in self.names]
         if extra:
             raise TypeError(f"unexpected arguments {', '.join(extra)}; the expression needs {', '.join(self.names)}")
+        for n in self.names:
+            _not_nan(n, values[n])
         return self._fn(*(values[n] for n in self.names))
 
     def __repr__(self) -> str:
         return f"numeric({self.expr}) of ({', '.join(self.names)})"
+
+
+def _not_nan(name: str, value) -> None:
+    """ValueError naming ``name`` when ``value`` is NaN or holds a NaN (a bound evaluated at NaN is not a bound)."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        return  # symbolic or high-precision values: SymPy/mpmath handle them
+    if np.isnan(arr).any():
+        got = "nan" if arr.ndim == 0 else f"{int(np.isnan(arr).sum())} NaN entries"
+        raise ValueError(f"{name} must be a number, not NaN (got {got})")
 
 
 @lru_cache(maxsize=512)

@@ -8,10 +8,15 @@ and moved into place with ``os.replace``.  Files get the ordinary permissions
 
 from __future__ import annotations
 
+import errno
 import os
 import uuid
 from pathlib import Path
 from typing import Callable
+
+#: errno values of a full disk / quota / file-size limit (verify.outputs.DISK_FULL)
+_DISK_FULL = frozenset(e for e in (getattr(errno, "ENOSPC", None), getattr(errno, "EDQUOT", None),
+                                   getattr(errno, "EFBIG", None)) if e is not None)
 
 
 def temp_path(path: str | os.PathLike) -> Path:
@@ -28,6 +33,10 @@ def write_with(path: str | os.PathLike, write: Callable[[Path], None]) -> Path:
     try:
         write(tmp)
         os.replace(tmp, path)
+    except OSError as exc:
+        if exc.errno in _DISK_FULL and exc.filename != str(path):  # name the file meant, not its temporary
+            raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path)) from exc
+        raise
     finally:
         if tmp.exists():
             tmp.unlink()

@@ -4,23 +4,33 @@
 
     dpverify claims [--paper KEY] [--json]
     dpverify verify [IDS...] [--paper KEY] [--budget quick|full] [--seed S] [--out DIR] [--json]
-                    [--workers N] [--scheduler ADDRESS]
+                    [--workers N] [--scheduler ADDRESS] [--wait]
     dpverify run ALGORITHM --problem PROBLEM [--epsilon E] [--delta D] [--trials N] [--seed S]
-                 [--steps T] [--batch-size B] [--alpha A] [--out DIR] [--json]
-    dpverify bench [--out DIR] [--json]
+                 [--steps T] [--batch-size B] [--alpha A] [--out DIR] [--json] [--wait]
+    dpverify bench [--out DIR] [--json] [--wait]
 
 Exit status: 0 when the command completed (a ``violated`` verdict is a finding,
 not a failure); 1 when it could not run (a check crashed, a cluster could not be
-reached); 2 on bad input.  Bad input is reported as one line on stderr,
-``dpverify: error: <parameter>: <what is accepted> (got X)``, before anything is
-written.
+reached or was lost, the disk filled up); 2 on bad input (including an output
+directory that cannot be written or that another dpverify command holds).  Bad
+input is reported as one line on stderr, ``dpverify: error: <parameter>: <what is
+accepted> (got X)``, before anything is written.  SIGTERM is handled like SIGINT
+(exit 143 and 130): the previous result set stays as it was.
+
+Outputs (:mod:`verify.outputs`): ``--out`` is checked before any work, locked for
+the whole command, and the result set is written to a staging directory inside it
+and swapped in only when complete.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -37,6 +47,10 @@ DEFAULT_VERIFY_OUT = "dpverify-results"
 DEFAULT_RUN_OUT = "dpverify-run"
 DEFAULT_BENCH_OUT = "dpverify-bench"
 DEFAULT_MUTANTS_OUT = "dpverify-mutants"
+MAX_WORKERS = 256  # --workers: threads of the embedded cluster (far above any machine's useful count)
+VERIFY_SET = ("figures", "report.html", "report.md", "results.json")  # results.json last in: the set's index
+RUN_SET = ("loss_curve.png", "run.json")
+BENCH_SET = ("bench.json",)
 
 
 # --------------------------------------------------------------------------------------
@@ -48,6 +62,10 @@ class BadInput(Exception):
 
 class CouldNotRun(Exception):
     """The command could not run (not the user's input): one line, exit status 1."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like SIGINT's KeyboardInterrupt (so the same cleanup runs)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,10 +123,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"output directory (default {DEFAULT_VERIFY_OUT})")
     v.add_argument("--json", action="store_true", help="print the results as JSON to stdout")
     v.add_argument("--workers", default=None, metavar="N",
-                   help="threads of the embedded Dask cluster (default: all cores)")
+                   help=f"threads of the embedded Dask cluster, 1 to {MAX_WORKERS} (default: all cores)")
     v.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="use an existing Dask cluster, e.g. tcp://host:8786")
     _load_option(v)
+    _wait_option(v)
     v.set_defaults(func=cmd_verify)
 
     from . import runs
@@ -136,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default=DEFAULT_RUN_OUT, metavar="DIR",
                    help=f"output directory (default {DEFAULT_RUN_OUT})")
     r.add_argument("--json", action="store_true", help="print the run summary as JSON to stdout")
+    _wait_option(r)
     r.set_defaults(func=cmd_run)
 
     m = sub.add_parser("mutants", help="mutation analysis: does each check catch deliberate errors?",
@@ -179,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--out", default=DEFAULT_BENCH_OUT, metavar="DIR",
                    help=f"output directory (default {DEFAULT_BENCH_OUT})")
     b.add_argument("--json", action="store_true", help="print the benchmarks as JSON to stdout")
+    _wait_option(b)
     b.set_defaults(func=cmd_bench)
     return p
 
@@ -195,6 +216,14 @@ def _load_user_claims(args) -> None:
             registry.load(spec)
         except registry.LoadError as exc:
             raise BadInput(str(exc)) from None
+def _wait_option(p) -> None:
+    p.add_argument("--wait", action="store_true",
+                   help="if another dpverify command is writing into the same --out, wait for it to finish "
+                   "(default: stop with exit status 2, naming it)")
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
 
 
 def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
@@ -203,6 +232,16 @@ def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
     ``runner``: a :class:`verify.runner.Runner` for ``verify`` to use instead of its own
     Dask cluster (tests inject a SerialRunner); the caller closes it.
     """
+    on_main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
+    try:
+        return _main(argv, runner)
+    finally:
+        if on_main:
+            signal.signal(signal.SIGTERM, old)
+
+
+def _main(argv, runner) -> int:
     parser = build_parser()
     try:
         try:
@@ -222,9 +261,11 @@ def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
     except CouldNotRun as exc:
         _error(str(exc))
         return 1
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        what, status = ("terminated (SIGTERM)", 143) if isinstance(exc, Terminated) else ("interrupted", 130)
+        print(f"{PROG}: {what}: stopped; any previous result set is kept as it was, finished sweep tasks are "
+              "in the cache", file=sys.stderr, flush=True)
+        return status
 
 
 def _error(message: str) -> None:
@@ -270,10 +311,8 @@ def cmd_verify(args, runner=None) -> int:
     """``dpverify verify``; ``runner`` lets tests inject a runner (e.g. SerialRunner)."""
     budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
     seed = _param(V.integer, "--seed", args.seed, 0)
-    workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1)
-    scheduler = args.scheduler
-    if scheduler is not None and not scheduler.strip():
-        raise BadInput("--scheduler: must be a Dask scheduler address such as tcp://host:8786 (got '')")
+    workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1, MAX_WORKERS)
+    scheduler = _scheduler(args.scheduler)
     paper = _paper(args.paper)
     claims = registry.select(args.ids, paper)
     if not claims:
@@ -285,18 +324,21 @@ def cmd_verify(args, runner=None) -> int:
 
     from . import engine, report
 
-    out = Path(args.out)
+    out = _out_dir(args.out)
     human = _human(args)
     started = report.now_iso()
     t0 = time.perf_counter()
-    try:
-        results = engine.run_claims(claims, budget, seed, out, workers=workers, scheduler=scheduler,
-                                    progress=True, runner=runner)
-    except engine.RunnerUnavailable as exc:
-        raise CouldNotRun(str(exc)) from None
-    seconds = time.perf_counter() - t0
-    paths = report.write_reports(results, claims, out, budget=budget, seed=seed, started=started,
-                                 seconds=seconds)
+    with _result_set(out, VERIFY_SET, args.wait) as staged:
+        try:
+            results = engine.run_claims(claims, budget, seed, out, workers=workers, scheduler=scheduler,
+                                        progress=True, runner=runner, plots_dir=staged.dir)
+        except engine.RunnerUnavailable as exc:
+            raise CouldNotRun(str(exc)) from None
+        seconds = time.perf_counter() - t0
+        written = report.write_reports(results, claims, staged.dir, budget=budget, seed=seed, started=started,
+                                       seconds=seconds)
+        staged.commit()
+    paths = {k: out / p.name for k, p in written.items()}
     if args.json:
         _print_json({"results": [r.to_dict() for r in results]})
     report.print_table(results, file=human)
@@ -379,6 +421,74 @@ def cmd_compare(args) -> int:
 
 
 # --------------------------------------------------------------------------------------
+# output directories, the scheduler address
+# --------------------------------------------------------------------------------------
+def _out_dir(raw) -> Path:
+    """``--out`` checked (and created) before any work: :func:`verify.outputs.check_out`."""
+    from . import outputs
+
+    try:
+        return outputs.check_out(raw)
+    except outputs.BadOutput as exc:
+        raise BadInput(str(exc)) from None
+
+
+@contextlib.contextmanager
+def _result_set(out: Path, names: Sequence[str], wait: bool):
+    """Lock ``out``, stage a result set in it (yielded: write into ``.dir``, then ``.commit()``).
+
+    A lost scheduler or a full disk ends the command with one line saying what was kept.
+    """
+    from . import outputs
+    from .runner import RunFailure
+
+    created: list[Path] = []
+    try:
+        try:
+            created = outputs.make_out(out)
+        except OSError as exc:
+            raise BadInput(f"--out: must be a directory this process can create and write in "
+                           f"(got {out}: {exc.strerror or exc})") from None
+        with outputs.OutputLock(out, wait=wait), outputs.ResultSet(out, names) as staged:
+            yield staged
+    except outputs.BadOutput as exc:
+        outputs.remove_created(created)
+        raise BadInput(str(exc)) from None
+    except (BadInput, InvalidParameter, UnknownName):
+        outputs.remove_created(created)  # bad input found inside (e.g. by verify.runs.run): nothing left behind
+        raise
+    except RunFailure as exc:
+        raise CouldNotRun(f"{exc}; no result set written, {outputs.previous_set_text(out)}; finished sweep "
+                          "tasks are in the cache") from None
+    except OSError as exc:
+        if not outputs.is_disk_full(exc):
+            raise
+        raise CouldNotRun(f"{exc.strerror or 'disk full'} writing {outputs.public_name(exc.filename, out)}; no "
+                          f"result set written, {outputs.previous_set_text(out)}") from None
+
+
+def _scheduler(raw: str | None) -> str | None:
+    """``--scheduler``: a Dask address (scheme://host:port, scheme tcp/tls/ws/wss/ucx/inproc; tcp by default)."""
+    if raw is None:
+        return None
+    accepted = "a Dask scheduler address such as tcp://host:8786"
+    s = str(raw).strip()
+    try:
+        from distributed.comm.addressing import parse_address, parse_host_port
+
+        scheme, loc = parse_address(s)
+        if scheme not in ("tcp", "tls", "ws", "wss", "ucx", "inproc"):
+            raise ValueError(scheme)
+        if scheme != "inproc":
+            host, port = parse_host_port(loc)
+            if not host or port is None or not 0 < int(port) < 65536:
+                raise ValueError(loc)
+    except (ValueError, TypeError):
+        raise BadInput(f"--scheduler: must be {accepted} (got {_got(raw)})") from None
+    return s
+
+
+# --------------------------------------------------------------------------------------
 # run
 # --------------------------------------------------------------------------------------
 #: ``verify.runs`` parameter names -> the command line's
@@ -422,50 +532,53 @@ def cmd_run(args) -> int:
     from . import plots, report, stats
     from .registry import Figure, Panel, Series
 
-    started = report.now_iso()
-    t0 = time.perf_counter()
-    try:
-        res = runs.run(algorithm, problem, epsilon=epsilon, delta=delta, trials=trials, seed=seed, **opts)
-    except InvalidParameter as exc:  # e.g. --epsilon for a non-private algorithm, --batch-size above n
-        name = ", ".join(_RUN_OPTION.get(n.strip(), n.strip()) for n in str(exc.name).split(","))
-        msg = _invalid_message(exc)
-        raise BadInput(name + msg[len(exc.name):] if msg.startswith(exc.name + ":") else msg) from None
-    seconds = time.perf_counter() - t0
+    out = _out_dir(args.out)
+    with _result_set(out, RUN_SET, args.wait) as staged:
+        started = report.now_iso()
+        t0 = time.perf_counter()
+        try:
+            res = runs.run(algorithm, problem, epsilon=epsilon, delta=delta, trials=trials, seed=seed, **opts)
+        except InvalidParameter as exc:  # e.g. --epsilon for a non-private algorithm, --batch-size above n
+            name = ", ".join(_RUN_OPTION.get(n.strip(), n.strip()) for n in str(exc.name).split(","))
+            msg = _invalid_message(exc)
+            raise BadInput(name + msg[len(exc.name):] if msg.startswith(exc.name + ":") else msg) from None
+        seconds = time.perf_counter() - t0
 
-    steps = np.asarray(res.steps, dtype=float).ravel()
-    values = np.asarray(res.values, dtype=float).reshape(trials, -1)
-    final = np.asarray(res.final, dtype=float).ravel()
-    med, lo, hi = stats.median_bands(values)
-    ci = stats.median_ci(final)
-    label = runs.METRICS[res.metric]
-    eps_used = res.params.get("epsilon")
+        steps = np.asarray(res.steps, dtype=float).ravel()
+        values = np.asarray(res.values, dtype=float).reshape(trials, -1)
+        final = np.asarray(res.final, dtype=float).ravel()
+        med, lo, hi = stats.median_bands(values)
+        ci = stats.median_ci(final)
+        label = runs.METRICS[res.metric]
+        eps_used = res.params.get("epsilon")
 
-    title = f"{algorithm} on {problem}" + (f", ε = {eps_used:g}" if eps_used is not None else "")
-    positive = bool(np.all(np.isfinite(med)) and np.all(med > 0))
-    fig = Figure("loss_curve", title, [Panel(
-        f"median {label} over {trials} trial{'s' if trials != 1 else ''} (95% CI band)", "step", label,
-        [Series(f"{algorithm} median", steps, med, lo, hi)], "linear", "log" if positive else "linear",
-    )])
-    out = Path(args.out)
-    png = plots.render(fig, out / "loss_curve.png")
-    doc = jsonable({
-        "algorithm": algorithm,
-        "problem": problem,
-        "paper": res.paper,
-        "metric": res.metric,
-        "params": dict(res.params),
-        "final_loss": {"median": ci.estimate, "lo": _finite_or_none(ci.lo), "hi": _finite_or_none(ci.hi),
-                       "level": ci.level, "per_trial": final},
-        "curve": {"steps": np.asarray(res.steps).ravel().tolist(), "median": med,
-                  "lo": [_finite_or_none(v) for v in lo], "hi": [_finite_or_none(v) for v in hi]},
-        "privacy": res.privacy,
-        "settings": res.settings,
-        "problem_params": res.problem_params,
-        "notes": list(res.notes),
-        "plot": png.name,
-        "meta": {"version": __version__, "started": started, "seconds": round(seconds, 3)},
-    })
-    path = report.write_atomic(out / "run.json", json.dumps(doc, indent=1) + "\n")
+        title = f"{algorithm} on {problem}" + (f", ε = {eps_used:g}" if eps_used is not None else "")
+        positive = bool(np.all(np.isfinite(med)) and np.all(med > 0))
+        fig = Figure("loss_curve", title, [Panel(
+            f"median {label} over {trials} trial{'s' if trials != 1 else ''} (95% CI band)", "step", label,
+            [Series(f"{algorithm} median", steps, med, lo, hi)], "linear", "log" if positive else "linear",
+        )])
+        png = plots.render(fig, staged.dir / "loss_curve.png")
+        doc = jsonable({
+            "algorithm": algorithm,
+            "problem": problem,
+            "paper": res.paper,
+            "metric": res.metric,
+            "params": dict(res.params),
+            "final_loss": {"median": ci.estimate, "lo": _finite_or_none(ci.lo), "hi": _finite_or_none(ci.hi),
+                           "level": ci.level, "per_trial": final},
+            "curve": {"steps": np.asarray(res.steps).ravel().tolist(), "median": med,
+                      "lo": [_finite_or_none(v) for v in lo], "hi": [_finite_or_none(v) for v in hi]},
+            "privacy": res.privacy,
+            "settings": res.settings,
+            "problem_params": res.problem_params,
+            "notes": list(res.notes),
+            "plot": png.name,
+            "meta": {"version": __version__, "started": started, "seconds": round(seconds, 3)},
+        })
+        report.write_atomic(staged.dir / "run.json", json.dumps(doc, indent=1) + "\n")
+        staged.commit()
+    path, png = out / "run.json", out / "loss_curve.png"
     if args.json:
         _print_json(doc)
     human = _human(args)
@@ -497,7 +610,10 @@ def cmd_bench(args) -> int:
         from .bench import run_benchmarks
     except ImportError as exc:
         raise CouldNotRun(f"benchmarks are not available: {exc}") from None
-    rows = list(run_benchmarks(Path(args.out)))
+    out = _out_dir(args.out)
+    with _result_set(out, BENCH_SET, args.wait) as staged:
+        rows = list(run_benchmarks(staged.dir))
+        staged.commit()
     if args.json:
         _print_json({"benchmarks": rows})
     print(format_bench(rows), file=_human(args))

@@ -55,8 +55,14 @@ def run_claims(
     scheduler: str | None = None,
     progress: bool = True,
     runner: _runner.Runner | None = None,
+    plots_dir: str | os.PathLike | None = None,
 ) -> Results:
-    """Check every claim at ``budget`` with ``seed``; plots go to ``out_dir/figures``.
+    """Check every claim at ``budget`` with ``seed``; plots go to ``plots_dir/figures``.
+
+    ``plots_dir`` (default ``out_dir``): where the figures are rendered -- ``dpverify verify`` passes the
+    staging directory of its result set (:class:`verify.outputs.ResultSet`), so no figure reaches
+    ``out_dir`` before the whole set does.  A :class:`verify.runner.RunFailure` (scheduler lost, disk
+    full) or a full disk while rendering ends the run (it is not a claim's verdict).
 
     ``runner``: inject a runner (e.g. :class:`verify.runner.SerialRunner` in tests);
     the caller keeps ownership of an injected runner.  Otherwise a
@@ -83,7 +89,7 @@ def run_claims(
         for c in claims:
             if bar is not None:
                 bar.set_postfix_str(c.id, refresh=True)
-            result, ok = _run_one(c, budget, seed, out, runner)
+            result, ok = _run_one(c, budget, seed, Path(plots_dir) if plots_dir is not None else out, runner)
             results.append(result)
             if not ok:
                 results.failed.append(c.id)
@@ -101,6 +107,12 @@ def run_claims(
     return results
 
 
+def _disk_full(exc: BaseException) -> bool:
+    from .atomic import _DISK_FULL
+
+    return isinstance(exc, OSError) and exc.errno in _DISK_FULL
+
+
 def _say(line: str, bar) -> None:
     if bar is not None and not bar.disable:
         bar.write(line, file=sys.stderr)
@@ -115,7 +127,11 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
             outcome = c.check(budget, seed)
         if not isinstance(outcome, Outcome):
             raise TypeError(f"check returned {type(outcome).__name__}, not an Outcome")
+    except _runner.RunFailure:
+        raise
     except Exception as exc:  # a crash is recorded, not fatal to the run
+        if _disk_full(exc):
+            raise
         seconds = time.perf_counter() - t0
         print(f"dpverify: check of {c.id} failed:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
@@ -131,6 +147,8 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
         try:
             _plots.render(fig, out / rel)
         except Exception as exc:
+            if _disk_full(exc):
+                raise
             ok = False
             print(f"dpverify: plot {fig.name!r} of {c.id} failed:", file=sys.stderr)
             traceback.print_exc(file=sys.stderr)

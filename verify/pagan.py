@@ -886,16 +886,51 @@ def rate_picture(sigma: Sequence[float], n: Sequence[int], epsilon: float = 16.0
     every other parameter is prescribed as in the theorems (see :data:`_RATE_NOTES`).  Returns the
     figure (render it with verify.plots.render) and one row of numbers per n.
     """
-    sigma = kernels.validate.finite_array("sigma", sigma, ndim=1)
+    V = kernels.validate
+    sigma = V.finite_array("sigma", sigma, ndim=1)
+    if sigma.size == 0:
+        raise kernels.InvalidParameter("sigma", "a non-empty profile of positive scales σ_j", "an empty profile")
     if np.any(sigma <= 0):
         raise kernels.InvalidParameter("sigma", "a profile of positive scales σ_j", "a non-positive entry")
-    kernels.validate.choice("setting", setting, ("pagan", "pasan"))
-    epsilon = kernels.validate.positive("epsilon", epsilon)
-    ns = [kernels.validate.integer("n", v, 2) for v in n]
+    V.choice("setting", setting, ("pagan", "pasan"))
+    with np.errstate(all="ignore"):  # the theorem's C and the moments it builds from σ must exist in float64
+        C = _geometry(sigma, RATE_SETTINGS[setting][2])
+        w = C * sigma**2
+        sane = bool(np.all(sigma**2 > 0) and np.all(np.isfinite(sigma**2)) and np.all(C > 0)
+                    and np.all(np.isfinite(C)) and np.all(w > 0) and np.isfinite(np.sum(w))
+                    and np.isfinite(np.sum(1.0 / C)) and np.isfinite(np.sum(sigma)))
+    if not sane:
+        c_form = "σ^(-4/3)" if setting == "pagan" else "σ^(-1)"
+        raise kernels.InvalidParameter("sigma", f"scales whose squares, the theorem's C = {c_form} and their sums "
+                                       "are positive and finite in float64",
+                                       f"entries from {sigma.min():.3g} to {sigma.max():.3g}")
+    epsilon = V.positive("epsilon", epsilon)
+    if isinstance(n, (str, bytes, dict)) or not hasattr(n, "__iter__") or getattr(n, "ndim", 1) != 1:
+        raise kernels.InvalidParameter("n", "a list of dataset sizes (integers >= 2)", n)
+    n = list(n)
+    if not n:
+        raise kernels.InvalidParameter("n", "a non-empty list of dataset sizes (integers >= 2)", n)
+    ns = [V.count("n", v, 2) for v in n]
+    c = V.positive("c", c)
+    seed = V.integer("seed", seed, 0)
+    V.memory("trials", trials if isinstance(trials, (int, np.integer)) else 0, 9)  # 8 per-trial results + seeds
+    trials = V.count("trials", trials, 2)  # a mean and its 95% CI need two
+    V.memory("n, sigma", max(ns), sigma.size)  # one dataset's features
+    for v in ns:
+        T = lemma31_steps(c, v, rate_batch(v))
+        if T > V.MAX_COUNT:
+            raise kernels.InvalidParameter("c, n", f"small enough that T = c·n²/b² is at most {V.MAX_COUNT} steps "
+                                           f"(b = {rate_batch(v)} at n = {v})", f"T = {T:.3g}")
     tasks = [dict(setting=setting, n=v, d=int(sigma.size), epsilon=epsilon, c=c, trials=trials,
                   seed=_seed_for(seed, 70, v), data_seed=_seed_for(seed, 71, v), batch=rate_batch(v),
                   sigma=sigma.tolist()) for v in ns]
-    outs = sweep(_rate_task, tasks, "pagan rate picture")
+    try:
+        outs = sweep(_rate_task, tasks, "pagan rate picture")
+    except kernels.InvalidParameter as exc:  # a derived quantity the kernel refused: blame the user's inputs
+        if str(exc.name) in ("sigma", "n", "epsilon", "c", "trials", "seed", "setting"):
+            raise
+        raise kernels.InvalidParameter("sigma, n, epsilon, c", "values for which the theorem's run stays within "
+                                       f"float64 range (its derived {exc.name} was refused: {exc.accepted})") from None
     rows = []
     for v, o in zip(ns, outs):
         ci = stats.mean_ci(np.asarray(o["excess"], dtype=float))

@@ -12,9 +12,16 @@ tasks run:
   keyed by (claim, function, parameters), so an interrupted run resumes without
   recomputing finished tasks.
 
-Task functions return a dict of numbers / arrays; the cache stores it as ``.npz``.
-Every task dict must carry its own explicit seed: the same task always gives the
-same numbers, wherever it runs.
+Task functions return a dict of numbers / arrays; the cache stores it as ``.npz``
+together with the task key it belongs to and a SHA-256 checksum of its arrays
+(names, dtypes, shapes and bytes).  An entry that cannot be read, lacks them, belongs
+to another task or fails its checksum is reported (one warning line naming its path)
+and recomputed.  Every task dict must carry its own explicit seed: the same task
+always gives the same numbers, wherever it runs.
+
+Failures of the machinery rather than of a check -- the Dask scheduler lost mid-run,
+a full disk under the cache -- raise :class:`RunFailure`, which ends the run instead
+of being recorded as a claim's verdict.
 """
 
 from __future__ import annotations
@@ -25,12 +32,13 @@ import functools
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from verify.atomic import write_with
+from verify.atomic import _DISK_FULL, write_with
 
 _current: contextvars.ContextVar["Runner | None"] = contextvars.ContextVar("dpverify_runner", default=None)
 _claim_id: contextvars.ContextVar[str] = contextvars.ContextVar("dpverify_claim", default="adhoc")
@@ -100,6 +108,60 @@ def load_npz(path: Path) -> dict:
         return {k: f[k] for k in f.files}
 
 
+class RunFailure(RuntimeError):
+    """The run cannot go on (scheduler lost, disk full under the cache): not a claim's verdict."""
+
+
+class SchedulerLost(RunFailure):
+    """The Dask scheduler (or the connection to it) went away while tasks were running."""
+
+
+class CorruptEntry(ValueError):
+    """A cache entry that cannot be trusted (the message says why)."""
+
+
+ENTRY_KEY = "__dpverify_task__"  # the task key an entry belongs to
+ENTRY_SUM = "__dpverify_sha256__"  # checksum of the entry's arrays
+
+
+def checksum(data: Mapping[str, Any]) -> str:
+    """SHA-256 over the arrays of ``data`` in name order: each name, dtype, shape and bytes."""
+    h = hashlib.sha256()
+    for k in sorted(data):
+        a = np.ascontiguousarray(np.asarray(data[k]))
+        h.update(json.dumps([k, a.dtype.str, list(a.shape)]).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def save_entry(path: Path, key: str, data: Mapping[str, Any]) -> None:
+    """Write one task's output with its task key and checksum (atomically)."""
+    arrays = {k: np.asarray(v) for k, v in data.items()}
+    if ENTRY_KEY in arrays or ENTRY_SUM in arrays:
+        raise ValueError(f"a sweep task may not return the reserved names {ENTRY_KEY}, {ENTRY_SUM}")
+    save_atomic_npz(path, {**arrays, ENTRY_KEY: np.array(key), ENTRY_SUM: np.array(checksum(arrays))})
+
+
+def load_entry(path: Path, key: str) -> dict:
+    """The task output stored at ``path`` for task ``key``; :class:`CorruptEntry` when it is not that, intact."""
+    try:
+        raw = load_npz(path)
+    except Exception as exc:  # truncated, garbage, empty, pickled: numpy/zipfile raise many types
+        raise CorruptEntry(f"cannot be read ({type(exc).__name__})") from None
+    stored_key, stored_sum = raw.pop(ENTRY_KEY, None), raw.pop(ENTRY_SUM, None)
+    if stored_key is None or stored_sum is None or stored_key.shape or stored_sum.shape:
+        raise CorruptEntry("has no task key or checksum")
+    if str(stored_key) != key:
+        raise CorruptEntry(f"belongs to another task ({str(stored_key)[:24]})")
+    if str(stored_sum) != checksum(raw):
+        raise CorruptEntry("does not match its checksum (its contents were changed)")
+    return raw
+
+
+def _warn(line: str) -> None:
+    print(f"dpverify: warning: {' '.join(line.split())}", file=sys.stderr, flush=True)
+
+
 class Runner:
     """Runs lists of tasks; subclasses decide where."""
 
@@ -143,6 +205,8 @@ class DaskRunner(Runner):
         self.progress = progress
         self.computed = 0  # tasks computed in this session (not taken from the cache)
         self.reused = 0  # tasks taken from the cache
+        self.corrupt = 0  # cache entries found corrupt, foreign or tampered with (recomputed)
+        self.scheduler = scheduler
         if scheduler:
             self._cluster = None
             self.client = Client(scheduler, timeout="20s")
@@ -163,13 +227,23 @@ class DaskRunner(Runner):
 
         results: list[dict | None] = [None] * len(tasks)
         pending = {}
+        keys = {}
         for i, t in enumerate(tasks):
-            p = self._path(task_key(_claim_id.get(), fn, t))
-            if p is not None and p.exists():
-                results[i] = load_npz(p)
-                self.reused += 1
-            else:
-                pending[i] = p
+            keys[i] = task_key(_claim_id.get(), fn, t)
+            p = self._path(keys[i])
+            if p is not None and os.path.lexists(p):
+                try:
+                    results[i] = load_entry(p, keys[i])
+                    self.reused += 1
+                    continue
+                except CorruptEntry as exc:
+                    self.corrupt += 1
+                    _warn(f"cache entry {p} {exc}; recomputing it")
+                    try:
+                        p.unlink()
+                    except OSError:
+                        pass
+            pending[i] = p
         if pending:
             futures = {}
             for i in pending:
@@ -183,22 +257,71 @@ class DaskRunner(Runner):
             try:
                 for fut in as_completed(list(futures)):
                     i = futures[fut]
-                    out = _as_dict(fut.result())
+                    try:
+                        out = _as_dict(fut.result())
+                    except Exception as exc:
+                        lost = self._lost(exc)
+                        if lost:
+                            raise SchedulerLost(lost) from exc
+                        raise
                     if pending[i] is not None:
-                        save_atomic_npz(pending[i], out)
+                        try:
+                            save_entry(pending[i], keys[i], out)
+                        except OSError as exc:
+                            if exc.errno in _DISK_FULL:
+                                raise RunFailure(f"{exc.strerror} writing {exc.filename or pending[i]}") from exc
+                            raise
                     results[i] = out
                     self.computed += 1
                     if bar is not None:
                         bar.update()
+            except BaseException:
+                for fut in futures:  # nothing left running for a run that ends here
+                    fut.release()
+                raise
             finally:
                 if bar is not None:
                     bar.close()
         return results  # type: ignore[return-value]
 
+    def _lost(self, exc: BaseException) -> str | None:
+        """Why the cluster, not the task, failed (a description), or None when the task itself raised."""
+        import asyncio
+
+        from distributed.client import FutureCancelledError
+
+        try:
+            from distributed.comm.core import CommClosedError
+        except ImportError:  # pragma: no cover
+            CommClosedError = ()  # type: ignore[assignment]
+        where = f"the Dask scheduler at {self.scheduler}" if self.scheduler else "the embedded Dask cluster"
+        status = getattr(self.client, "status", "running")
+        if isinstance(exc, (FutureCancelledError, asyncio.CancelledError, CommClosedError)) or status != "running":
+            return f"lost {where} while tasks were running ({type(exc).__name__}; client {status})"
+        return None
+
     def close(self):
-        self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        import logging
+
+        # an interrupted or failed run closes at once: no waiting on a lost scheduler, no shutdown chatter
+        quiet = [logging.getLogger(n) for n in ("distributed", "distributed.client", "distributed.worker",
+                                                  "distributed.nanny", "distributed.scheduler", "tornado")]
+        levels = [lg.level for lg in quiet]
+        for lg in quiet:
+            lg.setLevel(logging.CRITICAL)
+        try:
+            try:
+                self.client.close(timeout=5)
+            except Exception:
+                pass
+            if self._cluster is not None:
+                try:
+                    self._cluster.close(timeout=5)
+                except Exception:
+                    pass
+        finally:
+            for lg, lv in zip(quiet, levels):
+                lg.setLevel(lv)
 
 
 def _call(fn, kwargs):

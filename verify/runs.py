@@ -668,6 +668,7 @@ def run(algorithm: str, problem: str | None = None, *, epsilon=None, delta=None,
     steps = None if steps is None else V.integer("steps", steps, 1)
     batch_size = None if batch_size is None else V.integer("batch_size", batch_size, 1)
     alpha = None if alpha is None else V.positive("alpha", alpha)
+    _check_work(spec, trials, steps, batch_size)
     for name, value in (("steps", steps), ("batch_size", batch_size), ("alpha", alpha)):
         if value is not None and name not in spec.options:
             raise InvalidParameter(name, f"omitted for {algorithm} ({spec.fixed.get(name, 'it does not take it')})",
@@ -686,7 +687,41 @@ def run(algorithm: str, problem: str | None = None, *, epsilon=None, delta=None,
             return spec.runner(spec, problem, epsilon=epsilon, delta=delta, trials=trials, seed=seed, steps=steps,
                                batch_size=batch_size, alpha=alpha)
         except InvalidParameter as exc:
-            raise _as_run_parameter(exc) from None
+            mapped = _as_run_parameter(exc)
+            if steps is not None and mapped.name == "epsilon" and "accountant" in str(mapped):
+                # the accountant's limit is on the pair: more steps need more noise for the same epsilon
+                raise InvalidParameter("steps, epsilon", "few enough steps (or a large enough epsilon) for the "
+                                       f"accountant to certify it: {mapped.accepted}",
+                                       f"steps = {steps}, epsilon = {mapped.args[0].rsplit('(got ', 1)[-1][:-1]}"
+                                       ) from None
+            raise mapped from None
+
+
+#: per paper: float64 arrays of length steps a run allocates besides (trials, steps) curves, and whether it keeps a
+#: value per trial and step (the noisy_adagrad kernels log every step; dp_adam_design keeps θ_t of every trial)
+_PER_STEP = {"pagan": (0, False), "adp": (3, False), "noisy_adagrad": (4, True), "dp_adam_design": (2, True),
+             "adadps": (0, False)}
+
+
+def _check_work(spec: Runnable, trials: int, steps: int | None, batch_size: int | None) -> None:
+    """Refuse, before anything is allocated, counts whose arrays would not fit in memory (naming the count).
+
+    The estimates are the arrays each family allocates for its counts (lower bounds: a refusal is certain to be
+    needed); kernels.validate.memory compares them with what the machine has.  Then every count is held to
+    kernels.validate.MAX_COUNT.
+    """
+    per_step, per_trial_step = _PER_STEP.get(spec.paper, (0, False))
+    if steps is not None:
+        if per_step:
+            V.memory("steps", per_step, steps)
+        if per_trial_step:
+            V.memory("trials, steps", trials, steps + 1)
+    V.memory("trials", trials, N_POINTS + 1)  # the logged curves: trials × at most N_POINTS values
+    if batch_size is not None and spec.paper in ("pagan", "adadps", "dp_adam_design"):
+        V.memory("batch_size", batch_size, 2)  # the records of one batch (indices and coefficients)
+    for name, value in (("trials", trials), ("steps", steps), ("batch_size", batch_size)):
+        if value is not None:
+            V.count(name, value)
 
 
 #: kernel and accountant parameter names -> the run() parameter that sets them (σ and z come from ε)
