@@ -51,6 +51,7 @@ MAX_WORKERS = 256  # --workers: threads of the embedded cluster (far above any m
 VERIFY_SET = ("figures", "report.html", "report.md", "results.json")  # results.json last in: the set's index
 RUN_SET = ("loss_curve.png", "run.json")
 BENCH_SET = ("bench.json",)
+MUTANTS_SET = ("mutants.json",)
 
 
 # --------------------------------------------------------------------------------------
@@ -354,33 +355,30 @@ def cmd_verify(args, runner=None) -> int:
 
 
 def cmd_mutants(args) -> int:
-    from . import mutants, runner as _runner
+    from . import mutants, report, runner as _runner
 
     budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
     seed = _param(V.integer, "--seed", args.seed, 0)
-    workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1)
+    workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1, MAX_WORKERS)
     claims = registry.select(args.ids, _paper(args.paper))
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise BadInput(f"--out: must be a directory (got {_got(args.out)}, a file)")
+    out = _out_dir(args.out)
     human = _human(args)
     t0 = time.perf_counter()
-    # no task cache: tasks computed under a mutant must never be stored under the true code's keys
-    r = _runner.DaskRunner(cache_dir=None, workers=workers, progress=False)
-    try:
-        with _runner.using(r):
-            results = mutants.run(claims, budget, seed, progress=lambda m: print(
-                f"{'caught  ' if m.killed else 'survived'} {m.claim}  {m.mutant}: {m.original} -> {m.verdict}"
-                f"  ({m.seconds:.1f} s)", file=sys.stderr, flush=True))
-    finally:
-        r.close()
-    seconds = time.perf_counter() - t0
-    doc = {"meta": {"budget": budget, "seed": seed, "seconds": round(seconds, 1), "version": __version__},
-           "summary": mutants.summarize(results).to_dict(), "mutants": [m.to_dict() for m in results]}
-    from .atomic import write_atomic
-
-    out.mkdir(parents=True, exist_ok=True)
-    write_atomic(out / "mutants.json", json.dumps(doc, indent=2) + "\n")
+    with _result_set(out, MUTANTS_SET, False) as staged:
+        # no task cache: tasks computed under a mutant must never be stored under the true code's keys
+        r = _runner.DaskRunner(cache_dir=None, workers=workers, progress=False)
+        try:
+            with _runner.using(r):
+                results = mutants.run(claims, budget, seed, progress=lambda m: print(
+                    f"{'caught  ' if m.killed else 'survived'} {m.claim}  {m.mutant}: {m.original} -> {m.verdict}"
+                    f"  ({m.seconds:.1f} s)", file=sys.stderr, flush=True))
+        finally:
+            r.close()
+        seconds = time.perf_counter() - t0
+        doc = {"meta": {"budget": budget, "seed": seed, "seconds": round(seconds, 1), "version": __version__},
+               "summary": mutants.summarize(results).to_dict(), "mutants": [m.to_dict() for m in results]}
+        report.write_atomic(staged.dir / "mutants.json", json.dumps(doc, indent=2) + "\n")
+        staged.commit()
     if args.json:
         _print_json(doc)
     print(mutants.format_table(results), file=human)
