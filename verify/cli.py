@@ -336,8 +336,11 @@ def cmd_verify(args, runner=None) -> int:
         except engine.RunnerUnavailable as exc:
             raise CouldNotRun(str(exc)) from None
         seconds = time.perf_counter() - t0
-        written = report.write_reports(results, claims, staged.dir, budget=budget, seed=seed, started=started,
-                                       seconds=seconds)
+        # a subset rerun keeps the other claims' earlier results (marked with their seed, budget, staleness)
+        everything = [c.id for c in registry.select()]
+        merged = report.merge_previous(results, out, staged.dir, everything)
+        written = report.write_reports(merged, registry.REGISTRY, staged.dir, budget=budget, seed=seed,
+                                       started=started, seconds=seconds, checked=[c.id for c in claims])
         staged.commit()
     paths = {k: out / p.name for k, p in written.items()}
     if args.json:

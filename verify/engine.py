@@ -136,7 +136,7 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
         print(f"dpverify: check of {c.id} failed:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return Result(c.id, "inconclusive", {}, f"check failed: {type(exc).__name__}: {exc}", None,
-                      seed, budget, seconds, []), False
+                      seed, budget, seconds, [], [], _runner.code_fingerprint()), False
     seconds = time.perf_counter() - t0
 
     paths: list[str] = []
@@ -156,4 +156,5 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
             continue
         paths.append(rel.as_posix())
     return Result(c.id, outcome.verdict, dict(outcome.figures), evidence, outcome.counterexample,
-                  seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions]), ok
+                  seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions],
+                  _runner.code_fingerprint()), ok

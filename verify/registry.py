@@ -186,6 +186,8 @@ class Result:
     plots: list[str]
     #: the error control of each statistical decision (verify.decide.Decision.to_dict()), [] if none
     control: list = field(default_factory=list)
+    #: the code fingerprint (verify.runner.code_fingerprint) of the run that produced it ("" if unknown)
+    code: str = ""
 
     def to_dict(self) -> dict:
         return {
@@ -199,6 +201,7 @@ class Result:
             "seconds": round(float(self.seconds), 3),
             "plots": list(self.plots),
             "control": jsonable(self.control),
+            "code": self.code,
         }
 
     @staticmethod
@@ -206,6 +209,7 @@ class Result:
         return Result(
             d["id"], d["verdict"], dict(d["figures"]), d["evidence"], d["counterexample"],
             int(d["seed"]), d["budget"], float(d["seconds"]), list(d["plots"]), list(d.get("control", [])),
+            str(d.get("code", "")),
         )
 
 

@@ -111,7 +111,8 @@ def results_document(results: Sequence[Result], meta: Mapping) -> dict:
 
 def write_reports(results: Sequence[Result], claims: Iterable[Claim] | Mapping[str, Claim],
                   out_dir: str | os.PathLike, *, budget: str | None = None, seed: int | None = None,
-                  started: str | None = None, seconds: float | None = None) -> dict[str, Path]:
+                  started: str | None = None, seconds: float | None = None,
+                  checked: Sequence[str] | None = None) -> dict[str, Path]:
     """Write results.json, report.md and report.html into ``out_dir``; return their paths.
 
     Plot paths in the results are relative to ``out_dir`` (where the engine rendered
@@ -120,6 +121,8 @@ def write_reports(results: Sequence[Result], claims: Iterable[Claim] | Mapping[s
     out = Path(out_dir)
     by_id = _claims_by_id(claims)
     meta = build_meta(results, budget=budget, seed=seed, started=started, seconds=seconds)
+    if checked is not None:
+        meta["ids"] = list(checked)  # the claims this run checked (the others were kept from earlier runs)
     # Render everything first, so that a failure while rendering writes nothing at all.
     texts = {
         "json": (RESULTS_JSON, json.dumps(results_document(results, meta), indent=2) + "\n"),
@@ -127,6 +130,61 @@ def write_reports(results: Sequence[Result], claims: Iterable[Claim] | Mapping[s
         "html": (REPORT_HTML, render_html(results, by_id, meta, out)),
     }
     return {k: write_atomic(out / name, text) for k, (name, text) in texts.items()}
+
+
+def merge_previous(results: Sequence[Result], out_dir: str | os.PathLike, staged_dir: str | os.PathLike,
+                   known_ids: Iterable[str]) -> list[Result]:
+    """This run's results, then the earlier results in ``out_dir/results.json`` of the claims this run did not
+    check (still registered), with their figures copied into the staged set: a subset rerun keeps the rest.
+
+    Each kept result carries its own seed, budget and code fingerprint; :func:`is_stale` tells whether the code
+    has changed since.  Returns the list in ledger order."""
+    import shutil as _sh
+
+    out, staged = Path(out_dir), Path(staged_dir)
+    try:
+        doc = json.loads((out / RESULTS_JSON).read_text())
+        rows = doc.get("results", [])
+    except (OSError, ValueError, AttributeError):
+        return list(results)
+    now = {r.id for r in results}
+    known = set(known_ids)
+    kept = []
+    for row in rows:
+        try:
+            r = Result.from_dict(row)
+        except (KeyError, TypeError, ValueError):
+            continue
+        if r.id in now or r.id not in known:
+            continue
+        plots = []
+        for p in r.plots:
+            src, dst = out / p, staged / p
+            if src.is_file():
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                _sh.copy2(src, dst)
+                plots.append(p)
+        r.plots = plots
+        kept.append(r)
+    order = {cid: i for i, cid in enumerate(known_ids)}
+    return sorted(list(results) + kept, key=lambda r: order.get(r.id, len(order)))
+
+
+def is_stale(r: Result) -> bool:
+    """The result was produced by other code than this (its code fingerprint differs)."""
+    from .runner import code_fingerprint
+
+    return bool(r.code) and r.code != code_fingerprint()
+
+
+def provenance(r: Result, meta: Mapping) -> str:
+    """'' for a result of this run; else where it comes from (and whether the code changed since)."""
+    this = (r.seed == meta.get("seed") and r.budget == meta.get("budget")
+            and (not meta.get("ids") or r.id in meta.get("ids", ())))
+    if this:
+        return ""
+    text = f"kept from an earlier run (seed {r.seed}, budget {r.budget})"
+    return text + ("; STALE: the code has changed since" if is_stale(r) else "")
 
 
 def _claims_by_id(claims) -> dict[str, Claim]:
@@ -187,7 +245,9 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
             if c.notes:
                 lines += ["", f"Notes: {c.notes}"]
             lines.append("")
-        lines += [f"**Verdict.** {verdict_phrase(r)}", "", f"**Evidence.** {' '.join(r.evidence.split())}", ""]
+        kept = provenance(r, meta)
+        lines += [f"**Verdict.** {verdict_phrase(r)}" + (f" — _{kept}_" if kept else ""), "",
+                  f"**Evidence.** {' '.join(r.evidence.split())}", ""]
         ctl = control_lines(r)
         if ctl:
             lines += ["**Decisions.**", ""] + [f"- {_md_cell(x)}" for x in ctl] + [""]
@@ -348,7 +408,8 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
         parts.append(
             f'<tr data-verdict="{e(str(r.verdict))}" data-paper="{e(r.id.split(".", 1)[0])}">'
             f'<td><a href="#{e(r.id)}"><code>{e(r.id)}</code></a></td>'
-            f'<td>{_verdict_html(str(r.verdict))}<br><small class="ctl">{e(control_label(r))}</small></td>'
+            f'<td>{_verdict_html(str(r.verdict))}<br><small class="ctl">{e(control_label(r))}</small>'
+            f'{_kept_html(r, meta, short=True)}</td>'
             f"<td>{e(_shorten(' '.join(r.evidence.split()), 160))}</td>"
             f'<td class="num">{r.seconds:.1f}</td></tr>')
     parts += ["</tbody></table>"]
@@ -358,17 +419,26 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
         parts.append(f'<h2 id="{slug}">{e(section)}</h2>')
         for paper, rs in ps:
             for r in rs:
-                parts.append(_claim_html(r, claims.get(r.id), paper, out))
+                parts.append(_claim_html(r, claims.get(r.id), paper, out, meta))
     parts += [f"<script>{_JS}</script>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
 
-def _claim_html(r: Result, c: Claim | None, paper: str, out: Path) -> str:
+def _kept_html(r: Result, meta: Mapping, short: bool = False) -> str:
+    text = provenance(r, meta)
+    if not text:
+        return ""
+    if short:
+        return '<br><small class="ctl">' + ("earlier run, stale" if is_stale(r) else "earlier run") + "</small>"
+    return f'<p class="meta"><em>{html.escape(text)}</em></p>'
+
+
+def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping | None = None) -> str:
     e = html.escape
     parts = [f'<section class="claim" id="{e(r.id)}" data-verdict="{e(str(r.verdict))}" data-paper="{e(paper)}">',
              f'<a class="top" href="#contents">contents ↑</a>',
              f"<h3><code>{e(r.id)}</code> {_verdict_html(str(r.verdict))}</h3>",
-             f"<p><strong>{e(verdict_phrase(r))}</strong></p>"]
+             f"<p><strong>{e(verdict_phrase(r))}</strong></p>", _kept_html(r, meta or {})]
     if c is not None:
         parts.append(f"<blockquote>{e(c.statement)}</blockquote>")
     for p in r.plots:

@@ -53,7 +53,7 @@ def test_verify_end_to_end_serial(tmp_path, capsys, dummy_claim):
     doc = json.loads(capsys.readouterr().out)
     (rec,) = doc["results"]
     assert set(rec) == {"id", "verdict", "figures", "evidence", "counterexample", "seed", "budget", "seconds",
-                        "plots", "control"}
+                        "plots", "control", "code"}
     assert rec["id"] == DUMMY and rec["verdict"] == "holds" and rec["seed"] == 5 and rec["budget"] == "quick"
     for f in ("results.json", "report.md", "report.html"):
         assert (out / f).is_file()
@@ -166,7 +166,8 @@ def test_verify_human_output_and_report_files(tmp_path, capsys, dummy_claim):
     assert "](figures/fixture_dummy__squares.png)" in md and "| min | 0 |" in md
     meta = json.loads((out / "results.json").read_text())["meta"]
     assert meta["budget"] == "quick" and meta["seed"] == 0 and set(meta) == {"budget", "seed", "version",
-                                                                               "started", "seconds"}
+                                                                               "started", "seconds", "ids"}
+    assert meta["ids"] == [DUMMY]  # the claims this run checked
 
 
 def test_verify_json_keeps_stdout_pure(tmp_path, capsys, dummy_claim):
@@ -227,3 +228,29 @@ def test_bad_input_claims_and_unknown_ids(capsys):
     assert "did you mean pagan" in err and "in all)" in err and err.count("\n") == 1
     assert cli.main([]) == 2
     assert capsys.readouterr().err == "dpverify: error: the following arguments are required: COMMAND\n"
+
+
+def test_subset_rerun_keeps_the_other_claims(tmp_path, capsys, dummy_claim):
+    """Verifying one claim into an output that holds others keeps theirs (with their seed, budget and figures),
+    and marks a result of other code as stale."""
+    out = tmp_path / "res"
+    assert cli.main(["verify", "pagan.eq7", DUMMY, "--out", str(out)], runner=runner.SerialRunner()) == 0
+    doc = json.loads((out / "results.json").read_text())
+    fig = next(r for r in doc["results"] if r["id"] == DUMMY)["plots"][0]
+    # rewrite the dummy's record as if an earlier version of the code had made it
+    for r in doc["results"]:
+        if r["id"] == DUMMY:
+            r["code"] = "0" * 16
+    (out / "results.json").write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert cli.main(["verify", "pagan.eq7", "--seed", "3", "--out", str(out)], runner=runner.SerialRunner()) == 0
+    table = capsys.readouterr().out
+    assert DUMMY not in table  # the table shows this run
+    doc = json.loads((out / "results.json").read_text())
+    by_id = {r["id"]: r for r in doc["results"]}
+    assert set(by_id) == {"pagan.eq7", DUMMY}
+    assert by_id["pagan.eq7"]["seed"] == 3 and by_id[DUMMY]["seed"] == 0
+    assert (out / fig).is_file()  # the kept claim's figure is still there
+    md = (out / "report.md").read_text()
+    assert "kept from an earlier run (seed 0, budget quick); STALE: the code has changed since" in md
+    assert "earlier run, stale" in (out / "report.html").read_text()
