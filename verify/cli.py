@@ -106,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    c = sub.add_parser("claims", help="list the claims ledger", description="List the claims ledger.")
+    c = sub.add_parser("claims", help="list the claims ledger", description="List the claims ledger "
+                       "(`dpverify show ID` explains one claim).")
+    c.add_argument("ids", nargs="*", metavar="ID", help="only these claims (default: all, or all of --paper)")
     c.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ", or a loaded key)")
     c.add_argument("--json", action="store_true", help="print JSON to stdout")
     _load_option(c)
@@ -127,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"threads of the embedded Dask cluster, 1 to {MAX_WORKERS} (default: all cores)")
     v.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="use an existing Dask cluster, e.g. tcp://host:8786")
+    v.add_argument("--verdict", default=None, metavar="|".join(registry.VERDICTS),
+                   help="print only the claims with this verdict in the table (the result set keeps them all)")
     _load_option(v)
     _wait_option(v)
     v.set_defaults(func=cmd_verify)
@@ -140,8 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "formula, with the accountant's epsilon beside it); options left out take the paper's values.",
                        epilog=_run_epilog(runs), formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("algorithm", metavar="ALGORITHM", help="one of the algorithms listed below")
-    r.add_argument("--problem", required=True, metavar="PROBLEM",
-                   help="a problem the algorithm runs on (listed below; the paper's first)")
+    r.add_argument("--problem", default=None, metavar="PROBLEM",
+                   help="a problem the algorithm runs on (listed below; default the paper's, listed first)")
     r.add_argument("--epsilon", default=None, metavar="E",
                    help="privacy epsilon > 0 (private algorithms only; default the paper's)")
     r.add_argument("--delta", default=None, metavar="D",
@@ -297,7 +301,7 @@ def _paper(raw: str | None) -> str | None:
 def cmd_claims(args) -> int:
     from .report import format_claims
 
-    claims = registry.select(paper=_paper(args.paper))
+    claims = registry.select(args.ids, paper=_paper(args.paper))
     if args.json:
         _print_json({"claims": [c.to_dict() for c in claims]})
     else:
@@ -314,6 +318,7 @@ def cmd_verify(args, runner=None) -> int:
     seed = _param(V.integer, "--seed", args.seed, 0)
     workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1, MAX_WORKERS)
     scheduler = _scheduler(args.scheduler)
+    only = None if args.verdict is None else _param(V.choice, "--verdict", args.verdict, registry.VERDICTS)
     paper = _paper(args.paper)
     claims = registry.select(args.ids, paper)
     if not claims:
@@ -345,7 +350,10 @@ def cmd_verify(args, runner=None) -> int:
     paths = {k: out / p.name for k, p in written.items()}
     if args.json:
         _print_json({"results": [r.to_dict() for r in results]})
-    report.print_table(results, file=human)
+    shown = results if only is None else [r for r in results if r.verdict == only]
+    report.print_table(shown, file=human)
+    if only is not None:
+        print(f"(--verdict {only}: {len(shown)} of {len(results)} claims shown)", file=human)
     if results.computed or results.reused:
         print(f"tasks: {results.computed} computed, {results.reused} reused from the cache "
               f"({out / engine.CACHE_DIR})", file=human)
@@ -515,7 +523,8 @@ def cmd_run(args) -> int:
         algorithm = _param(V.choice, "ALGORITHM", args.algorithm, runs.ALGORITHMS)
     except BadInput as exc:
         raise BadInput(f"{exc} — `{PROG} run --help` lists them by paper") from None
-    problem = _param(V.choice, "--problem", args.problem, runs.RUNNABLES[algorithm].problems)
+    problems = runs.RUNNABLES[algorithm].problems
+    problem = problems[0] if args.problem is None else _param(V.choice, "--problem", args.problem, problems)
     epsilon = None if args.epsilon is None else _param(V.positive, "--epsilon", args.epsilon)
     delta = None if args.delta is None else _param(V.open_unit, "--delta", args.delta)
     trials = _param(V.integer, "--trials", args.trials, 1)
@@ -530,7 +539,7 @@ def cmd_run(args) -> int:
 
     import numpy as np
 
-    from . import plots, report, stats
+    from . import plots, report
     from .registry import Figure, Panel, Series
 
     out = _out_dir(args.out)
@@ -546,10 +555,8 @@ def cmd_run(args) -> int:
         seconds = time.perf_counter() - t0
 
         steps = np.asarray(res.steps, dtype=float).ravel()
-        values = np.asarray(res.values, dtype=float).reshape(trials, -1)
-        final = np.asarray(res.final, dtype=float).ravel()
-        med, lo, hi = stats.median_bands(values)
-        ci = stats.median_ci(final)
+        summ = res.summary()
+        med, lo, hi, ci = summ["median"], summ["lo"], summ["hi"], summ["final"]
         label = runs.METRICS[res.metric]
         eps_used = res.params.get("epsilon")
 
@@ -560,23 +567,8 @@ def cmd_run(args) -> int:
             [Series(f"{algorithm} median", steps, med, lo, hi)], "linear", "log" if positive else "linear",
         )])
         png = plots.render(fig, staged.dir / "loss_curve.png")
-        doc = jsonable({
-            "algorithm": algorithm,
-            "problem": problem,
-            "paper": res.paper,
-            "metric": res.metric,
-            "params": dict(res.params),
-            "final_loss": {"median": ci.estimate, "lo": _finite_or_none(ci.lo), "hi": _finite_or_none(ci.hi),
-                           "level": ci.level, "per_trial": final},
-            "curve": {"steps": np.asarray(res.steps).ravel().tolist(), "median": med,
-                      "lo": [_finite_or_none(v) for v in lo], "hi": [_finite_or_none(v) for v in hi]},
-            "privacy": res.privacy,
-            "settings": res.settings,
-            "problem_params": res.problem_params,
-            "notes": list(res.notes),
-            "plot": png.name,
-            "meta": {"version": __version__, "started": started, "seconds": round(seconds, 3)},
-        })
+        doc = dict(res.to_dict(), plot=png.name,
+                   meta={"version": __version__, "started": started, "seconds": round(seconds, 3)})
         report.write_atomic(staged.dir / "run.json", json.dumps(doc, indent=1) + "\n")
         staged.commit()
     path, png = out / "run.json", out / "loss_curve.png"
@@ -596,11 +588,6 @@ def cmd_run(args) -> int:
         print(f"note: {note}", file=human)
     print(f"wrote {path} and {png}", file=human)
     return 0
-
-
-def _finite_or_none(v):
-    v = float(v)
-    return v if v == v and abs(v) != float("inf") else None
 
 
 # --------------------------------------------------------------------------------------

@@ -66,6 +66,39 @@ class RunResult:
     notes: tuple = ()
     epsilon_at: Callable[[float], float] | None = field(default=None, repr=False, compare=False)
 
+    def summary(self) -> dict:
+        """The curve's median and 95% band per logged step, and the final values' median with its 95% CI."""
+        from verify import stats
+
+        trials = int(np.asarray(self.final).size)
+        values = np.asarray(self.values, dtype=float).reshape(trials, -1)
+        med, lo, hi = stats.median_bands(values)
+        ci = stats.median_ci(np.asarray(self.final, dtype=float).ravel())
+        return {"median": med, "lo": lo, "hi": hi, "final": ci}
+
+    def to_dict(self) -> dict:
+        """The ``run.json`` record (plain JSON types; non-finite CI ends as null)."""
+        from verify.registry import jsonable
+
+        s = self.summary()
+        ci = s["final"]
+        fin = lambda v: float(v) if np.isfinite(v) else None  # noqa: E731
+        return jsonable({
+            "algorithm": self.algorithm,
+            "problem": self.problem,
+            "paper": self.paper,
+            "metric": self.metric,
+            "params": dict(self.params),
+            "final_loss": {"median": ci.estimate, "lo": fin(ci.lo), "hi": fin(ci.hi), "level": ci.level,
+                           "per_trial": np.asarray(self.final, dtype=float).ravel()},
+            "curve": {"steps": np.asarray(self.steps).ravel().tolist(), "median": s["median"],
+                      "lo": [fin(v) for v in s["lo"]], "hi": [fin(v) for v in s["hi"]]},
+            "privacy": self.privacy,
+            "settings": self.settings,
+            "problem_params": self.problem_params,
+            "notes": list(self.notes),
+        })
+
 
 @dataclass(frozen=True)
 class Runnable:

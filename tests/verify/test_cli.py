@@ -191,7 +191,7 @@ EXACT = [
     (["run", "pagan", "--problem", "abs_regression", "--steps", "0"], "--steps: must be an integer >= 1 (got 0)"),
     (["run", "pagan", "--problem", "mnist"],
      "--problem: must be one of abs_regression, linear_subgaussian, sign_mean (got mnist)"),
-    (["run", "pagan"], "the following arguments are required: --problem"),
+    (["run"], "the following arguments are required: ALGORITHM"),
     (["verify", "--budget", "huge"], "--budget: must be one of quick, full (got huge)"),
     (["verify", "--workers", "abc"], "--workers: must be an integer in [1, 256] (got abc)"),
     (["verify", "--workers", "1e9"], "--workers: must be an integer in [1, 256] (got 1e9)"),
@@ -254,3 +254,18 @@ def test_subset_rerun_keeps_the_other_claims(tmp_path, capsys, dummy_claim):
     md = (out / "report.md").read_text()
     assert "kept from an earlier run (seed 0, budget quick); STALE: the code has changed since" in md
     assert "earlier run, stale" in (out / "report.html").read_text()
+
+
+def test_verdict_filter_claims_ids_and_run_default_problem(tmp_path, capsys, dummy_claim):
+    out = tmp_path / "res"
+    assert cli.main(["verify", DUMMY, "--out", str(out), "--verdict", "violated"], runner=runner.SerialRunner()) == 0
+    text = capsys.readouterr().out
+    assert "(--verdict violated: 0 of 1 claims shown)" in text and f"{DUMMY}  holds" not in text
+    assert cli.main(["verify", DUMMY, "--verdict", "maybe"]) == 2
+    assert "--verdict: must be one of holds, violated, inconclusive" in capsys.readouterr().err
+    assert cli.main(["claims", "pagan.eq7", "--json"]) == 0
+    assert [c["id"] for c in json.loads(capsys.readouterr().out)["claims"]] == ["pagan.eq7"]
+    rc = cli.main(["run", "sgd", "--steps", "20", "--trials", "2", "--out", str(tmp_path / "run"), "--json"])
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["problem"] == "abs_regression" and doc["plot"] == "loss_curve.png"  # the paper's problem by default
