@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -23,6 +24,7 @@ from . import runner as _runner
 from .registry import Claim, Outcome, Result
 
 FIGURES_DIR = "figures"
+_RENDER_LOCK = threading.Lock()
 CACHE_DIR = "cache"
 
 
@@ -56,6 +58,7 @@ def run_claims(
     progress: bool = True,
     runner: _runner.Runner | None = None,
     plots_dir: str | os.PathLike | None = None,
+    claim_workers: int | None = None,
 ) -> Results:
     """Check every claim at ``budget`` with ``seed``; plots go to ``plots_dir/figures``.
 
@@ -63,6 +66,9 @@ def run_claims(
     staging directory of its result set (:class:`verify.outputs.ResultSet`), so no figure reaches
     ``out_dir`` before the whole set does.  A :class:`verify.runner.RunFailure` (scheduler lost, disk
     full) or a full disk while rendering ends the run (it is not a claim's verdict).
+
+    ``claim_workers``: claims checked at once (default: ``workers``, or the cores, on an owned cluster; one
+    with an injected runner).
 
     ``runner``: inject a runner (e.g. :class:`verify.runner.SerialRunner` in tests);
     the caller keeps ownership of an injected runner.  Otherwise a
@@ -81,22 +87,57 @@ def run_claims(
     c0, r0 = getattr(runner, "computed", 0), getattr(runner, "reused", 0)
     results = Results()
     bar = None
+    where = Path(plots_dir) if plots_dir is not None else out
+    # Claims run concurrently on an owned cluster (their sweeps share its threads): one claim's serial parts
+    # (closed forms, accountants, fits) overlap another's kernels.  Every task carries its own seed, so the
+    # numbers do not depend on the order claims finish in; an injected runner keeps them one after another.
+    n_conc = max(1, min(len(claims), claim_workers if claim_workers is not None else
+                        (workers or os.cpu_count() or 1) if own else 1))
     try:
         if progress:
             from tqdm.auto import tqdm
 
             bar = tqdm(total=len(claims), desc="claims", unit="claim", file=sys.stderr, disable=None)
-        for c in claims:
+        if n_conc > 1 and hasattr(runner, "progress"):
+            runner.progress = False  # one progress bar (claims), not one per concurrent sweep
+        done: dict[str, tuple[Result, bool]] = {}
+
+        def finished(c: Claim, result: Result) -> None:
             if bar is not None:
+                bar.update()
                 bar.set_postfix_str(c.id, refresh=True)
-            result, ok = _run_one(c, budget, seed, Path(plots_dir) if plots_dir is not None else out, runner)
+            if progress:
+                _say(f"{result.verdict:<12} {c.id}  ({result.seconds:.1f} s)", bar)
+
+        if n_conc == 1:
+            for c in claims:
+                if bar is not None:
+                    bar.set_postfix_str(c.id, refresh=True)
+                done[c.id] = _run_one(c, budget, seed, where, runner)
+                finished(c, done[c.id][0])
+        else:
+            from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
+            pool = ThreadPoolExecutor(n_conc, thread_name_prefix="dpverify-claim")
+            try:
+                futures = {pool.submit(_run_one, c, budget, seed, where, runner): c for c in claims}
+                pending = set(futures)
+                while pending:
+                    ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
+                    for f in ready:
+                        c = futures[f]
+                        done[c.id] = f.result()  # a RunFailure (scheduler lost, disk full) ends the run
+                        finished(c, done[c.id][0])
+            except BaseException:
+                # interrupted or failed: queued claims are dropped; running ones end when the runner closes below
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown(wait=True)
+        for c in claims:
+            result, ok = done[c.id]
             results.append(result)
             if not ok:
                 results.failed.append(c.id)
-            if bar is not None:
-                bar.update()
-            if progress:
-                _say(f"{result.verdict:<12} {c.id}  ({result.seconds:.1f} s)", bar)
     finally:
         if bar is not None:
             bar.close()
@@ -145,7 +186,8 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
     for fig in outcome.plots:
         rel = Path(FIGURES_DIR) / figure_filename(c.id, fig.name)
         try:
-            _plots.render(fig, out / rel)
+            with _RENDER_LOCK:  # claims finish concurrently; matplotlib's font and text caches are shared
+                _plots.render(fig, out / rel)
         except Exception as exc:
             if _disk_full(exc):
                 raise
