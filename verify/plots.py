@@ -35,6 +35,15 @@ def render(figure: Figure, path: str | os.PathLike) -> Path:
     return write_with(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
 
 
+def png_bytes(figure: Figure) -> bytes:
+    """``figure`` as PNG bytes, written nowhere (for notebooks: ``display(Image(data=png_bytes(fig)))``)."""
+    import io
+
+    buf = io.BytesIO()
+    build(figure).savefig(buf, format="png", dpi=DPI)
+    return buf.getvalue()
+
+
 def build(figure: Figure) -> _MplFigure:
     """The matplotlib figure for ``figure`` (attached to an Agg canvas, not shown anywhere).
 
