@@ -25,7 +25,7 @@ generator (``(params, seed) -> dataset``)::
 # first: every kernel's on-disk cache is stamped with all the package's sources (kernels/_jitcache.py)
 from kernels import _jitcache  # noqa: F401,I001
 from kernels.adaptive import ALGORITHMS, SPECS, LoopConfig, RunOutput, make_config, run_algorithm, run_config
-from kernels.problems import PROBLEMS, Dataset, make_problem
+from kernels.problems import PROBLEMS, Dataset, make_dataset, make_problem
 from kernels.validate import InvalidParameter
 
 # name -> "module:function" (imported on demand, so importing kernels stays light)
@@ -55,6 +55,7 @@ def problem_generator(name: str):
 
 
 __all__ = [
+    "make_dataset",
     "PROBLEM_GENERATORS",
     "problem_generator",
     "ALGORITHMS",

@@ -69,6 +69,50 @@ class Dataset:
         return None
 
 
+LOSS_NAMES = {"absolute": LOSS_ABS, "linear": LOSS_LINEAR}
+
+
+def make_dataset(features, targets=None, *, loss: str = "absolute", domain: str = "none", radius: float = 1.0,
+                 public=None, name: str = "user") -> Dataset:
+    """A dataset of your own for the PAGAN-family kernels (``kernels.run_algorithm``, ``dpverify run``).
+
+    Args:
+        features: (n, d) real array, the records a_i (finite).
+        targets: (n,) real array, the y_i of the absolute loss |⟨x, a_i⟩ − y_i| (default zeros; must be
+            omitted or zero for the linear loss ⟨x, a_i⟩).
+        loss: "absolute" or "linear".
+        domain: the constraint set X: "none", "box" ([−radius, radius]^d) or "ball" (ℓ₂ ball of ``radius``).
+        radius: > 0, the size of the domain.
+        public: optional (m, d) public sample of features, m ≥ 1 (``pdp_sgd`` projects onto its top
+            singular subspace; default: one zero row, i.e. no public information).
+        name: a label carried into outputs.
+
+    Returns:
+        A validated :class:`Dataset` (contiguous float64 arrays; σ_j is the features' coordinate standard
+        deviation, used only by the §3.2 choice of ``pagan_opt``).
+
+    Raises:
+        InvalidParameter: naming the argument (shape, non-finite entries, unknown loss or domain, radius ≤ 0).
+    """
+    X = V.finite_array("features", features, ndim=2)
+    n, d = X.shape
+    if n < 1 or d < 1:
+        raise V.InvalidParameter("features", "an (n, d) array with n, d ≥ 1", f"shape {X.shape}")
+    kind = LOSS_NAMES[V.choice("loss", loss, tuple(LOSS_NAMES))]
+    y = np.zeros(n) if targets is None else V.finite_array("targets", targets, shape=(n,))
+    if kind == LOSS_LINEAR and np.any(y != 0):
+        raise V.InvalidParameter("targets", "omitted (or zero) for the linear loss", "non-zero targets")
+    V.choice("domain", domain, DOMAINS)
+    radius = V.positive("radius", radius)
+    pub = np.zeros((1, d)) if public is None else V.finite_array("public", public, ndim=2)
+    if pub.shape[0] < 1 or pub.shape[1] != d:
+        raise V.InvalidParameter("public", f"an (m, {d}) array with m ≥ 1 (the features' d)", f"shape {pub.shape}")
+    sigma = np.maximum(X.std(axis=0), np.finfo(float).tiny)
+    ds = Dataset(str(name), np.ascontiguousarray(X), np.ascontiguousarray(y), kind, domain, float(radius),
+                 np.ascontiguousarray(sigma), np.ascontiguousarray(pub))
+    return check_dataset(ds)
+
+
 def check_dataset(dataset, name: str = "dataset") -> "Dataset":
     """``dataset`` if it is a :class:`Dataset` a kernel can run on, else :class:`~kernels.validate.InvalidParameter`.
 

@@ -161,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"output directory (default {DEFAULT_RUN_OUT})")
     r.add_argument("--json", action="store_true", help="print the run summary as JSON to stdout")
     _wait_option(r)
+    _load_option(r)
     r.set_defaults(func=cmd_run)
 
     m = sub.add_parser("mutants", help="mutation analysis: does each check catch deliberate errors?",

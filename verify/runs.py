@@ -670,7 +670,20 @@ def _table() -> dict[str, Runnable]:
 
 RUNNABLES: dict[str, Runnable] = _table()
 ALGORITHMS: tuple = tuple(RUNNABLES)
+_BUILTIN: frozenset = frozenset(RUNNABLES)
 PAPERS: tuple = tuple(dict.fromkeys(r.paper for r in RUNNABLES.values()))
+
+
+def register(spec: Runnable) -> None:
+    """Add a user's algorithm to the table (``verify.algorithms.algorithm`` builds ``spec``); a built-in name or
+    a name registered before with another runner is refused."""
+    global ALGORITHMS, PAPERS
+    old = RUNNABLES.get(spec.name)
+    if old is not None and old.name in _BUILTIN:
+        raise InvalidParameter("algorithm", "a name that is not a built-in algorithm", spec.name)
+    RUNNABLES[spec.name] = spec
+    ALGORITHMS = tuple(RUNNABLES)
+    PAPERS = tuple(dict.fromkeys(r.paper for r in RUNNABLES.values()))
 
 
 def by_paper() -> dict[str, list[Runnable]]:
