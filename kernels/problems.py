@@ -78,7 +78,7 @@ def make_dataset(features, targets=None, *, loss: str = "absolute", domain: str 
 
     Args:
         features: (n, d) real array, the records a_i (finite).
-        targets: (n,) real array, the y_i of the absolute loss |⟨x, a_i⟩ − y_i| (default zeros; must be
+        targets: (n,) real array, the y_i of the absolute loss abs(⟨x, a_i⟩ − y_i) (default zeros; must be
             omitted or zero for the linear loss ⟨x, a_i⟩).
         loss: "absolute" or "linear".
         domain: the constraint set X: "none", "box" ([−radius, radius]^d) or "ball" (ℓ₂ ball of ``radius``).

@@ -333,7 +333,7 @@ def better(a: Sequence[float], b: Sequence[float], *, what: str, margin: float) 
 
 
 def equivalent(est: Estimate, *, what: str, margin: float) -> Decision:
-    """Decide "|quantity| ≤ margin" (A resembles B): two one-sided tests.
+    """Decide "abs(quantity) ≤ margin" (A resembles B): two one-sided tests.
 
     holds: both one-sided HOLDS_LEVEL bounds lie inside ±margin; violated: the family-corrected
     interval lies entirely outside ±margin; otherwise inconclusive.

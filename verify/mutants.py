@@ -232,7 +232,7 @@ def tracing_theory(c: Claim) -> Iterator[dict]:
 # running
 # --------------------------------------------------------------------------------------
 def reset_caches() -> None:
-    """Clear the in-process memos of theory, kernels and verify modules (lru_caches, module-level *_MEMO dicts)."""
+    """Clear the in-process memos of theory, kernels and verify modules (lru_caches, module-level ``*_MEMO`` dicts)."""
     for mname, m in list(sys.modules.items()):
         if m is None or not any(mname == p or mname.startswith(p + ".") for p in ("theory", "kernels", "verify")):
             continue
