@@ -27,6 +27,15 @@ from scipy import stats as _st
 from verify.stats import LEVEL
 
 
+METHODS = ("clopper_pearson", "gdp")
+ASSUMES = {
+    "clopper_pearson": "nothing about the mechanism: (ε, δ) read directly off Clopper–Pearson bounds on the "
+                       "test's two error rates",
+    "gdp": "a Gaussian trade-off curve (μ-GDP): μ bounded from the error rates, then converted to (ε, δ) — the "
+           "right comparison when the accountant's claim is itself a Gaussian claim (composed Gaussian steps)",
+}
+
+
 @dataclass(frozen=True)
 class AuditBound:
     epsilon_lb: float  # valid lower bound on ε at `level` (0 when the test shows nothing)
@@ -36,15 +45,33 @@ class AuditBound:
     fnr_hi: float
     trials: int  # samples per dataset used for the counts (the evaluation half)
     level: float
+    method: str = "clopper_pearson"
+    mu_lb: float | None = None  # the GDP method's lower bound on μ (None for clopper_pearson)
+    thresholds_tested: int = 1  # thresholds counted on the evaluation half (the Bonferroni family, × 2 rates)
+
+    @property
+    def assumes(self) -> str:
+        return ASSUMES[self.method]
 
     def to_dict(self) -> dict:
         return dict(epsilon_lb=self.epsilon_lb, threshold=self.threshold, direction=self.direction,
-                    fpr_hi=self.fpr_hi, fnr_hi=self.fnr_hi, trials=self.trials, level=self.level)
+                    fpr_hi=self.fpr_hi, fnr_hi=self.fnr_hi, trials=self.trials, level=self.level,
+                    method=self.method, mu_lb=self.mu_lb, thresholds_tested=self.thresholds_tested,
+                    assumes=self.assumes)
 
 
 def _upper(k: int, n: int, level: float) -> float:
     """One-sided Clopper–Pearson upper bound on a frequency k/n."""
     return 1.0 if k >= n else float(_st.beta.ppf(level, k + 1, n - k))
+
+
+def _upper_vec(k: np.ndarray, n: int, level: float) -> np.ndarray:
+    """:func:`_upper` for an array of counts."""
+    k = np.asarray(k, dtype=float)
+    out = np.ones_like(k)
+    inside = k < n
+    out[inside] = _st.beta.ppf(level, k[inside] + 1, n - k[inside])
+    return out
 
 
 def _eps_from_rates(fpr: float, fnr: float, delta: float) -> float:
@@ -58,9 +85,92 @@ def _eps_from_rates(fpr: float, fnr: float, delta: float) -> float:
     return best
 
 
+def gdp_delta(epsilon: float, mu: float) -> float:
+    r"""δ(ε) of μ-GDP (Dong, Roth & Su 2022, Cor. 2.13): Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)."""
+    from scipy.special import log_ndtr, ndtr
+
+    if mu <= 0:
+        return 0.0
+    return float(ndtr(-epsilon / mu + mu / 2) - math.exp(epsilon + log_ndtr(-epsilon / mu - mu / 2)))
+
+
+def gdp_epsilon(mu: float, delta: float) -> float:
+    """The smallest ε with δ(ε) ≤ ``delta`` on the μ-GDP curve (0 when δ(0) ≤ δ already): a closed form solved
+    for ε, not an accountant."""
+    from scipy.optimize import brentq
+
+    if mu <= 0 or gdp_delta(0.0, mu) <= delta:
+        return 0.0
+    hi = max(1.0, mu)
+    while gdp_delta(hi, mu) > delta:  # δ(ε) decreases in ε, to 0
+        hi *= 2.0
+    return float(brentq(lambda e: gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-10, rtol=1e-12))
+
+
+def _gdp_mu(fpr, fnr):
+    """μ ≥ Φ⁻¹(1 − FPR) − Φ⁻¹(FNR) for a μ-GDP mechanism (either rate may be an upper bound: μ only shrinks)."""
+    from scipy.special import ndtri
+
+    return ndtri(1.0 - np.asarray(fpr, dtype=float)) - ndtri(np.asarray(fnr, dtype=float))
+
+
+def _cp_selection(a_sel, b_sel, delta):
+    """Today's choice of (τ, direction) on the selection half: the best point estimate over 401 quantiles."""
+    cand = np.unique(np.quantile(np.concatenate([a_sel, b_sel]), np.linspace(0.0, 1.0, 401)))
+    a_sorted, b_sorted = np.sort(a_sel), np.sort(b_sel)
+    best = (-math.inf, cand[0], "above")
+    for tau in cand:
+        above_a = (a_sorted.size - np.searchsorted(a_sorted, tau, side="right") + 0.5) / (a_sorted.size + 1)
+        above_b = (b_sorted.size - np.searchsorted(b_sorted, tau, side="right") + 0.5) / (b_sorted.size + 1)
+        for direction, fpr, fnr in (("above", above_a, 1.0 - above_b), ("below", 1.0 - above_a, above_b)):
+            e = _eps_from_rates(fpr, fnr, delta)
+            if e > best[0]:
+                best = (e, float(tau), direction)
+    return [(best[1], best[2])]
+
+
+def _gdp_selection(a_sel, b_sel, n_eval_a, n_eval_b, one_sided, k):
+    """The ``k`` (τ, direction) pairs with the largest *smoothed* μ bound on the selection half.
+
+    At each of 401 quantiles of the pooled selection half, μ is bounded as the evaluation will bound it (the
+    selection counts rescaled to the evaluation sizes, the same Clopper–Pearson level); the bounds are averaged
+    over 21 neighbouring quantiles (5 % of the range) before taking the best, so that a lone spike of the noisy
+    selection-half estimate in a sparse tail (a winner's curse over hundreds of candidates) is not chosen.
+    """
+    from scipy.ndimage import uniform_filter1d
+
+    cand = np.quantile(np.concatenate([a_sel, b_sel]), np.linspace(0.0, 1.0, 401))
+    a_sorted, b_sorted = np.sort(a_sel), np.sort(b_sel)
+    above_a = (a_sorted.size - np.searchsorted(a_sorted, cand, side="right")) / a_sorted.size
+    above_b = (b_sorted.size - np.searchsorted(b_sorted, cand, side="right")) / b_sorted.size
+    ka, kb = np.rint(above_a * n_eval_a), np.rint(above_b * n_eval_b)
+    smooth = []
+    for direction in ("above", "below"):
+        fp = ka if direction == "above" else n_eval_a - ka
+        fn = n_eval_b - kb if direction == "above" else kb
+        mu = np.clip(_gdp_mu(_upper_vec(fp, n_eval_a, one_sided), _upper_vec(fn, n_eval_b, one_sided)), -50, 50)
+        smooth.append(uniform_filter1d(mu, 21, mode="nearest"))
+    order = np.argsort(-np.concatenate(smooth), kind="stable")[:k]
+    return [(float(cand[i % cand.size]), "above" if i < cand.size else "below") for i in order]
+
+
 def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: float,
-                        level: float = LEVEL, seed: int = 0) -> AuditBound:
-    """A lower bound on ε, valid with probability ≥ ``level``, from scores on D and on D′."""
+                        level: float = LEVEL, seed: int = 0, method: str = "clopper_pearson",
+                        thresholds: int = 1) -> AuditBound:
+    """A lower bound on ε, valid with probability ≥ ``level``, from scores on D and on D′.
+
+    The scores are split at random into halves: one chooses the threshold(s) and the direction, the other counts
+    the errors.  ``method``:
+
+    * ``"clopper_pearson"`` (assumption-free): ε ≥ log((1 − δ − FNR)/FPR) (and with the rates swapped), with
+      one-sided Clopper–Pearson upper bounds on FPR and FNR.
+    * ``"gdp"`` (assumes a Gaussian trade-off curve): μ ≥ Φ⁻¹(1 − FPR_hi) − Φ⁻¹(FNR_hi), maximised over the
+      ``thresholds`` thresholds counted, then ε from the μ-GDP curve at ``delta`` (:func:`gdp_epsilon`).  Valid
+      for a mechanism whose claim is Gaussian (any post-processing of composed Gaussian mechanisms is μ-GDP);
+      for other mechanisms it can exceed the true ε.  Needs δ > 0.
+
+    Bonferroni: the 2 × ``thresholds`` rates each get level 1 − (1 − ``level``)/(2·thresholds).
+    """
     from kernels import validate as KV
 
     def scores(name, x):
@@ -77,36 +187,43 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
 
     a = scores("without", without)
     b = scores("with_canary", with_canary)
+    if not isinstance(method, str) or method not in METHODS:
+        raise KV.InvalidParameter("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
     delta = KV._real("delta", delta)
+    if method == "gdp" and not 0.0 < delta < 1.0:
+        raise KV.InvalidParameter("delta", "in (0, 1) for method 'gdp'", delta)
     if not 0.0 <= delta < 1.0:
         raise KV.InvalidParameter("delta", "in [0, 1)", delta)
     level = KV.open_unit("level", level)
+    k = KV.integer("thresholds", thresholds, 1, 1000)
+    if method == "clopper_pearson" and k != 1:
+        raise KV.InvalidParameter("thresholds", "1 for method 'clopper_pearson'", thresholds)
     rng = np.random.default_rng(KV.integer("seed", seed, 0))
     a, b = rng.permutation(a), rng.permutation(b)
     a_sel, a_ev = a[: a.size // 2], a[a.size // 2:]
     b_sel, b_ev = b[: b.size // 2], b[b.size // 2:]
+    one_sided = 1.0 - (1.0 - level) / (2.0 * k)  # Bonferroni over the two rates of each threshold counted
+    if method == "clopper_pearson":
+        chosen = _cp_selection(a_sel, b_sel, delta)
+    else:
+        chosen = _gdp_selection(a_sel, b_sel, a_ev.size, b_ev.size, one_sided, k)
 
-    # choose τ and the direction on the selection half (point estimates, light smoothing)
-    cand = np.unique(np.quantile(np.concatenate([a_sel, b_sel]), np.linspace(0.0, 1.0, 401)))
-    a_sorted, b_sorted = np.sort(a_sel), np.sort(b_sel)
-    best = (-math.inf, cand[0], "above")
-    for tau in cand:
-        above_a = (a_sorted.size - np.searchsorted(a_sorted, tau, side="right") + 0.5) / (a_sorted.size + 1)
-        above_b = (b_sorted.size - np.searchsorted(b_sorted, tau, side="right") + 0.5) / (b_sorted.size + 1)
-        for direction, fpr, fnr in (("above", above_a, 1.0 - above_b), ("below", 1.0 - above_a, above_b)):
-            e = _eps_from_rates(fpr, fnr, delta)
-            if e > best[0]:
-                best = (e, float(tau), direction)
-    _, tau, direction = best
-
-    # count on the evaluation half; Bonferroni over the two rates
-    hit_a = int(np.sum(a_ev > tau)) if direction == "above" else int(np.sum(a_ev <= tau))
-    hit_b = int(np.sum(b_ev > tau)) if direction == "above" else int(np.sum(b_ev <= tau))
-    one_sided = 1.0 - (1.0 - level) / 2.0
-    fpr_hi = _upper(hit_a, a_ev.size, one_sided)
-    fnr_hi = _upper(b_ev.size - hit_b, b_ev.size, one_sided)
-    eps = _eps_from_rates(fpr_hi, fnr_hi, delta)
-    return AuditBound(max(eps, 0.0), tau, direction, fpr_hi, fnr_hi, int(min(a_ev.size, b_ev.size)), level)
+    best = None
+    for tau, direction in chosen:  # count on the evaluation half
+        hit_a = int(np.sum(a_ev > tau)) if direction == "above" else int(np.sum(a_ev <= tau))
+        hit_b = int(np.sum(b_ev > tau)) if direction == "above" else int(np.sum(b_ev <= tau))
+        fpr_hi = _upper(hit_a, a_ev.size, one_sided)
+        fnr_hi = _upper(b_ev.size - hit_b, b_ev.size, one_sided)
+        if method == "clopper_pearson":
+            mu, eps = None, _eps_from_rates(fpr_hi, fnr_hi, delta)
+        else:
+            mu = max(float(_gdp_mu(fpr_hi, fnr_hi)), 0.0)
+            eps = gdp_epsilon(mu, delta)
+        if best is None or eps > best[0]:
+            best = (eps, mu, tau, direction, fpr_hi, fnr_hi)
+    eps, mu, tau, direction, fpr_hi, fnr_hi = best
+    return AuditBound(max(eps, 0.0), tau, direction, fpr_hi, fnr_hi, int(min(a_ev.size, b_ev.size)), level,
+                      method, mu, k)
 
 
 # ======================================================================================

@@ -45,6 +45,66 @@ def test_bad_scores_are_refused():
         epsilon_lower_bound(np.zeros(10), np.ones(10), 1.5)
 
 
+# -- the Gaussian-DP estimator (method="gdp") ------------------------------------------------------
+from verify.audit import gdp_epsilon  # noqa: E402
+
+
+def _mu_for_epsilon(eps, delta):
+    from scipy.optimize import brentq
+
+    return brentq(lambda m: gdp_epsilon(m, delta) - eps, 0.05, 20.0, xtol=1e-12)
+
+
+def test_gdp_curve_is_the_gaussian_mechanism_of_dp_accounting():
+    """μ-GDP with μ = 1/z is the Gaussian mechanism with noise multiplier z: the closed form solved for ε lies in
+    dp-accounting's interval for it."""
+    for z in (0.5, 1.0, 3.0):
+        lo, hi = gaussian_epsilon_interval(z, 1e-5)
+        assert lo - 1e-6 <= gdp_epsilon(1 / z, 1e-5) <= hi + 1e-6
+    assert gdp_epsilon(0.0, 1e-5) == 0.0 and gdp_epsilon(1e-3, 0.5) == 0.0  # δ(0) ≤ δ: nothing to pay
+
+
+def test_gdp_bound_is_tight_on_exact_gaussian_scores():
+    """N(0,1) vs N(μ,1) with the exact ε at δ = 1e-5 equal to 4, 10⁵ samples per side: ≥ 0.9·4, and below 4
+    (a valid lower bound of an exactly Gaussian trade-off); the assumption-free bound is recorded alongside."""
+    mu = _mu_for_epsilon(4.0, 1e-5)
+    g = epsilon_lower_bound(*_gauss(mu, 100_000, 0), 1e-5, method="gdp")
+    cp = epsilon_lower_bound(*_gauss(mu, 100_000, 0), 1e-5)
+    assert 0.9 * 4.0 <= g.epsilon_lb <= 4.0 and g.mu_lb <= mu
+    assert g.method == "gdp" and "Gaussian" in g.assumes and g.to_dict()["method"] == "gdp"
+    assert cp.method == "clopper_pearson" and cp.mu_lb is None and cp.epsilon_lb < g.epsilon_lb
+
+
+def test_gdp_bound_is_valid_on_gaussian_scores():
+    """Each bound exceeds the true ε = 4 with probability ≤ 5%; over 20 seeds more than 4 exceedances has
+    probability < 1.6% (the seeds being fixed, the assertion never flips)."""
+    mu = _mu_for_epsilon(4.0, 1e-5)
+    over = [epsilon_lower_bound(*_gauss(mu, 4000, s), 1e-5, seed=s, method="gdp").epsilon_lb > 4.0
+            for s in range(20)]
+    assert sum(over) <= 4
+
+
+def test_gdp_bound_on_identical_distributions_is_small():
+    rng = np.random.default_rng(0)
+    b = epsilon_lower_bound(rng.standard_normal(100_000), rng.standard_normal(100_000), 1e-5, method="gdp")
+    assert b.epsilon_lb <= 0.2
+
+
+def test_gdp_bonferroni_over_several_thresholds():
+    mu = _mu_for_epsilon(4.0, 1e-5)
+    b = epsilon_lower_bound(*_gauss(mu, 100_000, 0), 1e-5, method="gdp", thresholds=5)
+    assert b.thresholds_tested == 5 and 0.9 * 4.0 <= b.epsilon_lb <= 4.0
+
+
+def test_bad_method_and_gdp_delta_are_refused():
+    with pytest.raises(InvalidParameter, match="method"):
+        epsilon_lower_bound(np.zeros(10), np.ones(10), 1e-5, method="exact")
+    with pytest.raises(InvalidParameter, match="delta"):
+        epsilon_lower_bound(np.zeros(10), np.ones(10), 0.0, method="gdp")
+    with pytest.raises(InvalidParameter, match="thresholds"):
+        epsilon_lower_bound(np.zeros(10), np.ones(10), 1e-5, thresholds=3)
+
+
 # -- audits of the suite's own mechanisms -------------------------------------------------------
 from verify import audit  # noqa: E402
 from verify.registry import load_all  # noqa: E402
