@@ -200,8 +200,12 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
         raise KV.InvalidParameter("thresholds", "1 for method 'clopper_pearson'", thresholds)
     rng = np.random.default_rng(KV.integer("seed", seed, 0))
     a, b = rng.permutation(a), rng.permutation(b)
-    a_sel, a_ev = a[: a.size // 2], a[a.size // 2:]
-    b_sel, b_ev = b[: b.size // 2], b[b.size // 2:]
+    return _bound_from_halves(a[: a.size // 2], a[a.size // 2:], b[: b.size // 2], b[b.size // 2:], delta, level,
+                              method, k)
+
+
+def _bound_from_halves(a_sel, a_ev, b_sel, b_ev, delta, level, method, k) -> AuditBound:
+    """The bound from scores already split into a selection half and an evaluation half (validated inputs)."""
     one_sided = 1.0 - (1.0 - level) / (2.0 * k)  # Bonferroni over the two rates of each threshold counted
     if method == "clopper_pearson":
         chosen = _cp_selection(a_sel, b_sel, delta)
@@ -224,6 +228,169 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
     eps, mu, tau, direction, fpr_hi, fnr_hi = best
     return AuditBound(max(eps, 0.0), tau, direction, fpr_hi, fnr_hi, int(min(a_ev.size, b_ev.size)), level,
                       method, mu, k)
+
+
+# ======================================================================================
+# Auditing anyone's mechanism (`dpverify audit FILE_OR_MODULE:FUNCTION`)
+# ======================================================================================
+MIN_MECHANISM_TRIALS = 100  # runs per neighbour: the halves must hold enough runs for a threshold and its count
+
+
+class MechanismError(ValueError):
+    """A mechanism that cannot be audited (not found, not callable, a bad release): one line naming it."""
+
+
+def load_mechanism(spec: str):
+    """The function named by ``FILE.py:FUNCTION`` or ``package.module:FUNCTION``."""
+    import importlib
+    import importlib.util
+    import inspect
+    from pathlib import Path
+
+    if not isinstance(spec, str) or ":" not in spec:
+        raise MechanismError(f"FUNCTION: must be FILE_OR_MODULE:FUNCTION, e.g. mech.py:release (got {spec!r})")
+    where, _, name = spec.rpartition(":")
+    if not where or not name.isidentifier():
+        raise MechanismError(f"FUNCTION: must be FILE_OR_MODULE:FUNCTION with a Python name after the colon "
+                             f"(got {spec!r})")
+    path = Path(where)
+    if where.endswith(".py") or path.exists():
+        if not path.is_file():
+            raise MechanismError(f"FUNCTION: file not found: {where}")
+        mod_spec = importlib.util.spec_from_file_location(f"_dpverify_audit_{path.stem}", path)
+        if mod_spec is None or mod_spec.loader is None:
+            raise MechanismError(f"FUNCTION: cannot load {where} as a Python file")
+        module = importlib.util.module_from_spec(mod_spec)
+        try:
+            mod_spec.loader.exec_module(module)
+        except Exception as exc:  # the user's file failed: name it and why, in one line
+            raise MechanismError(f"FUNCTION: importing {where} raised {type(exc).__name__}: {exc}") from None
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ModuleNotFoundError as exc:
+            raise MechanismError(f"FUNCTION: module not found: {where} ({exc})") from None
+        except Exception as exc:
+            raise MechanismError(f"FUNCTION: importing {where} raised {type(exc).__name__}: {exc}") from None
+    if not hasattr(module, name):
+        raise MechanismError(f"FUNCTION: {where} has no function {name!r}")
+    fn = getattr(module, name)
+    if not callable(fn):
+        raise MechanismError(f"FUNCTION: {spec} is not callable (a {type(fn).__name__})")
+    try:
+        inspect.signature(fn).bind(0, np.random.default_rng(0))
+    except TypeError:
+        raise MechanismError(f"FUNCTION: {spec} must accept (neighbour, rng): neighbour 0 for D, 1 for D′, "
+                             "rng a numpy.random.Generator") from None
+    except ValueError:  # no signature to inspect (some builtins): let the first call decide
+        pass
+    return fn
+
+
+def _release(fn, neighbour: int, rng, k: int, shape):
+    """One release of ``fn`` as a 1-d float array, checked against the first release's shape."""
+    try:
+        out = fn(neighbour, rng)
+    except Exception as exc:
+        raise MechanismError(f"FUNCTION: raised {type(exc).__name__} on neighbour {neighbour}, run {k}: {exc}") \
+            from None
+    if isinstance(out, (bool, np.bool_)) or not isinstance(out, (int, float, np.integer, np.floating, np.ndarray,
+                                                                   list, tuple)):
+        raise MechanismError("FUNCTION: must return a float or a 1-d array of floats "
+                             f"(got {type(out).__name__} on neighbour {neighbour}, run {k})")
+    try:
+        arr = np.asarray(out, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise MechanismError("FUNCTION: must return a float or a 1-d array of floats "
+                             f"(got a {type(out).__name__} that is not numeric on neighbour {neighbour}, run {k})") \
+            from None
+    arr = arr.reshape(1) if arr.ndim == 0 else arr
+    if arr.ndim != 1 or arr.size == 0:
+        raise MechanismError("FUNCTION: must return a float or a 1-d array of floats "
+                             f"(got shape {np.shape(out)} on neighbour {neighbour}, run {k})")
+    if shape is not None and arr.shape != shape:
+        raise MechanismError(f"FUNCTION: releases must all have one shape: {shape} on the first run, "
+                             f"{arr.shape} on neighbour {neighbour}, run {k}")
+    if not np.all(np.isfinite(arr)):
+        raise MechanismError(f"FUNCTION: returned a NaN or infinite release on neighbour {neighbour}, run {k}")
+    return arr
+
+
+def _direction(a_sel: np.ndarray, b_sel: np.ndarray) -> np.ndarray:
+    """A likelihood-ratio-like direction from the selection half: Σ⁻¹(m₁ − m₀) with the pooled covariance Σ
+    (ridge-regularised; diagonal beyond 256 coordinates), i.e. the Gaussian likelihood-ratio direction of the
+    mechanism's own noise geometry."""
+    diff = b_sel.mean(axis=0) - a_sel.mean(axis=0)
+    centred = np.concatenate([a_sel - a_sel.mean(axis=0), b_sel - b_sel.mean(axis=0)])
+    d = diff.size
+    if d <= 256 and centred.shape[0] > 2 * d:
+        cov = centred.T @ centred / (centred.shape[0] - 2)
+        ridge = 1e-9 * max(float(np.trace(cov)) / d, 1e-300)
+        w = np.linalg.solve(cov + ridge * np.eye(d), diff)
+    else:
+        var = centred.var(axis=0)
+        w = diff / np.maximum(var, 1e-12 * max(float(var.max()), 1e-300))
+    return w
+
+
+def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed: int = 0,
+                    method: str = "clopper_pearson", level: float = LEVEL, progress: bool = False) -> dict:
+    """Audit a mechanism ``fn(neighbour, rng)`` that returns its release on D (0) or D′ (1).
+
+    ``trials`` runs per neighbour (neighbour k draws from its own Generator seeded by (seed, k)).  Half the runs
+    choose the score (a vector release is projected on :func:`_direction`; a scalar is its own score) and the
+    threshold; the other half count the errors (:func:`epsilon_lower_bound`'s estimators).  Verdict
+    ``violated`` when the audited lower bound exceeds ``epsilon``, else ``holds`` (no leak found).
+    """
+    import time
+
+    from kernels import validate as KV
+
+    epsilon = KV.positive("epsilon", epsilon)
+    delta = KV.open_unit("delta", delta)
+    trials = KV.integer("trials", trials, MIN_MECHANISM_TRIALS, 10**8)
+    seed = KV.integer("seed", seed, 0)
+    level = KV.open_unit("level", level)
+    if not isinstance(method, str) or method not in METHODS:
+        raise KV.InvalidParameter("method", "one of " + ", ".join(METHODS), method)
+    if not callable(fn):
+        raise MechanismError(f"FUNCTION: must be callable (got a {type(fn).__name__})")
+
+    from tqdm import tqdm
+
+    t0 = time.perf_counter()
+    rngs = [np.random.default_rng([seed, k]) for k in (0, 1)]
+    first = _release(fn, 0, rngs[0], 0, None)
+    out = np.empty((2, trials, first.size))
+    out[0, 0] = first
+    bar = tqdm(total=2 * trials, desc="audit runs", unit="run", disable=not progress, leave=False)
+    try:
+        bar.update(1)
+        for neighbour in (0, 1):
+            for k in range(1 if neighbour == 0 else 0, trials):
+                out[neighbour, k] = _release(fn, neighbour, rngs[neighbour], k, first.shape)
+                bar.update(1)
+    finally:
+        bar.close()
+    half = trials // 2
+    a_sel, a_ev, b_sel, b_ev = out[0, :half], out[0, half:], out[1, :half], out[1, half:]
+    if first.size == 1:
+        score = "the release itself"
+        s = [x[:, 0] for x in (a_sel, a_ev, b_sel, b_ev)]
+    else:
+        w = _direction(a_sel, b_sel)
+        score = (f"projection of the {first.size}-d release on Σ⁻¹(mean D′ − mean D) of the selection half "
+                 "(Σ: the pooled covariance)")
+        s = [x @ w for x in (a_sel, a_ev, b_sel, b_ev)]
+    if any(not np.all(np.isfinite(x)) for x in s):
+        raise MechanismError("FUNCTION: its releases are too large to score (a projection overflowed)")
+    bound = _bound_from_halves(s[0], s[1], s[2], s[3], delta, level, method, 1)
+    verdict = "violated" if bound.epsilon_lb > epsilon else "holds"
+    return {"verdict": verdict, "epsilon_lb": bound.epsilon_lb, "epsilon_claimed": epsilon, "delta": delta,
+            "method": method, "assumes": bound.assumes, "trials": trials, "seed": seed, "level": level,
+            "mu_lb": bound.mu_lb, "release_size": int(first.size), "score": score, "threshold": bound.threshold,
+            "direction": bound.direction, "fpr_hi": bound.fpr_hi, "fnr_hi": bound.fnr_hi,
+            "evaluation_runs": bound.trials, "seconds": time.perf_counter() - t0}
 
 
 # ======================================================================================
