@@ -995,7 +995,7 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
 
 
 def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
-    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, claim_method, epsilon_lower_bound
     from verify.runner import sweep
 
     trials = by_budget(budget, 20_000, 200_000)
@@ -1007,7 +1007,8 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0)
     rows = []
     for k, (s, n, b, T) in enumerate(AUDIT_CENTRAL_CONFIGS):
         a, c = outs[2 * k], outs[2 * k + 1]
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k)
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k,
+                                    method=claim_method(b / n))  # b = n: every step takes the canary
         rows.append(dict(method=method, sampling=s, n=n, batch_size=b, steps=T, sigma=AUDIT_SIGMA,
                          adjacency="zero-out (add/remove accountant)" if s == "poisson" else "replace-one",
                          canary_clip_fraction=float(c["clip_fraction"]),
@@ -1019,7 +1020,7 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0)
 
 
 def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
-    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, claim_method, epsilon_lower_bound
     from verify.privacy import dp_sgd_epsilon
     from verify.runner import sweep
 
@@ -1032,7 +1033,8 @@ def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome
     rows = []
     for k, (U, b, R) in enumerate(AUDIT_FED_CONFIGS):
         a, c = outs[2 * k], outs[2 * k + 1]
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + 50 + k)
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + 50 + k,
+                                    method=claim_method(b / U))
         rows.append(dict(users=U, users_per_round=b, rounds=R, sigma=AUDIT_SIGMA, adjacency="user-level zero-out",
                          accountant_epsilon=dp_sgd_epsilon(b / U, AUDIT_SIGMA, R, AUDIT_DELTA, "pld",
                                                            value_discretization_interval=0.01),

@@ -411,6 +411,14 @@ def _ratio(lb: float, acct: float) -> float:
     return lb / acct if acct != 0 else (math.inf if lb > 0 else 0.0)
 
 
+def claim_method(sampling_rate: float) -> str:
+    """The estimator an audit row uses against its accountant: ``"gdp"`` when the accountant's claim is a
+    composition of Gaussian mechanisms without subsampling (sampling rate 1: the claim *is* μ-GDP, so a μ lower
+    bound above the claimed μ refutes it whatever the mechanism's curve), ``"clopper_pearson"`` (assumption-free)
+    for a subsampled mechanism, whose trade-off curve is not Gaussian and whose GDP conversion could overstate ε."""
+    return "gdp" if sampling_rate >= 1.0 else "clopper_pearson"
+
+
 def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: float, budget: str, family: str,
                   series=(("audited lower bound", "audit_epsilon_lb"),), figures: dict | None = None,
                   delta: float = AUDIT_DELTA):
@@ -434,8 +442,9 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     nans = _nan_fields(rows, labels)
     broken = [] if nans else [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
     verdict = "inconclusive" if nans else ("violated" if broken else "holds")
-    listing = "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f} vs accountant {r['accountant_epsilon']:.3f}"
-                        for lab, r in zip(labels, rows))
+    listing = "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f}"
+                        + (f" ({r['audit_method']})" if r.get("audit_method") else "")
+                        + f" vs accountant {r['accountant_epsilon']:.3f}" for lab, r in zip(labels, rows))
     head = f"NaN in {', '.join(nans)}: the audit cannot decide; " if nans else ("LEAKS: " if broken else "")
     evidence = (f"{head}{listing} ({trials} runs per dataset, half for the threshold; {level:.3%} lower bounds, "
                 f"Bonferroni over {family}){_QUICK_CAVEAT if verdict == 'holds' and budget == 'quick' else ''}")
@@ -514,7 +523,9 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
         z = float(a["noise_multiplier"])
         # PLD on a 0.01 grid: a pessimistic estimate, above the exact ε by at most T·0.01
         acct = with_replacement_epsilon(n, b, z, T, AUDIT_DELTA, value_discretization_interval=0.01)
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k)
+        # n = 1: every draw (with replacement) is the canary, T Gaussian steps, a Gaussian claim
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k,
+                                    method=claim_method(1.0 if n == 1 else 0.0))
         rows.append(dict(n=n, batch_size=b, steps=T, noise_multiplier=z, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"n={r['n']} b={r['batch_size']} T={r['steps']}" for r in rows]
@@ -600,10 +611,11 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
         z = adp_noise_scales(b_rule, alpha_rule, T) * ADP_AUDIT_SIGMA  # G = 1
         acct = composed_epsilon([(1.0 / n, float(zt), 1) for zt in z], AUDIT_DELTA, "pld",
                                 value_discretization_interval=0.01)
-        bounds = {s: epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level, seed=seed + 2 * k + j)
+        bounds = {s: epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level, seed=seed + 2 * k + j,
+                                         method=claim_method(1.0 / n))
                   for j, s in enumerate(("shift", "spread"))}
         best = max(bounds, key=lambda s: bounds[s].epsilon_lb)
-        rows.append(dict(n=n, steps=T, accountant_epsilon=acct, score=best,
+        rows.append(dict(n=n, steps=T, accountant_epsilon=acct, score=best, audit_method=bounds[best].method,
                          audit_epsilon_lb=bounds[best].epsilon_lb,
                          **{f"audit_{s}_epsilon_lb": b.epsilon_lb for s, b in bounds.items()}))
     labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
