@@ -483,29 +483,46 @@ def _pagan_family_datasets(n: int):
     return dataclasses.replace(base, features=zero), dataclasses.replace(base, features=canary)
 
 
-def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int, canary: bool, trials: int,
-                            seed: int, noise_scale: float = 1.0) -> dict:
-    """Scores −x_T[0] of ``trials`` runs of ``algorithm`` from x₀ = 0 on D (or D′ with ``canary``).
+PAGAN_NOISE_GEOMETRIES = ("inverse", "direct")
 
-    ``noise_scale`` multiplies the noise the mechanism adds (1 = as implemented; the tests use
-    a smaller value as a negative control: the audit must catch a mechanism that under-noises).
+
+def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int, canary: bool, trials: int,
+                            seed: int, noise_scale: float = 1.0, noise_geometry: str = "inverse") -> dict:
+    """Scores −x_T[j] of ``trials`` runs of ``algorithm`` from x₀ = 0 on D (or D′ with ``canary``).
+
+    The canary is 10·e_j on the coordinate j where the implemented noise is smallest relative to the clipping set
+    (largest semi-axis 1/√a_j over noise std: the worst case for the mechanism; for a correct kernel every axis
+    gives the same ratio and j = 0).  Mutants for the negative controls (mechanism options, no file edits):
+    ``noise_scale`` multiplies the noise the mechanism adds (1 = as implemented); ``noise_geometry="direct"`` draws
+    the noise with covariance ∝ A instead of A⁻¹ (std z·√a_j/b instead of z/(b·√a_j)).
     """
     import dataclasses
 
     import kernels
     from kernels.adaptive import run_trials_one_stream
+    from kernels.validate import choice
 
-    d_without, d_with = _pagan_family_datasets(n)
-    ds = d_with if canary else d_without
-    cfg = kernels.make_config(algorithm, ds, epsilon=AUDIT_EPSILON, delta=AUDIT_DELTA, steps=steps,
+    choice("noise_geometry", noise_geometry, PAGAN_NOISE_GEOMETRIES)
+    d_without, _ = _pagan_family_datasets(n)
+    cfg = kernels.make_config(algorithm, d_without, epsilon=AUDIT_EPSILON, delta=AUDIT_DELTA, steps=steps,
                               batch_size=batch_size, alpha=0.01, n_log=2)
-    if noise_scale != 1.0:
-        cfg = dataclasses.replace(cfg, noise_std=cfg.noise_std * noise_scale)
+    std = cfg.noise_std * noise_scale
+    if noise_geometry == "direct":
+        std = cfg.info["noise_multiplier"] * np.sqrt(cfg.ellipsoid) / batch_size * noise_scale
+    cfg = dataclasses.replace(cfg, noise_std=std)
+    ratio = np.where(std > 0, 1.0 / (np.sqrt(cfg.ellipsoid) * np.where(std > 0, std, 1.0)), np.inf)
+    j = int(np.argmax(np.round(ratio, 12)))  # ties (a correct kernel) -> the first axis
+    ds = d_without
+    if canary:
+        feats = d_without.features.copy()
+        feats[0, j] = 10.0
+        ds = dataclasses.replace(d_without, features=feats)
     x, _ = run_trials_one_stream(cfg, ds, trials, seed)
-    return {"score": -x[:, 0], "noise_multiplier": cfg.info["noise_multiplier"]}
+    return {"score": -x[:, j], "noise_multiplier": cfg.info["noise_multiplier"], "canary_axis": j}
 
 
-def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: float = 1.0):
+def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: float = 1.0,
+                       noise_geometry: str = "inverse"):
     from verify.privacy import with_replacement_epsilon
     from verify.registry import by_budget
     from verify.runner import sweep
@@ -514,7 +531,8 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
     n_tests = len(PAGAN_FAMILY_AUDITS) * len(PAGAN_AUDIT_CONFIGS)
     level = 1.0 - (1.0 - LEVEL) / n_tests  # Bonferroni over every audit of the family
     tasks = [dict(algorithm=algorithm, n=n, batch_size=b, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
+                  seed=int(np.random.SeedSequence([seed, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
+                  noise_geometry=noise_geometry)
              for k, (n, b, T) in enumerate(PAGAN_AUDIT_CONFIGS) for c in (False, True)]
     outs = sweep(pagan_family_audit_task, tasks, f"audit {algorithm}")
     rows = []

@@ -131,6 +131,25 @@ def test_audit_catches_a_mechanism_that_adds_a_quarter_of_its_noise():
     assert out.counterexample["audit_epsilon_lb"] > out.counterexample["accountant_epsilon"]
 
 
+@pytest.mark.parametrize("name", audit.PAGAN_FAMILY_AUDITS)
+def test_audit_catches_noise_times_0_7(name):
+    """Negative control at the quick budget: noise ×0.7 (true ε of the one-step configuration 7.8 vs 5.30) is
+    caught by the GDP bound of the n = 1 configuration (seeds 0–2 all gave audited/accountant 1.45–1.50)."""
+    out = audit.audit_pagan_family(name, "quick", 0, noise_scale=0.7)
+    assert out.verdict == "violated" and out.counterexample["n"] == 1
+
+
+def test_audit_catches_pagan_noise_with_covariance_a_instead_of_its_inverse():
+    """Negative control: PAGAN-opt's noise drawn with covariance ∝ A instead of A⁻¹ (mechanism option
+    ``noise_geometry="direct"``).  The canary goes on the axis where the implemented noise is smallest relative
+    to the clipping ellipsoid, so the audit sees the mutant's worst direction.  (For the other kernels A = I and
+    the option changes nothing.)"""
+    out = audit.audit_pagan_family("pagan_opt", "quick", 0, noise_geometry="direct")
+    assert out.verdict == "violated" and out.counterexample["n"] == 1
+    honest = audit.pagan_family_audit_task("pagan_opt", 1, 1, 1, True, 10, 0)
+    assert honest["canary_axis"] == 0  # a correct kernel: every axis alike, the first is taken
+
+
 def test_one_stream_trials_are_reproducible():
     a = audit.pagan_family_audit_task("pasan", 4, 2, 3, True, 500, 9)
     b = audit.pagan_family_audit_task("pasan", 4, 2, 3, True, 500, 9)
@@ -143,11 +162,14 @@ def test_adp_audits_registered_and_dp_sgd_holds():
     assert out.verdict == "holds" and out.figures["max_audit_over_accountant"] <= 1.0
 
 
-def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update():
+@pytest.mark.parametrize("name", ["adp_sgd_adaptive", "dp_sgd_adaptive"])
+def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update(name):
     """Finding (pinned): with b_{t+1}² = b_t² + max(‖∇f‖², ν) from the clean gradient (Algorithm 1, line 4) the
     released update's scale depends on the record; at n = 1, T = 1 the spread score certifies more ε than the
-    Gaussian-mechanism accountant gives ADP-SGD's noise."""
-    out = audit.audit_adp("adp_sgd_adaptive", "quick", 0)
+    Gaussian-mechanism accountant gives ADP-SGD's noise.  The GDP estimator (the accountant's claim at n = 1 is a
+    Gaussian one) certifies 11.2 against 4.64 (adp_sgd_adaptive) and 5.68 (dp_sgd_adaptive) at seed 0; the
+    Clopper–Pearson bound used before (4.72 for both) decided only the first."""
+    out = audit.audit_adp(name, "quick", 0)
     assert out.verdict == "violated"
     c = out.counterexample
     assert c["n"] == 1 and c["steps"] == 1 and c["score"] == "spread"
@@ -157,6 +179,11 @@ def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update():
 def test_adp_audit_catches_under_noising():
     out = audit.audit_adp("adp_sgd", "quick", 0, noise_scale=0.25)
     assert out.verdict == "violated" and out.counterexample["score"] == "shift"
+
+
+def test_adp_audit_catches_noise_times_0_7():
+    out = audit.audit_adp("dp_sgd", "quick", 0, noise_scale=0.7)
+    assert out.verdict == "violated" and out.counterexample["n"] == 1
 
 
 # -- the one Outcome builder every audit claim uses ---------------------------------------------
