@@ -1061,8 +1061,9 @@ def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome
 
 _AUDIT_NOTES = ("Canary x = 10·e₀ (squared loss, label ∓10; every other record x = 0), w⁰ = 0, lr = 10⁻³, σ = 1, C = 1, "
                 "d = 3, fixed side information A = (0.01, 1, 1) for AdaDPS (the canary's preconditioned gradient ≈ 10⁴·e₀ "
-                "is what the kernel must clip). Score −w_T[0]; threshold chosen on half the runs, Clopper–Pearson rates "
-                "on the other half (verify.audit.epsilon_lower_bound); Bonferroni over the 10 adadps audit tests. "
+                "is what the kernel must clip). Score −w_T[0]; threshold chosen on half the runs, error rates counted "
+                "on the other half (verify.audit.epsilon_lower_bound: the Gaussian-DP bound where every step takes the "
+                "canary, b = n, Clopper–Pearson where the canary is sampled); Bonferroni over the 10 adadps audit tests. "
                 "Configurations: Poisson n=1,b=1,T=1 (one Gaussian step) and n=4,b=1,T=3, zero-out canary, accountant "
                 "dp_sgd_epsilon (add/remove-one; the kernel's rate b/n and divisor b do not depend on the records, so a "
                 "zero record is an absent one), PLD on a 0.01 grid; fixed-size batches n=1,b=1,T=1 and n=4,b=2,T=2, "

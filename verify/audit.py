@@ -563,8 +563,9 @@ def _register_pagan_family() -> None:
             dp-accounting's for the mechanism (sampling with replacement, PAGAN's noise multiplier).""",
             theory=(),
             notes="Runs from x₀ = 0 on D (zero records) and D′ (record 0 = canary 10·e₁, clipped by the mechanism); "
-            "score −x_T[0]; threshold chosen on half the runs, Clopper–Pearson rates on the other half "
-            "(verify.audit.epsilon_lower_bound), Bonferroni over the family's 10 audits. Nominal ε = 4, δ = 1e-5. "
+            "score −x_T[j] on the canary's axis j (the one where the implemented noise is smallest relative to the "
+            "clipping set; j = 0 for a correct kernel); threshold chosen on half the runs, error rates on the other half "
+            "(verify.audit.epsilon_lower_bound: Gaussian-DP bound for n=1, Clopper–Pearson for the sampled n=4), Bonferroni over the family's 10 audits. Nominal ε = 4, δ = 1e-5. "
             "Configurations: n=1,b=1,T=1 (one Gaussian step) and n=4,b=2,T=3 (sampled, composed). Accountant: "
             "dp-accounting PLD on a 0.01 grid (pessimistic, ≤ T·0.01 above the exact ε).",
         )(lambda budget, seed, _n=name: audit_pagan_family(_n, budget, seed))
@@ -657,7 +658,8 @@ def _register_adp() -> None:
             notes="Runs from θ₀ = 0 (λ = 0, d = 20, σ = 0.8, η = 1) on D (zero records) and D′ (record 0 = 10·e₁, "
             "gradient clipped to G = 1). Scores: θ_T[0] (the canary's push) and −‖θ_T[1:]‖² (the scale of the update, "
             "which reveals a data-dependent stepsize). Accountant: Poisson-subsampled Gaussian steps at rate 1/n with "
-            "multipliers α_t·σ/G, PLD on a 0.01 grid. Bonferroni over the 16 adp audit tests. Configurations: n=1,T=1 "
+            "multipliers α_t·σ/G, PLD on a 0.01 grid. Estimator: Gaussian-DP bound for n=1 (a Gaussian claim), "
+            "Clopper–Pearson for n=4 (sampled). Bonferroni over the 16 adp audit tests. Configurations: n=1,T=1 "
             "and n=4,T=3. For the adaptive b rule, b_{t+1} is computed from the clean gradient as Algorithm 1 line 4 "
             "says; the accountant (like Theorem 4.1) does not charge for it.",
         )(lambda budget, seed, _n=name: audit_adp(_n, budget, seed))

@@ -1086,8 +1086,8 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
                          level=level, budget=budget, family=f"the slice's {NA_AUDIT_TESTS} audit tests")
 
 
-_NA_AUDIT_METHOD = ("Threshold on half the runs, Clopper–Pearson rates on the other half "
-                    "(verify.audit.epsilon_lower_bound), Bonferroni over the slice's {tests} audit tests.")
+_NA_AUDIT_METHOD = ("Threshold on half the runs, error rates on the other half "
+                    "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: full batch, a Gaussian claim), Bonferroni over the slice's {tests} audit tests.")
 _NA_AUDIT_TEXT = {  # claim suffix: (statement, theory, notes)
     "dp_gd": (
         """The suite's DP-GD kernel (App. C.8, Alg. 3) is as private as the accountant says for Theorem 5.1's
