@@ -171,4 +171,5 @@ def test_readme_opacus_example_runs_and_holds(tmp_path):
     pytest.importorskip("torch", reason="the Opacus example needs the peer extra (torch)")
     pytest.importorskip("opacus", reason="the Opacus example needs the peer extra (opacus)")
     args, done = _run_readme_example(tmp_path, "opacus_step.py")
-    assert done.stdout.startswith("holds: audited epsilon >= ")
+    doc = json.loads(done.stdout)  # one honest DP-SGD step (multiplier 2: ε = 1.99 at δ = 1e-5)
+    assert doc["verdict"] == "holds" and 0 <= doc["epsilon_lb"] <= 2.0 and doc["release_size"] == 5
