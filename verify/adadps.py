@@ -936,13 +936,26 @@ AUDIT_FED_CONFIGS = ((1, 1, 1), (4, 1, 3))
 AUDIT_N_TESTS = len(AUDIT_CENTRAL) * len(AUDIT_CENTRAL_CONFIGS) + len(AUDIT_FED_CONFIGS)  # Bonferroni
 
 
+AUDIT_CLIP_TARGETS = ("preconditioned", "raw")
+
+
 def audit_central_task(method: str, sampling: str, n: int, batch_size: int, steps: int, canary: bool, trials: int,
-                       seed: int, noise_scale: float = 1.0) -> dict:
+                       seed: int, noise_scale: float = 1.0, clip_target: str = "preconditioned") -> dict:
     """Score −w_T[0] of ``trials`` runs of ``run_central`` from w⁰ = 0 on D (``canary`` False) or D′.
 
-    ``noise_scale`` multiplies the σ handed to the kernel (not the accounted one): a negative control.
+    Mutants for the negative controls (mechanism options, no file edits): ``noise_scale`` multiplies the σ handed
+    to the kernel (not the accounted one); ``clip_target="raw"`` clips the wrong vector — the raw gradient g, then
+    preconditions (clip_C(g)/A + σC·ξ) instead of clipping g/A.  On the audit's datasets every gradient lies along
+    e₀, where clip_C(g)/A = clip_{C/A₀}(g/A); so the mutant is the kernel run with clipping threshold C/A₀ and its
+    noise still σC (``noise_clip`` = C).  For dp_sgd (no preconditioner) it changes nothing.
     """
     from kernels import adadps as ka
+    from kernels.validate import choice
+
+    choice("clip_target", clip_target, AUDIT_CLIP_TARGETS)
+    clip = AUDIT_CLIP
+    if clip_target == "raw" and method == "adadps_fixed":
+        clip = AUDIT_CLIP / float(AUDIT_A[0])
 
     X = np.zeros((n, AUDIT_D))
     X[0, 0] = 10.0
@@ -954,9 +967,9 @@ def audit_central_task(method: str, sampling: str, n: int, batch_size: int, step
     else:
         y[0] = -10.0 if canary else 10.0  # replace-one: the opposite clipped gradient
     prob = ka.GLMProblem(X, y, "squared", {"audit": AUDIT_A.copy()}, {"audit": True})
-    out = ka.run_central(prob, method, lr=AUDIT_LR, clip=AUDIT_CLIP, sigma=AUDIT_SIGMA * noise_scale,
-                         batch_size=batch_size, steps=steps, sampling=sampling, side_info="audit", trials=trials,
-                         seed=seed, n_log=2)
+    out = ka.run_central(prob, method, lr=AUDIT_LR, clip=clip, sigma=AUDIT_SIGMA * noise_scale,
+                         noise_clip=AUDIT_CLIP, batch_size=batch_size, steps=steps, sampling=sampling,
+                         side_info="audit", trials=trials, seed=seed, n_log=2)
     return {"score": -out["w"][:, 0], "clip_fraction": float(np.mean(out["clip_fraction"]))}
 
 
@@ -994,20 +1007,23 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
     return epsilon_of(ev, AUDIT_DELTA, "rdp", NeighboringRelation.REPLACE_ONE)
 
 
-def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
-    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, epsilon_lower_bound
+def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
+                  clip_target: str = "preconditioned") -> Outcome:
+    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, claim_method, epsilon_lower_bound
     from verify.runner import sweep
 
     trials = by_budget(budget, 20_000, 200_000)
     level = 1.0 - (1.0 - LEVEL) / AUDIT_N_TESTS
     tasks = [dict(method=method, sampling=s, n=n, batch_size=b, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, 91, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
+                  seed=int(np.random.SeedSequence([seed, 91, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
+                  clip_target=clip_target)
              for k, (s, n, b, T) in enumerate(AUDIT_CENTRAL_CONFIGS) for c in (False, True)]
     outs = sweep(audit_central_task, tasks, f"adadps audit {method}")
     rows = []
     for k, (s, n, b, T) in enumerate(AUDIT_CENTRAL_CONFIGS):
         a, c = outs[2 * k], outs[2 * k + 1]
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k)
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k,
+                                    method=claim_method(b / n))  # b = n: every step takes the canary
         rows.append(dict(method=method, sampling=s, n=n, batch_size=b, steps=T, sigma=AUDIT_SIGMA,
                          adjacency="zero-out (add/remove accountant)" if s == "poisson" else "replace-one",
                          canary_clip_fraction=float(c["clip_fraction"]),
@@ -1019,7 +1035,7 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0)
 
 
 def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
-    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, claim_method, epsilon_lower_bound
     from verify.privacy import dp_sgd_epsilon
     from verify.runner import sweep
 
@@ -1032,7 +1048,8 @@ def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome
     rows = []
     for k, (U, b, R) in enumerate(AUDIT_FED_CONFIGS):
         a, c = outs[2 * k], outs[2 * k + 1]
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + 50 + k)
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + 50 + k,
+                                    method=claim_method(b / U))
         rows.append(dict(users=U, users_per_round=b, rounds=R, sigma=AUDIT_SIGMA, adjacency="user-level zero-out",
                          accountant_epsilon=dp_sgd_epsilon(b / U, AUDIT_SIGMA, R, AUDIT_DELTA, "pld",
                                                            value_discretization_interval=0.01),
@@ -1044,8 +1061,9 @@ def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome
 
 _AUDIT_NOTES = ("Canary x = 10·e₀ (squared loss, label ∓10; every other record x = 0), w⁰ = 0, lr = 10⁻³, σ = 1, C = 1, "
                 "d = 3, fixed side information A = (0.01, 1, 1) for AdaDPS (the canary's preconditioned gradient ≈ 10⁴·e₀ "
-                "is what the kernel must clip). Score −w_T[0]; threshold chosen on half the runs, Clopper–Pearson rates "
-                "on the other half (verify.audit.epsilon_lower_bound); Bonferroni over the 10 adadps audit tests. "
+                "is what the kernel must clip). Score −w_T[0]; threshold chosen on half the runs, error rates counted "
+                "on the other half (verify.audit.epsilon_lower_bound: the Gaussian-DP bound where every step takes the "
+                "canary, b = n, Clopper–Pearson where the canary is sampled); Bonferroni over the 10 adadps audit tests. "
                 "Configurations: Poisson n=1,b=1,T=1 (one Gaussian step) and n=4,b=1,T=3, zero-out canary, accountant "
                 "dp_sgd_epsilon (add/remove-one; the kernel's rate b/n and divisor b do not depend on the records, so a "
                 "zero record is an absent one), PLD on a 0.01 grid; fixed-size batches n=1,b=1,T=1 and n=4,b=2,T=2, "

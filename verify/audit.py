@@ -27,6 +27,15 @@ from scipy import stats as _st
 from verify.stats import LEVEL
 
 
+METHODS = ("clopper_pearson", "gdp")
+ASSUMES = {
+    "clopper_pearson": "nothing about the mechanism: (ε, δ) read directly off Clopper–Pearson bounds on the "
+                       "test's two error rates",
+    "gdp": "a Gaussian trade-off curve (μ-GDP): μ bounded from the error rates, then converted to (ε, δ) — the "
+           "right comparison when the accountant's claim is itself a Gaussian claim (composed Gaussian steps)",
+}
+
+
 @dataclass(frozen=True)
 class AuditBound:
     epsilon_lb: float  # valid lower bound on ε at `level` (0 when the test shows nothing)
@@ -36,15 +45,33 @@ class AuditBound:
     fnr_hi: float
     trials: int  # samples per dataset used for the counts (the evaluation half)
     level: float
+    method: str = "clopper_pearson"
+    mu_lb: float | None = None  # the GDP method's lower bound on μ (None for clopper_pearson)
+    thresholds_tested: int = 1  # thresholds counted on the evaluation half (the Bonferroni family, × 2 rates)
+
+    @property
+    def assumes(self) -> str:
+        return ASSUMES[self.method]
 
     def to_dict(self) -> dict:
         return dict(epsilon_lb=self.epsilon_lb, threshold=self.threshold, direction=self.direction,
-                    fpr_hi=self.fpr_hi, fnr_hi=self.fnr_hi, trials=self.trials, level=self.level)
+                    fpr_hi=self.fpr_hi, fnr_hi=self.fnr_hi, trials=self.trials, level=self.level,
+                    method=self.method, mu_lb=self.mu_lb, thresholds_tested=self.thresholds_tested,
+                    assumes=self.assumes)
 
 
 def _upper(k: int, n: int, level: float) -> float:
     """One-sided Clopper–Pearson upper bound on a frequency k/n."""
     return 1.0 if k >= n else float(_st.beta.ppf(level, k + 1, n - k))
+
+
+def _upper_vec(k: np.ndarray, n: int, level: float) -> np.ndarray:
+    """:func:`_upper` for an array of counts."""
+    k = np.asarray(k, dtype=float)
+    out = np.ones_like(k)
+    inside = k < n
+    out[inside] = _st.beta.ppf(level, k[inside] + 1, n - k[inside])
+    return out
 
 
 def _eps_from_rates(fpr: float, fnr: float, delta: float) -> float:
@@ -58,9 +85,92 @@ def _eps_from_rates(fpr: float, fnr: float, delta: float) -> float:
     return best
 
 
+def gdp_delta(epsilon: float, mu: float) -> float:
+    r"""δ(ε) of μ-GDP (Dong, Roth & Su 2022, Cor. 2.13): Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)."""
+    from scipy.special import log_ndtr, ndtr
+
+    if mu <= 0:
+        return 0.0
+    return float(ndtr(-epsilon / mu + mu / 2) - math.exp(epsilon + log_ndtr(-epsilon / mu - mu / 2)))
+
+
+def gdp_epsilon(mu: float, delta: float) -> float:
+    """The smallest ε with δ(ε) ≤ ``delta`` on the μ-GDP curve (0 when δ(0) ≤ δ already): a closed form solved
+    for ε, not an accountant."""
+    from scipy.optimize import brentq
+
+    if mu <= 0 or gdp_delta(0.0, mu) <= delta:
+        return 0.0
+    hi = max(1.0, mu)
+    while gdp_delta(hi, mu) > delta:  # δ(ε) decreases in ε, to 0
+        hi *= 2.0
+    return float(brentq(lambda e: gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-10, rtol=1e-12))
+
+
+def _gdp_mu(fpr, fnr):
+    """μ ≥ Φ⁻¹(1 − FPR) − Φ⁻¹(FNR) for a μ-GDP mechanism (either rate may be an upper bound: μ only shrinks)."""
+    from scipy.special import ndtri
+
+    return ndtri(1.0 - np.asarray(fpr, dtype=float)) - ndtri(np.asarray(fnr, dtype=float))
+
+
+def _cp_selection(a_sel, b_sel, delta):
+    """Today's choice of (τ, direction) on the selection half: the best point estimate over 401 quantiles."""
+    cand = np.unique(np.quantile(np.concatenate([a_sel, b_sel]), np.linspace(0.0, 1.0, 401)))
+    a_sorted, b_sorted = np.sort(a_sel), np.sort(b_sel)
+    best = (-math.inf, cand[0], "above")
+    for tau in cand:
+        above_a = (a_sorted.size - np.searchsorted(a_sorted, tau, side="right") + 0.5) / (a_sorted.size + 1)
+        above_b = (b_sorted.size - np.searchsorted(b_sorted, tau, side="right") + 0.5) / (b_sorted.size + 1)
+        for direction, fpr, fnr in (("above", above_a, 1.0 - above_b), ("below", 1.0 - above_a, above_b)):
+            e = _eps_from_rates(fpr, fnr, delta)
+            if e > best[0]:
+                best = (e, float(tau), direction)
+    return [(best[1], best[2])]
+
+
+def _gdp_selection(a_sel, b_sel, n_eval_a, n_eval_b, one_sided, k):
+    """The ``k`` (τ, direction) pairs with the largest *smoothed* μ bound on the selection half.
+
+    At each of 401 quantiles of the pooled selection half, μ is bounded as the evaluation will bound it (the
+    selection counts rescaled to the evaluation sizes, the same Clopper–Pearson level); the bounds are averaged
+    over 21 neighbouring quantiles (5 % of the range) before taking the best, so that a lone spike of the noisy
+    selection-half estimate in a sparse tail (a winner's curse over hundreds of candidates) is not chosen.
+    """
+    from scipy.ndimage import uniform_filter1d
+
+    cand = np.quantile(np.concatenate([a_sel, b_sel]), np.linspace(0.0, 1.0, 401))
+    a_sorted, b_sorted = np.sort(a_sel), np.sort(b_sel)
+    above_a = (a_sorted.size - np.searchsorted(a_sorted, cand, side="right")) / a_sorted.size
+    above_b = (b_sorted.size - np.searchsorted(b_sorted, cand, side="right")) / b_sorted.size
+    ka, kb = np.rint(above_a * n_eval_a), np.rint(above_b * n_eval_b)
+    smooth = []
+    for direction in ("above", "below"):
+        fp = ka if direction == "above" else n_eval_a - ka
+        fn = n_eval_b - kb if direction == "above" else kb
+        mu = np.clip(_gdp_mu(_upper_vec(fp, n_eval_a, one_sided), _upper_vec(fn, n_eval_b, one_sided)), -50, 50)
+        smooth.append(uniform_filter1d(mu, 21, mode="nearest"))
+    order = np.argsort(-np.concatenate(smooth), kind="stable")[:k]
+    return [(float(cand[i % cand.size]), "above" if i < cand.size else "below") for i in order]
+
+
 def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: float,
-                        level: float = LEVEL, seed: int = 0) -> AuditBound:
-    """A lower bound on ε, valid with probability ≥ ``level``, from scores on D and on D′."""
+                        level: float = LEVEL, seed: int = 0, method: str = "clopper_pearson",
+                        thresholds: int = 1) -> AuditBound:
+    """A lower bound on ε, valid with probability ≥ ``level``, from scores on D and on D′.
+
+    The scores are split at random into halves: one chooses the threshold(s) and the direction, the other counts
+    the errors.  ``method``:
+
+    * ``"clopper_pearson"`` (assumption-free): ε ≥ log((1 − δ − FNR)/FPR) (and with the rates swapped), with
+      one-sided Clopper–Pearson upper bounds on FPR and FNR.
+    * ``"gdp"`` (assumes a Gaussian trade-off curve): μ ≥ Φ⁻¹(1 − FPR_hi) − Φ⁻¹(FNR_hi), maximised over the
+      ``thresholds`` thresholds counted, then ε from the μ-GDP curve at ``delta`` (:func:`gdp_epsilon`).  Valid
+      for a mechanism whose claim is Gaussian (any post-processing of composed Gaussian mechanisms is μ-GDP);
+      for other mechanisms it can exceed the true ε.  Needs δ > 0.
+
+    Bonferroni: the 2 × ``thresholds`` rates each get level 1 − (1 − ``level``)/(2·thresholds).
+    """
     from kernels import validate as KV
 
     def scores(name, x):
@@ -77,36 +187,210 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
 
     a = scores("without", without)
     b = scores("with_canary", with_canary)
+    if not isinstance(method, str) or method not in METHODS:
+        raise KV.InvalidParameter("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
     delta = KV._real("delta", delta)
+    if method == "gdp" and not 0.0 < delta < 1.0:
+        raise KV.InvalidParameter("delta", "in (0, 1) for method 'gdp'", delta)
     if not 0.0 <= delta < 1.0:
         raise KV.InvalidParameter("delta", "in [0, 1)", delta)
     level = KV.open_unit("level", level)
+    k = KV.integer("thresholds", thresholds, 1, 1000)
+    if method == "clopper_pearson" and k != 1:
+        raise KV.InvalidParameter("thresholds", "1 for method 'clopper_pearson'", thresholds)
     rng = np.random.default_rng(KV.integer("seed", seed, 0))
     a, b = rng.permutation(a), rng.permutation(b)
-    a_sel, a_ev = a[: a.size // 2], a[a.size // 2:]
-    b_sel, b_ev = b[: b.size // 2], b[b.size // 2:]
+    return _bound_from_halves(a[: a.size // 2], a[a.size // 2:], b[: b.size // 2], b[b.size // 2:], delta, level,
+                              method, k)
 
-    # choose τ and the direction on the selection half (point estimates, light smoothing)
-    cand = np.unique(np.quantile(np.concatenate([a_sel, b_sel]), np.linspace(0.0, 1.0, 401)))
-    a_sorted, b_sorted = np.sort(a_sel), np.sort(b_sel)
-    best = (-math.inf, cand[0], "above")
-    for tau in cand:
-        above_a = (a_sorted.size - np.searchsorted(a_sorted, tau, side="right") + 0.5) / (a_sorted.size + 1)
-        above_b = (b_sorted.size - np.searchsorted(b_sorted, tau, side="right") + 0.5) / (b_sorted.size + 1)
-        for direction, fpr, fnr in (("above", above_a, 1.0 - above_b), ("below", 1.0 - above_a, above_b)):
-            e = _eps_from_rates(fpr, fnr, delta)
-            if e > best[0]:
-                best = (e, float(tau), direction)
-    _, tau, direction = best
 
-    # count on the evaluation half; Bonferroni over the two rates
-    hit_a = int(np.sum(a_ev > tau)) if direction == "above" else int(np.sum(a_ev <= tau))
-    hit_b = int(np.sum(b_ev > tau)) if direction == "above" else int(np.sum(b_ev <= tau))
-    one_sided = 1.0 - (1.0 - level) / 2.0
-    fpr_hi = _upper(hit_a, a_ev.size, one_sided)
-    fnr_hi = _upper(b_ev.size - hit_b, b_ev.size, one_sided)
-    eps = _eps_from_rates(fpr_hi, fnr_hi, delta)
-    return AuditBound(max(eps, 0.0), tau, direction, fpr_hi, fnr_hi, int(min(a_ev.size, b_ev.size)), level)
+def _bound_from_halves(a_sel, a_ev, b_sel, b_ev, delta, level, method, k) -> AuditBound:
+    """The bound from scores already split into a selection half and an evaluation half (validated inputs)."""
+    one_sided = 1.0 - (1.0 - level) / (2.0 * k)  # Bonferroni over the two rates of each threshold counted
+    if method == "clopper_pearson":
+        chosen = _cp_selection(a_sel, b_sel, delta)
+    else:
+        chosen = _gdp_selection(a_sel, b_sel, a_ev.size, b_ev.size, one_sided, k)
+
+    best = None
+    for tau, direction in chosen:  # count on the evaluation half
+        hit_a = int(np.sum(a_ev > tau)) if direction == "above" else int(np.sum(a_ev <= tau))
+        hit_b = int(np.sum(b_ev > tau)) if direction == "above" else int(np.sum(b_ev <= tau))
+        fpr_hi = _upper(hit_a, a_ev.size, one_sided)
+        fnr_hi = _upper(b_ev.size - hit_b, b_ev.size, one_sided)
+        if method == "clopper_pearson":
+            mu, eps = None, _eps_from_rates(fpr_hi, fnr_hi, delta)
+        else:
+            mu = max(float(_gdp_mu(fpr_hi, fnr_hi)), 0.0)
+            eps = gdp_epsilon(mu, delta)
+        if best is None or eps > best[0]:
+            best = (eps, mu, tau, direction, fpr_hi, fnr_hi)
+    eps, mu, tau, direction, fpr_hi, fnr_hi = best
+    return AuditBound(max(eps, 0.0), tau, direction, fpr_hi, fnr_hi, int(min(a_ev.size, b_ev.size)), level,
+                      method, mu, k)
+
+
+# ======================================================================================
+# Auditing anyone's mechanism (`dpverify audit FILE_OR_MODULE:FUNCTION`)
+# ======================================================================================
+MIN_MECHANISM_TRIALS = 100  # runs per neighbour: the halves must hold enough runs for a threshold and its count
+
+
+class MechanismError(ValueError):
+    """A mechanism that cannot be audited (not found, not callable, a bad release): one line naming it."""
+
+
+def load_mechanism(spec: str):
+    """The function named by ``FILE.py:FUNCTION`` or ``package.module:FUNCTION``."""
+    import importlib
+    import importlib.util
+    import inspect
+    from pathlib import Path
+
+    if not isinstance(spec, str) or ":" not in spec:
+        raise MechanismError(f"FUNCTION: must be FILE_OR_MODULE:FUNCTION, e.g. mech.py:release (got {spec!r})")
+    where, _, name = spec.rpartition(":")
+    if not where or not name.isidentifier():
+        raise MechanismError(f"FUNCTION: must be FILE_OR_MODULE:FUNCTION with a Python name after the colon "
+                             f"(got {spec!r})")
+    path = Path(where)
+    if where.endswith(".py") or path.exists():
+        if not path.is_file():
+            raise MechanismError(f"FUNCTION: file not found: {where}")
+        mod_spec = importlib.util.spec_from_file_location(f"_dpverify_audit_{path.stem}", path)
+        if mod_spec is None or mod_spec.loader is None:
+            raise MechanismError(f"FUNCTION: cannot load {where} as a Python file")
+        module = importlib.util.module_from_spec(mod_spec)
+        try:
+            mod_spec.loader.exec_module(module)
+        except Exception as exc:  # the user's file failed: name it and why, in one line
+            raise MechanismError(f"FUNCTION: importing {where} raised {type(exc).__name__}: {exc}") from None
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ModuleNotFoundError as exc:
+            raise MechanismError(f"FUNCTION: module not found: {where} ({exc})") from None
+        except Exception as exc:
+            raise MechanismError(f"FUNCTION: importing {where} raised {type(exc).__name__}: {exc}") from None
+    if not hasattr(module, name):
+        raise MechanismError(f"FUNCTION: {where} has no function {name!r}")
+    fn = getattr(module, name)
+    if not callable(fn):
+        raise MechanismError(f"FUNCTION: {spec} is not callable (a {type(fn).__name__})")
+    try:
+        inspect.signature(fn).bind(0, np.random.default_rng(0))
+    except TypeError:
+        raise MechanismError(f"FUNCTION: {spec} must accept (neighbour, rng): neighbour 0 for D, 1 for D′, "
+                             "rng a numpy.random.Generator") from None
+    except ValueError:  # no signature to inspect (some builtins): let the first call decide
+        pass
+    return fn
+
+
+def _release(fn, neighbour: int, rng, k: int, shape):
+    """One release of ``fn`` as a 1-d float array, checked against the first release's shape."""
+    try:
+        out = fn(neighbour, rng)
+    except Exception as exc:
+        raise MechanismError(f"FUNCTION: raised {type(exc).__name__} on neighbour {neighbour}, run {k}: {exc}") \
+            from None
+    if isinstance(out, (bool, np.bool_)) or not isinstance(out, (int, float, np.integer, np.floating, np.ndarray,
+                                                                   list, tuple)):
+        raise MechanismError("FUNCTION: must return a float or a 1-d array of floats "
+                             f"(got {type(out).__name__} on neighbour {neighbour}, run {k})")
+    try:
+        arr = np.asarray(out, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise MechanismError("FUNCTION: must return a float or a 1-d array of floats "
+                             f"(got a {type(out).__name__} that is not numeric on neighbour {neighbour}, run {k})") \
+            from None
+    arr = arr.reshape(1) if arr.ndim == 0 else arr
+    if arr.ndim != 1 or arr.size == 0:
+        raise MechanismError("FUNCTION: must return a float or a 1-d array of floats "
+                             f"(got shape {np.shape(out)} on neighbour {neighbour}, run {k})")
+    if shape is not None and arr.shape != shape:
+        raise MechanismError(f"FUNCTION: releases must all have one shape: {shape} on the first run, "
+                             f"{arr.shape} on neighbour {neighbour}, run {k}")
+    if not np.all(np.isfinite(arr)):
+        raise MechanismError(f"FUNCTION: returned a NaN or infinite release on neighbour {neighbour}, run {k}")
+    return arr
+
+
+def _direction(a_sel: np.ndarray, b_sel: np.ndarray) -> np.ndarray:
+    """A likelihood-ratio-like direction from the selection half: Σ⁻¹(m₁ − m₀) with the pooled covariance Σ
+    (ridge-regularised; diagonal beyond 256 coordinates), i.e. the Gaussian likelihood-ratio direction of the
+    mechanism's own noise geometry."""
+    diff = b_sel.mean(axis=0) - a_sel.mean(axis=0)
+    centred = np.concatenate([a_sel - a_sel.mean(axis=0), b_sel - b_sel.mean(axis=0)])
+    d = diff.size
+    if d <= 256 and centred.shape[0] > 2 * d:
+        cov = centred.T @ centred / (centred.shape[0] - 2)
+        ridge = 1e-9 * max(float(np.trace(cov)) / d, 1e-300)
+        w = np.linalg.solve(cov + ridge * np.eye(d), diff)
+    else:
+        var = centred.var(axis=0)
+        w = diff / np.maximum(var, 1e-12 * max(float(var.max()), 1e-300))
+    return w
+
+
+def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed: int = 0,
+                    method: str = "clopper_pearson", level: float = LEVEL, progress: bool = False) -> dict:
+    """Audit a mechanism ``fn(neighbour, rng)`` that returns its release on D (0) or D′ (1).
+
+    ``trials`` runs per neighbour (neighbour k draws from its own Generator seeded by (seed, k)).  Half the runs
+    choose the score (a vector release is projected on :func:`_direction`; a scalar is its own score) and the
+    threshold; the other half count the errors (:func:`epsilon_lower_bound`'s estimators).  Verdict
+    ``violated`` when the audited lower bound exceeds ``epsilon``, else ``holds`` (no leak found).
+    """
+    import time
+
+    from kernels import validate as KV
+
+    epsilon = KV.positive("epsilon", epsilon)
+    delta = KV.open_unit("delta", delta)
+    trials = KV.integer("trials", trials, MIN_MECHANISM_TRIALS, 10**8)
+    seed = KV.integer("seed", seed, 0)
+    level = KV.open_unit("level", level)
+    if not isinstance(method, str) or method not in METHODS:
+        raise KV.InvalidParameter("method", "one of " + ", ".join(METHODS), method)
+    if not callable(fn):
+        raise MechanismError(f"FUNCTION: must be callable (got a {type(fn).__name__})")
+
+    from tqdm import tqdm
+
+    t0 = time.perf_counter()
+    rngs = [np.random.default_rng([seed, k]) for k in (0, 1)]
+    first = _release(fn, 0, rngs[0], 0, None)
+    out = np.empty((2, trials, first.size))
+    out[0, 0] = first
+    bar = tqdm(total=2 * trials, desc="audit runs", unit="run", disable=not progress, leave=False)
+    try:
+        bar.update(1)
+        for neighbour in (0, 1):
+            for k in range(1 if neighbour == 0 else 0, trials):
+                out[neighbour, k] = _release(fn, neighbour, rngs[neighbour], k, first.shape)
+                bar.update(1)
+    finally:
+        bar.close()
+    half = trials // 2
+    a_sel, a_ev, b_sel, b_ev = out[0, :half], out[0, half:], out[1, :half], out[1, half:]
+    if first.size == 1:
+        score = "the release itself"
+        s = [x[:, 0] for x in (a_sel, a_ev, b_sel, b_ev)]
+    else:
+        w = _direction(a_sel, b_sel)
+        score = (f"projection of the {first.size}-d release on Σ⁻¹(mean D′ − mean D) of the selection half "
+                 "(Σ: the pooled covariance)")
+        s = [x @ w for x in (a_sel, a_ev, b_sel, b_ev)]
+    if any(not np.all(np.isfinite(x)) for x in s):
+        raise MechanismError("FUNCTION: its releases are too large to score (a projection overflowed)")
+    bound = _bound_from_halves(s[0], s[1], s[2], s[3], delta, level, method, 1)
+    verdict = "violated" if bound.epsilon_lb > epsilon else "holds"
+    return {"verdict": verdict, "epsilon_lb": bound.epsilon_lb, "epsilon_claimed": epsilon, "delta": delta,
+            "method": method, "assumes": bound.assumes, "trials": trials, "seed": seed, "level": level,
+            "mu_lb": bound.mu_lb, "release_size": int(first.size), "score": score, "threshold": bound.threshold,
+            "direction": bound.direction, "fpr_hi": bound.fpr_hi, "fnr_hi": bound.fnr_hi,
+            "evaluation_runs": bound.trials, "seconds": time.perf_counter() - t0}
 
 
 # ======================================================================================
@@ -125,6 +409,14 @@ def _nan_fields(rows, labels) -> list[str]:
 
 def _ratio(lb: float, acct: float) -> float:
     return lb / acct if acct != 0 else (math.inf if lb > 0 else 0.0)
+
+
+def claim_method(sampling_rate: float) -> str:
+    """The estimator an audit row uses against its accountant: ``"gdp"`` when the accountant's claim is a
+    composition of Gaussian mechanisms without subsampling (sampling rate 1: the claim *is* μ-GDP, so a μ lower
+    bound above the claimed μ refutes it whatever the mechanism's curve), ``"clopper_pearson"`` (assumption-free)
+    for a subsampled mechanism, whose trade-off curve is not Gaussian and whose GDP conversion could overstate ε."""
+    return "gdp" if sampling_rate >= 1.0 else "clopper_pearson"
 
 
 def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: float, budget: str, family: str,
@@ -150,8 +442,9 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     nans = _nan_fields(rows, labels)
     broken = [] if nans else [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
     verdict = "inconclusive" if nans else ("violated" if broken else "holds")
-    listing = "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f} vs accountant {r['accountant_epsilon']:.3f}"
-                        for lab, r in zip(labels, rows))
+    listing = "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f}"
+                        + (f" ({r['audit_method']})" if r.get("audit_method") else "")
+                        + f" vs accountant {r['accountant_epsilon']:.3f}" for lab, r in zip(labels, rows))
     head = f"NaN in {', '.join(nans)}: the audit cannot decide; " if nans else ("LEAKS: " if broken else "")
     evidence = (f"{head}{listing} ({trials} runs per dataset, half for the threshold; {level:.3%} lower bounds, "
                 f"Bonferroni over {family}){_QUICK_CAVEAT if verdict == 'holds' and budget == 'quick' else ''}")
@@ -190,29 +483,46 @@ def _pagan_family_datasets(n: int):
     return dataclasses.replace(base, features=zero), dataclasses.replace(base, features=canary)
 
 
-def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int, canary: bool, trials: int,
-                            seed: int, noise_scale: float = 1.0) -> dict:
-    """Scores −x_T[0] of ``trials`` runs of ``algorithm`` from x₀ = 0 on D (or D′ with ``canary``).
+PAGAN_NOISE_GEOMETRIES = ("inverse", "direct")
 
-    ``noise_scale`` multiplies the noise the mechanism adds (1 = as implemented; the tests use
-    a smaller value as a negative control: the audit must catch a mechanism that under-noises).
+
+def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int, canary: bool, trials: int,
+                            seed: int, noise_scale: float = 1.0, noise_geometry: str = "inverse") -> dict:
+    """Scores −x_T[j] of ``trials`` runs of ``algorithm`` from x₀ = 0 on D (or D′ with ``canary``).
+
+    The canary is 10·e_j on the coordinate j where the implemented noise is smallest relative to the clipping set
+    (largest semi-axis 1/√a_j over noise std: the worst case for the mechanism; for a correct kernel every axis
+    gives the same ratio and j = 0).  Mutants for the negative controls (mechanism options, no file edits):
+    ``noise_scale`` multiplies the noise the mechanism adds (1 = as implemented); ``noise_geometry="direct"`` draws
+    the noise with covariance ∝ A instead of A⁻¹ (std z·√a_j/b instead of z/(b·√a_j)).
     """
     import dataclasses
 
     import kernels
     from kernels.adaptive import run_trials_one_stream
+    from kernels.validate import choice
 
-    d_without, d_with = _pagan_family_datasets(n)
-    ds = d_with if canary else d_without
-    cfg = kernels.make_config(algorithm, ds, epsilon=AUDIT_EPSILON, delta=AUDIT_DELTA, steps=steps,
+    choice("noise_geometry", noise_geometry, PAGAN_NOISE_GEOMETRIES)
+    d_without, _ = _pagan_family_datasets(n)
+    cfg = kernels.make_config(algorithm, d_without, epsilon=AUDIT_EPSILON, delta=AUDIT_DELTA, steps=steps,
                               batch_size=batch_size, alpha=0.01, n_log=2)
-    if noise_scale != 1.0:
-        cfg = dataclasses.replace(cfg, noise_std=cfg.noise_std * noise_scale)
+    std = cfg.noise_std * noise_scale
+    if noise_geometry == "direct":
+        std = cfg.info["noise_multiplier"] * np.sqrt(cfg.ellipsoid) / batch_size * noise_scale
+    cfg = dataclasses.replace(cfg, noise_std=std)
+    ratio = np.where(std > 0, 1.0 / (np.sqrt(cfg.ellipsoid) * np.where(std > 0, std, 1.0)), np.inf)
+    j = int(np.argmax(np.round(ratio, 12)))  # ties (a correct kernel) -> the first axis
+    ds = d_without
+    if canary:
+        feats = d_without.features.copy()
+        feats[0, j] = 10.0
+        ds = dataclasses.replace(d_without, features=feats)
     x, _ = run_trials_one_stream(cfg, ds, trials, seed)
-    return {"score": -x[:, 0], "noise_multiplier": cfg.info["noise_multiplier"]}
+    return {"score": -x[:, j], "noise_multiplier": cfg.info["noise_multiplier"], "canary_axis": j}
 
 
-def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: float = 1.0):
+def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: float = 1.0,
+                       noise_geometry: str = "inverse"):
     from verify.privacy import with_replacement_epsilon
     from verify.registry import by_budget
     from verify.runner import sweep
@@ -221,7 +531,8 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
     n_tests = len(PAGAN_FAMILY_AUDITS) * len(PAGAN_AUDIT_CONFIGS)
     level = 1.0 - (1.0 - LEVEL) / n_tests  # Bonferroni over every audit of the family
     tasks = [dict(algorithm=algorithm, n=n, batch_size=b, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
+                  seed=int(np.random.SeedSequence([seed, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
+                  noise_geometry=noise_geometry)
              for k, (n, b, T) in enumerate(PAGAN_AUDIT_CONFIGS) for c in (False, True)]
     outs = sweep(pagan_family_audit_task, tasks, f"audit {algorithm}")
     rows = []
@@ -230,7 +541,9 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
         z = float(a["noise_multiplier"])
         # PLD on a 0.01 grid: a pessimistic estimate, above the exact ε by at most T·0.01
         acct = with_replacement_epsilon(n, b, z, T, AUDIT_DELTA, value_discretization_interval=0.01)
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k)
+        # n = 1: every draw (with replacement) is the canary, T Gaussian steps, a Gaussian claim
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k,
+                                    method=claim_method(1.0 if n == 1 else 0.0))
         rows.append(dict(n=n, batch_size=b, steps=T, noise_multiplier=z, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"n={r['n']} b={r['batch_size']} T={r['steps']}" for r in rows]
@@ -250,8 +563,9 @@ def _register_pagan_family() -> None:
             dp-accounting's for the mechanism (sampling with replacement, PAGAN's noise multiplier).""",
             theory=(),
             notes="Runs from x₀ = 0 on D (zero records) and D′ (record 0 = canary 10·e₁, clipped by the mechanism); "
-            "score −x_T[0]; threshold chosen on half the runs, Clopper–Pearson rates on the other half "
-            "(verify.audit.epsilon_lower_bound), Bonferroni over the family's 10 audits. Nominal ε = 4, δ = 1e-5. "
+            "score −x_T[j] on the canary's axis j (the one where the implemented noise is smallest relative to the "
+            "clipping set; j = 0 for a correct kernel); threshold chosen on half the runs, error rates on the other half "
+            "(verify.audit.epsilon_lower_bound: Gaussian-DP bound for n=1, Clopper–Pearson for the sampled n=4), Bonferroni over the family's 10 audits. Nominal ε = 4, δ = 1e-5. "
             "Configurations: n=1,b=1,T=1 (one Gaussian step) and n=4,b=2,T=3 (sampled, composed). Accountant: "
             "dp-accounting PLD on a 0.01 grid (pessimistic, ≤ T·0.01 above the exact ε).",
         )(lambda budget, seed, _n=name: audit_pagan_family(_n, budget, seed))
@@ -316,10 +630,11 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
         z = adp_noise_scales(b_rule, alpha_rule, T) * ADP_AUDIT_SIGMA  # G = 1
         acct = composed_epsilon([(1.0 / n, float(zt), 1) for zt in z], AUDIT_DELTA, "pld",
                                 value_discretization_interval=0.01)
-        bounds = {s: epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level, seed=seed + 2 * k + j)
+        bounds = {s: epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level, seed=seed + 2 * k + j,
+                                         method=claim_method(1.0 / n))
                   for j, s in enumerate(("shift", "spread"))}
         best = max(bounds, key=lambda s: bounds[s].epsilon_lb)
-        rows.append(dict(n=n, steps=T, accountant_epsilon=acct, score=best,
+        rows.append(dict(n=n, steps=T, accountant_epsilon=acct, score=best, audit_method=bounds[best].method,
                          audit_epsilon_lb=bounds[best].epsilon_lb,
                          **{f"audit_{s}_epsilon_lb": b.epsilon_lb for s, b in bounds.items()}))
     labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
@@ -343,7 +658,8 @@ def _register_adp() -> None:
             notes="Runs from θ₀ = 0 (λ = 0, d = 20, σ = 0.8, η = 1) on D (zero records) and D′ (record 0 = 10·e₁, "
             "gradient clipped to G = 1). Scores: θ_T[0] (the canary's push) and −‖θ_T[1:]‖² (the scale of the update, "
             "which reveals a data-dependent stepsize). Accountant: Poisson-subsampled Gaussian steps at rate 1/n with "
-            "multipliers α_t·σ/G, PLD on a 0.01 grid. Bonferroni over the 16 adp audit tests. Configurations: n=1,T=1 "
+            "multipliers α_t·σ/G, PLD on a 0.01 grid. Estimator: Gaussian-DP bound for n=1 (a Gaussian claim), "
+            "Clopper–Pearson for n=4 (sampled). Bonferroni over the 16 adp audit tests. Configurations: n=1,T=1 "
             "and n=4,T=3. For the adaptive b rule, b_{t+1} is computed from the clean gradient as Algorithm 1 line 4 "
             "says; the accountant (like Theorem 4.1) does not charge for it.",
         )(lambda budget, seed, _n=name: audit_adp(_n, budget, seed))

@@ -1074,7 +1074,7 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
 def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
     """The audit claim of ``mech``; ``noise_scale`` < 1 under-noises the kernel (negative control) and ``trials``
     overrides the budget's runs per dataset (the tests' smaller negative controls)."""
-    from verify.audit import AUDIT_DELTA, audit_outcome, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, audit_outcome, claim_method, epsilon_lower_bound
     from verify.privacy import gaussian_epsilon
     from verify.stats import LEVEL
 
@@ -1094,7 +1094,7 @@ def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, t
         # dp-accounting's pessimistic PLD on a 1e-3 grid: an upper bound, at most steps·1e-3 above the exact ε
         acct = gaussian_epsilon(s, AUDIT_DELTA, steps=steps, accountant="pld", value_discretization_interval=1e-3)
         bound = epsilon_lower_bound(outs[2 * k]["score"], outs[2 * k + 1]["score"], AUDIT_DELTA, level,
-                                    seed=seed + k)
+                                    seed=seed + k, method=claim_method(1.0))  # no subsampling: a Gaussian claim
         rows.append(dict(batch_size=B, rounds=Tr, sigma=s, strategy=kind, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"B={r['batch_size']} T={r['rounds']} σ={r['sigma']}" for r in rows]
@@ -1135,8 +1135,8 @@ def _register_dp_adam_audits() -> None:
             theory=(),
             notes=cfg_notes + " Kernel: kernels.dp_adam.run_stream (Adam, η = 1, ξ = 1, d = 2). Zero-out adjacency "
             "(the accountant's; for the Gaussian mechanism without sampling the dominating pair N(0, σ²) vs N(1, σ²) "
-            "is the same as add/remove). Threshold chosen on half the runs, Clopper–Pearson rates on the other half "
-            f"(verify.audit.epsilon_lower_bound) at δ = 1e-5, Bonferroni over the {DPA_AUDIT_TESTS} dp_adam_design "
+            "is the same as add/remove). Threshold chosen on half the runs, error rates on the other half "
+            f"(verify.audit.epsilon_lower_bound, Gaussian-DP bound: no subsampling, a Gaussian claim) at δ = 1e-5, Bonferroni over the {DPA_AUDIT_TESTS} dp_adam_design "
             "audit tests. Accountant: dp-accounting's pessimistic PLD of the Gaussian mechanism on a 1e-3 grid (an upper "
             "bound, ≤ T·1e-3 above the exact ε).",
         )(lambda budget, seed, _n=name: audit_dp_adam(_n, budget, seed))

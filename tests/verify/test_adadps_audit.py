@@ -70,3 +70,13 @@ def test_fixed_batch_replace_one_is_accounted_at_half_the_multiplier():
     accounted = va.audit_accountant_epsilon("fixed", 1, 1, 1)
     assert z_hi > 0.45  # and not smaller: the pair really is σ/2 apart in noise units
     assert accounted >= gaussian_epsilon(z_hi, AUDIT_DELTA)  # the accountant now covers the measured mechanism
+
+
+def test_audit_catches_clipping_the_wrong_vector():
+    """Negative control (mechanism option ``clip_target="raw"``): AdaDPS clipping the raw gradient and then
+    preconditioning by 1/A (A₀ = 0.01) releases the canary with 100× its allowed norm; the quick audit certifies far
+    more ε than the accountant (47.9 vs 4.38 at seed 0), also with the assumption-free bound of the subsampled rows."""
+    out = va.audit_central("adadps_fixed", "quick", 0, clip_target="raw")
+    assert out.verdict == "violated" and out.evidence.startswith("LEAKS")
+    f = out.figures
+    assert f["audit_epsilon_lb_1"] > f["accountant_epsilon_1"]  # Poisson n=4: a Clopper–Pearson (assumption-free) row

@@ -247,6 +247,17 @@ def test_epsilon_lower_bound(kw):
     check_verify(epsilon_lower_bound, kw, parameter_names(epsilon_lower_bound))
 
 
+@settings(max_examples=examples(40))
+@given(kw=fuzzed(dict(without=SCORES, with_canary=SCORES.map(lambda x: x + 1.0), delta=reals(0, 0.5),
+                      level=reals(0.5, 0.99), seed=small(0, 3), method=st.just("gdp"), thresholds=small(1, 5)),
+                 dict(without=JUNK_ARRAY, with_canary=JUNK_ARRAY, delta=JUNK_REAL, level=JUNK_REAL, seed=JUNK_COUNT,
+                      method=st.sampled_from(["GDP", "", None, 3]), thresholds=JUNK_COUNT)))
+def test_epsilon_lower_bound_gdp(kw):
+    from verify.audit import epsilon_lower_bound
+
+    check_verify(epsilon_lower_bound, kw, parameter_names(epsilon_lower_bound))
+
+
 # ---------------------------------------------------------------------------- theory (table-driven)
 VEC = st.lists(reals(0.1, 10), min_size=3, max_size=3)
 UNIT_VEC = st.lists(reals(0.01, 0.99), min_size=3, max_size=3)

@@ -45,6 +45,66 @@ def test_bad_scores_are_refused():
         epsilon_lower_bound(np.zeros(10), np.ones(10), 1.5)
 
 
+# -- the Gaussian-DP estimator (method="gdp") ------------------------------------------------------
+from verify.audit import gdp_epsilon  # noqa: E402
+
+
+def _mu_for_epsilon(eps, delta):
+    from scipy.optimize import brentq
+
+    return brentq(lambda m: gdp_epsilon(m, delta) - eps, 0.05, 20.0, xtol=1e-12)
+
+
+def test_gdp_curve_is_the_gaussian_mechanism_of_dp_accounting():
+    """μ-GDP with μ = 1/z is the Gaussian mechanism with noise multiplier z: the closed form solved for ε lies in
+    dp-accounting's interval for it."""
+    for z in (0.5, 1.0, 3.0):
+        lo, hi = gaussian_epsilon_interval(z, 1e-5)
+        assert lo - 1e-6 <= gdp_epsilon(1 / z, 1e-5) <= hi + 1e-6
+    assert gdp_epsilon(0.0, 1e-5) == 0.0 and gdp_epsilon(1e-3, 0.5) == 0.0  # δ(0) ≤ δ: nothing to pay
+
+
+def test_gdp_bound_is_tight_on_exact_gaussian_scores():
+    """N(0,1) vs N(μ,1) with the exact ε at δ = 1e-5 equal to 4, 10⁵ samples per side: ≥ 0.9·4, and below 4
+    (a valid lower bound of an exactly Gaussian trade-off); the assumption-free bound is recorded alongside."""
+    mu = _mu_for_epsilon(4.0, 1e-5)
+    g = epsilon_lower_bound(*_gauss(mu, 100_000, 0), 1e-5, method="gdp")
+    cp = epsilon_lower_bound(*_gauss(mu, 100_000, 0), 1e-5)
+    assert 0.9 * 4.0 <= g.epsilon_lb <= 4.0 and g.mu_lb <= mu
+    assert g.method == "gdp" and "Gaussian" in g.assumes and g.to_dict()["method"] == "gdp"
+    assert cp.method == "clopper_pearson" and cp.mu_lb is None and cp.epsilon_lb < g.epsilon_lb
+
+
+def test_gdp_bound_is_valid_on_gaussian_scores():
+    """Each bound exceeds the true ε = 4 with probability ≤ 5%; over 20 seeds more than 4 exceedances has
+    probability < 1.6% (the seeds being fixed, the assertion never flips)."""
+    mu = _mu_for_epsilon(4.0, 1e-5)
+    over = [epsilon_lower_bound(*_gauss(mu, 4000, s), 1e-5, seed=s, method="gdp").epsilon_lb > 4.0
+            for s in range(20)]
+    assert sum(over) <= 4
+
+
+def test_gdp_bound_on_identical_distributions_is_small():
+    rng = np.random.default_rng(0)
+    b = epsilon_lower_bound(rng.standard_normal(100_000), rng.standard_normal(100_000), 1e-5, method="gdp")
+    assert b.epsilon_lb <= 0.2
+
+
+def test_gdp_bonferroni_over_several_thresholds():
+    mu = _mu_for_epsilon(4.0, 1e-5)
+    b = epsilon_lower_bound(*_gauss(mu, 100_000, 0), 1e-5, method="gdp", thresholds=5)
+    assert b.thresholds_tested == 5 and 0.9 * 4.0 <= b.epsilon_lb <= 4.0
+
+
+def test_bad_method_and_gdp_delta_are_refused():
+    with pytest.raises(InvalidParameter, match="method"):
+        epsilon_lower_bound(np.zeros(10), np.ones(10), 1e-5, method="exact")
+    with pytest.raises(InvalidParameter, match="delta"):
+        epsilon_lower_bound(np.zeros(10), np.ones(10), 0.0, method="gdp")
+    with pytest.raises(InvalidParameter, match="thresholds"):
+        epsilon_lower_bound(np.zeros(10), np.ones(10), 1e-5, thresholds=3)
+
+
 # -- audits of the suite's own mechanisms -------------------------------------------------------
 from verify import audit  # noqa: E402
 from verify.registry import load_all  # noqa: E402
@@ -71,6 +131,25 @@ def test_audit_catches_a_mechanism_that_adds_a_quarter_of_its_noise():
     assert out.counterexample["audit_epsilon_lb"] > out.counterexample["accountant_epsilon"]
 
 
+@pytest.mark.parametrize("name", audit.PAGAN_FAMILY_AUDITS)
+def test_audit_catches_noise_times_0_7(name):
+    """Negative control at the quick budget: noise ×0.7 (true ε of the one-step configuration 7.8 vs 5.30) is
+    caught by the GDP bound of the n = 1 configuration (seeds 0–2 all gave audited/accountant 1.45–1.50)."""
+    out = audit.audit_pagan_family(name, "quick", 0, noise_scale=0.7)
+    assert out.verdict == "violated" and out.counterexample["n"] == 1
+
+
+def test_audit_catches_pagan_noise_with_covariance_a_instead_of_its_inverse():
+    """Negative control: PAGAN-opt's noise drawn with covariance ∝ A instead of A⁻¹ (mechanism option
+    ``noise_geometry="direct"``).  The canary goes on the axis where the implemented noise is smallest relative
+    to the clipping ellipsoid, so the audit sees the mutant's worst direction.  (For the other kernels A = I and
+    the option changes nothing.)"""
+    out = audit.audit_pagan_family("pagan_opt", "quick", 0, noise_geometry="direct")
+    assert out.verdict == "violated" and out.counterexample["n"] == 1
+    honest = audit.pagan_family_audit_task("pagan_opt", 1, 1, 1, True, 10, 0)
+    assert honest["canary_axis"] == 0  # a correct kernel: every axis alike, the first is taken
+
+
 def test_one_stream_trials_are_reproducible():
     a = audit.pagan_family_audit_task("pasan", 4, 2, 3, True, 500, 9)
     b = audit.pagan_family_audit_task("pasan", 4, 2, 3, True, 500, 9)
@@ -83,11 +162,14 @@ def test_adp_audits_registered_and_dp_sgd_holds():
     assert out.verdict == "holds" and out.figures["max_audit_over_accountant"] <= 1.0
 
 
-def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update():
+@pytest.mark.parametrize("name", ["adp_sgd_adaptive", "dp_sgd_adaptive"])
+def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update(name):
     """Finding (pinned): with b_{t+1}² = b_t² + max(‖∇f‖², ν) from the clean gradient (Algorithm 1, line 4) the
     released update's scale depends on the record; at n = 1, T = 1 the spread score certifies more ε than the
-    Gaussian-mechanism accountant gives ADP-SGD's noise."""
-    out = audit.audit_adp("adp_sgd_adaptive", "quick", 0)
+    Gaussian-mechanism accountant gives ADP-SGD's noise.  The GDP estimator (the accountant's claim at n = 1 is a
+    Gaussian one) certifies 11.2 against 4.64 (adp_sgd_adaptive) and 5.68 (dp_sgd_adaptive) at seed 0; the
+    Clopper–Pearson bound used before (4.72 for both) decided only the first."""
+    out = audit.audit_adp(name, "quick", 0)
     assert out.verdict == "violated"
     c = out.counterexample
     assert c["n"] == 1 and c["steps"] == 1 and c["score"] == "spread"
@@ -97,6 +179,11 @@ def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update():
 def test_adp_audit_catches_under_noising():
     out = audit.audit_adp("adp_sgd", "quick", 0, noise_scale=0.25)
     assert out.verdict == "violated" and out.counterexample["score"] == "shift"
+
+
+def test_adp_audit_catches_noise_times_0_7():
+    out = audit.audit_adp("dp_sgd", "quick", 0, noise_scale=0.7)
+    assert out.verdict == "violated" and out.counterexample["n"] == 1
 
 
 # -- the one Outcome builder every audit claim uses ---------------------------------------------
