@@ -400,6 +400,17 @@ AUDIT_DELTA = 1e-5
 # 'holds' for an audit means "no leak found"; an audit can show a leak, never its absence
 _QUICK_CAVEAT = ("; quick budget: no leak found at this sample size — an audit can only show leaks, and the full "
                  "budget's 10× runs can find one this run misses")
+#: an audit that finds no leak says 'holds' only when it can see most of the claimed ε: its best audited lower
+#: bound reaches this fraction of the accountant's ε (below it, a leak of up to 1/AUDIT_POWER × would pass unseen)
+AUDIT_POWER = 0.5
+
+
+def audit_level(tests: int) -> float:
+    """The level of each of a claim's ``tests`` audited bounds: 1 − α with α the ledger's per-test level
+    (verify.decide: Bonferroni over every statistical test of the ledger).  Spends them from the claim's share."""
+    from verify import decide
+
+    return 1.0 - decide.spend(tests)
 
 
 def _nan_fields(rows, labels) -> list[str]:
@@ -439,15 +450,38 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     if not rows or len(rows) != len(labels):
         raise InvalidParameter("labels", f"one per row, for at least one row ({len(rows)} rows)",
                                f"{len(labels)} labels")
+    from verify import decide
+
     nans = _nan_fields(rows, labels)
     broken = [] if nans else [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
-    verdict = "inconclusive" if nans else ("violated" if broken else "holds")
+    power = max(_ratio(r["audit_epsilon_lb"], r["accountant_epsilon"]) for r in rows)
+    weak = not nans and not broken and not power >= AUDIT_POWER
+    verdict = "inconclusive" if nans or weak else ("violated" if broken else "holds")
+    alpha = 1.0 - level
+    ctrl = decide.Control(f"audited lower bound on ε vs dp-accounting's ε ({len(rows)} bounds); holds needs the "
+                          f"best bound ≥ {AUDIT_POWER} of ε", alpha, decide.family_text(), None, None)
+    decisions = []
+    for lab, r in zip(labels, rows):
+        lb, acc = r["audit_epsilon_lb"], r["accountant_epsilon"]
+        if lb > acc:
+            v, why = decide.Verdict.VIOLATED, f"{lab}: audited ε ≥ {lb:.3f} > accountant {acc:.3f} (a leak)"
+        elif weak or nans:
+            v, why = decide.Verdict.INCONCLUSIVE, (f"{lab}: audited ε ≥ {lb:.3f} vs accountant {acc:.3f}; the audit sees "
+                                                   f"at best {power:.2f} of ε (< {AUDIT_POWER}): it could not detect a "
+                                                   "leak of that size — a stronger score or per-step observation would "
+                                                   "decide")
+        else:
+            v, why = decide.Verdict.HOLDS, f"{lab}: audited ε ≥ {lb:.3f} ≤ accountant {acc:.3f}"
+        decisions.append(decide.Decision(v, ctrl, lb, acc, lb, why))
     listing = "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f}"
                         + (f" ({r['audit_method']})" if r.get("audit_method") else "")
                         + f" vs accountant {r['accountant_epsilon']:.3f}" for lab, r in zip(labels, rows))
     head = f"NaN in {', '.join(nans)}: the audit cannot decide; " if nans else ("LEAKS: " if broken else "")
-    evidence = (f"{head}{listing} ({trials} runs per dataset, half for the threshold; {level:.3%} lower bounds, "
-                f"Bonferroni over {family}){_QUICK_CAVEAT if verdict == 'holds' and budget == 'quick' else ''}")
+    if weak:
+        head = (f"no leak found, but the audit sees at best {power:.2f} of the accountant's ε (< {AUDIT_POWER}): it "
+                "cannot show a leak of that size; ")
+    evidence = (f"{head}{listing} ({trials} runs per dataset, half for the threshold; one-sided {level:.4%} lower "
+                f"bounds, {decide.family_text()}){_QUICK_CAVEAT if verdict == 'holds' and budget == 'quick' else ''}")
     out_figures = {"trials_per_dataset": trials, "level": level, **(figures or {}),
                    "max_audit_over_accountant": max(_ratio(r["audit_epsilon_lb"], r["accountant_epsilon"])
                                                     for r in rows)}
@@ -460,7 +494,7 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
         f"audited lower bound vs accountant ε (δ = {delta_text}); x: " + " | ".join(labels), "configuration", "ε",
         [Series("accountant ε", xs, [r["accountant_epsilon"] for r in rows], style="points")]
         + [Series(name, xs, [r[key] for r in rows], style="points") for name, key in series])])
-    return Outcome(verdict, evidence, out_figures, broken[0] if broken else None, [fig])
+    return Outcome(verdict, evidence, out_figures, broken[0] if broken else None, [fig], decisions=decisions)
 
 
 AUDIT_EPSILON = 4.0  # the nominal ε the mechanisms are calibrated for (PAGAN line 6: z = √log(1/δ)/ε)
@@ -528,8 +562,8 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
     from verify.runner import sweep
 
     trials = by_budget(budget, 50_000, 500_000)
-    n_tests = len(PAGAN_FAMILY_AUDITS) * len(PAGAN_AUDIT_CONFIGS)
-    level = 1.0 - (1.0 - LEVEL) / n_tests  # Bonferroni over every audit of the family
+    n_tests = len(PAGAN_AUDIT_CONFIGS)  # this claim's bounds; each at the ledger's per-test level
+    level = audit_level(n_tests)
     tasks = [dict(algorithm=algorithm, n=n, batch_size=b, steps=T, canary=c, trials=trials,
                   seed=int(np.random.SeedSequence([seed, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
                   noise_geometry=noise_geometry)
@@ -548,7 +582,7 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"n={r['n']} b={r['batch_size']} T={r['steps']}" for r in rows]
     return audit_outcome(f"audit_{algorithm}", f"Privacy audit of {algorithm}", rows, labels, trials=trials,
-                         level=level, budget=budget, family=f"the {n_tests} pagan-family audit tests")
+                         level=level, budget=budget, family="the ledger's statistical tests")
 
 
 def _register_pagan_family() -> None:
@@ -558,6 +592,7 @@ def _register_pagan_family() -> None:
         claim(
             f"pagan.audit.{name}",
             kind="privacy",
+            tests=len(PAGAN_AUDIT_CONFIGS),
             statement=f"""The suite's {name} kernel is as private as the accountant says: no distinguishing
             test between neighbouring datasets (a canary record added by zero-out) certifies a larger ε than
             dp-accounting's for the mechanism (sampling with replacement, PAGAN's noise multiplier).""",
@@ -565,7 +600,7 @@ def _register_pagan_family() -> None:
             notes="Runs from x₀ = 0 on D (zero records) and D′ (record 0 = canary 10·e₁, clipped by the mechanism); "
             "score −x_T[j] on the canary's axis j (the one where the implemented noise is smallest relative to the "
             "clipping set; j = 0 for a correct kernel); threshold chosen on half the runs, error rates on the other half "
-            "(verify.audit.epsilon_lower_bound: Gaussian-DP bound for n=1, Clopper–Pearson for the sampled n=4), Bonferroni over the family's 10 audits. Nominal ε = 4, δ = 1e-5. "
+            "(verify.audit.epsilon_lower_bound: Gaussian-DP bound for n=1, Clopper–Pearson for the sampled n=4), Bonferroni over the ledger's statistical tests (verify.decide). Nominal ε = 4, δ = 1e-5. "
             "Configurations: n=1,b=1,T=1 (one Gaussian step) and n=4,b=2,T=3 (sampled, composed). Accountant: "
             "dp-accounting PLD on a 0.01 grid (pessimistic, ≤ T·0.01 above the exact ε).",
         )(lambda budget, seed, _n=name: audit_pagan_family(_n, budget, seed))
@@ -618,8 +653,8 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
 
     b_rule, alpha_rule = ADP_AUDITS[name]
     trials = by_budget(budget, 20_000, 200_000)
-    n_tests = len(ADP_AUDITS) * len(ADP_AUDIT_CONFIGS) * 2  # two scores per configuration
-    level = 1.0 - (1.0 - LEVEL) / n_tests
+    n_tests = len(ADP_AUDIT_CONFIGS) * 2  # two scores per configuration; each at the ledger's per-test level
+    level = audit_level(n_tests)
     tasks = [dict(b_rule=b_rule, alpha_rule=alpha_rule, n=n, steps=T, canary=c, trials=trials,
                   seed=int(np.random.SeedSequence([seed, 7, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
              for k, (n, T) in enumerate(ADP_AUDIT_CONFIGS) for c in (False, True)]
@@ -639,7 +674,7 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
                          **{f"audit_{s}_epsilon_lb": b.epsilon_lb for s, b in bounds.items()}))
     labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
     return audit_outcome(f"audit_{name}", f"Privacy audit of adp {name}", rows, labels, trials=trials, level=level,
-                         budget=budget, family=f"the {n_tests} adp audit tests",
+                         budget=budget, family="the ledger's statistical tests",
                          series=(("audit: shift score", "audit_shift_epsilon_lb"),
                                  ("audit: spread score", "audit_spread_epsilon_lb")))
 
@@ -651,6 +686,7 @@ def _register_adp() -> None:
         claim(
             f"adp.audit.{name}",
             kind="privacy",
+            tests=2 * len(ADP_AUDIT_CONFIGS),
             statement=f"""The suite's ADP-SGD kernel with b rule '{b_rule}' and α rule '{alpha_rule}' is as private as
             the Gaussian mechanism Theorem 4.1 accounts for (one record drawn per step, gradient clipped to G, noise
             α_t·σ): no distinguishing test between neighbouring datasets certifies a larger ε than dp-accounting's.""",
@@ -659,7 +695,7 @@ def _register_adp() -> None:
             "gradient clipped to G = 1). Scores: θ_T[0] (the canary's push) and −‖θ_T[1:]‖² (the scale of the update, "
             "which reveals a data-dependent stepsize). Accountant: Poisson-subsampled Gaussian steps at rate 1/n with "
             "multipliers α_t·σ/G, PLD on a 0.01 grid. Estimator: Gaussian-DP bound for n=1 (a Gaussian claim), "
-            "Clopper–Pearson for n=4 (sampled). Bonferroni over the 16 adp audit tests. Configurations: n=1,T=1 "
+            "Clopper–Pearson for n=4 (sampled). Bonferroni over the ledger's statistical tests (verify.decide). Configurations: n=1,T=1 "
             "and n=4,T=3. For the adaptive b rule, b_{t+1} is computed from the clean gradient as Algorithm 1 line 4 "
             "says; the accountant (like Theorem 4.1) does not charge for it.",
         )(lambda budget, seed, _n=name: audit_adp(_n, budget, seed))

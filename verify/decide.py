@@ -96,6 +96,17 @@ def _spend_one() -> None:
                            "false-alarm rate stays controlled")
 
 
+def spend(k: int = 1) -> float:
+    """Spend ``k`` tests of the running claim's declared share and return each one's one-sided level α.
+
+    For checks that compute their own confidence bounds (the privacy audits' Clopper–Pearson and GDP
+    estimators): they run each of the ``k`` bounds at level 1 − α, so their ``violated`` stays inside the
+    family-wise 5%."""
+    for _ in range(int(k)):
+        _spend_one()
+    return alpha_per_test()
+
+
 # --------------------------------------------------------------------------------------
 # records
 # --------------------------------------------------------------------------------------
@@ -107,7 +118,7 @@ class Control:
     alpha: float  # one-sided false-alarm level of 'violated' for this test
     family: str  # the family it is corrected over
     margin: float | None = None  # the equivalence / non-inferiority margin, fixed before the data
-    holds_level: float = HOLDS_LEVEL
+    holds_level: float | None = HOLDS_LEVEL  # None where 'holds' is no confidence statement (an audit's no-leak)
 
     def to_dict(self) -> dict:
         return {"test": self.test, "alpha": self.alpha, "family": self.family, "margin": self.margin,
@@ -136,6 +147,8 @@ class Decision:
         if self.verdict == Verdict.VIOLATED:
             return f"violated (family-wise {FAMILY_ALPHA:.0%}): {self.reason}"
         if self.verdict == Verdict.HOLDS:
+            if self.control.holds_level is None:
+                return f"holds: {self.reason}"
             return f"holds ({self.control.holds_level:.0%} one-sided): {self.reason}"
         return f"inconclusive: {self.reason}"
 

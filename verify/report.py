@@ -53,6 +53,8 @@ def control_label(r: Result) -> str:
     if r.verdict == "holds":
         margins = sorted({c.get("control", {}).get("margin") for c in ctrl} - {None})
         m = f", margin {'/'.join(_fmt_num(x) for x in margins)}" if margins else ""
+        if all(c.get("control", {}).get("holds_level") is None for c in ctrl):
+            return "no leak, audit tight"
         return f"95%{m}"
     first = next((c for c in ctrl if c.get("verdict") == "inconclusive"), None)
     if first is not None and "--budget full" in str(first.get("reason", "")):
@@ -74,9 +76,10 @@ def control_lines(r: Result) -> list[str]:
             continue
         k = c.get("control", {})
         margin = "" if k.get("margin") in (None, "nan") else f"; margin {_fmt_num(k.get('margin'))}"
+        held = ("" if k.get("holds_level") is None else
+                f"; holds at {_fmt_num(k.get('holds_level'))} one-sided")
         out.append(f"{c.get('verdict')}: {c.get('reason')} — test: {k.get('test')}; violated at one-sided level "
-                   f"{_fmt_num(k.get('alpha'))} ({k.get('family')}); holds at {_fmt_num(k.get('holds_level'))} "
-                   f"one-sided{margin}")
+                   f"{_fmt_num(k.get('alpha'))} ({k.get('family')}){held}{margin}")
     return out
 
 
