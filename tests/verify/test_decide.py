@@ -60,8 +60,10 @@ def test_rate_rule_uses_only_the_asymptotic_window():
 
 def test_better_near_tie_is_inconclusive_and_clear_cases_decide():
     rng = np.random.default_rng(0)
-    a, b = 1.0 + 0.01 * rng.standard_normal(30), 1.0 + 0.01 * rng.standard_normal(30)
+    b = 1.0 + 0.05 * rng.standard_normal(10)
+    a = b[::-1] + 0.001  # the same spread, means 0.001 apart: a near-tie inside the margin
     assert D.better(a, b, what="A vs B", margin=0.05).verdict == Verdict.INCONCLUSIVE
+    a, b = 1.0 + 0.01 * rng.standard_normal(30), 1.0 + 0.01 * rng.standard_normal(30)
     assert D.better(a - 0.1, b, what="A vs B", margin=0.05).verdict == Verdict.HOLDS
     assert D.better(a + 0.5, b, what="A vs B", margin=0.05).verdict == Verdict.VIOLATED
 
