@@ -431,6 +431,27 @@ LEMMA31_UNIFORM = ({"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 0.1}, {"n": 100
 LEMMA31_SLOPE_MARGIN = 0.1  # c* may not decay faster than (n/b)^-0.1 over a decade (the rate claims' margin)
 
 
+def lemma31_uniformity(points: list[dict], c_star, levels) -> tuple[list[dict], list[dict]]:
+    """Per (ε, δ) with ε in ``levels``: the least-squares log-log slope of c* against n/b and the decades of n/b
+    it spans; and the series that decay faster than LEMMA31_SLOPE_MARGIN over ≥ 1 decade (exact values)."""
+    c_star = np.asarray(c_star, dtype=float)
+    eps = np.array([p["epsilon"] for p in points])
+    nb = np.array([p["n"] / p["b"] for p in points], dtype=float)
+    dl = np.array([p["delta"] for p in points])
+    series_fit = []
+    for e in levels:
+        for de in sorted(set(dl[eps == e].tolist())):
+            sel = (eps == e) & (dl == de) & (c_star > 0)
+            xs = nb[sel]
+            if len(set(xs.tolist())) < 2:
+                continue
+            slope = float(np.polyfit(np.log(xs), np.log(c_star[sel]), 1)[0])
+            series_fit.append(dict(epsilon=e, delta=de, slope=slope, span=float(np.log10(xs.max() / xs.min())),
+                                   nb_min=float(xs.min()), nb_max=float(xs.max())))
+    decays = [f for f in series_fit if f["slope"] < -LEMMA31_SLOPE_MARGIN and f["span"] >= 1.0 - 1e-12]
+    return series_fit, decays
+
+
 def _lemma31_points(budget: str) -> tuple[list[dict], list[dict]]:
     g = LEMMA31_GRIDS[budget]
     evaluated, skipped = [], []
@@ -490,19 +511,7 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
     figures["points_not_evaluated"] = float(len(skipped))
     counterexample = None
     # uniformity of c in n/b: per (ε, δ) with every c* > 0, the log-log slope of c* against n/b (exact values)
-    nb = np.array([p["n"] / p["b"] for p in points], dtype=float)
-    dl = np.array([p["delta"] for p in points])
-    series_fit = []
-    for e in working:
-        for de in sorted(set(dl[eps == e].tolist())):
-            sel = (eps == e) & (dl == de) & (c_star > 0)
-            xs = nb[sel]
-            if len(set(xs.tolist())) < 2:
-                continue
-            slope = float(np.polyfit(np.log(xs), np.log(c_star[sel]), 1)[0])
-            series_fit.append(dict(epsilon=e, delta=de, slope=slope, span=float(np.log10(xs.max() / xs.min())),
-                                   nb_min=float(xs.min()), nb_max=float(xs.max())))
-    decays = [f for f in series_fit if f["slope"] < -LEMMA31_SLOPE_MARGIN and f["span"] >= 1.0 - 1e-12]
+    series_fit, decays = lemma31_uniformity(points, c_star, working)
     smallest = [f for f in series_fit if f["epsilon"] == levels[0]]
     uniform_tested = any(f["span"] >= 1.0 - 1e-12 for f in smallest)
     for f in series_fit:
@@ -592,6 +601,16 @@ def gaussian_norm_moments(w: np.ndarray, kmax: int) -> np.ndarray:
     return np.array(out)
 
 
+def _last_decade_slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Least-squares log-log slope of y over the last decade of x (x ≥ max x / 10); and the decades it spans."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = x >= x.max() / 10.0
+    span = float(np.log10(x[keep].max() / x[keep].min())) if keep.sum() >= 2 else 0.0
+    if keep.sum() < 2:
+        return float("nan"), span
+    return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0]), span
+
+
 @claim(
     "pagan.example1",
     kind="rate",
@@ -608,16 +627,6 @@ def gaussian_norm_moments(w: np.ndarray, kmax: int) -> np.ndarray:
     "before the data): violated when a slope exceeds it over a full decade, inconclusive when a window spans less "
     "than a decade. The fitted O(1) constant is the largest ratio.",
 )
-def _last_decade_slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Least-squares log-log slope of y over the last decade of x (x ≥ max x / 10); and the decades it spans."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    keep = x >= x.max() / 10.0
-    span = float(np.log10(x[keep].max() / x[keep].min())) if keep.sum() >= 2 else 0.0
-    if keep.sum() < 2:
-        return float("nan"), span
-    return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0]), span
-
-
 def example1(budget: str, seed: int) -> Outcome:
     dims, kmax = by_budget(budget, ((10, 100), 10), ((10, 100, 1000, 10000), 20))
     ps = 2 * np.arange(1, kmax + 1)
@@ -720,14 +729,14 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
     series = {}
     for (n, d, ps), o in zip(keys, outs):
         sigma = kernels.problems.power_law_sigma(d, 1.5)
-        p0 = float(f_prob(n=n))
+        p0 = float(f_prob(**{k: v for k, v in dict(n=n).items() if k in f_prob.names}))
         for g_i, geo in enumerate(EX1_GEOMETRIES):
             w = _geometry(sigma, geo) * sigma**2
             mom = gaussian_norm_moments(w, max(ps))
             for k, pp in enumerate(ps):
                 gp = math.sqrt(w.sum()) * mom[pp // 2 - 1] ** (1.0 / pp)
                 g2p = math.sqrt(w.sum()) * mom[pp - 1] ** (1.0 / (2 * pp))
-                bound = float(f_bound(G_p=gp, G_2p=g2p))
+                bound = float(f_bound(**{k: v for k, v in dict(G_p=gp, G_2p=g2p).items() if k in f_bound.names}))
                 fails = int(np.sum(o["G_hat"][:, g_i, k] > bound))
                 dec = decide.proportion_at_most(fails, datasets, p0, what=f"n={n}, d={d}, C {geo}, p={pp}: "
                                                 "P(Ĝ_p > G_p + G_2p)")
