@@ -3,7 +3,7 @@ r"""Algorithm 3 of ``pagan``: private second-moment (scale) estimation by halvin
 Per round t = 1..T (Δ = 2^{-(t-1)}), every coordinate j still active gets a truncated
 empirical second moment plus Gaussian noise,
 
-    σ̂²_{t,j} = (1/n) Σ_i min(z_ij², ρ_t²) + N(0, ρ_t⁴ T d log(T/δ)/(n²ε²)),
+    σ̂²_{t,j} = (1/n) Σ_i min(z_ij², ρ_t²) + N(0, ρ_t⁴ T² d log(T/δ)/(n²ε²)),
 
 and leaves the active set with σ̂_j = 2^{-t} once √max(σ̂²_{t,j}, 0) ≥ 2^{-t-1}; coordinates
 still active after T rounds get 2^{-T}.
@@ -11,6 +11,8 @@ still active after T rounds get 2^{-T}.
 Reconstructions (the extraction damaged these; SPEC §4.1):
 
 * T = ⌈(3/2)·log₂ d⌉, so that 2^{-T} ≤ d^{-3/2}, the floor in Theorem 3's guarantee;
+* the noise variance carries T² (the extraction's superscripts "4 2" over ρ_t T; the per-round
+  log(T/δ) of basic composition pairs with a per-round ε/T), see theory.pagan.algorithm3_noise_variance;
 * the test compares the *standard deviation* estimate √σ̂² with 2^{-t-1} (comparing the
   second moment itself with 2^{-t-1} would make σ̂_j = 2^{-t} a scale for σ_j², contrary
   to eq. (10));
@@ -46,13 +48,13 @@ def truncation_level(r: float, t: int) -> float:
 
 
 def noise_std(rho: float, rounds: int, d: int, n: int, epsilon: float, delta: float) -> float:
-    """Standard deviation ρ² √(T d log(T/δ))/(nε) of Algorithm 3's noise (line 5)."""
+    """Standard deviation ρ²·T·√(d log(T/δ))/(nε) of Algorithm 3's noise (line 5, the T² reading)."""
     rho = V.nonnegative("rho", rho)
     rounds = V.integer("rounds", rounds, 1, MAX_ROUNDS)
     d, n = V.count("d", d), V.count("n", n)
     epsilon = V.positive("epsilon", epsilon)
     delta = V.open_unit("delta", delta)
-    return _finite("rho, epsilon", rho * rho * math.sqrt(rounds * d * math.log(rounds / delta)) / (n * epsilon))
+    return _finite("rho, epsilon", rho * rho * rounds * math.sqrt(d * math.log(rounds / delta)) / (n * epsilon))
 
 
 def _finite(names: str, value: float) -> float:
@@ -98,7 +100,7 @@ def schedule(n: int, d: int, r: float, epsilon: float, delta: float, rounds: int
     except V.InvalidParameter as exc:
         if not exc.name.startswith("rho"):
             raise
-        raise V.InvalidParameter("r, epsilon", "such that the noise std ρ_t²√(T d log(T/δ))/(nε) is finite",
+        raise V.InvalidParameter("r, epsilon", "such that the noise std ρ_t²·T·√(d log(T/δ))/(nε) is finite",
                                  (r, epsilon)) from None
     return T, rhos, stds
 

@@ -239,7 +239,19 @@ def algorithm3_rounds() -> sp.Expr:
 
 
 def algorithm3_noise_variance() -> sp.Expr:
-    """Algorithm 3, line 5: Var ξ_{t,j} = ρ_t⁴ T d log(T/δ)/(n² ε²) (as extracted)."""
+    """Algorithm 3, line 5, as the text supports it: Var ξ_{t,j} = ρ_t⁴ T² d log(T/δ)/(n² ε²).
+
+    The extraction prints line 5 as "N(0, ρt T d log(T/δ)/n ε)" with the superscript row "4 2" over the
+    numerator and "2 2" over the denominator: ρ_t⁴ takes the 4 and the remaining 2 sits on the first T
+    (the denominator's are n² ε²).  The log(T/δ) is a per-round δ/T, the basic-composition split, which
+    pairs with a per-round ε/T, i.e. a variance ∝ T²/ε².  See :func:`algorithm3_noise_variance_t1` for the
+    other reading (one power of T), which the suite tested before.
+    """
+    return rho**4 * T**2 * d * sp.log(T / delta) / (n**2 * epsilon**2)
+
+
+def algorithm3_noise_variance_t1() -> sp.Expr:
+    """The other reading of line 5 (one superscript dropped): ρ_t⁴ T d log(T/δ)/(n² ε²); not what the text supports."""
     return rho**4 * T * d * sp.log(T / delta) / (n**2 * epsilon**2)
 
 
@@ -250,8 +262,13 @@ def algorithm3_sensitivity() -> sp.Expr:
 
 
 def algorithm3_noise_multiplier() -> sp.Expr:
-    """Noise std over sensitivity of one round, derived: √(T log(T/δ))/ε (exact, from the two expressions above)."""
+    """Noise std over sensitivity of one round, derived: T·√(log(T/δ))/ε (exact, from the two expressions above)."""
     return sp.simplify(sp.sqrt(algorithm3_noise_variance()) / algorithm3_sensitivity())
+
+
+def algorithm3_noise_multiplier_t1() -> sp.Expr:
+    """The multiplier under the one-T reading: √(T log(T/δ))/ε."""
+    return sp.simplify(sp.sqrt(algorithm3_noise_variance_t1()) / algorithm3_sensitivity())
 
 
 # --------------------------------------------------------------------------------------
@@ -333,18 +350,19 @@ sigma_hat_j = sp.Symbol("sigmahat_j", positive=True)
 
 
 def theorem3_sample_size() -> sp.Expr:
-    r"""Theorem 3's condition n ≥ 1000 r² log(8d/β)·max{√(T d log(T/δ))·ℓ(r)²/ε, r²}, ℓ(r) = max(1, log r).
+    r"""Theorem 3's condition n ≥ 1000 r² log(8d/β)·max{T·√(d log(T/δ))·ℓ(r)²/ε, r²}, ℓ(r) = max(1, log r).
 
-    Reconstruction: the extraction keeps the factors √(T d log(T/δ)), "log r" with a stray
-    exponent 2, ε in a denominator, the second entry r² and the prefactor 1000 r² log(8d/β).
-    Line 5's noise has standard deviation ρ_t²√(T d log(T/δ))/(nε) with ρ_t ∝ r·2^{-t}·log r, and a
-    coordinate exits when its estimate passes the scale 2^{-2t}: the noise is small against that
-    scale exactly when n ≳ r² log² r·√(T d log(T/δ))/ε, which fixes the reading. The log is
-    floored at 1 as in kernels.moments (the extracted "log r" vanishes at r = 1).
+    Reconstruction: the extraction keeps the factors T, √(d log(T/δ)) (the root's extent is lost),
+    "log r" with a stray exponent 2, ε in a denominator, the second entry r² and the prefactor
+    1000 r² log(8d/β).  Line 5's noise (the T² reading, :func:`algorithm3_noise_variance`) has standard
+    deviation ρ_t²·T·√(d log(T/δ))/(nε) with ρ_t ∝ r·2^{-t}·log r, and a coordinate exits when its
+    estimate passes the scale 2^{-2t}: the noise is small against that scale exactly when
+    n ≳ r² log² r·T√(d log(T/δ))/ε, which fixes the reading (T outside the root, inherited from line 5).
+    The log is floored at 1 as in kernels.moments (the extracted "log r" vanishes at r = 1).
     """
     ell = sp.Max(1, sp.log(r_moment))
     return 1000 * r_moment**2 * sp.log(8 * d / beta) * sp.Max(
-        sp.sqrt(T * d * sp.log(T / delta)) * ell**2 / epsilon, r_moment**2)
+        T * sp.sqrt(d * sp.log(T / delta)) * ell**2 / epsilon, r_moment**2)
 
 
 def theorem3_lower() -> sp.Expr:

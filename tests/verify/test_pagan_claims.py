@@ -40,20 +40,25 @@ def test_theorem4_reduction_holds_including_private_outputs():
 
 def test_figure1_quick_verdict_matches_its_numbers(fig1):
     f = fig1.figures
-    # PAGAN-opt beats both isotropic private methods at every ε (bootstrap CIs below 0)
+    assert len(fig1.decisions) == 10
+    assert all(d.control.margin == pagan.FIG1_MARGIN for d in fig1.decisions)
+    # PAGAN-opt beats both isotropic private methods at every ε (upper 95% bounds below 0)
     for e in ("0.1", "1", "4"):
         for other in ("pagan", "pasan"):
             assert f[f"diff_pagan_opt_minus_{other}_eps{e}_hi"] < 0
-    # the recorded sub-verdicts combine into the reported verdict
-    assert fig1.verdict == "violated"
-    assert "PAGAN(A=I) closer to SGD than to AdaGrad" in fig1.evidence
-    assert f["pagan_I_closer_to_sgd_eps4"] > 0  # the finding: closer to AdaGrad
-    assert fig1.counterexample is not None and fig1.counterexample["steps"] == 200
+    verdicts = [str(d.verdict) for d in fig1.decisions]
+    expected = ("violated" if "violated" in verdicts else "holds" if set(verdicts) == {"holds"} else "inconclusive")
+    assert fig1.verdict == expected
+    # what quick seed 0 finds: 9 orderings hold; "PAGAN(A=I) closer to SGD" is a near-tie inside the margin
+    assert fig1.verdict == "inconclusive" and verdicts.count("holds") == 9
+    assert "PAGAN(A=I) closer to SGD than to AdaGrad" in fig1.evidence and "near-tie" in fig1.evidence
+    assert abs(f["midpoint_minus_pagan_I_eps4"]) < pagan.FIG1_MARGIN
+    assert fig1.counterexample is None
 
 
-def test_figure1_pinned_counterexample_recomputed_from_kernels(fig1):
-    """The violated ordering, recomputed directly (not through the claim): at ε = 4, quick budget,
-    PAGAN with A = I ends closer to non-private AdaGrad than to SGD."""
+def test_figure1_near_tie_recomputed_from_kernels(fig1):
+    """The undecided ordering, recomputed directly (not through the claim): at ε = 4, quick budget, PAGAN with
+    A = I ends within the 0.01 margin of the midpoint between non-private AdaGrad and SGD (mean final losses)."""
     import kernels
 
     ds = kernels.make_problem("abs_regression", seed=pagan._seed_for(0, 1))
@@ -69,8 +74,9 @@ def test_figure1_pinned_counterexample_recomputed_from_kernels(fig1):
     sg = final("sgd", fig.figures["stepsize_sgd"], cells["sgd"])
     ag = final("adagrad", fig.figures["stepsize_adagrad"], cells["adagrad"])
     pi = final("pagan", fig.figures["stepsize_pagan_eps4"], cells["pagan"])
-    m = np.median
-    assert abs(m(pi) - m(ag)) < abs(m(pi) - m(sg))
+    diff = float(np.mean((ag + sg) / 2) - np.mean(pi))
+    assert diff == pytest.approx(fig.figures["midpoint_minus_pagan_I_eps4"], rel=1e-9, abs=1e-12)
+    assert abs(diff) < pagan.FIG1_MARGIN
 
 
 def test_figure1_plots_three_panels(fig1):

@@ -6,6 +6,7 @@ import pytest
 
 from theory import numeric
 from theory import pagan as th
+from verify import pagan
 from verify.pagan import LEMMA31_GRIDS, lemma3_1, lemma31_steps
 from verify.privacy import with_replacement_epsilon
 from verify.registry import REGISTRY
@@ -14,6 +15,16 @@ from verify.registry import REGISTRY
 @pytest.fixture(scope="module")
 def outcome():
     return lemma3_1("quick", 0)
+
+
+def test_uniformity_rule_flags_a_decaying_c():
+    """Negative control: a c* falling like (n/b)^-1/2 over a decade is flagged; a flat one is not."""
+    pts = [dict(n=5000, b=b, delta=1e-5, epsilon=0.1) for b in (250, 70, 25)]
+    nb = [5000 / p["b"] for p in pts]
+    _, decays = pagan.lemma31_uniformity(pts, [1.2 * (20.0 / x) ** 0.5 for x in nb], [0.1])
+    assert len(decays) == 1 and decays[0]["slope"] == pytest.approx(-0.5)
+    fits, decays = pagan.lemma31_uniformity(pts, [1.2] * 3, [0.1])
+    assert not decays and fits[0]["span"] == pytest.approx(1.0)
 
 
 def test_registered():
@@ -27,25 +38,29 @@ def test_verdict_is_the_one_its_numbers_imply(outcome):
     c_max = {e: outcome.figures[f"c_max_eps<={e:g}"] for e in eps_levels}
     # c_max is a running minimum: non-increasing in eps_bar
     assert all(c_max[a] >= c_max[b] for a, b in zip(eps_levels, eps_levels[1:]))
-    expected = "holds" if c_max[eps_levels[0]] > 0 else "violated"
+    slopes = {k: v for k, v in outcome.figures.items() if k.startswith("c_slope_in_n_over_b_")}
+    assert slopes, "the uniformity of c in n/b was not evaluated"
+    # the smallest ε's series spans a decade of n/b (20 .. 200), so it decides
+    decays = any(v < -pagan.LEMMA31_SLOPE_MARGIN for k, v in slopes.items() if "eps0.1_" in k or "eps1_" in k)
+    expected = "violated" if (c_max[eps_levels[0]] <= 0 or decays) else "holds"
     assert outcome.verdict == expected
     assert outcome.verdict == "holds"  # what the quick grid finds (see the evidence)
+    assert abs(slopes["c_slope_in_n_over_b_eps0.1_delta1e-05"]) < pagan.LEMMA31_SLOPE_MARGIN
     assert outcome.counterexample is None
     assert outcome.figures["c_at_eps_bar"] == c_max[outcome.figures["eps_bar"]] > 0
-    assert outcome.figures["points_evaluated"] == 6
+    assert outcome.figures["points_evaluated"] == 6 + len(pagan.LEMMA31_UNIFORM)
     assert outcome.figures["paper_point_eps_accountant"] <= 1.0
     assert "c_max" in outcome.evidence and "\n" not in outcome.evidence
     (fig,) = outcome.plots
     (panel,) = fig.panels
     assert panel.xscale == panel.yscale == "log"
-    assert len(panel.series) == len(LEMMA31_GRIDS["quick"]["b"]) + 1
+    assert len(panel.series) == len(LEMMA31_GRIDS["quick"]["b"]) + 2  # + the n = 1000, b = 5 series
 
 
 def test_c_star_at_one_point_independently(outcome):
     # the paper's point: n=5000, b=70, delta=1e-5, eps=1; its c* is the smallest c* among eps=1 points here
     n, b, delta, eps = 5000, 70, 1e-5, 1.0
-    c_star = outcome.plots[0].panels[0].series[0]
-    assert c_star.label == "n=5000, b=70, δ=1e-05"
+    (c_star,) = [s for s in outcome.plots[0].panels[0].series if s.label == "n=5000, b=70, δ=1e-05"]
     c = dict(zip(c_star.x, c_star.y))[eps]
     assert c >= outcome.figures["c_max_eps<=1"]
     sigma = math.sqrt(math.log(1 / delta)) / eps

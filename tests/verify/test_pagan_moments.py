@@ -23,22 +23,47 @@ def test_example1_quick_holds_with_ratio_at_most_one():
     out = pagan.example1("quick", 0)
     assert out.verdict == "holds"
     assert out.figures["K_hat"] == pytest.approx(1 / math.sqrt(2))  # attained at p = 2: √(E Q)/√2
-    assert out.figures["steepest_slope_p_hi"] < 0
+    assert out.figures["steepest_slope_p"] <= pagan.EX1_SLOPE_MARGIN
+    assert out.figures["steepest_slope_d"] <= pagan.EX1_SLOPE_MARGIN
 
 
-def test_example1_boundedness_check_flags_non_subgaussian_growth():
-    """Negative control: Laplace coordinates have G_p ≈ p/e, so G_p/√p grows and the check says violated."""
+def test_example1_is_tied_to_its_declared_theory(monkeypatch):
+    """Mutant of theory.pagan.example1_bound without its √p: the check must now see G_p/bound grow like √p
+    over the last decade of p and say violated (it evaluates the declared closed form)."""
+    import sympy as sp
+
+    from theory import pagan as tp
+
+    monkeypatch.setattr(tp, "example1_bound", lambda: tp.mu + tp.K * sp.sqrt(tp.W))
+    out = pagan.example1("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["slope"] > pagan.EX1_SLOPE_MARGIN and out.counterexample["span"] >= 1.0 - 1e-12
+
+
+def test_example1_boundedness_rule_flags_non_subgaussian_growth():
+    """Negative control: Laplace coordinates have G_p ≈ p/e, so G_p/√p grows: slope ≈ 1/2 over the last decade."""
     ps = 2 * np.arange(1, 21)
     laplace_gp = special.gamma(ps + 1.0) ** (1.0 / ps)  # E|Z|^p = Γ(p+1) for Laplace(0, 1)
-    verdict, fit = stats.ratio_bounded(ps, laplace_gp / np.sqrt(ps))
-    assert verdict == "violated" and fit.slope.lo > 0
+    slope, span = pagan._last_decade_slope(ps, laplace_gp / np.sqrt(ps))
+    assert slope > pagan.EX1_SLOPE_MARGIN and span >= 1.0 - 1e-12
 
 
 def test_lemma3_2_quick_holds_and_numbers_agree():
     out = pagan.lemma3_2("quick", 0)
     assert out.verdict == "holds"
-    assert out.figures["cells_holding"] == out.figures["cells"]
+    assert out.figures["cells_holding"] == out.figures["cells"] == len(out.decisions) == 12
+    assert all(str(d.verdict) == "holds" for d in out.decisions)
     assert out.counterexample is None
+
+
+def test_lemma3_2_is_tied_to_its_declared_theory(monkeypatch):
+    """Mutant of theory.pagan.lemma3_2_bound without the G_2p slack: the check, which evaluates it, now finds
+    failure frequencies far above 1/n and says violated."""
+    from theory import pagan as tp
+
+    monkeypatch.setattr(tp, "lemma3_2_bound", lambda: tp.G_p)
+    out = pagan.lemma3_2("quick", 0)
+    assert out.verdict == "violated"
 
 
 def test_lemma3_2_detection_with_a_too_tight_bound():
@@ -53,17 +78,34 @@ def test_lemma3_2_detection_with_a_too_tight_bound():
     assert stats.clopper_pearson(fails, 300).lo > 1 / n
 
 
-def test_algorithm3_privacy_quick_is_violated_with_pinned_counterexample():
+def test_algorithm3_privacy_quick_holds_on_the_t2_reading():
     out = pagan.algorithm3("quick", 0)
-    assert out.verdict == "violated"
-    ce = out.counterexample
-    assert (ce["d"], ce["epsilon"], ce["delta"], ce["rounds"]) == (10, 1.0, 1e-5, 5)
-    assert ce["accountant_eps_lower"] > ce["epsilon"]
+    assert out.verdict == "holds" and out.counterexample is None
+    assert out.figures["points_broken"] == 0 and out.figures["max_eps_ratio"] <= 1.0
+    # the other reading (one power of T) is recorded beside it: it breaks the promise at quick
+    assert out.figures["t1_points_broken"] == 2 and out.figures["t1_max_eps_ratio"] > 1.0
+    from verify.registry import REGISTRY, load_all
+
+    load_all()
+    assert "pagan.algorithm3.privacy" in REGISTRY and "pagan.algorithm3" not in REGISTRY  # retired
+
+
+def test_algorithm3_t2_multiplier_is_the_derived_one():
+    """Line 5 read with T²: std ρ²·T·√(d log(T/δ))/(nε) over sensitivity ρ²√d/n is T·√log(T/δ)/ε; the kernel's
+    noise std is the same formula."""
+    import kernels.moments
+    from theory import numeric
+    from theory import pagan as tp
+
+    z = float(numeric(tp.algorithm3_noise_multiplier())(T=5, delta=1e-5, epsilon=1.0))
+    assert z == pytest.approx(5 * math.sqrt(math.log(5 / 1e-5)))
+    std = kernels.moments.noise_std(0.5, 5, 10, 1000, 1.0, 1e-5)
+    assert std == pytest.approx(0.25 * z * math.sqrt(10) / 1000, rel=1e-12)
 
 
 def test_algorithm3_pinned_counterexample_recomputed():
-    """d = 10 ⇒ T = 5 rounds, multiplier √(5·log(5/δ))/ε; five composed Gaussians exceed ε = 1 at δ = 1e-5
-    (dp-accounting's optimistic PLD, a lower bound on the true ε)."""
+    """The one-T reading (retired pagan.algorithm3): d = 10 ⇒ T = 5 rounds, multiplier √(5·log(5/δ))/ε; five
+    composed Gaussians exceed ε = 1 at δ = 1e-5 (dp-accounting's optimistic PLD, a lower bound on the true ε)."""
     from verify.privacy import gaussian_epsilon_interval
 
     z = math.sqrt(5 * math.log(5 / 1e-5)) / 1.0
