@@ -146,13 +146,18 @@ THM41_GRIDS = {
     "quick": dict(T=(100, 1000), n=(1000, 10000), epsilon=(0.5, 2.0), delta=(1e-5,)),
     "full": dict(T=(100, 1000, 10000, 100000), n=(1000, 10000), epsilon=(0.5, 1.0, 2.0, 4.0), delta=(1e-5, 1e-8)),
 }
-THM41_RDP_BLOCKS = {"quick": 16, "full": 64}
-THM41_PLD_BLOCKS = {"quick": 0, "full": 16}  # 0: RDP only (the PLD fallback takes seconds per point)
-THM41_PLD_MIN_Z = 0.3
+#: α blocks of the PLD accounts (upper bound: each block at its smallest α; lower bound: at its largest)
+THM41_PLD_BLOCKS = {"quick": 4, "full": 16}
+THM41_PLD_GRID = {"quick": 1e-3, "full": 1e-4}  # dp-accounting's value discretisation interval
+THM41_PLD_MIN_Z = 0.3  # below this per-step multiplier the PLD grid is too large for a sweep
+#: the schedules of the theorem: DP-SGD and ADP-SGD with α_t² = b_t = √(1 + t) (the former third row,
+#: "adp_adaptive" α_t = (1 + t)^{1/4}, was the same schedule as adp_poly and is dropped)
+THM41_SCHEDULES = ("dp", "adp_poly")
 
 
 def alpha_schedule(kind: str, T: int) -> np.ndarray:
-    """α_t, t = 1..T: "dp" (α ≡ 1), "adp_poly" (α_t² = b_t, b_t = √(1 + t)), "adp_adaptive" (α_t = (1 + t)^{1/4})."""
+    """α_t, t = 1..T: "dp" (α ≡ 1), "adp_poly" (α_t² = b_t, b_t = √(1 + t)), "adp_adaptive" (α_t = (1 + t)^{1/4},
+    the same numbers as adp_poly: kept for callers, not swept)."""
     t = np.arange(1, T + 1, dtype=np.float64)
     if kind == "dp":
         return np.ones(T)
@@ -163,40 +168,45 @@ def alpha_schedule(kind: str, T: int) -> np.ndarray:
     raise ValueError(f"schedule must be dp, adp_poly or adp_adaptive (got {kind!r})")
 
 
-def _thm41_task(schedule: str, T: int, n: int, epsilon: float, delta: float, pld_blocks: int = 16,
-                rdp_blocks: int = 64) -> dict:
-    """σ from eq. (6) (G = 1) and upper bounds on the accountant ε of the T steps (RDP, and PLD where needed).
+def replace_one_pld_epsilon(alpha: np.ndarray, sigma: float, n: int, delta: float, blocks: int,
+                            pessimistic: bool, vdi: float) -> float:
+    """dp-accounting's PLD ε at ``delta`` of T one-record steps (sampling rate 1/n) with multipliers α_t·σ under
+    REPLACE_ONE adjacency (the paper's).  ``pessimistic``: connect-the-dots, each α block at its smallest α (an upper
+    bound on the true ε); otherwise privacy buckets with pessimistic_estimate=False, each block at its largest α
+    (a lower bound: the mechanism's ε is at least this).  NaN when a block's multiplier is below THM41_PLD_MIN_Z."""
+    from dp_accounting import NeighboringRelation
+    from dp_accounting.pld import privacy_loss_distribution as pld
 
-    Step t releases ∇f(θ; x_ξ) + α_t c_t with ξ uniform on n records (one draw, with replacement) and
-    ‖∇f‖ ≤ G: a subsampled Gaussian with rate 1/n and noise multiplier α_t σ/G.  The steps are grouped
-    into blocks, each accounted at its smallest α (more privacy loss), so the RDP ε is an upper bound.
+    dist = None
+    for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
+        z = float(alpha[b].min() if pessimistic else alpha[b].max()) * sigma
+        if z < THM41_PLD_MIN_Z:
+            return float("nan")
+        step = pld.from_gaussian_mechanism(z, sampling_prob=1.0 / n, pessimistic_estimate=pessimistic,
+                                           use_connect_dots=pessimistic, value_discretization_interval=vdi,
+                                           neighboring_relation=NeighboringRelation.REPLACE_ONE)
+        part = step.self_compose(int(b.size))
+        dist = part if dist is None else dist.compose(part)
+    return float(dist.get_epsilon_for_delta(delta))
+
+
+def _thm41_task(schedule: str, T: int, n: int, epsilon: float, delta: float, pld_blocks: int = 16,
+                vdi: float = 1e-4) -> dict:
+    """σ from eq. (6) (G = 1); PLD upper and lower bounds on the ε of the T steps under replace-one adjacency; a
+    rigorous event-based lower bound on δ(ε).
+
+    Step t releases ∇f(θ; x_ξ) + α_t c_t with ξ uniform on n records (one draw): a subsampled Gaussian with rate 1/n
+    and noise multiplier α_t σ/G, the replaced record's gradient moving by up to 2G.
     """
     from theory import numeric
-    from verify.privacy import composed_epsilon
 
     alpha = alpha_schedule(schedule, T)
     s_inv = float(np.sum(1.0 / alpha**2))
     var = float(numeric(ta.theorem4_1_variance())(G=1.0, S_inv_alpha2=s_inv, T=T, delta=delta, epsilon=epsilon, n=n))
     sigma = var**0.5
-    def phases(k: int):
-        out: list = []
-        for b in np.array_split(np.arange(T), min(k, T)):
-            z = float(alpha[b].min()) * sigma
-            if out and out[-1][1] == z:  # merge equal neighbours (DP-SGD is one phase)
-                out[-1] = (out[-1][0], z, out[-1][2] + int(b.size))
-            else:
-                out.append((1.0 / n, z, int(b.size)))
-        return out
-
-    eps_rdp = composed_epsilon(phases(rdp_blocks), delta, "rdp")
-    eps_pld = float("nan")
-    z_min = float(alpha.min()) * sigma
-    # RDP's conversion is loose at small noise multipliers: ask the PLD accountant, where it is tractable
-    # (below a multiplier of THM41_PLD_MIN_Z dp-accounting's PLD grid grows too large to be run in a sweep)
-    if eps_rdp > epsilon and z_min >= THM41_PLD_MIN_Z and pld_blocks > 0:
-        eps_pld = composed_epsilon(phases(pld_blocks), delta, "pld")
-    return {"sigma": sigma, "z_min": z_min, "eps_rdp": eps_rdp, "eps_pld": eps_pld,
-            "eps_upper": float(np.nanmin([eps_rdp, eps_pld])),
+    eps_hi = replace_one_pld_epsilon(alpha, sigma, n, delta, pld_blocks, True, vdi)
+    eps_lo = replace_one_pld_epsilon(alpha, sigma, n, delta, pld_blocks, False, vdi)
+    return {"sigma": sigma, "z_min": float(alpha.min()) * sigma, "eps_upper": eps_hi, "eps_lower": eps_lo,
             "delta_lower": delta_lower_bound(alpha * sigma, 1.0 / n, epsilon)}
 
 
@@ -229,55 +239,64 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     statement="""Theorem 4.1: with c_t ~ N(0, σ²I), σ² = (16G)²·B_δ/(n²ε²)·Σ_t 1/α_t², B_δ = log(16T/(nδ))·log(1.25/δ),
     Algorithm 1 (one record drawn uniformly per step, gradients bounded by G) is (ε, δ)-DP.""",
     theory=("theory.adp.theorem4_1_variance", "theory.adp.b_delta"),
-    notes="Accountant: dp-accounting RDP on the composed subsampled Gaussian steps (rate 1/n; for one draw with "
-    "replacement the step's privacy-loss pair is that of the Poisson-subsampled Gaussian), add/remove adjacency with "
-    "sensitivity G; heterogeneous α_t grouped into ≤ 64 blocks (16 at the quick budget) accounted at the block's smallest α, so the ε reported "
-    "is an upper bound. Where RDP's bound exceeds the promise and the smallest per-step noise multiplier is at least "
-    "0.3, dp-accounting's (pessimistic) PLD on ≤ 16 such blocks is asked as well (full budget only) and the "
-    "smaller upper bound kept; below 0.3 the PLD grid is too large for a sweep and the point stays uncertified. "
-    "violated when a rigorous lower bound shows the promise fails: for neighbours whose differing record has a "
-    "constant gradient G·u (a valid smooth f with bounded gradient), the event 'some step's output along u exceeds "
-    "τ' has P₁ − e^ε P₀ > δ (verify.adp.delta_lower_bound). holds when it is ≤ the promised ε at every grid point (with the conservativeness factor "
-    "promised/accountant), inconclusive otherwise (an upper bound above ε does not show a violation). Schedules: "
-    "DP-SGD (α ≡ 1), ADP with α_t² = √(1 + t), ADP-adaptive α_t = (1 + t)^{1/4}.",
+    notes="Exact (accountant bounds and a probability computation; tests = 0). Adjacency: replace-one (the paper's; "
+    "the replaced record's gradient moves by up to 2G). Each step draws one record uniformly: a subsampled Gaussian "
+    "of rate 1/n and multiplier α_t σ/G. dp-accounting PLD under REPLACE_ONE, the α_t grouped into blocks (4 quick, "
+    "16 full; grid 1e-3 quick, 1e-4 full): an upper bound on ε (connect-the-dots, pessimistic, each block at its "
+    "smallest α) and a lower bound (privacy buckets, optimistic, each block at its largest α). Below a per-step "
+    "multiplier of 0.3 the PLD grid is too large for a sweep and that point has no PLD bound. violated when a point "
+    "provably fails: the optimistic (lower) PLD ε exceeds the promised ε, or a rigorous event bound gives δ(ε) > δ "
+    "(neighbours whose differing record has a constant gradient G·u: the event 'some step's output along u exceeds "
+    "τ' has P₁ − e^ε P₀ > δ; verify.adp.delta_lower_bound). holds when the upper PLD ε is ≤ the promise at every "
+    "point; inconclusive otherwise. Schedules: DP-SGD (α ≡ 1) and ADP-SGD with α_t² = √(1 + t) (the earlier "
+    "'adp_adaptive' rows were the same schedule and are dropped).",
 )
 def theorem4_1(budget: str, seed: int) -> Outcome:
     from verify.runner import sweep
 
     g = THM41_GRIDS[by_budget(budget, "quick", "full")]
     points = [dict(schedule=s, T=T, n=n, epsilon=e, delta=d, pld_blocks=THM41_PLD_BLOCKS[budget],
-                   rdp_blocks=THM41_RDP_BLOCKS[budget])
-              for s in ("dp", "adp_poly", "adp_adaptive")
-              for T in g["T"] for n in g["n"] for e in g["epsilon"] for d in g["delta"]]
+                   vdi=THM41_PLD_GRID[budget])
+              for s in THM41_SCHEDULES for T in g["T"] for n in g["n"] for e in g["epsilon"] for d in g["delta"]]
     rows = sweep(_thm41_task, points, "adp.theorem4.1 accountant")
-    factors = [p["epsilon"] / float(r["eps_upper"]) for p, r in zip(points, rows)]
-    above = [(p, r) for p, r in zip(points, rows) if float(r["eps_upper"]) > p["epsilon"]]
-    broken = [(p, r) for p, r in zip(points, rows) if float(r["delta_lower"]) > p["delta"]]
+    hi = [float(r["eps_upper"]) for r in rows]
+    factors = [p["epsilon"] / h for p, h in zip(points, hi) if math.isfinite(h) and h > 0]
+    above = [(p, r) for p, r in zip(points, rows) if not float(r["eps_upper"]) <= p["epsilon"]]
+    by_pld = [(p, r) for p, r in zip(points, rows) if float(r["eps_lower"]) > p["epsilon"]]
+    by_event = [(p, r) for p, r in zip(points, rows) if float(r["delta_lower"]) > p["delta"]]
+    broken = [(p, r) for p, r in zip(points, rows)
+              if float(r["eps_lower"]) > p["epsilon"] or float(r["delta_lower"]) > p["delta"]]
     verdict = "violated" if broken else ("holds" if not above else "inconclusive")
-    evidence = (f"{len(points) - len(above)}/{len(points)} (schedule, T, n, ε, δ) points certified: accountant ε "
-                f"(upper bound: RDP, or PLD where RDP exceeds the promise) ≤ promised; promised/accountant ε from {min(factors):.3g} to {max(factors):.3g}")
+    evidence = (f"{verdict} (exact, replace-one): {len(broken)}/{len(points)} (schedule, T, n, ε, δ) points provably "
+                f"fail ({len(by_pld)} with the optimistic PLD ε above the promise, {len(by_event)} by the event bound "
+                f"on δ(ε)); {len(points) - len(above)}/{len(points)} certified by the pessimistic PLD ε; "
+                f"promised/accountant ε from {min(factors):.3g} to {max(factors):.3g} where the PLD bound exists")
     counter = None
     if broken:
-        p, r = min(broken, key=lambda pr: (pr[0]["T"], pr[0]["n"], pr[0]["epsilon"]))
+        p, r = min(broken, key=lambda pr: (pr[0]["T"], pr[0]["n"], pr[0]["epsilon"], pr[0]["schedule"]))
         counter = dict(p, sigma=float(r["sigma"]), smallest_noise_multiplier=float(r["z_min"]),
-                       delta_lower_bound=float(r["delta_lower"]))
-        evidence += (f"; {len(broken)} points where the calibration provably fails (a distinguishing event gives "
-                     f"δ(ε) > δ); smallest: {p['schedule']}, T={p['T']}, n={p['n']}, ε={p['epsilon']:g}, "
-                     f"δ={p['delta']:g}: σ = {float(r['sigma']):.3g}, δ(ε) ≥ {float(r['delta_lower']):.3g}")
+                       delta_lower_bound=float(r["delta_lower"]), epsilon_lower_bound=float(r["eps_lower"]))
+        evidence += (f"; smallest: {p['schedule']}, T={p['T']}, n={p['n']}, ε={p['epsilon']:g}, δ={p['delta']:g}: "
+                     f"σ = {float(r['sigma']):.3g}, optimistic PLD ε ≥ {float(r['eps_lower']):.3g}, "
+                     f"δ(ε) ≥ {float(r['delta_lower']):.3g}")
     elif above:
         p, r = above[0]
         evidence += f"; not certified e.g. {p}: ε ≤ {float(r['eps_upper']):.4g}"
     series = []
-    for s in ("dp", "adp_poly", "adp_adaptive"):
-        sel = [(p["T"], f) for p, f in zip(points, factors) if p["schedule"] == s and p["n"] == g["n"][0]
+    for s in THM41_SCHEDULES:
+        sel = [(p["T"], p["epsilon"] / h) for p, h in zip(points, hi)
+               if math.isfinite(h) and h > 0 and p["schedule"] == s and p["n"] == g["n"][0]
                and p["epsilon"] == g["epsilon"][0] and p["delta"] == g["delta"][0]]
         series.append(Series(s, [x[0] for x in sel], [x[1] for x in sel]))
     fig = Figure("theorem4_1", "adp Theorem 4.1: how conservative the calibration is", [Panel(
         f"promised ε / accountant ε (n = {g['n'][0]}, ε = {g['epsilon'][0]:g}, δ = {g['delta'][0]:g})", "T",
         "conservativeness factor", series, xscale="log", yscale="log")])
     figures = {"points": len(points), "points_not_certified": len(above), "points_broken": len(broken),
+               "points_broken_by_pld_lower": len(by_pld), "points_broken_by_event": len(by_event),
                "min_conservativeness": min(factors), "max_conservativeness": max(factors)}
-    for p, r in zip(points, rows):  # the calibration table: promised ε vs accountant ε per point
+    for p, r in zip(points, rows):  # the calibration table: promised ε vs accountant ε per point (where bounded)
+        if not math.isfinite(float(r["eps_upper"])):
+            continue
         figures[f"eps_accountant[{p['schedule']},T={p['T']},n={p['n']},eps={p['epsilon']:g},delta={p['delta']:g}]"] = \
             float(r["eps_upper"])
     return Outcome(verdict, evidence, figures, counter, [fig])
