@@ -148,7 +148,7 @@ THM41_GRIDS = {
 }
 #: α blocks of the PLD accounts (upper bound: each block at its smallest α; lower bound: at its largest)
 THM41_PLD_BLOCKS = {"quick": 4, "full": 16}
-THM41_PLD_GRID = {"quick": 1e-3, "full": 1e-4}  # dp-accounting's value discretisation interval
+THM41_PLD_GRID = {"quick": 1e-2, "full": 1e-4}  # dp-accounting's value discretisation interval
 THM41_PLD_MIN_Z = 0.3  # below this per-step multiplier the PLD grid is too large for a sweep
 #: the schedules of the theorem: DP-SGD and ADP-SGD with α_t² = b_t = √(1 + t) (the former third row,
 #: "adp_adaptive" α_t = (1 + t)^{1/4}, was the same schedule as adp_poly and is dropped)
@@ -242,7 +242,7 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     notes="Exact (accountant bounds and a probability computation; tests = 0). Adjacency: replace-one (the paper's; "
     "the replaced record's gradient moves by up to 2G). Each step draws one record uniformly: a subsampled Gaussian "
     "of rate 1/n and multiplier α_t σ/G. dp-accounting PLD under REPLACE_ONE, the α_t grouped into blocks (4 quick, "
-    "16 full; grid 1e-3 quick, 1e-4 full): an upper bound on ε (connect-the-dots, pessimistic, each block at its "
+    "16 full; grid 1e-2 quick, 1e-4 full): an upper bound on ε (connect-the-dots, pessimistic, each block at its "
     "smallest α) and a lower bound (privacy buckets, optimistic, each block at its largest α). Below a per-step "
     "multiplier of 0.3 the PLD grid is too large for a sweep and that point has no PLD bound. violated when a point "
     "provably fails: the optimistic (lower) PLD ε exceeds the promised ε, or a rigorous event bound gives δ(ε) > δ "
