@@ -688,8 +688,12 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
     decisive = decs[first_bad] if first_bad is not None else next(
         (d for d in decs if d.verdict != decide.Verdict.HOLDS), decs[-1])
     worst_factor = max(reg[i].estimate / bnd[i] for i in range(nr))
-    rho_decisive = g["rhos"][decs.index(decisive)]
-    evidence = (f"ρ = {rho_decisive:g}: {decisive.phrase()}; largest mean regret / mean bound {worst_factor:.3g}; "
+    i_dec = decs.index(decisive)
+    rho_decisive = g["rhos"][i_dec]
+    o_dec = outs[i_dec]
+    spread = (f" (per trial there: regret {float(np.min(o_dec['regret'])):.3g}–{float(np.max(o_dec['regret'])):.3g}, "
+              f"bound {float(np.min(o_dec['bound'])):.3g}–{float(np.max(o_dec['bound'])):.3g})")
+    evidence = (f"ρ = {rho_decisive:g}: {decisive.phrase()}{spread}; largest mean regret / mean bound {worst_factor:.3g}; "
                 + "; ".join(f"ρ={r:g}: regret {reg[i].estimate:.3g} vs bound {bnd[i]:.3g} ({verdicts[i]}, "
                           f"indefinite steps {float(np.mean(outs[i]['indefinite_frac'])):.0%})"
                           for i, r in enumerate(g["rhos"]))
