@@ -1,18 +1,24 @@
 """Claims of ``adp`` — Wu et al., ADP-SGD: noise adapted to the stepsize (2021).
 
-Each claim is one decorated function ``check(budget, seed) -> Outcome``; the formulas it tests
-live in :mod:`theory.adp`.  (Issue 7 in progress: the kernels, the privacy claims and the
-measured-utility claims are not written yet.)
+Each claim is one decorated function ``check(budget, seed) -> Outcome``; the formulas it tests live in
+:mod:`theory.adp`, the algorithm and the ``smooth_nonconvex`` stand-in problem in :mod:`kernels.adp`.
+Exact claims (Remark 4.1, Lemma 2.2, Theorem 4.1's calibration, Propositions 5.1/5.2's closed forms, the
+adaptive stepsize's privacy) decide by computation with rounding or accountant-grid allowances (no statistical
+test); the measured comparisons (Table 1's trend, Proposition 5.1's measured utilities) run both methods at a
+matched accountant ε and decide through :mod:`verify.decide`.  The privacy audits of the suite's ADP-SGD
+kernels are registered by :mod:`verify.audit`.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
 from theory import adp as ta
 from verify.exact import EPS, adversarial_search, edge_values, random_search
+from verify import decide
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 
 
@@ -65,7 +71,8 @@ def remark4_1(budget: str, seed: int) -> Outcome:
         counter = {"alpha": np.asarray(alpha).tolist(), "b": None if b is None else np.asarray(b).tolist(),
                    "slack_in_rounding_units": worst.slack}
     n_eval = hw.evaluated + sum(w.evaluated for w in adv)
-    evidence = (f"{n_eval} evaluations: min (M − M_adp)/M = {worst.slack:.3g} rounding bounds (≥ −1 holds); "
+    evidence = (f"{'holds' if holds else 'violated'} (exact): {n_eval} evaluations: min (M − M_adp)/M = "
+                f"{worst.slack:.3g} rounding bounds ({'≥' if worst.slack >= -1.0 else '<'} −1, the rounding allowance); "
                 f"|M(√b) − M_adp|/M_adp ≤ {eq_dev[0]:.3g} rounding bounds; min (M_dp/M_adp − 1) = {ratio_min[0]:.3g} "
                 "rounding bounds")
     Ts = np.unique(np.logspace(0, 6, 13).astype(int))
@@ -139,13 +146,18 @@ THM41_GRIDS = {
     "quick": dict(T=(100, 1000), n=(1000, 10000), epsilon=(0.5, 2.0), delta=(1e-5,)),
     "full": dict(T=(100, 1000, 10000, 100000), n=(1000, 10000), epsilon=(0.5, 1.0, 2.0, 4.0), delta=(1e-5, 1e-8)),
 }
-THM41_RDP_BLOCKS = {"quick": 16, "full": 64}
-THM41_PLD_BLOCKS = {"quick": 0, "full": 16}  # 0: RDP only (the PLD fallback takes seconds per point)
-THM41_PLD_MIN_Z = 0.3
+#: α blocks of the PLD accounts (upper bound: each block at its smallest α; lower bound: at its largest)
+THM41_PLD_BLOCKS = {"quick": 4, "full": 16}
+THM41_PLD_GRID = {"quick": 1e-2, "full": 1e-4}  # dp-accounting's value discretisation interval
+THM41_PLD_MIN_Z = 0.3  # below this per-step multiplier the PLD grid is too large for a sweep
+#: the schedules of the theorem: DP-SGD and ADP-SGD with α_t² = b_t = √(1 + t) (the former third row,
+#: "adp_adaptive" α_t = (1 + t)^{1/4}, was the same schedule as adp_poly and is dropped)
+THM41_SCHEDULES = ("dp", "adp_poly")
 
 
 def alpha_schedule(kind: str, T: int) -> np.ndarray:
-    """α_t, t = 1..T: "dp" (α ≡ 1), "adp_poly" (α_t² = b_t, b_t = √(1 + t)), "adp_adaptive" (α_t = (1 + t)^{1/4})."""
+    """α_t, t = 1..T: "dp" (α ≡ 1), "adp_poly" (α_t² = b_t, b_t = √(1 + t)), "adp_adaptive" (α_t = (1 + t)^{1/4},
+    the same numbers as adp_poly: kept for callers, not swept)."""
     t = np.arange(1, T + 1, dtype=np.float64)
     if kind == "dp":
         return np.ones(T)
@@ -156,40 +168,45 @@ def alpha_schedule(kind: str, T: int) -> np.ndarray:
     raise ValueError(f"schedule must be dp, adp_poly or adp_adaptive (got {kind!r})")
 
 
-def _thm41_task(schedule: str, T: int, n: int, epsilon: float, delta: float, pld_blocks: int = 16,
-                rdp_blocks: int = 64) -> dict:
-    """σ from eq. (6) (G = 1) and upper bounds on the accountant ε of the T steps (RDP, and PLD where needed).
+def replace_one_pld_epsilon(alpha: np.ndarray, sigma: float, n: int, delta: float, blocks: int,
+                            pessimistic: bool, vdi: float) -> float:
+    """dp-accounting's PLD ε at ``delta`` of T one-record steps (sampling rate 1/n) with multipliers α_t·σ under
+    REPLACE_ONE adjacency (the paper's).  ``pessimistic``: connect-the-dots, each α block at its smallest α (an upper
+    bound on the true ε); otherwise privacy buckets with pessimistic_estimate=False, each block at its largest α
+    (a lower bound: the mechanism's ε is at least this).  NaN when a block's multiplier is below THM41_PLD_MIN_Z."""
+    from dp_accounting import NeighboringRelation
+    from dp_accounting.pld import privacy_loss_distribution as pld
 
-    Step t releases ∇f(θ; x_ξ) + α_t c_t with ξ uniform on n records (one draw, with replacement) and
-    ‖∇f‖ ≤ G: a subsampled Gaussian with rate 1/n and noise multiplier α_t σ/G.  The steps are grouped
-    into blocks, each accounted at its smallest α (more privacy loss), so the RDP ε is an upper bound.
+    dist = None
+    for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
+        z = float(alpha[b].min() if pessimistic else alpha[b].max()) * sigma
+        if z < THM41_PLD_MIN_Z:
+            return float("nan")
+        step = pld.from_gaussian_mechanism(z, sampling_prob=1.0 / n, pessimistic_estimate=pessimistic,
+                                           use_connect_dots=pessimistic, value_discretization_interval=vdi,
+                                           neighboring_relation=NeighboringRelation.REPLACE_ONE)
+        part = step.self_compose(int(b.size))
+        dist = part if dist is None else dist.compose(part)
+    return float(dist.get_epsilon_for_delta(delta))
+
+
+def _thm41_task(schedule: str, T: int, n: int, epsilon: float, delta: float, pld_blocks: int = 16,
+                vdi: float = 1e-4) -> dict:
+    """σ from eq. (6) (G = 1); PLD upper and lower bounds on the ε of the T steps under replace-one adjacency; a
+    rigorous event-based lower bound on δ(ε).
+
+    Step t releases ∇f(θ; x_ξ) + α_t c_t with ξ uniform on n records (one draw): a subsampled Gaussian with rate 1/n
+    and noise multiplier α_t σ/G, the replaced record's gradient moving by up to 2G.
     """
     from theory import numeric
-    from verify.privacy import composed_epsilon
 
     alpha = alpha_schedule(schedule, T)
     s_inv = float(np.sum(1.0 / alpha**2))
     var = float(numeric(ta.theorem4_1_variance())(G=1.0, S_inv_alpha2=s_inv, T=T, delta=delta, epsilon=epsilon, n=n))
     sigma = var**0.5
-    def phases(k: int):
-        out: list = []
-        for b in np.array_split(np.arange(T), min(k, T)):
-            z = float(alpha[b].min()) * sigma
-            if out and out[-1][1] == z:  # merge equal neighbours (DP-SGD is one phase)
-                out[-1] = (out[-1][0], z, out[-1][2] + int(b.size))
-            else:
-                out.append((1.0 / n, z, int(b.size)))
-        return out
-
-    eps_rdp = composed_epsilon(phases(rdp_blocks), delta, "rdp")
-    eps_pld = float("nan")
-    z_min = float(alpha.min()) * sigma
-    # RDP's conversion is loose at small noise multipliers: ask the PLD accountant, where it is tractable
-    # (below a multiplier of THM41_PLD_MIN_Z dp-accounting's PLD grid grows too large to be run in a sweep)
-    if eps_rdp > epsilon and z_min >= THM41_PLD_MIN_Z and pld_blocks > 0:
-        eps_pld = composed_epsilon(phases(pld_blocks), delta, "pld")
-    return {"sigma": sigma, "z_min": z_min, "eps_rdp": eps_rdp, "eps_pld": eps_pld,
-            "eps_upper": float(np.nanmin([eps_rdp, eps_pld])),
+    eps_hi = replace_one_pld_epsilon(alpha, sigma, n, delta, pld_blocks, True, vdi)
+    eps_lo = replace_one_pld_epsilon(alpha, sigma, n, delta, pld_blocks, False, vdi)
+    return {"sigma": sigma, "z_min": float(alpha.min()) * sigma, "eps_upper": eps_hi, "eps_lower": eps_lo,
             "delta_lower": delta_lower_bound(alpha * sigma, 1.0 / n, epsilon)}
 
 
@@ -222,55 +239,64 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     statement="""Theorem 4.1: with c_t ~ N(0, σ²I), σ² = (16G)²·B_δ/(n²ε²)·Σ_t 1/α_t², B_δ = log(16T/(nδ))·log(1.25/δ),
     Algorithm 1 (one record drawn uniformly per step, gradients bounded by G) is (ε, δ)-DP.""",
     theory=("theory.adp.theorem4_1_variance", "theory.adp.b_delta"),
-    notes="Accountant: dp-accounting RDP on the composed subsampled Gaussian steps (rate 1/n; for one draw with "
-    "replacement the step's privacy-loss pair is that of the Poisson-subsampled Gaussian), add/remove adjacency with "
-    "sensitivity G; heterogeneous α_t grouped into ≤ 64 blocks (16 at the quick budget) accounted at the block's smallest α, so the ε reported "
-    "is an upper bound. Where RDP's bound exceeds the promise and the smallest per-step noise multiplier is at least "
-    "0.3, dp-accounting's (pessimistic) PLD on ≤ 16 such blocks is asked as well (full budget only) and the "
-    "smaller upper bound kept; below 0.3 the PLD grid is too large for a sweep and the point stays uncertified. "
-    "violated when a rigorous lower bound shows the promise fails: for neighbours whose differing record has a "
-    "constant gradient G·u (a valid smooth f with bounded gradient), the event 'some step's output along u exceeds "
-    "τ' has P₁ − e^ε P₀ > δ (verify.adp.delta_lower_bound). holds when it is ≤ the promised ε at every grid point (with the conservativeness factor "
-    "promised/accountant), inconclusive otherwise (an upper bound above ε does not show a violation). Schedules: "
-    "DP-SGD (α ≡ 1), ADP with α_t² = √(1 + t), ADP-adaptive α_t = (1 + t)^{1/4}.",
+    notes="Exact (accountant bounds and a probability computation; tests = 0). Adjacency: replace-one (the paper's; "
+    "the replaced record's gradient moves by up to 2G). Each step draws one record uniformly: a subsampled Gaussian "
+    "of rate 1/n and multiplier α_t σ/G. dp-accounting PLD under REPLACE_ONE, the α_t grouped into blocks (4 quick, "
+    "16 full; grid 1e-2 quick, 1e-4 full): an upper bound on ε (connect-the-dots, pessimistic, each block at its "
+    "smallest α) and a lower bound (privacy buckets, optimistic, each block at its largest α). Below a per-step "
+    "multiplier of 0.3 the PLD grid is too large for a sweep and that point has no PLD bound. violated when a point "
+    "provably fails: the optimistic (lower) PLD ε exceeds the promised ε, or a rigorous event bound gives δ(ε) > δ "
+    "(neighbours whose differing record has a constant gradient G·u: the event 'some step's output along u exceeds "
+    "τ' has P₁ − e^ε P₀ > δ; verify.adp.delta_lower_bound). holds when the upper PLD ε is ≤ the promise at every "
+    "point; inconclusive otherwise. Schedules: DP-SGD (α ≡ 1) and ADP-SGD with α_t² = √(1 + t) (the earlier "
+    "'adp_adaptive' rows were the same schedule and are dropped).",
 )
 def theorem4_1(budget: str, seed: int) -> Outcome:
     from verify.runner import sweep
 
     g = THM41_GRIDS[by_budget(budget, "quick", "full")]
     points = [dict(schedule=s, T=T, n=n, epsilon=e, delta=d, pld_blocks=THM41_PLD_BLOCKS[budget],
-                   rdp_blocks=THM41_RDP_BLOCKS[budget])
-              for s in ("dp", "adp_poly", "adp_adaptive")
-              for T in g["T"] for n in g["n"] for e in g["epsilon"] for d in g["delta"]]
+                   vdi=THM41_PLD_GRID[budget])
+              for s in THM41_SCHEDULES for T in g["T"] for n in g["n"] for e in g["epsilon"] for d in g["delta"]]
     rows = sweep(_thm41_task, points, "adp.theorem4.1 accountant")
-    factors = [p["epsilon"] / float(r["eps_upper"]) for p, r in zip(points, rows)]
-    above = [(p, r) for p, r in zip(points, rows) if float(r["eps_upper"]) > p["epsilon"]]
-    broken = [(p, r) for p, r in zip(points, rows) if float(r["delta_lower"]) > p["delta"]]
+    hi = [float(r["eps_upper"]) for r in rows]
+    factors = [p["epsilon"] / h for p, h in zip(points, hi) if math.isfinite(h) and h > 0]
+    above = [(p, r) for p, r in zip(points, rows) if not float(r["eps_upper"]) <= p["epsilon"]]
+    by_pld = [(p, r) for p, r in zip(points, rows) if float(r["eps_lower"]) > p["epsilon"]]
+    by_event = [(p, r) for p, r in zip(points, rows) if float(r["delta_lower"]) > p["delta"]]
+    broken = [(p, r) for p, r in zip(points, rows)
+              if float(r["eps_lower"]) > p["epsilon"] or float(r["delta_lower"]) > p["delta"]]
     verdict = "violated" if broken else ("holds" if not above else "inconclusive")
-    evidence = (f"{len(points) - len(above)}/{len(points)} (schedule, T, n, ε, δ) points certified: accountant ε "
-                f"(upper bound: RDP, or PLD where RDP exceeds the promise) ≤ promised; promised/accountant ε from {min(factors):.3g} to {max(factors):.3g}")
+    evidence = (f"{verdict} (exact, replace-one): {len(broken)}/{len(points)} (schedule, T, n, ε, δ) points provably "
+                f"fail ({len(by_pld)} with the optimistic PLD ε above the promise, {len(by_event)} by the event bound "
+                f"on δ(ε)); {len(points) - len(above)}/{len(points)} certified by the pessimistic PLD ε; "
+                f"promised/accountant ε from {min(factors):.3g} to {max(factors):.3g} where the PLD bound exists")
     counter = None
     if broken:
-        p, r = min(broken, key=lambda pr: (pr[0]["T"], pr[0]["n"], pr[0]["epsilon"]))
+        p, r = min(broken, key=lambda pr: (pr[0]["T"], pr[0]["n"], pr[0]["epsilon"], pr[0]["schedule"]))
         counter = dict(p, sigma=float(r["sigma"]), smallest_noise_multiplier=float(r["z_min"]),
-                       delta_lower_bound=float(r["delta_lower"]))
-        evidence += (f"; {len(broken)} points where the calibration provably fails (a distinguishing event gives "
-                     f"δ(ε) > δ); smallest: {p['schedule']}, T={p['T']}, n={p['n']}, ε={p['epsilon']:g}, "
-                     f"δ={p['delta']:g}: σ = {float(r['sigma']):.3g}, δ(ε) ≥ {float(r['delta_lower']):.3g}")
+                       delta_lower_bound=float(r["delta_lower"]), epsilon_lower_bound=float(r["eps_lower"]))
+        evidence += (f"; smallest: {p['schedule']}, T={p['T']}, n={p['n']}, ε={p['epsilon']:g}, δ={p['delta']:g}: "
+                     f"σ = {float(r['sigma']):.3g}, optimistic PLD ε ≥ {float(r['eps_lower']):.3g}, "
+                     f"δ(ε) ≥ {float(r['delta_lower']):.3g}")
     elif above:
         p, r = above[0]
         evidence += f"; not certified e.g. {p}: ε ≤ {float(r['eps_upper']):.4g}"
     series = []
-    for s in ("dp", "adp_poly", "adp_adaptive"):
-        sel = [(p["T"], f) for p, f in zip(points, factors) if p["schedule"] == s and p["n"] == g["n"][0]
+    for s in THM41_SCHEDULES:
+        sel = [(p["T"], p["epsilon"] / h) for p, h in zip(points, hi)
+               if math.isfinite(h) and h > 0 and p["schedule"] == s and p["n"] == g["n"][0]
                and p["epsilon"] == g["epsilon"][0] and p["delta"] == g["delta"][0]]
         series.append(Series(s, [x[0] for x in sel], [x[1] for x in sel]))
     fig = Figure("theorem4_1", "adp Theorem 4.1: how conservative the calibration is", [Panel(
         f"promised ε / accountant ε (n = {g['n'][0]}, ε = {g['epsilon'][0]:g}, δ = {g['delta'][0]:g})", "T",
         "conservativeness factor", series, xscale="log", yscale="log")])
     figures = {"points": len(points), "points_not_certified": len(above), "points_broken": len(broken),
+               "points_broken_by_pld_lower": len(by_pld), "points_broken_by_event": len(by_event),
                "min_conservativeness": min(factors), "max_conservativeness": max(factors)}
-    for p, r in zip(points, rows):  # the calibration table: promised ε vs accountant ε per point
+    for p, r in zip(points, rows):  # the calibration table: promised ε vs accountant ε per point (where bounded)
+        if not math.isfinite(float(r["eps_upper"])):
+            continue
         figures[f"eps_accountant[{p['schedule']},T={p['T']},n={p['n']},eps={p['epsilon']:g},delta={p['delta']:g}]"] = \
             float(r["eps_upper"])
     return Outcome(verdict, evidence, figures, counter, [fig])
@@ -288,20 +314,62 @@ P51_GRIDS = {
 }
 
 
+#: blocks in which a heterogeneous α schedule is accounted (each at its smallest α: an upper bound on ε)
+MATCHED_BLOCKS = 8
+#: relative precision of the matched σ (the two methods' accountant ε then agree to well under 1%)
+MATCHED_REL = 3e-3
+
+
+def _schedule_phases(alpha: np.ndarray, sigma: float, n: int, blocks: int = MATCHED_BLOCKS) -> list:
+    """(rate 1/n, multiplier, steps) phases of T one-record steps with multipliers α_t·σ (G = 1), in ≤ ``blocks``
+    blocks each accounted at its smallest α (more privacy loss, so the ε is an upper bound)."""
+    out: list = []
+    for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
+        z = float(alpha[b].min()) * sigma
+        if out and out[-1][1] == z:
+            out[-1] = (out[-1][0], z, out[-1][2] + int(b.size))
+        else:
+            out.append((1.0 / n, z, int(b.size)))
+    return out
+
+
+def matched_sigma(alpha: np.ndarray, n: int, epsilon: float, delta: float) -> float:
+    """The smallest σ (relative precision MATCHED_REL) whose T steps of multipliers α_t·σ the accountant (dp-accounting RDP,
+    add/remove, the α blocks of :func:`_schedule_phases`) certifies (ε, δ)-DP: both methods of a comparison are run
+    at this same accountant ε, whatever Theorem 4.1 would give them."""
+    return _matched_sigma_cached(tuple(np.asarray(alpha, float).tolist()), int(n), float(epsilon), float(delta))
+
+
+@lru_cache(maxsize=64)
+def _matched_sigma_cached(alpha: tuple, n: int, epsilon: float, delta: float) -> float:
+    from verify.privacy import calibrate_multiplier, composed_epsilon
+
+    alpha = np.asarray(alpha)
+    return calibrate_multiplier(lambda s: composed_epsilon(_schedule_phases(alpha, s, n), delta, "rdp"), epsilon,
+                                guess=0.5, rel=MATCHED_REL)
+
+
 def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a: float = P51_A,
-              epsilon: float = P51_EPS) -> dict:
-    """ADP-SGD or DP-SGD with b_t = √(a + ct), σ from Theorem 4.1 at (ε, δ) = (1, 1e-5); ‖∇F(θ_t)‖² traces."""
+              epsilon: float = P51_EPS, noise: str = "matched") -> dict:
+    """ADP-SGD or DP-SGD with b_t = √(a + ct); σ at a matched accountant ε (``noise="matched"``, the default) or from
+    Theorem 4.1 (``"theorem4.1"``, which the suite's own theorem4.1 shows is not (ε, δ)-DP at these sizes);
+    ‖∇F(θ_t)‖² traces."""
     from kernels import adp as ka
     from theory import numeric
 
     prob = ka.smooth_nonconvex(n=n, d=d, seed=seed % (2**31))
     b = ta.polynomial_schedule(T, a, P51_C)
     alpha = np.sqrt(b) if alpha_rule == "adp" else np.ones(T)
-    var = float(numeric(ta.theorem4_1_variance())(G=prob.gradient_bound, S_inv_alpha2=float(np.sum(1 / alpha**2)),
-                                                   T=T, delta=P51_DELTA, epsilon=epsilon, n=n))
-    out = ka.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=var**0.5, a=a, c=P51_C,
+    if noise == "matched":
+        sigma = matched_sigma(alpha, n, epsilon, P51_DELTA) * prob.gradient_bound
+    elif noise == "theorem4.1":
+        sigma = float(numeric(ta.theorem4_1_variance())(G=prob.gradient_bound, S_inv_alpha2=float(np.sum(1 / alpha**2)),
+                                                        T=T, delta=P51_DELTA, epsilon=epsilon, n=n)) ** 0.5
+    else:
+        raise ValueError(f"noise must be matched or theorem4.1 (got {noise!r})")
+    out = ka.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
                      trials=trials, seed=seed + 1, n_log=41)
-    return {"steps": out["steps"], "grad_norm2": out["grad_norm2"], "sigma": var**0.5}
+    return {"steps": out["steps"], "grad_norm2": out["grad_norm2"], "sigma": sigma}
 
 
 @claim(
@@ -315,8 +383,10 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     "integral brackets at every T, and both brackets over log T must tend to 1/4 (sympy limits) — Θ(log T) with "
     "constant 1/4. Reported beside it: the ratio of the privacy terms of (10) and (9), 2·log(1 + Tc/a), and the "
     "measured utility ratio DP/ADP of min_t E‖∇F(θ_t)‖² over the logged t ≥ 1 on smooth_nonconvex (a = c = 1, η = 1, "
-    "ε = 1, δ = 1e-5, n = 20000 quick / 50000 full, so that Theorem 4.1's σ leaves room for progress) — "
-    "information, not part of the verdict (the proposition bounds utilities, it does not predict them).",
+    "n = 20000 quick / 50000 full), both methods at the same accountant ε = 1, δ = 1e-5 (σ calibrated per method by "
+    "dp-accounting RDP: verify.adp.matched_sigma; not Theorem 4.1's σ, which the suite's theorem4.1 shows is not DP "
+    "at these sizes) — information, not part of the verdict (the proposition bounds utilities, it does not predict "
+    "them; a measured ratio below the bound's is not a refutation).",
 )
 def proposition5_1(budget: str, seed: int) -> Outcome:
     import sympy as sp
@@ -359,7 +429,8 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     evidence = (f"exact M_dp/M_adp inside the integral brackets at all {len(exact)} T up to {max(g['T_exact']):.0e} "
                 f"[{'yes' if inside else 'NO'}]; brackets/log T → {lims[0]}, {lims[1]}; at T = {g['T_exact'][-1]:.0e} the "
                 f"ratio is {exact[-1]:.3f} (¼·log T = {np.log(g['T_exact'][-1]) / 4:.3f}) while (10)/(9) state "
-                f"{priv[-1]:.2f}; measured DP/ADP utility ratio " + ", ".join(
+                f"{priv[-1]:.2f}; measured DP/ADP utility ratio at a matched accountant ε = {P51_EPS:g} (reported, "
+                f"not deciding) " + ", ".join(
                     f"T={T}: {ci}" for T, ci in zip(g["T_run"], util_ci)))
     figures = {f"exact_ratio_T{T}": r for T, r in zip(g["T_exact"], exact)}
     figures.update({f"measured_utility_ratio_T{T}": r for T, r in zip(g["T_run"], util_ratio)})
@@ -371,7 +442,7 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
             Series("integral brackets (upper)", g["T_exact"], [b[1] for b in brackets], style="dashed"),
             Series("¼·log T", g["T_exact"], [np.log(T) / 4 for T in g["T_exact"]], style="dashed"),
             Series("(10)/(9) privacy terms: 2 log(1 + Tc/a)", g["T_exact"], priv)], xscale="log"),
-        Panel("measured utility ratio (ε = 1)", "T", "min_t E‖∇F‖²: DP / ADP", [
+        Panel("measured utility ratio (matched accountant ε = 1)", "T", "min_t E‖∇F‖²: DP / ADP", [
             Series("measured (bootstrap 95% CI)", g["T_run"], util_ratio, [c.lo for c in util_ci],
                    [c.hi for c in util_ci], style="points"),
             Series("exact M_dp/M_adp", g["T_run"], [ta.m_ratio(ta.polynomial_schedule(T, P51_A, P51_C))
@@ -384,6 +455,8 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 # Proposition 5.2: adaptive stepsizes, α_t = (b_0² + tC)^{1/4}
 # ======================================================================================
+#: the paper's own experiment for the adaptive stepsize (b_0² = 20, ν = 1e-5, T = 11700)
+P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
 @claim(
     "adp.proposition5.2",
     kind="ratio",
@@ -394,7 +467,9 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     "asks whether (11) ≤ (12) — ADP's guarantee at least as tight — for every T ≥ 2 the proposition allows: "
     "violated when T* > 2, with the smallest counterexample at the natural start b_0² = ν (the first b² is at least ν). "
     "Also reported: the schedule-level M({α},{b})/M_dp over admissible b (b_t² between b_0² + tν and b_0² + tG²), "
-    "worst and best of seeded extremes (piecewise slow/fast growth), to show when α_t = (b_0² + tC)^{1/4} helps.",
+    "worst and best of seeded extremes (piecewise slow/fast growth), to show when α_t = (b_0² + tC)^{1/4} helps; and "
+    "(12)/(11) at the paper's own experiment (b_0² = 20, ν = 1e-5, T = 11700), where T* ≈ 1.1e8 ≫ T: how many times "
+    "looser the stated ADP bound is there.",
 )
 def proposition5_2(budget: str, seed: int) -> Outcome:
     import sympy as sp
@@ -424,19 +499,30 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
         b = np.sqrt(1.0 + np.cumsum(inc))
         vals.append(ta.m_value(alpha, b) / ta.m_dp(b))
     vals = np.array(vals)
+    # the paper's own experiment: b_0² = 20, ν = 1e-5, T = 11700 — how much looser the stated ADP term (11) is
+    paper_ratio = float(ratio.subs({ta.T: P52_PAPER["T"], ta.nu: P52_PAPER["nu"], ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
+    paper_t_star = float(t_star.subs({ta.nu: P52_PAPER["nu"], ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
     counter = None
     if verdict == "violated":
         counter = {"T": int(failing.min()), "b0_squared": 1.0, "nu": 1.0, "stated_ratio_12_over_11": float(ratios[0]),
-                   "break_even_T": t_star_nat}
+                   "break_even_T": t_star_nat, "paper_experiment": dict(P52_PAPER, stated_ratio_12_over_11=paper_ratio,
+                                                                         adp_looser_by=1.0 / paper_ratio,
+                                                                         break_even_T=paper_t_star)}
     evidence = (f"(12)/(11) = {ratio} (exact: {ok}); break-even T* = {t_star} = {t_star_nat:.1f} at b_0² = ν: for "
                 f"T < T* the stated ADP bound is the looser one ({failing.size}/{Ts.size} grid T fail; e.g. T = "
                 f"{int(Ts[0])}: ratio {ratios[0]:.3f}); schedule-level M(α_C, b)/M_dp(b) over {trials} admissible b "
-                f"(T = {T_m}, ν = {nu_}, G² = {G2}, C = {C}): from {vals.min():.3f} to {vals.max():.3f}")
+                f"(T = {T_m}, ν = {nu_}, G² = {G2}, C = {C}): from {vals.min():.3f} to {vals.max():.3f}; at the paper's "
+                f"own experiment (b_0² = {P52_PAPER['b0_sq']:g}, ν = {P52_PAPER['nu']:g}, T = {P52_PAPER['T']}) "
+                f"(12)/(11) = {paper_ratio:.3g}: the stated ADP bound is {1.0 / paper_ratio:.4g}× looser than DP-SGD's "
+                f"(break-even T* = {paper_t_star:.3g})")
     fig = Figure("proposition5_2", "adp Proposition 5.2: stated DP/ADP privacy terms", [Panel(
         "(12)/(11) = ¼ log(1 + Tν/b₀²), b₀² = ν", "T", "ratio", [
             Series("(12)/(11)", Ts, ratios), Series("1 (break-even)", Ts, np.ones(Ts.size), style="dashed")],
         xscale="log")])
     return Outcome(verdict, evidence, {"break_even_T": t_star_nat, "grid_T_failing": int(failing.size),
+                                       "paper_experiment_ratio_12_over_11": paper_ratio,
+                                       "paper_experiment_adp_looser_by": 1.0 / paper_ratio,
+                                       "paper_experiment_break_even_T": paper_t_star,
                                        "M_ratio_min": float(vals.min()), "M_ratio_max": float(vals.max())},
                    counter, [fig])
 
@@ -457,19 +543,37 @@ def _utility_at_best_t(o: dict) -> np.ndarray:
     return g[:, best]
 
 
+def log_growth_estimate(d0, a0, d1, a1):
+    """log of advantage(T1)/advantage(T0) with advantage = mean(DP)/mean(ADP): Σ ± log(mean) of four independent
+    samples, delta-method standard error Σ s_i²/(n_i m_i²), Welch–Satterthwaite degrees of freedom."""
+    from verify.decide import Estimate
+
+    parts = [(np.asarray(x, float), sgn) for x, sgn in ((d1, 1), (a1, -1), (d0, -1), (a0, 1))]
+    val = sum(sgn * math.log(float(x.mean())) for x, sgn in parts)
+    terms = np.array([float(x.var(ddof=1)) / (x.size * float(x.mean()) ** 2) for x, _ in parts])
+    dfs = np.array([x.size - 1.0 for x, _ in parts])
+    df = float(terms.sum() ** 2 / np.sum(terms**2 / dfs)) if np.sum(terms**2) > 0 else math.inf
+    return Estimate(val, float(math.sqrt(terms.sum())), df)
+
+
 @claim(
     "adp.table1",
     kind="experiment",
     statement="""Table 1's trend: with b_t = √(20 + t) and the same privacy budget, the advantage of ADP-SGD over DP-SGD
     grows with the number of iterations T.""",
     theory=("theory.adp.theorem4_1_variance", "theory.adp.m_ratio"),
-    notes="Stylized: smooth_nonconvex (SPEC §3 stand-in for CIFAR-10), utility min_t E‖∇F(θ_t)‖² over the logged "
-    "t ≥ 1, σ from Theorem 4.1 for each method and T, η = 1, δ = 1e-5. Advantage = DP utility / ADP utility (> 1: "
-    "ADP better). Per ε, a bootstrap 95% CI of advantage(T_max)/advantage(T_min): holds if above 1 at every ε, "
-    "violated if below 1 at some ε, else inconclusive.",
+    notes="Stylized reproduction: smooth_nonconvex (SPEC §3 stand-in for CIFAR-10), one record per step (the paper's "
+    "Table 1 used minibatches of 256 and ε̄ = ε/16: not reproduced, the kernel draws one record), utility min_t "
+    "E‖∇F(θ_t)‖² over the logged t ≥ 1, both methods at the same accountant ε (σ calibrated per method and T by "
+    "verify.adp.matched_sigma: dp-accounting RDP, δ = 1e-5; Theorem 4.1's σ is not DP at these sizes, see "
+    "adp.theorem4.1), η = 1. Advantage = DP utility / ADP utility (> 1: ADP better). Per ε, the log of "
+    "advantage(T_max)/advantage(T_min) with a delta-method t interval (verify.adp.log_growth_estimate) through "
+    "verify.decide.upper_bounded: holds when it is > 0 at 95% one-sided; otherwise inconclusive — a stylized "
+    "stand-in that does not show the trend is a failure to reproduce, not a refutation of the paper's table, so "
+    "this claim never says violated. tests = 3 (one per ε of the full grid).",
+    tests=3,
 )
 def table1(budget: str, seed: int) -> Outcome:
-    from verify import stats
     from verify.runner import sweep
 
     g = TABLE1_GRIDS[by_budget(budget, "quick", "full")]
@@ -478,22 +582,159 @@ def table1(budget: str, seed: int) -> Outcome:
              for r in ("dp", "adp")]
     outs = sweep(_p51_task, tasks, "adp.table1 runs")
     util = {(t_["alpha_rule"], t_["T"], t_["epsilon"]): _utility_at_best_t(o) for t_, o in zip(tasks, outs)}
-    verdicts, figures, series, parts = [], {}, [], []
-    for i, e in enumerate(g["epsilon"]):
+    sig = {(t_["alpha_rule"], t_["T"], t_["epsilon"]): float(o["sigma"]) for t_, o in zip(tasks, outs)}
+    decs, figures, series, parts = [], {}, [], []
+    for e in g["epsilon"]:
         adv = [float(np.mean(util[("dp", T, e)]) / np.mean(util[("adp", T, e)])) for T in g["T"]]
         t0, t1 = g["T"][0], g["T"][-1]
-        ci = stats.bootstrap_ci(lambda d0, a0, d1, a1: (np.mean(d1) / np.mean(a1)) / (np.mean(d0) / np.mean(a0)),
-                                util[("dp", t0, e)], util[("adp", t0, e)], util[("dp", t1, e)], util[("adp", t1, e)],
-                                seed=int(seed) + i)
-        v = "holds" if ci.lo > 1 else ("violated" if ci.hi < 1 else "inconclusive")
-        verdicts.append(v)
+        est = log_growth_estimate(util[("dp", t0, e)], util[("adp", t0, e)], util[("dp", t1, e)], util[("adp", t1, e)])
+        neg = decide.Estimate(-est.value, est.se, est.df)
+        d = decide.upper_bounded(
+            neg, 0.0, test=f"ε = {e:g}: −log(advantage(T={t1})/advantage(T={t0})), delta-method t (Welch df)",
+            holds_reason=f"ε = {e:g}: the advantage grows T = {t0} → {t1} by {math.exp(est.value):.3g}× "
+                         f"(lower bound {math.exp(est.lower(1 - decide.HOLDS_LEVEL)):.3g}× > 1)",
+            can_violate=False,
+            why_not="a stylized stand-in that does not show the trend is a failure to reproduce, not a refutation")
+        if d.verdict != decide.Verdict.HOLDS:
+            d = decide.Decision(d.verdict, d.control, d.estimate, d.holds_bound, d.violated_bound,
+                                f"ε = {e:g}: Table 1's trend not reproduced on the stand-in (growth "
+                                f"{math.exp(est.value):.3g}×, 95% lower bound {math.exp(est.lower(0.05)):.3g}×): a "
+                                "failure to reproduce, not a refutation (a minibatch kernel at the paper's setting "
+                                "would decide)")
+        decs.append(d)
         parts.append(f"ε={e:g}: advantage " + ", ".join(f"T={T}: {a:.3g}" for T, a in zip(g["T"], adv))
-                     + f"; growth T={t0}→{t1} {ci} [{v}]")
+                     + f" (σ DP/ADP at T={t1}: {sig[('dp', t1, e)]:.3g}/{sig[('adp', t1, e)]:.3g})")
         figures.update({f"advantage_eps{e:g}_T{T}": a for T, a in zip(g["T"], adv)})
-        figures[f"growth_eps{e:g}"] = ci.estimate
+        figures[f"growth_eps{e:g}"] = math.exp(est.value)
         series.append(Series(f"ε = {e:g}", g["T"], adv))
     series.append(Series("no advantage", [g["T"][0], g["T"][-1]], [1.0, 1.0], style="dashed"))
-    verdict = stats.combine(verdicts)
-    fig = Figure("table1", "adp Table 1 trend (stylized): DP-SGD / ADP-SGD utility", [Panel(
+    verdict = str(decide.combine(decs))
+    decisive = next((d for d in decs if d.verdict != decide.Verdict.HOLDS), decs[0])
+    fig = Figure("table1", "adp Table 1 trend (stylized, matched accountant ε): DP-SGD / ADP-SGD utility", [Panel(
         "min_t E‖∇F‖²: DP / ADP", "T", "advantage of ADP", series, xscale="log")])
-    return Outcome(verdict, "; ".join(parts), figures, None, [fig])
+    return Outcome(verdict, decisive.phrase() + "; " + "; ".join(parts), figures, None, [fig], decisions=decs)
+
+
+# ======================================================================================
+# The adaptive stepsize's privacy: Algorithm 1 line 4 reads the clean gradient
+# ======================================================================================
+#: (b_0², ν) of the points checked: the paper's experiment (20, 1e-5) and the natural start b_0² = 1
+ADAPTIVE_POINTS = {"quick": dict(b0_sq=(20.0, 1.0), z=(0.5, 1.0, 2.0, 4.0)),
+                   "full": dict(b0_sq=(20.0, 5.0, 1.0, 0.1), z=(0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 8.0))}
+ADAPTIVE_NU, ADAPTIVE_DELTA, ADAPTIVE_G = 1e-5, 1e-5, 1.0
+_MP_DIGITS = 60  # working precision of the hockey-stick integrals (rounding ≪ 1e-40 relative)
+
+
+def gaussian_hockey_stick(m1: float, s1: float, m2: float, s2: float, epsilon: float) -> float:
+    """δ(ε) = ∫ max(0, p − e^ε q) of P = N(m1, s1²) against Q = N(m2, s2²), exactly (mpmath, 60 digits).
+
+    The privacy-loss log p/q − ε is a quadratic a·y² + b·y + c; the set where it is positive is an interval,
+    its complement, a half-line or empty, and δ = P(set) − e^ε·Q(set) in normal CDFs."""
+    import mpmath as mp
+
+    with mp.workdps(_MP_DIGITS):
+        m1, s1, m2, s2, eps = (mp.mpf(x) for x in (m1, s1, m2, s2, epsilon))
+        a = 1 / (2 * s2**2) - 1 / (2 * s1**2)
+        b = m1 / s1**2 - m2 / s2**2
+        c = -m1**2 / (2 * s1**2) + m2**2 / (2 * s2**2) + mp.log(s2 / s1) - eps
+
+        def mass(lo, hi, m, s):  # P(lo < N(m, s²) < hi)
+            return mp.ncdf((hi - m) / s) - mp.ncdf((lo - m) / s)
+
+        def delta_of(intervals):
+            return sum(mass(lo, hi, m1, s1) - mp.e**eps * mass(lo, hi, m2, s2) for lo, hi in intervals)
+
+        if a == 0:
+            if b == 0:
+                return float(max(mp.mpf(0), delta_of([(-mp.inf, mp.inf)]) if c > 0 else mp.mpf(0)))
+            r = -c / b
+            return float(max(mp.mpf(0), delta_of([(r, mp.inf)] if b > 0 else [(-mp.inf, r)])))
+        disc = b * b - 4 * a * c
+        if disc <= 0:  # the quadratic keeps one sign
+            return float(max(mp.mpf(0), delta_of([(-mp.inf, mp.inf)]))) if a > 0 else 0.0
+        r1, r2 = sorted(((-b - mp.sqrt(disc)) / (2 * a), (-b + mp.sqrt(disc)) / (2 * a)))
+        parts = [(-mp.inf, r1), (r2, mp.inf)] if a > 0 else [(r1, r2)]
+        return float(max(mp.mpf(0), delta_of(parts)))
+
+
+def adaptive_step_delta(b0_sq: float, z: float, epsilon: float, nu: float = ADAPTIVE_NU, G: float = ADAPTIVE_G,
+                        adaptive: bool = True) -> float:
+    """Exact δ(ε) of one released update of Algorithm 1 (η = 1) for the replace-one pair whose drawn record has
+    gradient G·u on D and 0 on D′: the update is −(g + ασ·c)/b₁ with b₁² = b_0² + max(‖g‖², ν) computed from the
+    clean g (line 4), so along u it is N(−G/b₁, (zG/b₁)²) on D and N(0, (zG/b₁′)²) on D′ (z = ασ/G).  Both
+    orderings; ``adaptive=False`` uses D's b₁ for both (the stepsize treated as public: a control)."""
+    b1 = math.sqrt(b0_sq + max(G * G, nu))
+    b2 = math.sqrt(b0_sq + max(0.0, nu)) if adaptive else b1
+    s1, s2 = z * G / b1, z * G / b2
+    return max(gaussian_hockey_stick(G / b1, s1, 0.0, s2, epsilon), gaussian_hockey_stick(0.0, s2, G / b1, s1, epsilon))
+
+
+def replace_one_gaussian_epsilon(z: float, delta: float) -> float:
+    """dp-accounting's ε (PLD, connect-the-dots, pessimistic, 1e-4 grid) of one Gaussian release of multiplier z under
+    replace-one adjacency (gradients bounded by G: the accountant shifts by 2G), the ε the paper's analysis certifies
+    for the step."""
+    from dp_accounting import NeighboringRelation
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    dist = pld.from_gaussian_mechanism(float(z), pessimistic_estimate=True, value_discretization_interval=1e-4,
+                                       neighboring_relation=NeighboringRelation.REPLACE_ONE)
+    return float(dist.get_epsilon_for_delta(delta))
+
+
+@claim(
+    "adp.algorithm1.adaptive_stepsize_privacy",
+    kind="privacy",
+    statement="""Proposition 5.2's privacy: ADP-SGD with the adaptive stepsize of Algorithm 1 (line 4: b²_{t+1} =
+    b_t² + max(‖∇f(θ_t; x_ξ)‖², ν), computed from the clean gradient) is as private as its Gaussian noise: each
+    released update is (ε, δ)-DP at the ε a Gaussian accountant gives that step's noise, as Theorem 4.1's analysis
+    (which treats b_{t+1} as given) certifies.""",
+    theory=("theory.adp.proposition5_2_terms",),
+    notes="Exact computation, no statistical test (tests = 0). One released update θ_{t+1} − θ_t = −(η/b_{t+1})(g + "
+    "α_{t+1}c_t) at the first step (b_t = b_0), the drawn record differing (replace-one, the paper's adjacency): "
+    "gradient G·u on D, 0 on D′, so b₁ differs (√(b_0² + G²) vs √(b_0² + ν)) and the update's law along u is "
+    "N(−ηG/b₁, (ηzG/b₁)²) vs N(0, (ηzG/b₁′)²), z = ασ/G. The accountant's ε: dp-accounting PLD (pessimistic, "
+    "1e-4 grid, an upper bound) of one Gaussian of multiplier z under REPLACE_ONE at δ = 1e-5. The exact δ of the "
+    "real pair at that ε: the hockey-stick divergence of the two Gaussians in closed form (normal CDFs at 60 digits, "
+    "both orderings). violated when it exceeds 1e-5 at some point (the counterexample), holds when it is ≤ 1e-5 "
+    "everywhere. Control: the same pair with b₁ treated as public (equal on both sides) stays ≤ 1e-5. Points: "
+    "(b_0², z) with ν = 1e-5, G = η = 1; b_0² = 20, ν = 1e-5 is the paper's experiment. This replaces relying on "
+    "the adaptive audits alone (whose quick verdict depends on a sample-size ceiling).",
+)
+def adaptive_stepsize_privacy(budget: str, seed: int) -> Outcome:
+    g = ADAPTIVE_POINTS[by_budget(budget, "quick", "full")]
+    rows = []
+    for b0_sq in g["b0_sq"]:
+        for z in g["z"]:
+            eps = replace_one_gaussian_epsilon(z, ADAPTIVE_DELTA)
+            d_ad = adaptive_step_delta(b0_sq, z, eps)
+            d_pub = adaptive_step_delta(b0_sq, z, eps, adaptive=False)
+            rows.append(dict(b0_sq=b0_sq, z=z, accountant_epsilon=eps, delta_exact=d_ad, delta_public_b=d_pub,
+                             nu=ADAPTIVE_NU, G=ADAPTIVE_G, delta=ADAPTIVE_DELTA))
+    broken = [r for r in rows if r["delta_exact"] > ADAPTIVE_DELTA]
+    control_ok = all(r["delta_public_b"] <= ADAPTIVE_DELTA for r in rows)
+    verdict = "violated" if broken else "holds"
+    worst = max(rows, key=lambda r: r["delta_exact"] / r["delta"])
+    paper = [r for r in rows if r["b0_sq"] == 20.0]
+    pw = max(paper, key=lambda r: r["delta_exact"])
+    evidence = (f"{verdict} (exact): at the accountant's ε (PLD, replace-one, δ = {ADAPTIVE_DELTA:g}) the exact δ of "
+                f"one adaptive update exceeds {ADAPTIVE_DELTA:g} at {len(broken)}/{len(rows)} (b_0², z) points; worst "
+                f"b_0² = {worst['b0_sq']:g}, z = {worst['z']:g}: ε = {worst['accountant_epsilon']:.3g}, δ = "
+                f"{worst['delta_exact']:.3g} ({worst['delta_exact'] / ADAPTIVE_DELTA:.3g}× the promise); at the "
+                f"paper's b_0² = 20, ν = 1e-5 the largest is δ = {pw['delta_exact']:.3g} (z = {pw['z']:g}); control "
+                f"with b₁ public: δ ≤ {max(r['delta_public_b'] for r in rows):.3g} "
+                f"({'≤' if control_ok else '>'} {ADAPTIVE_DELTA:g} everywhere)")
+    figures = {"points": len(rows), "points_broken": len(broken), "worst_delta_ratio": worst["delta_exact"] / ADAPTIVE_DELTA,
+               "paper_point_max_delta": pw["delta_exact"], "control_max_delta": max(r["delta_public_b"] for r in rows)}
+    for r in rows:
+        figures[f"delta_exact[b0_sq={r['b0_sq']:g},z={r['z']:g}]"] = r["delta_exact"]
+    counter = min(broken, key=lambda r: (-r["b0_sq"], r["z"])) if broken else None
+    zs = list(g["z"])
+    fig = Figure("adaptive_stepsize_privacy", "adp: exact δ of one adaptive-stepsize update at the accountant's ε", [
+        Panel(f"replace-one pair ‖g‖ = G vs 0, ν = {ADAPTIVE_NU:g}", "noise multiplier z", "δ(ε_accountant)",
+              [Series(f"b_0² = {b:g}", zs, [r["delta_exact"] for r in rows if r["b0_sq"] == b], style="points")
+               for b in g["b0_sq"]]
+              + [Series("b₁ public (control)", zs, [r["delta_public_b"] for r in rows if r["b0_sq"] == g["b0_sq"][0]],
+                        style="points"),
+                 Series("promised δ", [zs[0], zs[-1]], [ADAPTIVE_DELTA] * 2, style="dashed")],
+              xscale="log", yscale="log")])
+    return Outcome(verdict, evidence, figures, counter, [fig])

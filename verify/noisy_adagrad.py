@@ -17,8 +17,9 @@ import sympy as sp
 from theory import noisy_adagrad as tn
 from theory import numeric
 from verify.exact import EPS, adversarial_search, edge_values, random_search, rounding_tolerance
+from verify import decide
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
-from verify.stats import (clopper_pearson, combine, loglog_slope, mean_ci, ratio_bounded, sign_verdict,
+from verify.stats import (clopper_pearson, loglog_slope, mean_ci,
                           weighted_loglog_slope)
 
 PAPER = "noisy_adagrad"
@@ -112,8 +113,9 @@ def lemma16(budget: str, seed: int) -> Outcome:
         "equal terms a_i = 1 approach the constant; worst ratio found marked", "n", "lhs / rhs",
         [Series("a_i ≡ 1", ns, eq), Series("worst ratio found", [ns[0], ns[-1]], [worst_ratio[0]] * 2, style="dashed"),
          Series("bound", [ns[0], ns[-1]], [1.0, 1.0], style="dashed")], xscale="log")])
-    evidence = (f"{n_eval} cases: worst lhs/rhs = {worst_ratio[0]:.6f} (≤ 1 holds); min slack {hw.slack:.3g} "
-                "rounding bounds (≥ −1 holds); equal terms approach ratio 1 as n grows (tight constant)")
+    evidence = (f"{'holds' if holds else 'violated'} (exact): {n_eval} cases: worst lhs/rhs = {worst_ratio[0]:.6f}; "
+                f"min slack {hw.slack:.3g} rounding bounds ({'≥' if holds else '<'} −1, the rounding allowance); equal "
+                "terms approach ratio 1 as n grows (tight constant)")
     counter = None if holds else {"a": hw.example.tolist(), "slack_in_rounding_units": hw.slack}
     return Outcome("holds" if holds else "violated", evidence,
                    {"cases": n_eval, "worst_ratio": worst_ratio[0], "min_slack_rounding_units": hw.slack},
@@ -194,8 +196,9 @@ def lemma13(budget: str, seed: int) -> Outcome:
         [Series("∇_t ≡ e_1", Ts, one_d), Series("worst ratio found", [Ts[0], Ts[-1]], [worst["ratio"]] * 2,
                                                   style="dashed"),
          Series("bound", [Ts[0], Ts[-1]], [1.0, 1.0], style="dashed")], xscale="log")])
-    evidence = (f"{n_eval} cases: worst lhs/rhs = {worst['ratio']:.6f} (≤ 1 holds); min slack {hw.slack:.3g} "
-                "tolerance units (≥ −1 holds)")
+    evidence = (f"{'holds' if holds else 'violated'} (exact): {n_eval} cases: worst lhs/rhs = {worst['ratio']:.6f} "
+                f"({'≤' if worst['ratio'] <= 1.0 + 1e-9 else '>'} 1); min slack {hw.slack:.3g} tolerance units "
+                f"({'≥' if hw.slack >= -1.0 else '<'} −1, the rounding allowance)")
     counter = None if holds else {"grads": worst["grads"], "ratio": worst["ratio"]}
     return Outcome("holds" if holds else "violated", evidence,
                    {"cases": n_eval, "worst_ratio": worst["ratio"], "min_slack_tolerance_units": hw.slack}, counter, [fig])
@@ -206,15 +209,19 @@ def lemma13(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 #: The pinned smallest counterexample: p = 1, A = 1, B = −1/2 (C = 1/2 ⪰ 0, B and B⁻¹A + I = −1 invertible), u = v = 1.
 LEMMA12_PIN = {"A": [[1.0]], "B": [[-0.5]], "u": [1.0], "v": [1.0]}
+#: The pinned counterexample with B ⪰ 0 (B positive definite) and u ≠ v: p = 2, A = diag(1, 0), B = [[2, 1], [1, 1]],
+#: v = e₁ ∈ im(A), u = e₂: ⟨u, C⁻¹v⟩ = −1/2 exactly while ⟨u, A⁺v⟩ = 0 (with u = v and B ⪰ 0 no failure is found)
+LEMMA12_PIN_PSD = {"A": [[1.0, 0.0], [0.0, 0.0]], "B": [[2.0, 1.0], [1.0, 1.0]], "u": [0.0, 1.0], "v": [1.0, 0.0]}
 
 
 def lemma12_case(rng: np.random.Generator, p: int, family: str):
     """(A, B, u, v) meeting the lemma's hypotheses: A ⪰ 0, C = A + B ⪰ 0 and invertible, B and B⁻¹A + I
-    invertible, v ∈ im(A).  family: "general" (any u), "u_eq_v" (B indefinite allowed), "u_eq_v_B_psd" (B ⪰ 0)."""
+    invertible, v ∈ im(A).  family: "general" (any u), "general_B_psd" (any u, B ⪰ 0), "u_eq_v" (B indefinite
+    allowed), "u_eq_v_B_psd" (B ⪰ 0)."""
     r = int(rng.integers(1, p + 1))
     F = rng.standard_normal((p, r)) * 10.0 ** rng.uniform(-2, 2, r)
     A = F @ F.T
-    if family == "u_eq_v_B_psd":
+    if family in ("u_eq_v_B_psd", "general_B_psd"):
         Gm = rng.standard_normal((p, p))
         B = Gm @ Gm.T * 10.0 ** rng.uniform(-3, 3) + 1e-3 * np.eye(p)
     else:
@@ -223,7 +230,7 @@ def lemma12_case(rng: np.random.Generator, p: int, family: str):
         Cm = Gm @ Gm.T * 10.0 ** rng.uniform(-3, 3) + 10.0 ** rng.uniform(-4, 0) * np.eye(p)
         B = Cm - A
     v = A @ rng.standard_normal(p)
-    u = v.copy() if family != "general" else rng.standard_normal(p)
+    u = v.copy() if family.startswith("u_eq_v") else rng.standard_normal(p)
     return A, B, u, v
 
 
@@ -271,9 +278,10 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     v ∈ im(A) and any u, |⟨u, C⁻¹v⟩| ≤ (4/3)|⟨u, A⁻¹v⟩|; the proof applies it with u = v = b_t, A = G_t and
     B = σ_B·GOE (C = H_t).""",
     theory=("theory.noisy_adagrad.lemma12_ratio",),
-    notes="As stated: seeded search over p ∈ {1, 2, 3} in three families — general u; u = v with B indefinite "
-    "(C ⪰ 0 kept); u = v with B ⪰ 0 — and the pinned smallest counterexample p = 1, A = 1, B = −1/2, u = v = 1 "
-    "(ratio 2 against 4/3). The proof form (eqs. (20), (22)): k = 5, spectrum of G_t from λ_min⁺ = 1 to 10, "
+    notes="As stated: seeded search over p ∈ {1, 2, 3} in four families — general u; u = v with B indefinite "
+    "(C ⪰ 0 kept); u = v with B ⪰ 0; any u ≠ v with B ⪰ 0 — and the pinned smallest counterexample p = 1, A = 1, B = −1/2, u = v = 1 "
+    "(ratio 2 against 4/3), and the pinned B ⪰ 0, u ≠ v case p = 2, A = diag(1, 0), B = [[2, 1], [1, 1]], v = e₁, "
+    "u = e₂ (|⟨u, C⁻¹v⟩| = 1/2 against 0). The proof form (eqs. (20), (22)): k = 5, spectrum of G_t from λ_min⁺ = 1 to 10, "
     "σ_B = ρ·λ_min⁺ for ρ from 1e-3 to 10, frequency (Clopper–Pearson) of the 4/3 factor failing, pointwise in b and "
     "for the trace (b-averaged) form. The appendix's own proof ends with the factor 2, not 4/3.",
 )
@@ -284,7 +292,7 @@ def lemma12(budget: str, seed: int) -> Outcome:
     fam_rows = {}
     smallest = None
     tried = 0
-    for family in ("general", "u_eq_v", "u_eq_v_B_psd"):
+    for family in ("general", "general_B_psd", "u_eq_v", "u_eq_v_B_psd"):
         worst, fails, valid = 0.0, 0, 0
         for _ in range(per_family):
             p = int(rng.integers(1, 4))
@@ -306,6 +314,8 @@ def lemma12(budget: str, seed: int) -> Outcome:
         fam_rows[family] = dict(valid=valid, fails=fails, worst=worst)
     pin_lhs, pin_rhs = tn.lemma12_ratio(*(np.array(LEMMA12_PIN[x]) for x in "ABuv"))
     pin_fails = pin_lhs > pin_rhs
+    psd_lhs, psd_rhs = tn.lemma12_ratio(*(np.array(LEMMA12_PIN_PSD[x]) for x in "ABuv"))
+    pin_fails = pin_fails or psd_lhs > psd_rhs + 1e-12  # exact values 1/2 and 0 (rounding ≪ 1e-12)
     tasks = [dict(rho=float(r), k=5, draws=draws, seed=seed) for r in rhos]
     proof = _sweep(lemma12_proof_form, tasks, "noisy_adagrad.lemma12 proof form")
     freq_b = [clopper_pearson(int(o["fail_b"]), int(o["draws"])) for o in proof]
@@ -315,7 +325,8 @@ def lemma12(budget: str, seed: int) -> Outcome:
     first_fail = next((float(r) for r, fb in zip(rhos, freq_b) if fb.lo > 0), float("nan"))
     peak = int(np.argmax([f.estimate for f in freq_b]))
     violated = pin_fails or any(r["fails"] for r in fam_rows.values())
-    counter = {"pinned": dict(LEMMA12_PIN, lhs=pin_lhs, rhs_4_3=pin_rhs), "smallest_found": smallest}
+    counter = {"pinned": dict(LEMMA12_PIN, lhs=pin_lhs, rhs_4_3=pin_rhs),
+               "pinned_B_psd": dict(LEMMA12_PIN_PSD, lhs=psd_lhs, rhs_4_3=psd_rhs), "smallest_found": smallest}
     fig = Figure("lemma12", "noisy_adagrad Lemma 12: the 4/3 factor in the proof's use", [Panel(
         "u = v = b ~ N(0, I), A = G_t (λ_min⁺ = 1), B = σ_B·GOE, C = Π(A + B)Π (k = 5)",
         "σ_B / λ_min⁺(G_t)", "P(factor 4/3 fails)",
@@ -326,7 +337,8 @@ def lemma12(budget: str, seed: int) -> Outcome:
     fr = "; ".join(f"{k}: {r['fails']}/{r['valid']} valid cases fail, worst ratio/(4/3)-bound {r['worst']:.3g}"
                    for k, r in fam_rows.items())
     evidence = (f"as stated: {tried} cases tried — {fr}; pinned p = 1, A = 1, B = −1/2, u = v = 1 gives |⟨u,C⁻¹v⟩| = "
-                f"{pin_lhs:g} > (4/3)|⟨u,A⁻¹v⟩| = {pin_rhs:.4g}. Proof form: no failure in {draws} draws for "
+                f"{pin_lhs:g} > (4/3)|⟨u,A⁻¹v⟩| = {pin_rhs:.4g}; with B ⪰ 0 and u ≠ v, pinned p = 2, A = diag(1, 0), "
+                f"B = [[2, 1], [1, 1]], v = e₁, u = e₂ gives {psd_lhs:.3g} > {psd_rhs:g}. Proof form: no failure in {draws} draws for "
                 f"σ_B/λ_min⁺ ≤ {rho_safe:g}; failures certain (CI > 0) from σ_B/λ_min⁺ = {first_fail:g} "
                 f"(P = {freq_b[list(rhos).index(first_fail)].estimate:.3g} there); the failure probability peaks at "
                 f"{freq_b[peak].estimate:.3g} near σ_B/λ_min⁺ = {rhos[peak]:g} and falls again for larger noise, where "
@@ -396,8 +408,10 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
             "theory.noisy_adagrad.lemma5_rigorous"),
     notes="Neighbours as in the proof: ∇_i^D = ∇_i^{D'} + g_{i,n}, ‖g_{i,n}‖ ≤ L/n, ‖∇_i^{D'}‖ ≤ L(n−1)/n, the past "
     "iterates fixed (adaptive composition). Adversarial search (seeded random, structured cases, L-BFGS-B) for the "
-    "worst ‖G^D − G^{D'}‖_F/(L√t/n) at p = 3 over t and n; holds if that worst ratio stays bounded in n and t "
-    "(log-log slope CI ≤ 0 or containing 0). A rigorous ceiling √2 (Araki–Yamagami: G = |Aᵀ|) is reported beside it.",
+    "worst ‖G^D − G^{D'}‖_F/(L√t/n) at p = 3 over t and n. Exact decision (no statistical test): the statement holds "
+    "with the constant √2 by Araki–Yamagami (G = |Aᵀ|), so the verdict is holds when every ratio found is ≤ √2 "
+    "(rounding allowance 1e-9) and violated, with the case, when the search exceeds that ceiling (a kernel or "
+    "ceiling fault; the negative control plants such growth). The log-log slopes in n and t are reported only.",
 )
 def lemma5(budget: str, seed: int) -> Outcome:
     ts, ns, starts, cases = by_budget(budget, ((1, 2, 4), (10, 100, 1000), 1, 30),
@@ -407,14 +421,15 @@ def lemma5(budget: str, seed: int) -> Outcome:
     W = np.array([float(o["worst"]) for o in outs]).reshape(len(ts), len(ns))
     evaluated = int(sum(int(o["evaluated"]) for o in outs))
     worst = float(W.max())
-    v_n, fit_n = ratio_bounded(np.array(ns, float), W.max(axis=0))
-    v_t, fit_t = ratio_bounded(np.array(ts, float), W.max(axis=1))
+    # reported, not deciding: the growth of the worst ratio along n and t (a search result, no sampling error)
+    fit_n = loglog_slope(np.array(ns, float), W.max(axis=0))
+    fit_t = loglog_slope(np.array(ts, float), W.max(axis=1))
     proof_line = W * (1.0 / np.sqrt(np.array(ns, float)))[None, :]  # ratio to L√t/√n = ratio·(1/√n)
     fit_proof = loglog_slope(np.array(ns, float), proof_line.max(axis=0))
-    verdict = combine([v_n, v_t])
     rig = math.sqrt(2.0)
-    if worst > rig * (1 + 1e-9):
-        verdict = "violated"  # cannot happen unless the search or the rigorous bound is wrong
+    # exact decision: the O(L√t/n) statement holds with the constant √2 (Araki–Yamagami, a proof); the search can
+    # refute that ceiling (a worst ratio above √2 beyond rounding), never confirm a larger constant
+    verdict = "violated" if worst > rig * (1 + 1e-9) else "holds"
     fig = Figure("lemma5", "noisy_adagrad Lemma 5: preconditioner sensitivity", [
         Panel("worst ‖G^D − G^{D'}‖_F found, in units of L√t/n", "n", "ratio",
               [Series(f"t = {t}", ns, W[i], style="points") for i, t in enumerate(ts)]
@@ -422,15 +437,17 @@ def lemma5(budget: str, seed: int) -> Outcome:
         Panel("the same, in units of the proof's L√t/√n", "n", "ratio",
               [Series(f"t = {t}", ns, proof_line[i], style="points") for i, t in enumerate(ts)],
               xscale="log", yscale="log")])
-    evidence = (f"{evaluated} evaluations over t ∈ {list(ts)}, n ∈ {list(ns)}: worst ratio to L√t/n = {worst:.4f} "
-                f"(≤ √2 = 1.4142, rigorous); slope in n {_fmt_ci(fit_n.slope)}, in t {_fmt_ci(fit_t.slope)} — "
-                f"bounded: the numbers support L√t/n (the statement); against the proof's L√t/√n the ratio falls "
+    evidence = (f"{'holds (exact)' if verdict == 'holds' else 'violated (exact)'}: {evaluated} evaluations over "
+                f"t ∈ {list(ts)}, n ∈ {list(ns)}: worst ratio to L√t/n = {worst:.4f} "
+                f"({'≤' if verdict == 'holds' else '>'} the rigorous ceiling √2 = 1.4142); slope in n {_fmt_ci(fit_n.slope)}, in t {_fmt_ci(fit_t.slope)} — "
+                f"reported, not deciding; against the proof's L√t/√n the ratio falls "
                 f"with slope {_fmt_ci(fit_proof.slope)} in n (≈ −1/2: that line is loose by √n — and §4.1's σ_B(t) = "
                 f"O(L√(Tt log(1/δ))/(ε√n)), built on it, carries √n more preconditioner noise than privacy needs)")
     figures = {"evaluations": evaluated, "worst_ratio_L_sqrt_t_over_n": worst, "rigorous_ceiling": rig,
                "slope_in_n": fit_n.slope.estimate, "slope_in_t": fit_t.slope.estimate,
                "slope_vs_proof_line_in_n": fit_proof.slope.estimate}
-    return Outcome(verdict, evidence, figures, None, [fig])
+    counter = None if verdict == "holds" else {"worst_ratio": worst, "ceiling": rig}
+    return Outcome(verdict, evidence, figures, counter, [fig])
 
 
 # ======================================================================================
@@ -490,6 +507,9 @@ def theorem10(budget: str, seed: int) -> Outcome:
 THM51 = {"quick": dict(ps=(5, 20, 80, 200), n=40, eps=1.0, k=3, trials=12),
          "full": dict(ps=(5, 10, 25, 50, 100, 200, 400), n=100, eps=1.0, k=3, trials=48)}
 THM51_DELTA = 1e-5
+#: equivalence margin on the log-log slope of E excess/bound along p (the decide default: growth slower than p^0.1
+#: over the swept decade and a half is not distinguishable from the constants the bound leaves out)
+THM51_SLOPE_MARGIN = decide.SLOPE_MARGIN
 
 
 def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: int, seed: int) -> dict:
@@ -517,8 +537,11 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     notes="low_rank_glm, absolute loss with clean labels (L* = 0, θ* = θ_true, ‖x_i‖ ≤ 1 = L), rank k = 3 fixed, the "
     "same k-dimensional data embedded in p dimensions, ε = 1, δ = 1e-5, n = 40 quick / 100 full (T = 1600 / 10⁴), "
     "σ = L√(2T log(1/δ))/(εn) (the constant that makes eq. (14) exact), η = ‖θ*‖_M/√(T(L² + kσ²)). Per p: mean "
-    "excess risk of the average iterate with a t-interval against the bound; flatness: weighted log-log slope of the "
-    "mean excess risk in p (CI must contain 0 or lie below). The accountant's ε of that σ is reported beside it.",
+    "excess risk of the average iterate against the bound (verify.decide.mean_at_most: one-sample t, family-corrected "
+    "for violated); flatness: verify.decide.rate on the log-log slope of excess/bound along p, margin ±0.1 (the "
+    "decide default, fixed before the data), every p in the window (the bound has no p). tests = 8: one per p of the "
+    "full grid (7) and the slope. The accountant's ε of that σ is reported beside it.",
+    tests=8,
 )
 def theorem5_1(budget: str, seed: int) -> Outcome:
     g = by_budget(budget, THM51["quick"], THM51["full"])
@@ -528,11 +551,14 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
     ps = np.array(g["ps"], float)
     cis = [mean_ci(o["excess"]) for o in outs]
     bound = float(outs[0]["bound"])
-    verdicts = [sign_verdict(type(c)(bound - c.estimate, bound - c.hi, bound - c.lo), "positive") for c in cis]
-    se = [max(float(np.std(o["excess"], ddof=1) / math.sqrt(len(o["excess"]))), 1e-300) for o in outs]
-    fit = weighted_loglog_slope(ps, [c.estimate for c in cis], se)
-    flat = "violated" if fit.slope.lo > 0 else "holds"
-    verdict = combine(verdicts + [flat])
+    # one explicit-constant test per p (the bound is the same at every p) and one flatness test along p
+    bdec = [decide.mean_at_most(o["excess"], bound, what=f"E excess risk at p = {int(p)} vs eq. (14)")
+            for p, o in zip(g["ps"], outs)]
+    flat = decide.rate(ps, [np.asarray(o["excess"], float) / bound for o in outs], axis="p",
+                       asymptotic=[True] * len(ps), criterion="every p: eq. (14) has no p in it",
+                       margin=THM51_SLOPE_MARGIN)
+    verdict = str(decide.combine(bdec + [flat]))
+    fit = loglog_slope(ps, [c.estimate for c in cis])
     from verify.privacy import gaussian_epsilon
 
     T = int(outs[0]["T"])
@@ -544,21 +570,24 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                                     [c.hi for c in cis], style="points"),
                              Series("bound (14)", ps, [bound] * len(ps), style="dashed")], xscale="log", yscale="log")])
     worst = max(range(len(cis)), key=lambda i: cis[i].hi)
-    evidence = (f"mean excess risk / bound between {min(c.estimate for c in cis) / bound:.3g} and "
+    decisive = next((d for d in bdec + [flat] if d.verdict == decide.Verdict.VIOLATED), None) or \
+        next((d for d in [flat] + bdec if d.verdict != decide.Verdict.HOLDS), None) or flat
+    evidence = (f"{decisive.phrase()}; mean excess risk / bound between {min(c.estimate for c in cis) / bound:.3g} and "
                 f"{max(c.estimate for c in cis) / bound:.3g} over p ∈ {list(g['ps'])} (bound {bound:.4g}; largest CI "
-                f"upper {cis[worst].hi:.4g} at p = {int(ps[worst])}); slope in p {_fmt_ci(fit.slope)}; the σ used gives "
+                f"upper {cis[worst].hi:.4g} at p = {int(ps[worst])}); slope in p {flat.estimate:+.3g} (one-sided upper "
+                f"{flat.holds_bound:+.3g}, margin ±{THM51_SLOPE_MARGIN:g}); the σ used gives "
                 f"accountant ε = {eps_acc:.3f} at δ = {THM51_DELTA:g} (target {g['eps']})")
-    figures = {"bound": bound, "slope_in_p": fit.slope.estimate, "slope_in_p_lo": fit.slope.lo,
-               "slope_in_p_hi": fit.slope.hi, "accountant_epsilon_of_sigma": eps_acc, "T": T}
+    figures = {"bound": bound, "slope_in_p": flat.estimate, "slope_in_p_upper": flat.holds_bound,
+               "slope_in_p_lower_family": flat.violated_bound, "accountant_epsilon_of_sigma": eps_acc, "T": T}
     for p, c in zip(g["ps"], cis):
         figures[f"excess_p{p}"] = c.estimate
         figures[f"excess_hi_p{p}"] = c.hi
     counter = None
     if verdict == "violated":
-        bad = [i for i, v in enumerate(verdicts) if v == "violated"]
-        counter = ({"p": int(ps[bad[0]]), "excess_ci": [cis[bad[0]].lo, cis[bad[0]].hi], "bound": bound} if bad
-                   else {"slope_in_p": [fit.slope.lo, fit.slope.hi]})
-    return Outcome(verdict, evidence, figures, counter, [fig])
+        bad = [i for i, d in enumerate(bdec) if d.verdict == decide.Verdict.VIOLATED]
+        counter = ({"p": int(ps[bad[0]]), "excess_lower_family": bdec[bad[0]].violated_bound, "bound": bound} if bad
+                   else {"slope_in_p": flat.estimate, "slope_lower_family": flat.violated_bound})
+    return Outcome(verdict, evidence, figures, counter, [fig], decisions=bdec + [flat])
 
 
 # ======================================================================================
@@ -612,10 +641,12 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     "η = C√(3/8), σ_b = 0.05 constant, exact oracle; σ_B = ρ·λ_min⁺(G_T) of the noiseless run, ρ from 0 upward; "
     "indefinite H_t handled by |eigenvalues| (kernel default; the 'clip' convention is run at some ρ and reported). "
     "Per trial the bound uses that trial's Tr(G_T) and "
-    "Σσ_b²Tr(G_t⁺); verdict per ρ by verify.noisy_adagrad.expectation_below (a distribution-free lower bound on the "
-    "heavy-tailed E[bound] against the t-interval of E[regret]). γ part (reported, "
+    "Σσ_b²Tr(G_t⁺); verdict per ρ by verify.decide.mean_at_most on the paired per-trial differences regret − bound "
+    "(E[regret − bound] ≤ 0; one-sample t, family-corrected for violated; tests = 9, one per ρ of the full grid). "
+    "The explicit constants are what is tested here; the O-form (13) is noisy_adagrad.theorem3.1.o_form. γ part (reported, "
     "not in the verdict): rotated oracle at principal-angle distance γ, σ_B = 0 — that oracle breaks the theorem's "
     "side assumption ṼṼᵀ(I − VVᵀ) = 0, which together with γ < 1 would force Ṽ = V.",
+    tests=9,
 )
 def theorem3_1(budget: str, seed: int) -> Outcome:
     g = by_budget(budget, THM31["quick"], THM31["full"])
@@ -628,10 +659,14 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
     nr, ng = len(g["rhos"]), len(g["gammas"])
     clip_outs = outs[nr + ng:]
     outs = outs[:nr + ng]
-    clip_v = [expectation_below(o["regret"], o["bound"])[0] for o in clip_outs]
-    checks = [expectation_below(o["regret"], o["bound"]) for o in outs]
-    verdicts = [c[0] for c in checks[:nr]]
-    verdict = combine(verdicts)
+    clip_v = [expectation_below(o["regret"], o["bound"])[0] for o in clip_outs]  # reported only
+    checks = [expectation_below(o["regret"], o["bound"]) for o in outs]  # the γ part's report
+    # the decision: E[regret − bound] ≤ 0 per ρ, paired within each trial (one-sample t on the differences)
+    decs = [decide.mean_at_most(np.asarray(o["regret"]) - np.asarray(o["bound"]), 0.0,
+                                what=f"E[regret − eq.(25) bound] at σ_B = {r:g}·λ_min⁺(G_T)")
+            for r, o in zip(g["rhos"], outs[:nr])]
+    verdicts = [str(d.verdict) for d in decs]
+    verdict = str(decide.combine(decs))
     first_bad = next((i for i, v in enumerate(verdicts) if v == "violated"), None)
     reg = [mean_ci(o["regret"]) for o in outs]
     bnd = [float(np.mean(o["bound"])) for o in outs]
@@ -650,14 +685,23 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
                       [c.hi for c in reg[nr:]], style="points"),
                Series("eq. (25) with C·L·γ", list(g["gammas"]), bnd[nr:], style="dashed")])])
     gam_v = [c[0] for c in checks[nr:]]
-    evidence = ("; ".join(f"ρ={r:g}: regret {reg[i].estimate:.3g} vs bound {bnd[i]:.3g} ({verdicts[i]}, "
+    decisive = decs[first_bad] if first_bad is not None else next(
+        (d for d in decs if d.verdict != decide.Verdict.HOLDS), decs[-1])
+    worst_factor = max(reg[i].estimate / bnd[i] for i in range(nr))
+    i_dec = decs.index(decisive)
+    rho_decisive = g["rhos"][i_dec]
+    o_dec = outs[i_dec]
+    spread = (f" (per trial there: regret {float(np.min(o_dec['regret'])):.3g}–{float(np.max(o_dec['regret'])):.3g}, "
+              f"bound {float(np.min(o_dec['bound'])):.3g}–{float(np.max(o_dec['bound'])):.3g})")
+    evidence = (f"ρ = {rho_decisive:g}: {decisive.phrase()}{spread}; largest mean regret / mean bound {worst_factor:.3g}; "
+                + "; ".join(f"ρ={r:g}: regret {reg[i].estimate:.3g} vs bound {bnd[i]:.3g} ({verdicts[i]}, "
                           f"indefinite steps {float(np.mean(outs[i]['indefinite_frac'])):.0%})"
                           for i, r in enumerate(g["rhos"]))
                 + "; γ part: " + ", ".join(f"γ={gm:g} {v}" for gm, v in zip(g["gammas"], gam_v))
                 + "; 'clip' convention for indefinite H_t: " + ", ".join(f"ρ={r:g} {v}" for r, v in
                                                                           zip(g["clip_rhos"], clip_v))
                 + f"; λ_min⁺(G_T) = {scale:.3g}")
-    figures = {"lambda_min_pos_GT": scale}
+    figures = {"lambda_min_pos_GT": scale, "max_regret_over_bound": worst_factor}
     for i, r in enumerate(g["rhos"]):
         figures[f"regret_rho{r:g}"] = reg[i].estimate
         figures[f"bound_rho{r:g}"] = bnd[i]
@@ -668,25 +712,41 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
     if first_bad is not None:
         counter = {"rho": g["rhos"][first_bad], "sigma_B": g["rhos"][first_bad] * scale,
                    "regret_ci": [reg[first_bad].lo, reg[first_bad].hi], "bound_mean": bnd[first_bad],
+                   "regret_minus_bound_lower_family": decs[first_bad].violated_bound,
                    "p": g["p"], "k": g["k"], "T": g["T"], "n": g["n"]}
-    return Outcome(verdict, evidence, figures, counter, [fig])
+    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decs)
 
 
 # ======================================================================================
-# Corollary 3 and Remark 4: σ_b(t) ∝ ‖∇_t‖, ‖∇_t‖ ≍ t^(−1/4)
+# Corollary 3 and Remark 4: σ_b(t) ∝ ‖∇_t‖, ‖∇_t‖ ≍ t^(−1/4); the O-form (13) of Theorem 3.1
 # ======================================================================================
 COR3 = {"quick": dict(Ts=(100, 200, 400, 800, 1600, 3200, 6400), trials=8, p=20, n=100, k=3),
         "full": dict(Ts=(100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200, 102400), trials=24, p=50, n=200,
                      k=3)}
 COR3_ALPHA, COR3_C = 0.25, 1.0
+#: the O(·) window of Corollary 3 and of the O-form (13): T where the rate's own scale Tr(G_T)/T is at most a tenth
+#: of the trivial average regret L·C (fixed before the data: below it the O(·) term is not dominated by the range)
+COR3_WINDOW_FRACTION = 0.1
+#: equivalence margin on the log-log slope of regret / rate along T (the decide default)
+COR3_SLOPE_MARGIN = decide.SLOPE_MARGIN
 
 
-def _cor3_task(T: int, trials: int, p: int, n: int, k: int, seed: int) -> dict:
+def _cor3_task(T: int, trials: int, p: int, n: int, k: int, seed: int, precond: str = "none") -> dict:
+    """One T of Corollary 3's setting.  ``precond``: "none" (σ_B = 0) or "lambda_min" (Algorithm 1's σ_B(t) =
+    λ_min⁺(G_t), taken from a pilot run of the same data with σ_B = 0: the mean over its trials of λ_min⁺(G_t),
+    a schedule fixed before the measured runs, as a privacy calibration must be)."""
     from kernels import noisy_adagrad as kn
 
     prob = kn.low_rank_glm(n=n, p=p, k=k, loss="absolute", w_norm=0.8, seed=seed)
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, 2.0))
-    out = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=0.0,
+    sigma_B = 0.0
+    if precond == "lambda_min":
+        pilot = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=0.0,
+                                     decay_alpha=COR3_ALPHA, trials=max(2, trials // 4), seed=seed + 7 * T + 3)
+        sigma_B = np.ascontiguousarray(np.mean(pilot["lam_min"], axis=0))
+    elif precond != "none":
+        raise ValueError(f"precond must be none or lambda_min (got {precond!r})")
+    out = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=sigma_B,
                                decay_alpha=COR3_ALPHA, trials=trials, seed=seed + T)
     regret = (out["losses"] * out["scales"][None, :]).mean(axis=1)  # (1/T) Σ f_t(θ_t) − f_t(θ*), L* = 0
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)  # Σ σ_b(t)² Tr G_t⁺ (eq. (13)'s noise term)
@@ -694,18 +754,20 @@ def _cor3_task(T: int, trials: int, p: int, n: int, k: int, seed: int) -> dict:
     bound = np.array([f(C=2.0, L=prob.lipschitz, T=T, eta=eta_, gamma=0.0, noise_sum=float(ns), trG=float(tg))
                       for ns, tg in zip(noise, out["tr_g"][:, -1])])
     return {"regret": regret, "trG": out["tr_g"][:, -1], "noise_sum": noise, "bound25": bound,
-            "gnorm_first": out["gnorm"][:, 0], "gnorm_last": out["gnorm"][:, -1]}
+            "gnorm_first": out["gnorm"][:, 0], "gnorm_last": out["gnorm"][:, -1],
+            "indefinite_frac": (out["indefinite"] > 0).mean(axis=1), "lipschitz": prob.lipschitz}
 
 
 @lru_cache(maxsize=4)
-def _cor3_runs(budget: str, seed: int):
+def _cor3_runs(budget: str, seed: int, precond: str = "none"):
     g = by_budget(budget, COR3["quick"], COR3["full"])
-    tasks = [dict(T=int(T), trials=g["trials"], p=g["p"], n=g["n"], k=g["k"], seed=seed) for T in g["Ts"]]
-    return g, _sweep(_cor3_task, tasks, "noisy_adagrad.corollary3 runs")
+    tasks = [dict(T=int(T), trials=g["trials"], p=g["p"], n=g["n"], k=g["k"], seed=seed, precond=precond)
+             for T in g["Ts"]]
+    return g, _sweep(_cor3_task, tasks, f"noisy_adagrad.corollary3 runs (σ_B: {precond})")
 
 
-def _cor3_fits(budget: str, seed: int):
-    g, outs = _cor3_runs(budget, seed)
+def _cor3_fits(budget: str, seed: int, precond: str = "none"):
+    g, outs = _cor3_runs(budget, seed, precond)
     Ts = np.array(g["Ts"], float)
     def stat(key):
         m = np.array([np.mean(o[key]) for o in outs])
@@ -717,48 +779,82 @@ def _cor3_fits(budget: str, seed: int):
     return g, Ts, outs, trg, reg, weighted_loglog_slope(Ts, trg, trg_se), loglog_slope(Ts, reg), reg_se
 
 
+def _cor3_window(Ts, outs) -> tuple[list[bool], str]:
+    trivial = 2.0 * float(outs[0]["lipschitz"])  # L·C with C = 2
+    keep = [float(np.mean(o["trG"])) / T <= COR3_WINDOW_FRACTION * trivial for T, o in zip(Ts, outs)]
+    return keep, f"Tr(G_T)/T ≤ {COR3_WINDOW_FRACTION:g}·L·C"
+
+
 @claim(
-    "noisy_adagrad.corollary3",
+    "noisy_adagrad.corollary3.algorithm1",
     kind="rate",
-    statement="""Corollary 3: with gradient noise σ_b(t) = O(‖∇_t‖) (and an exact subspace oracle, γ = 0), the regret
-    of noisy AdaGrad is O(Tr(G_T)/T).""",
+    statement="""Corollary 3 for Algorithm 1 with its preconditioner noise: with gradient noise σ_b(t) = O(‖∇_t‖),
+    preconditioner noise σ_B(t) = λ_min⁺(G_t) and an exact subspace oracle (γ = 0), the regret of noisy AdaGrad is
+    O(Tr(G_T)/T).""",
     theory=("theory.noisy_adagrad.corollary3_rate", "theory.noisy_adagrad.theorem3_1_bound"),
-    notes="low_rank_glm (absolute loss, L* = 0), online losses f_t = t^(−1/4)·L so that ‖∇_t‖ ≍ t^(−1/4) (Remark 4's "
-    "case), σ_b(t) = ‖∇_t‖, σ_B = 0 (the corollary accounts only for gradient noise), η = C√(3/8), ball of radius 1; "
-    "T swept. Holds if (a) at every T the measured regret lies below the explicit eq.-(25) bound of the same runs "
-    "(verify.noisy_adagrad.expectation_below) and (b) that bound·T/Tr(G_T) stays bounded in T (log-log slope CI ≤ 0 or containing 0): then "
-    "regret ≤ bound = O(Tr(G_T)/T). The direct ratio regret·T/Tr(G_T) is reported beside it; it may rise towards the "
-    "falling envelope over a finite range (pre-asymptotic), which (a)+(b) bound.",
+    notes="Replaces the retired noisy_adagrad.corollary3, whose check fixed σ_B = 0 without saying so (Corollary 3 is "
+    "about Algorithm 1, which adds GOE noise σ_B to the preconditioner). low_rank_glm (absolute loss, L* = 0), online "
+    "losses f_t = t^(−1/4)·L so that ‖∇_t‖ ≍ t^(−1/4) (Remark 4's case), σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t) of a "
+    "pilot run (same data, σ_B = 0, mean over its trials), η = C√(3/8), ball of radius 1 (C = 2); T swept. Decision: "
+    "verify.decide.rate on the log-log slope of regret·T/Tr(G_T) (per trial) along T over the window Tr(G_T)/T ≤ "
+    "0.1·L·C, margin ±0.1 (decide default); tests = 1.",
+    tests=1,
 )
-def corollary3(budget: str, seed: int) -> Outcome:
-    g, Ts, outs, trg, reg, fit_tr, fit_reg, _ = _cor3_fits(budget, seed)
+def corollary3_algorithm1(budget: str, seed: int) -> Outcome:
+    g, Ts, outs, trg, reg, _, _, _ = _cor3_fits(budget, seed, "lambda_min")
     ratio = reg * Ts / trg
-    _, fit = ratio_bounded(Ts, ratio)
+    keep, crit = _cor3_window(Ts, outs)
+    d = decide.rate(Ts, [np.asarray(o["regret"]) * T / np.asarray(o["trG"]) for T, o in zip(Ts, outs)], axis="T",
+                    asymptotic=keep, criterion=crit, margin=COR3_SLOPE_MARGIN)
     env = np.array([np.mean(o["bound25"]) for o in outs]) * Ts / trg
-    v_env, fit_env = ratio_bounded(Ts, env)
-    checks = [expectation_below(o["regret"], o["bound25"]) for o in outs]
-    v_below = combine([c[0] for c in checks])
-    verdict = combine([v_below, v_env])
-    noise = np.array([np.mean(o["noise_sum"]) for o in outs])
-    fit_noise = loglog_slope(Ts, noise / trg)  # the proof's step (44) needs Σσ_b²Tr G_t⁺ = O(Tr G_T)
-    fig = Figure("corollary3", "noisy_adagrad Corollary 3: regret vs Tr(G_T)/T", [Panel(
-        "σ_b(t) = ‖∇_t‖, ‖∇_t‖ ≍ t^(−1/4); ratios to Tr(G_T)/T", "T", "ratio",
-        [Series("measured regret·T/Tr(G_T)", Ts, ratio, style="points"),
-         Series("eq. (25) bound·T/Tr(G_T) (envelope)", Ts, env, style="dashed")], xscale="log", yscale="log")])
-    evidence = (f"regret below the eq.-(25) bound at every T ({v_below}); envelope bound·T/Tr(G_T) {env[0]:.3g} → "
-                f"{env[-1]:.3g}, slope {_fmt_ci(fit_env.slope)} ({v_env}); measured regret·T/Tr(G_T) {ratio[0]:.3g} → "
-                f"{ratio[-1]:.3g}, slope {_fmt_ci(fit.slope)} (rising towards the envelope over T ∈ [{int(Ts[0])}, "
-                f"{int(Ts[-1])}]); noise term Σσ_b²Tr(G_t⁺)/Tr(G_T) slope {_fmt_ci(fit_noise.slope)}")
-    figures = {"envelope_slope": fit_env.slope.estimate, "envelope_slope_lo": fit_env.slope.lo,
-               "envelope_slope_hi": fit_env.slope.hi, "ratio_slope": fit.slope.estimate,
-               "ratio_slope_lo": fit.slope.lo, "ratio_slope_hi": fit.slope.hi,
-               "noise_term_over_trace_slope": fit_noise.slope.estimate, "ratio_first": ratio[0],
-               "ratio_last": ratio[-1], "envelope_last": env[-1]}
+    indef = float(np.mean(outs[-1]["indefinite_frac"]))
+    fig = Figure("corollary3_algorithm1", "noisy_adagrad Corollary 3 with σ_B(t) = λ_min⁺(G_t): regret vs Tr(G_T)/T",
+                 [Panel("σ_b(t) = ‖∇_t‖, ‖∇_t‖ ≍ t^(−1/4), σ_B(t) = λ_min⁺(G_t); ratios to Tr(G_T)/T", "T", "ratio",
+                        [Series("measured regret·T/Tr(G_T)", Ts, ratio, style="points"),
+                         Series("eq. (25) bound·T/Tr(G_T)", Ts, env, style="dashed")], xscale="log", yscale="log")])
+    evidence = (f"{d.phrase()}; regret·T/Tr(G_T) {ratio[0]:.3g} → {ratio[-1]:.3g} over T ∈ [{int(Ts[0])}, "
+                f"{int(Ts[-1])}] ({sum(keep)} T in the window {crit}); eq.-(25) bound·T/Tr(G_T) {env[0]:.3g} → "
+                f"{env[-1]:.3g}; indefinite H_t in {indef:.0%} of the steps at T = {int(Ts[-1])}")
+    figures = {"ratio_first": ratio[0], "ratio_last": ratio[-1], "slope": d.estimate, "slope_upper": d.holds_bound,
+               "slope_lower_family": d.violated_bound, "window_points": int(sum(keep)), "envelope_last": env[-1]}
+    for T, r in zip(Ts, ratio):
+        figures[f"ratio_T{int(T)}"] = float(r)
     counter = None
-    if verdict == "violated":
-        counter = {"T": Ts.tolist(), "regret": reg.tolist(), "envelope": env.tolist(),
-                   "bound_lower_vs_regret_upper": [[c[1], c[2]] for c in checks]}
-    return Outcome(verdict, evidence, figures, counter, [fig])
+    if d.verdict == decide.Verdict.VIOLATED:
+        counter = {"T": Ts.tolist(), "regret_T_over_trG": ratio.tolist(), "slope_lower_family": d.violated_bound,
+                   "p": g["p"], "n": g["n"], "k": g["k"]}
+    return Outcome(str(d.verdict), evidence, figures, counter, [fig], decisions=[d])
+
+
+@claim(
+    "noisy_adagrad.theorem3.1.o_form",
+    kind="rate",
+    statement="""Theorem 3.1 in its O-form (13): noisy AdaGrad's expected average regret is
+    O(Tr(G_T)/T + (1/T)·Σ_t σ_b(t)² Tr(G_t⁺) + γ) (constants free), for Algorithm 1 with its preconditioner
+    noise.""",
+    theory=("theory.noisy_adagrad.theorem3_1_bound",),
+    notes="The explicit constants of eq. (25) are noisy_adagrad.theorem3.1; here only growth can refute. The runs of "
+    "noisy_adagrad.corollary3.algorithm1 (σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t), γ = 0): per trial, regret over the "
+    "eq.-(25) expression of the same trial (a representative of (13)'s terms: any fixed constants give the same "
+    "slope). Decision: verify.decide.rate along T over the window Tr(G_T)/T ≤ 0.1·L·C, margin ±0.1; tests = 1.",
+    tests=1,
+)
+def theorem3_1_o_form(budget: str, seed: int) -> Outcome:
+    g, Ts, outs, trg, reg, _, _, _ = _cor3_fits(budget, seed, "lambda_min")
+    keep, crit = _cor3_window(Ts, outs)
+    samples = [np.asarray(o["regret"]) / np.asarray(o["bound25"]) for o in outs]
+    d = decide.rate(Ts, samples, axis="T", asymptotic=keep, criterion=crit, margin=COR3_SLOPE_MARGIN)
+    r = np.array([np.mean(s) for s in samples])
+    fig = Figure("theorem3_1_o_form", "noisy_adagrad Theorem 3.1, O-form (13): regret over its terms", [Panel(
+        "σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t), γ = 0", "T", "regret / eq.-(25) terms (mean over trials)",
+        [Series("measured", Ts, r, style="points")], xscale="log", yscale="log")])
+    evidence = f"{d.phrase()}; regret/terms {r[0]:.3g} → {r[-1]:.3g} over T ∈ [{int(Ts[0])}, {int(Ts[-1])}]"
+    figures = {"ratio_first": r[0], "ratio_last": r[-1], "slope": d.estimate, "slope_upper": d.holds_bound,
+               "slope_lower_family": d.violated_bound}
+    counter = None
+    if d.verdict == decide.Verdict.VIOLATED:
+        counter = {"T": Ts.tolist(), "regret_over_terms": r.tolist(), "slope_lower_family": d.violated_bound}
+    return Outcome(str(d.verdict), evidence, figures, counter, [fig], decisions=[d])
 
 
 @claim(
@@ -768,17 +864,22 @@ def corollary3(budget: str, seed: int) -> Outcome:
     the regret decreases as O(T^{−5/8}).""",
     theory=("theory.noisy_adagrad.remark4_exponents", "theory.noisy_adagrad.remark4_paper_sum_exponent",
             "theory.noisy_adagrad.trace_growth_exponent"),
-    notes="The runs of corollary3. Tr(G_T): weighted log-log slope with CI; the O-statement holds if the CI's lower "
-    "end is ≤ 3/8; the slope is also compared with (1 − 2α)/2 = 1/4, the exponent of √(Σ‖∇_t‖²) (Remark 4 takes the "
-    "root of Σ t^(−1/4), i.e. of Σ‖∇_t‖, not of Σ‖∇_t‖²). Regret: log-log slope CI; holds if its lower end ≤ −5/8.",
+    notes="Runs of Corollary 3's setting with σ_B = 0 (the remark speaks of the gradient noise only). Two decisions "
+    "by verify.decide.rate along T, every T in the window (an exponent statement), margin ±0.1: the slope of "
+    "Tr(G_T)/T^{3/8} and of regret·T^{5/8} (per trial). The Tr(G_T) slope is also compared with (1 − 2α)/2 = 1/4, the "
+    "exponent of √(Σ‖∇_t‖²) (Remark 4 takes the root of Σ t^(−1/4), i.e. of Σ‖∇_t‖, not of Σ‖∇_t‖²). tests = 2.",
+    tests=2,
 )
 def remark4(budget: str, seed: int) -> Outcome:
     g, Ts, outs, trg, reg, fit_tr, fit_reg, reg_se = _cor3_fits(budget, seed)
     e_tr, e_reg = (float(x) for x in tn.remark4_exponents())
     e_true = float(tn.trace_growth_exponent(sp.Rational(1, 4)))
-    v_tr = "violated" if fit_tr.slope.lo > e_tr else "holds"
-    v_reg = "violated" if fit_reg.slope.lo > e_reg else "holds"
-    verdict = combine([v_tr, v_reg])
+    every = [True] * len(Ts)
+    d_tr = decide.rate(Ts, [np.asarray(o["trG"]) / T**e_tr for T, o in zip(Ts, outs)], axis="T", asymptotic=every,
+                       criterion="every T (an exponent statement)", margin=decide.SLOPE_MARGIN)
+    d_reg = decide.rate(Ts, [np.asarray(o["regret"]) * T ** (-e_reg) for T, o in zip(Ts, outs)], axis="T",
+                        asymptotic=every, criterion="every T (an exponent statement)", margin=decide.SLOPE_MARGIN)
+    verdict = str(decide.combine([d_tr, d_reg]))
     fig = Figure("remark4", "noisy_adagrad Remark 4: growth of Tr(G_T) and decay of the regret", [
         Panel("Tr(G_T)", "T", "Tr(G_T)", [Series("measured", Ts, trg, style="points"),
                                           Series("∝ T^{3/8} (Remark 4)", Ts, trg[0] * (Ts / Ts[0]) ** e_tr, style="dashed"),
@@ -788,15 +889,16 @@ def remark4(budget: str, seed: int) -> Outcome:
                                                        style="points"),
                                                 Series("∝ T^{−5/8}", Ts, reg[0] * (Ts / Ts[0]) ** e_reg, style="dashed")],
               xscale="log", yscale="log")])
-    tight = "excludes" if fit_tr.slope.hi < e_tr else "includes"
-    evidence = (f"Tr(G_T) slope {_fmt_ci(fit_tr.slope)} (claimed ≤ 3/8: {v_tr}; the CI {tight} 3/8; √Σ‖∇_t‖² gives "
-                f"{e_true:g}); regret slope {_fmt_ci(fit_reg.slope)} (claimed ≤ −5/8: {v_reg})")
+    evidence = (f"Tr(G_T)/T^(3/8): {d_tr.phrase()}; regret·T^(5/8): {d_reg.phrase()}; Tr(G_T) slope "
+                f"{_fmt_ci(fit_tr.slope)} (√Σ‖∇_t‖² gives {e_true:g}, Remark 4 states 3/8); regret slope "
+                f"{_fmt_ci(fit_reg.slope)}")
     figures = {"trace_slope": fit_tr.slope.estimate, "trace_slope_lo": fit_tr.slope.lo,
                "trace_slope_hi": fit_tr.slope.hi, "regret_slope": fit_reg.slope.estimate,
                "regret_slope_lo": fit_reg.slope.lo, "regret_slope_hi": fit_reg.slope.hi,
+               "trace_ratio_slope_upper": d_tr.holds_bound, "regret_ratio_slope_upper": d_reg.holds_bound,
                "paper_trace_exponent": e_tr, "derived_trace_exponent": e_true}
     counter = None if verdict != "violated" else {"T": Ts.tolist(), "trG": trg.tolist(), "regret": reg.tolist()}
-    return Outcome(verdict, evidence, figures, counter, [fig])
+    return Outcome(verdict, evidence, figures, counter, [fig], decisions=[d_tr, d_reg])
 
 
 # ======================================================================================
@@ -806,6 +908,8 @@ COR6 = {"quick": dict(epsilons=(0.5, 1.0, 2.0), n=50, ps=(10, 50, 200), p_rate=2
         "full": dict(epsilons=(0.5, 1.0, 2.0, 4.0, 8.0), n=50, ps=(10, 25, 50, 100, 200), p_rate=50, eps_flat=2.0,
                      k=3, trials=16)}
 COR6_DELTA = 1e-5
+#: equivalence margin on the log-log slopes of excess/rate along εn and along p (the decide default)
+COR6_SLOPE_MARGIN = decide.SLOPE_MARGIN
 
 
 @lru_cache(maxsize=32)
@@ -855,10 +959,14 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     notes="α = 0 (plain ERM; ‖∇_t‖ ≤ L always), so T = (εn)²; εn swept through ε at fixed n = 50 (the same data). "
     "low_rank_glm absolute loss (L* = 0), exact oracle (γ = 0), δ = 1e-5, ball of radius 1 (C = 2), η = C√(3/8). "
     "Privacy by the accountant, half the budget each: σ_b = z√T·L/n and σ_B(t) = z√T·Δ_t/√2 with Δ_t = √2·L√t/n "
-    "(Lemma 5's rate with the rigorous constant; GOE multiplier σ_B√2/Δ_t). Rate: weighted log-log slope of the mean "
-    "excess risk of the average iterate in εn: holds if the CI's lower end ≤ −1; otherwise violated only where the "
-    "explicit eq.-(25) bound of the same runs is below the trivial bound L·C (inside the regime the corollary speaks "
-    "of), inconclusive when it is vacuous throughout. Also run with σ_B = 0 (what the proof accounts for) and across p.",
+    "(Lemma 5's rate with the rigorous constant; GOE multiplier σ_B√2/Δ_t). Decisions (verify.decide.rate, margin "
+    "±0.1, tests = 2): the log-log slope of excess/(√(k log(1/δ))/(εn)) per trial along εn, and of excess along p at "
+    "fixed εn. Window along εn: every point — since λ_max(G_t) ≤ L√t and σ_B(t) = z₀√T·L√t/n, the preconditioner's "
+    "noise-to-signal ratio σ_B(t)/λ_max(G_t) is at least z₀ε (≈ 7–9) at every t and n: H_t is noise-dominated at "
+    "every scale, and no larger εn is more asymptotic (this replaces an earlier 'pre-asymptotic' reading). A violation "
+    "needs a decade of εn (full budget: εn = 25–400); the quick sweep (25–100) can only be inconclusive or hold. Also "
+    "run with σ_B = 0 (what the proof accounts for), reported.",
+    tests=2,
 )
 def corollary6(budget: str, seed: int) -> Outcome:
     g = by_budget(budget, COR6["quick"], COR6["full"])
@@ -881,19 +989,22 @@ def corollary6(budget: str, seed: int) -> Outcome:
     flat_m, flat_se = series(outs[2 * m:])
     b25 = np.array([np.mean(o["bound25"]) for o in outs[:m]])
     trivial = 2.0  # L·C: L(θ) − L* ≤ L‖θ − θ*‖ ≤ L·C inside the ball
-    fit_full = weighted_loglog_slope(ens, full_m, full_se)
-    fit_grad = weighted_loglog_slope(ens, grad_m, grad_se)
-    fit_p = weighted_loglog_slope(np.array(g["ps"], float), flat_m, flat_se)
-    if fit_full.slope.lo <= -1:
-        v_rate = "holds"
-    elif np.any(b25 < trivial):
-        v_rate = "violated"
-    else:
-        v_rate = "inconclusive"
-    v_flat = "violated" if fit_p.slope.lo > 0 else "holds"
-    verdict = combine([v_rate, v_flat])
+    fit_full = weighted_loglog_slope(ens, full_m, full_se)  # reported
+    fit_grad = weighted_loglog_slope(ens, grad_m, grad_se)  # reported
     rate = np.array([float(numeric(tn.corollary6_rate())(k=g["k"], delta=COR6_DELTA, epsilon=float(e), n=n))
                      for e in g["epsilons"]])
+    rate_flat = float(numeric(tn.corollary6_rate())(k=g["k"], delta=COR6_DELTA, epsilon=float(g["eps_flat"]), n=n))
+    # the noise-to-signal ratio of the preconditioner: λ_max(G_t) ≤ √(Σ‖∇_s‖²) ≤ L√t and σ_B(t) = z₀√T·L√t/n, so
+    # σ_B(t)/λ_max(G_t) ≥ z₀√T/n = z₀ε at every t and every n (T = (εn)²): exact, no run needed
+    nsr = np.array([half_budget_multiplier(float(e), COR6_DELTA) * float(e) for e in g["epsilons"]])
+    crit = (f"σ_B(t)/λ_max(G_t) ≥ z₀ε ∈ [{nsr.min():.3g}, {nsr.max():.3g}] at every t and n: H_t is "
+            "noise-dominated at every scale, so no larger εn is closer to a signal-dominated regime")
+    d_rate = decide.rate(ens, [np.asarray(o["excess"], float) / r for o, r in zip(outs[:m], rate)], axis="εn",
+                         asymptotic=[True] * m, criterion=crit, margin=COR6_SLOPE_MARGIN)
+    d_flat = decide.rate(np.array(g["ps"], float), [np.asarray(o["excess"], float) / rate_flat for o in outs[2 * m:]],
+                         axis="p", asymptotic=[True] * len(g["ps"]), criterion="every p: the rate has no p in it",
+                         margin=COR6_SLOPE_MARGIN)
+    verdict = str(decide.combine([d_rate, d_flat]))
     fig = Figure("corollary6", "noisy_adagrad Corollary 6: private noisy AdaGrad at T = (εn)²", [
         Panel(f"p = {g['p_rate']}, k = {g['k']}, n = {n}, δ = {COR6_DELTA:g}", "εn", "E L(θ_priv) − L*",
               [Series("σ_B calibrated (Lemma 5)", ens, full_m, full_m - 1.96 * full_se, full_m + 1.96 * full_se,
@@ -905,27 +1016,27 @@ def corollary6(budget: str, seed: int) -> Outcome:
         Panel(f"fixed k = {g['k']}, εn = {g['eps_flat'] * n:g}", "p", "E L(θ_priv) − L*",
               [Series("σ_B calibrated", g["ps"], flat_m, flat_m - 1.96 * flat_se, flat_m + 1.96 * flat_se,
                       style="points")], xscale="log", yscale="log")])
-    why = ("" if v_rate != "inconclusive" else
-           f" — but the explicit eq.-(25) bound of these runs is {b25.min():.3g}–{b25.max():.3g} > L·C = {trivial:g} "
-           "throughout (pre-asymptotic: the corollary's regime is not reached at these εn)")
-    evidence = (f"slope in εn with calibrated σ_B {_fmt_ci(fit_full.slope)} (claimed ≤ −1: {v_rate}{why}); excess risk "
-                f"{full_m[0]:.3g} → {full_m[-1]:.3g} (loss at θ = 0: {float(outs[0]['loss0']):.3g}; indefinite H_t in "
-                f"{float(np.mean(outs[m - 1]['indefinite_frac'])):.0%} of the steps at the largest εn); with σ_B = 0 slope "
-                f"{_fmt_ci(fit_grad.slope)}; slope in p {_fmt_ci(fit_p.slope)} ({v_flat})")
+    evidence = (f"εn: {d_rate.phrase()}; p: {d_flat.phrase()}; diagnosis: {crit} (z₀ the one-release multiplier of "
+                f"(ε/2, δ/2)); excess risk {full_m[0]:.3g} → {full_m[-1]:.3g} over εn ∈ [{ens[0]:g}, {ens[-1]:g}] (loss at "
+                f"θ = 0: {float(outs[0]['loss0']):.3g}; slope {_fmt_ci(fit_full.slope)} against the claimed ≤ −1; "
+                f"indefinite H_t in {float(np.mean(outs[m - 1]['indefinite_frac'])):.0%} of the steps at the largest "
+                f"εn); with σ_B = 0 slope {_fmt_ci(fit_grad.slope)}; eq.-(25) bound of the runs {b25.min():.3g}–"
+                f"{b25.max():.3g} (trivial L·C = {trivial:g})")
     figures = {"slope_eps_n": fit_full.slope.estimate, "slope_eps_n_lo": fit_full.slope.lo,
                "slope_eps_n_hi": fit_full.slope.hi, "slope_eps_n_no_precond_noise": fit_grad.slope.estimate,
-               "slope_p": fit_p.slope.estimate, "slope_p_lo": fit_p.slope.lo, "slope_p_hi": fit_p.slope.hi,
+               "ratio_slope_eps_n": d_rate.estimate, "ratio_slope_p": d_flat.estimate,
+               "min_noise_to_signal_z0_eps": float(nsr.min()), "max_noise_to_signal_z0_eps": float(nsr.max()),
                "min_eq25_bound": float(b25.min()), "trivial_bound": trivial}
     for e, a, b in zip(g["epsilons"], full_m, grad_m):
         figures[f"excess_eps{e:g}"] = float(a)
         figures[f"excess_no_precond_noise_eps{e:g}"] = float(b)
     counter = None
     if verdict == "violated":
-        counter = ({"eps_n": ens.tolist(), "excess": full_m.tolist(), "eq25_bound": b25.tolist(),
-                    "slope_ci": [fit_full.slope.lo, fit_full.slope.hi], "p": g["p_rate"], "k": g["k"], "n": n}
-                   if v_rate == "violated" else {"p": list(g["ps"]), "excess": flat_m.tolist()})
-    return Outcome(verdict, evidence, figures, counter, [fig])
-
+        counter = ({"eps_n": ens.tolist(), "excess": full_m.tolist(), "rate": rate.tolist(),
+                    "ratio_slope_lower_family": d_rate.violated_bound, "p": g["p_rate"], "k": g["k"], "n": n}
+                   if d_rate.verdict == decide.Verdict.VIOLATED else
+                   {"p": list(g["ps"]), "excess": flat_m.tolist(), "ratio_slope_lower_family": d_flat.violated_bound})
+    return Outcome(verdict, evidence, figures, counter, [fig], decisions=[d_rate, d_flat])
 
 
 # ======================================================================================
