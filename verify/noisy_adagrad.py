@@ -1168,13 +1168,13 @@ def na_audit_accountant_epsilon(multiplier: float, releases: int, adjacency: str
 def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
     """The audit claim ``noisy_adagrad.audit.<name>``; ``noise_scale`` < 1 under-noises the kernel (a negative
     control: the accountant is still told the calibrated noise) and ``trials`` overrides the budget's runs."""
-    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, claim_method, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 
     mech, adjacency, configs, tag = NA_AUDITS[name]
     task = na_dpgd_audit_task if mech == "dp_gd" else na_adagrad_audit_task
     scores = NA_AUDIT_SCORES[mech]
     trials = by_budget(budget, 20_000, 200_000) if trials is None else int(trials)
-    level = 1.0 - (1.0 - LEVEL) / NA_AUDIT_TESTS
+    level = audit_level(_na_audit_tests(name))  # each bound at the ledger's per-test level
     tasks = [dict(n=n, steps=T, canary=c, trials=trials, noise_scale=noise_scale, adjacency=adjacency,
                   seed=int(np.random.SeedSequence([seed, tag, k, int(c)]).generate_state(1)[0]))
              for k, (n, T) in enumerate(configs) for c in (False, True)]
@@ -1194,11 +1194,18 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
                              audit_method=b.method))
     labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
     return audit_outcome(f"audit_{name}", f"Privacy audit of noisy_adagrad {name}", rows, labels, trials=trials,
-                         level=level, budget=budget, family=f"the slice's {NA_AUDIT_TESTS} audit tests")
+                         level=level, budget=budget, family="the ledger's statistical tests")
+
+
+def _na_audit_tests(name: str) -> int:
+    """The bounds one noisy_adagrad audit computes: one per configuration and score."""
+    mech, _, configs, _ = NA_AUDITS[name]
+    return len(configs) * len(NA_AUDIT_SCORES[mech])
 
 
 _NA_AUDIT_METHOD = ("Threshold on half the runs, error rates on the other half "
-                    "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: full batch, a Gaussian claim), Bonferroni over the slice's {tests} audit tests.")
+                    "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: full batch, a Gaussian claim), each of its {tests} bounds at the "
+                    "per-test level of the ledger's Bonferroni family (verify.decide).")
 _NA_AUDIT_TEXT = {  # claim suffix: (statement, theory, notes)
     "dp_gd": (
         """The suite's DP-GD kernel (App. C.8, Alg. 3) is as private as the accountant says for Theorem 5.1's
@@ -1266,9 +1273,10 @@ def _register_na_audits() -> None:
         claim(
             f"noisy_adagrad.audit.{name}",
             kind="privacy",
+            tests=_na_audit_tests(name),
             statement=statement,
             theory=theory,
-            notes=notes.format(method=_NA_AUDIT_METHOD.format(tests=NA_AUDIT_TESTS)),
+            notes=notes.format(method=_NA_AUDIT_METHOD.format(tests=_na_audit_tests(name))),
         )(lambda budget, seed, _n=name: na_audit(_n, budget, seed))
 
 
