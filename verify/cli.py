@@ -250,7 +250,7 @@ def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
         return _main(argv, runner)
     finally:
         if on_main:
-            signal.signal(signal.SIGTERM, old)
+            signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
 
 
 def _main(argv, runner) -> int:

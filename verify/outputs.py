@@ -201,7 +201,7 @@ def _signals_deferred() -> Iterator[None]:
         yield
     finally:
         for s, h in old.items():
-            signal.signal(s, h)
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
         for s in got[:1]:
             h = old[s]
             if callable(h):

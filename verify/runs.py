@@ -733,14 +733,7 @@ def run(algorithm: str, problem: str | None = None, *, epsilon=None, delta=None,
             return spec.runner(spec, problem, epsilon=epsilon, delta=delta, trials=trials, seed=seed, steps=steps,
                                batch_size=batch_size, alpha=alpha)
         except InvalidParameter as exc:
-            mapped = _as_run_parameter(exc)
-            if steps is not None and mapped.name == "epsilon" and "accountant" in str(mapped):
-                # the accountant's limit is on the pair: more steps need more noise for the same epsilon
-                raise InvalidParameter("steps, epsilon", "few enough steps (or a large enough epsilon) for the "
-                                       f"accountant to certify it: {mapped.accepted}",
-                                       f"steps = {steps}, epsilon = {mapped.args[0].rsplit('(got ', 1)[-1][:-1]}"
-                                       ) from None
-            raise mapped from None
+            raise _as_run_parameter(exc) from None
 
 
 #: per paper: float64 arrays of length steps a run allocates besides (trials, steps) curves, and whether it keeps a

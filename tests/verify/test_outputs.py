@@ -139,7 +139,7 @@ def _kill_mid_sweep(out, sig, *extra):
     return proc.returncode, err, time.monotonic() - t0
 
 
-def test_killed_and_terminated_runs_keep_the_previous_set(tmp_path):
+def test_killed_terminated_and_interrupted_runs_keep_the_previous_set(tmp_path):
     out = tmp_path / "out"
     first = _verify(out, "--seed", "0")  # the previous set: another claim's (its tasks are not the sweep's)
     assert first.wait(timeout=300) == 0
@@ -153,6 +153,11 @@ def test_killed_and_terminated_runs_keep_the_previous_set(tmp_path):
     rc, err, seconds = _kill_mid_sweep(out, signal.SIGTERM, "--seed", "2")
     assert rc == 143
     assert _errors(err)[-1].startswith("dpverify: terminated (SIGTERM): stopped; any previous result set is kept")
+    assert _snapshot(out) == before
+
+    rc, err, seconds = _kill_mid_sweep(out, signal.SIGINT, "--seed", "3")
+    assert rc == 130
+    assert _errors(err)[-1].startswith("dpverify: interrupted: stopped; any previous result set is kept")
     assert _snapshot(out) == before
     assert not [p for p in out.iterdir() if p.name.startswith(outputs.STAGING_PREFIX)]
 
