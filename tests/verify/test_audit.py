@@ -197,14 +197,23 @@ def _outcome(rows, budget="quick", **kw):
 
 
 def test_audit_outcome_holds_with_the_caveat_only_at_the_quick_budget():
-    quick, full = _outcome(_rows((0.5, 2.0), (1.0, 4.0))), _outcome(_rows((0.5, 2.0), (1.0, 4.0)), "full")
+    quick, full = _outcome(_rows((1.5, 2.0), (1.0, 4.0))), _outcome(_rows((1.5, 2.0), (1.0, 4.0)), "full")
     for out in (quick, full):
         assert out.verdict == "holds" and out.counterexample is None
-        assert out.figures["max_audit_over_accountant"] == 0.25
+        assert out.figures["max_audit_over_accountant"] == 0.75
         assert out.figures["audit_epsilon_lb_1"] == 1.0 and out.figures["accountant_epsilon_0"] == 2.0
         assert "cfg1: audited ε ≥ 1.000 vs accountant 4.000" in out.evidence
-        assert "99.000% lower bounds, Bonferroni over the 4 x audit tests" in out.evidence
+        assert "one-sided 99.0000% lower bounds, Bonferroni: 0.05 family-wise over the ledger's" in out.evidence
+        assert [str(d.verdict) for d in out.decisions] == ["holds", "holds"]
     assert quick.evidence.endswith(audit._QUICK_CAVEAT) and audit._QUICK_CAVEAT not in full.evidence
+
+
+def test_audit_that_sees_little_of_epsilon_is_inconclusive():
+    """No leak found, but the best bound is a quarter of the accountant's ε: the audit could not have seen a leak
+    of up to 2× (AUDIT_POWER = 0.5), so it says inconclusive, not holds."""
+    out = _outcome(_rows((0.5, 2.0), (1.0, 4.0)))
+    assert out.verdict == "inconclusive" and "the audit sees at best 0.25" in out.evidence
+    assert all(str(d.verdict) == "inconclusive" for d in out.decisions)
 
 
 def test_audit_outcome_is_violated_by_any_row_above_its_accountant():
