@@ -794,38 +794,59 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 # §4.5 anisotropy of the per-update noise under scale-then-privatize
 # ======================================================================================
+S45 = dict(batch=16, sigma=1.0, beta2=0.99, clip_pp=1.0, clip_stp=8.0)  # σC/B = 0.5 < 1 for STP: v̂ stays finite
+
+
 def _s45_task(variant: str, d: int, batch: int, rounds: int, burn: int, beta2: float, trials: int,
               seed: int) -> dict:
-    """Per-coordinate variance (units s²) of the noise in each Adam update (β₁ = 0), after ``burn`` rounds."""
+    """Per-coordinate variance (units s² = (σC/B)²) of the noise in each Adam update (β₁ = 0), after ``burn`` rounds,
+    measured from the kernel: at every round the same state is stepped twice by :func:`kernels.dp_adam.step`, with
+    the round's unit noise z and with z = 0; the update noise is the difference of the two updates −Δθ/η.
+
+    For scale-then-privatize the kernel's outputs also give the multiplier of z in gradient space,
+    (u⊙(√v̂_t + ξ) − u₀⊙(√v̂⁰_t + ξ))/((√v̂_t + ξ)·s z) = (√v̂_{t−1} + ξ)/(√v̂_t + ξ) (ḡ's unscaled clean average cancels), whose
+    square is compared with the exact bound stp_update_noise_bound (coordinates with |z| > 0.1)."""
     prob = P.synthetic_gradients(d=d, batch=batch, scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
-    xi = 1e-10
-    cfg = K.RoundConfig(variant=variant, lr=1e-6, beta1=0.0, beta2=beta2, xi=xi, clip_norm=1.0 if variant ==
-                        "post_processing" else 50.0, sigma=1.0, batch_size=batch)
+    xi, lr = 1e-10, 1e-6
+    clip = S45["clip_stp"] if variant == "scale_then_privatize" else S45["clip_pp"]
+    cfg = K.RoundConfig(variant=variant, lr=lr, beta1=0.0, beta2=beta2, xi=xi, clip_norm=clip,
+                        sigma=S45["sigma"], batch_size=batch)
     std = K.noise_stds(cfg)[0]
     bound = numeric(T.stp_update_noise_bound())
     acc = np.zeros((trials, d))
-    mult_max = 0.0
-    n = 0
+    mult_max, vhat_max = 0.0, 0.0
+    zero = np.zeros(d)
     for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         drng, nrng = (np.random.default_rng(x) for x in ss.spawn(2))
         stt = K.State.zeros(d)
         fn = prob.grad_fn()
         for t in range(rounds):
-            c_prev = 1 - beta2**stt.t
-            vprev = stt.v / c_prev if stt.t > 0 else None
+            grads = fn(t, stt.theta, drng)
             z = nrng.standard_normal(d)
-            K.step(cfg, stt, fn(t, stt.theta, drng), z)
-            vh = stt.v / (1 - beta2**stt.t)
-            if t >= burn:
-                if variant == "scale_then_privatize":
-                    mult = (np.sqrt(vprev) + xi) / (np.sqrt(vh) + xi)  # noise z·(√v̂_{t−1}+ξ) / (√v̂_t+ξ)
-                    mult_max = max(mult_max, float(np.max(mult**2) / bound(beta2=beta2, t=stt.t)))
-                    acc[k] += (z * mult) ** 2
-                else:
-                    acc[k] += (z * std / (np.sqrt(vh) + xi)) ** 2
-        n = rounds - burn
-    per_coord = acc / n  # (trials, d)
-    return {"per_coord": per_coord, "mult_over_bound_max": mult_max, "std": std}
+            if t < burn:
+                K.step(cfg, stt, grads, z)
+                continue
+            clean = K.State(stt.theta.copy(), stt.m.copy(), stt.v.copy(), stt.vclean.copy(), stt.t)
+            th0 = stt.theta.copy()
+            K.step(cfg, clean, grads, zero)
+            K.step(cfg, stt, grads, z)
+            corr = 1 - beta2**stt.t
+            u = -(stt.theta - th0) / lr
+            u0 = -(clean.theta - th0) / lr
+            noise = u - u0
+            acc[k] += (noise / std) ** 2
+            vh, vh0 = stt.v / corr, clean.v / corr
+            vhat_max = max(vhat_max, float(np.max(vh)))
+            if variant == "scale_then_privatize":
+                big = np.abs(z) > 0.1
+                mult = ((u * (np.sqrt(vh) + xi) - u0 * (np.sqrt(vh0) + xi)) / (np.sqrt(vh) + xi))[big] / (std * z[big])
+                mult_max = max(mult_max, float(np.max(mult**2)) / float(bound(beta2=beta2, t=stt.t)))
+    per_coord = acc / (rounds - burn)  # (trials, d)
+    return {"per_coord": per_coord, "mult_over_bound_max": mult_max, "std": std, "vhat_max": vhat_max,
+            "s": std}
+
+
+S45_MARGIN = math.log(2.0)  # violated: STP's per-trial anisotropy above post-processing's by more than a factor 2
 
 
 @claim(
@@ -836,34 +857,44 @@ def _s45_task(variant: str, d: int, batch: int, rounds: int, burn: int, beta2: f
     β₂^{t−1})) → 1/β₂ — whereas post-processing's per-update noise variance varies like 1/v̂_j.""",
     theory=("theory.dp_adam_design.stp_update_noise_bound",),
     notes="synthetic_gradients with power-law coordinate scales (α = 1.5, 2 decades+), alignment 0.5, B = 16, "
-    "β₁ = 0, β₂ = 0.99, σ = 1 (C = 50 in the scaled geometry for STP, C = 1 for post-processing), 300 rounds after "
-    "a 200-round burn-in. Anisotropy = max_j/min_j of the per-coordinate variance, bootstrap CI over trials. "
-    "Holds if every per-round multiplier is within the exact bound (rounding) and STP's anisotropy CI lies "
-    "below post-processing's.",
+    "β₁ = 0, β₂ = 0.99, σ = 1; C = 8 for scale-then-privatize (σC/B = 0.5 < 1: the stable regime, where its "
+    "steady state κ = 1/(1 − (σC/B)²) exists; the first version ran at σC/B = 3.1, where v̂ diverges) and C = 1 for "
+    "post-processing; 300 rounds after a 200-round burn-in (quick). The update noise is measured from the kernel "
+    "(the same state stepped with the round's noise and with none; the difference of the updates); the first "
+    "version computed it from an assumed formula. Exact part: the per-round multiplier recovered from the kernel's "
+    "outputs within the bound (rounding tolerance 1e-9 relative). Test (verify.decide.better, 1 test): per trial, "
+    "log(max_j/min_j) of the per-coordinate update-noise variance; STP's mean below post-processing's holds, above "
+    "it by more than log 2 (margin fixed before the data) is violated.",
+    tests=1,
 )
 def section4_5(budget: str, seed: int) -> Outcome:
-    d, rounds, burn, trials = by_budget(budget, (32, 300, 200, 16), (128, 1500, 500, 40))
-    beta2 = 0.99
-    res = sweep(_s45_task, [dict(variant=v, d=d, batch=16, rounds=rounds, burn=burn, beta2=beta2, trials=trials,
-                                 seed=seed * 13 + i) for i, v in enumerate(("scale_then_privatize",
-                                                                            "post_processing"))], "section4.5")
+    d, rounds, burn, trials = by_budget(budget, (32, 500, 200, 16), (128, 1500, 500, 40))
+    beta2 = S45["beta2"]
+    res = sweep(_s45_task, [dict(variant=v, d=d, batch=S45["batch"], rounds=rounds, burn=burn, beta2=beta2,
+                                 trials=trials, seed=seed * 13 + i)
+                            for i, v in enumerate(("scale_then_privatize", "post_processing"))], "section4.5")
     stp, pp = res
-    an = [_bootstrap_rows(r["per_coord"], lambda m: float(np.max(m) / np.min(m)), seed) for r in res]
-    bound_ok = float(stp["mult_over_bound_max"]) <= 1.0 + 64 * EPS  # a ratio of a few roundings
-    sep = an[0].hi < an[1].lo
-    verdict = "holds" if (bound_ok and sep) else ("violated" if not bound_ok or an[0].lo > an[1].hi else
-                                                  "inconclusive")
-    prob = P.synthetic_gradients(d=d, batch=16, scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
+    logan = [np.log(np.max(r["per_coord"], axis=1) / np.min(r["per_coord"], axis=1)) for r in res]
+    dec = decide.better(logan[0], logan[1], what="log anisotropy of the update noise, STP − post-processing",
+                        margin=S45_MARGIN)
+    bound_ok = float(stp["mult_over_bound_max"]) <= 1.0 + 1e-9
+    stable = math.isfinite(float(stp["vhat_max"])) and float(stp["vhat_max"]) < 1e6
+    verdict = _verdict([dec], bound_ok)
+    if verdict == "holds" and not stable:
+        verdict = "inconclusive"
+    prob = P.synthetic_gradients(d=d, batch=S45["batch"], scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
     order = np.argsort(prob.scales)
     stp_pc = stp["per_coord"].mean(0)
     pp_pc = pp["per_coord"].mean(0)
-    figures = {"anisotropy_stp": an[0].estimate, "anisotropy_stp_hi": an[0].hi,
-               "anisotropy_post_processing": an[1].estimate, "anisotropy_post_processing_lo": an[1].lo,
-               "max_multiplier_over_bound": float(stp["mult_over_bound_max"]), "bound_1_over_beta2": 1 / beta2}
-    evidence = (f"anisotropy (max/min per-coordinate update-noise variance; plug-in estimate, biased up, with a "
-                f"basic-bootstrap CI): scale-then-privatize {an[0]} vs "
-                f"post-processing {an[1]}; largest per-round multiplier / exact bound = "
-                f"{float(stp['mult_over_bound_max']):.4f} (≤ 1)")
+    an = [float(np.exp(np.mean(x))) for x in logan]
+    figures = {"anisotropy_stp": an[0], "anisotropy_post_processing": an[1],
+               "max_multiplier_over_bound": float(stp["mult_over_bound_max"]), "bound_1_over_beta2": 1 / beta2,
+               "sigma_C_over_B_stp": float(stp["s"]), "vhat_max_stp": float(stp["vhat_max"])}
+    evidence = (f"{dec.phrase()}; per-trial anisotropy (max/min per-coordinate update-noise variance, measured from "
+                f"the kernel; geometric mean over {trials} trials): scale-then-privatize {an[0]:.3g} (σC/B = "
+                f"{float(stp['s']):.2g}, max v̂ {float(stp['vhat_max']):.3g}) vs post-processing {an[1]:.3g}; largest "
+                f"per-round multiplier² / exact bound = {float(stp['mult_over_bound_max']):.6f} (≤ 1: "
+                f"{'holds' if bound_ok else 'FAILS'})")
     fig = Figure("section4_5_anisotropy", "dp_adam_design §4.5: per-update noise variance by coordinate", [
         Panel("per-coordinate variance of the update noise (normalised by its mean)", "coordinate scale a_j",
               "variance / mean variance", [
@@ -871,8 +902,8 @@ def section4_5(budget: str, seed: int) -> Outcome:
                   Series("post-processing", prob.scales[order], (pp_pc / pp_pc.mean())[order], style="points")],
               xscale="log", yscale="log")])
     return Outcome(verdict, evidence, figures, None if verdict != "violated" else {
-        "anisotropy_stp": an[0].estimate, "anisotropy_pp": an[1].estimate,
-        "max_multiplier_over_bound": float(stp["mult_over_bound_max"])}, [fig])
+        "anisotropy_stp": an[0], "anisotropy_pp": an[1],
+        "max_multiplier_over_bound": float(stp["mult_over_bound_max"])}, [fig], decisions=[dec])
 
 
 def _bootstrap_rows(rows: np.ndarray, stat, seed: int, n_boot: int = 2000) -> Interval:
@@ -894,6 +925,9 @@ def _bootstrap_rows(rows: np.ndarray, stat, seed: int, n_boot: int = 2000) -> In
 # §5.1 one-dimensional sparse logistic regression
 # ======================================================================================
 S51_LRS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+S51_MARGIN = 0.005  # test loss: larger than the paper's whole spread (post-processing 0.6010 − ground truth 0.5976)
+S51_PAPER_PP_EXCESS = 0.6010 - 0.5976  # the paper's table: post-processing's test loss above the ground truth
+S51_SETTING_FACTOR = 3.0  # a reconstruction more than 3× noisier than that is not the paper's setting
 S51 = dict(clip=1.0, sigma=1.0, xi=1e-8, strategy="sqrt")  # fixed before any run
 S51_METHODS = {
     "nonprivate": dict(variant="post_processing", sigma=0.0),
@@ -930,9 +964,15 @@ def _s51_task(method: str, lrs: tuple, trials: int, seed: int) -> dict:
     "the paper's ground truth 0.5976), 90% of training x zeroed, C = 1, σ = 1, DP-MF = square-root Toeplitz "
     "factorisation (unconstrained near-optimal single-epoch), IME with the equal √2σ split and preconditioner "
     "√max(v, C²); learning rate tuned per method over {0.01, …, 3} by mean test loss, as the paper tunes it. "
-    "One dataset, 30 noise trials (common noise draws across learning rates), as in the paper; paired t-intervals. "
+    "One dataset, 30 noise trials (common noise draws across learning rates), as in the paper. Tests "
+    "(verify.decide.better, Welch t, 3 tests, margin 0.005 in test loss — more than the paper's whole spread "
+    "0.6010 − 0.5976, fixed before the data): IME < post-processing, non-private < IME, and the paper's 'IME for "
+    "free' row (kernel: IME without the privacy split) < post-processing. The setting is compared with the paper's: "
+    "its post-processing excess over the ground truth is 0.0034; where this reconstruction's is more than 3× that, "
+    "a failed test is reported but the verdict is inconclusive (not a finding about the paper's setting). "
     "(A first version resampled the dataset in every trial and found IME − PP = −0.0015 [−0.036, 0.033], "
     "inconclusive; the constants were not changed.)",
+    tests=3,
 )
 def section5_1(budget: str, seed: int) -> Outcome:
     trials = 30
@@ -945,22 +985,37 @@ def section5_1(budget: str, seed: int) -> Outcome:
         i = int(np.argmin(means))
         best[tk["method"]] = (float(means[i]), r["loss"][i], lrs[i])
     gt = np.full(trials, float(res[0]["ground_truth"]))
-    d_ime_pp = mean_ci(best["ime"][1] - best["post_processing"][1])
-    d_np_ime = mean_ci(best["nonprivate"][1] - best["ime"][1])
-    d_np_gt = mean_ci(best["nonprivate"][1] - gt)
-    v1 = sign_verdict(d_ime_pp, "negative")
-    v2 = sign_verdict(d_np_ime, "negative")
-    verdict = combine([v1, v2])
+    decs = [decide.better(best["ime"][1], best["post_processing"][1], what="test loss IME − post-processing",
+                          margin=S51_MARGIN),
+            decide.better(best["nonprivate"][1], best["ime"][1], what="test loss non-private − IME",
+                          margin=S51_MARGIN),
+            decide.better(best["ime_for_free"][1], best["post_processing"][1],
+                          what="test loss IME for free − post-processing", margin=S51_MARGIN)]
+    pp_excess = best["post_processing"][0] - float(gt[0])
+    setting_matches = pp_excess <= S51_PAPER_PP_EXCESS * S51_SETTING_FACTOR
+    verdict = _verdict(decs)
+    why_not = ""
+    if verdict == "violated" and not setting_matches:
+        verdict = "inconclusive"
+        why_not = (f"; a test says violated, but this reconstruction is not the paper's setting (post-processing "
+                   f"excess {pp_excess:.3g} vs the paper's {S51_PAPER_PP_EXCESS:g}, more than {S51_SETTING_FACTOR:g}× "
+                   "noisier), so it is not a finding about the paper")
     figures = {f"loss_{m}": b[0] for m, b in best.items()}
     figures.update({f"lr_{m}": b[2] for m, b in best.items()})
     figures["loss_ground_truth"] = float(gt.mean())
-    figures["ime_minus_pp"] = d_ime_pp.estimate
-    figures["nonprivate_minus_ime"] = d_np_ime.estimate
-    figures["nonprivate_minus_ground_truth"] = d_np_gt.estimate
-    evidence = (f"{trials} trials (quick = full: the paper's 30), best lr per method: test loss ground truth {gt.mean():.4f}, non-private "
-                f"{best['nonprivate'][0]:.4f}, IME {best['ime'][0]:.4f}, IME for free {best['ime_for_free'][0]:.4f}, "
-                f"post-processing {best['post_processing'][0]:.4f}; IME − PP = {d_ime_pp} ({v1}); "
-                f"non-private − IME = {d_np_ime} ({v2}); non-private − ground truth = {d_np_gt}")
+    figures["ime_minus_pp"] = decs[0].estimate
+    figures["nonprivate_minus_ime"] = decs[1].estimate
+    figures["ime_for_free_minus_pp"] = decs[2].estimate
+    figures["nonprivate_minus_ground_truth"] = float(best["nonprivate"][0] - gt[0])
+    figures["pp_excess_over_paper"] = pp_excess / S51_PAPER_PP_EXCESS
+    key = next((dd for dd in decs if dd.verdict == "violated"), None) or \
+        next((dd for dd in decs if dd.verdict == "inconclusive"), None) or decs[0]
+    evidence = (f"{key.phrase()}{why_not}; {trials} trials (quick = full: the paper's 30), best lr per method: test loss "
+                f"ground truth {gt.mean():.4f}, non-private {best['nonprivate'][0]:.4f}, IME {best['ime'][0]:.4f}, "
+                f"IME for free {best['ime_for_free'][0]:.4f}, post-processing {best['post_processing'][0]:.4f}; "
+                + "; ".join(f"{dd.control.test.split(':')[0]}: {dd.estimate:.4g} ({dd.verdict})" for dd in decs)
+                + f"; setting: post-processing excess {pp_excess:.3g} vs the paper's {S51_PAPER_PP_EXCESS:g} "
+                f"(0.6010 − 0.5976): {'comparable' if setting_matches else 'noisier than the paper'}")
     names = ["ground truth", "non-private", "IME", "IME for free", "post-processing"]
     vals = [gt] + [best[m][1] for m in ("nonprivate", "ime", "ime_for_free", "post_processing")]
     cis = [mean_ci(v) for v in vals]
@@ -968,7 +1023,7 @@ def section5_1(budget: str, seed: int) -> Outcome:
         Panel("mean test loss (95% CI), best learning rate per method", "method (0 = ground truth … 4 = PP)",
               "test loss", [Series(n, [i], [c.estimate], [c.lo], [c.hi], style="points")
                             for i, (n, c) in enumerate(zip(names, cis))])])
-    return Outcome(verdict, evidence, figures, None, [fig])
+    return Outcome(verdict, evidence, figures, None, [fig], decisions=decs)
 
 
 # ======================================================================================
@@ -992,6 +1047,10 @@ def _fig4_task(scale: str, d: int, batch: int, rounds: int, beta2: float, sigma:
     return {"neg_frac": out["neg_frac"], "gbar": np.array(gbars), "gbar_norm": out["gbar_norm"][:, 0]}
 
 
+F4_MARGIN = 0.05
+F4_SUBSTANTIAL = 0.10
+
+
 @claim(
     "dp_adam_design.figure4",
     kind="experiment",
@@ -1001,9 +1060,12 @@ def _fig4_task(scale: str, d: int, batch: int, rounds: int, beta2: float, sigma:
     theory=("theory.dp_adam_design.negative_probability", "theory.dp_adam_design.threshold_optimistic"),
     notes="synthetic_gradients, fixed records, alignment 0.7 (‖ḡ‖/C ≈ 0.7), power-law scales a_j ∝ j^{−1} vs "
     "uniform, B = 64, σ = 1, β₂ = 0.99, d = d*/20. Simulated per-round fraction (fused bias-correction kernel) "
-    "vs the exact mean over coordinates of negative_probability at checkpoints (Clopper–Pearson, Bonferroni). "
-    "Holds if simulation matches the exact law, the heavy-tailed late-round fraction is ≥ 10% and its CI lies "
-    "above the uniform case's.",
+    "vs the exact mean over coordinates of negative_probability at rounds 10, 50 and the last (quantile subsample "
+    "of |ḡ_j|). Tests (4): per scale, the mean simulated − exact fraction within ±0.05 (verify.decide.equivalent; "
+    "the margin covers the quantile subsample's approximation, ≤ 1/24 at quick, fixed before the data); "
+    "'substantial' = the heavy-tailed late-round fraction ≥ 10% (one-sided, binomial se); and it exceeds the "
+    "uniform case's (verify.decide.upper_bounded).",
+    tests=4,
 )
 def figure4(budget: str, seed: int) -> Outcome:
     B, sigma, beta2 = 64, 1.0, 0.99
@@ -1014,43 +1076,48 @@ def figure4(budget: str, seed: int) -> Outcome:
                                   seed=seed * 17 + i) for i, sc in enumerate(("powerlaw", "uniform"))], "figure4")
     s = sigma / B
     checkpoints = [9, 49, rounds - 1]
-    level = _bonferroni(2 * len(checkpoints) + 2)
-    verdicts, panels, figures = [], [], {"d": d, "dstar": dstar}
+    decisions, panels, figures = [], [], {"d": d, "dstar": dstar}
     late = {}
-    worst = None
+    n_co = d * trials
     for sc, r in zip(("powerlaw", "uniform"), res):
         nf = r["neg_frac"]  # (trials, rounds)
         # exact per-round fraction: average of P(v̂<0) over coordinates (quantile subsample of |ḡ_j|)
         gb = np.abs(r["gbar"]).ravel()
         qs = np.quantile(gb, (np.arange(n_exact) + 0.5) / n_exact)
         exact = [float(np.mean([T.negative_probability(q, s, beta2, c + 1) for q in qs])) for c in checkpoints]
-        sim_cis = [clopper_pearson(int(round(nf[:, c].mean() * d * trials)), d * trials, level) for c in checkpoints]
-        # the quantile subsample has its own error: compare with a tolerance of the quantile spacing effect
-        for c, e, ci in zip(checkpoints, exact, sim_cis):
-            qerr = 1.0 / n_exact
-            ok = ci.lo - qerr <= e <= ci.hi + qerr
-            verdicts.append("holds" if ok else "violated")
-            if not ok and worst is None:
-                worst = dict(scale=sc, round=c + 1, exact=e, sim=ci.estimate, ci=[ci.lo, ci.hi])
-        k = int(round(float(nf[:, rounds // 2:].mean()) * d * trials))
-        late[sc] = clopper_pearson(k, d * trials, level)
-        figures[f"late_negative_fraction_{sc}"] = late[sc].estimate
+        sims = [float(nf[:, c].mean()) for c in checkpoints]
+        se = math.sqrt(sum(max(e * (1 - e), 1.0 / n_co**2) / n_co for e in exact)) / len(exact)
+        decisions.append(decide.equivalent(
+            decide.Estimate(float(np.mean(np.subtract(sims, exact))), se, math.inf),
+            what=f"{sc} scales: mean simulated − exact negative fraction at rounds {[c + 1 for c in checkpoints]}",
+            margin=F4_MARGIN))
+        p_late = float(nf[:, rounds // 2:].mean())
+        late[sc] = (p_late, math.sqrt(max(p_late * (1 - p_late), 1.0 / n_co**2) / n_co))
+        figures[f"late_negative_fraction_{sc}"] = p_late
         figures[f"gbar_norm_over_C_{sc}"] = float(np.mean(r["gbar_norm"]))
         panels.append(Series(f"{sc}: simulated per round", np.arange(1, rounds + 1), nf.mean(axis=0)))
         panels.append(Series(f"{sc}: exact", np.array(checkpoints) + 1, exact, style="points"))
-    ok_heavy = late["powerlaw"].lo >= 0.10 and late["powerlaw"].lo > late["uniform"].hi
-    verdicts.append("holds" if ok_heavy else "violated")
-    verdict = combine(verdicts)
-    evidence = (f"d = {d} = d*/20, B = {B}, σ = {sigma}, β₂ = {beta2}, ‖ḡ‖/C ≈ {figures['gbar_norm_over_C_powerlaw']:.2f}: "
-                f"late-round negative fraction heavy-tailed {late['powerlaw']} vs uniform {late['uniform']}; "
-                f"simulation vs exact at rounds {[c + 1 for c in checkpoints]}: "
-                f"{'agree' if worst is None else 'disagree at ' + str(worst)}")
+    ph, pu = late["powerlaw"], late["uniform"]
+    decisions.append(decide.upper_bounded(decide.Estimate(-ph[0], ph[1], math.inf), -F4_SUBSTANTIAL,
+                                          test="heavy-tailed late-round negative fraction ≥ 0.10 (binomial se)",
+                                          holds_reason=f"heavy-tailed late-round negative fraction {ph[0]:.4g}, lower "
+                                          f"bound {ph[0] - 1.645 * ph[1]:.4g} ≥ {F4_SUBSTANTIAL:g}"))
+    decisions.append(decide.upper_bounded(decide.Estimate(pu[0] - ph[0], math.hypot(pu[1], ph[1]), math.inf), 0.0,
+                                          test="uniform minus heavy-tailed late-round negative fraction ≤ 0"))
+    verdict = _verdict(decisions)
+    key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
+        next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[2]
+    evidence = (f"{key.phrase()}; d = {d} = d*/20, B = {B}, σ = {sigma}, β₂ = {beta2}, ‖ḡ‖/C ≈ "
+                f"{figures['gbar_norm_over_C_powerlaw']:.2f}: late-round negative fraction heavy-tailed {ph[0]:.4g} "
+                f"(se {ph[1]:.2g}) vs uniform {pu[0]:.4g}; simulation vs exact: "
+                + ", ".join(f"{dd.estimate:+.3g} ({dd.verdict})" for dd in decisions[:2]))
     fig = Figure("figure4_negative_fraction", "dp_adam_design Fig. 4 (stylised): negative v̂ per round", [
         Panel(f"bias correction, d = {d}", "round", "fraction of v̂ < 0", panels)])
     counter = None
     if verdict == "violated":
-        counter = worst or {"late_negative_fraction": {k: v.estimate for k, v in late.items()}, "d": d, "B": B}
-    return Outcome(verdict, evidence, figures, counter, [fig])
+        counter = {"late_negative_fraction": {k: v[0] for k, v in late.items()}, "d": d, "B": B,
+                   "failed": [dd.reason for dd in decisions if dd.verdict == "violated"]}
+    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decisions)
 
 
 # ======================================================================================
