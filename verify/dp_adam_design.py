@@ -234,7 +234,7 @@ def _s32_figure(r: dict) -> Figure:
     "dp_adam_design.section3.2.bound",
     kind="exact",
     statement="""§3.2: under zero-out adjacency the squared clipped average ḡ⊙ḡ has ℓ₂ sensitivity at most
-    (2B − 1)C²/B² (attained by equal records); noising ḡ and ḡ⊙ḡ each with multiplier √2σ has the privacy of one
+    (2B − 1)C²/B², a bound that is attained (by equal axis-aligned records); noising ḡ and ḡ⊙ḡ each with multiplier √2σ has the privacy of one
     Gaussian mechanism with multiplier σ (post-processing's).""",
     theory=("theory.dp_adam_design.ime_sensitivity_squares", "theory.dp_adam_design.ime_noise_multipliers"),
     notes="Replaces the retired id dp_adam_design.section3.2, which also carried the remark 'tight when all records "
