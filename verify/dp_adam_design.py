@@ -23,7 +23,19 @@ from verify import decide
 from verify.exact import EPS, adversarial_search, random_search
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
-from verify.stats import Interval, clopper_pearson, combine, mean_ci
+from verify.stats import clopper_pearson, mean_ci
+
+
+def _rel_estimate(samples, target: float) -> decide.Estimate:
+    """(mean(samples) − target)/|target| with its t standard error (n − 1 degrees of freedom)."""
+    e = decide.mean_estimate(samples)
+    scale = abs(float(target))
+    return decide.Estimate((e.value - target) / scale, e.se / scale, e.df)
+
+
+def _verdict(decisions, exact_ok: bool = True) -> str:
+    """An exact failure is a violation by itself (a computed counterexample); otherwise the decisions decide."""
+    return "violated" if not exact_ok else str(decide.combine(decisions))
 
 
 def _rel_estimate(samples, target: float) -> decide.Estimate:
@@ -904,21 +916,6 @@ def section4_5(budget: str, seed: int) -> Outcome:
     return Outcome(verdict, evidence, figures, None if verdict != "violated" else {
         "anisotropy_stp": an[0], "anisotropy_pp": an[1],
         "max_multiplier_over_bound": float(stp["mult_over_bound_max"])}, [fig], decisions=[dec])
-
-
-def _bootstrap_rows(rows: np.ndarray, stat, seed: int, n_boot: int = 2000) -> Interval:
-    """Basic-bootstrap 95% CI of stat(mean of rows), resampling whole rows (trials).
-
-    The statistic here (max/min of noisy per-coordinate means) is biased upward, and resampling adds the same
-    bias again, so the percentile interval sits above the estimate.  The basic interval reflects the bootstrap
-    quantiles about the estimate, [2θ̂ − q₀.₉₇₅, 2θ̂ − q₀.₀₂₅], removing the bootstrap's estimate of that bias;
-    it may therefore lie below the (biased) plug-in estimate."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 45]))
-    est = stat(rows.mean(axis=0))
-    n = rows.shape[0]
-    boots = np.array([stat(rows[rng.integers(0, n, n)].mean(axis=0)) for _ in range(n_boot)])
-    q_lo, q_hi = np.quantile(boots, [0.025, 0.975])
-    return Interval(est, float(2 * est - q_hi), float(2 * est - q_lo))
 
 
 # ======================================================================================
