@@ -38,23 +38,6 @@ def _verdict(decisions, exact_ok: bool = True) -> str:
     return "violated" if not exact_ok else str(decide.combine(decisions))
 
 
-def _rel_estimate(samples, target: float) -> decide.Estimate:
-    """(mean(samples) − target)/|target| with its t standard error (n − 1 degrees of freedom)."""
-    e = decide.mean_estimate(samples)
-    scale = abs(float(target))
-    return decide.Estimate((e.value - target) / scale, e.se / scale, e.df)
-
-
-def _verdict(decisions, exact_ok: bool = True) -> str:
-    """An exact failure is a violation by itself (a computed counterexample); otherwise the decisions decide."""
-    return "violated" if not exact_ok else str(decide.combine(decisions))
-
-
-def _bonferroni(k: int) -> float:
-    """Per-comparison confidence level keeping the family-wise level at 95% over k comparisons."""
-    return 1.0 - 0.05 / max(1, k)
-
-
 # ======================================================================================
 # §3.1 the post-processing bias of v (independent noise and DP-MF)
 # ======================================================================================
