@@ -19,15 +19,23 @@ from kernels import dp_adam as K
 from kernels import dp_adam_problems as P
 from theory import dp_adam_design as T
 from theory import numeric
+from verify import decide
 from verify.exact import EPS, adversarial_search, random_search
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
-from verify.stats import Interval, clopper_pearson, combine, mean_ci, sign_verdict
+from verify.stats import clopper_pearson, mean_ci
 
 
-def _bonferroni(k: int) -> float:
-    """Per-comparison confidence level keeping the family-wise level at 95% over k comparisons."""
-    return 1.0 - 0.05 / max(1, k)
+def _rel_estimate(samples, target: float) -> decide.Estimate:
+    """(mean(samples) − target)/|target| with its t standard error (n − 1 degrees of freedom)."""
+    e = decide.mean_estimate(samples)
+    scale = abs(float(target))
+    return decide.Estimate((e.value - target) / scale, e.se / scale, e.df)
+
+
+def _verdict(decisions, exact_ok: bool = True) -> str:
+    """An exact failure is a violation by itself (a computed counterexample); otherwise the decisions decide."""
+    return "violated" if not exact_ok else str(decide.combine(decisions))
 
 
 # ======================================================================================
@@ -57,6 +65,10 @@ def _s31_task(noise: str, d: int, batch: int, rounds: int, beta2: float, sigma: 
     return {"excess": excess, "row_norms2": rows, "s2": s2}
 
 
+S31_MARGIN = 0.1  # relative: a 10% error in the bias (the negative control doubles it) is a wrong closed form
+S31_TESTED_ROUNDS = (10, None)  # the decisions: round 10 (transient, 1 − β₂^t ≈ 0.4) and the last round
+
+
 @claim(
     "dp_adam_design.section3.1",
     kind="expectation",
@@ -67,9 +79,11 @@ def _s31_task(noise: str, d: int, batch: int, rounds: int, beta2: float, sigma: 
             "theory.dp_adam_design.dpmf_bias_numeric"),
     notes="Monte Carlo of the fused post-processing kernel on synthetic_gradients (power-law scales, partial "
     "alignment, clipping active) against the same kernel with σ = 0 on the same gradient stream; noises: "
-    "identity, the half-cancelling example, a 4-band Toeplitz strategy optimised for prefix-sum RMSE. Per "
-    "checkpoint round, a t-interval over trials of the coordinate-mean excess/s² must contain the closed form "
-    "(Bonferroni over all checkpoints and noises).",
+    "identity, the half-cancelling example, a 4-band Toeplitz strategy optimised for prefix-sum RMSE. Decisions "
+    "(verify.decide.equivalent, 6 tests): per noise, at round 10 and at the last round, the relative deviation "
+    "(mean over trials of the coordinate-mean excess/s² − closed form)/closed form lies within ±0.1 (margin fixed "
+    "before any run: the negative control's doubled bias is a +1.0 deviation); the other checkpoints are plotted.",
+    tests=6,
 )
 def section3_1(budget: str, seed: int) -> Outcome:
     d, batch, rounds, trials = by_budget(budget, (64, 8, 200, 24), (256, 16, 1000, 100))
@@ -78,9 +92,9 @@ def section3_1(budget: str, seed: int) -> Outcome:
                   seed=seed * 1000 + i) for i, n in enumerate(S31_NOISES)]
     res = sweep(_s31_task, tasks, "section3.1")
     checkpoints = np.unique(np.geomspace(1, rounds, 8).astype(int)) - 1
-    level = _bonferroni(len(checkpoints) * len(S31_NOISES))
+    tested = [rounds - 1 if r is None else r - 1 for r in S31_TESTED_ROUNDS]
     bias_fn = numeric(T.postprocessing_bias())
-    panels, verdicts, worst = [], [], (0.0, None)
+    panels, decisions, worst = [], [], (0.0, None)
     figures: dict[str, float] = {}
     tt = np.arange(1, rounds + 1)
     for noise, r in zip(S31_NOISES, res):
@@ -91,28 +105,33 @@ def section3_1(budget: str, seed: int) -> Outcome:
         exc = r["excess"]
         lo, hi, est = [], [], []
         for c in checkpoints:
-            ci = mean_ci(exc[:, c], level)
+            ci = mean_ci(exc[:, c])
             est.append(ci.estimate), lo.append(ci.lo), hi.append(ci.hi)
-            ok = ci.lo <= theory_curve[c] <= ci.hi
-            verdicts.append("holds" if ok else "violated")
-            z = abs(ci.estimate - theory_curve[c]) / max(ci.hi - ci.estimate, 1e-300)
-            if z > worst[0]:
-                worst = (z, dict(noise=noise, round=int(c + 1), simulated=ci.estimate, ci=[ci.lo, ci.hi],
-                                 closed_form=float(theory_curve[c])))
-        figures[f"excess_over_s2_final_{noise}"] = est[-1]
+        for c in tested:
+            dec = decide.equivalent(_rel_estimate(exc[:, c], float(theory_curve[c])),
+                                    what=f"{noise} noise, round {c + 1}: relative deviation from the closed form",
+                                    margin=S31_MARGIN)
+            decisions.append(dec)
+            dev = abs(dec.estimate)
+            if dev > worst[0]:
+                worst = (dev, dict(noise=noise, round=int(c + 1), simulated=float(np.mean(exc[:, c])),
+                                   closed_form=float(theory_curve[c]), relative_deviation=dec.estimate))
+        figures[f"excess_over_s2_final_{noise}"] = float(np.mean(exc[:, -1]))
         figures[f"closed_form_final_{noise}"] = float(theory_curve[-1])
         panels.append(Panel(f"noise: {noise}", "round t", "(E v_t − v_t^clean)/s²", [
             Series("closed form", tt, theory_curve),
-            Series(f"simulated (CI {level:.3f})", checkpoints + 1, est, lo, hi, style="points")], xscale="log"))
-    verdict = combine(verdicts)
-    figures["worst_deviation_in_halfwidths"] = worst[0]
-    evidence = (f"{len(verdicts)} checkpoints × noises ({', '.join(S31_NOISES)}), {trials} trials, d = {d}, B = {batch}: "
-                + ("every simultaneous CI contains the closed form" if verdict == "holds" else
-                   f"closed form outside the CI at {worst[1]}")
-                + f"; final excess/s² identity {figures['excess_over_s2_final_identity']:.4f} vs "
+            Series("simulated (95% CI)", checkpoints + 1, est, lo, hi, style="points")], xscale="log"))
+    verdict = _verdict(decisions)
+    figures["worst_relative_deviation"] = worst[0]
+    key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
+        next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[-1]
+    evidence = (f"{key.phrase()}; {len(decisions)} tests ({', '.join(S31_NOISES)} × rounds 10 and {rounds}), "
+                f"{trials} trials, d = {d}, B = {batch}; largest relative deviation {worst[0]:.3g} at {worst[1]}; "
+                f"final excess/s² identity {figures['excess_over_s2_final_identity']:.4f} vs "
                 f"{figures['closed_form_final_identity']:.4f}")
     fig = Figure("section3_1_bias", "dp_adam_design §3.1: post-processing bias of v vs t", panels)
-    return Outcome(verdict, evidence, figures, worst[1] if verdict == "violated" else None, [fig])
+    return Outcome(verdict, evidence, figures, worst[1] if verdict == "violated" else None, [fig],
+                   decisions=decisions)
 
 
 # ======================================================================================
@@ -139,19 +158,8 @@ def _s32_slack(records: np.ndarray, clip_norm: float) -> float:
     return (bound - actual) / bound / tol
 
 
-@claim(
-    "dp_adam_design.section3.2",
-    kind="exact",
-    statement="""§3.2: under zero-out adjacency the squared clipped average ḡ⊙ḡ has ℓ₂ sensitivity at most
-    (2B − 1)C²/B², tight when all records are equal; noising ḡ and ḡ⊙ḡ each with multiplier √2σ has the
-    privacy of one Gaussian mechanism with multiplier σ (post-processing's).""",
-    theory=("theory.dp_adam_design.ime_sensitivity_squares", "theory.dp_adam_design.ime_noise_multipliers"),
-    notes="Exact: seeded random search over batches (B ≤ 12, d ≤ 8; equal, aligned, orthogonal, sparse and "
-    "random records, norms around C) plus L-BFGS-B maximising actual/bound over record entries; slack in "
-    "rounding units. Tightness: the bound is evaluated at all-equal batches, both axis-aligned and dense. "
-    "Privacy: dp-accounting PLD intervals of two Gaussians with multiplier √2σ vs one with σ must overlap.",
-)
-def section3_2(budget: str, seed: int) -> Outcome:
+def _s32_compute(budget: str, seed: int) -> dict:
+    """The numbers both §3.2 claims read (exact computations: no statistical tests)."""
     from verify.privacy import gaussian_epsilon_interval
 
     n_rand, starts = by_budget(budget, (1500, 3), (20000, 12))
@@ -201,30 +209,84 @@ def section3_2(budget: str, seed: int) -> Outcome:
     bound_holds = worst.slack >= -1.0 and max_ratio_adv <= 1.0 + rt
     attained = bool(np.all(np.abs(axis_ratio - 1.0) <= rt))
     equal_always_tight = bool(np.all(np.abs(dense_ratio - 1.0) <= rt))
-    verdict = "holds" if (bound_holds and attained and equal_always_tight and all(priv_ok)) else "violated"
-    counter = None
-    if not bound_holds:
-        counter = {"records": np.asarray(worst.example).tolist(), "slack_rounding_units": worst.slack}
-    elif not equal_always_tight:
-        counter = {"B": 1, "d": 2, "records": [[C / math.sqrt(2), C / math.sqrt(2)]], "clip_norm": C,
-                   "sensitivity": float(dense_ratio[0] * bound[0]), "bound": float(bound[0]),
-                   "ratio": float(dense_ratio[0])}
-    evidence = (f"bound {'holds' if bound_holds else 'FAILS'} over {worst.evaluated} random batches "
-                f"(min slack {worst.slack:.3g} rounding units) and L-BFGS-B (max actual/bound {max_ratio_adv:.6f}); "
-                f"attained by equal axis-aligned records (ratio 1 for B = 1..32); "
-                f"not tight at equal dense records: ratio ‖c⊙c‖/‖c‖² = {dense_ratio[0]:.4f} at d = 2 "
-                f"(1/√d in general); the √2σ split matches one σ-Gaussian by the PLD accountant: {all(priv_ok)}")
-    figures = {"min_slack_rounding_units": worst.slack, "max_adversarial_ratio": max_ratio_adv,
-               "equal_axis_ratio_min": float(axis_ratio.min()), "equal_dense_ratio_d2": float(dense_ratio[0]),
-               "privacy_split_matches": float(all(priv_ok)), "evaluations": worst.evaluated}
-    fig = Figure("section3_2_sensitivity", "dp_adam_design §3.2: sensitivity of ḡ⊙ḡ / (2B−1)C²/B²", [
+    return dict(worst=worst, max_ratio_adv=max_ratio_adv, Bs=Bs, bound=bound, axis_ratio=axis_ratio,
+                dense_ratio=dense_ratio, dims=dims, dense_d_ratio=dense_d_ratio, priv_ok=priv_ok, rt=rt,
+                bound_holds=bound_holds, attained=attained, equal_always_tight=equal_always_tight, C=C)
+
+
+def _s32_figure(r: dict) -> Figure:
+    Bs, dims = r["Bs"], r["dims"]
+    return Figure("section3_2_sensitivity", "dp_adam_design §3.2: sensitivity of ḡ⊙ḡ / (2B−1)C²/B²", [
         Panel("all records equal", "batch size B", "actual / bound", [
-            Series("axis-aligned record (c = C e₁)", Bs, axis_ratio),
-            Series("dense record (C/√2)(1, 1)", Bs, dense_ratio, style="dashed")]),
+            Series("axis-aligned record (c = C e₁)", Bs, r["axis_ratio"]),
+            Series("dense record (C/√2)(1, 1)", Bs, r["dense_ratio"], style="dashed")]),
         Panel("all records equal, dense, B = 4", "dimension d", "actual / bound", [
-            Series("c = (C/√d)·1", dims, dense_d_ratio), Series("1/√d", dims, 1 / np.sqrt(dims), style="dashed")],
+            Series("c = (C/√d)·1", dims, r["dense_d_ratio"]), Series("1/√d", dims, 1 / np.sqrt(dims), style="dashed")],
             xscale="log", yscale="log")])
-    return Outcome(verdict, evidence, figures, counter, [fig])
+
+
+@claim(
+    "dp_adam_design.section3.2.bound",
+    kind="exact",
+    statement="""§3.2: under zero-out adjacency the squared clipped average ḡ⊙ḡ has ℓ₂ sensitivity at most
+    (2B − 1)C²/B², a bound that is attained (by equal axis-aligned records); noising ḡ and ḡ⊙ḡ each with multiplier √2σ has the privacy of one
+    Gaussian mechanism with multiplier σ (post-processing's).""",
+    theory=("theory.dp_adam_design.ime_sensitivity_squares", "theory.dp_adam_design.ime_noise_multipliers"),
+    notes="Replaces the retired id dp_adam_design.section3.2, which also carried the remark 'tight when all records "
+    "are equal' (now dp_adam_design.section3.2.tight_equal). Exact: seeded random search over batches (B ≤ 12, "
+    "d ≤ 8; equal, aligned, orthogonal, sparse and random records, norms around C) plus L-BFGS-B maximising "
+    "actual/bound over record entries (B = 1 as well as larger batches); slack in rounding units. Attained: "
+    "ratio 1 at equal axis-aligned records for B = 1..32. Privacy: dp-accounting PLD intervals of two Gaussians "
+    "with multiplier √2σ vs one with σ must overlap. No statistical tests.",
+)
+def section3_2(budget: str, seed: int) -> Outcome:
+    r = _s32_compute(budget, seed)
+    worst = r["worst"]
+    ok = r["bound_holds"] and r["attained"] and all(r["priv_ok"])
+    verdict = "holds" if ok else "violated"
+    counter = None
+    if not r["bound_holds"]:
+        counter = {"records": np.asarray(worst.example).tolist(), "slack_rounding_units": worst.slack}
+    elif not r["attained"]:
+        counter = {"equal_axis_ratio_min": float(r["axis_ratio"].min())}
+    elif not all(r["priv_ok"]):
+        counter = {"privacy_split_matches": False}
+    evidence = (f"exact: bound {'holds' if r['bound_holds'] else 'FAILS'} over {worst.evaluated} random batches "
+                f"(min slack {worst.slack:.3g} rounding units) and L-BFGS-B (max actual/bound "
+                f"{r['max_ratio_adv']:.6f}); attained by equal axis-aligned records (min ratio "
+                f"{float(r['axis_ratio'].min()):.6f} for B = 1..32); the √2σ split matches one σ-Gaussian by the PLD "
+                f"accountant: {all(r['priv_ok'])}")
+    figures = {"min_slack_rounding_units": worst.slack, "max_adversarial_ratio": r["max_ratio_adv"],
+               "equal_axis_ratio_min": float(r["axis_ratio"].min()),
+               "privacy_split_matches": float(all(r["priv_ok"])), "evaluations": worst.evaluated}
+    return Outcome(verdict, evidence, figures, counter, [_s32_figure(r)])
+
+
+@claim(
+    "dp_adam_design.section3.2.tight_equal",
+    kind="exact",
+    statement="""§3.2 (remark): the sensitivity bound (2B − 1)C²/B² of ḡ⊙ḡ is tight when all records are equal.""",
+    theory=("theory.dp_adam_design.ime_sensitivity_squares",),
+    notes="Split from the retired dp_adam_design.section3.2. For B equal clipped records c (‖c‖ = C) the zero-out "
+    "change of ḡ⊙ḡ is (2B − 1)/B²·c⊙c, whose norm ‖c⊙c‖ equals C² only when c is axis-aligned; for a dense c it is "
+    "C²/√d. Exact: the ratio actual/bound at equal dense records (C/√d)(1, …, 1), B = 1..32 and d = 1..64; the "
+    "counterexample B = 1, d = 2 (ratio 1/√2) is pinned in the tests. No statistical tests.",
+)
+def section3_2_tight_equal(budget: str, seed: int) -> Outcome:
+    r = _s32_compute(budget, seed)
+    C = r["C"]
+    verdict = "holds" if r["equal_always_tight"] else "violated"
+    counter = None
+    if verdict == "violated":
+        counter = {"B": 1, "d": 2, "records": [[C / math.sqrt(2), C / math.sqrt(2)]], "clip_norm": C,
+                   "sensitivity": float(r["dense_ratio"][0] * r["bound"][0]), "bound": float(r["bound"][0]),
+                   "ratio": float(r["dense_ratio"][0])}
+    evidence = (f"exact: equal axis-aligned records attain the bound (ratio 1), but equal dense records do not: ratio "
+                f"‖c⊙c‖/‖c‖² = {r['dense_ratio'][0]:.4f} at B = 1, d = 2, and 1/√d in general (min "
+                f"{float(r['dense_d_ratio'].min()):.4f} at d = {int(r['dims'][int(np.argmin(r['dense_d_ratio']))])}, B = 4)")
+    figures = {"equal_dense_ratio_d2": float(r["dense_ratio"][0]), "equal_axis_ratio_min": float(r["axis_ratio"].min()),
+               "equal_dense_ratio_min": float(r["dense_d_ratio"].min())}
+    return Outcome(verdict, evidence, figures, counter, [_s32_figure(r)])
 
 
 # ======================================================================================
@@ -253,6 +315,11 @@ def _stp_task(delta0: float, rounds: int, trials: int, seed: int) -> dict:
     return {"rel_mean": rel.mean(axis=2), "rel_final": rel[:, -1, :], "scaled_norm0": scaled_norm}
 
 
+S431_TESTED_ROUNDS = (1, 10)
+S431_MARGIN = 0.03
+S431_SLOPE_MARGIN = 0.02
+
+
 @claim(
     "dp_adam_design.section4.3.1",
     kind="expectation",
@@ -266,8 +333,11 @@ def _stp_task(delta0: float, rounds: int, trials: int, seed: int) -> dict:
     "decades, B = 64 equal records, C = 16 with σ = 2 (s = 0.5), β₂ = 0.9, ξ = 1e-12, rounds counted from "
     "t0 = 10⁶ so Adam's corrections are 1; the scaled clipping stays inactive (‖g/√v‖ ≤ √(d/κ·(1+δ)⁻¹) < C). "
     "Start at v = (1 + δ₀)κg² for δ₀ ∈ {−0.5, 2}; the coordinate-mean relative error per round (t-interval over "
-    "trials, Bonferroni) must contain α^t δ₀; the final per-coordinate v/(κg²) must not depend on |g| "
-    "(slope of log v/(κg²) on log |g| with CI containing 0).",
+    "trials) is compared with α^t δ₀ at rounds 1 and 10 (verify.decide.equivalent, margin 0.03|δ₀|, fixed before "
+    "the data: an error of a quarter in α's noise term moves α^10·δ₀ by 0.085|δ₀|); the final per-coordinate "
+    "relative error must not depend on |g| (per-trial slope on log|g| equivalent to 0 within ±0.02: over the two "
+    "decades of |g| that is at most a 9% drift). 5 tests.",
+    tests=5,
 )
 def section4_3_1(budget: str, seed: int) -> Outcome:
     rounds, trials = by_budget(budget, (30, 200), (80, 2000))
@@ -279,8 +349,7 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     res = sweep(_stp_task, [dict(delta0=dl, rounds=rounds, trials=trials, seed=seed * 7 + i)
                             for i, dl in enumerate(deltas)], "section4.3.1")
     checkpoints = np.unique(np.linspace(0, rounds - 1, 10).astype(int))
-    level = _bonferroni(len(checkpoints) * len(deltas) + 1)
-    verdicts, worst = [], (0.0, None)
+    decisions, worst = [], (0.0, None)
     figures: dict[str, float] = {"alpha": alpha, "kappa": kappa}
     tt = np.arange(1, rounds + 1)
     series = []
@@ -288,14 +357,16 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
         pred = alpha**tt * dl
         est, lo, hi = [], [], []
         for c in checkpoints:
-            ci = mean_ci(r["rel_mean"][:, c], level)
+            ci = mean_ci(r["rel_mean"][:, c])
             est.append(ci.estimate), lo.append(ci.lo), hi.append(ci.hi)
-            ok = ci.lo <= pred[c] <= ci.hi
-            verdicts.append("holds" if ok else "violated")
-            dev = abs(ci.estimate - pred[c]) / max(ci.hi - ci.estimate, 1e-300)
-            if dev > worst[0]:
-                worst = (dev, dict(delta0=dl, round=int(c + 1), simulated=ci.estimate, ci=[ci.lo, ci.hi],
-                                   predicted=float(pred[c])))
+        for c in S431_TESTED_ROUNDS:
+            e = decide.mean_estimate(r["rel_mean"][:, c - 1])
+            dec = decide.equivalent(decide.Estimate((e.value - pred[c - 1]) / abs(dl), e.se / abs(dl), e.df),
+                                    what=f"δ₀ = {dl:g}, round {c}: (mean relative error − α^t·δ₀)/|δ₀|",
+                                    margin=S431_MARGIN)
+            decisions.append(dec)
+            if abs(dec.estimate) > worst[0]:
+                worst = (abs(dec.estimate), dict(delta0=dl, round=c, simulated=e.value, predicted=float(pred[c - 1])))
         figures[f"rel_error_round1_delta{dl:g}"] = float(np.mean(r["rel_mean"][:, 0]))
         figures[f"predicted_round1_delta{dl:g}"] = float(alpha * dl)
         series += [Series(f"α^t·δ₀ (δ₀ = {dl:g})", tt, pred),
@@ -304,35 +375,64 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     g = _stp_signal(p["d"], 0)
     fin = np.concatenate([r["rel_final"] for r in res], axis=0)  # (2·trials, d)
     ratio = 1.0 + fin.mean(axis=0)
-    per_trial_slopes = []
     lg = np.log(np.abs(g))
-    for row in fin:
-        per_trial_slopes.append(np.polyfit(lg, row, 1)[0])
-    slope_ci = mean_ci(per_trial_slopes, level)
-    verdicts.append("holds" if slope_ci.lo <= 0 <= slope_ci.hi else "violated")
-    figures["slope_rel_error_vs_log_g"] = slope_ci.estimate
+    per_trial_slopes = [np.polyfit(lg, row, 1)[0] for row in fin]
+    dslope = decide.equivalent(decide.mean_estimate(per_trial_slopes),
+                               what="slope of the final v/(κg²) − 1 on log|g| (0 = proportional)", margin=S431_SLOPE_MARGIN)
+    decisions.append(dslope)
+    figures["slope_rel_error_vs_log_g"] = dslope.estimate
     # the setting needs the scaled clipping inactive: ‖g/√v‖ ≤ C at the start (and it only shrinks from δ₀ > 0)
     figures["max_scaled_norm_over_C"] = max(float(r["scaled_norm0"]) for r in res) / p["clip"]
-    if figures["max_scaled_norm_over_C"] > 1.0:
-        verdicts.append("inconclusive")
     figures["final_ratio_cv"] = float(np.std(ratio) / np.mean(ratio))
-    verdict = combine(verdicts)
-    evidence = (f"α = {alpha:.4f}, κ = {kappa:.4f}; {len(verdicts) - 1} checkpoint CIs "
-                + ("all contain α^t·δ₀" if worst[1] is None or verdict == "holds" else f"miss at {worst[1]}")
-                + f"; round-1 error {figures['rel_error_round1_delta2']:.4f} vs αδ₀ = {alpha * 2:.4f}; "
-                f"final v/(κg²) vs log|g| slope {slope_ci} (0 = proportional)")
+    verdict = _verdict(decisions)
+    if figures["max_scaled_norm_over_C"] > 1.0 and verdict == "holds":
+        verdict = "inconclusive"
+    figures["worst_deviation_over_delta0"] = worst[0]
+    key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
+        next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[0]
+    evidence = (f"{key.phrase()}; α = {alpha:.4f}, κ = {kappa:.4f}; {len(decisions)} tests (δ₀ × rounds "
+                f"{S431_TESTED_ROUNDS}, and the proportionality slope); largest |deviation|/|δ₀| {worst[0]:.3g}; "
+                f"round-1 error {figures['rel_error_round1_delta2']:.4f} vs αδ₀ = {alpha * 2:.4f}; "
+                f"final v/(κg²) vs log|g| slope {dslope.estimate:.4g} ({dslope.verdict})")
     fig = Figure("section4_3_1_stp", "dp_adam_design §4.3.1: scale-then-privatize contracts to κg²", [
         Panel("coordinate-mean relative error of v", "round", "v/(κg²) − 1", series),
         Panel("final v/(κg²) per coordinate", "|g_j|", "v/(κ g²)", [
             Series("coordinates", np.abs(g), ratio, style="points"),
             Series("steady state", [np.abs(g).min(), np.abs(g).max()], [1.0, 1.0], style="dashed")], xscale="log")])
-    return Outcome(verdict, evidence, figures, worst[1] if verdict == "violated" else None, [fig])
+    return Outcome(verdict, evidence, figures, worst[1] if verdict == "violated" else None, [fig],
+                   decisions=decisions)
 
 
 # ======================================================================================
 # eq. (2) / eq. (3): negative bias-corrected v̂ beyond a dimension threshold
 # ======================================================================================
 RARE, CONSTANT_AT_THRESHOLD, CONSTANT_BEYOND = 0.01, 0.05, 0.25  # "rare" / "constant fraction", fixed in advance
+# d* is where v̂'s mean equals its noise's standard deviation (the Gaussian prediction there is Φ(−1) = 0.159): the
+# exact fraction at d = d* must lie in [Φ(−1.5), Φ(−0.5)] — a d* off by 3× puts it at Φ(−3) or Φ(−1/3)
+AT_THRESHOLD_BAND = (float(st.norm.cdf(-1.5)), float(st.norm.cdf(-0.5)))
+SIM_MARGIN = 0.02  # pooled |simulated − exact| negative fraction a correct kernel must stay within (absolute)
+
+
+def _agreement(rows: list, what: str) -> list:
+    """Two pooled equivalence tests of the simulated against the exact negative fraction: the mean signed
+    difference over the points at d ≤ d* and over those at d > d*, each within ±SIM_MARGIN (a kernel whose
+    noise or bias is off shifts the fractions of a whole side of the threshold the same way)."""
+    out = []
+    for side, sel in (("d ≤ d*", [r for r in rows if r["x"] <= 1.0]), ("d > d*", [r for r in rows if r["x"] > 1.0])):
+        k = len(sel)
+        diff = float(np.mean([r["sim"] - r["exact"] for r in sel]))
+        se = math.sqrt(sum(max(r["exact"] * (1 - r["exact"]), 1.0 / r["n"] ** 2) / r["n"] for r in sel)) / k
+        out.append(decide.equivalent(decide.Estimate(diff, se, math.inf),
+                                     what=f"{what}, {side}: mean simulated − exact negative fraction over {k} points",
+                                     margin=SIM_MARGIN))
+    return out
+
+
+def _regime_ok(sel: list) -> bool:
+    lo, hi = AT_THRESHOLD_BAND
+    return (all(r["exact"] <= RARE for r in sel if r["x"] <= 0.1)
+            and all(lo <= r["exact"] <= hi for r in sel if r["x"] == 1.0)
+            and all(r["exact"] >= CONSTANT_BEYOND for r in sel if r["x"] >= 10.0))
 X_GRID = {"quick": (0.1, 0.3, 1.0, 3.0, 10.0), "full": (0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0)}
 
 
@@ -372,24 +472,18 @@ def _ime_part(budget: str, seed: int):
             tasks.append(dict(signal=1 / math.sqrt(d), noise_std=tau, beta2=b2, steps=steps,
                               n_coords=by_budget(budget, 4000, 40000), seed=seed * 7919 + len(tasks)))
     sims = sweep(_eq2_ime_task, tasks, "eq2 ime")
-    level = _bonferroni(len(rows))
-    verdicts, bad = [], None
+    exact_ok, bad = True, None
     for r, sres in zip(rows, sims):
         r["exact"] = ime_negative_probability(r["signal"], r["tau"], r["beta2"], r["steps"])
-        ci = clopper_pearson(int(round(float(sres["neg"]) * int(sres["n"]))), int(sres["n"]), level)
+        r["n"] = int(sres["n"])
+        ci = clopper_pearson(int(round(float(sres["neg"]) * r["n"])), r["n"])
         r["sim"], r["lo"], r["hi"] = ci.estimate, ci.lo, ci.hi
-        if not ci.lo <= r["exact"] <= ci.hi:
-            verdicts.append("violated")
-            bad = bad or dict(kind="IME simulation disagrees with its exact law", **{k: r[k] for k in (
-                "B", "sigma", "beta2", "d", "exact", "sim")})
+    decisions = _agreement(rows, "IME")
     for (B, sig, b2) in grid:
         sel = [r for r in rows if (r["B"], r["sigma"], r["beta2"]) == (B, sig, b2)]
-        ok = (all(r["exact"] <= RARE for r in sel if r["x"] <= 0.1)
-              and all(r["exact"] >= CONSTANT_AT_THRESHOLD for r in sel if r["x"] == 1.0)
-              and all(r["exact"] >= CONSTANT_BEYOND for r in sel if r["x"] >= 10.0)
-              and sel[0]["dstar"] < sel[0]["dstar_bc"])
-        verdicts.append("holds" if ok else "violated")
+        ok = _regime_ok(sel) and sel[0]["dstar"] < sel[0]["dstar_bc"]
         if not ok:
+            exact_ok = False
             bad = bad or dict(kind="IME regime statement fails", B=B, sigma=sig, beta2=b2,
                               fractions={f"{r['x']:g}": r["exact"] for r in sel})
     panel = []
@@ -406,7 +500,7 @@ def _ime_part(budget: str, seed: int):
     figures = {"ime_threshold_over_bc_max": max(r["dstar"] / r["dstar_bc"] for r in rows),
                "ime_exact_at_threshold_min": min(r["exact"] for r in rows if r["x"] == 1.0),
                "ime_max_abs_sim_minus_exact": max(abs(r["sim"] - r["exact"]) for r in rows)}
-    return verdicts, bad, panel, figures
+    return exact_ok, decisions, bad, panel, figures
 
 
 def _eq3_task(d: int, batch: int, sigma: float, beta2: float, steps: int, trials: int, seed: int) -> dict:
@@ -456,36 +550,21 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
                 tasks.append(dict(d=d, batch=B, sigma=sig, beta2=b2, steps=steps,
                                   trials=max(1, min(by_budget(budget, 100, 1000), by_budget(budget, 4000, 40000) // d)), seed=seed * 100003 + len(tasks)))
     sims = sweep(_eq2_task if case == "optimistic" else _eq3_task, tasks, f"eq {case}")
-    level = _bonferroni(len(rows))
-    verdict_parts, worst_mc = [], (0.0, None)
     for r, sres in zip(rows, sims):
         r["exact"] = T.negative_probability(r["signal"], r["noise_std"], r["beta2"], r["steps"])
         r["predicted"] = float(T.negative_probability_gaussian(r["signal"], r["noise_std"], r["beta2"], r["steps"]))
-        k = int(round(float(sres["neg"]) * int(sres["n"])))
-        ci = clopper_pearson(k, int(sres["n"]), level)
+        r["n"] = int(sres["n"])
+        ci = clopper_pearson(int(round(float(sres["neg"]) * r["n"])), r["n"])
         r["sim"], r["lo"], r["hi"] = ci.estimate, ci.lo, ci.hi
-        if not (ci.lo <= r["exact"] <= ci.hi):
-            verdict_parts.append("violated")
-            dev = abs(ci.estimate - r["exact"])
-            if dev > worst_mc[0]:
-                worst_mc = (dev, dict(kind="simulation disagrees with the exact law", **{kk: r[kk] for kk in (
-                    "B", "sigma", "beta2", "steps", "d", "exact", "sim", "lo", "hi")}))
-    # the regime statement, per setting
+    decisions = _agreement(rows, "bias correction")
+    # the regime statement, per setting (exact: Imhof inversion, no test)
     regime_fail = None
     for (B, sig, b2) in grid:
         sel = [r for r in rows if r["B"] == B and r["sigma"] == sig and r["beta2"] == b2]
-        below = [r for r in sel if r["x"] <= 0.1]
-        at = [r for r in sel if r["x"] == 1.0]
-        beyond = [r for r in sel if r["x"] >= 10.0]
-        if not sel:
-            continue
-        ok = (all(r["exact"] <= RARE for r in below) and all(r["exact"] >= CONSTANT_AT_THRESHOLD for r in at)
-              and all(r["exact"] >= CONSTANT_BEYOND for r in beyond))
-        verdict_parts.append("holds" if ok else "violated")
-        if not ok and regime_fail is None:
+        if sel and not _regime_ok(sel) and regime_fail is None:
             regime_fail = dict(kind="regime statement fails", B=B, sigma=sig, beta2=b2,
                                fractions={f"{r['x']:g}": r["exact"] for r in sel})
-    verdict = combine(verdict_parts)
+    verdict = _verdict(decisions, regime_fail is None)
     at_vals = [r["exact"] for r in rows if r["x"] == 1.0]
     below_vals = [r["exact"] for r in rows if r["x"] <= 0.1]
     max_abs = max(abs(r["sim"] - r["exact"]) for r in rows)
@@ -503,9 +582,12 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
                 + (f" ({omitted} points with d < B omitted: B orthogonal records need d ≥ B)" if omitted else "")
                 + f"; exact P(v̂<0) at d = d* in "
                 f"[{min(at_vals):.3f}, {max(at_vals):.3f}], ≤ {figures.get('exact_below_max', float('nan')):.2g} at d ≤ d*/10, "
-                f"≥ {figures['exact_beyond_min']:.3f} at d ≥ 10d*; simulation vs exact max |Δ| = {max_abs:.3g} "
-                f"({'all CIs contain exact' if worst_mc[1] is None else 'CI miss'}); Gaussian prediction max |Δ| = "
-                f"{pred_err:.3g}")
+                f"≥ {figures['exact_beyond_min']:.3f} at d ≥ 10d* (exact; at d* the band is [{AT_THRESHOLD_BAND[0]:.3f}, "
+                f"{AT_THRESHOLD_BAND[1]:.3f}]); simulation vs exact max |Δ| = {max_abs:.3g}; Gaussian prediction "
+                f"max |Δ| = {pred_err:.3g}")
+    key = next((dd for dd in decisions if dd.verdict != "holds"), decisions[0])
+    evidence = ("exact regime statement " + ("holds" if regime_fail is None else f"FAILS at {regime_fail}")
+                + f"; {key.phrase()}; " + evidence)
     panels = []
     for (B, sig, b2) in grid[:6]:
         sel = [r for r in rows if r["B"] == B and r["sigma"] == sig and r["beta2"] == b2]
@@ -520,8 +602,10 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
             Series("threshold d*", [sel[0]["dstar"]] * 2, [0.0, 0.5], style="step")], xscale="log"))
     fig = Figure(f"{'eq2' if case == 'optimistic' else 'eq3'}_negative_fraction",
                  f"dp_adam_design {name}: negative fraction vs d", panels)
-    counter = worst_mc[1] or regime_fail
-    return Outcome(verdict, evidence, figures, counter if verdict == "violated" else None, [fig])
+    counter = regime_fail or next((dict(kind="simulation disagrees with the exact law", reason=dd.reason)
+                                   for dd in decisions if dd.verdict == "violated"), None)
+    return Outcome(verdict, evidence, figures, counter if verdict == "violated" else None, [fig],
+                   decisions=decisions)
 
 
 @claim(
@@ -533,16 +617,23 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
     around its own, lower threshold.""",
     theory=("theory.dp_adam_design.threshold_optimistic", "theory.dp_adam_design.vhat_variance",
             "theory.dp_adam_design.negative_probability", "theory.dp_adam_design.negative_probability_gaussian"),
-    notes="'Rarely' = exact P(v̂<0) ≤ 1% at d ≤ d*/10; 'constant fraction' = ≥ 5% at d = d* and ≥ 25% at "
-    "d ≥ 10d* (constants fixed before any run). t = ⌈5/(1−β₂)⌉ rounds. Predicted = Φ(−mean/std) from the "
-    "closed-form mean and variance; exact = Imhof inversion of the weighted non-central χ² law; simulated = the "
-    "constant-signal bias-correction kernel over iid coordinates (Clopper–Pearson, Bonferroni). IME aside: noise "
-    "std √2σ(2B−1)C²/B² on ḡ², threshold C²/(√K τ), exact law Gaussian; same regime rules, and d*_IME < d*_BC.",
+    notes="'Rarely' = exact P(v̂<0) ≤ 1% at d ≤ d*/10; 'constant fraction' = ≥ 25% at d ≥ 10d*; the threshold's "
+    "location: d* is where v̂'s mean equals its noise's standard deviation, so the exact fraction at d = d* must lie "
+    "in [Φ(−1.5), Φ(−0.5)] = [0.067, 0.309] (a d* wrong by 3× puts it at Φ(−3) or Φ(−1/3) and is caught; the "
+    "first version only asked ≥ 5% there and let a 3× error pass). Constants fixed before any run. "
+    "t = ⌈5/(1−β₂)⌉ rounds. Exact = Imhof inversion of the weighted non-central χ² law (the regime statement is "
+    "decided on it: no test); simulated = the constant-signal bias-correction kernel over iid coordinates; the "
+    "kernel agrees with the exact law if the mean signed simulated − exact fraction, pooled over the points at "
+    "d ≤ d* and at d > d*, is within ±0.02 (verify.decide.equivalent). IME aside: noise std √2σ(2B−1)C²/B² on ḡ², "
+    "threshold C²/(√K τ), exact law Gaussian; same regime rules, d*_IME < d*_BC, and the same two pooled tests. "
+    "4 tests.",
+    tests=4,
 )
 def eq2(budget: str, seed: int) -> Outcome:
     out = _threshold_claim("optimistic", budget, seed)
-    verdicts, bad, panels, figs = _ime_part(budget, seed)
-    verdict = combine([out.verdict] + verdicts)
+    ime_ok, ime_decisions, bad, panels, figs = _ime_part(budget, seed)
+    decisions = list(out.decisions) + ime_decisions
+    verdict = "violated" if out.verdict == "violated" else _verdict(decisions, ime_ok)
     out.figures.update(figs)
     # App. C's finite-t form: d*(t)/d*(∞) = √(K(∞)/K(t)) < 1 (more noise early on)
     tt = np.unique(np.geomspace(1, 20000, 60).astype(int))
@@ -555,7 +646,10 @@ def eq2(budget: str, seed: int) -> Outcome:
                                f"fraction at d*_IME ≥ {figs['ime_exact_at_threshold_min']:.3f}, sim vs exact max |Δ| "
                                f"{figs['ime_max_abs_sim_minus_exact']:.3g}")
     counter = out.counterexample or (bad if verdict == "violated" else None)
-    return Outcome(verdict, evidence, out.figures, counter, list(out.plots) + [fig])
+    if verdict == "violated" and counter is None:
+        counter = next((dict(kind="IME simulation disagrees with its exact law", reason=dd.reason)
+                        for dd in ime_decisions if dd.verdict == "violated"), None)
+    return Outcome(verdict, evidence, out.figures, counter, list(out.plots) + [fig], decisions=decisions)
 
 
 @claim(
@@ -564,7 +658,8 @@ def eq2(budget: str, seed: int) -> Outcome:
     statement="""Eq. (3) with general β₂: with orthogonal records (‖ḡ‖ ≈ C/√B, coordinates ≈ C/√(Bd)) the threshold
     drops to d* = B/(σ²√(2(1−β₂)/(1+β₂))): rarely negative well below, a constant fraction negative at and beyond.""",
     theory=("theory.dp_adam_design.threshold_pessimistic", "theory.dp_adam_design.negative_probability"),
-    notes="Same definitions as eq2. Simulated with the full fused round kernel (bias correction, clipping, "
+    tests=2,
+    notes="Same definitions (and the same two pooled agreement tests) as eq2. Simulated with the full fused round kernel (bias correction, clipping, "
     "averaging) on exactly orthogonal unit-norm records whose average has every coordinate ±1/√(Bd) "
     "(orthonormal frame reflected onto that average); points with d < B (no B orthogonal records exist) are "
     "omitted and counted.",
@@ -595,6 +690,9 @@ def _s441_task(kind: str, bands: int, beta2: float, t: int, trials: int, seed: i
             "factor": _dpmf_var_factor(strat.cinv, strat.sensitivity, beta2, t)}
 
 
+S441_MARGIN = 0.05
+
+
 @claim(
     "dp_adam_design.section4.4.1",
     kind="exact",
@@ -607,8 +705,10 @@ def _s441_task(kind: str, bands: int, beta2: float, t: int, trials: int, seed: i
     notes="The paper calls the single-term variance an optimistic assumption; by Cauchy–Schwarz "
     "(‖wᵀC⁻¹‖·‖Ce_t‖ ≥ w_t, sens = max column norm) it is a bound for every factorisation, which is what is "
     "checked: over the identity, half, optimised banded (b ≤ 16), square-root and random lower-triangular "
-    "Toeplitz strategies (slack in rounding units), plus a Monte-Carlo check (χ² interval) that the kernel's IME "
-    "v̂ noise has the computed variance.",
+    "Toeplitz strategies (slack in rounding units; exact, no test), plus a Monte-Carlo check that the kernel's IME "
+    "v̂ noise has the computed variance: var/computed − 1 within ±0.05 (verify.decide.equivalent, 3 tests: identity, "
+    "half, banded; margin fixed before the data — a 5% variance error is a wrong noise scale).",
+    tests=3,
 )
 def section4_4_1(budget: str, seed: int) -> Outcome:
     n_rand = by_budget(budget, 200, 3000)
@@ -643,23 +743,26 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                     worst = (slack, dict(kind="random", c=c.tolist(), beta2=b2, t=t, factor=f, lower=lower))
     bound_holds = worst[0] >= -1.0
     # Monte Carlo: the kernel's IME noise variance equals the factor
-    tasks = [dict(kind=k, bands=b, beta2=0.9, t=40, trials=by_budget(budget, 20, 200), seed=seed * 31 + i)
+    tasks = [dict(kind=k, bands=b, beta2=0.9, t=40, trials=by_budget(budget, 100, 400), seed=seed * 31 + i)
              for i, (k, b) in enumerate([("identity", 1), ("half", 1), ("banded", 4)])]
     mc = sweep(_s441_task, tasks, "section4.4.1")
-    level = _bonferroni(len(mc))
-    mc_ok = []
-    for r in mc:
+    decisions = []
+    for (k_, b_), r in zip([("identity", 1), ("half", 1), ("banded", 4)], mc):
         n = int(r["n"])
-        target = float(r["factor"]) * float(r["tau"]) ** 2 * 1.0
-        lo = float(r["var"]) * (n - 1) / st.chi2.ppf(0.5 + level / 2, n - 1)
-        hi = float(r["var"]) * (n - 1) / st.chi2.ppf(0.5 - level / 2, n - 1)
-        mc_ok.append(lo <= target <= hi)
+        target = float(r["factor"]) * float(r["tau"]) ** 2
+        # var/target − 1 with the χ²-based standard error √(2/(n − 1)) of a Gaussian sample variance
+        decisions.append(decide.equivalent(decide.Estimate(float(r["var"]) / target - 1.0, math.sqrt(2.0 / (n - 1)),
+                                                           math.inf),
+                                           what=f"{k_} strategy: kernel IME v̂ noise variance / computed − 1",
+                                           margin=S441_MARGIN))
+    mc_ok = [dd.verdict == "holds" for dd in decisions]
     gain_lim = float(numeric(T.dpmf_threshold_gain_limit())(beta2=0.999))
     best_ratio = min(ratios)
-    verdict = "holds" if bound_holds and all(mc_ok) else "violated"
-    evidence = (f"{len(ratios)} strategies × (β₂, t): min variance / single-term bound = {best_ratio:.4f} (≥ 1; "
-                f"slack {worst[0]:.3g} rounding units); kernel IME noise variance matches the factor in "
-                f"{sum(mc_ok)}/{len(mc_ok)} χ² intervals; threshold gain ≤ 1/√(1−β₂²) = {gain_lim:.1f} at β₂ = 0.999")
+    verdict = _verdict(decisions, bound_holds)
+    key = next((dd for dd in decisions if dd.verdict != "holds"), decisions[0])
+    evidence = (f"exact bound {'holds' if bound_holds else 'FAILS'}; {key.phrase()}; {len(ratios)} strategies × (β₂, t): min variance / single-term bound = {best_ratio:.4f} (≥ 1; "
+                f"slack {worst[0]:.3g} rounding units); kernel IME noise variance within ±{S441_MARGIN:g} of the "
+                f"computed one in {sum(mc_ok)}/{len(mc_ok)} tests; threshold gain ≤ 1/√(1−β₂²) = {gain_lim:.1f} at β₂ = 0.999")
     figures = {"min_variance_over_bound": best_ratio, "min_slack_rounding_units": worst[0],
                "gain_limit_beta2_0.999": gain_lim, "mc_intervals_ok": float(sum(mc_ok))}
     b2grid = np.linspace(0.5, 0.9999, 200)
@@ -678,44 +781,67 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
     panels.append(Panel("largest possible threshold gain", "β₂", "1/√(1−β₂²)", [
         Series("gain bound (t → ∞)", b2grid, 1 / np.sqrt(1 - b2grid**2))], yscale="log"))
     fig = Figure("section4_4_1_dpmf", "dp_adam_design App. C: DP-MF gain on the thresholds", panels)
-    return Outcome(verdict, evidence, figures, worst[1] if verdict == "violated" else None, [fig])
+    counter = worst[1] if not bound_holds else next(({"kernel_variance_test": dd.reason} for dd in decisions
+                                                      if dd.verdict == "violated"), None)
+    return Outcome(verdict, evidence, figures, counter if verdict == "violated" else None, [fig], decisions=decisions)
 
 
 # ======================================================================================
 # §4.5 anisotropy of the per-update noise under scale-then-privatize
 # ======================================================================================
+S45 = dict(batch=16, sigma=1.0, beta2=0.99, clip_pp=1.0, clip_stp=8.0)  # σC/B = 0.5 < 1 for STP: v̂ stays finite
+
+
 def _s45_task(variant: str, d: int, batch: int, rounds: int, burn: int, beta2: float, trials: int,
               seed: int) -> dict:
-    """Per-coordinate variance (units s²) of the noise in each Adam update (β₁ = 0), after ``burn`` rounds."""
+    """Per-coordinate variance (units s² = (σC/B)²) of the noise in each Adam update (β₁ = 0), after ``burn`` rounds,
+    measured from the kernel: at every round the same state is stepped twice by :func:`kernels.dp_adam.step`, with
+    the round's unit noise z and with z = 0; the update noise is the difference of the two updates −Δθ/η.
+
+    For scale-then-privatize the kernel's outputs also give the multiplier of z in gradient space,
+    (u⊙(√v̂_t + ξ) − u₀⊙(√v̂⁰_t + ξ))/((√v̂_t + ξ)·s z) = (√v̂_{t−1} + ξ)/(√v̂_t + ξ) (ḡ's unscaled clean average cancels), whose
+    square is compared with the exact bound stp_update_noise_bound (coordinates with |z| > 0.1)."""
     prob = P.synthetic_gradients(d=d, batch=batch, scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
-    xi = 1e-10
-    cfg = K.RoundConfig(variant=variant, lr=1e-6, beta1=0.0, beta2=beta2, xi=xi, clip_norm=1.0 if variant ==
-                        "post_processing" else 50.0, sigma=1.0, batch_size=batch)
+    xi, lr = 1e-10, 1e-6
+    clip = S45["clip_stp"] if variant == "scale_then_privatize" else S45["clip_pp"]
+    cfg = K.RoundConfig(variant=variant, lr=lr, beta1=0.0, beta2=beta2, xi=xi, clip_norm=clip,
+                        sigma=S45["sigma"], batch_size=batch)
     std = K.noise_stds(cfg)[0]
     bound = numeric(T.stp_update_noise_bound())
     acc = np.zeros((trials, d))
-    mult_max = 0.0
-    n = 0
+    mult_max, vhat_max = 0.0, 0.0
+    zero = np.zeros(d)
     for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         drng, nrng = (np.random.default_rng(x) for x in ss.spawn(2))
         stt = K.State.zeros(d)
         fn = prob.grad_fn()
         for t in range(rounds):
-            c_prev = 1 - beta2**stt.t
-            vprev = stt.v / c_prev if stt.t > 0 else None
+            grads = fn(t, stt.theta, drng)
             z = nrng.standard_normal(d)
-            K.step(cfg, stt, fn(t, stt.theta, drng), z)
-            vh = stt.v / (1 - beta2**stt.t)
-            if t >= burn:
-                if variant == "scale_then_privatize":
-                    mult = (np.sqrt(vprev) + xi) / (np.sqrt(vh) + xi)  # noise z·(√v̂_{t−1}+ξ) / (√v̂_t+ξ)
-                    mult_max = max(mult_max, float(np.max(mult**2) / bound(beta2=beta2, t=stt.t)))
-                    acc[k] += (z * mult) ** 2
-                else:
-                    acc[k] += (z * std / (np.sqrt(vh) + xi)) ** 2
-        n = rounds - burn
-    per_coord = acc / n  # (trials, d)
-    return {"per_coord": per_coord, "mult_over_bound_max": mult_max, "std": std}
+            if t < burn:
+                K.step(cfg, stt, grads, z)
+                continue
+            clean = K.State(stt.theta.copy(), stt.m.copy(), stt.v.copy(), stt.vclean.copy(), stt.t)
+            th0 = stt.theta.copy()
+            K.step(cfg, clean, grads, zero)
+            K.step(cfg, stt, grads, z)
+            corr = 1 - beta2**stt.t
+            u = -(stt.theta - th0) / lr
+            u0 = -(clean.theta - th0) / lr
+            noise = u - u0
+            acc[k] += (noise / std) ** 2
+            vh, vh0 = stt.v / corr, clean.v / corr
+            vhat_max = max(vhat_max, float(np.max(vh)))
+            if variant == "scale_then_privatize":
+                big = np.abs(z) > 0.1
+                mult = ((u * (np.sqrt(vh) + xi) - u0 * (np.sqrt(vh0) + xi)) / (np.sqrt(vh) + xi))[big] / (std * z[big])
+                mult_max = max(mult_max, float(np.max(mult**2)) / float(bound(beta2=beta2, t=stt.t)))
+    per_coord = acc / (rounds - burn)  # (trials, d)
+    return {"per_coord": per_coord, "mult_over_bound_max": mult_max, "std": std, "vhat_max": vhat_max,
+            "s": std}
+
+
+S45_MARGIN = math.log(2.0)  # violated: STP's per-trial anisotropy above post-processing's by more than a factor 2
 
 
 @claim(
@@ -726,34 +852,44 @@ def _s45_task(variant: str, d: int, batch: int, rounds: int, burn: int, beta2: f
     β₂^{t−1})) → 1/β₂ — whereas post-processing's per-update noise variance varies like 1/v̂_j.""",
     theory=("theory.dp_adam_design.stp_update_noise_bound",),
     notes="synthetic_gradients with power-law coordinate scales (α = 1.5, 2 decades+), alignment 0.5, B = 16, "
-    "β₁ = 0, β₂ = 0.99, σ = 1 (C = 50 in the scaled geometry for STP, C = 1 for post-processing), 300 rounds after "
-    "a 200-round burn-in. Anisotropy = max_j/min_j of the per-coordinate variance, bootstrap CI over trials. "
-    "Holds if every per-round multiplier is within the exact bound (rounding) and STP's anisotropy CI lies "
-    "below post-processing's.",
+    "β₁ = 0, β₂ = 0.99, σ = 1; C = 8 for scale-then-privatize (σC/B = 0.5 < 1: the stable regime, where its "
+    "steady state κ = 1/(1 − (σC/B)²) exists; the first version ran at σC/B = 3.1, where v̂ diverges) and C = 1 for "
+    "post-processing; 300 rounds after a 200-round burn-in (quick). The update noise is measured from the kernel "
+    "(the same state stepped with the round's noise and with none; the difference of the updates); the first "
+    "version computed it from an assumed formula. Exact part: the per-round multiplier recovered from the kernel's "
+    "outputs within the bound (rounding tolerance 1e-9 relative). Test (verify.decide.better, 1 test): per trial, "
+    "log(max_j/min_j) of the per-coordinate update-noise variance; STP's mean below post-processing's holds, above "
+    "it by more than log 2 (margin fixed before the data) is violated.",
+    tests=1,
 )
 def section4_5(budget: str, seed: int) -> Outcome:
-    d, rounds, burn, trials = by_budget(budget, (32, 300, 200, 16), (128, 1500, 500, 40))
-    beta2 = 0.99
-    res = sweep(_s45_task, [dict(variant=v, d=d, batch=16, rounds=rounds, burn=burn, beta2=beta2, trials=trials,
-                                 seed=seed * 13 + i) for i, v in enumerate(("scale_then_privatize",
-                                                                            "post_processing"))], "section4.5")
+    d, rounds, burn, trials = by_budget(budget, (32, 500, 200, 16), (128, 1500, 500, 40))
+    beta2 = S45["beta2"]
+    res = sweep(_s45_task, [dict(variant=v, d=d, batch=S45["batch"], rounds=rounds, burn=burn, beta2=beta2,
+                                 trials=trials, seed=seed * 13 + i)
+                            for i, v in enumerate(("scale_then_privatize", "post_processing"))], "section4.5")
     stp, pp = res
-    an = [_bootstrap_rows(r["per_coord"], lambda m: float(np.max(m) / np.min(m)), seed) for r in res]
-    bound_ok = float(stp["mult_over_bound_max"]) <= 1.0 + 64 * EPS  # a ratio of a few roundings
-    sep = an[0].hi < an[1].lo
-    verdict = "holds" if (bound_ok and sep) else ("violated" if not bound_ok or an[0].lo > an[1].hi else
-                                                  "inconclusive")
-    prob = P.synthetic_gradients(d=d, batch=16, scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
+    logan = [np.log(np.max(r["per_coord"], axis=1) / np.min(r["per_coord"], axis=1)) for r in res]
+    dec = decide.better(logan[0], logan[1], what="log anisotropy of the update noise, STP − post-processing",
+                        margin=S45_MARGIN)
+    bound_ok = float(stp["mult_over_bound_max"]) <= 1.0 + 1e-9
+    stable = math.isfinite(float(stp["vhat_max"])) and float(stp["vhat_max"]) < 1e6
+    verdict = _verdict([dec], bound_ok)
+    if verdict == "holds" and not stable:
+        verdict = "inconclusive"
+    prob = P.synthetic_gradients(d=d, batch=S45["batch"], scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
     order = np.argsort(prob.scales)
     stp_pc = stp["per_coord"].mean(0)
     pp_pc = pp["per_coord"].mean(0)
-    figures = {"anisotropy_stp": an[0].estimate, "anisotropy_stp_hi": an[0].hi,
-               "anisotropy_post_processing": an[1].estimate, "anisotropy_post_processing_lo": an[1].lo,
-               "max_multiplier_over_bound": float(stp["mult_over_bound_max"]), "bound_1_over_beta2": 1 / beta2}
-    evidence = (f"anisotropy (max/min per-coordinate update-noise variance; plug-in estimate, biased up, with a "
-                f"basic-bootstrap CI): scale-then-privatize {an[0]} vs "
-                f"post-processing {an[1]}; largest per-round multiplier / exact bound = "
-                f"{float(stp['mult_over_bound_max']):.4f} (≤ 1)")
+    an = [float(np.exp(np.mean(x))) for x in logan]
+    figures = {"anisotropy_stp": an[0], "anisotropy_post_processing": an[1],
+               "max_multiplier_over_bound": float(stp["mult_over_bound_max"]), "bound_1_over_beta2": 1 / beta2,
+               "sigma_C_over_B_stp": float(stp["s"]), "vhat_max_stp": float(stp["vhat_max"])}
+    evidence = (f"{dec.phrase()}; per-trial anisotropy (max/min per-coordinate update-noise variance, measured from "
+                f"the kernel; geometric mean over {trials} trials): scale-then-privatize {an[0]:.3g} (σC/B = "
+                f"{float(stp['s']):.2g}, max v̂ {float(stp['vhat_max']):.3g}) vs post-processing {an[1]:.3g}; largest "
+                f"per-round multiplier² / exact bound = {float(stp['mult_over_bound_max']):.6f} (≤ 1: "
+                f"{'holds' if bound_ok else 'FAILS'})")
     fig = Figure("section4_5_anisotropy", "dp_adam_design §4.5: per-update noise variance by coordinate", [
         Panel("per-coordinate variance of the update noise (normalised by its mean)", "coordinate scale a_j",
               "variance / mean variance", [
@@ -761,29 +897,17 @@ def section4_5(budget: str, seed: int) -> Outcome:
                   Series("post-processing", prob.scales[order], (pp_pc / pp_pc.mean())[order], style="points")],
               xscale="log", yscale="log")])
     return Outcome(verdict, evidence, figures, None if verdict != "violated" else {
-        "anisotropy_stp": an[0].estimate, "anisotropy_pp": an[1].estimate,
-        "max_multiplier_over_bound": float(stp["mult_over_bound_max"])}, [fig])
-
-
-def _bootstrap_rows(rows: np.ndarray, stat, seed: int, n_boot: int = 2000) -> Interval:
-    """Basic-bootstrap 95% CI of stat(mean of rows), resampling whole rows (trials).
-
-    The statistic here (max/min of noisy per-coordinate means) is biased upward, and resampling adds the same
-    bias again, so the percentile interval sits above the estimate.  The basic interval reflects the bootstrap
-    quantiles about the estimate, [2θ̂ − q₀.₉₇₅, 2θ̂ − q₀.₀₂₅], removing the bootstrap's estimate of that bias;
-    it may therefore lie below the (biased) plug-in estimate."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 45]))
-    est = stat(rows.mean(axis=0))
-    n = rows.shape[0]
-    boots = np.array([stat(rows[rng.integers(0, n, n)].mean(axis=0)) for _ in range(n_boot)])
-    q_lo, q_hi = np.quantile(boots, [0.025, 0.975])
-    return Interval(est, float(2 * est - q_hi), float(2 * est - q_lo))
+        "anisotropy_stp": an[0], "anisotropy_pp": an[1],
+        "max_multiplier_over_bound": float(stp["mult_over_bound_max"])}, [fig], decisions=[dec])
 
 
 # ======================================================================================
 # §5.1 one-dimensional sparse logistic regression
 # ======================================================================================
 S51_LRS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+S51_MARGIN = 0.005  # test loss: larger than the paper's whole spread (post-processing 0.6010 − ground truth 0.5976)
+S51_PAPER_PP_EXCESS = 0.6010 - 0.5976  # the paper's table: post-processing's test loss above the ground truth
+S51_SETTING_FACTOR = 3.0  # a reconstruction more than 3× noisier than that is not the paper's setting
 S51 = dict(clip=1.0, sigma=1.0, xi=1e-8, strategy="sqrt")  # fixed before any run
 S51_METHODS = {
     "nonprivate": dict(variant="post_processing", sigma=0.0),
@@ -820,9 +944,15 @@ def _s51_task(method: str, lrs: tuple, trials: int, seed: int) -> dict:
     "the paper's ground truth 0.5976), 90% of training x zeroed, C = 1, σ = 1, DP-MF = square-root Toeplitz "
     "factorisation (unconstrained near-optimal single-epoch), IME with the equal √2σ split and preconditioner "
     "√max(v, C²); learning rate tuned per method over {0.01, …, 3} by mean test loss, as the paper tunes it. "
-    "One dataset, 30 noise trials (common noise draws across learning rates), as in the paper; paired t-intervals. "
+    "One dataset, 30 noise trials (common noise draws across learning rates), as in the paper. Tests "
+    "(verify.decide.better, Welch t, 3 tests, margin 0.005 in test loss — more than the paper's whole spread "
+    "0.6010 − 0.5976, fixed before the data): IME < post-processing, non-private < IME, and the paper's 'IME for "
+    "free' row (kernel: IME without the privacy split) < post-processing. The setting is compared with the paper's: "
+    "its post-processing excess over the ground truth is 0.0034; where this reconstruction's is more than 3× that, "
+    "a failed test is reported but the verdict is inconclusive (not a finding about the paper's setting). "
     "(A first version resampled the dataset in every trial and found IME − PP = −0.0015 [−0.036, 0.033], "
     "inconclusive; the constants were not changed.)",
+    tests=3,
 )
 def section5_1(budget: str, seed: int) -> Outcome:
     trials = 30
@@ -835,22 +965,37 @@ def section5_1(budget: str, seed: int) -> Outcome:
         i = int(np.argmin(means))
         best[tk["method"]] = (float(means[i]), r["loss"][i], lrs[i])
     gt = np.full(trials, float(res[0]["ground_truth"]))
-    d_ime_pp = mean_ci(best["ime"][1] - best["post_processing"][1])
-    d_np_ime = mean_ci(best["nonprivate"][1] - best["ime"][1])
-    d_np_gt = mean_ci(best["nonprivate"][1] - gt)
-    v1 = sign_verdict(d_ime_pp, "negative")
-    v2 = sign_verdict(d_np_ime, "negative")
-    verdict = combine([v1, v2])
+    decs = [decide.better(best["ime"][1], best["post_processing"][1], what="test loss IME − post-processing",
+                          margin=S51_MARGIN),
+            decide.better(best["nonprivate"][1], best["ime"][1], what="test loss non-private − IME",
+                          margin=S51_MARGIN),
+            decide.better(best["ime_for_free"][1], best["post_processing"][1],
+                          what="test loss IME for free − post-processing", margin=S51_MARGIN)]
+    pp_excess = best["post_processing"][0] - float(gt[0])
+    setting_matches = pp_excess <= S51_PAPER_PP_EXCESS * S51_SETTING_FACTOR
+    verdict = _verdict(decs)
+    why_not = ""
+    if verdict == "violated" and not setting_matches:
+        verdict = "inconclusive"
+        why_not = (f"; a test says violated, but this reconstruction is not the paper's setting (post-processing "
+                   f"excess {pp_excess:.3g} vs the paper's {S51_PAPER_PP_EXCESS:g}, more than {S51_SETTING_FACTOR:g}× "
+                   "noisier), so it is not a finding about the paper")
     figures = {f"loss_{m}": b[0] for m, b in best.items()}
     figures.update({f"lr_{m}": b[2] for m, b in best.items()})
     figures["loss_ground_truth"] = float(gt.mean())
-    figures["ime_minus_pp"] = d_ime_pp.estimate
-    figures["nonprivate_minus_ime"] = d_np_ime.estimate
-    figures["nonprivate_minus_ground_truth"] = d_np_gt.estimate
-    evidence = (f"{trials} trials (quick = full: the paper's 30), best lr per method: test loss ground truth {gt.mean():.4f}, non-private "
-                f"{best['nonprivate'][0]:.4f}, IME {best['ime'][0]:.4f}, IME for free {best['ime_for_free'][0]:.4f}, "
-                f"post-processing {best['post_processing'][0]:.4f}; IME − PP = {d_ime_pp} ({v1}); "
-                f"non-private − IME = {d_np_ime} ({v2}); non-private − ground truth = {d_np_gt}")
+    figures["ime_minus_pp"] = decs[0].estimate
+    figures["nonprivate_minus_ime"] = decs[1].estimate
+    figures["ime_for_free_minus_pp"] = decs[2].estimate
+    figures["nonprivate_minus_ground_truth"] = float(best["nonprivate"][0] - gt[0])
+    figures["pp_excess_over_paper"] = pp_excess / S51_PAPER_PP_EXCESS
+    key = next((dd for dd in decs if dd.verdict == "violated"), None) or \
+        next((dd for dd in decs if dd.verdict == "inconclusive"), None) or decs[0]
+    evidence = (f"{key.phrase()}{why_not}; {trials} trials (quick = full: the paper's 30), best lr per method: test loss "
+                f"ground truth {gt.mean():.4f}, non-private {best['nonprivate'][0]:.4f}, IME {best['ime'][0]:.4f}, "
+                f"IME for free {best['ime_for_free'][0]:.4f}, post-processing {best['post_processing'][0]:.4f}; "
+                + "; ".join(f"{dd.control.test.split(':')[0]}: {dd.estimate:.4g} ({dd.verdict})" for dd in decs)
+                + f"; setting: post-processing excess {pp_excess:.3g} vs the paper's {S51_PAPER_PP_EXCESS:g} "
+                f"(0.6010 − 0.5976): {'comparable' if setting_matches else 'noisier than the paper'}")
     names = ["ground truth", "non-private", "IME", "IME for free", "post-processing"]
     vals = [gt] + [best[m][1] for m in ("nonprivate", "ime", "ime_for_free", "post_processing")]
     cis = [mean_ci(v) for v in vals]
@@ -858,7 +1003,7 @@ def section5_1(budget: str, seed: int) -> Outcome:
         Panel("mean test loss (95% CI), best learning rate per method", "method (0 = ground truth … 4 = PP)",
               "test loss", [Series(n, [i], [c.estimate], [c.lo], [c.hi], style="points")
                             for i, (n, c) in enumerate(zip(names, cis))])])
-    return Outcome(verdict, evidence, figures, None, [fig])
+    return Outcome(verdict, evidence, figures, None, [fig], decisions=decs)
 
 
 # ======================================================================================
@@ -882,6 +1027,10 @@ def _fig4_task(scale: str, d: int, batch: int, rounds: int, beta2: float, sigma:
     return {"neg_frac": out["neg_frac"], "gbar": np.array(gbars), "gbar_norm": out["gbar_norm"][:, 0]}
 
 
+F4_MARGIN = 0.05
+F4_SUBSTANTIAL = 0.10
+
+
 @claim(
     "dp_adam_design.figure4",
     kind="experiment",
@@ -891,9 +1040,12 @@ def _fig4_task(scale: str, d: int, batch: int, rounds: int, beta2: float, sigma:
     theory=("theory.dp_adam_design.negative_probability", "theory.dp_adam_design.threshold_optimistic"),
     notes="synthetic_gradients, fixed records, alignment 0.7 (‖ḡ‖/C ≈ 0.7), power-law scales a_j ∝ j^{−1} vs "
     "uniform, B = 64, σ = 1, β₂ = 0.99, d = d*/20. Simulated per-round fraction (fused bias-correction kernel) "
-    "vs the exact mean over coordinates of negative_probability at checkpoints (Clopper–Pearson, Bonferroni). "
-    "Holds if simulation matches the exact law, the heavy-tailed late-round fraction is ≥ 10% and its CI lies "
-    "above the uniform case's.",
+    "vs the exact mean over coordinates of negative_probability at rounds 10, 50 and the last (quantile subsample "
+    "of |ḡ_j|). Tests (4): per scale, the mean simulated − exact fraction within ±0.05 (verify.decide.equivalent; "
+    "the margin covers the quantile subsample's approximation, ≤ 1/24 at quick, fixed before the data); "
+    "'substantial' = the heavy-tailed late-round fraction ≥ 10% (one-sided, binomial se); and it exceeds the "
+    "uniform case's (verify.decide.upper_bounded).",
+    tests=4,
 )
 def figure4(budget: str, seed: int) -> Outcome:
     B, sigma, beta2 = 64, 1.0, 0.99
@@ -904,43 +1056,48 @@ def figure4(budget: str, seed: int) -> Outcome:
                                   seed=seed * 17 + i) for i, sc in enumerate(("powerlaw", "uniform"))], "figure4")
     s = sigma / B
     checkpoints = [9, 49, rounds - 1]
-    level = _bonferroni(2 * len(checkpoints) + 2)
-    verdicts, panels, figures = [], [], {"d": d, "dstar": dstar}
+    decisions, panels, figures = [], [], {"d": d, "dstar": dstar}
     late = {}
-    worst = None
+    n_co = d * trials
     for sc, r in zip(("powerlaw", "uniform"), res):
         nf = r["neg_frac"]  # (trials, rounds)
         # exact per-round fraction: average of P(v̂<0) over coordinates (quantile subsample of |ḡ_j|)
         gb = np.abs(r["gbar"]).ravel()
         qs = np.quantile(gb, (np.arange(n_exact) + 0.5) / n_exact)
         exact = [float(np.mean([T.negative_probability(q, s, beta2, c + 1) for q in qs])) for c in checkpoints]
-        sim_cis = [clopper_pearson(int(round(nf[:, c].mean() * d * trials)), d * trials, level) for c in checkpoints]
-        # the quantile subsample has its own error: compare with a tolerance of the quantile spacing effect
-        for c, e, ci in zip(checkpoints, exact, sim_cis):
-            qerr = 1.0 / n_exact
-            ok = ci.lo - qerr <= e <= ci.hi + qerr
-            verdicts.append("holds" if ok else "violated")
-            if not ok and worst is None:
-                worst = dict(scale=sc, round=c + 1, exact=e, sim=ci.estimate, ci=[ci.lo, ci.hi])
-        k = int(round(float(nf[:, rounds // 2:].mean()) * d * trials))
-        late[sc] = clopper_pearson(k, d * trials, level)
-        figures[f"late_negative_fraction_{sc}"] = late[sc].estimate
+        sims = [float(nf[:, c].mean()) for c in checkpoints]
+        se = math.sqrt(sum(max(e * (1 - e), 1.0 / n_co**2) / n_co for e in exact)) / len(exact)
+        decisions.append(decide.equivalent(
+            decide.Estimate(float(np.mean(np.subtract(sims, exact))), se, math.inf),
+            what=f"{sc} scales: mean simulated − exact negative fraction at rounds {[c + 1 for c in checkpoints]}",
+            margin=F4_MARGIN))
+        p_late = float(nf[:, rounds // 2:].mean())
+        late[sc] = (p_late, math.sqrt(max(p_late * (1 - p_late), 1.0 / n_co**2) / n_co))
+        figures[f"late_negative_fraction_{sc}"] = p_late
         figures[f"gbar_norm_over_C_{sc}"] = float(np.mean(r["gbar_norm"]))
         panels.append(Series(f"{sc}: simulated per round", np.arange(1, rounds + 1), nf.mean(axis=0)))
         panels.append(Series(f"{sc}: exact", np.array(checkpoints) + 1, exact, style="points"))
-    ok_heavy = late["powerlaw"].lo >= 0.10 and late["powerlaw"].lo > late["uniform"].hi
-    verdicts.append("holds" if ok_heavy else "violated")
-    verdict = combine(verdicts)
-    evidence = (f"d = {d} = d*/20, B = {B}, σ = {sigma}, β₂ = {beta2}, ‖ḡ‖/C ≈ {figures['gbar_norm_over_C_powerlaw']:.2f}: "
-                f"late-round negative fraction heavy-tailed {late['powerlaw']} vs uniform {late['uniform']}; "
-                f"simulation vs exact at rounds {[c + 1 for c in checkpoints]}: "
-                f"{'agree' if worst is None else 'disagree at ' + str(worst)}")
+    ph, pu = late["powerlaw"], late["uniform"]
+    decisions.append(decide.upper_bounded(decide.Estimate(-ph[0], ph[1], math.inf), -F4_SUBSTANTIAL,
+                                          test="heavy-tailed late-round negative fraction ≥ 0.10 (binomial se)",
+                                          holds_reason=f"heavy-tailed late-round negative fraction {ph[0]:.4g}, lower "
+                                          f"bound {ph[0] - 1.645 * ph[1]:.4g} ≥ {F4_SUBSTANTIAL:g}"))
+    decisions.append(decide.upper_bounded(decide.Estimate(pu[0] - ph[0], math.hypot(pu[1], ph[1]), math.inf), 0.0,
+                                          test="uniform minus heavy-tailed late-round negative fraction ≤ 0"))
+    verdict = _verdict(decisions)
+    key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
+        next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[2]
+    evidence = (f"{key.phrase()}; d = {d} = d*/20, B = {B}, σ = {sigma}, β₂ = {beta2}, ‖ḡ‖/C ≈ "
+                f"{figures['gbar_norm_over_C_powerlaw']:.2f}: late-round negative fraction heavy-tailed {ph[0]:.4g} "
+                f"(se {ph[1]:.2g}) vs uniform {pu[0]:.4g}; simulation vs exact: "
+                + ", ".join(f"{dd.estimate:+.3g} ({dd.verdict})" for dd in decisions[:2]))
     fig = Figure("figure4_negative_fraction", "dp_adam_design Fig. 4 (stylised): negative v̂ per round", [
         Panel(f"bias correction, d = {d}", "round", "fraction of v̂ < 0", panels)])
     counter = None
     if verdict == "violated":
-        counter = worst or {"late_negative_fraction": {k: v.estimate for k, v in late.items()}, "d": d, "B": B}
-    return Outcome(verdict, evidence, figures, counter, [fig])
+        counter = {"late_negative_fraction": {k: v[0] for k, v in late.items()}, "d": d, "B": B,
+                   "failed": [dd.reason for dd in decisions if dd.verdict == "violated"]}
+    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decisions)
 
 
 # ======================================================================================

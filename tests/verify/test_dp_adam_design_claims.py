@@ -26,7 +26,8 @@ def quick():
 def test_claims_register_with_ids_and_figures():
     load_all()
     ids = {c for c in REGISTRY if c.startswith("dp_adam_design.")}
-    assert ids == {"dp_adam_design." + x for x in ("section3.1", "section3.2", "section4.3.1", "eq2", "eq3",
+    assert ids == {"dp_adam_design." + x for x in ("section3.1", "section3.2.bound", "section3.2.tight_equal",
+                                                   "section4.3.1", "eq2", "eq3",
                                                    "section4.4.1", "section4.5", "section5.1", "figure4",
                                                    "audit.post_processing", "audit.ime", "audit.dpmf_half")}
 
@@ -44,15 +45,28 @@ def test_section31_negative_control_catches_a_wrong_bias(monkeypatch):
     assert out.verdict == "violated" and out.counterexample["noise"] == "identity"
 
 
-def test_section32_is_violated_by_the_pinned_tightness_counterexample(quick):
+def test_section32_bound_holds_and_is_attained(quick):
     out = quick("section3_2")
-    # the bound itself holds and is attained; "tight whenever all records are equal" is not
+    assert out.verdict == "holds" and out.counterexample is None and out.decisions == []
     assert out.figures["min_slack_rounding_units"] >= -1 and out.figures["max_adversarial_ratio"] <= 1 + 1e-12
     assert out.figures["equal_axis_ratio_min"] == pytest.approx(1.0)
+    assert out.figures["privacy_split_matches"] == 1.0
+
+
+def test_section32_tightness_remark_is_violated_by_the_pinned_counterexample(quick):
+    """The remark 'tight when all records are equal' fails for equal dense records: ratio 1/√d (B = 1, d = 2)."""
+    out = quick("section3_2_tight_equal")
     assert out.verdict == "violated"
     ce = out.counterexample
     assert ce["B"] == 1 and ce["d"] == 2 and ce["ratio"] == pytest.approx(1 / math.sqrt(2))
-    assert out.figures["privacy_split_matches"] == 1.0
+    rec = np.array(ce["records"])
+    assert V.squares_sensitivity(rec, ce["clip_norm"]) == pytest.approx(ce["bound"] / math.sqrt(2), rel=1e-12)
+    assert out.figures["equal_dense_ratio_min"] == pytest.approx(1 / 8)  # d = 64
+
+
+def test_retired_section32_id_is_not_registered():
+    load_all()
+    assert "dp_adam_design.section3.2" not in REGISTRY
 
 
 def test_section32_negative_control_catches_a_too_small_bound(monkeypatch):
@@ -73,10 +87,12 @@ def test_section431_holds_and_control(quick, monkeypatch):
 def test_threshold_claims_follow_their_numbers(quick, name):
     out = quick(name)
     f = out.figures
-    regime = (f.get("exact_below_max", 0.0) <= V.RARE and f["exact_at_threshold_min"] >= V.CONSTANT_AT_THRESHOLD
-              and f["exact_beyond_min"] >= V.CONSTANT_BEYOND)
-    assert out.verdict == ("holds" if regime else "violated")
-    assert out.verdict == "holds"
+    lo, hi = V.AT_THRESHOLD_BAND
+    regime = (f.get("exact_below_max", 0.0) <= V.RARE and lo <= f["exact_at_threshold_min"]
+              and f["exact_at_threshold_max"] <= hi and f["exact_beyond_min"] >= V.CONSTANT_BEYOND)
+    assert regime
+    assert out.verdict == "holds" and all(d.verdict == "holds" for d in out.decisions)
+    assert len(out.decisions) == REGISTRY[f"dp_adam_design.{name}"].tests
     assert f["max_abs_sim_minus_exact"] < 0.05
     assert len(out.plots[0].panels) >= 2  # several (B, σ) settings with the threshold marked
 
@@ -84,6 +100,16 @@ def test_threshold_claims_follow_their_numbers(quick, name):
 def test_eq2_negative_control_wrong_threshold_scaling(monkeypatch):
     """eq. (3)'s B/σ² in place of eq. (2)'s B²/σ²: the aligned-record fractions at 'd*' are then ≈ 0."""
     monkeypatch.setattr(T, "threshold_optimistic", T.threshold_pessimistic)
+    out = V._threshold_claim("optimistic", "quick", 0)
+    assert out.verdict == "violated" and out.counterexample["kind"] == "regime statement fails"
+
+
+@pytest.mark.parametrize("factor", [3.0, 1 / 3])
+def test_eq2_catches_a_threshold_wrong_by_3x(monkeypatch, factor):
+    """A closed-form d* three times too large or too small puts the exact fraction at 'd*' outside
+    [Φ(−1.5), Φ(−0.5)]: caught (the first version's '≥ 5% at d*' let a 3× error pass)."""
+    orig = T.threshold_optimistic
+    monkeypatch.setattr(T, "threshold_optimistic", lambda *a: factor * orig(*a))
     out = V._threshold_claim("optimistic", "quick", 0)
     assert out.verdict == "violated" and out.counterexample["kind"] == "regime statement fails"
 
@@ -96,12 +122,13 @@ def test_section441_holds_and_control(quick, monkeypatch):
     assert V.section4_4_1("quick", 0).verdict == "violated"
 
 
-def test_section45_follows_its_intervals(quick, monkeypatch):
+def test_section45_measured_from_the_kernel_in_the_stable_regime(quick, monkeypatch):
     out = quick("section4_5")
     f = out.figures
-    assert f["max_multiplier_over_bound"] <= 1 + 1e-12
-    expected = "holds" if f["anisotropy_stp_hi"] < f["anisotropy_post_processing_lo"] else "inconclusive"
-    assert out.verdict == expected == "holds"
+    assert f["sigma_C_over_B_stp"] < 1 and f["vhat_max_stp"] < 10  # stable: v̂ does not diverge
+    assert f["max_multiplier_over_bound"] <= 1 + 1e-9
+    assert f["anisotropy_stp"] < 2 < 10 < f["anisotropy_post_processing"]
+    assert out.verdict == "holds" and out.decisions[0].verdict == "holds"
     monkeypatch.setattr(T, "stp_update_noise_bound",  # the bound without its 1/β₂ factor
                         lambda: (1 - T.beta2**T.t) / (1 - T.beta2 ** (T.t - 1)))
     assert V.section4_5("quick", 0).verdict == "violated"
@@ -111,9 +138,11 @@ def test_section51_verdict_follows_the_paired_intervals(quick):
     out = quick("section5_1")
     f = out.figures
     assert f["loss_nonprivate"] == pytest.approx(f["loss_ground_truth"], abs=0.01)
-    assert "IME − PP" in out.evidence
-    # known (quick = full, the paper's 30 trials): IME − PP's interval straddles 0, so the ordering is undecided
-    assert out.verdict == "inconclusive" and "IME − PP" in out.evidence and "(inconclusive)" in out.evidence
+    # known (quick = full, the paper's 30 trials): IME − PP is a near-tie within the 0.005 margin, undecided; the
+    # "IME for free" row is tested too; the setting is noisier than the paper's (reported)
+    assert out.verdict == "inconclusive" and out.decisions[0].verdict == "inconclusive"
+    assert len(out.decisions) == 3 and "IME for free − post-processing" in out.evidence
+    assert f["pp_excess_over_paper"] > 3 and "noisier than the paper" in out.evidence
 
 
 def test_figure4_holds(quick):
@@ -154,3 +183,19 @@ def test_negative_fraction_for_a_users_setting():
         V.negative_fraction(10, 4, 1.0, 1.0, 1.5, 10)
     with pytest.raises(InvalidParameter, match="case"):
         V.negative_fraction(10, 4, 1.0, 1.0, 0.9, 10, case="typical")
+
+
+QUICK_SEED0 = {"section3_1": "holds", "section3_2": "holds", "section3_2_tight_equal": "violated",
+               "section4_3_1": "holds", "eq2": "holds", "eq3": "holds", "section4_4_1": "holds",
+               "section4_5": "holds", "section5_1": "inconclusive", "figure4": "holds"}
+
+
+@pytest.mark.parametrize("name", sorted(QUICK_SEED0))
+def test_quick_verdicts_and_declared_tests(quick, name):
+    """Every non-audit claim's quick verdict at seed 0, and its decisions fit its declared share of the family."""
+    out = quick(name)
+    assert out.verdict == QUICK_SEED0[name], out.evidence
+    cid = next(c for c in REGISTRY.values() if c.check.__name__ == name and c.paper == "dp_adam_design")
+    assert len(out.decisions) <= cid.tests
+    if out.verdict != "holds" or out.decisions:
+        assert out.evidence  # the decisive decision's phrase leads the evidence
