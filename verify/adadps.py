@@ -1098,11 +1098,11 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
 
 def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
                   clip_target: str = "preconditioned") -> Outcome:
-    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, claim_method, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
     from verify.runner import sweep
 
     trials = by_budget(budget, 20_000, 200_000)
-    level = 1.0 - (1.0 - LEVEL) / AUDIT_N_TESTS
+    level = audit_level(len(AUDIT_CENTRAL_CONFIGS))  # each bound at the ledger's per-test level
     tasks = [dict(method=method, sampling=s, n=n, batch_size=b, steps=T, canary=c, trials=trials,
                   seed=int(np.random.SeedSequence([seed, 91, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
                   clip_target=clip_target)
@@ -1120,16 +1120,16 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"{r['sampling']},n={r['n']},b={r['batch_size']},T={r['steps']}" for r in rows]
     return audit_outcome(f"audit_{method}", f"Privacy audit of adadps {method}", rows, labels, trials=trials,
-                         level=level, budget=budget, family=f"the {AUDIT_N_TESTS} adadps audit tests")
+                         level=level, budget=budget, family="the ledger's statistical tests")
 
 
 def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
-    from verify.audit import AUDIT_DELTA, LEVEL, audit_outcome, claim_method, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
     from verify.privacy import dp_sgd_epsilon
     from verify.runner import sweep
 
     trials = by_budget(budget, 20_000, 200_000)
-    level = 1.0 - (1.0 - LEVEL) / AUDIT_N_TESTS
+    level = audit_level(len(AUDIT_FED_CONFIGS))  # each bound at the ledger's per-test level
     tasks = [dict(users=U, per_round=b, rounds=R, canary=c, trials=trials,
                   seed=int(np.random.SeedSequence([seed, 93, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
              for k, (U, b, R) in enumerate(AUDIT_FED_CONFIGS) for c in (False, True)]
@@ -1145,14 +1145,15 @@ def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"U={r['users']},b={r['users_per_round']},R={r['rounds']}" for r in rows]
     return audit_outcome("audit_federated", "Privacy audit of federated AdaDPS (user level)", rows, labels,
-                         trials=trials, level=level, budget=budget, family=f"the {AUDIT_N_TESTS} adadps audit tests")
+                         trials=trials, level=level, budget=budget, family="the ledger's statistical tests")
 
 
 _AUDIT_NOTES = ("Canary x = 10·e₀ (squared loss, label ∓10; every other record x = 0), w⁰ = 0, lr = 10⁻³, σ = 1, C = 1, "
                 "d = 3, fixed side information A = (0.01, 1, 1) for AdaDPS (the canary's preconditioned gradient ≈ 10⁴·e₀ "
                 "is what the kernel must clip). Score −w_T[0]; threshold chosen on half the runs, error rates counted "
                 "on the other half (verify.audit.epsilon_lower_bound: the Gaussian-DP bound where every step takes the "
-                "canary, b = n, Clopper–Pearson where the canary is sampled); Bonferroni over the 10 adadps audit tests. "
+                "canary, b = n, Clopper–Pearson where the canary is sampled); each bound at the per-test level of the ledger's "
+                "Bonferroni family (verify.decide). "
                 "Configurations: Poisson n=1,b=1,T=1 (one Gaussian step) and n=4,b=1,T=3, zero-out canary, accountant "
                 "dp_sgd_epsilon (add/remove-one; the kernel's rate b/n and divisor b do not depend on the records, so a "
                 "zero record is an absent one), PLD on a 0.01 grid; fixed-size batches n=1,b=1,T=1 and n=4,b=2,T=2, "
@@ -1166,6 +1167,7 @@ for _m in AUDIT_CENTRAL:
     claim(
         f"adadps.audit.{_m}",
         kind="privacy",
+        tests=len(AUDIT_CENTRAL_CONFIGS),
         statement=f"""The suite's {_m} kernel (kernels.adadps.run_central) is as private as the accountant says:
         no distinguishing test between neighbouring datasets certifies a larger ε than dp-accounting's for the
         mechanism (Poisson sampling with add/remove-one adjacency; fixed-size batches with replace-one).""",
@@ -1185,7 +1187,8 @@ for _m in AUDIT_CENTRAL:
     "local_lr = 0.01, one local step of batch 1, server_lr = 10⁻³, σ = 1, C = 1, Poisson user sampling. The canary "
     "user's local delta (≈ −10²·e₀) is clipped to C as a whole. Score −w_R[0]; accountant dp_sgd_epsilon(b/U, σ, R) "
     "(user-level add/remove; zero-out as for the central audits), PLD on a 0.01 grid. Configurations U=1,b=1,R=1 and "
-    "U=4,b=1,R=3. Bonferroni over the 10 adadps audit tests.",
+    "U=4,b=1,R=3. Each bound at the per-test level of the ledger's Bonferroni family (verify.decide).",
+    tests=len(AUDIT_FED_CONFIGS),
 )
 def audit_federated_claim(budget: str, seed: int) -> Outcome:
     return audit_federated(budget, seed)

@@ -1231,14 +1231,13 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
 def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
     """The audit claim of ``mech``; ``noise_scale`` < 1 under-noises the kernel (negative control) and ``trials``
     overrides the budget's runs per dataset (the tests' smaller negative controls)."""
-    from verify.audit import AUDIT_DELTA, audit_outcome, claim_method, epsilon_lower_bound
+    from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
     from verify.privacy import gaussian_epsilon
-    from verify.stats import LEVEL
 
     _, kind, configs = DPA_AUDITS[mech]
     # 10⁴ runs per dataset at quick (run_stream's per-trial overhead, ≈ 0.1 ms, keeps a claim near 4 s), 10× at full
     trials = by_budget(budget, 10_000, 100_000) if trials is None else int(trials)
-    level = 1.0 - (1.0 - LEVEL) / DPA_AUDIT_TESTS
+    level = audit_level(len(configs))  # each bound at the ledger's per-test level
     tasks = [dict(mech=mech, B=B, T=Tr, sigma=s, canary=c, trials=trials, noise_scale=noise_scale,
                   seed=int(np.random.SeedSequence([seed, 9, k, int(c)]).generate_state(1)[0]))
              for k, (B, Tr, s) in enumerate(configs) for c in (False, True)]
@@ -1257,7 +1256,7 @@ def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, t
     labels = [f"B={r['batch_size']} T={r['rounds']} σ={r['sigma']}" for r in rows]
     return audit_outcome(f"audit_dp_adam_{mech}", f"Privacy audit of dp_adam_design {mech}", rows, labels,
                          trials=trials, level=level, budget=budget,
-                         family=f"the {DPA_AUDIT_TESTS} dp_adam_design audit tests", figures={"noise_scale": noise_scale})
+                         family="the ledger's statistical tests", figures={"noise_scale": noise_scale})
 
 
 _DPA_AUDIT_TEXT = {
@@ -1288,13 +1287,14 @@ def _register_dp_adam_audits() -> None:
         claim(
             f"dp_adam_design.audit.{name}",
             kind="privacy",
+            tests=len(DPA_AUDITS[name][2]),
             statement=statement,
             theory=(),
             notes=cfg_notes + " Kernel: kernels.dp_adam.run_stream (Adam, η = 1, ξ = 1, d = 2). Zero-out adjacency "
             "(the accountant's; for the Gaussian mechanism without sampling the dominating pair N(0, σ²) vs N(1, σ²) "
             "is the same as add/remove). Threshold chosen on half the runs, error rates on the other half "
-            f"(verify.audit.epsilon_lower_bound, Gaussian-DP bound: no subsampling, a Gaussian claim) at δ = 1e-5, Bonferroni over the {DPA_AUDIT_TESTS} dp_adam_design "
-            "audit tests. Accountant: dp-accounting's pessimistic PLD of the Gaussian mechanism on a 1e-3 grid (an upper "
+            f"(verify.audit.epsilon_lower_bound, Gaussian-DP bound: no subsampling, a Gaussian claim) at δ = 1e-5, each bound "
+            "at the per-test level of the ledger's Bonferroni family (verify.decide). Accountant: dp-accounting's pessimistic PLD of the Gaussian mechanism on a 1e-3 grid (an upper "
             "bound, ≤ T·1e-3 above the exact ε).",
         )(lambda budget, seed, _n=name: audit_dp_adam(_n, budget, seed))
 
