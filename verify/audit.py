@@ -490,10 +490,14 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
         out_figures[f"audit_epsilon_lb_{k}"] = r["audit_epsilon_lb"]
     xs = list(range(len(rows)))
     delta_text = f"{delta:.0e}".replace("e-0", "e-")
+    leaks = [k for k, r in enumerate(rows) if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
     fig = Figure(figure, title, [Panel(
-        f"audited lower bound vs accountant ε (δ = {delta_text}); x: " + " | ".join(labels), "configuration", "ε",
+        f"audited lower bound vs accountant ε (δ = {delta_text})", "configuration", "ε",
         [Series("accountant ε", xs, [r["accountant_epsilon"] for r in rows], style="points")]
-        + [Series(name, xs, [r[key] for r in rows], style="points") for name, key in series])])
+        + [Series(name, xs, [r[key] for r in rows], style="points") for name, key in series]
+        + ([Series("leak: audited > accountant", leaks, [rows[k]["audit_epsilon_lb"] for k in leaks],
+                   style="violation")] if leaks else []),
+        categories=list(labels))])
     return Outcome(verdict, evidence, out_figures, broken[0] if broken else None, [fig], decisions=decisions)
 
 

@@ -618,7 +618,7 @@ def cmd_bench(args) -> int:
 def format_bench(rows: Sequence[dict]) -> str:
     cols = ("name", "unit", "kernel", "reference", "speedup_vs_reference", "peer", "speedup_vs_peer",
             "bandwidth_fraction")
-    heads = ("name", "unit", "kernel", "reference", "x reference", "peer", "x peer", "bandwidth")
+    heads = ("name", "unit", "kernel", "reference", "x reference", "peer", "x peer", "of STREAM bandwidth")
 
     def cell(v):
         if isinstance(v, float):

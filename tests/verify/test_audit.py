@@ -222,8 +222,11 @@ def test_audit_outcome_is_violated_by_any_row_above_its_accountant():
     assert out.verdict == "violated" and out.evidence.startswith("LEAKS: ")
     assert out.counterexample is rows[1] and audit._QUICK_CAVEAT not in out.evidence
     assert out.figures["max_audit_over_accountant"] == 3.0 / 2.5 and out.figures["noise_scale"] == 0.25
-    series = out.plots[0].panels[0].series
-    assert [s.label for s in series] == ["accountant ε", "audited lower bound"] and list(series[1].y) == [0.5, 4.5, 3.0]
+    panel = out.plots[0].panels[0]
+    series = panel.series
+    assert [s.label for s in series] == ["accountant ε", "audited lower bound", "leak: audited > accountant"]
+    assert list(series[1].y) == [0.5, 4.5, 3.0] and list(series[2].x) == [1, 2] and series[2].style == "violation"
+    assert list(panel.categories) == ["cfg0", "cfg1", "cfg2"]  # configurations on a categorical axis
 
 
 def test_audit_outcome_with_a_nan_is_inconclusive_and_says_where():
