@@ -10,6 +10,7 @@ claim's id is listed in :attr:`Results.failed`, which the CLI turns into exit 1.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -86,6 +87,11 @@ def run_claims(
             raise RunnerUnavailable(f"could not start {where}: {type(exc).__name__}: {exc}") from exc
     c0, r0 = getattr(runner, "computed", 0), getattr(runner, "reused", 0)
     results = Results()
+    # dp-accounting's RDP logs a warning for every order it drops (its ε stays an upper bound without them):
+    # with claims running concurrently these would drown the progress lines; the claims report their accountants
+    absl = logging.getLogger("absl")
+    absl_level = absl.level
+    absl.setLevel(logging.ERROR)
     bar = None
     where = Path(plots_dir) if plots_dir is not None else out
     # Claims run concurrently on an owned cluster (their sweeps share its threads): one claim's serial parts
@@ -139,6 +145,7 @@ def run_claims(
             if not ok:
                 results.failed.append(c.id)
     finally:
+        absl.setLevel(absl_level)
         if bar is not None:
             bar.close()
         results.computed = getattr(runner, "computed", 0) - c0
