@@ -255,7 +255,8 @@ def _opacus_dp_sgd_rate(ds, steps: int, batch_size: int, alpha: float, noise_mul
         warnings.simplefilter("ignore")
         run(5)
         rate = _best_rate(lambda: run(steps), steps, repeats)
-    return rate, f"Opacus {__import__('opacus').__version__} on PyTorch {torch.__version__} CPU, {torch.get_num_threads()} threads, float64"
+    return rate, (f"Opacus {__import__('opacus').__version__} on PyTorch {torch.__version__} "
+                  f"CPU, {torch.get_num_threads()} threads, float64")
 
 
 def _adp_benchmark(quick: bool) -> dict:

@@ -439,7 +439,7 @@ def _kept_html(r: Result, meta: Mapping, short: bool = False) -> str:
 def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping | None = None) -> str:
     e = html.escape
     parts = [f'<section class="claim" id="{e(r.id)}" data-verdict="{e(str(r.verdict))}" data-paper="{e(paper)}">',
-             f'<a class="top" href="#contents">contents ↑</a>',
+             '<a class="top" href="#contents">contents ↑</a>',
              f"<h3><code>{e(r.id)}</code> {_verdict_html(str(r.verdict))}</h3>",
              f"<p><strong>{e(verdict_phrase(r))}</strong></p>", _kept_html(r, meta or {})]
     if c is not None:

@@ -23,9 +23,21 @@ from kernels import dp_adam as KD
 from kernels import moments as KM
 from kernels import noisy_adagrad as KN
 from kernels import projections as KJ
-
-from tests.verify.fuzz_support import (INF, JUNK_ANY, JUNK_ARRAY, JUNK_COUNT, JUNK_NAME, JUNK_REAL, NAN, check,
-                                       examples, fuzzed, parameter_names, reals, small)
+from tests.verify.fuzz_support import (
+    INF,
+    JUNK_ANY,
+    JUNK_ARRAY,
+    JUNK_COUNT,
+    JUNK_NAME,
+    JUNK_REAL,
+    NAN,
+    check,
+    examples,
+    fuzzed,
+    parameter_names,
+    reals,
+    small,
+)
 
 seeds = st.integers(0, 3)
 

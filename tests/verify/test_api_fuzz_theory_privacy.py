@@ -19,15 +19,27 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kernels import InvalidParameter
+from tests.verify.fuzz_support import (
+    JUNK_ANY,
+    JUNK_ARRAY,
+    JUNK_COUNT,
+    JUNK_NAME,
+    JUNK_REAL,
+    all_finite,
+    examples,
+    fuzzed,
+    names_a_parameter,
+    outcome,
+    parameter_names,
+    reals,
+    small,
+    watchdog,
+)
 from theory import adp as T_adp
 from theory import dp_adam_design as T_dad
 from theory import noisy_adagrad as T_na
 from theory import pagan as T_pg
 from verify import privacy as P
-
-from tests.verify.fuzz_support import (JUNK_ANY, JUNK_ARRAY, JUNK_COUNT, JUNK_NAME, JUNK_REAL, all_finite, examples,
-                                       fuzzed, names_a_parameter, outcome, parameter_names, reals, small,
-                                       watchdog)
 
 NAN, INF = float("nan"), float("inf")
 

@@ -14,7 +14,7 @@ import kernels
 import kernels.moments
 from theory import numeric
 from theory import pagan as tp
-from verify import pagan, stats
+from verify import pagan
 
 
 # --------------------------------------------------------------------------------------
