@@ -80,7 +80,8 @@ def remark4_1(budget: str, seed: int) -> Outcome:
     ratios = [ta.m_ratio(ta.polynomial_schedule(int(k), 1.0, 1.0)) for k in Ts]
     fig = Figure("remark4_1", "adp Remark 4.1: M_dp/M_adp ≥ 1", [Panel(
         "b_t = √(1 + t)", "T", "M_dp / M_adp", [Series("exact ratio", Ts, ratios),
-                                                 Series("Cauchy–Schwarz floor 1", Ts, np.ones(Ts.size), style="dashed")],
+                                                 Series("Cauchy–Schwarz floor 1", Ts, np.ones(Ts.size),
+                                                        style="dashed")],
         xscale="log")])
     figures = {"evaluations": n_eval, "min_slack_rounding_units": worst.slack,
                "max_equality_deviation_rounding_units": eq_dev[0], "min_ratio_minus_1_rounding_units": ratio_min[0]}
@@ -337,7 +338,7 @@ def _schedule_phases(alpha: np.ndarray, sigma: float, n: int, blocks: int = MATC
 def matched_sigma(alpha: np.ndarray, n: int, epsilon: float, delta: float) -> float:
     """The smallest σ (relative precision MATCHED_REL) whose T steps of multipliers α_t·σ the accountant (dp-accounting RDP,
     add/remove, the α blocks of :func:`_schedule_phases`) certifies (ε, δ)-DP: both methods of a comparison are run
-    at this same accountant ε, whatever Theorem 4.1 would give them."""
+    at this same accountant ε, whatever Theorem 4.1 would give them."""  # noqa: E501
     return _matched_sigma_cached(tuple(np.asarray(alpha, float).tolist()), int(n), float(epsilon), float(delta))
 
 
@@ -463,8 +464,9 @@ P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
     "adp.proposition5.2",
     kind="ratio",
     statement="""Proposition 5.2 and the sentence after it: with b²_{t+1} = b_t² + max(‖∇f‖², ν) and α_t = (b_0² + tC)^{1/4},
-    ADP-SGD's bound (11) is tighter than DP-SGD's bound (12) by a factor O(log T): (12)/(11) = ¼·log(1 + Tν/b_0²).""",
-    theory=("theory.adp.proposition5_2_terms", "theory.adp.proposition5_2_ratio", "theory.adp.proposition5_2_break_even"),
+    ADP-SGD's bound (11) is tighter than DP-SGD's bound (12) by a factor O(log T): (12)/(11) = ¼·log(1 + Tν/b_0²).""",  # noqa: E501
+    theory=("theory.adp.proposition5_2_terms", "theory.adp.proposition5_2_ratio",
+            "theory.adp.proposition5_2_break_even"),
     notes="Exact (sympy): the ratio of the stated privacy terms and its break-even T* = (e⁴ − 1)·b_0²/ν. The verdict "
     "asks whether (11) ≤ (12) — ADP's guarantee at least as tight — for every T ≥ 2 the proposition allows: "
     "violated when T* > 2, with the smallest counterexample at the natural start b_0² = ν (the first b² is at least "
@@ -503,7 +505,8 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
         vals.append(ta.m_value(alpha, b) / ta.m_dp(b))
     vals = np.array(vals)
     # the paper's own experiment: b_0² = 20, ν = 1e-5, T = 11700 — how much looser the stated ADP term (11) is
-    paper_ratio = float(ratio.subs({ta.T: P52_PAPER["T"], ta.nu: P52_PAPER["nu"], ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
+    paper_ratio = float(ratio.subs({ta.T: P52_PAPER["T"], ta.nu: P52_PAPER["nu"],
+                                    ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
     paper_t_star = float(t_star.subs({ta.nu: P52_PAPER["nu"], ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
     counter = None
     if verdict == "violated":
@@ -727,7 +730,8 @@ def adaptive_stepsize_privacy(budget: str, seed: int) -> Outcome:
                 f"paper's b_0² = 20, ν = 1e-5 the largest is δ = {pw['delta_exact']:.3g} (z = {pw['z']:g}); control "
                 f"with b₁ public: δ ≤ {max(r['delta_public_b'] for r in rows):.3g} "
                 f"({'≤' if control_ok else '>'} {ADAPTIVE_DELTA:g} everywhere)")
-    figures = {"points": len(rows), "points_broken": len(broken), "worst_delta_ratio": worst["delta_exact"] / ADAPTIVE_DELTA,
+    figures = {"points": len(rows), "points_broken": len(broken),
+               "worst_delta_ratio": worst["delta_exact"] / ADAPTIVE_DELTA,
                "paper_point_max_delta": pw["delta_exact"], "control_max_delta": max(r["delta_public_b"] for r in rows)}
     for r in rows:
         figures[f"delta_exact[b0_sq={r['b0_sq']:g},z={r['z']:g}]"] = r["delta_exact"]

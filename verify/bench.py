@@ -103,7 +103,7 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     paths.  Each path's bandwidth fraction is its own traffic per second; the row reported is the fastest path.  The bandwidth fraction of the fastest path is against the best
     STREAM copy measured in the same run (one thread, and N threads), i.e. the machine's measured bandwidth.
     The reference is NumPy, whose matrix products use every BLAS thread.
-    """
+    """  # noqa: E501
     import numba
 
     from kernels import dp_adam as K

@@ -201,7 +201,8 @@ def lemma13(budget: str, seed: int) -> Outcome:
                 f"({'≥' if hw.slack >= -1.0 else '<'} −1, the rounding allowance)")
     counter = None if holds else {"grads": worst["grads"], "ratio": worst["ratio"]}
     return Outcome("holds" if holds else "violated", evidence,
-                   {"cases": n_eval, "worst_ratio": worst["ratio"], "min_slack_tolerance_units": hw.slack}, counter, [fig])
+                   {"cases": n_eval, "worst_ratio": worst["ratio"], "min_slack_tolerance_units": hw.slack}, counter,
+                   [fig])
 
 
 # ======================================================================================
@@ -345,7 +346,8 @@ def lemma12(budget: str, seed: int) -> Outcome:
                 f"σ_B/λ_min⁺ ≤ {rho_safe:g}; failures certain (CI > 0) from σ_B/λ_min⁺ = {first_fail:g} "
                 f"(P = {freq_b[list(rhos).index(first_fail)].estimate:.3g} there); the failure probability peaks at "
                 f"{freq_b[peak].estimate:.3g} near σ_B/λ_min⁺ = {rhos[peak]:g} and falls again for larger noise, where "
-                "the inverse noise makes ‖b‖²_{H⁺} small (and often negative: H_t indefinite)" if math.isfinite(first_fail) else
+                "the inverse noise makes ‖b‖²_{H⁺} small (and often negative: H_t indefinite)"
+                if math.isfinite(first_fail) else
                 f"as stated: {fr}")
     figures = {"cases_tried": tried, "pinned_lhs": pin_lhs, "proof_form_peak_fail_prob": freq_b[peak].estimate,
                "proof_form_peak_rho": float(rhos[peak]), "pinned_rhs_4_3": pin_rhs,
@@ -889,12 +891,14 @@ def remark4(budget: str, seed: int) -> Outcome:
     verdict = str(decide.combine([d_tr, d_reg]))
     fig = Figure("remark4", "noisy_adagrad Remark 4: growth of Tr(G_T) and decay of the regret", [
         Panel("Tr(G_T)", "T", "Tr(G_T)", [Series("measured", Ts, trg, style="points"),
-                                          Series("∝ T^{3/8} (Remark 4)", Ts, trg[0] * (Ts / Ts[0]) ** e_tr, style="dashed"),
+                                          Series("∝ T^{3/8} (Remark 4)", Ts, trg[0] * (Ts / Ts[0]) ** e_tr,
+                                                 style="dashed"),
                                           Series("∝ T^{1/4} (√Σ‖∇_t‖²)", Ts, trg[0] * (Ts / Ts[0]) ** e_true,
                                                  style="dashed")], xscale="log", yscale="log"),
         Panel("average regret", "T", "regret", [Series("measured", Ts, reg, reg - 1.96 * reg_se, reg + 1.96 * reg_se,
                                                        style="points"),
-                                                Series("∝ T^{−5/8}", Ts, reg[0] * (Ts / Ts[0]) ** e_reg, style="dashed")],
+                                                Series("∝ T^{−5/8}", Ts, reg[0] * (Ts / Ts[0]) ** e_reg,
+                                                       style="dashed")],
               xscale="log", yscale="log")])
     evidence = (f"Tr(G_T)/T^(3/8): {d_tr.phrase()}; regret·T^(5/8): {d_reg.phrase()}; Tr(G_T) slope "
                 f"{_fmt_ci(fit_tr.slope)} (√Σ‖∇_t‖² gives {e_true:g}, Remark 4 states 3/8); regret slope "

@@ -170,7 +170,8 @@ def theorem4(budget: str, seed: int) -> Outcome:
     counter = None
     if not holds:
         ex = worst.example
-        counter = {"example": [np.asarray(e).tolist() for e in ex] if isinstance(ex, tuple) else np.asarray(ex).tolist(),
+        counter = {"example": ([np.asarray(e).tolist() for e in ex] if isinstance(ex, tuple)
+                               else np.asarray(ex).tolist()),
                    "relative_slack": worst_slack}
     n_eval = hw.evaluated + sum(w.evaluated for w in adv) + len(gaps)
     evidence = (f"min slack/‖z̄‖₁ {worst_slack:.3g} over {n_eval} evaluations (tolerance {tol:.2g}); "
@@ -429,7 +430,8 @@ def lemma31_c_star(n: int, b: int, delta: float, epsilon: float) -> dict:
 
 # Extra points for the uniformity of c in n/b (the falsifiable part of the lemma): with the grid they
 # span at least a decade of n/b at the smallest ε.
-LEMMA31_UNIFORM = ({"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 0.1}, {"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 1.0})
+LEMMA31_UNIFORM = ({"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 0.1},
+                   {"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 1.0})
 LEMMA31_SLOPE_MARGIN = 0.1  # c* may not decay faster than (n/b)^-0.1 over a decade (the rate claims' margin)
 
 
@@ -564,7 +566,8 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
                          f"{f['nb_min']:.3g}..{f['nb_max']:.3g}" for f in series_fit)
     evidence = (("violated (exact accountant): c* decays in n/b faster than the margin: " if decays else
                  "inconclusive: the smallest ε's series spans < 1 decade of n/b; " if verdict == "inconclusive" else
-                 f"holds (exact accountant): c uniform in n/b within slope margin {LEMMA31_SLOPE_MARGIN:g}: ") + unif_txt
+                 f"holds (exact accountant): c uniform in n/b within slope margin "
+                 f"{LEMMA31_SLOPE_MARGIN:g}: ") + unif_txt
                 + "; " +
         f"{len(points)} grid points ({len(skipped)} with n/b>{_MAX_N_OVER_B} not evaluated); "
         f"c_max(ε̄) = {cmax_txt}; "
@@ -1286,7 +1289,7 @@ def theorem1(budget: str, seed: int) -> Outcome:
     tests=3,
     statement="""Theorem 2: PAGAN with α = diam∞(X), T = c n²/b², A_k = C/B² (the prescribed B) satisfies
     E[f(x̄_T) − min f] ≤ O(diam∞·R_ada(T) + diam∞·G_2p(C)·(√(log(1/δ))·tr(C^{-1/2})/(nε))^{(p−1)/p}·(diam_{C⁻¹}/diam∞)^{1/p})
-    whenever Ĝ_p(S;C) ≤ G_2p(C): one constant serves every n, ε, d and T.""",
+    whenever Ĝ_p(S;C) ≤ G_2p(C): one constant serves every n, ε, d and T.""",  # noqa: E501
     theory=("theory.pagan.theorem2_bound", "theory.pagan.theorem2_radius", "theory.pagan.theorem2_large_p"),
     notes=_RATE_NOTES + " Setting: X∞ = [−1,1]^d, C_jj = σ_j^(-4/3) (§3.2).",
 )
@@ -1415,7 +1418,7 @@ def _thm3_task(profile: str, d: int, n: int, trials: int, seed: int) -> dict:
 
 
 def gaussian_moment_ratio(pmax: float) -> float:
-    """sup over p ∈ [1, pmax] of E|N|^p^{2/p}/p for N ~ N(0,1): Definition 4.1 holds with r² = this (exact, gamma functions)."""
+    """sup over p ∈ [1, pmax] of E|N|^p^{2/p}/p for N ~ N(0,1): Definition 4.1 holds with r² = this (exact, gamma functions)."""  # noqa: E501
     from scipy.special import gammaln
     ps = np.linspace(1.0, max(1.0, pmax), 400)
     log_m = ps / 2 * math.log(2) + gammaln((ps + 1) / 2) - 0.5 * math.log(math.pi)
@@ -1708,7 +1711,8 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
         if sel:
             series.append(Series(f"{a}: sup over instances (mean)", [r["d"] for r in sel], [r["sup_mean"] for r in sel],
                                  style="points"))
-    lbs = sorted({(r["d"], r["lower_bound"]) for r in applicable if r["epsilon"] == max(x["epsilon"] for x in applicable)})
+    lbs = sorted({(r["d"], r["lower_bound"]) for r in applicable
+                  if r["epsilon"] == max(x["epsilon"] for x in applicable)})
     if lbs:
         series.append(Series("lower bound (largest ε)", [x[0] for x in lbs], [x[1] for x in lbs]))
     panels = [Panel(f"{title}: measured risk vs lower bound", "d", field.replace("_", " "), series, xscale="log",

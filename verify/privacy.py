@@ -259,7 +259,7 @@ def _leaves(event, times: int = 1):
 
 
 def _loss_range(sigma: float, sensitivity: float) -> float:
-    """Width of the privacy losses a PLD of N(0, σ²) vs N(Δ, σ²) keeps: Δ²/(2σ²) + 10Δ/σ (upper bound, subsampled too)."""
+    """Width of the privacy losses a PLD of N(0, σ²) vs N(Δ, σ²) keeps: Δ²/(2σ²) + 10Δ/σ (upper bound, subsampled too)."""  # noqa: E501
     return sensitivity * sensitivity / (2.0 * sigma * sigma) + _TRUNCATION_SIGMAS * sensitivity / sigma
 
 

@@ -299,7 +299,7 @@ nav.toc h4 { margin: .4rem 0 0; break-after: avoid; }
 [hidden] { display: none !important; }
 @media (max-width: 800px) { table.summary col.id { width: 9rem; } table.summary col.verdict { width: 6.5rem; }
   table.summary col.s { width: 3rem; } body { padding: 0 .5rem; } }
-"""
+"""  # noqa: E501
 
 _JS = """
 (function () {
