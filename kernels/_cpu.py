@@ -145,7 +145,7 @@ def _rows_combination16(typingctx, out, mat, idx, coef, count):
         return None
 
     def codegen(context, builder, signature, args):
-        O = context.make_array(signature.args[0])(context, builder, args[0])
+        Out = context.make_array(signature.args[0])(context, builder, args[0])
         M = context.make_array(signature.args[1])(context, builder, args[1])
         Ix = context.make_array(signature.args[2])(context, builder, args[2])
         Cf = context.make_array(signature.args[3])(context, builder, args[3])
@@ -170,7 +170,7 @@ def _rows_combination16(typingctx, out, mat, idx, coef, count):
                     x = builder.load(builder.bitcast(p, vec.as_pointer()), align=8)
                     builder.store(builder.fadd(builder.load(acc[k]), builder.fmul(cv, x)), acc[k])
             for k in range(4):
-                q = builder.gep(O.data, [builder.add(j0, ir.Constant(i64, _LANES * k))])
+                q = builder.gep(Out.data, [builder.add(j0, ir.Constant(i64, _LANES * k))])
                 builder.store(builder.load(acc[k]), builder.bitcast(q, vec.as_pointer()), align=8)
         s = cgutils.alloca_once(builder, ir.DoubleType())
         m = builder.sub(d, builder.srem(d, ir.Constant(i64, 16)))
@@ -182,7 +182,7 @@ def _rows_combination16(typingctx, out, mat, idx, coef, count):
                 c = builder.load(builder.gep(Cf.data, [rec.index]))
                 x = builder.load(builder.gep(M.data, [builder.add(builder.mul(row, d), j)]))
                 builder.store(builder.fadd(builder.load(s), builder.fmul(c, x)), s)
-            builder.store(builder.load(s), builder.gep(O.data, [j]))
+            builder.store(builder.load(s), builder.gep(Out.data, [j]))
         return context.get_dummy_value()
 
     return types.void(out, mat, idx, coef, count), codegen

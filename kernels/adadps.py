@@ -212,7 +212,8 @@ def zipf_bow_logistic(n: int = 4000, d: int = 1000, zipf_s: float = 1.1, doc_len
         raise V.InvalidParameter("d, doc_len, zipf_s", "such that no token is certain to appear in every record "
                                  "(d >= 2 and a document length short enough that 1 − (1 − p_1)^doc_len < 1)",
                                  (d, doc_len, zipf_s))
-    side = {"frequency": freq / freq.max(), "inverse_idf": (1.0 / np.log(1.0 / freq)) / (1.0 / np.log(1.0 / freq)).max()}
+    side = {"frequency": freq / freq.max(),
+            "inverse_idf": (1.0 / np.log(1.0 / freq)) / (1.0 / np.log(1.0 / freq)).max()}
     params = dict(n=n, d=d, zipf_s=zipf_s, doc_len=doc_len, predictive_power=predictive_power, signal=signal,
                   public_fraction=public_fraction, n_test=n_test, n_users=n_users, user_skew=user_skew, seed=seed)
     return GLMProblem(np.ascontiguousarray(X), y, "logistic", side, params, np.ascontiguousarray(Xp), yp,
@@ -580,7 +581,8 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     local_steps, local_batch = V.count("local_steps", local_steps), V.count("local_batch", local_batch)
     server_lr = V.positive("server_lr", server_lr)
     device_noise = V.flag("device_noise", device_noise)
-    local_lr, sigma = local_lr * faults.stepsize_scale(), sigma * faults.noise_scale()  # fault hooks (kernels/faults.py)
+    # fault hooks (kernels/faults.py)
+    local_lr, sigma = local_lr * faults.stepsize_scale(), sigma * faults.noise_scale()
     samp = SAMPLINGS[V.choice("sampling", sampling, tuple(SAMPLINGS))]
     A = np.ones(problem.d) if isinstance(side_info, str) and side_info == "ones" else side_information(problem,
                                                                                                       side_info)

@@ -377,7 +377,7 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
 
 
 def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
-    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)`` (``trials`` ≤ 2·10⁶: ~4 KiB each)."""
+    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)`` (``trials`` ≤ 2·10⁶: ~4 KiB each)."""  # noqa: E501
     seed = V.integer("seed", seed, 0)
     trials = V.count("trials", trials)
     V.memory("trials", trials, itemsize=4096)

@@ -219,7 +219,7 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
 def adp_reference(problem: NonconvexProblem, rng: np.random.Generator, *, steps: int, eta: float, b_rule: str,
                   alpha_rule: str, sigma: float, a: float = 1.0, c: float = 1.0, b0: float = 1.0, nu: float = 1e-3,
                   C: float = 1.0, clip: float | None = None) -> np.ndarray:
-    """Short NumPy reference of one trial (same draws as the kernel: an index, then d normals, per step); returns θ_T."""
+    """Short NumPy reference of one trial (same draws as the kernel: an index, then d normals, per step); returns θ_T."""  # noqa: E501
     clip = problem.gradient_bound if clip is None else clip
     X, Y, lam = problem.features, problem.labels, problem.lam
     theta = np.zeros(problem.d)

@@ -52,7 +52,8 @@ def pinv_apply(U: np.ndarray, kappa: np.ndarray, v: np.ndarray) -> np.ndarray:
     return U @ (inv * (U.T @ v))
 
 
-def project_seminorm(U: np.ndarray, kappa: np.ndarray, y: np.ndarray, radius: float, delta_c: float = 0.0) -> np.ndarray:
+def project_seminorm(U: np.ndarray, kappa: np.ndarray, y: np.ndarray, radius: float,
+                     delta_c: float = 0.0) -> np.ndarray:
     """argmin_{‖θ‖ ≤ R} ‖θ − y‖_H, H = U diag(κ) Uᵀ + δ_c(I − UUᵀ): the tie-break of the kernels' docstring."""
     if y @ y <= radius**2:
         return y.copy()

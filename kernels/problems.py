@@ -130,7 +130,8 @@ def check_dataset(dataset, name: str = "dataset") -> "Dataset":
     for field_name, arr, shape in (("features", feats, (n, d)), ("targets", dataset.targets, (n,)),
                                    ("sigma", dataset.sigma, (d,)), ("public", dataset.public, (None, d))):
         a = np.asarray(arr)
-        if (a.dtype != np.float64 or a.ndim != len(shape) or any(s is not None and s != t for s, t in zip(shape, a.shape))
+        if (a.dtype != np.float64 or a.ndim != len(shape)
+                or any(s is not None and s != t for s, t in zip(shape, a.shape))
                 or not np.all(np.isfinite(a)) or not a.flags.c_contiguous):
             raise V.InvalidParameter(name, f"a Dataset whose {field_name} is a finite C-contiguous float64 array of "
                                      f"shape {shape}", V.describe_array(a))

@@ -7,7 +7,7 @@ The DP noise in the analysed update is N ~ N(0, σ²C²I)/b (eq. (6)).
 
 What is exact and what is not is said in each docstring.  Symbols that stand for data-dependent
 sums (Σⱼ E[√v_jᵀ + εᵀ], max_t E‖N‖²_{Aᵗ}, Σⱼ Aⱼ, R) are positive symbols the caller substitutes.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def theorem1_epsilon_range() -> sp.Expr:
 
 
 def theorem1_required_c2() -> sp.Expr:
-    """c₂ needed at a given (σ, q, T, δ, ε): σ·ε/(q√(T log(1/δ))) — exact rearrangement of theorem1_sigma with q = b/n."""
+    """c₂ needed at a given (σ, q, T, δ, ε): σ·ε/(q√(T log(1/δ))) — exact rearrangement of theorem1_sigma with q = b/n."""  # noqa: E501
     return sp.simplify(sigma * epsilon / (q * sp.sqrt(T * sp.log(1 / delta))))
 
 

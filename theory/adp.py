@@ -23,7 +23,7 @@ from theory import _validate as _v
 
 
 def _array(name: str, x, ndim: int = 1) -> np.ndarray:
-    """A finite float array of ``ndim`` dimensions, or ValueError naming the parameter (theory may not import kernels)."""
+    """A finite float array of ``ndim`` dimensions, or ValueError naming the parameter (theory may not import kernels)."""  # noqa: E501
     return _v.array(name, x, ndim)
 
 
@@ -153,7 +153,7 @@ def poly_ratio_asymptotic() -> sp.Expr:
 
 
 def proposition5_1_privacy_ratio() -> sp.Expr:
-    r"""Ratio of the privacy terms of (10) (DP-SGD) and (9) (ADP-SGD) in Proposition 5.1: 2·log(1 + Tc/a) (exact, as stated)."""
+    r"""Ratio of the privacy terms of (10) (DP-SGD) and (9) (ADP-SGD) in Proposition 5.1: 2·log(1 + Tc/a) (exact, as stated)."""  # noqa: E501
     adp = sp.sqrt(T) / (2 * sp.sqrt(c))
     dp = sp.sqrt(T) * sp.log(1 + T * c / a) / sp.sqrt(c)
     return sp.simplify(dp / adp)

@@ -422,8 +422,12 @@ def negative_probability(signal, noise_std, beta2, steps) -> float:
         total += val
     phi_hi, amp_hi = amplitude_phase(hi)
     if amp_hi > 1e-16:
-        fc = lambda u: (lambda pa: math.sin(pa[0]) * pa[1])(amplitude_phase(u))
-        fs = lambda u: (lambda pa: math.cos(pa[0]) * pa[1])(amplitude_phase(u))
+        def fc(u):
+            return (lambda pa: math.sin(pa[0]) * pa[1])(amplitude_phase(u))
+
+        def fs(u):
+            return (lambda pa: math.cos(pa[0]) * pa[1])(amplitude_phase(u))
+
         total += integrate.quad(fc, hi, np.inf, weight="cos", wvar=0.5, limlst=200)[0]
         total -= integrate.quad(fs, hi, np.inf, weight="sin", wvar=0.5, limlst=200)[0]
     p_gt = 0.5 + total / math.pi

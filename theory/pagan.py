@@ -134,7 +134,7 @@ def box_rate_ratio() -> sp.Expr:
 # Lower bounds (§5) and the reduction of Theorem 4
 # --------------------------------------------------------------------------------------
 def theorem4_lower_bound() -> sp.Expr:
-    r"""Theorem 4 / Proposition 1 lower bound on X∞: (Σσ_j^{2/3})^{3/2}/(nε log^{5/2} d) (exact expression, constant 1 as stated)."""
+    r"""Theorem 4 / Proposition 1 lower bound on X∞: (Σσ_j^{2/3})^{3/2}/(nε log^{5/2} d) (exact expression, constant 1 as stated)."""  # noqa: E501
     return power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2) / (n * epsilon * sp.log(d) ** sp.Rational(5, 2))
 
 
@@ -400,7 +400,7 @@ sigma_const = sp.Symbol("sigma", positive=True)
 
 
 def proposition1_lower_bound() -> sp.Expr:
-    r"""Proposition 1: sup_S E Σ_j |z̄_j|·1{sign M_j(S) ≠ sign z̄_j} ≥ (Σσ_j^{2/3})^{3/2}/(nε log^{5/2} d), when √d log d ≤ nε."""
+    r"""Proposition 1: sup_S E Σ_j |z̄_j|·1{sign M_j(S) ≠ sign z̄_j} ≥ (Σσ_j^{2/3})^{3/2}/(nε log^{5/2} d), when √d log d ≤ nε."""  # noqa: E501
     return theorem4_lower_bound()
 
 

@@ -17,8 +17,8 @@ from functools import lru_cache
 import numpy as np
 
 from theory import adp as ta
-from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify import decide
+from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 
 
@@ -72,14 +72,16 @@ def remark4_1(budget: str, seed: int) -> Outcome:
                    "slack_in_rounding_units": worst.slack}
     n_eval = hw.evaluated + sum(w.evaluated for w in adv)
     evidence = (f"{'holds' if holds else 'violated'} (exact): {n_eval} evaluations: min (M − M_adp)/M = "
-                f"{worst.slack:.3g} rounding bounds ({'≥' if worst.slack >= -1.0 else '<'} −1, the rounding allowance); "
+                f"{worst.slack:.3g} rounding bounds ({'≥' if worst.slack >= -1.0 else '<'} −1, the rounding "
+                "allowance); "
                 f"|M(√b) − M_adp|/M_adp ≤ {eq_dev[0]:.3g} rounding bounds; min (M_dp/M_adp − 1) = {ratio_min[0]:.3g} "
                 "rounding bounds")
     Ts = np.unique(np.logspace(0, 6, 13).astype(int))
     ratios = [ta.m_ratio(ta.polynomial_schedule(int(k), 1.0, 1.0)) for k in Ts]
     fig = Figure("remark4_1", "adp Remark 4.1: M_dp/M_adp ≥ 1", [Panel(
         "b_t = √(1 + t)", "T", "M_dp / M_adp", [Series("exact ratio", Ts, ratios),
-                                                 Series("Cauchy–Schwarz floor 1", Ts, np.ones(Ts.size), style="dashed")],
+                                                 Series("Cauchy–Schwarz floor 1", Ts, np.ones(Ts.size),
+                                                        style="dashed")],
         xscale="log")])
     figures = {"evaluations": n_eval, "min_slack_rounding_units": worst.slack,
                "max_equality_deviation_rounding_units": eq_dev[0], "min_ratio_minus_1_rounding_units": ratio_min[0]}
@@ -336,7 +338,7 @@ def _schedule_phases(alpha: np.ndarray, sigma: float, n: int, blocks: int = MATC
 def matched_sigma(alpha: np.ndarray, n: int, epsilon: float, delta: float) -> float:
     """The smallest σ (relative precision MATCHED_REL) whose T steps of multipliers α_t·σ the accountant (dp-accounting RDP,
     add/remove, the α blocks of :func:`_schedule_phases`) certifies (ε, δ)-DP: both methods of a comparison are run
-    at this same accountant ε, whatever Theorem 4.1 would give them."""
+    at this same accountant ε, whatever Theorem 4.1 would give them."""  # noqa: E501
     return _matched_sigma_cached(tuple(np.asarray(alpha, float).tolist()), int(n), float(epsilon), float(delta))
 
 
@@ -427,7 +429,8 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
         util_ratio.append(ci.estimate)
         util_ci.append(ci)
     evidence = (f"exact M_dp/M_adp inside the integral brackets at all {len(exact)} T up to {max(g['T_exact']):.0e} "
-                f"[{'yes' if inside else 'NO'}]; brackets/log T → {lims[0]}, {lims[1]}; at T = {g['T_exact'][-1]:.0e} the "
+                f"[{'yes' if inside else 'NO'}]; brackets/log T → {lims[0]}, {lims[1]}; at T = {g['T_exact'][-1]:.0e} "
+                "the "
                 f"ratio is {exact[-1]:.3f} (¼·log T = {np.log(g['T_exact'][-1]) / 4:.3f}) while (10)/(9) state "
                 f"{priv[-1]:.2f}; measured DP/ADP utility ratio at a matched accountant ε = {P51_EPS:g} (reported, "
                 f"not deciding) " + ", ".join(
@@ -461,11 +464,13 @@ P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
     "adp.proposition5.2",
     kind="ratio",
     statement="""Proposition 5.2 and the sentence after it: with b²_{t+1} = b_t² + max(‖∇f‖², ν) and α_t = (b_0² + tC)^{1/4},
-    ADP-SGD's bound (11) is tighter than DP-SGD's bound (12) by a factor O(log T): (12)/(11) = ¼·log(1 + Tν/b_0²).""",
-    theory=("theory.adp.proposition5_2_terms", "theory.adp.proposition5_2_ratio", "theory.adp.proposition5_2_break_even"),
+    ADP-SGD's bound (11) is tighter than DP-SGD's bound (12) by a factor O(log T): (12)/(11) = ¼·log(1 + Tν/b_0²).""",  # noqa: E501
+    theory=("theory.adp.proposition5_2_terms", "theory.adp.proposition5_2_ratio",
+            "theory.adp.proposition5_2_break_even"),
     notes="Exact (sympy): the ratio of the stated privacy terms and its break-even T* = (e⁴ − 1)·b_0²/ν. The verdict "
     "asks whether (11) ≤ (12) — ADP's guarantee at least as tight — for every T ≥ 2 the proposition allows: "
-    "violated when T* > 2, with the smallest counterexample at the natural start b_0² = ν (the first b² is at least ν). "
+    "violated when T* > 2, with the smallest counterexample at the natural start b_0² = ν (the first b² is at least "
+    "ν). "
     "Also reported: the schedule-level M({α},{b})/M_dp over admissible b (b_t² between b_0² + tν and b_0² + tG²), "
     "worst and best of seeded extremes (piecewise slow/fast growth), to show when α_t = (b_0² + tC)^{1/4} helps; and "
     "(12)/(11) at the paper's own experiment (b_0² = 20, ν = 1e-5, T = 11700), where T* ≈ 1.1e8 ≫ T: how many times "
@@ -500,7 +505,8 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
         vals.append(ta.m_value(alpha, b) / ta.m_dp(b))
     vals = np.array(vals)
     # the paper's own experiment: b_0² = 20, ν = 1e-5, T = 11700 — how much looser the stated ADP term (11) is
-    paper_ratio = float(ratio.subs({ta.T: P52_PAPER["T"], ta.nu: P52_PAPER["nu"], ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
+    paper_ratio = float(ratio.subs({ta.T: P52_PAPER["T"], ta.nu: P52_PAPER["nu"],
+                                    ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
     paper_t_star = float(t_star.subs({ta.nu: P52_PAPER["nu"], ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
     counter = None
     if verdict == "violated":
@@ -511,7 +517,8 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
     evidence = (f"(12)/(11) = {ratio} (exact: {ok}); break-even T* = {t_star} = {t_star_nat:.1f} at b_0² = ν: for "
                 f"T < T* the stated ADP bound is the looser one ({failing.size}/{Ts.size} grid T fail; e.g. T = "
                 f"{int(Ts[0])}: ratio {ratios[0]:.3f}); schedule-level M(α_C, b)/M_dp(b) over {trials} admissible b "
-                f"(T = {T_m}, ν = {nu_}, G² = {G2}, C = {C}): from {vals.min():.3f} to {vals.max():.3f}; at the paper's "
+                f"(T = {T_m}, ν = {nu_}, G² = {G2}, C = {C}): from {vals.min():.3f} to {vals.max():.3f}; at the "
+                "paper's "
                 f"own experiment (b_0² = {P52_PAPER['b0_sq']:g}, ν = {P52_PAPER['nu']:g}, T = {P52_PAPER['T']}) "
                 f"(12)/(11) = {paper_ratio:.3g}: the stated ADP bound is {1.0 / paper_ratio:.4g}× looser than DP-SGD's "
                 f"(break-even T* = {paper_t_star:.3g})")
@@ -723,7 +730,8 @@ def adaptive_stepsize_privacy(budget: str, seed: int) -> Outcome:
                 f"paper's b_0² = 20, ν = 1e-5 the largest is δ = {pw['delta_exact']:.3g} (z = {pw['z']:g}); control "
                 f"with b₁ public: δ ≤ {max(r['delta_public_b'] for r in rows):.3g} "
                 f"({'≤' if control_ok else '>'} {ADAPTIVE_DELTA:g} everywhere)")
-    figures = {"points": len(rows), "points_broken": len(broken), "worst_delta_ratio": worst["delta_exact"] / ADAPTIVE_DELTA,
+    figures = {"points": len(rows), "points_broken": len(broken),
+               "worst_delta_ratio": worst["delta_exact"] / ADAPTIVE_DELTA,
                "paper_point_max_delta": pw["delta_exact"], "control_max_delta": max(r["delta_public_b"] for r in rows)}
     for r in rows:
         figures[f"delta_exact[b0_sq={r['b0_sq']:g},z={r['z']:g}]"] = r["delta_exact"]

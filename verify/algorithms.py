@@ -32,7 +32,7 @@ sum (the Gaussian mechanism composed ``steps`` times).  Adjacency: add/remove on
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np

@@ -26,7 +26,6 @@ from scipy import stats as _st
 
 from verify.stats import LEVEL
 
-
 METHODS = ("clopper_pearson", "gdp")
 ASSUMES = {
     "clopper_pearson": "nothing about the mechanism: (ε, δ) read directly off Clopper–Pearson bounds on the "
@@ -466,7 +465,8 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
         if lb > acc:
             v, why = decide.Verdict.VIOLATED, f"{lab}: audited ε ≥ {lb:.3f} > accountant {acc:.3f} (a leak)"
         elif weak or nans:
-            v, why = decide.Verdict.INCONCLUSIVE, (f"{lab}: audited ε ≥ {lb:.3f} vs accountant {acc:.3f}; the audit sees "
+            v, why = decide.Verdict.INCONCLUSIVE, (f"{lab}: audited ε ≥ {lb:.3f} vs accountant {acc:.3f}; the audit "
+                                                   "sees "
                                                    f"at best {power:.2f} of ε (< {AUDIT_POWER}): it could not detect a "
                                                    "leak of that size — a stronger score or per-step observation would "
                                                    "decide")
@@ -603,8 +603,10 @@ def _register_pagan_family() -> None:
             theory=(),
             notes="Runs from x₀ = 0 on D (zero records) and D′ (record 0 = canary 10·e₁, clipped by the mechanism); "
             "score −x_T[j] on the canary's axis j (the one where the implemented noise is smallest relative to the "
-            "clipping set; j = 0 for a correct kernel); threshold chosen on half the runs, error rates on the other half "
-            "(verify.audit.epsilon_lower_bound: Gaussian-DP bound for n=1, Clopper–Pearson for the sampled n=4), Bonferroni over the ledger's statistical tests (verify.decide). Nominal ε = 4, δ = 1e-5. "
+            "clipping set; j = 0 for a correct kernel); threshold chosen on half the runs, error rates on the other "
+            "half "
+            "(verify.audit.epsilon_lower_bound: Gaussian-DP bound for n=1, Clopper–Pearson for the sampled n=4), "
+            "Bonferroni over the ledger's statistical tests (verify.decide). Nominal ε = 4, δ = 1e-5. "
             "Configurations: n=1,b=1,T=1 (one Gaussian step) and n=4,b=2,T=3 (sampled, composed). Accountant: "
             "dp-accounting PLD on a 0.01 grid (pessimistic, ≤ T·0.01 above the exact ε).",
         )(lambda budget, seed, _n=name: audit_pagan_family(_n, budget, seed))
@@ -699,7 +701,8 @@ def _register_adp() -> None:
             "gradient clipped to G = 1). Scores: θ_T[0] (the canary's push) and −‖θ_T[1:]‖² (the scale of the update, "
             "which reveals a data-dependent stepsize). Accountant: Poisson-subsampled Gaussian steps at rate 1/n with "
             "multipliers α_t·σ/G, PLD on a 0.01 grid. Estimator: Gaussian-DP bound for n=1 (a Gaussian claim), "
-            "Clopper–Pearson for n=4 (sampled). Bonferroni over the ledger's statistical tests (verify.decide). Configurations: n=1,T=1 "
+            "Clopper–Pearson for n=4 (sampled). Bonferroni over the ledger's statistical tests (verify.decide). "
+            "Configurations: n=1,T=1 "
             "and n=4,T=3. For the adaptive b rule, b_{t+1} is computed from the clean gradient as Algorithm 1 line 4 "
             "says; the accountant (like Theorem 4.1) does not charge for it.",
         )(lambda budget, seed, _n=name: audit_adp(_n, budget, seed))

@@ -103,7 +103,7 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     paths.  Each path's bandwidth fraction is its own traffic per second; the row reported is the fastest path.  The bandwidth fraction of the fastest path is against the best
     STREAM copy measured in the same run (one thread, and N threads), i.e. the machine's measured bandwidth.
     The reference is NumPy, whose matrix products use every BLAS thread.
-    """
+    """  # noqa: E501
     import numba
 
     from kernels import dp_adam as K
@@ -255,7 +255,8 @@ def _opacus_dp_sgd_rate(ds, steps: int, batch_size: int, alpha: float, noise_mul
         warnings.simplefilter("ignore")
         run(5)
         rate = _best_rate(lambda: run(steps), steps, repeats)
-    return rate, f"Opacus {__import__('opacus').__version__} on PyTorch {torch.__version__} CPU, {torch.get_num_threads()} threads, float64"
+    return rate, (f"Opacus {__import__('opacus').__version__} on PyTorch {torch.__version__} "
+                  f"CPU, {torch.get_num_threads()} threads, float64")
 
 
 def _adp_benchmark(quick: bool) -> dict:

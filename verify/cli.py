@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import signal
 import sys
 import threading
@@ -43,8 +42,7 @@ from typing import Any, Callable, Sequence
 from kernels import validate as V
 from kernels.validate import InvalidParameter
 
-from . import __version__
-from . import registry
+from . import __version__, registry
 from .registry import UnknownName, jsonable
 
 PROG = "dpverify"
@@ -114,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("claims", help="list the claims ledger", description="List the claims ledger "
                        "(`dpverify show ID` explains one claim).")
     c.add_argument("ids", nargs="*", metavar="ID", help="only these claims (default: all, or all of --paper)")
-    c.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ", or a loaded key)")
+    c.add_argument("--paper", metavar="KEY",
+                   help="only this paper's claims (" + ", ".join(registry.PAPERS) + ", or a loaded key)")
     c.add_argument("--json", action="store_true", help="print JSON to stdout")
     _load_option(c)
     c.set_defaults(func=cmd_claims)
@@ -123,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Check claims (all by default) and write results.json, report.md, "
                        "report.html and figures/ into the output directory.")
     v.add_argument("ids", nargs="*", metavar="ID", help="claim ids (default: all, or all of --paper)")
-    v.add_argument("--paper", metavar="KEY", help="only this paper's claims (" + ", ".join(registry.PAPERS) + ", or a loaded key)")
+    v.add_argument("--paper", metavar="KEY",
+                   help="only this paper's claims (" + ", ".join(registry.PAPERS) + ", or a loaded key)")
     v.add_argument("--budget", default="quick", metavar="|".join(registry.BUDGETS),
                    help="quick (seconds per claim) or full (paper-scale); default quick")
     v.add_argument("--seed", default="0", metavar="S", help="base seed, an integer >= 0 (default 0)")
@@ -373,7 +373,8 @@ def cmd_verify(args, runner=None) -> int:
 
 
 def cmd_mutants(args) -> int:
-    from . import mutants, report, runner as _runner
+    from . import mutants, report
+    from . import runner as _runner
 
     budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
     seed = _param(V.integer, "--seed", args.seed, 0)
@@ -409,7 +410,8 @@ def cmd_show(args) -> int:
 
     reg = registry.load_all()
     if args.id not in reg:
-        raise BadInput(f"ID: must be a claim id (see `{PROG} claims`){show.suggest(args.id, reg)} (got {_got(args.id)})")
+        raise BadInput(f"ID: must be a claim id (see `{PROG} claims`){show.suggest(args.id, reg)} "
+                       f"(got {_got(args.id)})")
     d = show.describe(args.id, Path(args.out), mutants_paths=[Path(DEFAULT_MUTANTS_OUT) / "mutants.json"])
     if args.json:
         _print_json(jsonable(d))
@@ -589,7 +591,8 @@ def cmd_run(args) -> int:
     if res.privacy is not None:
         pv = res.privacy
         acct = pv["accountant_epsilon"]
-        print(f"privacy: noise multiplier {pv['noise_multiplier']:.6g} ({pv['calibration'].split(' ')[0]} calibration), "
+        print(f"privacy: noise multiplier {pv['noise_multiplier']:.6g} "
+              f"({pv['calibration'].split(' ')[0]} calibration), "
               f"accountant ε {'not computed' if acct is None else f'{acct:.6g}'} at δ = {pv['delta']:g}", file=human)
     for note in res.notes:
         print(f"note: {note}", file=human)

@@ -16,11 +16,10 @@ import sympy as sp
 
 from theory import noisy_adagrad as tn
 from theory import numeric
-from verify.exact import EPS, adversarial_search, edge_values, random_search, rounding_tolerance
 from verify import decide
+from verify.exact import EPS, adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
-from verify.stats import (clopper_pearson, loglog_slope, mean_ci,
-                          weighted_loglog_slope)
+from verify.stats import clopper_pearson, loglog_slope, mean_ci, weighted_loglog_slope
 
 PAPER = "noisy_adagrad"
 
@@ -163,7 +162,8 @@ def lemma13_sample(rng: np.random.Generator, tmax: int = 40, pmax: int = 6) -> n
     G_t = (Σ_{s≤t} ∇_s∇_sᵀ)^{1/2} and G_t⁺ its pseudo-inverse.""",
     theory=("theory.noisy_adagrad.lemma13_sides",),
     notes="Seeded search over sequences (T ≤ 40, p ≤ 6): edge-value entries with magnitudes 10^[−4,4], low-rank "
-    "spans, decaying norms; plus L-BFGS-B maximising lhs/rhs over T×p = 10×2 (quick; also 20×3 full) in [−1, 1]. Pseudo-inverse "
+    "spans, decaying norms; plus L-BFGS-B maximising lhs/rhs over T×p = 10×2 (quick; also 20×3 full) in [−1, 1]. "
+    "Pseudo-inverse "
     "rank tolerance 1e-12 (relative); the rounding tolerance is a first-order perturbation bound from the computed "
     "eigenvalues (verify.noisy_adagrad.lemma13_tolerance).",
 )
@@ -201,7 +201,8 @@ def lemma13(budget: str, seed: int) -> Outcome:
                 f"({'≥' if hw.slack >= -1.0 else '<'} −1, the rounding allowance)")
     counter = None if holds else {"grads": worst["grads"], "ratio": worst["ratio"]}
     return Outcome("holds" if holds else "violated", evidence,
-                   {"cases": n_eval, "worst_ratio": worst["ratio"], "min_slack_tolerance_units": hw.slack}, counter, [fig])
+                   {"cases": n_eval, "worst_ratio": worst["ratio"], "min_slack_tolerance_units": hw.slack}, counter,
+                   [fig])
 
 
 # ======================================================================================
@@ -279,9 +280,11 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     B = σ_B·GOE (C = H_t).""",
     theory=("theory.noisy_adagrad.lemma12_ratio",),
     notes="As stated: seeded search over p ∈ {1, 2, 3} in four families — general u; u = v with B indefinite "
-    "(C ⪰ 0 kept); u = v with B ⪰ 0; any u ≠ v with B ⪰ 0 — and the pinned smallest counterexample p = 1, A = 1, B = −1/2, u = v = 1 "
+    "(C ⪰ 0 kept); u = v with B ⪰ 0; any u ≠ v with B ⪰ 0 — and the pinned smallest counterexample p = 1, A = 1, B = "
+    "−1/2, u = v = 1 "
     "(ratio 2 against 4/3), and the pinned B ⪰ 0, u ≠ v case p = 2, A = diag(1, 0), B = [[2, 1], [1, 1]], v = e₁, "
-    "u = e₂ (|⟨u, C⁻¹v⟩| = 1/2 against 0). The proof form (eqs. (20), (22)): k = 5, spectrum of G_t from λ_min⁺ = 1 to 10, "
+    "u = e₂ (|⟨u, C⁻¹v⟩| = 1/2 against 0). The proof form (eqs. (20), (22)): k = 5, spectrum of G_t from λ_min⁺ = 1 "
+    "to 10, "
     "σ_B = ρ·λ_min⁺ for ρ from 1e-3 to 10, frequency (Clopper–Pearson) of the 4/3 factor failing, pointwise in b and "
     "for the trace (b-averaged) form. The appendix's own proof ends with the factor 2, not 4/3.",
 )
@@ -338,11 +341,13 @@ def lemma12(budget: str, seed: int) -> Outcome:
                    for k, r in fam_rows.items())
     evidence = (f"as stated: {tried} cases tried — {fr}; pinned p = 1, A = 1, B = −1/2, u = v = 1 gives |⟨u,C⁻¹v⟩| = "
                 f"{pin_lhs:g} > (4/3)|⟨u,A⁻¹v⟩| = {pin_rhs:.4g}; with B ⪰ 0 and u ≠ v, pinned p = 2, A = diag(1, 0), "
-                f"B = [[2, 1], [1, 1]], v = e₁, u = e₂ gives {psd_lhs:.3g} > {psd_rhs:g}. Proof form: no failure in {draws} draws for "
+                f"B = [[2, 1], [1, 1]], v = e₁, u = e₂ gives {psd_lhs:.3g} > {psd_rhs:g}. Proof form: no failure "
+                f"in {draws} draws for "
                 f"σ_B/λ_min⁺ ≤ {rho_safe:g}; failures certain (CI > 0) from σ_B/λ_min⁺ = {first_fail:g} "
                 f"(P = {freq_b[list(rhos).index(first_fail)].estimate:.3g} there); the failure probability peaks at "
                 f"{freq_b[peak].estimate:.3g} near σ_B/λ_min⁺ = {rhos[peak]:g} and falls again for larger noise, where "
-                "the inverse noise makes ‖b‖²_{H⁺} small (and often negative: H_t indefinite)" if math.isfinite(first_fail) else
+                "the inverse noise makes ‖b‖²_{H⁺} small (and often negative: H_t indefinite)"
+                if math.isfinite(first_fail) else
                 f"as stated: {fr}")
     figures = {"cases_tried": tried, "pinned_lhs": pin_lhs, "proof_form_peak_fail_prob": freq_b[peak].estimate,
                "proof_form_peak_rho": float(rhos[peak]), "pinned_rhs_4_3": pin_rhs,
@@ -386,7 +391,8 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     # structured: a_i along e1 with magnitudes 10^u, h_i = ±L/n along e2 or mixed
     for mag in (0.0, 1e-3, 1e-2, 0.1, 1.0):
         for mix in (0.0, 0.5, 1.0):
-            a = np.zeros((t, p)); h = np.zeros((t, p))
+            a = np.zeros((t, p))
+            h = np.zeros((t, p))
             a[:, 0] = mag
             h[:, 0] = (1 - mix) / n
             if p > 1:
@@ -439,7 +445,8 @@ def lemma5(budget: str, seed: int) -> Outcome:
               xscale="log", yscale="log")])
     evidence = (f"{'holds (exact)' if verdict == 'holds' else 'violated (exact)'}: {evaluated} evaluations over "
                 f"t ∈ {list(ts)}, n ∈ {list(ns)}: worst ratio to L√t/n = {worst:.4f} "
-                f"({'≤' if verdict == 'holds' else '>'} the rigorous ceiling √2 = 1.4142); slope in n {_fmt_ci(fit_n.slope)}, in t {_fmt_ci(fit_t.slope)} — "
+                f"({'≤' if verdict == 'holds' else '>'} the rigorous ceiling √2 = 1.4142); slope in "
+                f"n {_fmt_ci(fit_n.slope)}, in t {_fmt_ci(fit_t.slope)} — "
                 f"reported, not deciding; against the proof's L√t/√n the ratio falls "
                 f"with slope {_fmt_ci(fit_proof.slope)} in n (≈ −1/2: that line is loose by √n — and §4.1's σ_B(t) = "
                 f"O(L√(Tt log(1/δ))/(ε√n)), built on it, carries √n more preconditioner noise than privacy needs)")
@@ -492,7 +499,8 @@ def theorem10(budget: str, seed: int) -> Outcome:
                 [r["eps_hi"] / r["epsilon"] for r in rows if r["delta"] == d], style="points") for d in deltas]
         + [Series("promise", [min(eps_in), max(eps_out)], [1, 1], style="dashed")], xscale="log")])
     evidence = (f"{len(inside)} points with ε < 1: accountant ε ≤ promised everywhere, largest ratio "
-                f"{worst_in['eps_hi'] / worst_in['epsilon']:.3f} (ε = {worst_in['epsilon']:g}, δ = {worst_in['delta']:g}); "
+                f"{worst_in['eps_hi'] / worst_in['epsilon']:.3f} (ε = {worst_in['epsilon']:g}, δ "
+                f"= {worst_in['delta']:g}); "
                 f"outside the hypothesis (ε ≥ 1) the calibration fails at {len(out_broken)}/{len(outside)} points"
                 if verdict == "holds" else f"{len(broken)} broken, {len(uncertain)} uncertain of {len(inside)} points")
     figures = {"points": len(inside), "points_broken": len(broken), "points_uncertain": len(uncertain),
@@ -558,7 +566,6 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                        asymptotic=[True] * len(ps), criterion="every p: eq. (14) has no p in it",
                        margin=THM51_SLOPE_MARGIN)
     verdict = str(decide.combine(bdec + [flat]))
-    fit = loglog_slope(ps, [c.estimate for c in cis])
     from verify.privacy import gaussian_epsilon
 
     T = int(outs[0]["T"])
@@ -643,7 +650,8 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     "Per trial the bound uses that trial's Tr(G_T) and "
     "Σσ_b²Tr(G_t⁺); verdict per ρ by verify.decide.mean_at_most on the paired per-trial differences regret − bound "
     "(E[regret − bound] ≤ 0; one-sample t, family-corrected for violated; tests = 9, one per ρ of the full grid). "
-    "The explicit constants are what is tested here; the O-form (13) is noisy_adagrad.theorem3.1.o_form. γ part (reported, "
+    "The explicit constants are what is tested here; the O-form (13) is noisy_adagrad.theorem3.1.o_form. γ part "
+    "(reported, "
     "not in the verdict): rotated oracle at principal-angle distance γ, σ_B = 0 — that oracle breaks the theorem's "
     "side assumption ṼṼᵀ(I − VVᵀ) = 0, which together with γ < 1 would force Ṽ = V.",
     tests=9,
@@ -693,7 +701,8 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
     o_dec = outs[i_dec]
     spread = (f" (per trial there: regret {float(np.min(o_dec['regret'])):.3g}–{float(np.max(o_dec['regret'])):.3g}, "
               f"bound {float(np.min(o_dec['bound'])):.3g}–{float(np.max(o_dec['bound'])):.3g})")
-    evidence = (f"ρ = {rho_decisive:g}: {decisive.phrase()}{spread}; largest mean regret / mean bound {worst_factor:.3g}; "
+    evidence = (f"ρ = {rho_decisive:g}: {decisive.phrase()}{spread}; largest mean regret / mean "
+                f"bound {worst_factor:.3g}; "
                 + "; ".join(f"ρ={r:g}: regret {reg[i].estimate:.3g} vs bound {bnd[i]:.3g} ({verdicts[i]}, "
                           f"indefinite steps {float(np.mean(outs[i]['indefinite_frac'])):.0%})"
                           for i, r in enumerate(g["rhos"]))
@@ -882,12 +891,14 @@ def remark4(budget: str, seed: int) -> Outcome:
     verdict = str(decide.combine([d_tr, d_reg]))
     fig = Figure("remark4", "noisy_adagrad Remark 4: growth of Tr(G_T) and decay of the regret", [
         Panel("Tr(G_T)", "T", "Tr(G_T)", [Series("measured", Ts, trg, style="points"),
-                                          Series("∝ T^{3/8} (Remark 4)", Ts, trg[0] * (Ts / Ts[0]) ** e_tr, style="dashed"),
+                                          Series("∝ T^{3/8} (Remark 4)", Ts, trg[0] * (Ts / Ts[0]) ** e_tr,
+                                                 style="dashed"),
                                           Series("∝ T^{1/4} (√Σ‖∇_t‖²)", Ts, trg[0] * (Ts / Ts[0]) ** e_true,
                                                  style="dashed")], xscale="log", yscale="log"),
         Panel("average regret", "T", "regret", [Series("measured", Ts, reg, reg - 1.96 * reg_se, reg + 1.96 * reg_se,
                                                        style="points"),
-                                                Series("∝ T^{−5/8}", Ts, reg[0] * (Ts / Ts[0]) ** e_reg, style="dashed")],
+                                                Series("∝ T^{−5/8}", Ts, reg[0] * (Ts / Ts[0]) ** e_reg,
+                                                       style="dashed")],
               xscale="log", yscale="log")])
     evidence = (f"Tr(G_T)/T^(3/8): {d_tr.phrase()}; regret·T^(5/8): {d_reg.phrase()}; Tr(G_T) slope "
                 f"{_fmt_ci(fit_tr.slope)} (√Σ‖∇_t‖² gives {e_true:g}, Remark 4 states 3/8); regret slope "
@@ -1017,7 +1028,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
               [Series("σ_B calibrated", g["ps"], flat_m, flat_m - 1.96 * flat_se, flat_m + 1.96 * flat_se,
                       style="points")], xscale="log", yscale="log")])
     evidence = (f"εn: {d_rate.phrase()}; p: {d_flat.phrase()}; diagnosis: {crit} (z₀ the one-release multiplier of "
-                f"(ε/2, δ/2)); excess risk {full_m[0]:.3g} → {full_m[-1]:.3g} over εn ∈ [{ens[0]:g}, {ens[-1]:g}] (loss at "
+                f"(ε/2, δ/2)); excess risk {full_m[0]:.3g} → {full_m[-1]:.3g} over εn ∈ [{ens[0]:g}, {ens[-1]:g}] "
+                "(loss at "
                 f"θ = 0: {float(outs[0]['loss0']):.3g}; slope {_fmt_ci(fit_full.slope)} against the claimed ≤ −1; "
                 f"indefinite H_t in {float(np.mean(outs[m - 1]['indefinite_frac'])):.0%} of the steps at the largest "
                 f"εn); with σ_B = 0 slope {_fmt_ci(fit_grad.slope)}; eq.-(25) bound of the runs {b25.min():.3g}–"
@@ -1076,10 +1088,10 @@ def na_audit_datasets(n: int, p: int = NA_AUDIT_P, adjacency: str = "zero_out"):
     y1 = np.zeros(n)
     y1[0] = NA_AUDIT_FAR
     y0 = -y1 if adjacency == "replace_one" else y1.copy()
-    I = np.eye(p)
+    eye = np.eye(p)
 
     def make(X, y):
-        return kn.LowRankGLM(np.ascontiguousarray(X), y, I.copy(), X.copy(), np.zeros(p), np.zeros((0, p)),
+        return kn.LowRankGLM(np.ascontiguousarray(X), y, eye.copy(), X.copy(), np.zeros(p), np.zeros((0, p)),
                              "absolute", {"audit": True})
 
     return make(X0, y0), make(X1, y1)
@@ -1204,7 +1216,8 @@ def _na_audit_tests(name: str) -> int:
 
 
 _NA_AUDIT_METHOD = ("Threshold on half the runs, error rates on the other half "
-                    "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: full batch, a Gaussian claim), each of its {tests} bounds at the "
+                    "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: full batch, a Gaussian claim), each of its "
+                    "{tests} bounds at the "
                     "per-test level of the ledger's Bonferroni family (verify.decide).")
 _NA_AUDIT_TEXT = {  # claim suffix: (statement, theory, notes)
     "dp_gd": (

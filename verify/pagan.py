@@ -19,8 +19,8 @@ import kernels.moments
 from theory import numeric
 from theory import pagan as tp
 from verify import decide, stats
-from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
+from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
 
@@ -94,7 +94,8 @@ def eq7(budget: str, seed: int) -> Outcome:
     if not chain_ok:
         counter = {"sigma": np.abs(np.asarray(worst.example, dtype=float)).tolist(), "relative_slack": worst.slack}
     evidence = (f"min relative slack {worst.slack:.3g} over {hw.evaluated + sum(w.evaluated for w in adv)} "
-                f"evaluations (rounding tolerance {tol:.2g}); for σ_j=j^-1.5: (Σσ^(2/3))^(3/2)/log^(3/2) d → {lim_mid}, "
+                f"evaluations (rounding tolerance {tol:.2g}); for σ_j=j^-1.5: (Σσ^(2/3))^(3/2)/log^(3/2) d "
+                f"→ {lim_mid}, "
                 f"√dΣσ/√d → {lim_up}; PASAN/PAGAN factor ratio slope in d over 10..1e6 = {slope.slope}")
     panel = Panel("σ_j = j^(-3/2): rate factors", "dimension d", "factor", [
         Series("√d·Σσ_j (PASAN on X∞)", dims, up_v),
@@ -169,7 +170,8 @@ def theorem4(budget: str, seed: int) -> Outcome:
     counter = None
     if not holds:
         ex = worst.example
-        counter = {"example": [np.asarray(e).tolist() for e in ex] if isinstance(ex, tuple) else np.asarray(ex).tolist(),
+        counter = {"example": ([np.asarray(e).tolist() for e in ex] if isinstance(ex, tuple)
+                               else np.asarray(ex).tolist()),
                    "relative_slack": worst_slack}
     n_eval = hw.evaluated + sum(w.evaluated for w in adv) + len(gaps)
     evidence = (f"min slack/‖z̄‖₁ {worst_slack:.3g} over {n_eval} evaluations (tolerance {tol:.2g}); "
@@ -236,7 +238,8 @@ def _seed_for(seed: int, *parts: int) -> int:
     "mean final losses of independent runs (Welch t): holds when the upper 95% bound of the difference is below 0, "
     "violated when its family-corrected lower bound exceeds the margin 0.01 (1% of f(0) ≈ 0.9, fixed before the "
     "data), a near-tie otherwise. 'Closer to AdaGrad than to SGD' is 'below the midpoint of their means' (AdaGrad "
-    "below SGD, as in the paper's figure; both means are reported). Stepsizes are chosen on separate tuning runs (fresh seeds), then the final runs are fresh. The paper "
+    "below SGD, as in the paper's figure; both means are reported). Stepsizes are chosen on separate tuning runs "
+    "(fresh seeds), then the final runs are fresh. The paper "
     "fixes the shape C_jj = σ_j^(-4/3) but not the radius B of the optimal ellipsoid for this experiment: we take the "
     "B that clips the same fraction of a public sample as the unit ball used with A = I. δ = 1e-5 (not stated in "
     "the paper). T (not stated) is 1000 at the full budget. Non-private methods do not depend on ε and are run once. "
@@ -427,7 +430,8 @@ def lemma31_c_star(n: int, b: int, delta: float, epsilon: float) -> dict:
 
 # Extra points for the uniformity of c in n/b (the falsifiable part of the lemma): with the grid they
 # span at least a decade of n/b at the smallest ε.
-LEMMA31_UNIFORM = ({"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 0.1}, {"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 1.0})
+LEMMA31_UNIFORM = ({"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 0.1},
+                   {"n": 1000, "b": 5, "delta": 1e-5, "epsilon": 1.0})
 LEMMA31_SLOPE_MARGIN = 0.1  # c* may not decay faster than (n/b)^-0.1 over a decade (the rate claims' margin)
 
 
@@ -485,7 +489,8 @@ def _lemma31_points(budget: str) -> tuple[list[dict], list[dict]]:
         "must not fall below −0.1 (margin fixed before the data, as the rate claims') over ≥ 1 decade of n/b; the "
         "points n = 1000, b = 5 (ε = 0.1, 1) extend the quick grid to a decade. Verdict (exact, no statistical "
         "test): violated when one step already exceeds ε at the smallest ε (no c at all) or c* decays in n/b over "
-        "a decade; holds when the smallest ε's series spans a decade and none decays; else inconclusive. ε values at which no c works (one step alone exceeds ε) are listed. Grid points "
+        "a decade; holds when the smallest ε's series spans a decade and none decays; else inconclusive. ε values at "
+        "which no c works (one step alone exceeds ε) are listed. Grid points "
         "with n/b > 1500 (full: n=5000,b=1; n=100000,b∈{1,10}) are not evaluated: they need 1e7+ "
         "steps of a per-step loss ~b/n, beyond what dp-accounting's PLD resolves reliably; for "
         "b/n → 0 c* depends on (ε, δ) only (T·(b/n)² = c), which the evaluated points show. The quick "
@@ -561,7 +566,8 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
                          f"{f['nb_min']:.3g}..{f['nb_max']:.3g}" for f in series_fit)
     evidence = (("violated (exact accountant): c* decays in n/b faster than the margin: " if decays else
                  "inconclusive: the smallest ε's series spans < 1 decade of n/b; " if verdict == "inconclusive" else
-                 f"holds (exact accountant): c uniform in n/b within slope margin {LEMMA31_SLOPE_MARGIN:g}: ") + unif_txt
+                 f"holds (exact accountant): c uniform in n/b within slope margin "
+                 f"{LEMMA31_SLOPE_MARGIN:g}: ") + unif_txt
                 + "; " +
         f"{len(points)} grid points ({len(skipped)} with n/b>{_MAX_N_OVER_B} not evaluated); "
         f"c_max(ε̄) = {cmax_txt}; "
@@ -671,8 +677,10 @@ def example1(budget: str, seed: int) -> Outcome:
         bad = (grow_p or grow_d)[0]
         counter = {k: bad[k] for k in ("profile", "C", "d", "slope", "span") if k in bad}
     evidence = (f"G_p(C)/example1_bound(µ=0, K=1) = G_p/(√p√ΣC_jjσ_j²), exact (weighted-χ² moments): last-decade "
-                f"log-log slope in p at most {worst['slope']:.3g} (σ {worst['profile']}, C {worst['C']}, d={worst['d']}; "
-                f"p = {ps[0]}..{ps[-1]}), in d at most {worst_d['slope']:.3g} (σ {worst_d['profile']}, C {worst_d['C']}), "
+                f"log-log slope in p at most {worst['slope']:.3g} (σ {worst['profile']}, C {worst['C']}, "
+                f"d={worst['d']}; "
+                f"p = {ps[0]}..{ps[-1]}), in d at most {worst_d['slope']:.3g} (σ {worst_d['profile']}, "
+                f"C {worst_d['C']}), "
                 f"against the margin {EX1_SLOPE_MARGIN:g} over ≥ 1 decade; largest ratio (the O(1) constant) "
                 f"{K_hat:.3f} over {len(rows)} configurations")
     if verdict == "inconclusive":
@@ -1233,7 +1241,8 @@ def _rate_counter(verdict, rows, decisions) -> dict | None:
 
 
 _RATE_NOTES = (
-    "Problem: linear_subgaussian (F(x;Z) = ⟨x,Z⟩, Z_j ~ N(0, σ_j²), σ_j = j^(-3/2)), ERM excess f(x̄_T;S) − min_X f(·;S) "
+    "Problem: linear_subgaussian (F(x;Z) = ⟨x,Z⟩, Z_j ~ N(0, σ_j²), σ_j = j^(-3/2)), ERM excess f(x̄_T;S) − min_X "
+    "f(·;S) "
     "of the average iterate, fresh datasets (one run each). Prescribed parameters: p = ⌈log d⌉, α = diam(X), "
     "T = c n²/b², A_k = C/B² with the theorem's B; G_2p(C) exact (weighted χ² moments); the hypothesis "
     "Ĝ_p(S;C) ≤ G_2p(C) is checked per dataset and datasets where it fails are excluded. R terms: exact for i.i.d. "
@@ -1280,12 +1289,13 @@ def theorem1(budget: str, seed: int) -> Outcome:
     tests=3,
     statement="""Theorem 2: PAGAN with α = diam∞(X), T = c n²/b², A_k = C/B² (the prescribed B) satisfies
     E[f(x̄_T) − min f] ≤ O(diam∞·R_ada(T) + diam∞·G_2p(C)·(√(log(1/δ))·tr(C^{-1/2})/(nε))^{(p−1)/p}·(diam_{C⁻¹}/diam∞)^{1/p})
-    whenever Ĝ_p(S;C) ≤ G_2p(C): one constant serves every n, ε, d and T.""",
+    whenever Ĝ_p(S;C) ≤ G_2p(C): one constant serves every n, ε, d and T.""",  # noqa: E501
     theory=("theory.pagan.theorem2_bound", "theory.pagan.theorem2_radius", "theory.pagan.theorem2_large_p"),
     notes=_RATE_NOTES + " Setting: X∞ = [−1,1]^d, C_jj = σ_j^(-4/3) (§3.2).",
 )
 def theorem2(budget: str, seed: int) -> Outcome:
-    return _rate_outcome("pagan", "bound", budget, seed, "theorem2", "pagan Theorem 2: PAGAN on the box, measured vs bound")
+    return _rate_outcome("pagan", "bound", budget, seed, "theorem2",
+                         "pagan Theorem 2: PAGAN on the box, measured vs bound")
 
 
 @claim(
@@ -1301,7 +1311,8 @@ def theorem2(budget: str, seed: int) -> Outcome:
     "Theorem 1 stays flat.",
 )
 def eq9(budget: str, seed: int) -> Outcome:
-    return _rate_outcome("pasan", "rate", budget, seed, "eq9", "pagan eq. (9): PASAN on the unit ball, measured vs rate")
+    return _rate_outcome("pasan", "rate", budget, seed, "eq9",
+                         "pagan eq. (9): PASAN on the unit ball, measured vs rate")
 
 
 @claim(
@@ -1407,7 +1418,7 @@ def _thm3_task(profile: str, d: int, n: int, trials: int, seed: int) -> dict:
 
 
 def gaussian_moment_ratio(pmax: float) -> float:
-    """sup over p ∈ [1, pmax] of E|N|^p^{2/p}/p for N ~ N(0,1): Definition 4.1 holds with r² = this (exact, gamma functions)."""
+    """sup over p ∈ [1, pmax] of E|N|^p^{2/p}/p for N ~ N(0,1): Definition 4.1 holds with r² = this (exact, gamma functions)."""  # noqa: E501
     from scipy.special import gammaln
     ps = np.linspace(1.0, max(1.0, pmax), 400)
     log_m = ps / 2 * math.log(2) + gammaln((ps + 1) / 2) - 0.5 * math.log(math.pi)
@@ -1681,12 +1692,14 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
     if extra:
         figures.update(extra)
     evidence = (f"{held}/{len(applicable)} (d, ε, algorithm) cells where the hypothesis holds show sup_S E ≥ bound "
-                f"(lower 95% CI, bound at the accountant ε ∈ {{{', '.join(f'{e:.3g}' for e in sorted({r['epsilon_accountant'] for r in rows}))}}}); "
+                "(lower 95% CI, bound at the accountant ε ∈ "
+                f"{{{', '.join(f'{e:.3g}' for e in sorted({r['epsilon_accountant'] for r in rows}))}}}); "
                 f"smallest lower-CI/bound {figures['min_sup_over_bound']:.3g}; "
                 f"{len(rows) - len(applicable)} cells outside the hypothesis")
     if edge_ex:
         evidence += (f"; but the bound exceeds the largest possible value at d={edge_ex['d']}, σ={edge_ex['sigma']}, "
-                     f"nε={edge_ex['epsilon']:.3g}: bound {edge_ex['lower_bound']:.3g} > {edge_ex['largest_possible']:.3g}"
+                     f"nε={edge_ex['epsilon']:.3g}: bound {edge_ex['lower_bound']:.3g} "
+                     f"> {edge_ex['largest_possible']:.3g}"
                      " (log d ≤ 1)")
     else:
         evidence += f"; the bound never exceeds the largest possible value ({edge_n} exact points, d ≤ 10)"
@@ -1698,7 +1711,8 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
         if sel:
             series.append(Series(f"{a}: sup over instances (mean)", [r["d"] for r in sel], [r["sup_mean"] for r in sel],
                                  style="points"))
-    lbs = sorted({(r["d"], r["lower_bound"]) for r in applicable if r["epsilon"] == max(x["epsilon"] for x in applicable)})
+    lbs = sorted({(r["d"], r["lower_bound"]) for r in applicable
+                  if r["epsilon"] == max(x["epsilon"] for x in applicable)})
     if lbs:
         series.append(Series("lower bound (largest ε)", [x[0] for x in lbs], [x[1] for x in lbs]))
     panels = [Panel(f"{title}: measured risk vs lower bound", "d", field.replace("_", " "), series, xscale="log",

@@ -259,7 +259,7 @@ def _leaves(event, times: int = 1):
 
 
 def _loss_range(sigma: float, sensitivity: float) -> float:
-    """Width of the privacy losses a PLD of N(0, σ²) vs N(Δ, σ²) keeps: Δ²/(2σ²) + 10Δ/σ (upper bound, subsampled too)."""
+    """Width of the privacy losses a PLD of N(0, σ²) vs N(Δ, σ²) keeps: Δ²/(2σ²) + 10Δ/σ (upper bound, subsampled too)."""  # noqa: E501
     return sensitivity * sensitivity / (2.0 * sigma * sigma) + _TRUNCATION_SIGMAS * sensitivity / sigma
 
 
@@ -576,7 +576,8 @@ def optimal_composition_epsilon(epsilons: Sequence[float], deltas: Sequence[floa
                                f"{MAX_PLD_WORK:.0e} point-operations", eps.size)
     if not 2.0 * total / vdi <= MAX_PLD_POINTS:
         raise InvalidParameter("value_discretization_interval", f"at least {2.0 * total / MAX_PLD_POINTS:.3g} here: "
-                               f"the composed privacy losses span ±Σε_i = ±{total:.3g} (epsilons), and a finer PLD grid "
+                               f"the composed privacy losses span ±Σε_i = ±{total:.3g} (epsilons), and a finer PLD "
+                               "grid "
                                f"would hold more than {MAX_PLD_POINTS:.0e} points", vdi)
     params = "epsilons, deltas, delta"
     pld = None

@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+
 class Verdict(enum.StrEnum):
     """The three verdicts (string-valued: results.json and comparisons with plain strings are unchanged)."""
 

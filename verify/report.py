@@ -299,7 +299,7 @@ nav.toc h4 { margin: .4rem 0 0; break-after: avoid; }
 [hidden] { display: none !important; }
 @media (max-width: 800px) { table.summary col.id { width: 9rem; } table.summary col.verdict { width: 6.5rem; }
   table.summary col.s { width: 3rem; } body { padding: 0 .5rem; } }
-"""
+"""  # noqa: E501
 
 _JS = """
 (function () {
@@ -439,7 +439,7 @@ def _kept_html(r: Result, meta: Mapping, short: bool = False) -> str:
 def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping | None = None) -> str:
     e = html.escape
     parts = [f'<section class="claim" id="{e(r.id)}" data-verdict="{e(str(r.verdict))}" data-paper="{e(paper)}">',
-             f'<a class="top" href="#contents">contents ↑</a>',
+             '<a class="top" href="#contents">contents ↑</a>',
              f"<h3><code>{e(r.id)}</code> {_verdict_html(str(r.verdict))}</h3>",
              f"<p><strong>{e(verdict_phrase(r))}</strong></p>", _kept_html(r, meta or {})]
     if c is not None:

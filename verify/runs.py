@@ -175,7 +175,8 @@ def _privacy_record(z: float, eps: float, delta: float, accountant: str, mechani
     if calibration == "accountant":
         rec["calibration_precision"] = CALIBRATION_REL
         if z <= Z_MIN:
-            rec["note"] = f"even the smallest multiplier searched ({Z_MIN:g}) is certified: the noise is more than needed"
+            rec["note"] = (f"even the smallest multiplier searched ({Z_MIN:g}) is certified: the noise is more "
+                           "than needed")
     if note:
         rec["note"] = note
     return rec

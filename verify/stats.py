@@ -6,10 +6,9 @@ confidence interval lies, never by a hand-picked fudge factor.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
-
-import math
 
 import numpy as np
 from scipy import stats as _st

@@ -36,8 +36,16 @@ from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_
 
 from kernels import validate as V
 from kernels._compile import compile_helpers
-from kernels.dp_adam import (OPTIMIZERS, STRATEGIES, STRATEGY_MAX_T, VARIANTS, RoundConfig, bias_schedule,
-                             noise_stds, strategy)
+from kernels.dp_adam import (
+    OPTIMIZERS,
+    STRATEGIES,
+    STRATEGY_MAX_T,
+    VARIANTS,
+    RoundConfig,
+    bias_schedule,
+    noise_stds,
+    strategy,
+)
 
 dev = compile_helpers(cuda.jit(device=True))
 GPU_VARIANTS = ("post_processing", "ime", "bias_correction", "scale_then_privatize", "noiseless", "noiseless_stp",

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import cuda
-from numba.cuda.random import (create_xoroshiro128p_states, xoroshiro128p_normal_float64,
-                               xoroshiro128p_uniform_float64)
+from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_float64, xoroshiro128p_uniform_float64
 
 from kernels import validate as V
 from kernels._compile import compile_helpers

@@ -117,7 +117,8 @@ def test_seminorm_projection_is_feasible_and_optimal():
 
 def test_indefinite_preconditioner_is_counted_and_handled():
     pr = kn.low_rank_glm(n=40, p=10, k=3, seed=0)
-    out = {m: kn.run_noisy_adagrad(pr, 60, 0.5, 1.0, sigma_B=5.0, indefinite=m, trials=1, seed=1) for m in ("abs", "clip")}
+    out = {m: kn.run_noisy_adagrad(pr, 60, 0.5, 1.0, sigma_B=5.0, indefinite=m, trials=1, seed=1)
+           for m in ("abs", "clip")}
     assert out["abs"]["indefinite"].sum() > 0
     np.testing.assert_array_equal(out["abs"]["indefinite"], out["clip"]["indefinite"])  # same draws, same K
     for o in out.values():

@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import example, given, target, strategies as st
+from hypothesis import example, given, target
+from hypothesis import strategies as st
 
 from theory import adadps as ta
 from theory import numeric

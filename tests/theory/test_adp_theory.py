@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import example, given, strategies as st
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from theory import adp
 from verify import adp as vadp

@@ -6,7 +6,8 @@ import time
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import example, given, target, strategies as st
+from hypothesis import example, given, target
+from hypothesis import strategies as st
 from scipy import integrate
 from scipy.stats import norm
 

@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import example, given, target, strategies as st
+from hypothesis import example, given, target
+from hypothesis import strategies as st
 
 from theory import noisy_adagrad as tn
 from verify import noisy_adagrad as vn
@@ -72,7 +73,8 @@ def test_lemma12_holds_for_u_equal_v_and_psd_noise(seed):
 
 def test_lemma5_sqrt2_is_approached_and_never_exceeded():
     n, t = 100, 5
-    a = np.zeros((t, 2)); h = np.zeros((t, 2))
+    a = np.zeros((t, 2))
+    h = np.zeros((t, 2))
     a[:, 0] = 0.99
     h[:, 1] = 1.0 / n
     r = vn.lemma5_gap(a, h) / (math.sqrt(t) / n)

@@ -5,7 +5,7 @@ import numpy as np
 from scipy import stats
 
 from verify import adadps as va
-from verify.audit import AUDIT_DELTA, _QUICK_CAVEAT
+from verify.audit import _QUICK_CAVEAT, AUDIT_DELTA
 from verify.privacy import gaussian_epsilon
 from verify.registry import load_all
 

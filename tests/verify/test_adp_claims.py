@@ -22,7 +22,8 @@ def test_lemma22_quick_holds_and_its_numbers_say_so():
 def test_lemma22_negative_control_flags_a_wrong_formula(monkeypatch):
     """Halving ε̃ (a composition bound that is too good to be true) must be caught."""
     real = ta.extended_advanced_composition
-    monkeypatch.setattr(ta, "extended_advanced_composition", lambda e, d, dp: (real(e, d, dp)[0] / 4, real(e, d, dp)[1]))
+    monkeypatch.setattr(ta, "extended_advanced_composition",
+                        lambda e, d, dp: (real(e, d, dp)[0] / 4, real(e, d, dp)[1]))
     out = adp.lemma2_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["eps_optimal"] > out.counterexample["eps_tilde"]
 
@@ -79,7 +80,8 @@ def test_table1_at_matched_epsilon_is_never_a_refutation():
     g = out.figures["growth_eps1"]
     assert out.verdict in ("holds", "inconclusive")  # a failure to reproduce is not a refutation
     assert np.isfinite(g) and g > 0
-    assert set(k for k in out.figures if k.startswith("advantage_eps1_")) == {"advantage_eps1_T300", "advantage_eps1_T3000"}
+    assert set(k for k in out.figures if k.startswith("advantage_eps1_")) == {"advantage_eps1_T300",
+                                                                              "advantage_eps1_T3000"}
     assert len(out.decisions) == 1
     if out.verdict == "inconclusive":
         assert "not a refutation" in out.evidence

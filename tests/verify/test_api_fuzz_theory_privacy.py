@@ -19,15 +19,27 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kernels import InvalidParameter
+from tests.verify.fuzz_support import (
+    JUNK_ANY,
+    JUNK_ARRAY,
+    JUNK_COUNT,
+    JUNK_NAME,
+    JUNK_REAL,
+    all_finite,
+    examples,
+    fuzzed,
+    names_a_parameter,
+    outcome,
+    parameter_names,
+    reals,
+    small,
+    watchdog,
+)
 from theory import adp as T_adp
 from theory import dp_adam_design as T_dad
 from theory import noisy_adagrad as T_na
 from theory import pagan as T_pg
 from verify import privacy as P
-
-from tests.verify.fuzz_support import (JUNK_ANY, JUNK_ARRAY, JUNK_COUNT, JUNK_NAME, JUNK_REAL, all_finite, examples,
-                                       fuzzed, names_a_parameter, outcome, parameter_names, reals, small,
-                                       watchdog)
 
 NAN, INF = float("nan"), float("inf")
 
@@ -122,7 +134,8 @@ def test_gaussian_epsilon_interval(kw):
 
 @settings(max_examples=examples(25))
 @given(kw=fuzzed(dict(n=small(200, 5000), batch_size=small(1, 3), noise_multiplier=reals(1, 5), steps=small(1, 5),
-                      delta=reals(1e-9, 0.1), accountant=st.just("pld"), value_discretization_interval=reals(1e-2, 5e-2)),
+                      delta=reals(1e-9, 0.1), accountant=st.just("pld"),
+                      value_discretization_interval=reals(1e-2, 5e-2)),
                  dict(junk_for(dict(noise_multiplier=0, steps=0, delta=0, value_discretization_interval=0)),
                       n=st.one_of(JUNK_COUNT, st.sampled_from([1, 10**12])),
                       batch_size=st.one_of(JUNK_COUNT, st.sampled_from([10**8, 10**9])))))
@@ -137,7 +150,8 @@ def test_with_replacement_epsilon(kw):
 
 
 PHASE = st.tuples(reals(1e-4, 1), reals(0.5, 5), small(1, 20))
-JUNK_PHASE = st.one_of(st.tuples(JUNK_REAL, reals(0.5, 5), small(1, 5)), st.tuples(reals(1e-3, 1), JUNK_REAL, small(1, 5)),
+JUNK_PHASE = st.one_of(st.tuples(JUNK_REAL, reals(0.5, 5), small(1, 5)),
+                       st.tuples(reals(1e-3, 1), JUNK_REAL, small(1, 5)),
                        st.tuples(reals(1e-3, 1), reals(0.5, 5), JUNK_COUNT), st.just((0.1, 1.0)), st.just("abc"),
                        st.just(None))
 
@@ -177,7 +191,8 @@ MECH_JUNK = dict(sampling=JUNK_NAME, noise_multiplier=JUNK["noise_multiplier"], 
 @given(mech=fuzzed(MECH_GOOD, MECH_JUNK, max_bad=1),
        call=fuzzed(dict(delta=reals(1e-9, 0.1), accountant=ACCOUNTANTS, value_discretization_interval=reals(1e-2, 5e-2),
                         epsilon=reals(0.1, 20)),
-                   junk_for(dict(delta=0, accountant=0, value_discretization_interval=0), epsilon=JUNK_REAL), max_bad=1),
+                   junk_for(dict(delta=0, accountant=0, value_discretization_interval=0), epsilon=JUNK_REAL),
+                   max_bad=1),
        private=st.booleans())
 def test_mechanism(mech, call, private):
     params = parameter_names(P.Mechanism) | parameter_names(P.Mechanism.epsilon) | {"epsilon"}
@@ -265,8 +280,8 @@ PSD = small(0, 5).map(lambda s: (lambda X: X @ X.T)(np.random.default_rng(s).sta
 SPD = small(0, 5).map(lambda s: (lambda X: X @ X.T + np.eye(3))(np.random.default_rng(s).standard_normal((3, 3))))
 GRADS = st.tuples(small(1, 5), small(1, 3)).map(lambda s: np.random.default_rng(sum(s)).standard_normal(s))
 JUNK_VEC = st.one_of(JUNK_ARRAY, st.just([1e-300, 1.0, 1.0]), st.just([1e300, 1e-300, 1.0]), st.just([0.0, 1.0, 2.0]))
-JUNK_MATRIX = st.one_of(JUNK_ARRAY, st.just(np.ones((2, 3))), st.just(np.zeros((3, 3))), st.just(np.full((3, 3), 1e300)),
-                        st.just(np.eye(3) * 1e-320))
+JUNK_MATRIX = st.one_of(JUNK_ARRAY, st.just(np.ones((2, 3))), st.just(np.zeros((3, 3))),
+                        st.just(np.full((3, 3), 1e300)), st.just(np.eye(3) * 1e-320))
 EXACT = st.booleans()
 
 THEORY = {
@@ -274,7 +289,8 @@ THEORY = {
     "adp.m_adp": (T_adp.m_adp, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
     "adp.m_dp": (T_adp.m_dp, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
     "adp.m_ratio": (T_adp.m_ratio, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
-    "adp.polynomial_schedule": (T_adp.polynomial_schedule, dict(T_steps=small(1, 50), a_=reals(0.1, 5), c_=reals(0.1, 5)),
+    "adp.polynomial_schedule": (T_adp.polynomial_schedule,
+                                dict(T_steps=small(1, 50), a_=reals(0.1, 5), c_=reals(0.1, 5)),
                                 dict(T_steps=JUNK_COUNT)),
     "adp.extended_advanced_composition": (T_adp.extended_advanced_composition,
                                           dict(eps=UNIT_VEC, deltas=st.lists(reals(1e-9, 0.1), min_size=3, max_size=3),

@@ -59,4 +59,5 @@ def test_ime_audit_catches_a_naive_squared_part_sensitivity(monkeypatch):
     monkeypatch.setattr(K, "ime_sensitivities", lambda clip_norm, batch_size: (clip_norm / batch_size,
                                                                               clip_norm**2 / batch_size**2))
     out = M.audit_dp_adam("ime", "quick", 0, trials=4000)
-    assert out.verdict == "violated" and out.counterexample["audit_epsilon_lb"] > out.counterexample["accountant_epsilon"]
+    assert (out.verdict == "violated"
+            and out.counterexample["audit_epsilon_lb"] > out.counterexample["accountant_epsilon"])

@@ -6,7 +6,7 @@ import pytest
 from dp_accounting import dp_event as dpe
 
 from verify import noisy_adagrad as vn
-from verify.audit import AUDIT_DELTA, _QUICK_CAVEAT
+from verify.audit import _QUICK_CAVEAT, AUDIT_DELTA
 from verify.privacy import InvalidParameter, NeighboringRelation, epsilon_of, gaussian_epsilon
 from verify.registry import load_all
 

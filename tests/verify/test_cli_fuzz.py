@@ -5,7 +5,6 @@ import io
 import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-
 from unittest import mock
 
 from hypothesis import event, example, given, settings

@@ -1,4 +1,4 @@
-"""noisy_adagrad claims at the quick budget: each verdict agrees with its own numbers; known verdicts; negative controls."""
+"""noisy_adagrad claims at the quick budget: each verdict agrees with its own numbers; known verdicts; negative controls."""  # noqa: E501
 
 import math
 

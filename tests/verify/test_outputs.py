@@ -78,7 +78,8 @@ def test_a_held_directory_is_refused_naming_the_holder(tmp_path):
         _, err = proc.communicate(timeout=300)
     assert proc.returncode == 2, err
     (line,) = _errors(err)
-    assert line.startswith(f"dpverify: error: --out: {out} is in use by another dpverify command (pid {os.getpid()} on ")
+    assert line.startswith(f"dpverify: error: --out: {out} is in use by another dpverify command "
+                           f"(pid {os.getpid()} on ")
     assert "test holder" in line and "--wait" in line
     assert not any((out / n).exists() for n in SET + ("figures", "cache"))
 

@@ -14,7 +14,7 @@ import kernels
 import kernels.moments
 from theory import numeric
 from theory import pagan as tp
-from verify import pagan, stats
+from verify import pagan
 
 
 # --------------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ def test_large_p_forms_are_the_limits_of_the_general_bounds():
 
 def test_eq7_is_theorem2_privacy_term_at_the_optimal_geometry():
     """With C = σ^{-4/3}: tr(C^{-1/2}) = S_{2/3} and Σ C σ² = S_{2/3}, so the large-p privacy term is
-    G_2p·√log(1/δ)·S_{2/3}/(nε) with G_2p ≍ √p·√S_{2/3}: (S_{2/3})^{3/2}·√(p log(1/δ))/(nε) ≤ eq. (7)'s rate at p = log d."""
+    G_2p·√log(1/δ)·S_{2/3}/(nε) with G_2p ≍ √p·√S_{2/3}: (S_{2/3})^{3/2}·√(p log(1/δ))/(nε) ≤ eq. (7)'s rate at p = log d."""  # noqa: E501
     sigma = kernels.problems.power_law_sigma(50, 1.5)
     s23 = float(np.sum(sigma ** (2 / 3)))
     C = sigma ** (-4 / 3)

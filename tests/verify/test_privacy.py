@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from dp_accounting import dp_event as dpe
 from dp_accounting.gaussian_mechanism import get_epsilon_gaussian
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kernels.validate import InvalidParameter
 from verify.privacy import (

@@ -110,7 +110,8 @@ def test_a_diverging_trial_is_reported_not_fatal():
 
 
 BAD = [
-    (["run", "adp_sgd", "--problem", "abs_regression"], "--problem: must be one of smooth_nonconvex (got abs_regression)"),
+    (["run", "adp_sgd", "--problem", "abs_regression"],
+     "--problem: must be one of smooth_nonconvex (got abs_regression)"),
     (["run", "adadps_rmsprop", "--problem", "sparse_linear_regression"],
      "--problem: must be one of zipf_bow_logistic (got sparse_linear_regression)"),
     (["run", "dp_adam", "--problem", "sparse_logistic_1d"], "ALGORITHM: must be one of "),

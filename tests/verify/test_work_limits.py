@@ -5,6 +5,7 @@ with one InvalidParameter naming the user's parameter.
 """
 
 import dataclasses
+
 import numpy as np
 import pytest
 
