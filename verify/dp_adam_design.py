@@ -1293,7 +1293,7 @@ def _register_dp_adam_audits() -> None:
             notes=cfg_notes + " Kernel: kernels.dp_adam.run_stream (Adam, η = 1, ξ = 1, d = 2). Zero-out adjacency "
             "(the accountant's; for the Gaussian mechanism without sampling the dominating pair N(0, σ²) vs N(1, σ²) "
             "is the same as add/remove). Threshold chosen on half the runs, error rates on the other half "
-            f"(verify.audit.epsilon_lower_bound, Gaussian-DP bound: no subsampling, a Gaussian claim) at δ = 1e-5, each bound "
+            "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: no subsampling, a Gaussian claim) at δ = 1e-5, each bound "
             "at the per-test level of the ledger's Bonferroni family (verify.decide). Accountant: dp-accounting's pessimistic PLD of the Gaussian mechanism on a 1e-3 grid (an upper "
             "bound, ≤ T·1e-3 above the exact ε).",
         )(lambda budget, seed, _n=name: audit_dp_adam(_n, budget, seed))
