@@ -189,7 +189,8 @@ def _ols_slope(x, y) -> float:
     kind="privacy",
     statement="""Theorem 1 (after Abadi et al. 2016): with non-sensitive side information, there are constants c₁, c₂
     such that for ε < c₁b²T/n², Algorithm 1 is (ε, δ)-DP whenever σ ≥ c₂·b√(T log(1/δ))/(nε).""",
-    theory=("theory.adadps.theorem1_sigma", "theory.adadps.theorem1_epsilon_range", "theory.adadps.theorem1_required_c2"),
+    theory=("theory.adadps.theorem1_sigma", "theory.adadps.theorem1_epsilon_range",
+            "theory.adadps.theorem1_required_c2"),
     notes="Sampling: Theorem 1 is Abadi et al.'s Theorem 1, whose mechanism samples each record independently "
     "with probability q = b/n (Poisson), add/remove-one adjacency; that is what is accounted. Algorithm 1 as "
     "written draws a fixed-size uniform batch; its ε (sampling without replacement, replace-one adjacency, RDP) is "
@@ -411,7 +412,7 @@ def _rate_check(budget: str, seed: int, method: str, side_info: str, label: str)
     kind="rate",
     statement="""Theorem 2: for convex F with a public-data RMSProp preconditioner Aᵗ = √vᵗ + εᵗ (1 − γ/t ≥ βᵗ ≥ 1 − 1/t,
     √t εᵗ non-decreasing) and αₜ = α/√t, min_t E F(wᵗ) − F* ≤ G/√T·Σⱼ E[√v_jᵀ + εᵀ] + α/√T·max_t E‖N‖²_{Aᵗ},
-    G = D²/(2α) + α(2 − γ)/(aγ): an O(1/√T) rate at fixed noise.""",
+    G = D²/(2α) + α(2 − γ)/(aγ): an O(1/√T) rate at fixed noise.""",  # noqa: E501
     theory=("theory.adadps.theorem2_bound", "theory.adadps.theorem2_G", "theory.adadps.theorem2_private_rate"),
     notes="Two parts. (i) Exact, pathwise: the proof's steps (19) √t·Aᵗ ≥ √(t−1)·Aᵗ⁻¹ and (24) "
     "Σₜ(gᵗ)²/(√(tvᵗ) + √tεᵗ) ≤ 2(2−γ)/(aγ)(√(Tvᵀ) + √Tεᵀ) for any paths meeting the hypotheses (a ĝ² ≤ g² ≤ ĝ²/a, "
@@ -457,10 +458,12 @@ def theorem2(budget: str, seed: int) -> Outcome:
                    "a": a, "gamma": gamma}
     elif v_rate == "violated":  # only reachable when Assumption 3 held on every sampled step
         counter = {"T": list(Ts), "min_excess": best, "slope": slope, "test": dec.reason}
-    evidence = (f"exact steps {'hold' if exact_ok else 'FAIL'}; rate: {dec.phrase()}; {w24.evaluated} paths: min slack of (24) {w24.slack:.3g}, of (19) {worst19[0]:.3g} rounding units "
+    evidence = (f"exact steps {'hold' if exact_ok else 'FAIL'}; rate: {dec.phrase()}; "
+                f"{w24.evaluated} paths: min slack of (24) {w24.slack:.3g}, of (19) {worst19[0]:.3g} rounding units "
                 f"(≥ −1 holds); rate: min_t E F − F* = " + ", ".join(f"T={T}: {b:.3g}" for T, b in zip(Ts, best))
                 + f"; slope of √T·excess vs T {slope:.3g} (decide.rate: {v_fit}); F* = {fs:.5g}; Assumption-2 C = "
-                f"{C2:.3g}; Assumption 3 forces a = 0 at {a3_fail:.0%} of steps (a feature in the private batch, none in "
+                f"{C2:.3g}; Assumption 3 forces a = 0 at {a3_fail:.0%} of steps "
+                f"(a feature in the private batch, none in "
                 f"the public one), so the rate part is {v_rate}")
     fig = Figure("theorem2", "adadps Theorem 2: public RMSProp rate", [Panel(
         "min_t E F(wᵗ) − F*, αₜ = 0.5/√t, noise σC/b", "T", "excess loss", [
@@ -639,7 +642,8 @@ def _t5_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     "verify.decide.mean_at_most (one-sample t over seeds; 14 tests declared, the full budget's cases). Besides "
     "small batches (where the measured side is ≈ 0.004 of the bound, near-vacuous), two full-batch cases "
     "(b = n = 1000: σ = 0, T = 100 and σ = 1, T = 30) where the measured side is 0.1–0.2 of the bound, so a bound "
-    "wrong by a factor 10 is caught. Reported: left/right (how tight the bound is). Theorem 4 (public data) needs Assumption 3, which fails for sparse "
+    "wrong by a factor 10 is caught. Reported: left/right (how tight the bound is). "
+    "Theorem 4 (public data) needs Assumption 3, which fails for sparse "
     "features (see adadps.theorem2); it is not checked.",
     tests=14,
 )
@@ -683,7 +687,8 @@ def theorem5(budget: str, seed: int) -> Outcome:
                    [r["lhs_hi"] for r in rows], style="points"),
             Series("bound (eqs. 59–65)", list(range(len(rows))), [r["rhs"] for r in rows], style="points")],
         yscale="log")])
-    figures = {"L": k["L"], "eps_min_A": k["eps_a"], "C": k["C"], "max_lhs_over_rhs": max(r["lhs"] / r["rhs"] for r in rows)}
+    figures = {"L": k["L"], "eps_min_A": k["eps_a"], "C": k["C"],
+               "max_lhs_over_rhs": max(r["lhs"] / r["rhs"] for r in rows)}
     for r in rows:
         key = f"b{r['b']}_s{r['sigma']:g}_T{r['T']}"
         figures[f"lhs[{key}]"] = r["lhs"]
@@ -710,7 +715,8 @@ def toy_privacy() -> dict:
     # replace-one: the replaced record's clipped gradient can flip, so the sum moves by up to 2C while the noise
     # is σC; dp-accounting takes the multiplier relative to that l2-sensitivity: σ/2 (found by adadps.audit)
     fixed = dpe.SelfComposedDpEvent(dpe.SampledWithoutReplacementDpEvent(n, b, dpe.GaussianDpEvent(s / 2)), T)
-    return {"epsilon_rdp": dp_sgd_epsilon(b / n, s, T, dl, "rdp"), "epsilon_pld": dp_sgd_epsilon(b / n, s, T, dl, "pld"),
+    return {"epsilon_rdp": dp_sgd_epsilon(b / n, s, T, dl, "rdp"),
+            "epsilon_pld": dp_sgd_epsilon(b / n, s, T, dl, "pld"),
             "epsilon_rdp_fixed_batch_replace_one": epsilon_of(fixed, dl, "rdp", NeighboringRelation.REPLACE_ONE),
             "sigma": s, "batch_size": b, "n": n, "sampling_rate": b / n, "steps": T, "delta": dl,
             "stated_epsilon": TOY["stated_epsilon"]}
@@ -721,7 +727,7 @@ def toy_privacy() -> dict:
     kind="experiment",
     statement="""Section 4.1 / Figure 3: on the sparse linear regression toy problem (d = 500, n = 1000, rare informative
     features), AdaDPS with side information A (1 for the 50 frequent features, 0.01 otherwise) reaches a much lower
-    training loss than DP-SGD at the same privacy, (4.13, 10⁻³)-DP.""",
+    training loss than DP-SGD at the same privacy, (4.13, 10⁻³)-DP.""",  # noqa: E501
     theory=("theory.adadps.theorem3_bound", "theory.adadps.noise_ratio_adadps_over_dpsgd"),
     notes="Run: b = 8, T = 2250, σ = 0.7, δ = 1e-3 (the paper gives only (4.13, 1e-3); b, T, σ and C = 0.5 are the "
     "authors' public toy script's values), Poisson sampling at rate b/n as the RDP accountant assumes, w⁰ = 0. "
@@ -762,11 +768,13 @@ def section4_1(budget: str, seed: int) -> Outcome:
         L = np.asarray(o["loss"])
         cis = [stats.mean_ci(L[:, j]) for j in range(L.shape[1])]
         series.append(Series(name, steps, [c.estimate for c in cis], [c.lo for c in cis], [c.hi for c in cis]))
-    evidence = (f"{dec.phrase()}; accountant ε (Poisson q = {priv['sampling_rate']:g}, σ = {priv['sigma']}, T = {priv['steps']}, "
+    evidence = (f"{dec.phrase()}; accountant ε (Poisson q = {priv['sampling_rate']:g}, σ = {priv['sigma']}, "
+                f"T = {priv['steps']}, "
                 f"δ = {priv['delta']:g}): RDP {priv['epsilon_rdp']:.4f}, PLD {priv['epsilon_pld']:.4f} vs stated 4.13 "
                 f"[{'consistent' if eps_ok else 'UNDERSTATED'}]; fixed-size batches (replace-one) RDP "
                 f"{priv['epsilon_rdp_fixed_batch_replace_one']:.3f}; tuned (lr, C): AdaDPS {chosen['adadps_fixed']}, "
-                f"DP-SGD {chosen['dp_sgd']}; final training loss AdaDPS {stats.mean_ci(fa)}, DP-SGD {stats.mean_ci(fs)} "
+                f"DP-SGD {chosen['dp_sgd']}; final training loss AdaDPS {stats.mean_ci(fa)}, "
+                f"DP-SGD {stats.mean_ci(fs)} "
                 f"({fa.size} seeds); DP-SGD/AdaDPS {ci} (bootstrap, reported) [{v_loss}]")
     fig = Figure("section4_1", f"adadps §4.1 toy: (ε, δ) = ({priv['epsilon_rdp']:.2f}, 1e-3)", [Panel(
                      "sparse_linear_regression, mean ± 95% CI over seeds", "iteration", "training loss", series,
@@ -819,7 +827,8 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
     "version's 1% split left 73 of 200 features at A = 1e-3, ×1000 before clipping, and 640 of 1000 at full). "
     "Every method: σ = 1 (the paper's IMDB value), the same batch and steps, Poisson sampling, δ = 1/n, so the same "
     "accountant ε (reported); (lr, C) tuned on the same grid by validation accuracy (tuning seeds), test accuracy "
-    "reported on fresh seeds. Learning rates: quick {0.01, 0.1, 1, 3, 10}, full the paper's grid plus 3 and 10 (the first "
+    "reported on fresh seeds. Learning rates: quick {0.01, 0.1, 1, 3, 10}, full the paper's grid plus 3 and 10 "
+    "(the first "
     "version's quick grid stopped at 1, where every method's best value sat). Tests (verify.decide.better, Welch t, "
     "7 tests): each 'AdaDPS beats X' holds if the difference of mean test accuracies is above 0, violated if "
     "AdaDPS is below X by more than 0.01 (margin fixed before the data), else inconclusive.",
@@ -840,7 +849,8 @@ def table(budget: str, seed: int) -> Outcome:
     tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 6, **chosen[m]) for m in TABLE_METHODS]
     outs = dict(zip(TABLE_METHODS, sweep(_central_task, tasks, "adadps.table runs")))
     acc = {m: np.asarray(outs[m]["test_acc"]) for m in TABLE_METHODS}
-    decisions = [decide.better(-acc[big], -acc[small], what=f"test accuracy {TABLE_LABELS[small]} − {TABLE_LABELS[big]}",
+    decisions = [decide.better(-acc[big], -acc[small],
+                               what=f"test accuracy {TABLE_LABELS[small]} − {TABLE_LABELS[big]}",
                                margin=TABLE_MARGIN) for big, small in TABLE_RELATIONS]
     verdict = str(decide.combine(decisions))
     means = {m: stats.mean_ci(acc[m]) for m in TABLE_METHODS}
@@ -852,7 +862,8 @@ def table(budget: str, seed: int) -> Outcome:
         next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[0]
     edge = [m for m in TABLE_METHODS if chosen[m]["lr"] == max(g["lrs"])]
     evidence = (f"{key.phrase()}; n = {g['problem']['n']}, d = {g['problem']['d']}, public split "
-                f"{prob.public_features.shape[0]} records ({unseen} features unseen); test accuracy ({g['trials']} seeds, "
+                f"{prob.public_features.shape[0]} records ({unseen} features unseen); "
+                f"test accuracy ({g['trials']} seeds, "
                 f"ε = {eps_rdp:.3g} RDP, δ = 1/n): " + ", ".join(f"{TABLE_LABELS[m]} {means[m]}" for m in TABLE_METHODS)
                 + "; " + "; ".join(f"{TABLE_LABELS[b_]} > {TABLE_LABELS[s_]}: {dd.verdict}"
                                    for (b_, s_), dd in zip(TABLE_RELATIONS, decisions))
@@ -941,7 +952,8 @@ FED_GRIDS = {
     "quick": dict(problem=dict(n=1500, d=200, n_test=1000, n_users=60, seed=13), rounds=40, per_round=10,
                   local_steps=5, local_batch=10, lrs=(0.01, 0.1, 1.0), clips=(0.1, 1.0), tune_trials=2, trials=8),
     "full": dict(problem=dict(n=4000, d=1000, n_test=2000, n_users=200, seed=13), rounds=100, per_round=20,
-                 local_steps=10, local_batch=10, lrs=(0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 2.0), clips=(0.1, 0.5, 1.0, 2.0),
+                 local_steps=10, local_batch=10, lrs=(0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 2.0),
+                 clips=(0.1, 0.5, 1.0, 2.0),
                  tune_trials=2, trials=20),
 }
 FED_SIGMA = 0.3
@@ -984,7 +996,8 @@ def figure6(budget: str, seed: int) -> Outcome:
     verdict = str(dec.verdict)
     n_users = g["problem"]["n_users"]
     eps = dp_sgd_epsilon(g["per_round"] / n_users, FED_SIGMA, g["rounds"], 1.0 / n_users, "rdp")
-    evidence = (f"{dec.phrase()}; user-level ε = {eps:.3g} (RDP, q = {g['per_round']}/{n_users}, σ = {FED_SIGMA}, {g['rounds']} rounds, "
+    evidence = (f"{dec.phrase()}; user-level ε = {eps:.3g} (RDP, q = {g['per_round']}/{n_users}, σ = {FED_SIGMA}, "
+                f"{g['rounds']} rounds, "
                 f"δ = 1/{n_users}); test accuracy AdaDPS {stats.mean_ci(a)} (lr, C = {chosen['frequency']}), DP-FedAvg "
                 f"{stats.mean_ci(f)} ({chosen['ones']}); difference {ci} (bootstrap, reported) [{verdict}]")
     series = []
@@ -994,7 +1007,8 @@ def figure6(budget: str, seed: int) -> Outcome:
         series.append(Series(name, o["rounds"], [c.estimate for c in cis], [c.lo for c in cis], [c.hi for c in cis]))
     fig = Figure("figure6", "adadps Fig. 6 (stylized): federated", [Panel(
         f"user-averaged training loss, ε = {eps:.2g} user-level", "round", "training loss", series)])
-    figures = {"epsilon_rdp_user_level": eps, "test_acc_adadps": float(np.mean(a)), "test_acc_dpfedavg": float(np.mean(f)),
+    figures = {"epsilon_rdp_user_level": eps, "test_acc_adadps": float(np.mean(a)),
+               "test_acc_dpfedavg": float(np.mean(f)),
                "diff": ci.estimate, "diff_lo": ci.lo, "diff_hi": ci.hi}
     counter = {"diff_ci": [ci.lo, ci.hi], "test": dec.reason} if verdict == "violated" else None
     return Outcome(verdict, evidence, figures, counter, [fig], decisions=[dec])
@@ -1089,7 +1103,8 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
     from verify.privacy import NeighboringRelation, dp_sgd_epsilon, epsilon_of
 
     if sampling == "poisson":  # PLD on a 0.01 grid: pessimistic, ≤ T·0.01 above the exact ε
-        return dp_sgd_epsilon(batch_size / n, AUDIT_SIGMA, steps, AUDIT_DELTA, "pld", value_discretization_interval=0.01)
+        return dp_sgd_epsilon(batch_size / n, AUDIT_SIGMA, steps, AUDIT_DELTA, "pld",
+                              value_discretization_interval=0.01)
     # noise σC against the replace-one sensitivity 2C: multiplier σ/2 (see toy_privacy)
     ev = dpe.SelfComposedDpEvent(dpe.SampledWithoutReplacementDpEvent(n, batch_size,
                                                                      dpe.GaussianDpEvent(AUDIT_SIGMA / 2)), steps)
@@ -1148,19 +1163,26 @@ def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome
                          trials=trials, level=level, budget=budget, family="the ledger's statistical tests")
 
 
-_AUDIT_NOTES = ("Canary x = 10·e₀ (squared loss, label ∓10; every other record x = 0), w⁰ = 0, lr = 10⁻³, σ = 1, C = 1, "
-                "d = 3, fixed side information A = (0.01, 1, 1) for AdaDPS (the canary's preconditioned gradient ≈ 10⁴·e₀ "
+_AUDIT_NOTES = ("Canary x = 10·e₀ (squared loss, label ∓10; every other record x = 0), w⁰ = 0, "
+                "lr = 10⁻³, σ = 1, C = 1, "
+                "d = 3, fixed side information A = (0.01, 1, 1) for AdaDPS "
+                "(the canary's preconditioned gradient ≈ 10⁴·e₀ "
                 "is what the kernel must clip). Score −w_T[0]; threshold chosen on half the runs, error rates counted "
                 "on the other half (verify.audit.epsilon_lower_bound: the Gaussian-DP bound where every step takes the "
-                "canary, b = n, Clopper–Pearson where the canary is sampled); each bound at the per-test level of the ledger's "
+                "canary, b = n, Clopper–Pearson where the canary is sampled); "
+                "each bound at the per-test level of the ledger's "
                 "Bonferroni family (verify.decide). "
                 "Configurations: Poisson n=1,b=1,T=1 (one Gaussian step) and n=4,b=1,T=3, zero-out canary, accountant "
-                "dp_sgd_epsilon (add/remove-one; the kernel's rate b/n and divisor b do not depend on the records, so a "
+                "dp_sgd_epsilon (add/remove-one; the kernel's rate b/n and divisor b "
+                "do not depend on the records, so a "
                 "zero record is an absent one), PLD on a 0.01 grid; fixed-size batches n=1,b=1,T=1 and n=4,b=2,T=2, "
                 "replace-one canary (label +10 on D, −10 on D′), accountant RDP of sampling without replacement under "
-                "REPLACE_ONE with multiplier σ/2 (as adadps.section4.1's toy_privacy reports it). δ = 1e-5. Finding that led "
-                "to σ/2: dp-accounting takes the REPLACE_ONE multiplier relative to the replace-one sensitivity, 2C here "
-                "(the replaced record's clipped gradient can flip); with σ the full-budget audit proved ε ≥ 5.04 against "
+                "REPLACE_ONE with multiplier σ/2 (as adadps.section4.1's toy_privacy reports it). δ = 1e-5. "
+                "Finding that led "
+                "to σ/2: dp-accounting takes the REPLACE_ONE multiplier "
+                "relative to the replace-one sensitivity, 2C here "
+                "(the replaced record's clipped gradient can flip); "
+                "with σ the full-budget audit proved ε ≥ 5.04 against "
                 "the 4.73 that call gave at n=1,b=1,T=1 (tests/verify/test_adadps_audit.py pins the kernel's σ/2).")
 
 for _m in AUDIT_CENTRAL:

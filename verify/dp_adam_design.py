@@ -230,7 +230,7 @@ def _s32_figure(r: dict) -> Figure:
     kind="exact",
     statement="""§3.2: under zero-out adjacency the squared clipped average ḡ⊙ḡ has ℓ₂ sensitivity at most
     (2B − 1)C²/B², a bound that is attained (by equal axis-aligned records); noising ḡ and ḡ⊙ḡ each with multiplier √2σ has the privacy of one
-    Gaussian mechanism with multiplier σ (post-processing's).""",
+    Gaussian mechanism with multiplier σ (post-processing's).""",  # noqa: E501
     theory=("theory.dp_adam_design.ime_sensitivity_squares", "theory.dp_adam_design.ime_noise_multipliers"),
     notes="Replaces the retired id dp_adam_design.section3.2, which also carried the remark 'tight when all records "
     "are equal' (now dp_adam_design.section3.2.tight_equal). Exact: seeded random search over batches (B ≤ 12, "
@@ -283,7 +283,8 @@ def section3_2_tight_equal(budget: str, seed: int) -> Outcome:
                    "ratio": float(r["dense_ratio"][0])}
     evidence = (f"exact: equal axis-aligned records attain the bound (ratio 1), but equal dense records do not: ratio "
                 f"‖c⊙c‖/‖c‖² = {r['dense_ratio'][0]:.4f} at B = 1, d = 2, and 1/√d in general (min "
-                f"{float(r['dense_d_ratio'].min()):.4f} at d = {int(r['dims'][int(np.argmin(r['dense_d_ratio']))])}, B = 4)")
+                f"{float(r['dense_d_ratio'].min()):.4f} at d = "
+                f"{int(r['dims'][int(np.argmin(r['dense_d_ratio']))])}, B = 4)")
     figures = {"equal_dense_ratio_d2": float(r["dense_ratio"][0]), "equal_axis_ratio_min": float(r["axis_ratio"].min()),
                "equal_dense_ratio_min": float(r["dense_d_ratio"].min())}
     return Outcome(verdict, evidence, figures, counter, [_s32_figure(r)])
@@ -378,7 +379,8 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     lg = np.log(np.abs(g))
     per_trial_slopes = [np.polyfit(lg, row, 1)[0] for row in fin]
     dslope = decide.equivalent(decide.mean_estimate(per_trial_slopes),
-                               what="slope of the final v/(κg²) − 1 on log|g| (0 = proportional)", margin=S431_SLOPE_MARGIN)
+                               what="slope of the final v/(κg²) − 1 on log|g| (0 = proportional)",
+                               margin=S431_SLOPE_MARGIN)
     decisions.append(dslope)
     figures["slope_rel_error_vs_log_g"] = dslope.estimate
     # the setting needs the scaled clipping inactive: ‖g/√v‖ ≤ C at the start (and it only shrinks from δ₀ > 0)
@@ -548,7 +550,8 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
                                   n_coords=by_budget(budget, 4000, 40000), seed=seed * 100003 + len(tasks)))
             else:
                 tasks.append(dict(d=d, batch=B, sigma=sig, beta2=b2, steps=steps,
-                                  trials=max(1, min(by_budget(budget, 100, 1000), by_budget(budget, 4000, 40000) // d)), seed=seed * 100003 + len(tasks)))
+                                  trials=max(1, min(by_budget(budget, 100, 1000), by_budget(budget, 4000, 40000) // d)),
+                                  seed=seed * 100003 + len(tasks)))
     sims = sweep(_eq2_task if case == "optimistic" else _eq3_task, tasks, f"eq {case}")
     for r, sres in zip(rows, sims):
         r["exact"] = T.negative_probability(r["signal"], r["noise_std"], r["beta2"], r["steps"])
@@ -581,8 +584,10 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
     evidence = (f"{name}: {len(rows)} points over {len(grid)} (B, σ, β₂) settings"
                 + (f" ({omitted} points with d < B omitted: B orthogonal records need d ≥ B)" if omitted else "")
                 + f"; exact P(v̂<0) at d = d* in "
-                f"[{min(at_vals):.3f}, {max(at_vals):.3f}], ≤ {figures.get('exact_below_max', float('nan')):.2g} at d ≤ d*/10, "
-                f"≥ {figures['exact_beyond_min']:.3f} at d ≥ 10d* (exact; at d* the band is [{AT_THRESHOLD_BAND[0]:.3f}, "
+                f"[{min(at_vals):.3f}, {max(at_vals):.3f}], "
+                f"≤ {figures.get('exact_below_max', float('nan')):.2g} at d ≤ d*/10, "
+                f"≥ {figures['exact_beyond_min']:.3f} at d ≥ 10d* "
+                f"(exact; at d* the band is [{AT_THRESHOLD_BAND[0]:.3f}, "
                 f"{AT_THRESHOLD_BAND[1]:.3f}]); simulation vs exact max |Δ| = {max_abs:.3g}; Gaussian prediction "
                 f"max |Δ| = {pred_err:.3g}")
     key = next((dd for dd in decisions if dd.verdict != "holds"), decisions[0])
@@ -659,7 +664,8 @@ def eq2(budget: str, seed: int) -> Outcome:
     drops to d* = B/(σ²√(2(1−β₂)/(1+β₂))): rarely negative well below, a constant fraction negative at and beyond.""",
     theory=("theory.dp_adam_design.threshold_pessimistic", "theory.dp_adam_design.negative_probability"),
     tests=2,
-    notes="Same definitions (and the same two pooled agreement tests) as eq2. Simulated with the full fused round kernel (bias correction, clipping, "
+    notes="Same definitions (and the same two pooled agreement tests) as eq2. "
+    "Simulated with the full fused round kernel (bias correction, clipping, "
     "averaging) on exactly orthogonal unit-norm records whose average has every coordinate ±1/√(Bd) "
     "(orthonormal frame reflected onto that average); points with d < B (no B orthogonal records exist) are "
     "omitted and counted.",
@@ -760,9 +766,11 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
     best_ratio = min(ratios)
     verdict = _verdict(decisions, bound_holds)
     key = next((dd for dd in decisions if dd.verdict != "holds"), decisions[0])
-    evidence = (f"exact bound {'holds' if bound_holds else 'FAILS'}; {key.phrase()}; {len(ratios)} strategies × (β₂, t): min variance / single-term bound = {best_ratio:.4f} (≥ 1; "
+    evidence = (f"exact bound {'holds' if bound_holds else 'FAILS'}; {key.phrase()}; "
+                f"{len(ratios)} strategies × (β₂, t): min variance / single-term bound = {best_ratio:.4f} (≥ 1; "
                 f"slack {worst[0]:.3g} rounding units); kernel IME noise variance within ±{S441_MARGIN:g} of the "
-                f"computed one in {sum(mc_ok)}/{len(mc_ok)} tests; threshold gain ≤ 1/√(1−β₂²) = {gain_lim:.1f} at β₂ = 0.999")
+                f"computed one in {sum(mc_ok)}/{len(mc_ok)} tests; "
+                f"threshold gain ≤ 1/√(1−β₂²) = {gain_lim:.1f} at β₂ = 0.999")
     figures = {"min_variance_over_bound": best_ratio, "min_slack_rounding_units": worst[0],
                "gain_limit_beta2_0.999": gain_lim, "mc_intervals_ok": float(sum(mc_ok))}
     b2grid = np.linspace(0.5, 0.9999, 200)
@@ -800,7 +808,7 @@ def _s45_task(variant: str, d: int, batch: int, rounds: int, burn: int, beta2: f
 
     For scale-then-privatize the kernel's outputs also give the multiplier of z in gradient space,
     (u⊙(√v̂_t + ξ) − u₀⊙(√v̂⁰_t + ξ))/((√v̂_t + ξ)·s z) = (√v̂_{t−1} + ξ)/(√v̂_t + ξ) (ḡ's unscaled clean average cancels), whose
-    square is compared with the exact bound stp_update_noise_bound (coordinates with |z| > 0.1)."""
+    square is compared with the exact bound stp_update_noise_bound (coordinates with |z| > 0.1)."""  # noqa: E501
     prob = P.synthetic_gradients(d=d, batch=batch, scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
     xi, lr = 1e-10, 1e-6
     clip = S45["clip_stp"] if variant == "scale_then_privatize" else S45["clip_pp"]
@@ -990,7 +998,8 @@ def section5_1(budget: str, seed: int) -> Outcome:
     figures["pp_excess_over_paper"] = pp_excess / S51_PAPER_PP_EXCESS
     key = next((dd for dd in decs if dd.verdict == "violated"), None) or \
         next((dd for dd in decs if dd.verdict == "inconclusive"), None) or decs[0]
-    evidence = (f"{key.phrase()}{why_not}; {trials} trials (quick = full: the paper's 30), best lr per method: test loss "
+    evidence = (f"{key.phrase()}{why_not}; {trials} trials (quick = full: the paper's 30), "
+                f"best lr per method: test loss "
                 f"ground truth {gt.mean():.4f}, non-private {best['nonprivate'][0]:.4f}, IME {best['ime'][0]:.4f}, "
                 f"IME for free {best['ime_for_free'][0]:.4f}, post-processing {best['post_processing'][0]:.4f}; "
                 + "; ".join(f"{dd.control.test.split(':')[0]}: {dd.estimate:.4g} ({dd.verdict})" for dd in decs)
@@ -1179,7 +1188,7 @@ def _dpa_batches(mech: str, B: int, T: int, canary: bool) -> np.ndarray:
 def _dpa_released_inputs(cfg, thetas: np.ndarray, v_hist: np.ndarray):
     """The noisy per-round inputs (g̃_t, q_t) (trials, T, d) recovered from the released iterates θ_0..θ_T and
     second moments v_1..v_T of Adam (post-processing of the kernel's outputs; t0 = 0, no bias subtraction):
-    q_t = (v_t − β₂v_{t−1})/(1 − β₂); m̂_t = −(θ_t − θ_{t−1})(√max(v̂_t, floor) + ξ)/η; g̃_t = (m_t − β₁m_{t−1})/(1 − β₁)."""
+    q_t = (v_t − β₂v_{t−1})/(1 − β₂); m̂_t = −(θ_t − θ_{t−1})(√max(v̂_t, floor) + ξ)/η; g̃_t = (m_t − β₁m_{t−1})/(1 − β₁)."""  # noqa: E501
     trials, T, d = v_hist.shape
     b1, b2 = cfg.beta1, cfg.beta2
     g = np.empty((trials, T, d))
@@ -1293,8 +1302,10 @@ def _register_dp_adam_audits() -> None:
             notes=cfg_notes + " Kernel: kernels.dp_adam.run_stream (Adam, η = 1, ξ = 1, d = 2). Zero-out adjacency "
             "(the accountant's; for the Gaussian mechanism without sampling the dominating pair N(0, σ²) vs N(1, σ²) "
             "is the same as add/remove). Threshold chosen on half the runs, error rates on the other half "
-            "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: no subsampling, a Gaussian claim) at δ = 1e-5, each bound "
-            "at the per-test level of the ledger's Bonferroni family (verify.decide). Accountant: dp-accounting's pessimistic PLD of the Gaussian mechanism on a 1e-3 grid (an upper "
+            "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: no subsampling, a Gaussian claim) "
+            "at δ = 1e-5, each bound "
+            "at the per-test level of the ledger's Bonferroni family (verify.decide). "
+            "Accountant: dp-accounting's pessimistic PLD of the Gaussian mechanism on a 1e-3 grid (an upper "
             "bound, ≤ T·1e-3 above the exact ε).",
         )(lambda budget, seed, _n=name: audit_dp_adam(_n, budget, seed))
 
