@@ -3,7 +3,9 @@
 The repository keeps each notebook with the outputs of a small-settings run, so that a reader browsing it sees the
 plots.  Re-generate them after changing a notebook (or the code it shows):
 
-    DPVERIFY_NOTEBOOK_SMALL=1 MPLBACKEND=Agg python tests/notebooks/test_notebooks.py   # executes and saves in place
+    python tests/notebooks/test_notebooks.py   # executes at small settings and saves in place
+
+(with Jupyter's inline backend, so the stored figures are PNGs; the test runs with Agg and compares output types).
 """
 
 import os
@@ -46,8 +48,8 @@ def test_notebook_runs_writes_nothing_and_matches_its_stored_outputs(path, tmp_p
 if __name__ == "__main__":  # regenerate the stored outputs
     import tempfile
 
-    os.environ.setdefault("DPVERIFY_NOTEBOOK_SMALL", "1")
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    os.environ["DPVERIFY_NOTEBOOK_SMALL"] = "1"
+    os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend: figures stored as PNG
     for p in NOTEBOOKS if len(sys.argv) < 2 else [Path(a) for a in sys.argv[1:]]:
         with tempfile.TemporaryDirectory() as d:
             nbformat.write(execute(p, Path(d)), p)
