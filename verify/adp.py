@@ -36,7 +36,7 @@ def relative_tolerance(T: int) -> float:
     kind="exact",
     statement="""Remark 4.1: for any positive {b_t} and {α_t}, M({α},{b}) = Σ(α_t/b_t)²·Σ1/α_t² ≥ M_adp = (Σ1/b_t)²,
     with equality at α_t² = b_t; hence M_dp/M_adp = T·Σ1/b_t²/(Σ1/b_t)² ≥ 1 (Cauchy–Schwarz).""",
-    theory=("theory.adp.m_value", "theory.adp.m_adp", "theory.adp.m_dp", "theory.adp.m_ratio"),
+    theory=("theory.adp.m_value", "theory.adp.m_adp", "theory.adp.m_ratio"),
     notes="Exact: seeded search over sequences with exponents drawn from edge values in [-6, 6] (α_t, b_t = 10^u), "
     "lengths 1..200, plus L-BFGS-B over log α for fixed b; the equality case α² = b is evaluated on every b drawn. "
     "The tolerance is the rounding bound of theory's sums (verify.adp.relative_tolerance).",

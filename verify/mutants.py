@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
+import numpy as np
 import sympy as sp
 
 from .registry import Claim, Outcome, Verdict
@@ -77,11 +78,19 @@ class NotMutable(TypeError):
 
 
 def mutate_value(value, fn: Callable[[sp.Expr], sp.Expr]):
-    """Apply ``fn`` to every expression in a theory function's value (relations: the right-hand side)."""
+    """Apply ``fn`` to every expression in a theory function's value (relations: the right-hand side).
+
+    A numeric value (a float or an array: the theory functions that evaluate a formula on data) takes the
+    constant mutations (``fn`` applied to its value); an exponent mutation raises NotMutable for it."""
     if isinstance(value, sp.core.relational.Relational):
         return value.func(value.lhs, fn(value.rhs))
     if isinstance(value, sp.Basic):
         return fn(value)
+    if isinstance(value, (int, float, np.floating, np.integer, np.ndarray)) and not isinstance(value, bool):
+        out = fn(sp.Float(1.0))
+        if not out.is_number:
+            raise NotMutable("an exponent mutation needs a closed form, not a number")
+        return value * float(out)
     if isinstance(value, tuple):
         return tuple(mutate_value(v, fn) for v in value)
     if isinstance(value, list):
@@ -95,18 +104,28 @@ def _scale(factor) -> Callable[[sp.Expr], sp.Expr]:
     return lambda e: sp.Mul(sp.nsimplify(factor), e, evaluate=True)
 
 
-def _power_exponents(e: sp.Expr) -> sp.Expr:
-    """Every positive symbol x replaced by x^(5/4): each power of each variable off by a quarter."""
-    subs = {s: s ** sp.Rational(5, 4) for s in e.free_symbols if s.is_positive}
-    if not subs:
-        raise NotMutable("no positive symbol to change the exponent of")
-    return e.xreplace(subs)
+def _powers(k: sp.Rational) -> Callable[[sp.Expr], sp.Expr]:
+    def mutate(e: sp.Expr) -> sp.Expr:
+        """Every positive symbol x replaced by x^k: each power of each variable off by the same factor."""
+        subs = {s: s ** k for s in e.free_symbols if s.is_positive}
+        if not subs:
+            raise NotMutable("no positive symbol to change the exponent of")
+        return e.xreplace(subs)
+
+    return mutate
 
 
-THEORY_MUTATIONS: tuple[tuple[str, str, Callable], ...] = (
-    ("x10", "the closed form multiplied by 10 (a constant 10× too large)", _scale(10)),
-    ("x0.1", "the closed form divided by 10 (a constant 10× too small)", _scale(sp.Rational(1, 10))),
-    ("pow1.25", "every positive variable x replaced by x^(5/4) (exponents off by a quarter)", _power_exponents),
+_power_exponents = _powers(sp.Rational(5, 4))
+
+#: (name, description, mutation, constant?) — constant mutations are left out for O(·) claims (kind "rate"), whose
+#: statements do not depend on a constant factor (such a mutant would be equivalent, not a missed error)
+THEORY_MUTATIONS: tuple[tuple[str, str, Callable, bool], ...] = (
+    ("x10", "the closed form multiplied by 10 (a constant 10× too large)", _scale(10), True),
+    ("x0.1", "the closed form divided by 10 (a constant 10× too small)", _scale(sp.Rational(1, 10)), True),
+    ("pow1.25", "every positive variable x replaced by x^(5/4) (exponents a quarter too large)", _power_exponents,
+     False),
+    ("pow0.75", "every positive variable x replaced by x^(3/4) (exponents a quarter too small)",
+     _powers(sp.Rational(3, 4)), False),
 )
 
 
@@ -137,9 +156,13 @@ def substituted(path: str, replacement: Callable) -> Iterator[None]:
             setattr(m, attr, original)
 
 
-def theory_mutant(path: str, name: str, description: str, fn: Callable[[sp.Expr], sp.Expr]) -> Mutant:
+def theory_mutant(path: str, name: str, description: str, fn: Callable[[sp.Expr], sp.Expr],
+                  sample=None) -> Mutant:
+    """The mutant of ``path`` under ``fn``.  ``sample``: a value the function returned (for functions that take
+    arguments, recorded while tracing the claim); without it the function is called with no arguments.  Raises
+    NotMutable when the value has nothing this mutation can change."""
     _, _, original = _resolve(path)
-    mutate_value(original(), fn)  # raises NotMutable when the value has nothing to mutate
+    mutate_value(original() if sample is None else sample, fn)
 
     @functools.wraps(original)
     def mutated(*args, **kwargs):
@@ -149,15 +172,19 @@ def theory_mutant(path: str, name: str, description: str, fn: Callable[[sp.Expr]
     return Mutant(f"{short}:{name}", f"{path}: {description}", "theory", lambda: substituted(path, mutated))
 
 
-def theory_mutants(c: Claim) -> list[Mutant]:
-    """The generic mutants of every function ``c`` declares in ``theory=`` (those taking no arguments)."""
+def theory_mutants(c: Claim, samples: dict | None = None) -> list[Mutant]:
+    """The generic mutants of every function ``c`` declares in ``theory=``: constant and exponent mutations of a
+    closed form, constant mutations of a numeric formula (``samples``: a value each function returned while the
+    claim ran, for those that take arguments).  O(·) claims get no constant mutations."""
     out = []
     for path in c.theory:
-        for name, description, fn in THEORY_MUTATIONS:
+        for name, description, fn, constant in THEORY_MUTATIONS:
+            if constant and c.kind == "rate":
+                continue
             try:
-                out.append(theory_mutant(path, name, description, fn))
+                out.append(theory_mutant(path, name, description, fn, (samples or {}).get(path)))
             except (NotMutable, TypeError):
-                continue  # needs arguments, or returns no expression: no generic mutant
+                continue  # needs arguments and never ran, or nothing this mutation can change
     return out
 
 
@@ -204,7 +231,8 @@ def mutants_of(c: Claim, visited_hooks: frozenset | None = None, called_theory: 
     calls, when ``called_theory`` is given) and the kernel faults whose hooks its check visits (all, when
     ``visited_hooks`` is None)."""
     out = list(getattr(c, "mutants", ()) or ())
-    out += [m for m in theory_mutants(c)
+    samples = called_theory if isinstance(called_theory, dict) else None
+    out += [m for m in theory_mutants(c, samples)
             if called_theory is None or m.description.split(":", 1)[0] in called_theory]
     out += [m for m in KERNEL_MUTANTS if _kernel_mutant_fits(m, c)
             and (visited_hooks is None or getattr(m, "hook", None) in visited_hooks)]
@@ -212,9 +240,11 @@ def mutants_of(c: Claim, visited_hooks: frozenset | None = None, called_theory: 
 
 
 @contextlib.contextmanager
-def tracing_theory(c: Claim) -> Iterator[dict]:
-    """Count the calls of every function ``c`` declares in ``theory=`` while active (path -> calls)."""
+def tracing_theory(c: Claim) -> Iterator[tuple[dict, dict]]:
+    """While active, count the calls of every function ``c`` declares in ``theory=`` and keep one value each
+    returned: yields (path -> calls, path -> a returned value)."""
     calls = {path: 0 for path in c.theory}
+    samples: dict = {}
     stack = contextlib.ExitStack()
     with stack:
         for path in c.theory:
@@ -222,10 +252,12 @@ def tracing_theory(c: Claim) -> Iterator[dict]:
 
             def counted(*args, _o=original, _p=path, **kwargs):
                 calls[_p] += 1
-                return _o(*args, **kwargs)
+                value = _o(*args, **kwargs)
+                samples.setdefault(_p, value)
+                return value
 
             stack.enter_context(substituted(path, functools.wraps(original)(counted)))
-        yield calls
+        yield calls, samples
 
 
 # --------------------------------------------------------------------------------------
@@ -271,12 +303,12 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
     for c in claims:
         reset_caches()
         _faults.clear_visited()
-        with tracing_theory(c) as calls:
+        with tracing_theory(c) as (calls, samples):
             base, seconds, err = _verdict_of(c, budget, seed)
         if err:
             raise RuntimeError(f"{c.id}: the check fails without any mutant ({err})")
         hooks = _faults.visited()
-        called = {p for p, k in calls.items() if k > 0}
+        called = {p: samples.get(p) for p, k in calls.items() if k > 0}
         for path in c.theory:
             if path not in called:
                 r = MutantResult(c.id, f"{path.split('.')[-1]}:unused", f"{path}: declared theory never evaluated "

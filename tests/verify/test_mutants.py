@@ -44,12 +44,26 @@ def test_substitution_is_seen_through_the_module_and_undone():
 
 def test_generic_theory_mutants_are_caught_by_a_check_that_uses_its_theory(toy_claim):
     ms = mutants.theory_mutants(toy_claim)
-    assert {m.name for m in ms} == {"noise_multiplier:x10", "noise_multiplier:x0.1", "noise_multiplier:pow1.25"}
+    assert {m.name for m in ms} == {"noise_multiplier:x10", "noise_multiplier:x0.1", "noise_multiplier:pow1.25",
+                                    "noise_multiplier:pow0.75"}
     results = mutants.run([toy_claim], "quick", 0)
-    assert len(results) == 3  # no kernel runs: no kernel mutant
+    assert len(results) == 4  # no kernel runs: no kernel mutant
     assert all(r.original == "holds" and r.verdict == "violated" and r.killed and r.refuted for r in results)
     s = mutants.summarize(results)
-    assert s.killed == s.mutants == 3 and s.claims_all_survived == []
+    assert s.killed == s.mutants == 4 and s.claims_all_survived == []
+
+
+def test_numeric_theory_functions_get_constant_mutants_and_rate_claims_no_constant_ones():
+    """A theory function that evaluates a formula on data (it takes arguments and returns a number) gets the
+    constant mutants from a value it returned while the claim ran; an O(·) claim gets only exponent mutants."""
+    from verify.registry import Claim
+
+    numeric_claim = Claim("fixture.n", "fixture", "s", "exact", ("theory.adp.m_ratio",), lambda b, s: None)
+    ms = mutants.theory_mutants(numeric_claim, {"theory.adp.m_ratio": 1.5})
+    assert [m.name for m in ms] == ["m_ratio:x10", "m_ratio:x0.1"]
+    rate_claim = Claim("fixture.r", "fixture", "s", "rate", ("theory.pagan.noise_multiplier",), lambda b, s: None)
+    assert [m.name for m in mutants.theory_mutants(rate_claim)] == ["noise_multiplier:pow1.25",
+                                                                    "noise_multiplier:pow0.75"]
 
 
 def test_a_check_that_ignores_its_declared_theory_lets_every_mutant_survive():
@@ -73,8 +87,11 @@ def test_mutate_value_handles_relations_and_containers():
     rel = mutants.mutate_value(sp.Le(y, 2 * y + 1), lambda e: 10 * e)
     assert rel == sp.Le(y, 20 * y + 10)
     assert mutants.mutate_value((x, x**2), mutants._power_exponents) == (x ** sp.Rational(5, 4), x ** sp.Rational(5, 2))
+    assert mutants.mutate_value(3.0, lambda e: 10 * e) == 30.0  # a number takes the constant mutations
     with pytest.raises(mutants.NotMutable):
-        mutants.mutate_value(3.0, lambda e: e)
+        mutants.mutate_value(3.0, mutants._power_exponents)  # but has no exponent to change
+    with pytest.raises(mutants.NotMutable):
+        mutants.mutate_value("text", lambda e: e)
 
 
 def test_reset_caches_clears_theory_memos():
@@ -90,10 +107,10 @@ def test_cli_mutants_json(toy_claim, tmp_path, capsys):
     assert cli.main(["mutants", TOY, "--out", str(tmp_path / "m"), "--json", "--workers", "1"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert {m["mutant"] for m in doc["mutants"]} == {"noise_multiplier:x10", "noise_multiplier:x0.1",
-                                                     "noise_multiplier:pow1.25"}
+                                                     "noise_multiplier:pow1.25", "noise_multiplier:pow0.75"}
     assert all(set(m) >= {"claim", "mutant", "description", "verdict", "killed"} for m in doc["mutants"])
     assert doc["summary"]["kill_rate"] == 1.0
-    assert json.loads((tmp_path / "m" / "mutants.json").read_text())["summary"]["mutants"] == 3
+    assert json.loads((tmp_path / "m" / "mutants.json").read_text())["summary"]["mutants"] == 4
 
 
 def test_kernel_faults_apply_only_where_the_check_runs_a_kernel():
