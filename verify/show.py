@@ -109,7 +109,8 @@ def format_text(d: dict, width: int = 100) -> str:
         lines += [f"Latest verdict: {r['phrase']}   (seed {r['seed']}, budget {r['budget']}, {r['results']})",
                   w(r["evidence"])]
         if d["decisions"]:
-            lines += ["Decisions:"] + [w(x, "  - ") for x in d["decisions"]]
+            lines += ["Decisions:"] + [textwrap.fill(x, width, initial_indent="  - ", subsequent_indent="    ")
+                                       for x in d["decisions"]]
         if r.get("counterexample") is not None:
             ce = json.dumps(r["counterexample"], indent=1)
             ce_lines = ce.splitlines()
