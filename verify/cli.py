@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="use an existing Dask cluster, e.g. tcp://host:8786")
     v.add_argument("--verdict", default=None, metavar="|".join(registry.VERDICTS),
                    help="print only the claims with this verdict in the table (the result set keeps them all)")
+    v.add_argument("--mutants", default=None, metavar="FILE",
+                   help="the mutants.json whose 'caught k of m' the table and report show (default: DIR/mutants.json, "
+                   f"else {DEFAULT_MUTANTS_OUT}/mutants.json, when present)")
     _load_option(v)
     _wait_option(v)
     v.set_defaults(func=cmd_verify)
@@ -335,9 +338,10 @@ def cmd_verify(args, runner=None) -> int:
         raise BadInput(f"--paper: must be a paper with registered claims: {', '.join(with_claims) or '(none)'}"
                        f" (got {_got(paper)})")
 
-    from . import engine, report
+    from . import engine, mutants, report
 
     out = _out_dir(args.out)
+    mutant_files = _mutants_files(args, out)
     human = _human(args)
     started = report.now_iso()
     t0 = time.perf_counter()
@@ -351,14 +355,16 @@ def cmd_verify(args, runner=None) -> int:
         # a subset rerun keeps the other claims' earlier results (marked with their seed, budget, staleness)
         everything = [c.id for c in registry.select()]
         merged = report.merge_previous(results, out, staged.dir, everything)
+        tallies, _ = mutants.read_tallies(mutant_files)
         written = report.write_reports(merged, registry.REGISTRY, staged.dir, budget=budget, seed=seed,
-                                       started=started, seconds=seconds, checked=[c.id for c in claims])
+                                       started=started, seconds=seconds, checked=[c.id for c in claims],
+                                       mutants=tallies)
         staged.commit()
     paths = {k: out / p.name for k, p in written.items()}
     if args.json:
         _print_json({"results": [r.to_dict() for r in results]})
     shown = results if only is None else [r for r in results if r.verdict == only]
-    report.print_table(shown, file=human)
+    report.print_table(shown, file=human, mutants=tallies)
     if only is not None:
         print(f"(--verdict {only}: {len(shown)} of {len(results)} claims shown)", file=human)
     if results.computed or results.reused:
@@ -370,6 +376,19 @@ def cmd_verify(args, runner=None) -> int:
               "(recorded as inconclusive; tracebacks above)", file=sys.stderr)
         return 1
     return 0
+
+
+def _mutants_files(args, out: Path) -> list[Path]:
+    """Where ``verify`` looks for mutation records: --mutants FILE (must be readable), else the defaults."""
+    from . import mutants
+
+    given = getattr(args, "mutants", None)
+    if given is not None:
+        f = Path(given)
+        if mutants.read_document(f) is None:
+            raise BadInput(f"--mutants: must be a mutants.json written by `{PROG} mutants` (got {_got(given)})")
+        return [f]
+    return [out / mutants.MUTANTS_JSON, Path(DEFAULT_MUTANTS_OUT) / mutants.MUTANTS_JSON]
 
 
 def cmd_mutants(args) -> int:
@@ -394,9 +413,11 @@ def cmd_mutants(args) -> int:
         finally:
             r.close()
         seconds = time.perf_counter() - t0
-        doc = {"meta": {"budget": budget, "seed": seed, "seconds": round(seconds, 1), "version": __version__},
-               "summary": mutants.summarize(results).to_dict(), "mutants": [m.to_dict() for m in results]}
-        report.write_atomic(staged.dir / "mutants.json", json.dumps(doc, indent=2) + "\n")
+        # a run of some claims keeps the other claims' earlier rows (each row says its budget and seed)
+        rows = mutants.merged_rows(results, budget, seed, mutants.read_document(out / mutants.MUTANTS_JSON))
+        doc = mutants.rows_document(rows, {"budget": budget, "seed": seed, "seconds": round(seconds, 1),
+                                           "version": __version__, "ids": [c.id for c in claims]})
+        report.write_atomic(staged.dir / mutants.MUTANTS_JSON, json.dumps(doc, indent=2) + "\n")
         staged.commit()
     if args.json:
         _print_json(doc)

@@ -20,9 +20,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import json
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 import numpy as np
@@ -369,3 +371,85 @@ def format_table(results: Sequence[MutantResult]) -> str:
                      f"refuted {s.refuted} ({s.refuted / s.mutants:.0%}); claims with every mutant surviving: "
                      f"{', '.join(s.claims_all_survived) or 'none'}")
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------
+# mutants.json: merged across runs, tallied per claim for the report
+# --------------------------------------------------------------------------------------
+MUTANTS_JSON = "mutants.json"
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One claim's mutation record, as the report shows it ("caught k of m")."""
+
+    caught: int
+    total: int
+    refuted: int
+    budget: str
+    survivors: tuple[str, ...] = ()
+
+    def label(self) -> str:
+        return f"caught {self.caught} of {self.total}"
+
+    def sentence(self) -> str:
+        s = f"caught {self.caught} of {self.total} mutants ({self.refuted} refuted outright), {self.budget} budget"
+        return s + (f"; survived: {', '.join(self.survivors)}" if self.survivors else "")
+
+
+def rows_document(rows: Sequence[dict], meta: dict) -> dict:
+    """The mutants.json document: ``meta``, a ``summary`` over every row, and the rows."""
+    killed = sum(bool(r.get("killed")) for r in rows)
+    refuted = sum(bool(r.get("refuted")) for r in rows)
+    claims = list(dict.fromkeys(r["claim"] for r in rows))
+    survived = sorted(c for c in claims if not any(r.get("killed") for r in rows if r["claim"] == c))
+    n = len(rows)
+    return {"meta": meta, "summary": {"mutants": n, "killed": killed, "refuted": refuted, "claims": len(claims),
+                                      "kill_rate": killed / n if n else None, "refute_rate": refuted / n if n else None,
+                                      "claims_all_survived": survived},
+            "mutants": list(rows)}
+
+
+def merged_rows(new: Sequence[MutantResult], budget: str, seed: int, previous: dict | None) -> list[dict]:
+    """This run's rows (stamped with budget and seed), then the earlier rows of the claims it did not run.
+
+    An earlier row of a claim this run checked is replaced, at any budget: a file holds one record per
+    claim, the latest.
+    """
+    rows = [dict(r.to_dict(), budget=budget, seed=seed) for r in new]
+    ran = {r["claim"] for r in rows}
+    if previous:
+        meta = previous.get("meta", {})
+        for r in previous.get("mutants", []):
+            if isinstance(r, dict) and r.get("claim") not in ran:
+                rows.append(dict({"budget": meta.get("budget"), "seed": meta.get("seed")}, **r))
+    return rows
+
+
+def tallies(rows: Sequence[dict]) -> dict[str, Tally]:
+    """Per claim: how many of its mutants were caught and refuted, at which budget, which survived."""
+    by_claim: dict[str, list[dict]] = {}
+    for r in rows:
+        by_claim.setdefault(r["claim"], []).append(r)
+    return {cid: Tally(caught=sum(bool(r.get("killed")) for r in rs), total=len(rs),
+                       refuted=sum(bool(r.get("refuted")) for r in rs), budget=str(rs[0].get("budget") or "?"),
+                       survivors=tuple(r["mutant"] for r in rs if not r.get("killed")))
+            for cid, rs in by_claim.items()}
+
+
+def read_document(path) -> dict | None:
+    """A mutants.json document, or None when the file is absent or unreadable."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) and isinstance(doc.get("mutants"), list) else None
+
+
+def read_tallies(paths) -> tuple[dict[str, Tally], str | None]:
+    """The tallies of the first readable mutants.json among ``paths`` (and its path)."""
+    for p in paths:
+        doc = read_document(p)
+        if doc is not None:
+            return tallies([r for r in doc["mutants"] if isinstance(r, dict) and "claim" in r]), str(p)
+    return {}, None

@@ -19,11 +19,14 @@ import shutil
 import sys
 import textwrap
 from pathlib import Path
-from typing import IO, Iterable, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from . import __version__
 from .atomic import write_atomic  # noqa: F401  (re-exported)
 from .registry import PAPERS, VERDICTS, Claim, Result, jsonable
+
+if TYPE_CHECKING:
+    from .mutants import Tally
 
 RESULTS_JSON = "results.json"
 REPORT_MD = "report.md"
@@ -115,12 +118,15 @@ def results_document(results: Sequence[Result], meta: Mapping) -> dict:
 def write_reports(results: Sequence[Result], claims: Iterable[Claim] | Mapping[str, Claim],
                   out_dir: str | os.PathLike, *, budget: str | None = None, seed: int | None = None,
                   started: str | None = None, seconds: float | None = None,
-                  checked: Sequence[str] | None = None) -> dict[str, Path]:
+                  checked: Sequence[str] | None = None,
+                  mutants: Mapping[str, Tally] | None = None) -> dict[str, Path]:
     """Write results.json, report.md and report.html into ``out_dir``; return their paths.
 
     Plot paths in the results are relative to ``out_dir`` (where the engine rendered
-    them); the Markdown links them, the HTML embeds them.
+    them); the Markdown links them, the HTML embeds them.  ``mutants`` (claim id →
+    :class:`verify.mutants.Tally`) adds each claim's "caught k of m" from a mutation run.
     """
+    mutants = dict(mutants or {})
     out = Path(out_dir)
     by_id = _claims_by_id(claims)
     meta = build_meta(results, budget=budget, seed=seed, started=started, seconds=seconds)
@@ -129,8 +135,8 @@ def write_reports(results: Sequence[Result], claims: Iterable[Claim] | Mapping[s
     # Render everything first, so that a failure while rendering writes nothing at all.
     texts = {
         "json": (RESULTS_JSON, json.dumps(results_document(results, meta), indent=2) + "\n"),
-        "md": (REPORT_MD, render_markdown(results, by_id, meta)),
-        "html": (REPORT_HTML, render_html(results, by_id, meta, out)),
+        "md": (REPORT_MD, render_markdown(results, by_id, meta, mutants)),
+        "html": (REPORT_HTML, render_html(results, by_id, meta, out, mutants)),
     }
     return {k: write_atomic(out / name, text) for k, (name, text) in texts.items()}
 
@@ -222,7 +228,9 @@ def _md_cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta: Mapping) -> str:
+def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta: Mapping,
+                    mutants: Mapping[str, Tally] | None = None) -> str:
+    mutants = mutants or {}
     lines = [
         "# dpverify report",
         "",
@@ -232,12 +240,12 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
         "",
         f"_{LEGEND}._",
         "",
-        "| id | verdict | evidence | seconds |",
-        "|---|---|---|---:|",
+        "| id | verdict | mutants | evidence | seconds |",
+        "|---|---|---|---|---:|",
     ]
     for r in results:
-        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | **{_md_cell(verdict_phrase(r))}** | {_md_cell(r.evidence)} "
-                     f"| {r.seconds:.2f} |")
+        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | **{_md_cell(verdict_phrase(r))}** "
+                     f"| {_mutants_cell(r, mutants)} | {_md_cell(r.evidence)} | {r.seconds:.2f} |")
     for r in results:
         c = claims.get(r.id)
         lines += ["", f'<a id="{_anchor(r.id)}"></a>', "", f"## `{r.id}` — {r.verdict}", ""]
@@ -254,6 +262,7 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
         ctl = control_lines(r)
         if ctl:
             lines += ["**Decisions.**", ""] + [f"- {_md_cell(x)}" for x in ctl] + [""]
+        lines += [f"**Mutants.** {_mutants_sentence(r, mutants)}", ""]
         lines += [f"Seed {r.seed}, budget `{r.budget}`, {r.seconds:.2f} s.", ""]
         if r.figures:
             lines += ["| figure | value |", "|---|---:|"]
@@ -265,6 +274,18 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
         for p in r.plots:
             lines += [f"![{Path(p).stem}]({Path(p).as_posix()})", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _mutants_cell(r: Result, mutants: Mapping[str, Tally]) -> str:
+    t = mutants.get(r.id)
+    return "not run" if t is None else t.label()
+
+
+def _mutants_sentence(r: Result, mutants: Mapping[str, Tally]) -> str:
+    t = mutants.get(r.id)
+    if t is None:
+        return f"not run (`dpverify mutants {r.id}`)"
+    return t.sentence() + "."
 
 
 def _anchor(cid: str) -> str:
@@ -281,7 +302,7 @@ h2 { border-bottom: 2px solid #d1d9e0; padding-bottom: .2rem; margin-top: 2.2rem
 table { border-collapse: collapse; margin: .6rem 0 1rem; width: 100%; table-layout: fixed; }
 th, td { border: 1px solid #d1d9e0; padding: .3rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-table.summary col.id { width: 15rem; } table.summary col.verdict { width: 9.5rem; } table.summary col.s { width: 4.5rem; }
+table.summary col.id { width: 15rem; } table.summary col.verdict { width: 9.5rem; } table.summary col.m { width: 6.5rem; } table.summary col.s { width: 4.5rem; }
 .verdict { font-weight: 600; padding: .05rem .45rem; border-radius: .3rem; color: #fff; white-space: nowrap; }
 .verdict.holds { background: #1a7f37; } .verdict.violated { background: #cf222e; }
 .verdict.inconclusive { background: #b26a00; } small.ctl { color: #59636e; }
@@ -367,7 +388,7 @@ def _counterexample_html(ce) -> str:
 
 
 def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Mapping,
-                out_dir: str | os.PathLike) -> str:
+                out_dir: str | os.PathLike, mutants: Mapping[str, Tally] | None = None) -> str:
     """A self-contained page: CSS and a small script inline, every PNG embedded as a base64 data URI.
 
     Findings about the papers and audits of the suite's kernels are separate sections, each grouped by paper,
@@ -375,6 +396,7 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
     Each claim shows its verdict, statement and figure first, then the evidence, decisions and counterexample.
     """
     out = Path(out_dir)
+    mutants = mutants or {}
     e = html.escape
     groups = _groups(results)
     papers = [p for _, ps in groups for p, _ in ps]
@@ -405,14 +427,16 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
     parts.append("</nav>")
     # summary
     parts += ['<h2 id="summary">Summary</h2>', '<table class="summary"><colgroup><col class="id"><col class="verdict">'
-              '<col><col class="s"></colgroup>',
-              "<thead><tr><th>claim</th><th>verdict</th><th>evidence (first words)</th><th>s</th></tr></thead><tbody>"]
+              '<col class="m"><col><col class="s"></colgroup>',
+              "<thead><tr><th>claim</th><th>verdict</th><th>mutants</th><th>evidence (first words)</th><th>s</th></tr>"
+              "</thead><tbody>"]
     for r in results:
         parts.append(
             f'<tr data-verdict="{e(str(r.verdict))}" data-paper="{e(r.id.split(".", 1)[0])}">'
             f'<td><a href="#{e(r.id)}"><code>{e(r.id)}</code></a></td>'
             f'<td>{_verdict_html(str(r.verdict))}<br><small class="ctl">{e(control_label(r))}</small>'
             f'{_kept_html(r, meta, short=True)}</td>'
+            f'<td class="muts">{e(_mutants_cell(r, mutants))}</td>'
             f"<td>{e(_shorten(' '.join(r.evidence.split()), 160))}</td>"
             f'<td class="num">{r.seconds:.1f}</td></tr>')
     parts += ["</tbody></table>"]
@@ -422,7 +446,7 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
         parts.append(f'<h2 id="{slug}">{e(section)}</h2>')
         for paper, rs in ps:
             for r in rs:
-                parts.append(_claim_html(r, claims.get(r.id), paper, out, meta))
+                parts.append(_claim_html(r, claims.get(r.id), paper, out, meta, mutants))
     parts += [f"<script>{_JS}</script>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
@@ -436,7 +460,8 @@ def _kept_html(r: Result, meta: Mapping, short: bool = False) -> str:
     return f'<p class="meta"><em>{html.escape(text)}</em></p>'
 
 
-def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping | None = None) -> str:
+def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping | None = None,
+                mutants: Mapping[str, Tally] | None = None) -> str:
     e = html.escape
     parts = [f'<section class="claim" id="{e(r.id)}" data-verdict="{e(str(r.verdict))}" data-paper="{e(paper)}">',
              '<a class="top" href="#contents">contents ↑</a>',
@@ -456,6 +481,7 @@ def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping
         parts += ["<p><strong>Decisions.</strong></p>", "<ul>"] + [f"<li>{e(x)}</li>" for x in ctl] + ["</ul>"]
     if r.counterexample is not None:
         parts += ["<p><strong>Counterexample.</strong></p>", _counterexample_html(r.counterexample)]
+    parts.append(f"<p><strong>Mutants.</strong> {e(_mutants_sentence(r, mutants or {}))}</p>")
     if c is not None:
         info = f"Kind: {e(c.kind)}; paper: <code>{e(c.paper)}</code>."
         if c.theory:
@@ -475,23 +501,42 @@ def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping
 # --------------------------------------------------------------------------------------
 # terminal table
 # --------------------------------------------------------------------------------------
-def format_table(results: Sequence[Result], width: int | None = None, colour: bool = False) -> str:
-    """A compact verdict table (id, verdict, seconds, evidence cut to the terminal width)."""
+def format_table(results: Sequence[Result], width: int | None = None, colour: bool = False,
+                 mutants: Mapping[str, Tally] | None = None) -> str:
+    """A compact verdict table (id, verdict, control, [mutants,] seconds, evidence cut to the terminal width).
+
+    The mutants column ("k/m" caught) appears when ``mutants`` has a record of any of the claims.
+    """
+    mutants = {k: v for k, v in (mutants or {}).items() if any(r.id == k for r in results)}
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns
     idw = max([len("id")] + [len(r.id) for r in results])
     vw = max(len(v) for v in VERDICTS)
     cw = max([len("control")] + [len(control_label(r)) for r in results])
-    head = f"{'id':<{idw}}  {'verdict':<{vw}}  {'control':<{cw}}  {'seconds':>7}  evidence"
+
+    def mcol(r: Result) -> str:
+        t = mutants.get(r.id)
+        return "" if t is None else f"{t.caught}/{t.total}"
+
+    mw = max([len("mutants")] + [len(mcol(r)) for r in results]) if mutants else 0
+
+    def msep(text: str) -> str:
+        return f"{text:>{mw}}  " if mutants else ""
+
+    head = f"{'id':<{idw}}  {'verdict':<{vw}}  {'control':<{cw}}  {msep('mutants')}{'seconds':>7}  evidence"
     lines = [head, "-" * min(width, max(len(head), 40))]
-    room = max(20, width - idw - vw - cw - 7 - 8)
+    room = max(20, width - idw - vw - cw - (mw + 2 if mutants else 0) - 7 - 8)
     for r in results:
         ev = _shorten(" ".join(r.evidence.split()), room)
         v = f"{r.verdict:<{vw}}"
         if colour and r.verdict in _ANSI:
             v = f"{_ANSI[r.verdict]}{v}\033[0m"
-        lines.append(f"{r.id:<{idw}}  {v}  {control_label(r):<{cw}}  {r.seconds:>7.2f}  {ev}")
+        lines.append(f"{r.id:<{idw}}  {v}  {control_label(r):<{cw}}  {msep(mcol(r))}{r.seconds:>7.2f}  {ev}")
     lines.append(f"{len(results)} claims: {_counts(results)}")
+    if mutants:
+        b = sorted({t.budget for t in mutants.values()})
+        lines.append(f"mutants: caught/declared at {'/'.join(b)} budget, from the latest `dpverify mutants` run "
+                     "(`dpverify show ID` lists them)")
     lines += textwrap.wrap(LEGEND, max(40, width))
     return "\n".join(lines)
 
@@ -507,12 +552,13 @@ def _shorten(text: str, room: int) -> str:
     return cut.rstrip(" ,;:") + "…"
 
 
-def print_table(results: Sequence[Result], file: IO[str] | None = None) -> None:
+def print_table(results: Sequence[Result], file: IO[str] | None = None,
+                mutants: Mapping[str, Tally] | None = None) -> None:
     """Print :func:`format_table` to ``file`` (stdout by default), coloured on a terminal."""
     file = file if file is not None else sys.stdout
     colour = _isatty(file) and "NO_COLOR" not in os.environ
     width = shutil.get_terminal_size((100, 24)).columns if _isatty(file) else 120
-    print(format_table(results, width=width, colour=colour), file=file)
+    print(format_table(results, width=width, colour=colour, mutants=mutants), file=file)
 
 
 def format_claims(claims: Sequence[Claim], width: int | None = None) -> str:

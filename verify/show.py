@@ -11,6 +11,7 @@ from pathlib import Path
 import sympy as sp
 
 from . import registry
+from .mutants import MUTANTS_JSON, read_document
 from .registry import Claim, Result
 from .report import RESULTS_JSON, control_lines, verdict_phrase
 
@@ -64,12 +65,10 @@ def latest(cid: str, out: Path) -> tuple[Result | None, dict]:
 
 
 def mutant_rows(cid: str, paths) -> tuple[list[dict], Path | None]:
+    """The claim's rows of the first readable mutants.json among ``paths`` that has any (and that file)."""
     for p in paths:
-        try:
-            doc = json.loads(Path(p).read_text())
-        except (OSError, ValueError):
-            continue
-        rows = [m for m in doc.get("mutants", []) if m.get("claim") == cid]
+        doc = read_document(p)
+        rows = [] if doc is None else [m for m in doc["mutants"] if isinstance(m, dict) and m.get("claim") == cid]
         if rows:
             return rows, Path(p)
     return [], None
@@ -79,7 +78,7 @@ def describe(cid: str, out: Path, mutants_paths=()) -> dict:
     reg = registry.load_all()
     c = reg[cid]
     res, meta = latest(cid, out)
-    muts, mpath = mutant_rows(cid, [out / "mutants.json", *mutants_paths])
+    muts, mpath = mutant_rows(cid, [out / MUTANTS_JSON, *mutants_paths])
     return {
         "id": c.id, "paper": c.paper, "kind": c.kind, "statement": c.statement, "notes": c.notes,
         "tests": c.tests, "theory": theory_forms(c),
@@ -122,7 +121,9 @@ def format_text(d: dict, width: int = 100) -> str:
     ms = d["mutants"]
     if ms:
         caught = sum(1 for m in ms if m.get("killed"))
-        lines += ["", f"Mutants: caught {caught} of {len(ms)} ({d['mutants_file']})"]
+        budget = ms[0].get("budget")
+        at = f", {budget} budget" if budget else ""
+        lines += ["", f"Mutants: caught {caught} of {len(ms)}{at} ({d['mutants_file']})"]
         lines += [f"  {'caught  ' if m.get('killed') else 'survived'} {m['mutant']}: {m['original']} -> "
                   f"{m['verdict']}" for m in ms]
     else:

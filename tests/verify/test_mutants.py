@@ -154,3 +154,33 @@ def test_faults_are_bit_identical_outside_a_mutation_run():
     with pytest.raises(ValueError, match="unknown fault"):
         with faults.inject(noise_sclae=0.5):
             pass
+
+
+def test_report_shows_caught_k_of_m_and_mutant_runs_merge(toy_claim, tmp_path, capsys):
+    out = tmp_path / "o"
+    assert cli.main(["mutants", TOY, "--out", str(out), "--workers", "1"]) == 0
+    # a later run of other claims into the same file keeps this claim's rows (each row says its budget)
+    doc = mutants.read_document(out / mutants.MUTANTS_JSON)
+    other = [dict(doc["mutants"][0], claim="fixture.other", mutant="m:x10", killed=False, refuted=False)]
+    rows = mutants.merged_rows([], "full", 3, {"meta": {"budget": "quick", "seed": 0}, "mutants": doc["mutants"] + other})
+    assert [r["claim"] for r in rows] == [TOY] * 4 + ["fixture.other"] and rows[0]["budget"] == "quick"
+    t = mutants.tallies(rows)
+    assert (t[TOY].caught, t[TOY].total, t["fixture.other"].survivors) == (4, 4, ("m:x10",))
+    capsys.readouterr()
+    assert cli.main(["verify", TOY, "--out", str(out), "--workers", "1"]) == 0
+    table = capsys.readouterr().out
+    head = next(line for line in table.splitlines() if line.startswith("id "))
+    assert head.split()[:4] == ["id", "verdict", "control", "mutants"]
+    assert f"{TOY}" in table and " 4/4 " in table
+    md = (out / "report.md").read_text()
+    assert "| caught 4 of 4 |" in md and "**Mutants.** caught 4 of 4 mutants (4 refuted outright), quick budget." in md
+    html_text = (out / "report.html").read_text()
+    assert '<td class="muts">caught 4 of 4</td>' in html_text
+
+
+def test_verify_mutants_option_must_name_a_mutants_file(toy_claim, tmp_path, capsys):
+    bad = tmp_path / "nope.json"
+    assert cli.main(["verify", TOY, "--out", str(tmp_path / "o"), "--mutants", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "--mutants" in err and "nope.json" in err
+    assert not (tmp_path / "o").exists()
