@@ -7,7 +7,7 @@ Public entry points::
     out = run_algorithm("pagan", ds, epsilon=1.0, delta=1e-5, steps=500, batch_size=70,
                         alpha=0.1, trials=10, seed=1)
 
-``kernels.reference`` holds the NumPy references (test oracles and benchmark
+``kernels.pagan_reference`` holds the NumPy references (test oracles and benchmark
 baselines); ``kernels.projections`` the standalone projection/clipping kernels;
 ``kernels.moments`` Algorithm 3 of ``pagan`` (private second-moment estimation).
 
@@ -24,15 +24,15 @@ generator (``(params, seed) -> dataset``)::
 
 # first: every kernel's on-disk cache is stamped with all the package's sources (kernels/_jitcache.py)
 from kernels import _jitcache  # noqa: F401,I001
-from kernels.adaptive import ALGORITHMS, SPECS, LoopConfig, RunOutput, make_config, run_algorithm, run_config
-from kernels.problems import PROBLEMS, Dataset, make_dataset, make_problem
+from kernels.pagan import ALGORITHMS, SPECS, LoopConfig, RunOutput, make_config, run_algorithm, run_config
+from kernels.pagan_problems import PROBLEMS, Dataset, make_dataset, make_problem
 from kernels.validate import InvalidParameter
 
 # name -> "module:function" (imported on demand, so importing kernels stays light)
 PROBLEM_GENERATORS = {
-    "abs_regression": "kernels.problems:abs_regression",
-    "linear_subgaussian": "kernels.problems:linear_subgaussian",
-    "sign_mean": "kernels.problems:sign_mean",
+    "abs_regression": "kernels.pagan_problems:abs_regression",
+    "linear_subgaussian": "kernels.pagan_problems:linear_subgaussian",
+    "sign_mean": "kernels.pagan_problems:sign_mean",
     "low_rank_glm": "kernels.noisy_adagrad:low_rank_glm",
     "quadratic": "kernels.dp_adam_problems:quadratic",
     "sparse_logistic_1d": "kernels.dp_adam_problems:sparse_logistic_1d",

@@ -1,6 +1,6 @@
 """Input checks for theory's numeric functions.
 
-``theory`` may not import ``kernels`` (DESIGN.md), so these mirror ``kernels.validate`` with plain
+``theory`` may not import ``kernels`` (docs/design.md), so these mirror ``kernels.validate`` with plain
 :class:`ValueError`: one message that starts with the parameter's name and says what is accepted.
 """
 

@@ -73,7 +73,7 @@ def dataset(name: str, seed: int) -> kernels.Dataset:
     """A registered user problem, or a built-in PAGAN-family problem, as a dataset."""
     if name in PROBLEMS:
         ds = PROBLEMS[name](seed)
-        return kernels.problems.check_dataset(ds, f"problem {name}")
+        return kernels.pagan_problems.check_dataset(ds, f"problem {name}")
     return kernels.make_problem(name, seed=seed)
 
 

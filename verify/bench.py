@@ -24,8 +24,8 @@ from typing import Callable
 import numpy as np
 
 import kernels
-from kernels.adaptive import run_config
-from kernels.reference import run_reference
+from kernels.pagan import run_config
+from kernels.pagan_reference import run_reference
 
 
 def _best_rate(fn: Callable[[], None], work: int, repeats: int) -> float:
@@ -276,7 +276,7 @@ def _dp_sgd_benchmark(quick: bool) -> dict:
     row = _loop_benchmark("dp_sgd_loop", "dp_sgd", 2000 if quick else 10000, 200 if quick else 1000,
                           3 if quick else 5)
     ds = kernels.make_problem("abs_regression", seed=0, n=5000, d=100)
-    z = kernels.adaptive.pagan_noise_multiplier(1.0, 1e-5)
+    z = kernels.pagan.pagan_noise_multiplier(1.0, 1e-5)
     peer, note = _opacus_dp_sgd_rate(ds, 100 if quick else 500, 70, 0.1, z, 1.0, 3 if quick else 5)
     row["peer"] = peer
     row["speedup_vs_peer"] = None if peer is None else row["kernel"] / peer

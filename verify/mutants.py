@@ -337,16 +337,20 @@ class Summary:
     refuted: int = 0
     claims: int = 0
     claims_all_survived: list = field(default_factory=list)
+    #: caught only because the check raised (counted in ``killed``, reported apart: a crash is not a finding)
+    errors: int = 0
 
     def to_dict(self) -> dict:
         return {"mutants": self.mutants, "killed": self.killed, "refuted": self.refuted, "claims": self.claims,
+                "errors": self.errors,
                 "kill_rate": self.killed / self.mutants if self.mutants else None,
                 "refute_rate": self.refuted / self.mutants if self.mutants else None,
                 "claims_all_survived": self.claims_all_survived}
 
 
 def summarize(results: Sequence[MutantResult]) -> Summary:
-    s = Summary(mutants=len(results), killed=sum(r.killed for r in results), refuted=sum(r.refuted for r in results))
+    s = Summary(mutants=len(results), killed=sum(r.killed for r in results), refuted=sum(r.refuted for r in results),
+                errors=sum(r.verdict == "error" for r in results))
     by_claim: dict[str, list[MutantResult]] = {}
     for r in results:
         by_claim.setdefault(r.claim, []).append(r)
@@ -367,7 +371,8 @@ def format_table(results: Sequence[MutantResult]) -> str:
                      f"{sum(r.refuted for r in rs):>4}     {surv}")
     s = summarize(results)
     if s.mutants:
-        lines.append(f"{s.mutants} mutants of {s.claims} claims: caught {s.killed} ({s.killed / s.mutants:.0%}), "
+        lines.append(f"{s.mutants} mutants of {s.claims} claims: caught {s.killed} ({s.killed / s.mutants:.0%}; "
+                     f"{s.errors} of them only by a crash of the check), "
                      f"refuted {s.refuted} ({s.refuted / s.mutants:.0%}); claims with every mutant surviving: "
                      f"{', '.join(s.claims_all_survived) or 'none'}")
     return "\n".join(lines)
@@ -400,11 +405,13 @@ class Tally:
 def rows_document(rows: Sequence[dict], meta: dict) -> dict:
     """The mutants.json document: ``meta``, a ``summary`` over every row, and the rows."""
     killed = sum(bool(r.get("killed")) for r in rows)
+    errors = sum(r.get("verdict") == "error" for r in rows)
     refuted = sum(bool(r.get("refuted")) for r in rows)
     claims = list(dict.fromkeys(r["claim"] for r in rows))
     survived = sorted(c for c in claims if not any(r.get("killed") for r in rows if r["claim"] == c))
     n = len(rows)
     return {"meta": meta, "summary": {"mutants": n, "killed": killed, "refuted": refuted, "claims": len(claims),
+                                      "errors": errors,
                                       "kill_rate": killed / n if n else None, "refute_rate": refuted / n if n else None,
                                       "claims_all_survived": survived},
             "mutants": list(rows)}

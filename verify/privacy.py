@@ -165,8 +165,8 @@ def calibrate_multiplier(epsilon_at: Callable[[float], float], epsilon: float, g
     epsilon_at(z) ≤ epsilon and epsilon_at(z/(1 + rel)) > epsilon.  Raises InvalidParameter naming
     ``epsilon`` when no multiplier up to ``z_max`` (≤ Z_MAX) is certified; returns ``z_min`` (≥ Z_MIN) when
     even that is.
-    The one search behind every calibration in the suite (``verify.runs``, ``verify.adadps``,
-    ``verify.noisy_adagrad``); each caller's accountant stays its own.
+    The one search behind every calibration in the suite (``verify.runs``, ``verify.papers.adadps``,
+    ``verify.papers.noisy_adagrad``); each caller's accountant stays its own.
     """
     cap = min(float(z_max), Z_MAX)
     floor = max(float(z_min), Z_MIN)

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import enum
 import functools
+import importlib
+import importlib.util
 import math
 import re
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -304,9 +307,9 @@ ENTRY_POINT_GROUP = "dpverify.claims"
 
 
 def _builtin_caller() -> bool:
-    """Whether the claim being registered comes from the built-in ledger (a module of the ``verify`` package)."""
+    """Whether the claim being registered comes from the built-in ledger (a claim pack under ``verify.papers``)."""
     frame = sys._getframe(2)
-    return str(frame.f_globals.get("__name__", "")).startswith("verify.")
+    return str(frame.f_globals.get("__name__", "")).startswith("verify.papers.")
 
 
 class LoadError(ValueError):
@@ -317,16 +320,15 @@ _loaded_entry_points = False
 
 
 def load_all() -> dict[str, Claim]:
-    """Import the built-in ledger and every installed claim pack (entry point group ``dpverify.claims``)."""
-    import importlib
+    """Import the built-in ledger and every installed claim pack (entry point group ``dpverify.claims``).
 
-    for paper in PAPERS:
-        try:
-            importlib.import_module(f"verify.{paper}")
-        except ModuleNotFoundError as exc:  # a paper slice not written yet
-            if exc.name != f"verify.{paper}":
-                raise
-    importlib.import_module("verify.audit")  # privacy audits of the suite's own mechanisms
+    The built-in ledger is five claim packs, ``verify.papers.<key>``, loaded exactly as a user's ``--load MODULE``
+    is (each module registers its claims with :func:`claim` when imported).
+    """
+    from verify.papers import PACKS
+
+    for module in PACKS:
+        _import_pack(module)
     _load_entry_points()
     return REGISTRY
 
@@ -350,12 +352,14 @@ def _load_entry_points() -> None:
 def load(spec: str) -> list[Claim]:
     """Load a user's claims: ``spec`` is a ``.py`` file or an importable module name.  Returns the claims it
     registered (a module imported before registers nothing new).  Raises LoadError naming the spec."""
-    import importlib
-    import importlib.util
-    from pathlib import Path
-
     load_all()
     before = set(REGISTRY)
+    _import_pack(spec)
+    return [REGISTRY[c] for c in REGISTRY if c not in before]
+
+
+def _import_pack(spec: str) -> None:
+    """Import a claim pack (a ``.py`` file or a module name); its claims register as it is imported."""
     path = Path(spec)
     try:
         if spec.endswith(".py") or path.is_file():
@@ -381,7 +385,6 @@ def load(spec: str) -> list[Claim]:
         raise LoadError(f"--load: must be a .py file or an importable module (got {spec!r}: {exc})") from None
     except Exception as exc:
         raise LoadError(f"--load: {spec!r} failed to load: {type(exc).__name__}: {exc}") from exc
-    return [REGISTRY[c] for c in REGISTRY if c not in before]
 
 
 def paper_keys() -> tuple[str, ...]:

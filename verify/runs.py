@@ -47,7 +47,7 @@ PAGAN_ACCOUNTANT_MIN_Z = 1.0  # below this the with-replacement PLD takes tens o
 PAGAN_ACCOUNTANT_MAX_Z = 1e4  # above this it does not return (z = 1e6: minutes, then a RecursionError)
 PAGAN_ACCOUNTANT_MAX_DRAWS = 100_000  # steps × batch size above which it is not computed either
 NOISY_ADAGRAD_MAX_T = 10_000  # cap on the default horizon T = (εn)²
-ADP_BLOCKS = 16  # the ADP steps are accounted in at most this many blocks, each at its smallest α (as verify.adp)
+ADP_BLOCKS = 16  # ADP steps are accounted in at most this many blocks, each at its smallest α (as verify.papers.adp)
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ def _gaussian_vdi(epsilon: float) -> float:
 def gaussian_release_epsilon(z: float, delta: float, releases: int, vdi: float) -> float:
     """ε of ``releases`` Gaussian releases, each of noise multiplier z (sensitivity 1, no sampling).
 
-    Gaussian releases compose exactly into one Gaussian of multiplier z/√releases (as verify.noisy_adagrad
+    Gaussian releases compose exactly into one Gaussian of multiplier z/√releases (as verify.papers.noisy_adagrad
     uses), evaluated by dp-accounting's PLD (pessimistic, grid ``vdi``).  Add/remove = zero-out here.
     """
     from verify.privacy import gaussian_epsilon
@@ -254,8 +254,8 @@ def _pagan_privacy(z: float, n: int, batch_size: int, steps: int, delta: float) 
 # ======================================================================================
 # adp: ADP-SGD and DP-SGD with polynomial / adaptive stepsizes (kernels.adp.run_adp)
 # ======================================================================================
-ADP_EPSILON, ADP_DELTA = 1.0, 1e-5  # adp Proposition 5.1's runs (verify.adp.P51_EPS, P51_DELTA)
-ADP_PROBLEM = dict(n=20000, d=10)  # verify.adp Proposition 5.1, quick budget
+ADP_EPSILON, ADP_DELTA = 1.0, 1e-5  # adp Proposition 5.1's runs (verify.papers.adp.P51_EPS, P51_DELTA)
+ADP_PROBLEM = dict(n=20000, d=10)  # verify.papers.adp Proposition 5.1, quick budget
 ADP_SETTINGS = dict(a=1.0, c=1.0, b0=1.0, nu=1e-3, C=1.0)  # b_t = √(a + ct); b₀, ν, C of the adaptive rule
 ADP_STEPS, ADP_ETA = 1000, 1.0
 ADP_RULES = {"adp_sgd": ("poly", "adp"), "adp_sgd_adaptive": ("adaptive", "adp"),
@@ -277,7 +277,7 @@ def adp_phases(alpha: np.ndarray, z: float, q: float, blocks: int = ADP_BLOCKS) 
     """(q, multiplier, steps) phases: the steps split into ≤ ``blocks`` blocks, each at its smallest α·z.
 
     Smaller multipliers lose more privacy, so accounting a block at its smallest α is an upper bound
-    (the grouping verify.adp uses for Theorem 4.1); equal neighbours merge (DP-SGD is one phase).
+    (the grouping verify.papers.adp uses for Theorem 4.1); equal neighbours merge (DP-SGD is one phase).
     """
     out: list = []
     for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
@@ -332,8 +332,8 @@ def _run_adp(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, step
 # ======================================================================================
 # noisy_adagrad: noisy full-matrix AdaGrad, full-matrix AdaGrad, DP-GD (kernels.noisy_adagrad)
 # ======================================================================================
-NA_EPSILON, NA_DELTA = 1.0, 1e-5  # noisy_adagrad Corollary 6 / Theorem 5.1 (verify.noisy_adagrad)
-NA_PROBLEM = dict(n=50, p=20, k=3, loss="absolute", w_norm=0.8)  # verify.noisy_adagrad Corollary 6, quick
+NA_EPSILON, NA_DELTA = 1.0, 1e-5  # noisy_adagrad Corollary 6 / Theorem 5.1 (verify.papers.noisy_adagrad)
+NA_PROBLEM = dict(n=50, p=20, k=3, loss="absolute", w_norm=0.8)  # verify.papers.noisy_adagrad Corollary 6, quick
 NA_RADIUS, NA_DIAMETER = 1.0, 2.0  # the ball of radius 1 (C = 2)
 #: the public Lipschitz bound L behind the sensitivities: low_rank_glm scales its records to ‖x_i‖ ≤ 1 and its losses
 #: are 1-Lipschitz (the data's own max ‖x_i‖, ``LowRankGLM.lipschitz``, would make the noise depend on the data)
@@ -368,7 +368,7 @@ def _run_noisy_adagrad(spec: Runnable, problem: str, *, epsilon, delta, trials, 
     eta = _na_eta(alpha)
     L = NA_LIPSCHITZ
     # 2T Gaussian releases at one multiplier z: the T gradients (sensitivity L/n) and the T preconditioners
-    # G_t + σ_B(t)·GOE (Frobenius sensitivity Δ_t = √2·L√t/n, GOE multiplier σ_B√2/Δ_t) — verify.noisy_adagrad's
+    # G_t + σ_B(t)·GOE (Frobenius sensitivity Δ_t = √2·L√t/n, GOE multiplier σ_B√2/Δ_t) — verify.papers.noisy_adagrad's
     # Corollary 6 mechanism, here calibrated as a whole instead of half the budget to each noise
     z, privacy, epsilon_at = _gaussian_privacy(epsilon, delta, 2 * T, {
         "sampling": "none (full-batch gradients)", "steps": T, "sigma_b": "z·L/n", "sigma_B(t)": "z·L·√t/n",
@@ -460,7 +460,7 @@ DPA_VARIANTS = {"dp_adam_post_processing": dict(variant="post_processing"),
                 "dp_adam_ime": dict(variant="ime", floor=1.0),  # §5.1's IME preconditioner √max(v̂, C²)
                 "dp_adam_bias_correction": dict(variant="bias_correction", floor=1.0),  # the same floor as IME
                 "dp_adam_scale_then_privatize": dict(variant="scale_then_privatize")}
-#: default learning rates: the best mean final test loss over §5.1's grid (verify.dp_adam_design.S51_LRS) at
+#: default learning rates: the best mean final test loss over §5.1's grid (verify.papers.dp_adam_design.S51_LRS) at
 #: the default (ε, δ), 10 trials, seed 0 (tuned once)
 DPA_LR = {"dp_adam_post_processing": 0.3, "dp_adam_ime": 0.1, "dp_adam_bias_correction": 0.1,
           "dp_adam_scale_then_privatize": 0.01}
@@ -546,18 +546,18 @@ def _dp_adam_trials(K, cfg, prob, T: int, B: int, trials: int, seed: int, strat_
 # adadps: AdaDPS and its baselines (kernels.adadps.run_central)
 # ======================================================================================
 #: per problem: the paper's run.  sparse_linear_regression: §4.1's toy (b = 8, T = 2250, C = 0.5, (4.13, 1e-3)
-#: as verify.adadps.TOY); zipf_bow_logistic: Table 6's setting (b = 64, T = 1000, δ = 1/n, ε ≈ that of σ = 1).
+#: as verify.papers.adadps.TOY); zipf_bow_logistic: Table 6's setting (b = 64, T = 1000, δ = 1/n, ε ≈ that of σ = 1).
 ADADPS_RUN = {
     "sparse_linear_regression": dict(batch_size=8, steps=2250, epsilon=4.13, delta=1e-3, side_info="paper"),
     "zipf_bow_logistic": dict(batch_size=64, steps=1000, epsilon=2.7, delta=None, side_info="frequency"),
 }
-ADADPS_SETTINGS = dict(sampling="poisson", beta1=0.9, beta2=0.99, eps_a=1e-3)  # as verify.adadps._central_task
+ADADPS_SETTINGS = dict(sampling="poisson", beta1=0.9, beta2=0.99, eps_a=1e-3)  # as verify.papers.adadps._central_task
 ADADPS_METHODS = {"adadps": "adadps_fixed", "adadps_rmsprop": "adadps_rmsprop", "adadps_adam": "adadps_adam",
                   "adadps_adagrad": "adadps_adagrad", "adadps_dp_sgd": "dp_sgd", "adadps_dp_adam": "dp_adam",
                   "adadps_dp_rmsprop": "dp_rmsprop", "adadps_dp_r_pub": "dp_r_pub"}
 #: default (learning rate, clip) per (algorithm, problem): the best mean final training loss over the paper's
-#: grids (verify.adadps.PAPER_LR_GRID; clip 0.5 on the toy as verify.adadps.S41 quick, {0.1, 1} on
-#: zipf_bow_logistic as verify.adadps.TABLE_GRIDS quick) at the default (ε, δ), 2 trials, seed 0 (tuned once)
+#: grids (verify.papers.adadps.PAPER_LR_GRID; clip 0.5 on the toy as verify.papers.adadps.S41 quick, {0.1, 1} on
+#: zipf_bow_logistic as verify.papers.adadps.TABLE_GRIDS quick) at the default (ε, δ), 2 trials, seed 0 (tuned once)
 ADADPS_TUNED = {
     ("adadps", "sparse_linear_regression"): (0.2, 0.5),
     ("adadps_dp_sgd", "sparse_linear_regression"): (0.1, 0.5),
@@ -595,7 +595,7 @@ def _run_adadps(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, s
     lr = lr0 if alpha is None else alpha
     q = b / prob.n
 
-    def epsilon_at(z: float) -> float:  # Poisson sampling at rate b/n, add/remove-one (as verify.adadps.theorem1)
+    def epsilon_at(z: float) -> float:  # Poisson sampling at rate b/n, add/remove-one (as adadps.theorem1)
         return dp_sgd_epsilon(q, z, T, delta, "rdp")
 
     z = _cached_calibration(("adadps", q, T, epsilon, delta), epsilon_at, epsilon)
@@ -621,7 +621,7 @@ def _run_adadps(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, s
 # ======================================================================================
 def _table() -> dict[str, Runnable]:
     rows: list[Runnable] = []
-    from kernels.adaptive import SPECS
+    from kernels.pagan import SPECS
 
     pagan_problems = ("abs_regression", "linear_subgaussian", "sign_mean")
     for s in SPECS.values():

@@ -21,9 +21,9 @@ from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_
 
 from kernels import validate as V
 from kernels._compile import compile_helpers
-from kernels.adaptive import STEP_ADAGRAD, STEP_ADANORM, make_config
 from kernels.adp import ALPHA_RULES, B_RULES, NonconvexProblem, _check
-from kernels.problems import LOSS_ABS, Dataset
+from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, make_config
+from kernels.pagan_problems import LOSS_ABS, Dataset
 
 dev = compile_helpers(cuda.jit(device=True))
 _project_ellipsoid = dev.project_ellipsoid

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from kernels import projections as P
-from kernels.reference import ellipsoid_projection, project_domain
+from kernels.pagan_reference import ellipsoid_projection, project_domain
 
 finite = st.floats(-1e3, 1e3, allow_nan=False)
 positive = st.floats(1e-3, 1e3, allow_nan=False)

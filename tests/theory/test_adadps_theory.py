@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from theory import adadps as ta
 from theory import numeric
-from verify import adadps as va
 from verify.exact import EPS
+from verify.papers import adadps as va
 
 
 @given(st.integers(min_value=0, max_value=2**32 - 1))

@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from theory import adp
-from verify import adp as vadp
+from verify.papers import adp as vadp
 
 pos = st.floats(min_value=1e-6, max_value=1e6, allow_nan=False, allow_infinity=False)
 

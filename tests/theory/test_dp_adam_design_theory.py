@@ -14,7 +14,7 @@ from scipy.stats import norm
 from kernels import dp_adam as K
 from theory import dp_adam_design as T
 from theory import numeric
-from verify import dp_adam_design as V
+from verify.papers import dp_adam_design as V
 from verify.stats import clopper_pearson
 
 

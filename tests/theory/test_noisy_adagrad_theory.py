@@ -9,7 +9,7 @@ from hypothesis import example, given, target
 from hypothesis import strategies as st
 
 from theory import noisy_adagrad as tn
-from verify import noisy_adagrad as vn
+from verify.papers import noisy_adagrad as vn
 
 nonneg = st.floats(min_value=0.0, max_value=1e6, allow_nan=False, allow_infinity=False)
 coord = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False, allow_infinity=False)

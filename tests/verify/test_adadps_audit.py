@@ -4,8 +4,8 @@ a negative control, and a pinned finding about the fixed-size-batch (replace-one
 import numpy as np
 from scipy import stats
 
-from verify import adadps as va
 from verify.audit import _QUICK_CAVEAT, AUDIT_DELTA
+from verify.papers import adadps as va
 from verify.privacy import gaussian_epsilon
 from verify.registry import load_all
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from theory import adadps as ta
-from verify import adadps as va
+from verify.papers import adadps as va
 from verify.privacy import dp_sgd_epsilon
 
 logging.getLogger("absl").setLevel(logging.ERROR)  # dp-accounting's RDP warns at small noise multipliers

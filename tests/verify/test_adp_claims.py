@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from theory import adp as ta
-from verify import adp
+from verify.papers import adp
 from verify.privacy import composed_epsilon, gaussian_epsilon, optimal_composition_epsilon
 
 

@@ -136,7 +136,7 @@ RUN_JUNK = dict(dataset=st.sampled_from(_bad_datasets()), trials=JUNK_COUNT, ste
                 n_log=JUNK_COUNT, seed=JUNK_COUNT, name=JUNK_NAME, epsilon=JUNK_REAL, delta=JUNK_REAL,
                 noise_multiplier=JUNK_REAL, x0=JUNK_ARRAY, ellipsoid=JUNK_ARRAY, subspace_rank=JUNK_COUNT,
                 alpha=JUNK_REAL, clip_norm=JUNK_REAL, eps_stab=JUNK_REAL)
-RUN_PARAMS = {"name", "algorithm", "dataset", "trials", "seed"} | set(kernels.adaptive._CONFIG_KEYS)
+RUN_PARAMS = {"name", "algorithm", "dataset", "trials", "seed"} | set(kernels.pagan._CONFIG_KEYS)
 
 
 @settings(max_examples=examples(150))

@@ -231,7 +231,7 @@ def test_epsilon_of(kw):  # the pin: a string event was blamed on 'accountant'; 
                  dict(d=JUNK_COUNT, batch_size=JUNK_COUNT, steps=JUNK_COUNT, trials=JUNK_COUNT, seed=JUNK_COUNT,
                       case=JUNK_NAME)))
 def test_negative_fraction(kw):
-    from verify.dp_adam_design import negative_fraction
+    from verify.papers.dp_adam_design import negative_fraction
 
     check_verify(negative_fraction, kw, parameter_names(negative_fraction))
 
@@ -244,7 +244,7 @@ NEGATIVE_FRACTION_OPEN = dict(d=1, batch_size=1, sigma=1.0, clip_norm=1.0, beta2
                                  dict(d=10**10),  # a trials × 10¹⁰ allocation
                                  dict(batch_size=1e300)])  # OverflowError: int too large to convert to float
 def test_negative_fraction_extreme_inputs_are_named(bad):  # were open defects (xfail) until fixed
-    from verify.dp_adam_design import negative_fraction
+    from verify.papers.dp_adam_design import negative_fraction
 
     check_verify(negative_fraction, dict(NEGATIVE_FRACTION_OPEN, **bad), parameter_names(negative_fraction))
 

@@ -107,35 +107,37 @@ def test_bad_method_and_gdp_delta_are_refused():
 
 # -- audits of the suite's own mechanisms -------------------------------------------------------
 from verify import audit  # noqa: E402
+from verify.papers import adp as audit_adp_pack  # noqa: E402
+from verify.papers import pagan as audit_pagan_pack  # noqa: E402
 from verify.registry import load_all  # noqa: E402
 
 
 def test_every_pagan_family_mechanism_has_an_audit_claim():
     reg = load_all()
-    assert {f"pagan.audit.{m}" for m in audit.PAGAN_FAMILY_AUDITS} <= set(reg)
+    assert {f"pagan.audit.{m}" for m in audit_pagan_pack.PAGAN_FAMILY_AUDITS} <= set(reg)
 
 
 @pytest.mark.parametrize("name", ["dp_sgd", "pagan_opt"])
 def test_audit_quick_holds_and_reports_both_numbers(name):
-    out = audit.audit_pagan_family(name, "quick", 0)
+    out = audit_pagan_pack.audit_pagan_family(name, "quick", 0)
     f = out.figures
-    for k in range(len(audit.PAGAN_AUDIT_CONFIGS)):
+    for k in range(len(audit_pagan_pack.PAGAN_AUDIT_CONFIGS)):
         assert 0 < f[f"audit_epsilon_lb_{k}"] <= f[f"accountant_epsilon_{k}"]
     assert out.verdict == "holds"
 
 
 def test_audit_catches_a_mechanism_that_adds_a_quarter_of_its_noise():
     """Negative control: noise divided by 4 (the kind of bug an audit exists for) must be flagged."""
-    out = audit.audit_pagan_family("dp_sgd", "quick", 0, noise_scale=0.25)
+    out = audit_pagan_pack.audit_pagan_family("dp_sgd", "quick", 0, noise_scale=0.25)
     assert out.verdict == "violated"
     assert out.counterexample["audit_epsilon_lb"] > out.counterexample["accountant_epsilon"]
 
 
-@pytest.mark.parametrize("name", audit.PAGAN_FAMILY_AUDITS)
+@pytest.mark.parametrize("name", audit_pagan_pack.PAGAN_FAMILY_AUDITS)
 def test_audit_catches_noise_times_0_7(name):
     """Negative control at the quick budget: noise ×0.7 (true ε of the one-step configuration 7.8 vs 5.30) is
     caught by the GDP bound of the n = 1 configuration (seeds 0–2 all gave audited/accountant 1.45–1.50)."""
-    out = audit.audit_pagan_family(name, "quick", 0, noise_scale=0.7)
+    out = audit_pagan_pack.audit_pagan_family(name, "quick", 0, noise_scale=0.7)
     assert out.verdict == "violated" and out.counterexample["n"] == 1
 
 
@@ -144,21 +146,21 @@ def test_audit_catches_pagan_noise_with_covariance_a_instead_of_its_inverse():
     ``noise_geometry="direct"``).  The canary goes on the axis where the implemented noise is smallest relative
     to the clipping ellipsoid, so the audit sees the mutant's worst direction.  (For the other kernels A = I and
     the option changes nothing.)"""
-    out = audit.audit_pagan_family("pagan_opt", "quick", 0, noise_geometry="direct")
+    out = audit_pagan_pack.audit_pagan_family("pagan_opt", "quick", 0, noise_geometry="direct")
     assert out.verdict == "violated" and out.counterexample["n"] == 1
-    honest = audit.pagan_family_audit_task("pagan_opt", 1, 1, 1, True, 10, 0)
+    honest = audit_pagan_pack.pagan_family_audit_task("pagan_opt", 1, 1, 1, True, 10, 0)
     assert honest["canary_axis"] == 0  # a correct kernel: every axis alike, the first is taken
 
 
 def test_one_stream_trials_are_reproducible():
-    a = audit.pagan_family_audit_task("pasan", 4, 2, 3, True, 500, 9)
-    b = audit.pagan_family_audit_task("pasan", 4, 2, 3, True, 500, 9)
+    a = audit_pagan_pack.pagan_family_audit_task("pasan", 4, 2, 3, True, 500, 9)
+    b = audit_pagan_pack.pagan_family_audit_task("pasan", 4, 2, 3, True, 500, 9)
     assert np.array_equal(a["score"], b["score"]) and np.unique(a["score"]).size > 100
 
 
 def test_adp_audits_registered_and_dp_sgd_holds():
-    assert {f"adp.audit.{m}" for m in audit.ADP_AUDITS} <= set(load_all())
-    out = audit.audit_adp("dp_sgd", "quick", 0)
+    assert {f"adp.audit.{m}" for m in audit_adp_pack.ADP_AUDITS} <= set(load_all())
+    out = audit_adp_pack.audit_adp("dp_sgd", "quick", 0)
     assert out.verdict == "holds" and out.figures["max_audit_over_accountant"] <= 1.0
 
 
@@ -169,7 +171,7 @@ def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update(name):
     Gaussian-mechanism accountant gives ADP-SGD's noise.  The GDP estimator (the accountant's claim at n = 1 is a
     Gaussian one) certifies 11.2 against 4.64 (adp_sgd_adaptive) and 5.68 (dp_sgd_adaptive) at seed 0; the
     Clopper–Pearson bound used before (4.72 for both) decided only the first."""
-    out = audit.audit_adp(name, "quick", 0)
+    out = audit_adp_pack.audit_adp(name, "quick", 0)
     assert out.verdict == "violated"
     c = out.counterexample
     assert c["n"] == 1 and c["steps"] == 1 and c["score"] == "spread"
@@ -177,12 +179,12 @@ def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update(name):
 
 
 def test_adp_audit_catches_under_noising():
-    out = audit.audit_adp("adp_sgd", "quick", 0, noise_scale=0.25)
+    out = audit_adp_pack.audit_adp("adp_sgd", "quick", 0, noise_scale=0.25)
     assert out.verdict == "violated" and out.counterexample["score"] == "shift"
 
 
 def test_adp_audit_catches_noise_times_0_7():
-    out = audit.audit_adp("dp_sgd", "quick", 0, noise_scale=0.7)
+    out = audit_adp_pack.audit_adp("dp_sgd", "quick", 0, noise_scale=0.7)
     assert out.verdict == "violated" and out.counterexample["n"] == 1
 
 

@@ -4,7 +4,7 @@ released noisy inputs exactly, the quick audits find no leak, and a kernel addin
 import numpy as np
 import pytest
 
-from verify import dp_adam_design as M
+from verify.papers import dp_adam_design as M
 from verify.registry import load_all
 
 

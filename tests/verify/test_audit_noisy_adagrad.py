@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from dp_accounting import dp_event as dpe
 
-from verify import noisy_adagrad as vn
 from verify.audit import _QUICK_CAVEAT, AUDIT_DELTA
+from verify.papers import noisy_adagrad as vn
 from verify.privacy import InvalidParameter, NeighboringRelation, epsilon_of, gaussian_epsilon
 from verify.registry import load_all
 

@@ -101,3 +101,21 @@ def test_installed_package_entry_point_and_pytest_plugin(tmp_path):
                          cwd=tmp_path)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "1 passed" in out.stdout
+
+
+def test_the_built_in_ledger_is_five_claim_packs_and_the_machinery_imports_none_of_them():
+    """Layout: the papers live in verify/papers/ and register through the user's path; no import circle."""
+    code = ("import sys, verify.registry, verify.audit, verify.decide, verify.runner\n"
+            "bad = sorted(m for m in sys.modules if m.startswith('verify.papers'))\n"
+            "assert not bad, bad\n"
+            "from verify import registry\n"
+            "from verify.papers import PACKS\n"
+            "reg = registry.load_all()\n"
+            "mods = {c.check.__module__ for c in reg.values()}\n"
+            "assert mods <= set(PACKS), mods - set(PACKS)\n"
+            "assert {c.paper for c in reg.values()} == set(registry.PAPERS)\n"
+            "print(len(reg))\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=root)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.strip()) >= 70

@@ -7,7 +7,7 @@ import pytest
 
 from kernels.validate import InvalidParameter
 from theory import dp_adam_design as T
-from verify import dp_adam_design as V
+from verify.papers import dp_adam_design as V
 from verify.registry import REGISTRY, Figure, load_all
 
 

@@ -162,7 +162,8 @@ def test_report_shows_caught_k_of_m_and_mutant_runs_merge(toy_claim, tmp_path, c
     # a later run of other claims into the same file keeps this claim's rows (each row says its budget)
     doc = mutants.read_document(out / mutants.MUTANTS_JSON)
     other = [dict(doc["mutants"][0], claim="fixture.other", mutant="m:x10", killed=False, refuted=False)]
-    rows = mutants.merged_rows([], "full", 3, {"meta": {"budget": "quick", "seed": 0}, "mutants": doc["mutants"] + other})
+    previous = {"meta": {"budget": "quick", "seed": 0}, "mutants": doc["mutants"] + other}
+    rows = mutants.merged_rows([], "full", 3, previous)
     assert [r["claim"] for r in rows] == [TOY] * 4 + ["fixture.other"] and rows[0]["budget"] == "quick"
     t = mutants.tallies(rows)
     assert (t[TOY].caught, t[TOY].total, t["fixture.other"].survivors) == (4, 4, ("m:x10",))

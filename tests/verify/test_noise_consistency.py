@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 
 import kernels
-from kernels.adaptive import STEP_CONSTANT, make_config, run_config, trial_generators
 from kernels.adp import NonconvexProblem, run_adp
+from kernels.pagan import STEP_CONSTANT, make_config, run_config, trial_generators
 
 LEVEL = 0.999
 

@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 
 from kernels import dp_adam as K
-from verify import dp_adam_design as M
+from verify.papers import dp_adam_design as M
 
 LEVEL = 0.999
 B, C, D, TRIALS = 4, 1.0, 6, 1500

@@ -16,7 +16,7 @@ from scipy import stats
 from kernels import noisy_adagrad as kn
 from theory import noisy_adagrad as tn
 from theory import numeric
-from verify import noisy_adagrad as vn
+from verify.papers import noisy_adagrad as vn
 
 LEVEL = 0.999
 EPS, DELTA = 2.0, 1e-5

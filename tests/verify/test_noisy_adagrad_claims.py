@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from theory import noisy_adagrad as tn
-from verify import noisy_adagrad as vn
+from verify.papers import noisy_adagrad as vn
 from verify.registry import load_all
 
 

@@ -14,7 +14,7 @@ import kernels
 import kernels.moments
 from theory import numeric
 from theory import pagan as tp
-from verify import pagan
+from verify.papers import pagan
 
 
 # --------------------------------------------------------------------------------------
@@ -58,7 +58,7 @@ def test_planted_task_shifts_the_means_to_the_noise_level():
     o0 = pagan._rate_task("pagan", n=300, d=6, epsilon=1.0, c=0.25, trials=1, seed=1, data_seed=2, batch=1)
     o1 = pagan._rate_task("pagan", n=300, d=6, epsilon=1.0, c=0.25, trials=1, seed=1, data_seed=2, batch=1,
                           planted=1.0)
-    sigma = kernels.problems.power_law_sigma(6, 1.5)
+    sigma = kernels.pagan_problems.power_law_sigma(6, 1.5)
     C = sigma ** (-4 / 3)
     z = float(numeric(tp.noise_multiplier())(epsilon=1.0, delta=pagan.RATE_DELTA))
     mu = z * o1["B"] / (np.sqrt(C) * math.sqrt(o1["steps"]))
@@ -84,7 +84,7 @@ def test_rate_rule_on_a_growing_and_a_flat_ratio():
 def test_rate_task_uses_the_prescribed_parameters():
     """B, T, α of Theorem 2 recomputed from the closed forms; the bound is at least its non-private term."""
     o = pagan._rate_task("pagan", n=400, d=8, epsilon=2.0, c=0.25, trials=2, seed=1, data_seed=2, batch=4)
-    sigma = kernels.problems.power_law_sigma(8, 1.5)
+    sigma = kernels.pagan_problems.power_law_sigma(8, 1.5)
     C = sigma ** (-4 / 3)
     p = pagan.moment_order(8)
     assert p == 3
@@ -105,7 +105,7 @@ def test_large_p_forms_are_the_limits_of_the_general_bounds():
 def test_eq7_is_theorem2_privacy_term_at_the_optimal_geometry():
     """With C = σ^{-4/3}: tr(C^{-1/2}) = S_{2/3} and Σ C σ² = S_{2/3}, so the large-p privacy term is
     G_2p·√log(1/δ)·S_{2/3}/(nε) with G_2p ≍ √p·√S_{2/3}: (S_{2/3})^{3/2}·√(p log(1/δ))/(nε) ≤ eq. (7)'s rate at p = log d."""  # noqa: E501
-    sigma = kernels.problems.power_law_sigma(50, 1.5)
+    sigma = kernels.pagan_problems.power_law_sigma(50, 1.5)
     s23 = float(np.sum(sigma ** (2 / 3)))
     C = sigma ** (-4 / 3)
     assert float(np.sum(C**-0.5)) == pytest.approx(s23)

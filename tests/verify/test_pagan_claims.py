@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from verify import pagan, stats
+from verify import stats
+from verify.papers import pagan
 from verify.registry import REGISTRY, Outcome, load_all
 
 
@@ -102,10 +103,10 @@ def test_exact_claims_are_reproducible_within_one_process():
 
 
 def test_kernel_calibration_and_geometry_agree_with_theory():
-    """kernels cannot import theory (DESIGN), so the two copies of line 6's noise multiplier and of
+    """kernels cannot import theory (docs/design.md), so the two copies of line 6's noise multiplier and of
     §3.2's C_jj = σ_j^(-4/3) are tied together here."""
     import kernels
-    from kernels.adaptive import optimal_ellipsoid, pagan_noise_multiplier
+    from kernels.pagan import optimal_ellipsoid, pagan_noise_multiplier
     from theory import numeric
     from theory import pagan as tp
 

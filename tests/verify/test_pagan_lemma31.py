@@ -6,8 +6,8 @@ import pytest
 
 from theory import numeric
 from theory import pagan as th
-from verify import pagan
-from verify.pagan import LEMMA31_GRIDS, lemma3_1, lemma31_steps
+from verify.papers import pagan
+from verify.papers.pagan import LEMMA31_GRIDS, lemma3_1, lemma31_steps
 from verify.privacy import with_replacement_epsilon
 from verify.registry import REGISTRY
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from scipy import special
 
-from verify import pagan, stats
+from verify import stats
+from verify.papers import pagan
 
 
 def test_gaussian_norm_moments_match_monte_carlo():

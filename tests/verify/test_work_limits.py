@@ -15,7 +15,8 @@ from kernels.validate import InvalidParameter
 from theory import noisy_adagrad as tn
 from theory import pagan as tp
 from theory.numeric import numeric
-from verify import cli, dp_adam_design, pagan, runs
+from verify import cli, runs
+from verify.papers import dp_adam_design, pagan
 
 MEMORY = "small enough that the"
 

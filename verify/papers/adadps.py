@@ -636,7 +636,7 @@ def _t5_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     theory=("theory.adadps.theorem5_explicit_bound", "theory.adadps.theorem5_bound"),
     notes="Checked with the proof's own constants (theory.adadps.theorem5_explicit_bound, summing eq. (64)): "
     "2(F(w¹) − F*)/(αT) + (αL/ϵ)Στ²/(Ab) + αLdσ²C²/b², every constant an upper bound for a logistic GLM "
-    "(verify.adadps.theorem5_constants; L-smooth is all the theorem needs). AdaDPS with the frequency side "
+    "(verify.papers.adadps.theorem5_constants; L-smooth is all the theorem needs). AdaDPS with the frequency side "
     "information on a small zipf_bow_logistic, α = ϵ/L, fixed-size batches (as the proof's variance step assumes), "
     "w¹ = 0; the left side is averaged over every iterate with full-data gradients. Per (b, σ, T): "
     "verify.decide.mean_at_most (one-sample t over seeds; 14 tests declared, the full budget's cases). Besides "

@@ -165,7 +165,7 @@ def lemma13_sample(rng: np.random.Generator, tmax: int = 40, pmax: int = 6) -> n
     "spans, decaying norms; plus L-BFGS-B maximising lhs/rhs over T×p = 10×2 (quick; also 20×3 full) in [−1, 1]. "
     "Pseudo-inverse "
     "rank tolerance 1e-12 (relative); the rounding tolerance is a first-order perturbation bound from the computed "
-    "eigenvalues (verify.noisy_adagrad.lemma13_tolerance).",
+    "eigenvalues (verify.papers.noisy_adagrad.lemma13_tolerance).",
 )
 def lemma13(budget: str, seed: int) -> Outcome:
     examples, starts, shapes = by_budget(budget, (100, 1, ((10, 2),)), (3000, 12, ((10, 2), (20, 3))))

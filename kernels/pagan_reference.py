@@ -13,8 +13,8 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from kernels.adaptive import STEP_ADAGRAD, STEP_ADANORM, LoopConfig
-from kernels.problems import LOSS_ABS, Dataset
+from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, LoopConfig
+from kernels.pagan_problems import LOSS_ABS, Dataset
 
 
 class Transform(NamedTuple):

@@ -5,7 +5,7 @@ import pytest
 
 import kernels
 from kernels import make_config, make_problem, run_algorithm, run_config
-from kernels.reference import run_reference
+from kernels.pagan_reference import run_reference
 
 PRIVATE = [a for a in kernels.ALGORITHMS if kernels.SPECS[a].private]
 

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from kernels import make_problem
-from kernels.problems import LOSS_ABS
+from kernels.pagan_problems import LOSS_ABS
 
 
 def test_abs_regression_matches_paper_defaults():

@@ -29,7 +29,7 @@ from numba import njit
 
 from kernels import _cpu, faults
 from kernels import validate as V
-from kernels.problems import DOMAIN_CODE, LOSS_ABS, Dataset, check_dataset
+from kernels.pagan_problems import DOMAIN_CODE, LOSS_ABS, Dataset, check_dataset
 
 STEP_CONSTANT = 0
 STEP_ADANORM = 1
