@@ -641,8 +641,9 @@ def cmd_bench(args) -> int:
 
 def format_bench(rows: Sequence[dict]) -> str:
     cols = ("name", "unit", "kernel", "reference", "speedup_vs_reference", "peer", "speedup_vs_peer",
-            "bandwidth_fraction")
-    heads = ("name", "unit", "kernel", "reference", "x reference", "peer", "x peer", "of STREAM bandwidth")
+            "bandwidth_fraction", "limit_fraction")
+    heads = ("name", "unit", "kernel", "reference", "x reference", "peer", "x peer", "of STREAM bandwidth",
+             "of the limit")
 
     def cell(v):
         if isinstance(v, float):
