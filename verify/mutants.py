@@ -53,6 +53,9 @@ class MutantResult:
     verdict: str  # the verdict under the mutant ("error" if the check raised)
     seconds: float
     error: str = ""
+    #: why the mutant is equivalent (the mutated statement is still true: it only weakens a one-sided statement);
+    #: "" for a real error.  An equivalent mutant is never a survivor and stays out of the rates' denominators.
+    equivalent: str = ""
 
     @property
     def killed(self) -> bool:
@@ -69,7 +72,8 @@ class MutantResult:
     def to_dict(self) -> dict:
         return {"claim": self.claim, "mutant": self.mutant, "description": self.description, "kind": self.kind,
                 "original": self.original, "verdict": self.verdict, "killed": self.killed,
-                "refuted": self.refuted, "seconds": round(self.seconds, 3), "error": self.error}
+                "refuted": self.refuted, "seconds": round(self.seconds, 3), "error": self.error,
+                "equivalent": self.equivalent}
 
 
 # --------------------------------------------------------------------------------------
@@ -172,6 +176,21 @@ def theory_mutant(path: str, name: str, description: str, fn: Callable[[sp.Expr]
 
     short = path.split(".")[-1]
     return Mutant(f"{short}:{name}", f"{path}: {description}", "theory", lambda: substituted(path, mutated))
+
+
+#: the constant mutants that make a function's value larger or smaller (a positive closed form assumed)
+_DIRECTION = {"x10": "larger", "x0.1": "smaller"}
+
+
+def equivalence(c: Claim, m: Mutant) -> str:
+    """Why ``m`` cannot make ``c``'s statement false ("" when it can): a constant mutant of a theory function in
+    the direction the claim declares weakening (``weaker_if``)."""
+    path, _, rest = m.description.partition(":")
+    name = m.name.rpartition(":")[2]
+    way = dict(getattr(c, "weaker_if", ()) or ()).get(path)
+    if m.kind == "theory" and way is not None and _DIRECTION.get(name) == way:
+        return f"{path.split('.')[-1]} made {way} only weakens the statement (declared weaker_if)"
+    return ""
 
 
 def theory_mutants(c: Claim, samples: dict | None = None) -> list[Mutant]:
@@ -323,7 +342,8 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
             with m.apply():
                 verdict, seconds, err = _verdict_of(c, budget, seed)
             reset_caches()
-            r = MutantResult(c.id, m.name, m.description, m.kind, str(base), verdict, seconds, err)
+            r = MutantResult(c.id, m.name, m.description, m.kind, str(base), verdict, seconds, err,
+                             equivalence(c, m))
             out.append(r)
             if progress is not None:
                 progress(r)
@@ -339,18 +359,23 @@ class Summary:
     claims_all_survived: list = field(default_factory=list)
     #: caught only because the check raised (counted in ``killed``, reported apart: a crash is not a finding)
     errors: int = 0
+    #: mutants that only weaken a one-sided statement (not in ``mutants``)
+    equivalent: int = 0
 
     def to_dict(self) -> dict:
         return {"mutants": self.mutants, "killed": self.killed, "refuted": self.refuted, "claims": self.claims,
-                "errors": self.errors,
+                "errors": self.errors, "equivalent": self.equivalent,
                 "kill_rate": self.killed / self.mutants if self.mutants else None,
                 "refute_rate": self.refuted / self.mutants if self.mutants else None,
                 "claims_all_survived": self.claims_all_survived}
 
 
 def summarize(results: Sequence[MutantResult]) -> Summary:
-    s = Summary(mutants=len(results), killed=sum(r.killed for r in results), refuted=sum(r.refuted for r in results),
-                errors=sum(r.verdict == "error" for r in results))
+    """Counts over the mutants that can make the statement false (equivalent ones are counted apart)."""
+    real = [r for r in results if not r.equivalent]
+    s = Summary(mutants=len(real), killed=sum(r.killed for r in real), refuted=sum(r.refuted for r in real),
+                errors=sum(r.verdict == "error" for r in real), equivalent=len(results) - len(real))
+    results = real
     by_claim: dict[str, list[MutantResult]] = {}
     for r in results:
         by_claim.setdefault(r.claim, []).append(r)
@@ -364,17 +389,21 @@ def format_table(results: Sequence[MutantResult]) -> str:
     for r in results:
         by_claim.setdefault(r.claim, []).append(r)
     idw = max([len("claim")] + [len(c) for c in by_claim])
-    lines = [f"{'claim':<{idw}}  {'verdict':<12}  caught  refuted  survivors", "-" * (idw + 50)]
+    lines = [f"{'claim':<{idw}}  {'verdict':<12}  caught  refuted  survivors (equivalent)", "-" * (idw + 50)]
     for cid, rs in by_claim.items():
-        surv = ", ".join(r.mutant for r in rs if not r.killed)
-        lines.append(f"{cid:<{idw}}  {rs[0].original:<12}  {sum(r.killed for r in rs):>2} of {len(rs):<2} "
-                     f"{sum(r.refuted for r in rs):>4}     {surv}")
+        real = [r for r in rs if not r.equivalent]
+        surv = ", ".join(r.mutant for r in real if not r.killed)
+        eq = ", ".join(r.mutant for r in rs if r.equivalent)
+        lines.append(f"{cid:<{idw}}  {rs[0].original:<12}  {sum(r.killed for r in real):>2} of {len(real):<2} "
+                     f"{sum(r.refuted for r in real):>4}     {surv}" + (f" ({eq})" if eq else ""))
     s = summarize(results)
     if s.mutants:
         lines.append(f"{s.mutants} mutants of {s.claims} claims: caught {s.killed} ({s.killed / s.mutants:.0%}; "
                      f"{s.errors} of them only by a crash of the check), "
                      f"refuted {s.refuted} ({s.refuted / s.mutants:.0%}); claims with every mutant surviving: "
-                     f"{', '.join(s.claims_all_survived) or 'none'}")
+                     f"{', '.join(s.claims_all_survived) or 'none'}"
+                     + (f"; {s.equivalent} equivalent mutants (they only weaken a one-sided statement) not counted"
+                        if s.equivalent else ""))
     return "\n".join(lines)
 
 
@@ -404,6 +433,8 @@ class Tally:
 
 def rows_document(rows: Sequence[dict], meta: dict) -> dict:
     """The mutants.json document: ``meta``, a ``summary`` over every row, and the rows."""
+    equivalent = sum(bool(r.get("equivalent")) for r in rows)
+    all_rows, rows = rows, [r for r in rows if not r.get("equivalent")]
     killed = sum(bool(r.get("killed")) for r in rows)
     errors = sum(r.get("verdict") == "error" for r in rows)
     refuted = sum(bool(r.get("refuted")) for r in rows)
@@ -411,10 +442,10 @@ def rows_document(rows: Sequence[dict], meta: dict) -> dict:
     survived = sorted(c for c in claims if not any(r.get("killed") for r in rows if r["claim"] == c))
     n = len(rows)
     return {"meta": meta, "summary": {"mutants": n, "killed": killed, "refuted": refuted, "claims": len(claims),
-                                      "errors": errors,
+                                      "errors": errors, "equivalent": equivalent,
                                       "kill_rate": killed / n if n else None, "refute_rate": refuted / n if n else None,
                                       "claims_all_survived": survived},
-            "mutants": list(rows)}
+            "mutants": list(all_rows)}
 
 
 def merged_rows(new: Sequence[MutantResult], budget: str, seed: int, previous: dict | None) -> list[dict]:
@@ -437,7 +468,8 @@ def tallies(rows: Sequence[dict]) -> dict[str, Tally]:
     """Per claim: how many of its mutants were caught and refuted, at which budget, which survived."""
     by_claim: dict[str, list[dict]] = {}
     for r in rows:
-        by_claim.setdefault(r["claim"], []).append(r)
+        if not r.get("equivalent"):
+            by_claim.setdefault(r["claim"], []).append(r)
     return {cid: Tally(caught=sum(bool(r.get("killed")) for r in rs), total=len(rs),
                        refuted=sum(bool(r.get("refuted")) for r in rs), budget=str(rs[0].get("budget") or "?"),
                        survivors=tuple(r["mutant"] for r in rs if not r.get("killed")))

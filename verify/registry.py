@@ -253,6 +253,10 @@ class Claim:
     #: declared mutants (verify.mutants.Mutant: deliberate kernel or theory errors the check must catch),
     #: besides the generic ones derived from ``theory``
     mutants: tuple = ()
+    #: theory path -> "larger" or "smaller": the direction in which that function's value only weakens the
+    #: statement (an upper bound made larger, a noise multiplier made larger); a constant mutant in that direction
+    #: leaves a true statement true, so it is equivalent (reported apart, not counted as a survivor)
+    weaker_if: tuple = ()
 
     def to_dict(self) -> dict:
         return {"id": self.id, "paper": self.paper, "statement": self.statement, "kind": self.kind}
@@ -262,14 +266,16 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), notes: str = "", tests: int = 0,
-          mutants: Sequence = ()):
+          mutants: Sequence = (), weaker_if: Mapping[str, str] | None = None):
     """Register ``check(budget, seed) -> Outcome`` as the claim ``id``.
 
     The paper key is the part of the id before the first dot.  Registering an id
     twice is an error: a claim's meaning never changes, a new meaning gets a new id.
     ``tests``: the number of statistical tests the check makes (see :mod:`verify.decide`);
     the check, wherever it is called from, spends its decisions from that share and may not
-    make more.
+    make more.  ``weaker_if``: for a declared theory function whose value, made larger (or smaller), can only
+    weaken the statement, ``{path: "larger" | "smaller"}``; the mutation analysis then reports the constant
+    mutant in that direction as equivalent instead of counting it as a survivor.
     """
     paper = id.split(".", 1)[0]
     if not (isinstance(id, str) and _KEY.fullmatch(paper) and "." in id and all(id.split("."))):
@@ -283,6 +289,11 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
 
     if not (isinstance(tests, int) and tests >= 0):
         raise ValueError(f"tests must be a non-negative integer (got {tests!r})")
+    weaker = dict(weaker_if or {})
+    for path, way in weaker.items():
+        if path not in theory or way not in ("larger", "smaller"):
+            raise ValueError(f"weaker_if: keys must be declared theory paths and values 'larger' or 'smaller' "
+                             f"(got {path!r}: {way!r})")
 
     def register(check: Callable[[str, int], Outcome]):
         if id in REGISTRY and getattr(REGISTRY[id].check, "__wrapped__", None) is not check:
@@ -296,7 +307,7 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
                 return check(budget, seed)
 
         REGISTRY[id] = Claim(id, paper, " ".join(statement.split()), kind, tuple(theory), scoped,
-                             " ".join(notes.split()), tests, tuple(mutants))
+                             " ".join(notes.split()), tests, tuple(mutants), tuple(sorted(weaker.items())))
         return scoped
 
     return register

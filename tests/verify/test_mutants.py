@@ -185,3 +185,35 @@ def test_verify_mutants_option_must_name_a_mutants_file(toy_claim, tmp_path, cap
     err = capsys.readouterr().err
     assert "--mutants" in err and "nope.json" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_constant_mutant_that_only_weakens_a_one_sided_statement_is_equivalent_not_a_survivor():
+    cid = "fixture.one_sided_toy"
+
+    @registry.claim(cid, kind="exact", statement="z ≥ √(log(1/δ))/ε − 1e-9 (a one-sided test fixture).",
+                    theory=("theory.pagan.noise_multiplier",),
+                    weaker_if={"theory.pagan.noise_multiplier": "larger"})
+    def check(budget, seed):
+        got, want = _multiplier_at(2.0, 1e-5), math.sqrt(math.log(1e5)) / 2.0
+        return Outcome("holds" if got >= want * (1 - 1e-12) else "violated", f"z = {got}")
+
+    try:
+        rs = mutants.run([registry.REGISTRY[cid]], "quick", 0)
+    finally:
+        registry.REGISTRY.pop(cid, None)
+    by = {r.mutant: r for r in rs}
+    assert by["noise_multiplier:x10"].verdict == "holds" and "only weakens" in by["noise_multiplier:x10"].equivalent
+    assert by["noise_multiplier:x0.1"].killed and not by["noise_multiplier:x0.1"].equivalent
+    s = mutants.summarize(rs)
+    assert s.equivalent == 1 and s.mutants == len(rs) - 1
+    assert "noise_multiplier:x10" not in mutants.tallies([r.to_dict() for r in rs])[cid].survivors
+    assert "(noise_multiplier:x10)" in mutants.format_table(rs)
+
+
+def test_weaker_if_must_name_a_declared_theory_path_and_a_direction():
+    with pytest.raises(ValueError, match="weaker_if"):
+        registry.claim("fixture.bad_weaker", kind="exact", statement="s", theory=("theory.pagan.noise_multiplier",),
+                       weaker_if={"theory.pagan.noise_multiplier": "up"})
+    with pytest.raises(ValueError, match="weaker_if"):
+        registry.claim("fixture.bad_weaker", kind="exact", statement="s", theory=(),
+                       weaker_if={"theory.pagan.noise_multiplier": "larger"})
