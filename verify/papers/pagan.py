@@ -813,6 +813,9 @@ def _alg3_task(d: int, epsilon: float, delta: float) -> dict:
     ρ_t⁴·T²·d·log(T/δ)/(n²ε²) on the d truncated second moments) is (ε, δ)-differentially private.""",
     theory=("theory.pagan.algorithm3_noise_multiplier", "theory.pagan.algorithm3_noise_variance",
             "theory.pagan.algorithm3_sensitivity", "theory.pagan.algorithm3_rounds"),
+    # more noise than the stated calibration only strengthens privacy: those constant mutants are equivalent
+    weaker_if={"theory.pagan.algorithm3_noise_multiplier": "larger",
+               "theory.pagan.algorithm3_noise_variance": "larger"},
     notes="Replaces pagan.algorithm3 (retired), which tested the reading ρ_t⁴·T·d·log(T/δ)/(n²ε²). Two readings of "
     "line 5's noise variance: the extraction prints 'N(0, ρt T d log(T/δ)/n ε)' with the superscript row '4 2' "
     "above the numerator and '2 2' above the denominator. (a) T² (decided here): ρ_t⁴ takes the 4, the second "
