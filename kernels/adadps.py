@@ -220,6 +220,39 @@ def zipf_bow_logistic(n: int = 4000, d: int = 1000, zipf_s: float = 1.1, doc_len
                       np.ascontiguousarray(Xt), yt, ptr, w_star)
 
 
+def collinear_regression(n: int = 1000, d: int = 1, n_public: int = 100, s_low: float = 1.0, s_high: float = 2.0,
+                         decay: float = 1.0, w_norm: float = 1.0, seed: int = 0) -> GLMProblem:
+    """Noiseless least squares on collinear records, built so that adadps Assumption 3 holds by construction.
+
+    Record i is x_i = s_i·u with s_i ~ U[s_low, s_high] and u_j ∝ j^(−decay) (dense, positive, ‖u‖ = 1); the label
+    is y_i = ⟨w*, x_i⟩ exactly, w* = w_norm·(1, ..., 1)/√d; loss ½(⟨w, x⟩ − y)², so F* = 0 (attained at w*).
+    Record i's gradient is s_i²·(⟨w, u⟩ − ⟨w*, u⟩)·u, so the mean gradient of any non-empty batch is
+    (mean of s_i² over the batch)·(⟨w, u⟩ − ⟨w*, u⟩)·u: a private and a public batch's gradients are proportional
+    coordinate by coordinate, (g_j/ĝ_j)² ∈ [(s_low/s_high)⁴, (s_high/s_low)⁴], at every w.  The public split
+    (``n_public`` records) is drawn from the same law.  Side information ``"scale"``: A = u.
+    Limits: n, d, n_public ≤ 10⁹ with each (·, d) array ≤ 8 GiB; 0 < s_low ≤ s_high.
+    """
+    n, d, n_public = V.count("n", n), V.count("d", d), V.count("n_public", n_public)
+    V.memory("n, d", n, d)
+    V.memory("n_public, d", n_public, d)
+    s_low, s_high = V.positive("s_low", s_low), V.positive("s_high", s_high)
+    if not (math.isfinite(s_high) and s_low <= s_high):
+        raise V.InvalidParameter("s_high", f"a finite number ≥ s_low = {s_low}", s_high)
+    decay = V.nonnegative("decay", decay)
+    w_norm = _finite("w_norm", w_norm)
+    V.integer("seed", seed, 0)
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed), 43]))
+    u = np.arange(1, d + 1, dtype=np.float64) ** -decay
+    u /= np.linalg.norm(u)
+    w_star = np.full(d, w_norm / math.sqrt(d))
+    s = rng.uniform(s_low, s_high, n)
+    sp = rng.uniform(s_low, s_high, n_public)
+    X, Xp = np.ascontiguousarray(s[:, None] * u), np.ascontiguousarray(sp[:, None] * u)
+    params = dict(n=n, d=d, n_public=n_public, s_low=s_low, s_high=s_high, decay=decay, w_norm=w_norm, seed=seed)
+    return GLMProblem(X, X @ w_star, "squared", {"scale": u.copy()}, params, Xp, Xp @ w_star, w_true=w_star,
+                      extra={"u": u})
+
+
 # ======================================================================================
 # Jitted pieces
 # ======================================================================================

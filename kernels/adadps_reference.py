@@ -107,8 +107,15 @@ def draw_batch(rng: np.random.Generator, perm: np.ndarray, sampling: str, q: flo
 def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator, *, lr: float, clip: float,
                       sigma: float, batch_size: int, steps: int, sampling: str = "poisson", A_fixed=None,
                       beta1: float = 0.9, beta2: float = 0.99, eps_a: float = 1e-8, public_batch=None,
-                      harmonic_beta2: bool = False, lr_decay: bool = False, noise_clip=None, w0=None) -> np.ndarray:
-    """One trial of a centralised method; returns w_T."""
+                      harmonic_beta2: bool = False, lr_decay: bool = False, noise_clip=None, w0=None,
+                      observe: Callable | None = None) -> np.ndarray:
+    """One trial of a centralised method; returns w_T.
+
+    ``observe(t, w, ghat, g, A, scaled)``, if given, is called at every step t = 1..T before the update with
+    the iterate wᵗ, the public batch's mean gradient ĝᵗ (None without public data), the private batch's
+    (1/b)Σ of raw gradients gᵗ, the preconditioner Aᵗ and the per-record rows that are clipped next
+    (g_i/Aᵗ for AdaDPS, g_i otherwise).  It draws nothing: the run is the same with or without it.
+    """
     X, y, d, n = problem.features, problem.labels, problem.d, problem.n
     b_pub = batch_size if public_batch is None else public_batch
     opt = {"dp_adam": adam(lr, beta1, beta2, eps_a), "dp_rmsprop": rmsprop(lr, beta2, eps_a),
@@ -130,10 +137,13 @@ def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator
             gh = glm_grads(problem.loss, problem.public_features[idx], problem.public_labels[idx], w).mean(axis=0)
             A = pub.update(gh)
         G = glm_grads(problem.loss, X[batch], y[batch], w)
+        raw = G.sum(axis=0) / batch_size if observe is not None else None
         if method.startswith("adadps"):  # precondition before privatising
             if method == "adadps_adam":
                 G = (1 - beta1) * G + beta1 * pub.M
             G = G / A
+        if observe is not None:
+            observe(t, w, gh if method in PUBLIC_METHODS else None, raw, A, G)
         total = clip_rows(G, clip).sum(axis=0)
         if noise > 0:
             total = total + noise * rng.standard_normal(d)

@@ -111,6 +111,51 @@ def test_zipf_problem_structure(zipf):
     assert np.all(np.diff(np.abs(zipf.w_true)) >= 0)  # rarer tokens are more predictive
 
 
+@pytest.mark.parametrize("d", [1, 7])
+def test_collinear_regression_satisfies_assumption3_by_construction(d):
+    """Private and public batch gradients are proportional coordinate by coordinate at every w:
+    (g_j/ĝ_j)² ∈ [(s_low/s_high)⁴, (s_high/s_low)⁴] (adadps Assumption 3 with a = 1/16 for s ∈ [1, 2])."""
+    p = ka.collinear_regression(n=200, d=d, n_public=30, seed=3)
+    u = p.extra["u"]
+    assert np.all(u > 0) and np.linalg.norm(u) == pytest.approx(1.0)
+    assert p.loss_value(p.w_true) == pytest.approx(0.0, abs=1e-28) and p.public_features.shape == (30, d)
+    rng = np.random.default_rng(0)
+    worst = 1.0
+    for _ in range(200):
+        w = 3.0 * rng.standard_normal(d)
+        B, Bp = rng.choice(p.n, 4, replace=False), rng.integers(0, 30, 4)
+        g = ref.glm_grads("squared", p.features[B], p.labels[B], w).mean(axis=0)
+        gh = ref.glm_grads("squared", p.public_features[Bp], p.public_labels[Bp], w).mean(axis=0)
+        r = g**2 / gh**2
+        np.testing.assert_allclose(r, r[0], rtol=1e-9)  # the same ratio in every coordinate
+        worst = min(worst, float(np.min(np.minimum(r, 1 / r))))
+    assert worst >= (1.0 / 2.0) ** 4
+    with pytest.raises(InvalidParameter, match="s_high"):
+        ka.collinear_regression(s_low=2.0, s_high=1.0)
+
+
+def test_reference_observer_sees_the_kernels_path():
+    """The observer draws nothing (same w_T with and without it, equal to the kernel's) and sees wᵗ, ĝᵗ, gᵗ, Aᵗ."""
+    p = ka.collinear_regression(n=100, d=3, n_public=20, seed=1)
+    kw = dict(lr=0.05, clip=8.0, sigma=1.0, batch_size=8, steps=25, sampling="fixed", eps_a=1e-3, harmonic_beta2=True,
+              lr_decay=True)
+    seen = []
+
+    def observe(t, w, ghat, g, A, scaled):
+        seen.append((t, w.copy(), ghat.copy(), g.copy(), A.copy(), scaled.copy()))
+
+    w_obs = ref.central_reference(p, "adadps_rmsprop", _ref_rng(5), observe=observe, **kw)
+    w_ref = ref.central_reference(p, "adadps_rmsprop", _ref_rng(5), **kw)
+    out = ka.run_central(p, "adadps_rmsprop", seed=5, n_log=2, **kw)
+    np.testing.assert_array_equal(w_obs, w_ref)
+    np.testing.assert_allclose(out["w"][0], w_obs, rtol=1e-10, atol=1e-12)
+    assert [s[0] for s in seen] == list(range(1, 26))
+    t1, w1, gh1, g1, A1, sc1 = seen[0]
+    np.testing.assert_array_equal(w1, np.zeros(3))
+    np.testing.assert_allclose(A1, np.abs(gh1) + 1e-3)  # β¹ = 0: v¹ = (ĝ¹)²
+    assert sc1.shape == (8, 3) and np.allclose(sc1.mean(axis=0), g1 / A1)
+
+
 def test_same_seed_same_numbers_and_bad_input(zipf, toy):
     a = ka.run_central(zipf, "dp_adam", lr=0.1, steps=20, batch_size=8, seed=9, trials=2)
     b = ka.run_central(zipf, "dp_adam", lr=0.1, steps=20, batch_size=8, seed=9, trials=2)

@@ -50,13 +50,41 @@ def test_theorem1_bracket_is_a_bracket():
 
 
 # --- Theorem 2 ---------------------------------------------------------------------------------
-def test_theorem2_exact_steps_hold_and_the_rate_is_undecided_because_assumption3_fails(quick):
+def test_theorem2_holds_on_a_problem_where_assumption3_holds(quick):
+    """On collinear_regression Assumption 3 holds on every step with the measured a (≥ the design bound 1/16),
+    no record is clipped (Assumption 2), and the bound, the O(1/√T) rate and the bound's shape in T hold; the
+    bound is not vacuous (avg/bound between 0.1 and 1: a bound 10× too small is caught)."""
     out = quick["theorem2"]
     f = out.figures
     assert f["min_slack_24"] >= -1 and f["min_slack_19"] >= -1
-    assert f["assumption3_failure_rate"] > 0
-    assert out.verdict == "inconclusive" and len(out.decisions) == 1
-    assert f["min_excess_T100"] > f["min_excess_T1600"] > 0  # the method does make progress
+    assert f["assumption3_a_design"] == pytest.approx(1 / 16)
+    assert f["assumption3_a_design"] <= f["assumption3_a_measured"] <= 1.0
+    assert f["assumption2_max_scaled_norm"] <= f["assumption2_C"]
+    assert f["sparse_assumption3_failure_rate"] > 0  # the old problem's diagnostic: a = 0 forced there
+    assert out.verdict == "holds" and len(out.decisions) == 4 + 2 * len(va.T2_GRIDS["quick"]["T"])
+    assert len(out.decisions) <= va.T2_TESTS
+    for T in va.T2_GRIDS["quick"]["T"]:
+        assert 0.1 < f[f"avg_over_bound_T{T}"] < 1.0
+        assert f[f"min_excess_T{T}"] <= f[f"avg_excess_T{T}"]
+    assert f["slope_sqrtT_avg"] < 0  # √T·excess decreasing: faster than 1/√T on this problem
+    assert "a = min_t,j" in out.evidence.split("T=")[0]  # a is stated before the decisions
+
+
+def test_theorem2_a_bound_too_small_is_refuted(monkeypatch):
+    """Negative control: Theorem 2's bound divided by 50 is below the measured E min_t F(wᵗ) − F* at T = 100."""
+    real = ta.theorem2_bound
+    monkeypatch.setattr(ta, "theorem2_bound", lambda: real() / 50)
+    out = va.theorem2("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["T"] == 100
+    assert out.counterexample["min_excess"] > out.counterexample["bound"]
+
+
+def test_theorem2_rate_part_is_not_decided_when_an_assumption_fails(monkeypatch):
+    """With C below the largest ‖g_i/Aᵗ‖ records are clipped: Assumption 2 fails and no decision is made."""
+    monkeypatch.setattr(va, "T2_CLIP", 1.0)
+    r = va._t2_rate("quick", 0)
+    assert not r["hyp_ok"] and r["verdict"] == "inconclusive" and r["decisions"] == []
+    assert max(r["c"]) > 1.0
 
 
 def test_theorem2_negative_control_catches_a_wrong_inequality(monkeypatch):
