@@ -745,11 +745,15 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
     if noise_stds_override is None:
         std_m, std_v = noise_stds(cfg, sens)
     else:
-        if len(noise_stds_override) != 2:
+        try:
+            pair = tuple(noise_stds_override)
+        except TypeError:
+            pair = ()
+        if len(pair) != 2:
             raise V.InvalidParameter("noise_stds_override", "a pair (std of the gradient part, std of the square part)",
                                      noise_stds_override)
         fault = faults.noise_scale()
-        std_m, std_v = (V.nonnegative("noise_stds_override", s) * sens * fault for s in noise_stds_override)
+        std_m, std_v = (V.nonnegative("noise_stds_override", s) * sens * fault for s in pair)
     bc = bias_schedule(cfg, strat, T) if cfg.variant == "bias_correction" else np.zeros(T)
     M = None if strat is None else _toeplitz_cached(strat)
     out = np.empty(trials)
