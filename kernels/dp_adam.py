@@ -709,12 +709,16 @@ def _toeplitz_cached(strat: Strategy) -> np.ndarray:
 
 
 def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", trials: int = 1, seed: int = 0,
-                    theta0: float = 0.0) -> np.ndarray:
+                    theta0: float = 0.0, noise_stds_override: tuple[float, float] | None = None) -> np.ndarray:
     """One epoch of batch-size-1 private AdaGrad/Adam on 1-D logistic records (x_t, y_t); returns θ_T per trial.
 
     Each trial draws its unit noise (two parts: gradient and, for IME, square) from its own spawned
     stream and correlates it with the strategy's C⁻¹ (dense Toeplitz product), so for a given seed every
     variant and learning rate sees the same noise (common random numbers).
+
+    ``noise_stds_override``: the per-round stds (gradient part, square part) in gradient units, taken from the
+    caller (e.g. a closed form) instead of :func:`noise_stds` of ``cfg``; the DP-MF sensitivity and the
+    ``noise_scale`` fault apply to them as to σ.
 
     Limits: ``trials`` ≤ 10⁹ with the (T, 2·trials) noise ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity
     needs T = len(x) ≤ 10⁴ (:func:`strategy`).  A run that overflows float64 raises InvalidParameter.
@@ -738,7 +742,18 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
                                  "identity (the T×T matrix C⁻¹)", T)
     strat = strategy(strat_kind, T) if strat_kind != "identity" else None
     sens = 1.0 if strat is None else strat.sensitivity
-    std_m, std_v = noise_stds(cfg, sens)
+    if noise_stds_override is None:
+        std_m, std_v = noise_stds(cfg, sens)
+    else:
+        try:
+            pair = tuple(noise_stds_override)
+        except TypeError:
+            pair = ()
+        if len(pair) != 2:
+            raise V.InvalidParameter("noise_stds_override", "a pair (std of the gradient part, std of the square part)",
+                                     noise_stds_override)
+        fault = faults.noise_scale()
+        std_m, std_v = (V.nonnegative("noise_stds_override", s) * sens * fault for s in pair)
     bc = bias_schedule(cfg, strat, T) if cfg.variant == "bias_correction" else np.zeros(T)
     M = None if strat is None else _toeplitz_cached(strat)
     out = np.empty(trials)

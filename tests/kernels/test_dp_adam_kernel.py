@@ -215,6 +215,21 @@ def test_logistic_1d_without_noise_is_plain_adagrad():
     assert np.mean(prob.x == 0) == pytest.approx(0.9, abs=0.05)
 
 
+def test_logistic_1d_noise_override_is_the_kernels_own_noise_when_equal():
+    """noise_stds_override = noise_stds(cfg) gives the same bits; another pair changes θ; a bad pair is named."""
+    prob = P.sparse_logistic_1d(n=300, seed=3)
+    cfg = K.RoundConfig(variant="ime", optimizer="adagrad", lr=0.3, beta1=0.0, xi=1e-8, clip_norm=1.0, sigma=0.5,
+                        batch_size=1, floor=1.0)
+    own = K.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4)
+    same = K.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4,
+                             noise_stds_override=K.noise_stds(cfg.validated()))
+    other = K.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4, noise_stds_override=(0.1, 0.1))
+    assert np.array_equal(own, same) and not np.allclose(own, other)
+    for bad in ((1.0,), (1.0, -1.0), 3.0):
+        with pytest.raises(InvalidParameter, match="noise_stds_override"):
+            K.run_logistic_1d(prob.x, prob.y, cfg, noise_stds_override=bad)
+
+
 def test_problems():
     q = P.quadratic()
     assert q.h.tolist() == [100.0, 1.0]

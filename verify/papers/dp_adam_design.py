@@ -912,11 +912,21 @@ def section4_5(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 # §5.1 one-dimensional sparse logistic regression
 # ======================================================================================
-S51_LRS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
-S51_MARGIN = 0.005  # test loss: larger than the paper's whole spread (post-processing 0.6010 − ground truth 0.5976)
-S51_PAPER_PP_EXCESS = 0.6010 - 0.5976  # the paper's table: post-processing's test loss above the ground truth
-S51_SETTING_FACTOR = 3.0  # a reconstruction more than 3× noisier than that is not the paper's setting
-S51 = dict(clip=1.0, sigma=1.0, xi=1e-8, strategy="sqrt")  # fixed before any run
+S51_LRS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # base learning rates tuned over (the paper tunes it; grid lost)
+S51_PAPER = {"ground_truth": 0.5976, "nonprivate": 0.5976, "post_processing": 0.6010, "ime": 0.5981,
+             "ime_for_free": 0.5980}  # the paper's §5.1 table (test loss, mean of 30 trials for the noisy rows)
+S51_PAPER_PP_EXCESS = S51_PAPER["post_processing"] - S51_PAPER["ground_truth"]  # 0.0034
+#: margin of the three orderings (fixed with the calibration, before any IME run): half of the paper's whole
+#: post-processing excess 0.0034.  A reversal is a finding only when the worse method loses by more than half the
+#: effect the table is about (IME's advantage there is 0.0029; IME vs IME for free differ by 0.0001).
+S51_MARGIN = S51_PAPER_PP_EXCESS / 2
+S51_SETTING_FACTOR = 3.0  # a seed whose PP excess is off the paper's by more than 3× (either way) is another setting
+S51_DELTA = 1e-6  # δ at which the evidence reports the accountant's ε of the noise multiplier (the paper's δ lost)
+#: the noise multiplier, calibrated once from the paper's non-private and post-processing rows (see
+#: :func:`s51_calibration` and the claim's notes); everything else was fixed before any run
+S51 = dict(clip=1.0, sigma=0.275, xi=1e-8, strategy="sqrt")
+S51_CALIBRATION = dict(sigmas=(0.2, 0.225, 0.25, 0.275, 0.3, 0.325, 0.35), dataset_seeds=tuple(range(1, 21)),
+                       nonprivate_tol=1e-4, trials=30)
 S51_METHODS = {
     "nonprivate": dict(variant="post_processing", sigma=0.0),
     "post_processing": dict(variant="post_processing"),
@@ -925,19 +935,98 @@ S51_METHODS = {
 }
 
 
-def _s51_task(method: str, lrs: tuple, trials: int, seed: int) -> dict:
-    """Test losses (len(lrs), trials): one dataset, ``trials`` noise draws (the same draws for every lr)."""
+def _s51_task(method: str, lrs: tuple, trials: int, seed: int, sigma: float | None = None,
+              stds: tuple | None = None) -> dict:
+    """Test losses (len(lrs), trials): one dataset, ``trials`` noise draws (the same draws for every lr).
+
+    ``sigma``: the noise multiplier (default :data:`S51`'s); ``stds``: IME's per-round noise stds from the closed form
+    (``None``: the kernel's own)."""
     prob = P.sparse_logistic_1d(seed=seed)
     spec = dict(S51_METHODS[method])
-    sigma = spec.pop("sigma", S51["sigma"])
+    sigma = spec.pop("sigma", S51["sigma"] if sigma is None else sigma)
     losses = np.empty((len(lrs), trials))
     for i, lr in enumerate(lrs):
         cfg = K.RoundConfig(optimizer="adagrad", lr=lr, beta1=0.0, xi=S51["xi"], clip_norm=S51["clip"],
                             sigma=sigma, batch_size=1, **spec)
         th = K.run_logistic_1d(prob.x, prob.y, cfg, strat_kind=S51["strategy"] if sigma > 0 else "identity",
-                               trials=trials if sigma > 0 else 1, seed=seed + 7)
+                               trials=trials if sigma > 0 else 1, seed=seed + 7,
+                               noise_stds_override=None if stds is None else tuple(stds))
         losses[i] = prob.test_loss(th) if sigma > 0 else np.full(trials, prob.test_loss(th)[0])
     return {"loss": losses, "ground_truth": float(prob.test_loss(prob.theta_star)[0])}
+
+
+def _s51_best(r: dict, lrs: tuple) -> tuple[float, np.ndarray, float]:
+    """(mean test loss, per-trial losses, lr) at the learning rate with the lowest mean test loss."""
+    means = r["loss"].mean(axis=1)
+    i = int(np.argmin(means))
+    return float(means[i]), r["loss"][i], lrs[i]
+
+
+def s51_calibration(sigmas=S51_CALIBRATION["sigmas"], dataset_seeds=S51_CALIBRATION["dataset_seeds"],
+                    trials: int = S51_CALIBRATION["trials"], nonprivate_tol: float = S51_CALIBRATION["nonprivate_tol"]
+                    ) -> dict:
+    """The one-off calibration of §5.1's noise multiplier from the paper's non-private and post-processing rows only.
+
+    For each dataset seed: non-private AdaGrad's excess test loss over the ground truth θ* (best lr); datasets with
+    |excess| ≤ ``nonprivate_tol`` reproduce the paper's row "non-private 0.5976 = ground truth 0.5976".  For each σ:
+    post-processing's excess (best lr, mean of ``trials`` DP-MF noise draws) on each such dataset; the mean over
+    them, with its t interval over datasets.  The calibrated σ is the grid point whose mean is nearest the paper's
+    0.6010 − 0.5976 = 0.0034.  Independent moment estimation is never run here.
+    """
+    lrs = S51_LRS
+    nonprivate = {d: None for d in dataset_seeds}
+    for d in dataset_seeds:
+        r = _s51_task("nonprivate", lrs, trials, d)
+        nonprivate[d] = _s51_best(r, lrs)[0] - r["ground_truth"]
+    selected = [d for d in dataset_seeds if abs(nonprivate[d]) <= nonprivate_tol]
+    rows = []
+    for sg in sigmas:
+        exc = []
+        for d in selected:
+            r = _s51_task("post_processing", lrs, trials, d, sigma=float(sg))
+            exc.append(_s51_best(r, lrs)[0] - r["ground_truth"])
+        ci = mean_ci(exc)
+        rows.append({"sigma": float(sg), "pp_excess": ci.estimate, "lo": ci.lo, "hi": ci.hi,
+                     "per_dataset": dict(zip(selected, exc))})
+    best = min(rows, key=lambda row: abs(row["pp_excess"] - S51_PAPER_PP_EXCESS))
+    return {"nonprivate_excess": nonprivate, "selected": selected, "rows": rows, "sigma": best["sigma"]}
+
+
+_S51_EPS_MEMO: dict = {}
+
+
+def _s51_epsilon(z: float) -> tuple[float, float]:
+    """(lower, upper) ε of one Gaussian release with multiplier z at δ = S51_DELTA (dp-accounting PLD with its
+    pessimistic and optimistic estimates; the grid 0.01, coarser where the accountant needs it: valid bounds)."""
+    from kernels.validate import InvalidParameter
+    from verify.privacy import gaussian_epsilon_interval
+
+    if z not in _S51_EPS_MEMO:
+        for vdi in (1e-2, 1e-1, 1.0):
+            try:
+                _S51_EPS_MEMO[z] = gaussian_epsilon_interval(z, S51_DELTA, value_discretization_interval=vdi)
+                break
+            except InvalidParameter:
+                if vdi == 1.0:
+                    raise
+    return _S51_EPS_MEMO[z]
+
+
+def _s51_privacy(ime_stds: tuple[float, float]) -> dict:
+    """ε bounds (dp-accounting PLD, δ = S51_DELTA) of post-processing's release and of IME's with ``ime_stds``.
+
+    Both are one Gaussian mechanism per single-participation DP-MF release (the sensitivity is in the stds): PP has
+    multiplier σ; IME noises [ḡ, ḡ²] with stds (a, b) at sensitivities (Δ₁, Δ₂), together the multiplier
+    1/√((Δ₁/a)² + (Δ₂/b)²).  "IME for free" (σ on each part) is reported too.  ``same``: the two ε intervals
+    overlap (the accountant cannot tell the releases apart)."""
+    d1, d2 = K.ime_sensitivities(S51["clip"], 1)
+    a, b = ime_stds
+    z_ime = math.inf if min(a, b) <= 0 else 1.0 / math.sqrt((d1 / a) ** 2 + (d2 / b) ** 2)
+    pp = _s51_epsilon(S51["sigma"])
+    ime = _s51_epsilon(z_ime) if math.isfinite(z_ime) else (0.0, 0.0)
+    free = _s51_epsilon(S51["sigma"] / math.sqrt(2.0))
+    return {"z_ime": z_ime, "z_pp": S51["sigma"], "eps_pp": pp[1], "eps_ime": ime[1], "eps_ime_for_free": free[1],
+            "same": bool(ime[0] <= pp[1] and pp[0] <= ime[1])}
 
 
 @claim(
@@ -948,71 +1037,116 @@ def _s51_task(method: str, lrs: tuple, trials: int, seed: int) -> dict:
     post-processing, and non-private AdaGrad is close to the ground truth (ordering ground truth ≈ non-private
     < IME < post-processing, 30 trials).""",
     theory=("theory.dp_adam_design.ime_noise_stds",),
-    notes="Constants fixed before running (the paper's were lost): x ~ N(0,1), θ* = 1 (population loss 0.599; "
-    "the paper's ground truth 0.5976), 90% of training x zeroed, C = 1, σ = 1, DP-MF = square-root Toeplitz "
-    "factorisation (unconstrained near-optimal single-epoch), IME with the equal √2σ split and preconditioner "
-    "√max(v, C²); learning rate tuned per method over {0.01, …, 3} by mean test loss, as the paper tunes it. "
-    "One dataset, 30 noise trials (common noise draws across learning rates), as in the paper. Tests "
-    "(verify.decide.better, Welch t, 3 tests, margin 0.005 in test loss — more than the paper's whole spread "
-    "0.6010 − 0.5976, fixed before the data): IME < post-processing, non-private < IME, and the paper's 'IME for "
-    "free' row (kernel: IME without the privacy split) < post-processing. The setting is compared with the paper's: "
-    "its post-processing excess over the ground truth is 0.0034; where this reconstruction's is more than 3× that, "
-    "a failed test is reported but the verdict is inconclusive (not a finding about the paper's setting). "
-    "(A first version resampled the dataset in every trial and found IME − PP = −0.0015 [−0.036, 0.033], "
-    "inconclusive; the constants were not changed.)",
+    notes="The seed text of §5.1 lost every constant (the distribution of x, θ*, the zeroed fraction, C, σ, the "
+    "learning-rate grid, IME's floor, the test-set size); its table survives: ground truth 0.5976, non-private "
+    "0.5976, post-processing 0.6010, IME 0.5981, IME for free 0.5980 (30 trials). Fixed before any run: x ~ N(0,1), "
+    "θ* = 1 (population loss 0.599, a 20 000-record test set gives 0.5967 at seed 0: the paper's 0.5976 is within "
+    "a test set's Monte-Carlo error), 90% of training x zeroed, C = 1, DP-MF = square-root Toeplitz factorisation "
+    "(the unconstrained near-optimal single-epoch one, sensitivity 1.81 at T = 1000), IME with the equal √2σ split "
+    "(the noise stds come from theory.ime_noise_stds and drive the kernel) and preconditioner √max(v, C²); the "
+    "learning rate tuned per method over {0.01, 0.03, …, 10} by mean test loss (10 added to the old grid, ending "
+    "at 3, because post-processing's best sat on that edge; the non-private and post-processing rows only). "
+    "The noise multiplier, calibrated once from the paper's non-private and post-processing rows only, before any "
+    "IME run in this setting (s51_calibration): of dataset seeds 1–20, the 8 whose non-private excess is ≤ 1e-4 "
+    "reproduce the row 'non-private = ground truth' (1, 2, 8, 9, 11, 13, 16, 20; the claim's seed 0 uses dataset "
+    "1: −4e-5); over them post-processing's mean excess (best lr, 30 DP-MF draws) is 0.00246 [0.0015, 0.0035] "
+    "at σ = 0.25, 0.00323 [0.0019, 0.0046] at σ = 0.275, 0.00418 [0.0025, 0.0058] at σ = 0.3: σ = 0.275 is the "
+    "grid point nearest the paper's 0.0034 (the old σ = 1 gave 0.070 on dataset 1, 20× the paper's). The "
+    "accountant's ε of that multiplier (PLD, one Gaussian release, δ = 1e-6) is about 23: a small "
+    "signal-to-noise ratio, as the paper says. Tests (verify.decide.better, Welch t, 3 tests, margin "
+    "0.0017 = half the paper's post-processing excess, fixed with the calibration before any IME run): "
+    "IME < post-processing, non-private < IME, and the paper's 'IME for free' row (kernel: IME without the "
+    "privacy split) < post-processing. Preconditions: IME runs at post-processing's privacy (the accountant's ε of "
+    "the closed form's stds matches post-processing's: their PLD intervals overlap; otherwise that closed "
+    "form, exact, is refuted and the run "
+    "is not the stated comparison: violated, with the stds and both ε as the counterexample), and a seed whose "
+    "post-processing excess is more than 3× off the paper's, either way, is reported but cannot "
+    "give violated (not the paper's setting). History: a first version resampled the dataset in every trial "
+    "(IME − PP = −0.0015 [−0.036, 0.033]); a second ran at σ = 1, 20× noisier than the paper (inconclusive by "
+    "the setting guard).",
     tests=3,
 )
 def section5_1(budget: str, seed: int) -> Outcome:
     trials = 30
     lrs = S51_LRS
+    ime_stds = tuple(float(v) for v in (numeric(e)(sigma=S51["sigma"], C=S51["clip"], B=1)
+                                        for e in T.ime_noise_stds()))
     tasks = [dict(method=m, lrs=lrs, trials=trials, seed=seed + 1) for m in S51_METHODS]
+    for tk in tasks:
+        if tk["method"] == "ime":
+            tk["stds"] = ime_stds
     res = sweep(_s51_task, tasks, "section5.1")
-    best: dict[str, tuple[float, np.ndarray, float]] = {}
-    for tk, r in zip(tasks, res):
-        means = r["loss"].mean(axis=1)
-        i = int(np.argmin(means))
-        best[tk["method"]] = (float(means[i]), r["loss"][i], lrs[i])
-    gt = np.full(trials, float(res[0]["ground_truth"]))
+    best = {tk["method"]: _s51_best(r, lrs) for tk, r in zip(tasks, res)}
+    gt = float(res[0]["ground_truth"])
     decs = [decide.better(best["ime"][1], best["post_processing"][1], what="test loss IME − post-processing",
                           margin=S51_MARGIN),
             decide.better(best["nonprivate"][1], best["ime"][1], what="test loss non-private − IME",
                           margin=S51_MARGIN),
             decide.better(best["ime_for_free"][1], best["post_processing"][1],
                           what="test loss IME for free − post-processing", margin=S51_MARGIN)]
-    pp_excess = best["post_processing"][0] - float(gt[0])
-    setting_matches = pp_excess <= S51_PAPER_PP_EXCESS * S51_SETTING_FACTOR
-    verdict = _verdict(decs)
+    pp_ci = mean_ci(best["post_processing"][1] - gt)
+    ratio = pp_ci.estimate / S51_PAPER_PP_EXCESS
+    setting_matches = 1.0 / S51_SETTING_FACTOR <= ratio <= S51_SETTING_FACTOR
+    priv = _s51_privacy(ime_stds)
+    # exact precondition: the declared closed form's split puts IME at post-processing's privacy (the accountant's ε
+    # of both releases agrees); either way off, the closed form (exact, §3.2) is refuted and the run is not the
+    # stated comparison: a computed counterexample
+    same_privacy = priv.pop("same")
+    verdict = _verdict(decs, exact_ok=same_privacy)
     why_not = ""
-    if verdict == "violated" and not setting_matches:
+    counterexample = None
+    if not same_privacy:
+        why_not = (f"; IME's noise from theory.ime_noise_stds (stds {ime_stds[0]:.4g}, {ime_stds[1]:.4g}) is not at "
+                   f"post-processing's privacy (dp-accounting ε {priv['eps_ime']:.4g} vs {priv['eps_pp']:.4g} at "
+                   f"δ = {S51_DELTA:g}): the closed form of the equal-privacy split is wrong and the run is not the "
+                   "stated comparison")
+        counterexample = {"ime_std_grad": ime_stds[0], "ime_std_square": ime_stds[1], "sigma": S51["sigma"],
+                          "eps_ime": priv["eps_ime"], "eps_post_processing": priv["eps_pp"], "delta": S51_DELTA}
+    elif verdict == "violated" and not setting_matches:
         verdict = "inconclusive"
-        why_not = (f"; a test says violated, but this reconstruction is not the paper's setting (post-processing "
-                   f"excess {pp_excess:.3g} vs the paper's {S51_PAPER_PP_EXCESS:g}, more than {S51_SETTING_FACTOR:g}× "
-                   "noisier), so it is not a finding about the paper")
+        why_not = (f"; a test says violated, but this seed's setting is not the paper's (post-processing excess "
+                   f"{pp_ci.estimate:.3g} vs the paper's {S51_PAPER_PP_EXCESS:.4f}, {ratio:.3g}×), so it is not a "
+                   "finding about the paper")
     figures = {f"loss_{m}": b[0] for m, b in best.items()}
     figures.update({f"lr_{m}": b[2] for m, b in best.items()})
-    figures["loss_ground_truth"] = float(gt.mean())
+    figures["loss_ground_truth"] = gt
     figures["ime_minus_pp"] = decs[0].estimate
     figures["nonprivate_minus_ime"] = decs[1].estimate
     figures["ime_for_free_minus_pp"] = decs[2].estimate
-    figures["nonprivate_minus_ground_truth"] = float(best["nonprivate"][0] - gt[0])
-    figures["pp_excess_over_paper"] = pp_excess / S51_PAPER_PP_EXCESS
+    figures["nonprivate_minus_ground_truth"] = float(best["nonprivate"][0] - gt)
+    figures["pp_excess"] = pp_ci.estimate
+    figures["pp_excess_lo"] = pp_ci.lo
+    figures["pp_excess_hi"] = pp_ci.hi
+    figures["pp_excess_over_paper"] = ratio
+    figures["sigma"] = S51["sigma"]
+    figures["ime_std_grad"], figures["ime_std_square"] = ime_stds
+    figures.update({k: float(v) for k, v in priv.items()})
     key = next((dd for dd in decs if dd.verdict == "violated"), None) or \
         next((dd for dd in decs if dd.verdict == "inconclusive"), None) or decs[0]
-    evidence = (f"{key.phrase()}{why_not}; {trials} trials (quick = full: the paper's 30), "
-                f"best lr per method: test loss "
-                f"ground truth {gt.mean():.4f}, non-private {best['nonprivate'][0]:.4f}, IME {best['ime'][0]:.4f}, "
-                f"IME for free {best['ime_for_free'][0]:.4f}, post-processing {best['post_processing'][0]:.4f}; "
+    evidence = (f"{key.phrase()}{why_not}; {trials} trials (quick = full: the paper's 30), σ = {S51['sigma']:g} "
+                f"(calibrated from the paper's PP row; ε {priv['eps_pp']:.3g} at δ = {S51_DELTA:g}), best lr per "
+                f"method: test loss ground truth {gt:.4f}, non-private {best['nonprivate'][0]:.4f}, IME "
+                f"{best['ime'][0]:.4f}, IME for free {best['ime_for_free'][0]:.4f}, post-processing "
+                f"{best['post_processing'][0]:.4f} (paper: 0.5976, 0.5976, 0.5981, 0.5980, 0.6010); "
                 + "; ".join(f"{dd.control.test.split(':')[0]}: {dd.estimate:.4g} ({dd.verdict})" for dd in decs)
-                + f"; setting: post-processing excess {pp_excess:.3g} vs the paper's {S51_PAPER_PP_EXCESS:g} "
-                f"(0.6010 − 0.5976): {'comparable' if setting_matches else 'noisier than the paper'}")
+                + f"; setting: post-processing excess {pp_ci.estimate:.3g} [{pp_ci.lo:.3g}, {pp_ci.hi:.3g}] vs the "
+                f"paper's {S51_PAPER_PP_EXCESS:.4f}: {'comparable' if setting_matches else 'not the paper’s scale'}; "
+                f"IME at PP's privacy: ε {priv['eps_ime']:.3g} = {priv['eps_pp']:.3g}: "
+                f"{'yes' if same_privacy else 'NO'}")
+    if verdict == "violated" and counterexample is None:
+        counterexample = {"test": key.control.test.split(":")[0], "difference": key.estimate,
+                          "lower_bound": key.violated_bound, "sigma": S51["sigma"], "seed": seed}
     names = ["ground truth", "non-private", "IME", "IME for free", "post-processing"]
-    vals = [gt] + [best[m][1] for m in ("nonprivate", "ime", "ime_for_free", "post_processing")]
+    vals = [np.full(trials, gt)] + [best[m][1] for m in ("nonprivate", "ime", "ime_for_free", "post_processing")]
     cis = [mean_ci(v) for v in vals]
     fig = Figure("section5_1_logistic", "dp_adam_design §5.1: 1-D sparse logistic regression (AdaGrad)", [
-        Panel("mean test loss (95% CI), best learning rate per method", "method (0 = ground truth … 4 = PP)",
-              "test loss", [Series(n, [i], [c.estimate], [c.lo], [c.hi], style="points")
-                            for i, (n, c) in enumerate(zip(names, cis))])])
-    return Outcome(verdict, evidence, figures, None, [fig], decisions=decs)
+        Panel("mean test loss (95% CI), best learning rate per method, and the paper's table", "method",
+              "test loss", [Series("this reconstruction", list(range(5)), [c.estimate for c in cis],
+                                   [c.lo for c in cis], [c.hi for c in cis], style="points"),
+                            Series("paper", list(range(5)), [S51_PAPER[k] for k in (
+                                "ground_truth", "nonprivate", "ime", "ime_for_free", "post_processing")],
+                                   style="points")], categories=names)])
+    return Outcome(verdict, evidence, figures, counterexample, [fig], decisions=decs)
 
 
 # ======================================================================================
