@@ -253,6 +253,26 @@ def collinear_regression(n: int = 1000, d: int = 1, n_public: int = 100, s_low: 
                       extra={"u": u})
 
 
+def aligned_no_signal_logistic(n: int = 64, d: int = 1, value: float = 1.0) -> GLMProblem:
+    """Coordinate-aligned records with no signal (an adversarial instance for the bounds of smooth GLMs): record i
+    is ``value``·e_{(i mod d)+1}, labels ±1 alternating within each feature, so every feature is balanced, the
+    optimum is w* = 0 (F* = log 2) and sits where the logistic loss is most curved (f'' = 1/4): stochastic
+    gradients keep their largest variance there and a step of 1/curvature is the largest a smoothness bound allows.
+    Side information "frequency": 1 for every feature (all features equally frequent).  Deterministic (no seed)."""
+    n = V.count("n", n)
+    d = V.count("d", d)
+    if n % (2 * d):
+        raise V.InvalidParameter("n", f"a multiple of 2d = {2 * d} (each feature's labels balanced)", n)
+    value = _finite("value", value)
+    if value <= 0:
+        raise V.InvalidParameter("value", "a positive number", value)
+    X = np.zeros((n, d))
+    X[np.arange(n), np.arange(n) % d] = value
+    y = np.where((np.arange(n) // d) % 2 == 0, 1.0, -1.0)
+    return GLMProblem(np.ascontiguousarray(X), y, "logistic", {"frequency": np.ones(d)},
+                      dict(n=n, d=d, value=value, aligned_no_signal=True), w_true=np.zeros(d))
+
+
 # ======================================================================================
 # Jitted pieces
 # ======================================================================================

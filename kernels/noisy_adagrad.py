@@ -154,6 +154,29 @@ def low_rank_glm(n: int = 200, p: int = 50, k: int = 3, loss: str = "absolute", 
                            label_noise=label_noise, w_norm=w_norm, seed=seed))
 
 
+def aligned_glm(n: int = 40, p: int = 20, k: int = 1, w_norm: float = 1.0) -> LowRankGLM:
+    """Coordinate-aligned records (an adversarial instance of the rank-k GLM class): record i is the unit axis
+    e_{(i mod k)+1} of R^p (every record at the largest norm L = 1), absolute loss with clean labels
+    y_i = ⟨θ*, x_i⟩, θ* = (w_norm/√k)·(e_1 + … + e_k).  The loss is a sum of k V-shapes whose kinks sit at
+    distance w_norm/√k from θ_0 = 0: gradient descent drifts at the largest speed the Lipschitz constant allows
+    until it reaches them, the case in which the first term of the DP-GD analysis is tight.  Deterministic (no seed).
+    """
+    n = V.count("n", n)
+    p = V.count("p", p)
+    k = V.count("k", k)
+    if k > min(n, p):
+        raise V.InvalidParameter("k", f"an integer between 1 and min(n, p) = {min(n, p)}", k)
+    w_norm = V.positive("w_norm", w_norm)
+    V.memory("n, p", n, p)
+    Z = np.zeros((n, k))
+    Z[np.arange(n), np.arange(n) % k] = 1.0
+    w = np.full(k, w_norm / math.sqrt(k))
+    Vb = np.ascontiguousarray(np.eye(p)[:, :k])
+    return LowRankGLM(np.ascontiguousarray(Z @ Vb.T), (Z @ w).astype(np.float64), Vb, Z, Vb @ w, np.zeros((0, p)),
+                      "absolute", dict(n=n, p=p, k=k, loss="absolute", m_public=0, public_shift=0.0, label_noise=0.0,
+                                       w_norm=w_norm, seed=0, aligned=True))
+
+
 # ======================================================================================
 # Subspace oracles
 # ======================================================================================

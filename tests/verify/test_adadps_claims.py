@@ -180,9 +180,34 @@ def test_theorem5_verdict_follows_its_intervals(t5_quick):
     out = t5_quick
     f = out.figures
     keys = [k[4:-1] for k in f if k.startswith("lhs[")]
-    assert keys and out.verdict == "holds" and _has_figure(out) and len(out.decisions) == 4
+    n_adv = len(va.T5_DATA_ADVERSARIAL["cases"])
+    assert keys and out.verdict == "holds" and _has_figure(out) and len(out.decisions) == 4 + n_adv
     assert all(f[f"lhs[{k}]"] < f[f"rhs[{k}]"] for k in keys)
     assert 0.1 < f["max_lhs_over_rhs"] < 1  # the full-batch cases: not near-vacuous
+
+
+def test_theorem5_worst_case_family_is_decided_and_reported(t5_quick):
+    """The aligned no-signal family (b = 1) is decided beside the zipf cases; its ratio is far above the zipf
+    small-batch cases (it tests the variance term), and the evidence names the worst case."""
+    out = t5_quick
+    f = out.figures
+    adv = [d for d in out.decisions if "aligned no-signal" in d.control.test]
+    assert len(adv) == len(va.T5_DATA_ADVERSARIAL["cases"]) and all(str(d.verdict) == "holds" for d in adv)
+    small_batch = max(f[k] / f["rhs" + k[3:]] for k in f if k.startswith("lhs[b8"))
+    assert f["max_lhs_over_rhs_adversarial"] > 10 * small_batch
+    assert "worst: " in out.evidence
+
+
+def test_aligned_no_signal_logistic_has_its_optimum_at_zero():
+    from kernels import adadps as ka
+    from kernels.validate import InvalidParameter
+
+    prob = ka.aligned_no_signal_logistic(n=16, d=4)
+    k = va.theorem5_constants(prob)
+    assert k["F1_gap"] == pytest.approx(0.0, abs=1e-12) and k["L"] == pytest.approx(1 / 16)
+    assert np.allclose(prob.features.sum(axis=1), 1.0) and np.all(prob.features.T @ prob.labels == 0)
+    with pytest.raises(InvalidParameter, match="n"):
+        ka.aligned_no_signal_logistic(n=12, d=4)
 
 
 def test_theorem5_negative_control_catches_a_bound_10x_too_small(monkeypatch):

@@ -134,6 +134,21 @@ def test_section45_measured_from_the_kernel_in_the_stable_regime(quick, monkeypa
     assert V.section4_5("quick", 0).verdict == "violated"
 
 
+def test_section45_adversarial_streams_reach_the_exact_bound_from_round_two(quick, monkeypatch):
+    """Worst case over gradient streams: the pulses and spike streams (no burn-in) come within 1e-3 of the exact
+    multiplier bound without exceeding it; the bound taken 5 rounds late (the same limit 1/β₂, smaller early) fails
+    on them in the early rounds."""
+    f = quick("section4_5").figures
+    for st_ in V.S45_STREAMS:
+        assert 1 - 1e-3 < f[f"max_multiplier_over_bound_{st_}"] <= 1 + 1e-9
+        assert f[f"max_multiplier_round_{st_}"] >= 2
+    assert "worst" in quick("section4_5").evidence
+    real = T.stp_update_noise_bound()
+    monkeypatch.setattr(T, "stp_update_noise_bound", lambda: real.subs(T.t, T.t + 5))
+    r = V._s45_adversarial_task("spike", 8, 16, 20, 0.99, 2, 0)
+    assert r["worst"] > 1.2 and r["round"] <= 5  # the early rounds, where the bound falls fast from (1 + β₂)/β₂
+
+
 def test_section51_calibrated_setting_matches_the_papers_rows(quick):
     """The reconstruction is the paper's setting where its published rows fix it: non-private = ground truth (to the
     table's 4 digits) and post-processing's excess over the ground truth has the paper's 0.6010 − 0.5976 = 0.0034

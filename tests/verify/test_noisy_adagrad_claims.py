@@ -105,9 +105,35 @@ def test_theorem51_holds_flat_in_p(quick):
     assert out.verdict == "holds"
     assert all(f[k] < f["bound"] for k in f if k.startswith("excess_hi_p"))
     assert f["slope_in_p_upper"] <= vn.THM51_SLOPE_MARGIN
-    assert len(out.decisions) == 5 and out.evidence.startswith("holds (95% one-sided)")
+    assert len(out.decisions) == 5 + len(vn.THM51_ADV_KS) and out.evidence.startswith("holds (95% one-sided)")
     assert f["accountant_epsilon_of_sigma"] <= 1.0
     assert out.plots[0].name == "theorem5_1"
+
+
+def test_theorem51_worst_case_family_is_decided_and_reported(quick):
+    """The adversarial (coordinate-aligned) family is decided beside the benign one and the worst ratio is named."""
+    out = quick("theorem5_1")
+    f = out.figures
+    adv = [d for d in out.decisions if "coordinate-aligned" in d.control.test]
+    assert len(adv) == len(vn.THM51_ADV_KS) and all(str(d.verdict) == "holds" for d in adv)
+    ratios = [f[f"aligned_ratio_k{k}"] for k in vn.THM51_ADV_KS]
+    benign = [f[k] / f["bound"] for k in f if k.startswith("excess_p")]
+    assert f["worst_ratio"] == pytest.approx(max(ratios + benign))
+    assert all(0 < r < 1 for r in ratios)
+    assert "worst mean excess/bound over both families" in out.evidence
+
+
+def test_aligned_glm_is_in_the_theorem_class():
+    from kernels import noisy_adagrad as kn
+
+    prob = kn.aligned_glm(n=10, p=6, k=3, w_norm=2.0)
+    assert np.allclose(np.linalg.norm(prob.X, axis=1), 1.0) and prob.lipschitz == 1.0
+    assert np.linalg.matrix_rank(prob.X) == 3 and np.allclose(prob.X @ prob.V @ prob.V.T, prob.X)
+    assert prob.loss_value(prob.theta_true) == 0.0 and np.linalg.norm(prob.theta_true) == pytest.approx(2.0)
+    from kernels.validate import InvalidParameter
+
+    with pytest.raises(InvalidParameter, match="k"):
+        kn.aligned_glm(n=2, p=6, k=3)
 
 
 def test_theorem51_negative_control_a_tenfold_smaller_bound_is_caught(monkeypatch):
