@@ -625,8 +625,9 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
         V.memory("trials, steps", trials, steps, prob.p + Vt.shape[1] ** 2)
     sb = _schedule("sigma_b", sigma_b, steps)
     sB = _schedule("sigma_B", sigma_B, steps)
-    # fault hooks for mutation analysis (kernels/faults.py): the gradient noise σ_b and the stepsize scaled
-    sb, eta = sb * faults.noise_scale(), eta * faults.stepsize_scale()
+    # fault hooks for mutation analysis (kernels/faults.py): both privacy noises (the gradient's σ_b and the
+    # preconditioner's σ_B) and the stepsize scaled
+    sb, sB, eta = sb * faults.noise_scale(), sB * faults.noise_scale(), eta * faults.stepsize_scale()
     bm = SIGMA_B_MODES[V.choice("sigma_b_mode", sigma_b_mode, SIGMA_B_MODES)]
     mode = INDEFINITE[V.choice("indefinite", indefinite, INDEFINITE)]
     rtol = V.positive("rtol", rtol)
