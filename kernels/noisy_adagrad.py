@@ -414,7 +414,7 @@ def _sqrt_psd(SQ, r, rtol):
 
 @njit(cache=True, nogil=True)
 def _noisy_adagrad_loop(X, y, loss, scales, theta0, eta, Vt, radius, rtol, rank_tol, mode, sigma_b, b_mode,
-                        sigma_B, xi, goe_k, losses, gnorm, tr_g, tr_ginv, lam_min, indef, theta_sum):
+                        sigma_B, xi, goe_k, losses, gnorm, tr_g, tr_ginv, lam_min, indef, theta_sum, rel_g, rel_K):
     n, p = X.shape
     T = scales.shape[0]
     kk = Vt.shape[1]
@@ -462,6 +462,10 @@ def _noisy_adagrad_loop(X, y, loss, scales, theta0, eta, Vt, radius, rtol, rank_
         for a in range(kk):
             for b in range(kk):
                 K[a, b] += sigma_B[t] * goe_k[t, a, b]
+        if rel_K.shape[0] > 0:  # the released (privatised) preconditioner Ṽᵀ(G_t + B_t)Ṽ, for audits
+            for a in range(kk):
+                for b in range(kk):
+                    rel_K[t, a, b] = K[a, b]
         kap, W0 = np.linalg.eigh(K)
         W = np.ascontiguousarray(W0)
         top = 0.0
@@ -480,6 +484,9 @@ def _noisy_adagrad_loop(X, y, loss, scales, theta0, eta, Vt, radius, rtol, rank_
         # step: y = θ − η H⁺ (∇ + σ_b ξ)
         for j in range(p):
             yv[j] = g[j] + sb * xi[t, j]
+        if rel_g.shape[0] > 0:  # the released (privatised) gradient ∇_t + σ_b ξ_t, for audits
+            for j in range(p):
+                rel_g[t, j] = yv[j]
         coef = np.zeros(kk)
         for i in range(kk):
             if kap[i] > 0.0:
@@ -620,9 +627,14 @@ def draw_noise(seed: int, trials: int, steps: int, p: int, kk: int) -> list[tupl
 
 def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, Vt=None, sigma_b=0.0,
                       sigma_b_mode: str = "constant", sigma_B=0.0, indefinite: str = "abs", decay_alpha: float = 0.0,
-                      rtol: float = RTOL, trials: int = 1, seed: int = 0, theta0=None) -> dict:
+                      rtol: float = RTOL, trials: int = 1, seed: int = 0, theta0=None, releases: bool = False) -> dict:
     """Algorithm 1 on ``prob``; per trial: losses L(θ_t), ‖∇_t‖, Tr G_t, Tr G_t⁺, λ_min⁺(G_t), the number of
     negative eigenvalues of Ṽᵀ(G_t + B_t)Ṽ, the average iterate and its loss.
+
+    ``releases=True`` also returns the 2T privatised statistics every step releases (what the accountant
+    composes; the iterates are their post-processing): ``released_gradient`` (trials, T, p), the noisy gradient
+    ∇_t + σ_b ξ_t, and ``released_preconditioner`` (trials, T, k̃, k̃), the noisy Ṽᵀ(G_t + B_t)Ṽ — for privacy
+    audits that observe every step.
 
     Limits: ``steps``, ``trials`` ≤ 10⁹; the pre-drawn noise of all trials, trials·steps·(p + k̃²) numbers, and
     the (trials, steps) diagnostics ≤ 8 GiB.  A run that overflows float64 raises InvalidParameter."""
@@ -631,10 +643,14 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     if Vt.shape[0] != prob.p:
         raise V.InvalidParameter("Vt", f"a matrix with p = {prob.p} rows", f"shape {Vt.shape}")
     V.memory("trials, steps", trials, steps, prob.p + Vt.shape[1] ** 2 + 8)
+    releases = V.flag("releases", releases)
+    if releases:
+        V.memory("trials, steps", trials, steps, prob.p + Vt.shape[1] ** 2)
     sb = _schedule("sigma_b", sigma_b, steps)
     sB = _schedule("sigma_B", sigma_B, steps)
-    # fault hooks for mutation analysis (kernels/faults.py): the gradient noise σ_b and the stepsize scaled
-    sb, eta = sb * faults.noise_scale(), eta * faults.stepsize_scale()
+    # fault hooks for mutation analysis (kernels/faults.py): both privacy noises (the gradient's σ_b and the
+    # preconditioner's σ_B) and the stepsize scaled
+    sb, sB, eta = sb * faults.noise_scale(), sB * faults.noise_scale(), eta * faults.stepsize_scale()
     bm = SIGMA_B_MODES[V.choice("sigma_b_mode", sigma_b_mode, SIGMA_B_MODES)]
     mode = INDEFINITE[V.choice("indefinite", indefinite, INDEFINITE)]
     rtol = V.positive("rtol", rtol)
@@ -645,13 +661,18 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     out["theta_avg"] = np.empty((trials, prob.p))
     out["theta_last"] = np.empty((trials, prob.p))
     Vt = np.ascontiguousarray(Vt)
-    for i, (xi, gk) in enumerate(draw_noise(seed, trials, steps, prob.p, Vt.shape[1])):
+    kk = Vt.shape[1]
+    rel_g = np.empty((trials, steps, prob.p) if releases else (1, 0, prob.p))
+    rel_K = np.empty((trials, steps, kk, kk) if releases else (1, 0, kk, kk))
+    for i, (xi, gk) in enumerate(draw_noise(seed, trials, steps, prob.p, kk)):
         ts = np.empty(prob.p)
         out["theta_last"][i] = _noisy_adagrad_loop(
             prob.X, prob.y, LOSSES[prob.loss], scales, th0, eta, Vt, radius, rtol, RANK_TOL, mode, sb, bm, sB, xi,
             gk, out["losses"][i], out["gnorm"][i], out["tr_g"][i], out["tr_ginv"][i], out["lam_min"][i],
-            out["indefinite"][i], ts)
+            out["indefinite"][i], ts, rel_g[i if releases else 0], rel_K[i if releases else 0])
         out["theta_avg"][i] = ts / steps
+    if releases:
+        out["released_gradient"], out["released_preconditioner"] = rel_g, rel_K
     V.finite_output("eta, sigma_b, sigma_B, theta0", out["theta_last"], out["theta_avg"], out["losses"])
     out["loss_avg"] = np.array([prob.loss_value(th) for th in out["theta_avg"]])
     out["scales"] = scales
@@ -685,11 +706,13 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     V.memory("trials, steps", trials, steps)
     losses = np.empty((trials, steps))
     avg = np.empty((trials, prob.p))
+    last = np.empty((trials, prob.p))
     th0 = np.zeros(prob.p)
     for i, child in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         xi = np.random.default_rng(child).standard_normal((steps, prob.p))
         ts = np.empty(prob.p)
-        _dpgd_loop(prob.X, prob.y, LOSSES[prob.loss], th0, eta, sigma, xi, losses[i], ts)
+        last[i] = _dpgd_loop(prob.X, prob.y, LOSSES[prob.loss], th0, eta, sigma, xi, losses[i], ts)
         avg[i] = ts / steps
-    V.finite_output("eta, sigma", losses, avg)
-    return {"losses": losses, "theta_avg": avg, "loss_avg": np.array([prob.loss_value(th) for th in avg])}
+    V.finite_output("eta, sigma", losses, avg, last)
+    return {"losses": losses, "theta_avg": avg, "theta_last": last,
+            "loss_avg": np.array([prob.loss_value(th) for th in avg])}

@@ -105,6 +105,7 @@ def noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, Vt: n
     theta = np.zeros(prob.p)
     state = accumulate_init(prob.p)
     losses, avg = [], np.zeros(prob.p)
+    rel_g, rel_K = [], []  # the privatised statistics each step releases
     for t in range(steps):
         losses.append(prob.loss_value(theta))
         avg += theta
@@ -112,9 +113,12 @@ def noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, Vt: n
         G, state = accumulate_update(g, state)
         U, kap = noisy_precondition(G, Vt, sigma_B[t], goe_k[t], indefinite)
         sb = sigma_b[t] * (np.linalg.norm(g) if sigma_b_mode == "grad_norm" else 1.0)
-        y = theta - eta * pinv_apply(U, kap, g + sb * xi[t])
+        rel_g.append(g + sb * xi[t])
+        rel_K.append(Vt.T @ G @ Vt + sigma_B[t] * goe_k[t])
+        y = theta - eta * pinv_apply(U, kap, rel_g[-1])
         theta = project_seminorm(U, kap, y, radius)
-    return {"losses": np.array(losses), "theta_avg": avg / steps, "theta_last": theta}
+    return {"losses": np.array(losses), "theta_avg": avg / steps, "theta_last": theta,
+            "released_gradient": np.array(rel_g), "released_preconditioner": np.array(rel_K)}
 
 
 def adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: float = 0.0,

@@ -28,6 +28,33 @@ def test_noisy_adagrad_matches_reference_with_the_same_noise(prob, oracle, mode)
     assert np.all(np.linalg.norm(out["theta_last"], axis=1) <= 0.8 * (1 + 1e-12))
 
 
+def test_noisy_adagrad_releases_match_reference(prob):
+    """releases=True returns the 2T privatised statistics (∇_t + σ_bξ_t and Ṽᵀ(G_t + B_t)Ṽ) the NumPy twin forms,
+    and changes nothing else."""
+    T, Vt = 12, kn.subspace_oracle(prob, "rotated", gamma=0.3, seed=2)
+    kw = dict(Vt=Vt, sigma_b=0.05, sigma_B=0.3, trials=2, seed=3)
+    out = kn.run_noisy_adagrad(prob, T, 0.5, 0.8, releases=True, **kw)
+    plain = kn.run_noisy_adagrad(prob, T, 0.5, 0.8, **kw)
+    assert "released_gradient" not in plain
+    np.testing.assert_array_equal(out["theta_avg"], plain["theta_avg"])
+    assert out["released_gradient"].shape == (2, T, prob.p) and out["released_preconditioner"].shape == (2, T, 3, 3)
+    for i, (xi, gk) in enumerate(kn.draw_noise(3, 2, T, prob.p, 3)):
+        ref = rf.noisy_adagrad(prob, T, 0.5, 0.8, Vt, np.full(T, 0.05), "constant", np.full(T, 0.3), xi, gk)
+        np.testing.assert_allclose(out["released_gradient"][i], ref["released_gradient"], rtol=1e-7, atol=1e-10)
+        np.testing.assert_allclose(out["released_preconditioner"][i], ref["released_preconditioner"], rtol=1e-7,
+                                   atol=1e-10)
+    with pytest.raises(InvalidParameter, match="releases"):
+        kn.run_noisy_adagrad(prob, T, 0.5, 0.8, releases="yes")
+
+
+def test_dpgd_returns_its_last_iterate(prob):
+    out = kn.run_dpgd(prob, 30, 0.3, 0.2, trials=2, seed=9)
+    for i, child in enumerate(np.random.SeedSequence(9).spawn(2)):
+        xi = np.random.default_rng(child).standard_normal((30, prob.p))
+        np.testing.assert_allclose(out["theta_last"][i], rf.dpgd(prob, 0.3, 0.2, xi)["theta_last"], rtol=1e-9,
+                                   atol=1e-12)
+
+
 @pytest.mark.parametrize("delta", [0.0, 0.1])
 def test_adagrad_matches_reference(prob, delta):
     a = kn.run_adagrad(prob, 40, 0.5, 0.8, delta=delta)
