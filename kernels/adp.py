@@ -19,68 +19,16 @@ non-convex, and ‖∇f(θ; x, y)‖ ≤ 1 + λ·√d·max_u 2u/(1+u²)² = 1 + 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from kernels import _cpu, faults
 from kernels import validate as V
+from kernels.adp_problems import REG_GRAD_MAX, NonconvexProblem, smooth_nonconvex  # noqa: F401  (re-exported)
 
 B_RULES = {"poly": 0, "adaptive": 1}
 ALPHA_RULES = {"dp": 0, "adp": 1}
-REG_GRAD_MAX = 3.0 * math.sqrt(3.0) / 8.0  # max_u 2u/(1+u²)², at u = 1/√3
-
-
-@dataclass(frozen=True)
-class NonconvexProblem:
-    features: np.ndarray  # (n, d), unit rows
-    labels: np.ndarray  # (n,), ±1
-    lam: float
-    theta_star: np.ndarray
-    params: dict
-
-    @property
-    def n(self) -> int:
-        return self.features.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.features.shape[1]
-
-    @property
-    def gradient_bound(self) -> float:
-        """G of Assumption 2.2: ‖∇f(θ; x_i, y_i)‖ ≤ 1 + λ√d·3√3/8 for every θ and record."""
-        return 1.0 + self.lam * math.sqrt(self.d) * REG_GRAD_MAX
-
-    def full_gradient(self, theta: np.ndarray) -> np.ndarray:
-        """∇F(θ) (NumPy; the reference)."""
-        m = self.labels * (self.features @ theta)
-        w = -self.labels / (1.0 + np.exp(m))
-        return self.features.T @ w / self.n + self.lam * 2.0 * theta / (1.0 + theta**2) ** 2
-
-
-def smooth_nonconvex(n: int = 2000, d: int = 20, lam: float = 0.05, flip: float = 0.1, seed: int = 0
-                     ) -> NonconvexProblem:
-    """The ``adp`` stand-in for its image experiments (SPEC §3): non-convex regularised logistic regression.
-
-    Limits: n, d ≤ 10⁹ with the (n, d) features ≤ 8 GiB.
-    """
-    n = V.count("n", n)
-    d = V.count("d", d)
-    V.memory("n, d", n, d)
-    lam = V.nonnegative("lam", lam)
-    flip = V.unit_interval("flip", flip)
-    V.integer("seed", seed, 0)
-    rng = np.random.default_rng(np.random.SeedSequence(int(seed)))
-    theta_star = rng.standard_normal(d)
-    x = rng.standard_normal((n, d))
-    x /= np.linalg.norm(x, axis=1, keepdims=True)
-    y = np.sign(x @ theta_star)
-    y[y == 0] = 1.0
-    y = np.where(rng.random(n) < flip, -y, y)
-    return NonconvexProblem(np.ascontiguousarray(x), y.astype(np.float64), lam, theta_star,
-                            dict(n=n, d=d, lam=lam, flip=flip, seed=seed))
 
 
 @njit(cache=True, nogil=True)
@@ -216,27 +164,3 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     return {"steps": log_steps, "grad_norm2": out_g, "theta": out_t}
 
 
-def adp_reference(problem: NonconvexProblem, rng: np.random.Generator, *, steps: int, eta: float, b_rule: str,
-                  alpha_rule: str, sigma: float, a: float = 1.0, c: float = 1.0, b0: float = 1.0, nu: float = 1e-3,
-                  C: float = 1.0, clip: float | None = None) -> np.ndarray:
-    """Short NumPy reference of one trial (same draws as the kernel: an index, then d normals, per step); returns θ_T."""  # noqa: E501
-    clip = problem.gradient_bound if clip is None else clip
-    X, Y, lam = problem.features, problem.labels, problem.lam
-    theta = np.zeros(problem.d)
-    b2 = b0 * b0
-    for t in range(steps):
-        i = rng.integers(0, problem.n)
-        m = Y[i] * (X[i] @ theta)
-        g = -Y[i] / (1.0 + np.exp(m)) * X[i] + lam * 2.0 * theta / (1.0 + theta**2) ** 2
-        gn2 = float(g @ g)
-        if gn2 > clip**2:
-            g *= clip / math.sqrt(gn2)
-            gn2 = clip**2
-        if b_rule == "poly":
-            b = math.sqrt(a + c * (t + 1))
-        else:
-            b2 += max(gn2, nu)
-            b = math.sqrt(b2)
-        al = 1.0 if alpha_rule == "dp" else (math.sqrt(b) if b_rule == "poly" else (b0**2 + (t + 1) * C) ** 0.25)
-        theta = theta - (eta / b) * (g + al * sigma * rng.standard_normal(problem.d))
-    return theta

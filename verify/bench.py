@@ -295,7 +295,8 @@ def _opacus_dp_sgd_rate(ds, steps: int, batch_size: int, alpha: float, noise_mul
 
 
 def _adp_benchmark(quick: bool) -> dict:
-    from kernels.adp import adp_reference, run_adp, smooth_nonconvex
+    from kernels.adp import run_adp, smooth_nonconvex
+    from kernels.adp_reference import adp_reference
 
     prob = smooth_nonconvex(n=2000, d=20, seed=0)
     kw = dict(eta=1.0, b_rule="poly", alpha_rule="adp", sigma=1.0)
