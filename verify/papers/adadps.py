@@ -527,6 +527,7 @@ def _t2_rate(budget: str, seed: int) -> dict:
     √t εᵗ non-decreasing) and αₜ = α/√t, min_t E F(wᵗ) − F* ≤ G/√T·Σⱼ E[√v_jᵀ + εᵀ] + α/√T·max_t E‖N‖²_{Aᵗ},
     G = D²/(2α) + α(2 − γ)/(aγ): an O(1/√T) rate at fixed noise.""",  # noqa: E501
     theory=("theory.adadps.theorem2_bound", "theory.adadps.theorem2_G"),
+    weaker_if={"theory.adadps.theorem2_bound": "larger", "theory.adadps.theorem2_G": "larger"},  # upper bound
     notes="Two parts. (i) Exact, pathwise: the proof's steps (19) √t·Aᵗ ≥ √(t−1)·Aᵗ⁻¹ and (24) "
     "Σₜ(gᵗ)²/(√(tvᵗ) + √tεᵗ) ≤ 2(2−γ)/(aγ)(√(Tvᵀ) + √Tεᵀ) for any paths meeting the hypotheses (a ĝ² ≤ g² ≤ ĝ²/a, "
     "the β and ε schedules): seeded search rich in edge cases; tolerance = the rounding bound (T + 4)·8u relative. "

@@ -913,6 +913,7 @@ def _s45_adversarial_task(stream: str, d: int, batch: int, rounds: int, beta2: f
     close to isotropic — its per-coordinate variance is z's times (√v̂_{t−1}/√v̂_t)², at most (1 − β₂^t)/(β₂(1 −
     β₂^{t−1})) → 1/β₂ — whereas post-processing's per-update noise variance varies like 1/v̂_j.""",
     theory=("theory.dp_adam_design.stp_update_noise_bound",),
+    weaker_if={"theory.dp_adam_design.stp_update_noise_bound": "larger"},  # an upper bound on the multiplier
     notes="synthetic_gradients with power-law coordinate scales (α = 1.5, 2 decades+), alignment 0.5, B = 16, "
     "β₁ = 0, β₂ = 0.99, σ = 1; C = 8 for scale-then-privatize (σC/B = 0.5 < 1: the stable regime, where its "
     "steady state κ = 1/(1 − (σC/B)²) exists; the first version ran at σC/B = 3.1, where v̂ diverges) and C = 1 for "
