@@ -341,8 +341,12 @@ def better(a: Sequence[float], b: Sequence[float], *, what: str, margin: float) 
     if lo > margin:
         return Decision(Verdict.VIOLATED, ctrl, est.value, hi, lo, f"{what}: difference {est.value:.4g}, "
                         f"family-corrected lower bound {lo:.4g} > margin {margin:g}")
+    if hi - lo > 2 * margin:  # the interval alone is wider than the margin: too few runs to tell
+        why = f"is undecided: the interval is wider than twice the margin {margin:g} (more runs would decide)"
+    else:
+        why = f"is a near-tie within the margin {margin:g}"
     return Decision(Verdict.INCONCLUSIVE, ctrl, est.value, hi, lo, f"{what}: difference {est.value:.4g} "
-                    f"[{lo:.4g}, {hi:.4g}] is a near-tie within the margin {margin:g}")
+                    f"[{lo:.4g}, {hi:.4g}] {why}")
 
 
 def equivalent(est: Estimate, *, what: str, margin: float) -> Decision:
