@@ -1234,7 +1234,10 @@ def _na_adagrad_noise(n: int, steps: int, adjacency: str):
     k = NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)]
     z = na_adagrad_audit_multiplier(steps)
     t = np.arange(1, steps + 1, dtype=float)
-    sigma_B = k * z * np.asarray(numeric(tn.lemma5_rigorous())(L=1.0, t=t, n=n), float) / math.sqrt(2.0)
+    delta_t = np.asarray(numeric(tn.lemma5_rigorous())(L=1.0, t=t, n=n), float)  # Frobenius sensitivity of G_t
+    # σ_B solves goe_noise_multiplier(σ_B, Δ_t) = z; the multiplier is linear in σ and in 1/Δ (σ√2/Δ: σ_B = zΔ/√2)
+    per_unit = float(numeric(tn.goe_noise_multiplier())(sigma=1.0, Delta=1.0))
+    sigma_B = k * z * delta_t / per_unit
     return z, k * z / n, sigma_B
 
 
@@ -1437,6 +1440,10 @@ _NA_AUDIT_TEXT = {  # claim suffix: (statement, theory, notes)
 }
 
 
+_NA_WEAKER = {"theory.noisy_adagrad.theorem5_1_sigma": "larger", "theory.noisy_adagrad.lemma5_rigorous": "larger",
+              "theory.noisy_adagrad.goe_noise_multiplier": "smaller"}
+
+
 def _register_na_audits() -> None:
     for name, (statement, theory, notes) in _NA_AUDIT_TEXT.items():
         claim(
@@ -1445,6 +1452,8 @@ def _register_na_audits() -> None:
             tests=_na_audit_tests(name),
             statement=statement,
             theory=theory,
+            # more noise only strengthens privacy: a larger σ or sensitivity, a smaller GOE multiplier per unit noise
+            weaker_if={p: _NA_WEAKER[p] for p in theory},
             notes=notes.format(method=_NA_AUDIT_METHOD.format(tests=_na_audit_tests(name))),
         )(lambda budget, seed, _n=name: na_audit(_n, budget, seed))
 
