@@ -434,7 +434,7 @@ def _run_dp_gd(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, st
         eta = float(numeric(tn.theorem5_1_eta())(theta_norm=th, T=T, L=L, k=prob.k, sigma=sigma))
     else:
         eta = alpha
-    # run_dpgd logs L(θ_t) before each step and returns no last iterate: one step more logs L(θ_T); its first T
+    # run_dpgd logs L(θ_t) before each step (it returns θ_T, not L(θ_T)): one step more logs L(θ_T); its first T
     # steps draw exactly the noise of a T-step run (the rows of one (T+1)×p draw), and step T+1 is not released
     out = kn.run_dpgd(prob, T + 1, eta, sigma, trials=trials, seed=seed)
     full = np.asarray(out["losses"], float)
@@ -449,7 +449,7 @@ def _run_dp_gd(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, st
 # ======================================================================================
 # dp_adam_design: the private Adam variants with DP-MF noise on sparse_logistic_1d (kernels.dp_adam)
 # ======================================================================================
-DPA_EPSILON, DPA_DELTA = 4.4, 1e-5  # ≈ the accountant ε at δ = 1e-5 of §5.1's σ = 1 (4.38)
+DPA_EPSILON, DPA_DELTA = 4.4, 1e-5  # ≈ the accountant ε at δ = 1e-5 of σ = 1 (4.38); §5.1's claim uses 0.275
 DPA_STEPS = 1000  # §5.1: one epoch over 1000 records, batch size 1
 DPA_MAX_BYTES = 2**33  # the records (steps × batch size) and the logged θ (trials × steps) each fit in 8 GiB
 #: the paper's DP-Adam variants (Algs. 5–8, Adam with its usual β₁, β₂, ξ) on §5.1's problem with §5.1's clip norm
