@@ -70,19 +70,29 @@ class _Spend:
     claim_id: str
     declared: int
     used: int = 0
+    budget: str | None = None
 
 
 _spend: contextvars.ContextVar[_Spend | None] = contextvars.ContextVar("dpverify_decide_spend", default=None)
 
 
 @contextlib.contextmanager
-def claim_tests(claim_id: str, declared: int) -> Iterator[_Spend]:
-    """Scope a claim's check: its decisions spend from the ``declared`` tests of its family share."""
-    token = _spend.set(_Spend(claim_id, int(declared)))
+def claim_tests(claim_id: str, declared: int, budget: str | None = None) -> Iterator[_Spend]:
+    """Scope a claim's check: its decisions spend from the ``declared`` tests of its family share (``budget``:
+    the budget it runs at, so that an undecided rate says what would decide it)."""
+    token = _spend.set(_Spend(claim_id, int(declared), budget=budget))
     try:
         yield _spend.get()
     finally:
         _spend.reset(token)
+
+
+def _larger_range(axis: str) -> str:
+    """What would decide an undecided rate: the full budget's range, or (at full) a range beyond it."""
+    s = _spend.get()
+    if s is not None and s.budget == "full":
+        return f"a {axis} range beyond the full budget's would decide"
+    return f"a larger {axis} range (--budget full) would decide"
 
 
 def _spend_one() -> None:
@@ -301,8 +311,8 @@ def rate(x: Sequence[float], ratio_samples: Sequence[Sequence[float]], *, axis: 
         _spend_one()
         ctrl = Control(test, alpha_per_test(), family_text(), margin)
         return Decision(Verdict.INCONCLUSIVE, ctrl, math.nan, math.nan, math.nan,
-                        f"{axis}: {int(xs.size)} asymptotic point(s) ({criterion}); needs ≥ 2 — a larger {axis} "
-                        "range (--budget full) would decide", {"points": int(xs.size)})
+                        f"{axis}: {int(xs.size)} asymptotic point(s) ({criterion}); needs ≥ 2 — "
+                        f"{_larger_range(axis)}", {"points": int(xs.size)})
     est = log_slope_estimate(xs, ss)
     span = math.log10(float(xs.max() / xs.min()))
     d = upper_bounded(est, 0.0, test=test, margin=margin,
@@ -311,7 +321,7 @@ def rate(x: Sequence[float], ratio_samples: Sequence[Sequence[float]], *, axis: 
                       violated_reason="",
                       can_violate=span >= decades,
                       why_not=f"the asymptotic window spans {span:.2g} < {decades:g} decade(s) of {axis}: "
-                              f"a larger {axis} range (--budget full) would decide")
+                              f"{_larger_range(axis)}")
     if d.verdict == Verdict.VIOLATED:
         d = Decision(d.verdict, d.control, d.estimate, d.holds_bound, d.violated_bound,
                      f"{axis}: measured/bound grows, slope {est.value:+.3g} with family-corrected lower bound "

@@ -303,7 +303,7 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
         def scoped(budget: str, seed: int) -> Outcome:
             from verify import decide
 
-            with decide.claim_tests(id, tests):
+            with decide.claim_tests(id, tests, budget):
                 return check(budget, seed)
 
         REGISTRY[id] = Claim(id, paper, " ".join(statement.split()), kind, tuple(theory), scoped,

@@ -62,6 +62,8 @@ def control_label(r: Result) -> str:
     first = next((c for c in ctrl if c.get("verdict") == "inconclusive"), None)
     if first is not None and "--budget full" in str(first.get("reason", "")):
         return "needs --budget full"
+    if first is not None and "beyond the full budget" in str(first.get("reason", "")):
+        return "needs more than full"
     return "undecided"
 
 

@@ -105,3 +105,15 @@ def test_log_slope_estimate_matches_the_ols_slope_of_log_means():
     est = D.log_slope_estimate(x, s)
     assert est.value == pytest.approx(np.log(2) / np.log(10))
     assert est.se > 0 and est.df > 0
+
+
+def test_an_undecided_rate_says_what_would_decide_it_at_each_budget():
+    xs = [10.0, 20.0, 40.0]  # less than a decade: the rate can hold but not be violated
+    ys = [np.full(4, 1.0) * x ** 0.5 for x in xs]  # growing: not holds either
+    with D.claim_tests("toy.quick", 1, "quick"):
+        quick = D.rate(xs, ys, axis="n", asymptotic=[True] * 3, criterion="all")
+    with D.claim_tests("toy.full", 1, "full"):
+        full = D.rate(xs, ys, axis="n", asymptotic=[True] * 3, criterion="all")
+    assert quick.verdict == full.verdict == "inconclusive"
+    assert "(--budget full) would decide" in quick.reason
+    assert "beyond the full budget's would decide" in full.reason and "--budget full" not in full.reason

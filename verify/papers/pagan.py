@@ -693,7 +693,8 @@ def example1(budget: str, seed: int) -> Outcome:
                 f"against the margin {EX1_SLOPE_MARGIN:g} over ≥ 1 decade; largest ratio (the O(1) constant) "
                 f"{K_hat:.3f} over {len(rows)} configurations")
     if verdict == "inconclusive":
-        evidence = "inconclusive: a slope window spans less than a decade (--budget full decides); " + evidence
+        decides = "--budget full decides" if budget == "quick" else "a range beyond the full budget's would decide"
+        evidence = f"inconclusive: a slope window spans less than a decade ({decides}); " + evidence
     fig = Figure("example1_ratio", "pagan Example 1: G_p(C) / (√p·√(Σ C_jj σ_j²)), Gaussian Z", [Panel(
         f"d = {dims[-1]}", "moment order p", "ratio (fitted O(1) constant = max)", panels_series,
         xscale="log", yscale="log")])
