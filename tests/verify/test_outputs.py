@@ -213,7 +213,7 @@ def test_an_interrupted_commit_is_rolled_forward(tmp_path):
 # --------------------------------------------------------------------------------------
 def _tamper(path: Path) -> None:
     d = dict(np.load(path))
-    d["y"] = d["y"] * 1000
+    d["y"] = d["y"] * 1000 + 1  # "+ 1": the entry of x = 0 has y = 0, which ×1000 alone would leave unchanged
     with open(path, "wb") as f:
         np.savez(f, **d)
 
