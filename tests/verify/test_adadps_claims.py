@@ -27,16 +27,28 @@ def test_every_claim_draws_a_figure(quick):
 
 
 # --- Theorem 1 ---------------------------------------------------------------------------------
-def test_theorem1_needed_constant_grows_with_T(quick):
-    """Finding (exact, accountant bracket): at ε = 0.5·q²T the lower end of the needed c₂ (optimistic PLD on a
-    0.1·ε/T grid) grows like T^0.11 over a decade for q = 0.01 and 0.1: no T-independent c₂ with c₁ = 1."""
+def test_theorem1_is_undecided_at_quick_growth_that_levels_off_does_not_refute(quick):
+    """At quick the needed c₂ of q = 0.01, r = 0.1 grows over the decade (least growth the accountant brackets allow
+    > 0.1: the first rule's 'violated') but not over its last interval: c₂ rises towards its Gaussian-regime value
+    as ε goes from 1e-3 to 1e-2, no sign of an unbounded c₂.  So no refutation, and not holds."""
     out = quick["theorem1"]
     f = out.figures
-    assert out.verdict == "violated" and out.decisions == []
-    assert f["max_slope_in_T_lower"] > va.T1_SLOPE_MARGIN
+    assert out.verdict == "inconclusive" and out.decisions == [] and out.counterexample is None
+    assert f["max_least_growth_in_T_at_smallest_r"] > va.T1_SLOPE_MARGIN
+    assert f["max_least_growth_last_interval_at_smallest_r"] <= va.T1_SLOPE_MARGIN
     assert 0 < f["c2_needed_min"] <= f["c2_needed_max"] < 10
+    assert "would decide" in out.evidence
+
+
+def test_theorem1_refutes_c1_0_1_once_epsilon_is_large(monkeypatch):
+    """Power of the rule: at q = 0.1, ε = 0.1·q²T, T = 10³..10⁴ (ε = 1..10) the needed c₂ keeps growing through
+    the top of the range (c₂ ∝ √ε once ε ≫ log 1/δ), so c₁ = 0.1 needs an unbounded c₂: violated, exactly."""
+    monkeypatch.setitem(va.T1_GRIDS, "quick", dict(q=(0.1,), T=(1000, 3000, 10000), r=(0.1,), delta=(1e-5,)))
+    out = va.theorem1("quick", 0)
+    assert out.verdict == "violated"
     ce = out.counterexample
-    assert ce["c2_lo"][-1] > ce["c2_lo"][0] and max(ce["T"]) / min(ce["T"]) >= 10
+    assert ce["growth_min"] > va.T1_SLOPE_MARGIN and ce["growth_min_last"] > va.T1_SLOPE_MARGIN
+    assert ce["c2_lo"][-1] > ce["c2_hi"][0]  # needed c₂ at T = 10⁴ certainly above the one at T = 10³
 
 
 def test_theorem1_bracket_is_a_bracket():
