@@ -11,9 +11,9 @@ so ε ≥ log((1 − δ − FNR)/FPR) and ε ≥ log((1 − δ − FPR)/FNR).  R
 one-sided Clopper–Pearson upper bounds (each at level 1 − α/2, so both hold together with
 probability ≥ 1 − α) gives a lower bound on ε that is valid with probability ≥ 1 − α.
 
-τ and the direction are chosen on one half of the samples and the rates are counted on the
-other half, so the choice does not bias the interval.  A lower bound above the accountant's ε
-means the implementation leaks more than it claims.
+τ and the direction are chosen on a quarter of the samples (:data:`SELECTION_FRACTION`) and the
+rates are counted on the other three quarters, so the choice does not bias the interval.  A lower
+bound above the accountant's ε means the implementation leaks more than it claims.
 """
 
 from __future__ import annotations
@@ -27,6 +27,12 @@ from scipy import stats as _st
 from verify.stats import LEVEL
 
 METHODS = ("clopper_pearson", "gdp")
+#: Share of each side's scores that chooses τ and the direction; the rest count the errors.  Any share keeps the
+#: bound valid; a quarter counts on more scores than a half, and choosing τ needs fewer.  Measured on exact
+#: Gaussian scores at ε = 4, δ = 1e-5, 10⁵ per side, 20 seeds: GDP mean 3.892 at a quarter, 3.863 at a half,
+#: jax-privacy's epsilon_from_gdp (all scores, Bonferroni over its thresholds) 3.887; Clopper–Pearson 2.441 /
+#: 2.362 / 2.416 (jax).  At 5·10³ per side the Clopper–Pearson bound rises from 1.03 to 1.55.
+SELECTION_FRACTION = 0.25
 ASSUMES = {
     "clopper_pearson": "nothing about the mechanism: (ε, δ) read directly off Clopper–Pearson bounds on the "
                        "test's two error rates",
@@ -158,8 +164,8 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
                         thresholds: int = 1) -> AuditBound:
     """A lower bound on ε, valid with probability ≥ ``level``, from scores on D and on D′.
 
-    The scores are split at random into halves: one chooses the threshold(s) and the direction, the other counts
-    the errors.  ``method``:
+    The scores are split at random: a share :data:`SELECTION_FRACTION` chooses the threshold(s) and the
+    direction, the rest counts the errors.  ``method``:
 
     * ``"clopper_pearson"`` (assumption-free): ε ≥ log((1 − δ − FNR)/FPR) (and with the rates swapped), with
       one-sided Clopper–Pearson upper bounds on FPR and FNR.
@@ -199,8 +205,8 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
         raise KV.InvalidParameter("thresholds", "1 for method 'clopper_pearson'", thresholds)
     rng = np.random.default_rng(KV.integer("seed", seed, 0))
     a, b = rng.permutation(a), rng.permutation(b)
-    return _bound_from_halves(a[: a.size // 2], a[a.size // 2:], b[: b.size // 2], b[b.size // 2:], delta, level,
-                              method, k)
+    ka, kb = max(1, int(a.size * SELECTION_FRACTION)), max(1, int(b.size * SELECTION_FRACTION))
+    return _bound_from_halves(a[:ka], a[ka:], b[:kb], b[kb:], delta, level, method, k)
 
 
 def _bound_from_halves(a_sel, a_ev, b_sel, b_ev, delta, level, method, k) -> AuditBound:
@@ -481,7 +487,7 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     if weak:
         head = (f"no leak found, but the audit sees at best {power:.2f} of the accountant's ε (< {AUDIT_POWER}): it "
                 "cannot show a leak of that size; ")
-    evidence = (f"{head}{listing} ({trials} runs per dataset, half for the threshold; one-sided {level:.4%} lower "
+    evidence = (f"{head}{listing} ({trials} runs per dataset, a quarter for the threshold; one-sided {level:.4%} lower "
                 f"bounds, {decide.family_text()}){_QUICK_CAVEAT if verdict == 'holds' and budget == 'quick' else ''}")
     out_figures = {"trials_per_dataset": trials, "level": level, **(figures or {}),
                    "max_audit_over_accountant": max(_ratio(r["audit_epsilon_lb"], r["accountant_epsilon"])

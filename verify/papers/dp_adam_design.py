@@ -1511,7 +1511,7 @@ def _register_dp_adam_audits() -> None:
             theory=(),
             notes=cfg_notes + " Kernel: kernels.dp_adam.run_stream (Adam, η = 1, ξ = 1, d = 2). Zero-out adjacency "
             "(the accountant's; for the Gaussian mechanism without sampling the dominating pair N(0, σ²) vs N(1, σ²) "
-            "is the same as add/remove). Threshold chosen on half the runs, error rates on the other half "
+            "is the same as add/remove). Threshold chosen on a quarter of the runs, error rates on the rest "
             "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: no subsampling, a Gaussian claim) "
             "at δ = 1e-5, each bound "
             "at the per-test level of the ledger's Bonferroni family (verify.decide). "

@@ -1355,7 +1355,7 @@ def _na_audit_tests(name: str) -> int:
     return len(configs) * len(NA_AUDIT_SCORES[mech])
 
 
-_NA_AUDIT_METHOD = ("Threshold on half the runs, error rates on the other half "
+_NA_AUDIT_METHOD = ("Threshold on a quarter of the runs, error rates on the rest "
                     "(verify.audit.epsilon_lower_bound, Gaussian-DP bound: full batch, a Gaussian claim), each of its "
                     "{tests} bounds at the "
                     "per-test level of the ledger's Bonferroni family (verify.decide).")

@@ -2014,8 +2014,8 @@ def _register_pagan_family() -> None:
             theory=(),
             notes="Runs from x₀ = 0 on D (zero records) and D′ (record 0 = canary 10·e₁, clipped by the mechanism); "
             "score −x_T[j] on the canary's axis j (the one where the implemented noise is smallest relative to the "
-            "clipping set; j = 0 for a correct kernel); threshold chosen on half the runs, error rates on the other "
-            "half "
+            "clipping set; j = 0 for a correct kernel); threshold chosen on a quarter of the runs, error rates on the "
+            "rest "
             "(verify.audit.epsilon_lower_bound: Gaussian-DP bound for n=1, Clopper–Pearson for the sampled n=4), "
             "Bonferroni over the ledger's statistical tests (verify.decide). Nominal ε = 4, δ = 1e-5. "
             "Configurations: n=1,b=1,T=1 (one Gaussian step) and n=4,b=2,T=3 (sampled, composed). Accountant: "
