@@ -142,12 +142,14 @@ def test_audit_catches_noise_times_0_7(name):
     assert out.verdict == "violated" and out.counterexample["n"] == 1
 
 
-def test_audit_catches_pagan_noise_with_covariance_a_instead_of_its_inverse():
-    """Negative control: PAGAN-opt's noise drawn with covariance ∝ A instead of A⁻¹ (mechanism option
+@pytest.mark.parametrize("name", ["pagan_opt", "pagan", "pasan"])
+def test_audit_catches_pagan_noise_with_covariance_a_instead_of_its_inverse(name):
+    """Negative control: the noise drawn with covariance ∝ A instead of A⁻¹ (mechanism option
     ``noise_geometry="direct"``).  The canary goes on the axis where the implemented noise is smallest relative
-    to the clipping ellipsoid, so the audit sees the mutant's worst direction.  (For the other kernels A = I and
-    the option changes nothing.)"""
-    out = audit_pagan_pack.audit_pagan_family("pagan_opt", "quick", 0, noise_geometry="direct")
+    to the clipping ellipsoid, so the audit sees the mutant's worst direction.  PAGAN-opt's A comes from public
+    data; PASAN and PAGAN are audited with the anisotropic A of PAGAN_AUDIT_ELLIPSOID (with A = I, as before, the
+    option changed nothing).  (DP-SGD and PDP-SGD clip in ℓ₂: no A.)"""
+    out = audit_pagan_pack.audit_pagan_family(name, "quick", 0, noise_geometry="direct")
     assert out.verdict == "violated" and out.counterexample["n"] == 1
     honest = audit_pagan_pack.pagan_family_audit_task("pagan_opt", 1, 1, 1, True, 10, 0)
     assert honest["canary_axis"] == 0  # a correct kernel: every axis alike, the first is taken

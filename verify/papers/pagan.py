@@ -1932,6 +1932,10 @@ def theorem5(budget: str, seed: int) -> Outcome:
 PAGAN_FAMILY_AUDITS = ("dp_sgd", "pasan", "pagan", "pagan_opt", "pdp_sgd")
 # (n, batch size, steps): every draw is the canary (one Gaussian step), and a sampled, composed run
 PAGAN_AUDIT_CONFIGS = ((1, 1, 1), (4, 2, 3))
+# PASAN's and PAGAN's clipping ellipsoid {Σ a_j g_j² ≤ 1} in the audits: anisotropic (semi-axes 3 and 1), so that the
+# noise's geometry is exercised (N(0, A⁻¹) matches the ellipsoid on every axis; with A = I, the default, a kernel
+# drawing N(0, A) instead is indistinguishable).  The accountant's ε does not depend on A.
+PAGAN_AUDIT_ELLIPSOID = (1.0 / 9.0, 1.0)
 
 
 def _pagan_family_datasets(n: int):
@@ -1959,8 +1963,9 @@ def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int,
     """
     choice("noise_geometry", noise_geometry, PAGAN_NOISE_GEOMETRIES)
     d_without, _ = _pagan_family_datasets(n)
+    ell = np.array(PAGAN_AUDIT_ELLIPSOID) if algorithm in ("pasan", "pagan") else None
     cfg = kernels.make_config(algorithm, d_without, epsilon=AUDIT_EPSILON, delta=AUDIT_DELTA, steps=steps,
-                              batch_size=batch_size, alpha=0.01, n_log=2)
+                              batch_size=batch_size, alpha=0.01, n_log=2, ellipsoid=ell)
     std = cfg.noise_std * noise_scale
     if noise_geometry == "direct":
         std = cfg.info["noise_multiplier"] * np.sqrt(cfg.ellipsoid) / batch_size * noise_scale
@@ -2019,7 +2024,10 @@ def _register_pagan_family() -> None:
             "(verify.audit.epsilon_lower_bound: Gaussian-DP bound for n=1, Clopper–Pearson for the sampled n=4), "
             "Bonferroni over the ledger's statistical tests (verify.decide). Nominal ε = 4, δ = 1e-5. "
             "Configurations: n=1,b=1,T=1 (one Gaussian step) and n=4,b=2,T=3 (sampled, composed). Accountant: "
-            "dp-accounting PLD on a 0.01 grid (pessimistic, ≤ T·0.01 above the exact ε).",
+            "dp-accounting PLD on a 0.01 grid (pessimistic, ≤ T·0.01 above the exact ε)."
+            + (" Clipping ellipsoid A = diag(1/9, 1) (semi-axes 3 and 1; PAGAN_AUDIT_ELLIPSOID): with A = I the "
+               "noise's geometry could not be told apart from N(0, A) instead of N(0, A⁻¹)." if name in
+               ("pasan", "pagan") else ""),
         )(lambda budget, seed, _n=name: audit_pagan_family(_n, budget, seed))
 
 
