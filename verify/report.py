@@ -278,16 +278,26 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _powerless(r: Result, t: Tally | None) -> bool:
+    """A 'holds' none of whose declared mutants was caught: the check has not shown that it can fail."""
+    return t is not None and t.total > 0 and t.caught == 0 and str(r.verdict) == "holds"
+
+
+POWERLESS_NOTE = "holds, but no declared mutant was caught: this check has not shown that it can fail"
+
+
 def _mutants_cell(r: Result, mutants: Mapping[str, Tally]) -> str:
     t = mutants.get(r.id)
-    return "not run" if t is None else t.label()
+    if t is None:
+        return "not run"
+    return t.label() + (" — no power shown" if _powerless(r, t) else "")
 
 
 def _mutants_sentence(r: Result, mutants: Mapping[str, Tally]) -> str:
     t = mutants.get(r.id)
     if t is None:
         return f"not run (`dpverify mutants {r.id}`)"
-    return t.sentence() + "."
+    return t.sentence() + (f". {POWERLESS_NOTE[0].upper()}{POWERLESS_NOTE[1:]}." if _powerless(r, t) else ".")
 
 
 def _anchor(cid: str) -> str:
@@ -518,7 +528,7 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
 
     def mcol(r: Result) -> str:
         t = mutants.get(r.id)
-        return "" if t is None else f"{t.caught}/{t.total}"
+        return "" if t is None else f"{t.caught}/{t.total}" + ("!" if _powerless(r, t) else "")
 
     mw = max([len("mutants")] + [len(mcol(r)) for r in results]) if mutants else 0
 
@@ -538,7 +548,8 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
     if mutants:
         b = sorted({t.budget for t in mutants.values()})
         lines.append(f"mutants: caught/declared at {'/'.join(b)} budget, from the latest `dpverify mutants` run "
-                     "(`dpverify show ID` lists them)")
+                     "(`dpverify show ID` lists them)"
+                     + ("; '!': " + POWERLESS_NOTE if any(_powerless(r, mutants.get(r.id)) for r in results) else ""))
     lines += textwrap.wrap(LEGEND, max(40, width))
     return "\n".join(lines)
 

@@ -217,3 +217,24 @@ def test_weaker_if_must_name_a_declared_theory_path_and_a_direction():
     with pytest.raises(ValueError, match="weaker_if"):
         registry.claim("fixture.bad_weaker", kind="exact", statement="s", theory=(),
                        weaker_if={"theory.pagan.noise_multiplier": "larger"})
+
+
+def test_a_holds_with_no_mutant_caught_is_flagged_in_table_and_report():
+    """'holds' whose declared mutants all survived says so (terminal '!', report cell and sentence); a 'holds' that
+    caught one, or a 'violated' that caught none, is not flagged."""
+    from verify import report
+    from verify.registry import Result
+
+    def res(cid, verdict):
+        return Result(cid, verdict, {}, "e", None, 0, "quick", 1.0, [])
+
+    rs = [res("x.weak", "holds"), res("x.strong", "holds"), res("x.bad", "violated")]
+    t = {"x.weak": mutants.Tally(caught=0, total=3, refuted=0, budget="quick", survivors=("a", "b", "c")),
+         "x.strong": mutants.Tally(caught=1, total=3, refuted=1, budget="quick"),
+         "x.bad": mutants.Tally(caught=0, total=2, refuted=0, budget="quick")}
+    table = report.format_table(rs, width=200, mutants=t)
+    rows = {line.split()[0]: line for line in table.splitlines() if line.startswith("x.")}
+    assert " 0/3! " in rows["x.weak"] and " 1/3 " in rows["x.strong"] and " 0/2 " in rows["x.bad"]
+    assert report.POWERLESS_NOTE in table
+    md = report.render_markdown(rs, {}, {}, t)
+    assert md.count("no power shown") == 1 and md.count("has not shown that it can fail") == 1
