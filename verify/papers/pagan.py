@@ -242,7 +242,7 @@ def _seed_for(seed: int, *parts: int) -> int:
     loss than PAGAN and PASAN with A_k = I at every ε; as ε grows it approaches non-private AdaGrad (its gap to
     AdaGrad shrinks from ε = 0.1 to 1 to 4, and at ε = 4 it is closer to AdaGrad than to SGD); and PAGAN with
     A_k = I behaves like SGD rather than AdaGrad at ε = 4.""",
-    theory=("theory.pagan.noise_multiplier", "theory.pagan.pagan_optimal_C"),
+    theory=("theory.pagan.noise_multiplier",),
     notes="Loss f(x_T) of the last iterate; each of the 10 orderings is decided by verify.decide.better on the "
     "mean final losses of independent runs (Welch t): holds when the upper 95% bound of the difference is below 0, "
     "violated when its family-corrected lower bound exceeds the margin 0.01 (1% of f(0) ≈ 0.9, fixed before the "
@@ -251,7 +251,9 @@ def _seed_for(seed: int, *parts: int) -> int:
     "(fresh seeds), then the final runs are fresh. The paper "
     "fixes the shape C_jj = σ_j^(-4/3) but not the radius B of the optimal ellipsoid for this experiment: we take the "
     "B that clips the same fraction of a public sample as the unit ball used with A = I. δ = 1e-5 (not stated in "
-    "the paper). T (not stated) is 1000 at the full budget. Non-private methods do not depend on ε and are run once. "
+    "the paper). The shape C_jj = σ_j^(-4/3) is the kernel's (kernels.pagan.optimal_ellipsoid; a test checks it "
+    "against theory.pagan.pagan_optimal_C), so that closed form is not declared here: the check never evaluates it. "
+    "T (not stated) is 1000 at the full budget. Non-private methods do not depend on ε and are run once. "
     "The noise is the paper's calibration √(log(1/δ))/ε whatever T is; the accountant ε of the runs (sampling "
     "with replacement, T steps) is reported beside the nominal ε.",
 )
@@ -1438,7 +1440,7 @@ def _thm3_task(profile: str, d: int, n: int, trials: int, seed: int) -> dict:
     factor_ratio = np.where(ok, factor / float(np.sum(sigma ** (2 / 3))) ** 1.5, np.nan)
     return {"ok": ok, "ok_lower": ok_lower, "ok_upper": ok_upper, "ok_floor_upper": ok_floor_upper,
             "factor_ratio": factor_ratio,
-            "sigma_hat": sig_hat, "floor": 2.0 ** (-kernels.moments.rounds_for(d))}
+            "sigma_hat": sig_hat, "floor": float(numeric(tp.theorem3_floor())(T=kernels.moments.rounds_for(d)))}
 
 
 def gaussian_moment_ratio(pmax: float) -> float:
@@ -1558,7 +1560,7 @@ def _thm3_figure(tasks, outs) -> Figure:
     statement="""Theorem 3, eq. (10) with the floor on both sides (corrected reading): under Theorem 3's hypotheses,
     Algorithm 3 outputs σ̂ with ½·max(σ_j, d^{-3/2}) ≤ σ̂_j ≤ 2·max(σ_j, d^{-3/2}) for all j ∈ [d], with
     probability at least 1 − β.""",
-    theory=("theory.pagan.theorem3_sample_size", "theory.pagan.theorem3_lower", "theory.pagan.theorem3_floor"),
+    theory=("theory.pagan.theorem3_sample_size", "theory.pagan.theorem3_lower"),
     notes="The literal (10) is refuted exactly (pagan.theorem3: its interval is empty for σ_j < d^{-3/2}/4, and the "
     "line-14 floor 2^{-T} exceeds 2σ_j for σ_j < 2^{-T-1}); the floor on the upper side is the reading under "
     "which the guarantee can hold for every σ. Runs as pagan.theorem3 (shared): Gaussian z (r = 1), β = 0.1, ε = 1, "
@@ -1752,9 +1754,15 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
     return Outcome(verdict, evidence, figures, counter, [Figure(name, f"pagan {title}", panels)])
 
 
-def _box_lb_ne(d, ne, sigma):
-    """Theorem 4 / Proposition 1 bound at a given product nε (n = 1)."""
-    return float(numeric(tp.theorem4_lower_bound())(S_2_3=float(np.sum(sigma ** (2 / 3))), d=d, epsilon=ne, n=1))
+def _box_lb_ne(d, ne, sigma, bound=None):
+    """Theorem 4's bound (or ``bound``, e.g. Proposition 1's declared form) at a given product nε (n = 1)."""
+    expr = tp.theorem4_lower_bound() if bound is None else bound
+    return float(numeric(expr)(S_2_3=float(np.sum(sigma ** (2 / 3))), d=d, epsilon=ne, n=1))
+
+
+def _prop1_lb_ne(d, ne, sigma):
+    """Proposition 1's bound at a given product nε (n = 1): its own declared closed form."""
+    return _box_lb_ne(d, ne, sigma, tp.proposition1_lower_bound())
 
 
 def _box_condition(d, ne):
@@ -1776,6 +1784,7 @@ _EDGE_NOTES = ("Exact (no statistical test): at d = 2, log 2 < 1 makes the bound
     kind="expectation",
     statement="Proposition 1 for d ≥ 3: " + _PROP1_STATEMENT + ".",
     theory=("theory.pagan.proposition1_lower_bound", "theory.pagan.theorem4_condition"),
+    weaker_if={"theory.pagan.proposition1_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Replaces pagan.proposition1 (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.proposition1.d2). Two parts. Exact: the left side never exceeds Σσ_j, so the bound must not either "
     "wherever the hypothesis holds (checked at the smallest allowed nε, n = 1, 3 ≤ d ≤ 10, flat and j^{-3/2} "
@@ -1788,14 +1797,15 @@ _EDGE_NOTES = ("Exact (no statistical test): at d = 2, log 2 < 1 makes the bound
 def proposition1_d3(budget: str, seed: int) -> Outcome:
     tasks, outs, acct = _lb_runs("box", 1.5, budget, seed)
     cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
-    rows, verdicts = _lb_compare(tasks, outs, acct, "sign_error", lambda d, e, sg: _box_lb_ne(d, LB_N * e, sg), cond)
-    edge = _lb_edge(_box_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11))
+    rows, verdicts = _lb_compare(tasks, outs, acct, "sign_error", lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg),
+                                 cond)
+    edge = _lb_edge(_prop1_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11))
     return _lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)", "sign_error", rows, verdicts,
                        edge)
 
 
-def _edge_outcome(name: str, trivial_max, what: str) -> Outcome:
-    v, ex, checked, _ = _lb_edge(_box_lb_ne, _box_condition, trivial_max, dims=(2,))
+def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcome:
+    v, ex, checked, _ = _lb_edge(lb_ne, _box_condition, trivial_max, dims=(2,))
     figures = {"edge_points_checked": checked}
     if ex:
         figures.update({"bound_over_largest_possible": ex["ratio"], "epsilon_n": ex["epsilon"]})
@@ -1815,7 +1825,7 @@ def _edge_outcome(name: str, trivial_max, what: str) -> Outcome:
     notes=_EDGE_NOTES + "pagan.proposition1. The left side is at most Σσ_j.",
 )
 def proposition1_d2(budget: str, seed: int) -> Outcome:
-    return _edge_outcome("proposition1_d2", lambda sg: float(np.sum(sg)), "sign error Σ|z̄_j|")
+    return _edge_outcome("proposition1_d2", lambda sg: float(np.sum(sg)), "sign error Σ|z̄_j|", _prop1_lb_ne)
 
 
 @claim(
@@ -1836,6 +1846,7 @@ def theorem4_risk_d2(budget: str, seed: int) -> Outcome:
     polylog(d) factor of it.""",
     theory=("theory.pagan.theorem4_lower_bound", "theory.pagan.theorem4_condition",
             "theory.pagan.upper_lower_ratio_box"),
+    weaker_if={"theory.pagan.theorem4_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Replaces pagan.theorem4.risk (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.theorem4.risk.d2). As proposition1.d3, with the excess risk f(x̄_T) − f(x*) = ‖z̄‖₁ − x̄ᵀz̄ ≤ 2Σσ_j "
     "(exact edge at 3 ≤ d ≤ 10). The upper/lower ratio: exactly log(d/δ)·log^{5/2} d (sympy; its limit over "
@@ -1876,7 +1887,9 @@ def _thm5_lb_ne(d, ne, sigma):
 
 
 def _thm5_condition(d, ne):
-    return bool(d <= ne)
+    """Theorem 5's hypothesis d ≤ nε (n = 1), from its declared closed form."""
+    cond = tp.theorem5_condition()
+    return bool(numeric(cond.lhs - cond.rhs)(d=d, epsilon=ne, n=1) <= 0)
 
 
 @claim(
@@ -1885,6 +1898,7 @@ def _thm5_condition(d, ne):
     statement="""Proposition 2: for every (ε, δ)-DP M on the unit ℓ₂ ball with ‖z‖∞ ≤ σ,
     sup_S E[f(M(S); S) − f(x*_S; S)] ≥ min{σ√d, dσ/(nε)} (reconstructed).""",
     theory=("theory.pagan.proposition2_lower_bound",),
+    weaker_if={"theory.pagan.proposition2_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Measured as proposition1.d3 but on the unit ball with a flat profile σ_j = σ = 1 (sign_mean, decay 0); the "
     "excess is ‖z̄‖₂ − x̄ᵀz̄. The exact part: the left side is at most 2σ√d ≥ min{σ√d, ·}, so no edge failure is "
     "possible; it is still evaluated. As built the check cannot fail (its exact part cannot, its measured part can "
@@ -1910,6 +1924,7 @@ def proposition2(budget: str, seed: int) -> Outcome:
     sup_S E[f(M(S); S) − f(x*_S; S)] ≥ Σ_j σ_j/(nε·log d); and PASAN's upper bound (eq. (9)) is within polylog(d).""",
     theory=("theory.pagan.theorem5_lower_bound", "theory.pagan.theorem5_condition",
             "theory.pagan.upper_lower_ratio_ball"),
+    weaker_if={"theory.pagan.theorem5_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Measured as proposition1 on the unit ball with σ_j = j^{-3/2}; the excess ‖z̄‖₂ − x̄ᵀz̄ is at most "
     "2‖z̄‖₂ ≤ 2√(Σσ_j²), the exact part's largest possible value. Upper/lower: log(d/δ)·log d exactly.",
 )
