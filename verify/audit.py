@@ -499,5 +499,6 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
         + ([Series("leak: audited > accountant", leaks, [rows[k]["audit_epsilon_lb"] for k in leaks],
                    style="violation")] if leaks else []),
         categories=list(labels))])
-    return Outcome(verdict, evidence, out_figures, broken[0] if broken else None, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=out_figures,
+                   counterexample=broken[0] if broken else None, plots=[fig], decisions=decisions)
 

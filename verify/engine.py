@@ -204,6 +204,6 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
             evidence += f"; plot {fig.name} failed: {type(exc).__name__}: {exc}"
             continue
         paths.append(rel.as_posix())
-    return Result(c.id, outcome.verdict, dict(outcome.figures), evidence, outcome.counterexample,
+    return Result(c.id, outcome.verdict, dict(outcome.numbers), evidence, outcome.counterexample,
                   seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions],
                   _runner.code_fingerprint()), ok

@@ -153,14 +153,17 @@ def _floats(values) -> list:
 # --------------------------------------------------------------------------------------
 # Outcome (what a check returns) and Result (what the runner records)
 # --------------------------------------------------------------------------------------
-@dataclass
+@dataclass(kw_only=True)
 class Outcome:
-    """What a check returns.  ``decisions``: the :class:`verify.decide.Decision` records of its
+    """What a check returns; every field is given by name (``Outcome("holds", ...)`` is a TypeError).
+
+    ``numbers``: the check's named numbers (the ``figures`` of its :class:`Result` and of results.json;
+    a plot is a :class:`Figure`).  ``decisions``: the :class:`verify.decide.Decision` records of its
     statistical tests (their controls go into the result; empty for exact and deterministic checks)."""
 
     verdict: str
     evidence: str
-    figures: dict[str, float] = field(default_factory=dict)
+    numbers: dict[str, float] = field(default_factory=dict)
     counterexample: dict | None = None
     plots: list[Figure] = field(default_factory=list)
     decisions: list = field(default_factory=list)
@@ -169,9 +172,9 @@ class Outcome:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {', '.join(VERDICTS)} (got {self.verdict!r})")
         self.verdict = Verdict(self.verdict)
-        # A NaN among the figures can never support 'holds': it turns the verdict
+        # A NaN among the numbers can never support 'holds': it turns the verdict
         # into 'inconclusive' and says so.
-        bad = [k for k, v in self.figures.items() if isinstance(v, float) and not math.isfinite(v)]
+        bad = [k for k, v in self.numbers.items() if isinstance(v, float) and not math.isfinite(v)]
         if bad and self.verdict == "holds":
             self.verdict = "inconclusive"
             self.evidence = f"non-finite figures {bad}; " + self.evidence

@@ -35,7 +35,7 @@ def test_claims_register_with_ids_and_figures():
 def test_section31_bias_holds(quick):
     out = quick("section3_1")
     assert out.verdict == "holds" and out.counterexample is None
-    assert abs(out.figures["excess_over_s2_final_identity"] - out.figures["closed_form_final_identity"]) < 0.1
+    assert abs(out.numbers["excess_over_s2_final_identity"] - out.numbers["closed_form_final_identity"]) < 0.1
     assert isinstance(out.plots[0], Figure)
 
 
@@ -48,9 +48,9 @@ def test_section31_negative_control_catches_a_wrong_bias(monkeypatch):
 def test_section32_bound_holds_and_is_attained(quick):
     out = quick("section3_2")
     assert out.verdict == "holds" and out.counterexample is None and out.decisions == []
-    assert out.figures["min_slack_rounding_units"] >= -1 and out.figures["max_adversarial_ratio"] <= 1 + 1e-12
-    assert out.figures["equal_axis_ratio_min"] == pytest.approx(1.0)
-    assert out.figures["privacy_split_matches"] == 1.0
+    assert out.numbers["min_slack_rounding_units"] >= -1 and out.numbers["max_adversarial_ratio"] <= 1 + 1e-12
+    assert out.numbers["equal_axis_ratio_min"] == pytest.approx(1.0)
+    assert out.numbers["privacy_split_matches"] == 1.0
 
 
 def test_section32_tightness_remark_is_violated_by_the_pinned_counterexample(quick):
@@ -61,7 +61,7 @@ def test_section32_tightness_remark_is_violated_by_the_pinned_counterexample(qui
     assert ce["B"] == 1 and ce["d"] == 2 and ce["ratio"] == pytest.approx(1 / math.sqrt(2))
     rec = np.array(ce["records"])
     assert V.squares_sensitivity(rec, ce["clip_norm"]) == pytest.approx(ce["bound"] / math.sqrt(2), rel=1e-12)
-    assert out.figures["equal_dense_ratio_min"] == pytest.approx(1 / 8)  # d = 64
+    assert out.numbers["equal_dense_ratio_min"] == pytest.approx(1 / 8)  # d = 64
 
 
 def test_retired_section32_id_is_not_registered():
@@ -72,13 +72,13 @@ def test_retired_section32_id_is_not_registered():
 def test_section32_negative_control_catches_a_too_small_bound(monkeypatch):
     monkeypatch.setattr(T, "ime_sensitivity_squares", lambda: T.C**2 / T.B**2)
     out = V.section3_2("quick", 0)
-    assert out.verdict == "violated" and out.figures["max_adversarial_ratio"] > 1.5
+    assert out.verdict == "violated" and out.numbers["max_adversarial_ratio"] > 1.5
 
 
 def test_section431_holds_and_control(quick, monkeypatch):
     out = quick("section4_3_1")
     assert out.verdict == "holds"
-    assert out.figures["rel_error_round1_delta2"] == pytest.approx(out.figures["predicted_round1_delta2"], abs=0.05)
+    assert out.numbers["rel_error_round1_delta2"] == pytest.approx(out.numbers["predicted_round1_delta2"], abs=0.05)
     monkeypatch.setattr(T, "stp_contraction", lambda: T.beta2 + (1 - T.beta2) * T.s**2 / 4)  # wrong noise term
     assert V.section4_3_1("quick", 0).verdict == "violated"
 
@@ -86,7 +86,7 @@ def test_section431_holds_and_control(quick, monkeypatch):
 @pytest.mark.parametrize("name", ["eq2", "eq3"])
 def test_threshold_claims_follow_their_numbers(quick, name):
     out = quick(name)
-    f = out.figures
+    f = out.numbers
     lo, hi = V.AT_THRESHOLD_BAND
     regime = (f.get("exact_below_max", 0.0) <= V.RARE and lo <= f["exact_at_threshold_min"]
               and f["exact_at_threshold_max"] <= hi and f["exact_beyond_min"] >= V.CONSTANT_BEYOND)
@@ -116,15 +116,15 @@ def test_eq2_catches_a_threshold_wrong_by_3x(monkeypatch, factor):
 
 def test_section441_holds_and_control(quick, monkeypatch):
     out = quick("section4_4_1")
-    assert out.verdict == "holds" and out.figures["min_variance_over_bound"] >= 1.0
-    assert out.figures["gain_limit_beta2_0.999"] == pytest.approx(1 / math.sqrt(1 - 0.999**2))
+    assert out.verdict == "holds" and out.numbers["min_variance_over_bound"] >= 1.0
+    assert out.numbers["gain_limit_beta2_0.999"] == pytest.approx(1 / math.sqrt(1 - 0.999**2))
     monkeypatch.setattr(T, "dpmf_variance_lower", lambda: 10 * ((1 - T.beta2) * T.tau / (1 - T.beta2**T.t)) ** 2)
     assert V.section4_4_1("quick", 0).verdict == "violated"
 
 
 def test_section45_measured_from_the_kernel_in_the_stable_regime(quick, monkeypatch):
     out = quick("section4_5")
-    f = out.figures
+    f = out.numbers
     assert f["sigma_C_over_B_stp"] < 1 and f["vhat_max_stp"] < 10  # stable: v̂ does not diverge
     assert f["max_multiplier_over_bound"] <= 1 + 1e-9
     assert f["anisotropy_stp"] < 2 < 10 < f["anisotropy_post_processing"]
@@ -138,7 +138,7 @@ def test_section45_adversarial_streams_reach_the_exact_bound_from_round_two(quic
     """Worst case over gradient streams: the pulses and spike streams (no burn-in) come within 1e-3 of the exact
     multiplier bound without exceeding it; the bound taken 5 rounds late (the same limit 1/β₂, smaller early) fails
     on them in the early rounds."""
-    f = quick("section4_5").figures
+    f = quick("section4_5").numbers
     for st_ in V.S45_STREAMS:
         assert 1 - 1e-3 < f[f"max_multiplier_over_bound_{st_}"] <= 1 + 1e-9
         assert f[f"max_multiplier_round_{st_}"] >= 2
@@ -153,7 +153,7 @@ def test_section51_calibrated_setting_matches_the_papers_rows(quick):
     """The reconstruction is the paper's setting where its published rows fix it: non-private = ground truth (to the
     table's 4 digits) and post-processing's excess over the ground truth has the paper's 0.6010 − 0.5976 = 0.0034
     inside its 95% interval (σ = 0.275 from s51_calibration; the old σ = 1 gave 0.070, 20× the paper's)."""
-    f = quick("section5_1").figures
+    f = quick("section5_1").numbers
     # the paper's excess is its own table's post-processing row minus its ground truth (0.6010 − 0.5976)
     assert V.S51_PAPER_PP_EXCESS == pytest.approx(0.6010 - 0.5976)
     assert abs(f["nonprivate_minus_ground_truth"]) <= 1e-4
@@ -170,7 +170,7 @@ def test_section51_verdict_follows_the_three_intervals(quick):
     reaches past the margin on both sides (PP's losses are heavy-tailed): inconclusive; non-private < IME holds; IME
     for free − PP = −0.0030, inconclusive.  Margin: half the paper's PP excess."""
     out = quick("section5_1")
-    f = out.figures
+    f = out.numbers
     assert V.S51_MARGIN == pytest.approx(V.S51_PAPER_PP_EXCESS / 2)  # the pre-registered rule: half the paper's excess
     assert [str(d.verdict) for d in out.decisions] == ["inconclusive", "holds", "inconclusive"]
     assert out.verdict == "inconclusive" and out.counterexample is None
@@ -218,7 +218,7 @@ def test_section51_calibration_reproduces_the_noise_multiplier():
 
 def test_figure4_holds(quick):
     out = quick("figure4")
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "holds"
     assert f["late_negative_fraction_powerlaw"] >= 0.1 > f["late_negative_fraction_uniform"]
     assert f["d"] < f["dstar"] / 10
