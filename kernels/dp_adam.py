@@ -441,10 +441,10 @@ class RoundConfig:
         V.choice("variant", self.variant, tuple(VARIANTS))
         V.choice("optimizer", self.optimizer, tuple(OPTIMIZERS))
         lr = V.positive("lr", self.lr)
-        b1 = V._real("beta1", self.beta1)
+        b1 = V.real("beta1", self.beta1)
         if not 0 <= b1 < 1:
             raise V.InvalidParameter("beta1", "in [0, 1)", self.beta1)
-        b2 = V._real("beta2", self.beta2)
+        b2 = V.real("beta2", self.beta2)
         if self.optimizer == "adam" and not 0 <= b2 < 1:
             raise V.InvalidParameter("beta2", "in [0, 1)", self.beta2)
         if not math.isfinite(b2):
@@ -733,7 +733,7 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
         raise V.InvalidParameter("x", "at least one record", "an empty array")
     trials = V.count("trials", trials)
     V.memory("x, trials", T, 2 * trials)
-    theta0 = V._real("theta0", theta0)
+    theta0 = V.real("theta0", theta0)
     if not math.isfinite(theta0):
         raise V.InvalidParameter("theta0", "a finite number", theta0)
     V.choice("strat_kind", strat_kind, STRATEGIES)
@@ -809,7 +809,7 @@ def constant_signal_vhat(signal, noise_std: float, beta2: float, steps: int, *, 
     if signal.size == 0:
         raise V.InvalidParameter("signal", "a non-empty 1-d array", "an empty array")
     noise_std = V.nonnegative("noise_std", noise_std)
-    b2 = V._real("beta2", beta2)
+    b2 = V.real("beta2", beta2)
     if not 0 <= b2 < 1:
         raise V.InvalidParameter("beta2", "in [0, 1)", beta2)
     steps = V.count("steps", steps)

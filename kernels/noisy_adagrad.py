@@ -101,7 +101,7 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
                                      prob.X_public.shape[0])
         _, _, vt = np.linalg.svd(prob.X_public, full_matrices=False)
         return np.ascontiguousarray(vt[:kk].T)
-    gamma = V._real("gamma", gamma)
+    gamma = V.real("gamma", gamma)
     if not 0.0 <= gamma <= 1.0:
         raise V.InvalidParameter("gamma", "in [0, 1]", gamma)
     if prob.p < 2 * prob.k:
@@ -427,8 +427,8 @@ def _dpgd_loop(X, y, loss, theta0, eta, sigma, xi, losses, theta_sum):
 def _schedule(name: str, value, T: int) -> np.ndarray:
     if isinstance(value, (list, tuple, np.ndarray)):
         arr = V.finite_array(name, value)
-    else:  # a number (V._real refuses booleans, None and non-numeric strings, naming the parameter)
-        arr = np.asarray(V._real(name, value), dtype=np.float64)
+    else:  # a number (V.real refuses booleans, None and non-numeric strings, naming the parameter)
+        arr = np.asarray(V.real(name, value), dtype=np.float64)
     if arr.ndim == 0:
         arr = np.full(T, float(arr))
     arr = V.finite_array(name, arr, shape=(T,))

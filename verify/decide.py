@@ -33,7 +33,8 @@ from typing import Iterator, Sequence
 import numpy as np
 from scipy import stats as _st
 
-from verify.registry import Verdict
+from verify import registry
+from verify.registry import Figure, Panel, Series, Verdict
 
 FAMILY_ALPHA = 0.05  #: family-wise false-alarm rate of ``violated`` over a whole run
 HOLDS_LEVEL = 0.95  #: one-sided confidence a ``holds`` decision needs
@@ -49,7 +50,6 @@ DECADES_FOR_VIOLATION = 1.0
 # --------------------------------------------------------------------------------------
 def family_size() -> int:
     """Number of statistical tests the whole loaded ledger declares (the Bonferroni family)."""
-    from verify import registry
 
     reg = registry.load_all()
     return max(1, sum(c.tests for c in reg.values()))
@@ -463,7 +463,6 @@ def false_alarm_figure(*, replications: int = 2000, alphas: Sequence[float] = (0
     budget's), one series per law of the per-run ratio, with Clopper–Pearson 95% bars; the dashed
     diagonal is the nominal level, which every series must stay under.
     """
-    from verify.registry import Figure, Panel, Series
 
     panels = []
     for points, runs in ((3, 4), (5, 12)):

@@ -22,6 +22,7 @@ from typing import Sequence
 
 from . import plots as _plots
 from . import runner as _runner
+from .atomic import DISK_FULL
 from .registry import Claim, Outcome, Result
 
 FIGURES_DIR = "figures"
@@ -156,9 +157,8 @@ def run_claims(
 
 
 def _disk_full(exc: BaseException) -> bool:
-    from .atomic import _DISK_FULL
 
-    return isinstance(exc, OSError) and exc.errno in _DISK_FULL
+    return isinstance(exc, OSError) and exc.errno in DISK_FULL
 
 
 def _say(line: str, bar) -> None:

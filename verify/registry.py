@@ -304,7 +304,7 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
 
         @functools.wraps(check)
         def scoped(budget: str, seed: int) -> Outcome:
-            from verify import decide
+            from verify import decide  # here, not at the top: decide imports this module
 
             with decide.claim_tests(id, tests, budget):
                 return check(budget, seed)
@@ -339,7 +339,7 @@ def load_all() -> dict[str, Claim]:
     The built-in ledger is five claim packs, ``verify.papers.<key>``, loaded exactly as a user's ``--load MODULE``
     is (each module registers its claims with :func:`claim` when imported).
     """
-    from verify.papers import PACKS
+    from verify.papers import PACKS  # here, not at the top: the machinery never imports a pack on import
 
     for module in PACKS:
         _import_pack(module)

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from verify.atomic import _DISK_FULL, write_with
+from verify.atomic import DISK_FULL, write_with
 
 _current: contextvars.ContextVar["Runner | None"] = contextvars.ContextVar("dpverify_runner", default=None)
 _claim_id: contextvars.ContextVar[str] = contextvars.ContextVar("dpverify_claim", default="adhoc")
@@ -268,7 +268,7 @@ class DaskRunner(Runner):
                         try:
                             save_entry(pending[i], keys[i], out)
                         except OSError as exc:
-                            if exc.errno in _DISK_FULL:
+                            if exc.errno in DISK_FULL:
                                 raise RunFailure(f"{exc.strerror} writing {exc.filename or pending[i]}") from exc
                             raise
                     results[i] = out

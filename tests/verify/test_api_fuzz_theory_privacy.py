@@ -38,7 +38,7 @@ from tests.verify.fuzz_support import (
 from theory import adp as T_adp
 from theory import dp_adam_design as T_dad
 from theory import noisy_adagrad as T_na
-from theory import pagan as T_pg
+from theory import pagan as tp
 from verify import privacy as P
 
 NAN, INF = float("nan"), float("inf")
@@ -316,11 +316,11 @@ THEORY = {
     "noisy_adagrad.intrinsic_dimension": (T_na.intrinsic_dimension, dict(A=SPD), dict(A=JUNK_MATRIX)),
     "noisy_adagrad.trace_growth_exponent": (T_na.trace_growth_exponent,
                                             dict(a=st.one_of(reals(0, 0.49), st.just(T_na.alpha))), {}),
-    "pagan.power_sum": (T_pg.power_sum, dict(a=st.one_of(reals(0.1, 3), st.just(sp.Rational(2, 3)))), {}),
-    "pagan.power_law_sums": (T_pg.power_law_sums, dict(exponent=reals(0.5, 2),
+    "pagan.power_sum": (tp.power_sum, dict(a=st.one_of(reals(0.1, 3), st.just(sp.Rational(2, 3)))), {}),
+    "pagan.power_law_sums": (tp.power_law_sums, dict(exponent=reals(0.5, 2),
                                                        powers=st.just((1, sp.Rational(2, 3)))),
                              dict(powers=st.one_of(JUNK_ARRAY, st.just((1, -1)), st.just(3)))),
-    "pagan.gaussian_norm_moment": (T_pg.gaussian_norm_moment, dict(k=small(0, 6)),
+    "pagan.gaussian_norm_moment": (tp.gaussian_norm_moment, dict(k=small(0, 6)),
                                    dict(k=st.one_of(JUNK_COUNT, st.just(10**6), st.just([2])))),
 }
 

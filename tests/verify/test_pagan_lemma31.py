@@ -5,7 +5,7 @@ import math
 import pytest
 
 from theory import numeric
-from theory import pagan as th
+from theory import pagan as tp
 from verify.papers import pagan
 from verify.papers.pagan import LEMMA31_GRIDS, lemma3_1, lemma31_steps
 from verify.privacy import with_replacement_epsilon
@@ -64,7 +64,7 @@ def test_c_star_at_one_point_independently(outcome):
     c = dict(zip(c_star.x, c_star.y))[eps]
     assert c >= outcome.numbers["c_max_eps<=1"]
     sigma = math.sqrt(math.log(1 / delta)) / eps
-    assert float(numeric(th.noise_multiplier())(delta=delta, epsilon=eps)) == pytest.approx(sigma)
+    assert float(numeric(tp.noise_multiplier())(delta=delta, epsilon=eps)) == pytest.approx(sigma)
     t_star = lemma31_steps(c, n, b)
     assert t_star == round(c * n**2 / b**2)
     assert with_replacement_epsilon(n, b, sigma, t_star, delta) <= eps

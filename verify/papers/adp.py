@@ -363,10 +363,10 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     """ADP-SGD or DP-SGD with b_t = √(a + ct); σ at a matched accountant ε (``noise="matched"``, the default) or from
     Theorem 4.1 (``"theorem4.1"``, which the suite's own theorem4.1 shows is not (ε, δ)-DP at these sizes);
     ‖∇F(θ_t)‖² traces."""
-    from kernels import adp as ka
+    from kernels import adp as kadp
     from theory import numeric
 
-    prob = ka.smooth_nonconvex(n=n, d=d, seed=seed % (2**31))
+    prob = kadp.smooth_nonconvex(n=n, d=d, seed=seed % (2**31))
     b = ta.polynomial_schedule(T, a, P51_C)
     alpha = np.sqrt(b) if alpha_rule == "adp" else np.ones(T)
     if noise == "matched":
@@ -376,7 +376,7 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
                                                         T=T, delta=P51_DELTA, epsilon=epsilon, n=n)) ** 0.5
     else:
         raise ValueError(f"noise must be matched or theorem4.1 (got {noise!r})")
-    out = ka.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
+    out = kadp.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
                      trials=trials, seed=seed + 1, n_log=41)
     return {"steps": out["steps"], "grad_norm2": out["grad_norm2"], "sigma": sigma}
 

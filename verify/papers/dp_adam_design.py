@@ -1346,7 +1346,7 @@ def negative_fraction(d: int, batch_size: int, sigma: float, clip_norm: float, b
     batch_size = KV.count("batch_size", batch_size)
     sigma = KV.positive("sigma", sigma)
     clip_norm = KV.positive("clip_norm", clip_norm)
-    beta2 = KV._real("beta2", beta2)
+    beta2 = KV.real("beta2", beta2)
     if not 0 < beta2 < 1:
         raise KV.InvalidParameter("beta2", "in (0, 1)", beta2)
     steps = KV.count("steps", steps)
