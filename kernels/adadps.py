@@ -402,6 +402,32 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     """Federated AdaDPS (App. Alg. 3); ``side_info="ones"`` is DP-FedAvg.  User-level clipping of model deltas.
 
     Returns {"rounds": (m,), "loss": (trials, m) user-averaged training loss, "w": (trials, d)}.
+
+    Parameters
+    ----------
+    problem : GLMProblem
+    local_lr, server_lr : float
+        The users' and the server's stepsizes.
+    clip, sigma : float, optional
+        The user-level clipping threshold of model deltas and the noise multiplier.
+    users_per_round, rounds, local_steps, local_batch : int, optional
+    side_info : str or array, optional
+        The preconditioner (``"ones"``: DP-FedAvg).
+    sampling : str, optional
+    device_noise : bool, optional
+    w0 : array, optional
+        The starting point.
+    trials, seed, n_log : int, optional
+
+    Returns
+    -------
+    dict
+        As above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter outside what it accepts.
     """
     problem = _problem(problem)
     if problem.user_ptr is None:

@@ -530,7 +530,32 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
 
 def run_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: float = 0.0,
                 decay_alpha: float = 0.0, rtol: float = RTOL, theta0=None) -> dict:
-    """Full-matrix AdaGrad (App. A.1, H_t = δI + G_t, H_t-norm projection); deterministic.  ``steps`` ≤ 10⁹."""
+    """Full-matrix AdaGrad (App. A.1, H_t = δI + G_t, H_t-norm projection); deterministic.  ``steps`` ≤ 10⁹.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+    steps : int
+    eta : float
+        The stepsize.
+    radius : float
+        The radius of the constraint set.
+    delta : float, optional
+        The δ of H_t = δI + G_t.
+    decay_alpha : float, optional
+    rtol : float, optional
+    theta0 : array, optional
+        The starting point.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter outside what it accepts.
+    """
     steps, eta, radius, _, _, decay_alpha = _check_run(prob, steps, eta, radius, 1, 0, decay_alpha)
     V.memory("steps", steps, 2)
     delta = V.nonnegative("delta", delta)
@@ -546,7 +571,28 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     """DP-GD (Alg. 3), unconstrained, θ_0 = 0: per trial the losses L(θ_t), the average iterate and its loss.
 
     Limits: ``steps``, ``trials`` ≤ 10⁹ with one trial's (steps, p) noise and the (trials, steps) losses ≤ 8 GiB.
-    A run that overflows float64 (``eta``·``sigma`` too large) raises InvalidParameter."""
+    A run that overflows float64 (``eta``·``sigma`` too large) raises InvalidParameter.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+    steps : int
+    eta : float
+        The stepsize.
+    sigma : float
+        The noise's standard deviation.
+    trials, seed : int, optional
+
+    Returns
+    -------
+    dict
+        Per trial the losses, the average iterate and its loss.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
+    """
     steps, eta, _, trials, seed, _ = _check_run(prob, steps, eta, 1.0, trials, seed, 0.0)
     sigma = V.nonnegative("sigma", sigma)
     sigma, eta = sigma * faults.noise_scale(), eta * faults.stepsize_scale()  # fault hooks (kernels/faults.py)

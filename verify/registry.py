@@ -279,6 +279,36 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
     make more.  ``weaker_if``: for a declared theory function whose value, made larger (or smaller), can only
     weaken the statement, ``{path: "larger" | "smaller"}``; the mutation analysis then reports the constant
     mutant in that direction as equivalent instead of counting it as a survivor.
+
+    Parameters
+    ----------
+    id : str
+        ``KEY.name``; the five built-in paper keys are reserved for the built-in ledger.
+    kind : str
+        One of :data:`KINDS`.
+    statement : str
+        The statement checked, in words.
+    theory : sequence of str, optional
+        Dotted paths of the closed forms the check uses (the mutation analysis damages them).
+    notes : str, optional
+        The reading of the statement and anything a reader needs to judge the verdict.
+    tests : int, optional
+        The number of statistical decisions the check makes.
+    mutants : sequence, optional
+        The kernel faults the check must catch.
+    weaker_if : mapping, optional
+        See above.
+
+    Returns
+    -------
+    callable
+        A decorator that registers ``check`` and returns it.
+
+    Raises
+    ------
+    ValueError
+        A malformed or reserved id, an id registered twice, an unknown ``kind``, a negative ``tests``, or a
+        ``weaker_if`` entry that is not a declared theory path with "larger" or "smaller".
     """
     paper = id.split(".", 1)[0]
     if not (isinstance(id, str) and _KEY.fullmatch(paper) and "." in id and all(id.split("."))):
