@@ -622,6 +622,34 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     ``record_v`` (trials, rounds, d)) ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity needs
     ``rounds`` ≤ 10⁴ (:func:`strategy`).  ``grad_fn`` must return a finite (B, d) array; a run that
     overflows float64 (say ``lr`` = 1e300) raises InvalidParameter instead of returning NaN.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The round's optimizer, noise and clipping.
+    grad_fn : callable
+        As above.
+    d, rounds : int
+    trials, seed : int, optional
+    strat_kind : str, optional
+        The DP-MF correlation strategy (``"identity"``: independent noise).
+    bands : int, optional
+        The number of bands of a banded strategy.
+    theta0, v0 : array, optional
+    t0 : int, optional
+    record_v : bool, optional
+    threads : int, optional
+        As above.
+
+    Returns
+    -------
+    dict
+        As above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     if not isinstance(cfg, RoundConfig):
         raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)
@@ -722,6 +750,29 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
 
     Limits: ``trials`` ≤ 10⁹ with the (T, 2·trials) noise ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity
     needs T = len(x) ≤ 10⁴ (:func:`strategy`).  A run that overflows float64 raises InvalidParameter.
+
+    Parameters
+    ----------
+    x, y : array
+        The records, in the order the epoch visits them.
+    cfg : RoundConfig
+    strat_kind : str, optional
+        The DP-MF correlation strategy.
+    trials, seed : int, optional
+    theta0 : float, optional
+        The starting point.
+    noise_stds_override : tuple of float, optional
+        As above.
+
+    Returns
+    -------
+    numpy.ndarray
+        θ_T, one per trial.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     if not isinstance(cfg, RoundConfig):
         raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)

@@ -485,7 +485,44 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     audits that observe every step.
 
     Limits: ``steps``, ``trials`` ≤ 10⁹; the pre-drawn noise of all trials, trials·steps·(p + k̃²) numbers, and
-    the (trials, steps) diagnostics ≤ 8 GiB.  A run that overflows float64 raises InvalidParameter."""
+    the (trials, steps) diagnostics ≤ 8 GiB.  A run that overflows float64 raises InvalidParameter.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+    steps : int
+    eta : float
+        The stepsize.
+    radius : float
+        The radius of the constraint set.
+    Vt : array, optional
+        The subspace Ṽ the preconditioner lives in.
+    sigma_b, sigma_b_mode : optional
+        The gradient noise σ_b and whether it is constant or proportional to ‖∇_t‖.
+    sigma_B : float, optional
+        The scale of the preconditioner's symmetric noise B_t.
+    indefinite : str, optional
+        What to do where the noisy preconditioner is indefinite (module docstring).
+    decay_alpha : float, optional
+        The losses' scale s_t = t^(−α).
+    rtol : float, optional
+        The relative rank tolerance of the pseudo-inverse.
+    trials, seed : int, optional
+    theta0 : array, optional
+        The starting point.
+    releases : bool, optional
+        As above.
+
+    Returns
+    -------
+    dict
+        As above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
+    """
     steps, eta, radius, trials, seed, decay_alpha = _check_run(prob, steps, eta, radius, trials, seed, decay_alpha)
     Vt = prob.V if Vt is None else orthonormal("Vt", Vt)
     if Vt.shape[0] != prob.p:
