@@ -365,7 +365,7 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     Returns
     -------
     dict
-        As above.
+        ``run_central``'s arrays, listed above.
 
     Raises
     ------
@@ -460,12 +460,12 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     Returns
     -------
     dict
-        As above.
+        ``run_federated``'s arrays, listed above.
 
     Raises
     ------
     kernels.validate.InvalidParameter
-        A parameter outside what it accepts.
+        A parameter of ``run_federated`` outside what it accepts.
     """
     problem = _problem(problem)
     if problem.user_ptr is None:

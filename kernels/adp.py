@@ -166,12 +166,12 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     Returns
     -------
     dict
-        As above.
+        ``run_adp``'s arrays, listed above.
 
     Raises
     ------
     kernels.validate.InvalidParameter
-        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
+        A parameter of ``run_adp`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     steps, eta, sigma, a, c, b0, nu, C, clip = _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
                                                       C, clip)

@@ -644,12 +644,12 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     Returns
     -------
     dict
-        As above.
+        ``run_stream``'s arrays, listed above.
 
     Raises
     ------
     kernels.validate.InvalidParameter
-        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
+        A parameter of ``run_stream`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     if not isinstance(cfg, RoundConfig):
         raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)
@@ -772,7 +772,7 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
     Raises
     ------
     kernels.validate.InvalidParameter
-        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
+        A parameter of ``run_logistic_1d`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     if not isinstance(cfg, RoundConfig):
         raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)

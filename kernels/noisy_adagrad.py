@@ -516,12 +516,12 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     Returns
     -------
     dict
-        As above.
+        ``run_noisy_adagrad``'s arrays, listed above.
 
     Raises
     ------
     kernels.validate.InvalidParameter
-        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
+        A parameter of ``run_noisy_adagrad`` outside what it accepts, too large outputs or a float64 overflow.
     """
     steps, eta, radius, trials, seed, decay_alpha = _check_run(prob, steps, eta, radius, trials, seed, decay_alpha)
     Vt = prob.V if Vt is None else orthonormal("Vt", Vt)
@@ -591,7 +591,7 @@ def run_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: 
     Raises
     ------
     kernels.validate.InvalidParameter
-        A parameter outside what it accepts.
+        A parameter of ``run_adagrad`` outside what it accepts.
     """
     steps, eta, radius, _, _, decay_alpha = _check_run(prob, steps, eta, radius, 1, 0, decay_alpha)
     V.memory("steps", steps, 2)
@@ -628,7 +628,7 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     Raises
     ------
     kernels.validate.InvalidParameter
-        A parameter outside what it accepts, outputs over the size limit, or a float64 overflow.
+        A parameter of ``run_dpgd`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     steps, eta, _, trials, seed, _ = _check_run(prob, steps, eta, 1.0, trials, seed, 0.0)
     sigma = V.nonnegative("sigma", sigma)

@@ -538,7 +538,7 @@ def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0
     Raises
     ------
     kernels.validate.InvalidParameter
-        A parameter outside what it accepts, or a run that overflows float64.
+        A parameter of ``run_algorithm`` outside what it accepts, or a run that overflows float64.
     """
     check_dataset(dataset)
     for key in params:
