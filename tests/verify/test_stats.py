@@ -62,9 +62,9 @@ def test_nan_figure_never_holds():
 
 def test_outcome_fields_are_given_by_name():
     with pytest.raises(TypeError):
-        Outcome("holds", "positional")  # the refusal under test
+        Outcome("holds", "positional")  # keep-as-written: the refusal under test
     with pytest.raises(TypeError):
-        Outcome(verdict="holds", evidence="e", figures={"x": 1.0})  # the numbers are named ``numbers``
+        Outcome(verdict="holds", evidence="e", figures={"x": 1.0})  # keep-as-written: the numbers are named ``numbers``
     o = Outcome(verdict="holds", evidence="e", numbers={"x": 1.0})
     assert o.numbers == {"x": 1.0} and not hasattr(o, "figures")
 
