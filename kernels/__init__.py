@@ -26,7 +26,7 @@ generator (``(params, seed) -> dataset``)::
 from kernels import _jitcache  # noqa: F401,I001
 from kernels.pagan import ALGORITHMS, SPECS, LoopConfig, RunOutput, make_config, run_algorithm, run_config
 from kernels.pagan_problems import PROBLEMS, Dataset, make_dataset, make_problem
-from kernels.validate import InvalidParameter
+from kernels.validate import InvalidParameter, choice
 
 # name -> "module:function" (imported on demand, so importing kernels stays light)
 PROBLEM_GENERATORS = {
@@ -46,8 +46,6 @@ PROBLEM_GENERATORS = {
 def problem_generator(name: str):
     """The generator of the stylized problem ``name`` (one of :data:`PROBLEM_GENERATORS`)."""
     import importlib
-
-    from kernels.validate import choice
 
     target = PROBLEM_GENERATORS[choice("problem", name, tuple(PROBLEM_GENERATORS))]
     module, func = target.split(":")

@@ -333,6 +333,44 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     ``track_weights`` (d,): also return "grad_avg" = (1/T)Σ_{t<T} ‖∇F(wᵗ)‖²_M, M = diag(track_weights), over every
     iterate (full-data gradients; O(nd) per step).
     Returns {"steps": (m,), "loss": (trials, m) training loss, "w": (trials, d), "clip_fraction": (trials,)}.
+
+    Parameters
+    ----------
+    problem : GLMProblem
+    method : str
+        As above.
+    lr : float
+        The stepsize.
+    clip, sigma : float, optional
+        The per-record clipping threshold and the noise multiplier (noise σC).
+    batch_size, steps : int, optional
+        The (expected) batch size b and the number of steps.
+    sampling : str, optional
+        ``"poisson"`` (rate b/n, what the accountant assumes) or fixed-size batches.
+    side_info : str or array, optional
+        adadps_fixed's preconditioner.
+    beta1, beta2, eps_a : float, optional
+        The moment rates and the stabiliser of the adaptive methods.
+    public_batch : int, optional
+        The public batch of the public-batch preconditioners.
+    harmonic_beta2, lr_decay : bool, optional
+    noise_clip : float, optional
+    track_weights : array, optional
+        As above.
+    w0 : array, optional
+        The starting point.
+    trials, seed, n_log : int, optional
+        Trials (one spawned stream each), their root seed, and the number of logged steps.
+
+    Returns
+    -------
+    dict
+        ``run_central``'s arrays, listed above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        An unknown method or a parameter outside what it accepts.
     """
     problem = _problem(problem)
     code = METHODS[V.choice("method", method, tuple(METHODS))]
@@ -402,6 +440,32 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     """Federated AdaDPS (App. Alg. 3); ``side_info="ones"`` is DP-FedAvg.  User-level clipping of model deltas.
 
     Returns {"rounds": (m,), "loss": (trials, m) user-averaged training loss, "w": (trials, d)}.
+
+    Parameters
+    ----------
+    problem : GLMProblem
+    local_lr, server_lr : float
+        The users' and the server's stepsizes.
+    clip, sigma : float, optional
+        The user-level clipping threshold of model deltas and the noise multiplier.
+    users_per_round, rounds, local_steps, local_batch : int, optional
+    side_info : str or array, optional
+        The preconditioner (``"ones"``: DP-FedAvg).
+    sampling : str, optional
+    device_noise : bool, optional
+    w0 : array, optional
+        The starting point.
+    trials, seed, n_log : int, optional
+
+    Returns
+    -------
+    dict
+        ``run_federated``'s arrays, listed above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter of ``run_federated`` outside what it accepts.
     """
     problem = _problem(problem)
     if problem.user_ptr is None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kernels import validate as V
+from kernels.problem_data import DataMatrix
 
 LOSSES = {"squared": 0, "logistic": 1}
 
@@ -17,7 +18,7 @@ MAX_DOC_LEN = 10**6  # zipf_bow_logistic: tokens drawn per record
 
 
 @dataclass(frozen=True)
-class GLMProblem:
+class GLMProblem(DataMatrix):
     """A GLM dataset (private records, optional public and test splits, users, side information)."""
 
     features: np.ndarray  # (n, d) private training records
@@ -32,14 +33,6 @@ class GLMProblem:
     user_ptr: np.ndarray | None = None  # (U+1,) records of user u are rows user_ptr[u]:user_ptr[u+1]
     w_true: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
-
-    @property
-    def n(self) -> int:
-        return self.features.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.features.shape[1]
 
     @property
     def n_users(self) -> int:
@@ -66,7 +59,7 @@ def _np_losses(kind: int, z: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _finite(name: str, value) -> float:
     """A finite real number of either sign."""
-    v = V._real(name, value)
+    v = V.real(name, value)
     if not math.isfinite(v):
         raise V.InvalidParameter(name, "a finite number", value)
     return v

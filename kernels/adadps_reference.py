@@ -1,6 +1,7 @@
 """NumPy references of the ``adadps`` kernels, composed in the optax idiom (test oracles).
 
-A centralised method is a chain of (init, update) pieces over an explicit state record:
+A centralised method is a chain of pure (init, update) pieces (:class:`kernels.pagan_reference.Transform`):
+``update`` returns the step and a new state and changes nothing in place.
 
     precondition (AdaDPS only) → clip → noise → optimizer step (SGD / Adam / RMSProp / public A)
 
@@ -11,17 +12,12 @@ Generator they reproduce the kernel to floating-point tolerance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 import numpy as np
 
 from kernels.adadps import LOSSES, PUBLIC_METHODS, GLMProblem
-
-
-class Transform(NamedTuple):
-    init: Callable[[int], dict]
-    update: Callable[..., np.ndarray]
+from kernels.pagan_reference import Transform
 
 
 def glm_grads(kind: str, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -37,62 +33,63 @@ def clip_rows(G: np.ndarray, C: float) -> np.ndarray:
 
 
 def sgd(lr: float) -> Transform:
-    return Transform(lambda d: {}, lambda g, s, **kw: -lr * g)
+    return Transform(lambda d: None, lambda g, s, A=None: (-lr * g, None))
+
+
+class AdamState(NamedTuple):
+    m: np.ndarray
+    v: np.ndarray
+    t: int
 
 
 def adam(lr: float, b1: float, b2: float, eps: float) -> Transform:
     def init(d):
-        return {"m": np.zeros(d), "v": np.zeros(d), "t": 0}
+        return AdamState(np.zeros(d), np.zeros(d), 0)
 
-    def update(g, s, **kw):
-        s["t"] += 1
-        s["m"] = b1 * s["m"] + (1 - b1) * g
-        s["v"] = b2 * s["v"] + (1 - b2) * g * g
-        return -lr * (s["m"] / (1 - b1 ** s["t"])) / (np.sqrt(s["v"] / (1 - b2 ** s["t"])) + eps)
+    def update(g, s, A=None):
+        t = s.t + 1
+        m = b1 * s.m + (1 - b1) * g
+        v = b2 * s.v + (1 - b2) * g * g
+        return -lr * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps), AdamState(m, v, t)
 
     return Transform(init, update)
 
 
 def rmsprop(lr: float, b2: float, eps: float) -> Transform:
     def init(d):
-        return {"v": np.zeros(d)}
+        return np.zeros(d)
 
-    def update(g, s, **kw):
-        s["v"] = b2 * s["v"] + (1 - b2) * g * g
-        return -lr * g / (np.sqrt(s["v"]) + eps)
+    def update(g, v, A=None):
+        v = b2 * v + (1 - b2) * g * g
+        return -lr * g / (np.sqrt(v) + eps), v
 
     return Transform(init, update)
 
 
 def scale_by_public(lr: float) -> Transform:
     """DP-R-Pub: step along g̃/A with A from the public statistics (privatise, then precondition)."""
-    return Transform(lambda d: {}, lambda g, s, A=None, **kw: -lr * g / A)
+    return Transform(lambda d: None, lambda g, s, A=None: (-lr * g / A, None))
 
 
-@dataclass
-class PublicStats:
-    """A = √v + ε from public-batch mean gradients: EMA (RMSProp/Adam) or sum (AdaGrad); Adam's M."""
+class PublicState(NamedTuple):
+    v: np.ndarray  # the second-moment statistic of the public mean gradients
+    M: np.ndarray  # Adam's first moment of them
 
-    rule: str
-    d: int
-    beta1: float
-    beta2: float
-    eps: float
-    v: np.ndarray = field(init=False)
-    M: np.ndarray = field(init=False)
 
-    def __post_init__(self):
-        self.v = np.zeros(self.d)
-        self.M = np.zeros(self.d)
+def public_stats(rule: str, beta1: float, eps: float) -> Transform:
+    """A = √v + ε from public-batch mean gradients ĝ: EMA (RMSProp/Adam) or sum (AdaGrad); Adam's M.
 
-    def update(self, gh: np.ndarray) -> np.ndarray:
-        if self.rule == "adagrad":
-            self.v = self.v + gh * gh
-        else:
-            self.v = self.beta2 * self.v + (1 - self.beta2) * gh * gh
-        if self.rule == "adam":
-            self.M = self.beta1 * self.M + (1 - self.beta1) * gh
-        return np.sqrt(self.v) + self.eps
+    ``update(ĝ, state, beta2)`` returns (A, new state); β₂ is an argument because Theorem 2's schedule
+    changes it every step."""
+    def init(d):
+        return PublicState(np.zeros(d), np.zeros(d))
+
+    def update(gh, s, beta2):
+        v = s.v + gh * gh if rule == "adagrad" else beta2 * s.v + (1 - beta2) * gh * gh
+        M = beta1 * s.M + (1 - beta1) * gh if rule == "adam" else s.M
+        return np.sqrt(v) + eps, PublicState(v, M)
+
+    return Transform(init, update)
 
 
 def draw_batch(rng: np.random.Generator, perm: np.ndarray, sampling: str, q: float, b: int) -> np.ndarray:
@@ -122,32 +119,33 @@ def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator
            "dp_r_pub": scale_by_public(lr)}.get(method, sgd(lr))
     state = opt.init(d)
     rule = {"adadps_adagrad": "adagrad", "adadps_adam": "adam"}.get(method, "rmsprop")
-    pub = PublicStats(rule, d, beta1, beta2, eps_a)
+    pub = public_stats(rule, beta1, eps_a)
+    pub_state = pub.init(d)
     A = np.ones(d) if A_fixed is None else np.asarray(A_fixed, float)
     perm = np.arange(n)
     w = np.zeros(d) if w0 is None else np.array(w0, float)
     noise = 0.0 if sigma == 0 else sigma * (clip if noise_clip is None else noise_clip)
     for t in range(1, steps + 1):
-        if harmonic_beta2:
-            pub.beta2 = 1.0 - 1.0 / t
+        beta2_t = 1.0 - 1.0 / t if harmonic_beta2 else beta2
         scale = 1.0 / np.sqrt(t) if lr_decay else 1.0
         batch = draw_batch(rng, perm, sampling, batch_size / n, batch_size)
         if method in PUBLIC_METHODS:
             idx = np.array([rng.integers(0, problem.public_features.shape[0]) for _ in range(b_pub)], dtype=np.int64)
             gh = glm_grads(problem.loss, problem.public_features[idx], problem.public_labels[idx], w).mean(axis=0)
-            A = pub.update(gh)
+            A, pub_state = pub.update(gh, pub_state, beta2_t)
         G = glm_grads(problem.loss, X[batch], y[batch], w)
         raw = G.sum(axis=0) / batch_size if observe is not None else None
         if method.startswith("adadps"):  # precondition before privatising
             if method == "adadps_adam":
-                G = (1 - beta1) * G + beta1 * pub.M
+                G = (1 - beta1) * G + beta1 * pub_state.M
             G = G / A
         if observe is not None:
             observe(t, w, gh if method in PUBLIC_METHODS else None, raw, A, G)
         total = clip_rows(G, clip).sum(axis=0)
         if noise > 0:
             total = total + noise * rng.standard_normal(d)
-        w = w + scale * opt.update(total / batch_size, state, A=A)
+        step, state = opt.update(total / batch_size, state, A=A)
+        w = w + scale * step
     return w
 
 

@@ -143,6 +143,35 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
 
     Limits: ``steps``, ``trials``, ``n_log`` ≤ 10⁹ with the (trials, m) and (trials, d) outputs ≤ 8 GiB.  A run
     that overflows float64 (``eta``·``sigma`` near 1e308) raises InvalidParameter naming them.
+
+    Parameters
+    ----------
+    problem : NonconvexProblem
+    steps : int, optional
+    eta : float, optional
+        The base stepsize.
+    b_rule : str, optional
+        The schedule of b_t (one of :data:`B_RULES`).
+    alpha_rule : str, optional
+        ``"adp"`` (α_t = √b_t) or ``"dp"`` (α_t = 1).
+    sigma : float, optional
+        The standard deviation of the Gaussian noise added to each coordinate (times α_t).
+    a, c, b0, nu, C : float, optional
+        The constants of the b_t and α_t schedules (module docstring).
+    clip : float, optional
+        The per-record clipping threshold.
+    trials, seed, n_log : int, optional
+        Trials (one spawned stream each), their root seed, and the number of logged steps.
+
+    Returns
+    -------
+    dict
+        ``run_adp``'s arrays, listed above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter of ``run_adp`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     steps, eta, sigma, a, c, b0, nu, C, clip = _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
                                                       C, clip)

@@ -9,25 +9,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import validate as V
+from kernels.problem_data import DataMatrix
 
 REG_GRAD_MAX = 3.0 * math.sqrt(3.0) / 8.0  # max_u 2u/(1+u²)², at u = 1/√3
 
 
 @dataclass(frozen=True)
-class NonconvexProblem:
+class NonconvexProblem(DataMatrix):
     features: np.ndarray  # (n, d), unit rows
     labels: np.ndarray  # (n,), ±1
     lam: float
     theta_star: np.ndarray
     params: dict
-
-    @property
-    def n(self) -> int:
-        return self.features.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.features.shape[1]
 
     @property
     def gradient_bound(self) -> float:

@@ -441,10 +441,10 @@ class RoundConfig:
         V.choice("variant", self.variant, tuple(VARIANTS))
         V.choice("optimizer", self.optimizer, tuple(OPTIMIZERS))
         lr = V.positive("lr", self.lr)
-        b1 = V._real("beta1", self.beta1)
+        b1 = V.real("beta1", self.beta1)
         if not 0 <= b1 < 1:
             raise V.InvalidParameter("beta1", "in [0, 1)", self.beta1)
-        b2 = V._real("beta2", self.beta2)
+        b2 = V.real("beta2", self.beta2)
         if self.optimizer == "adam" and not 0 <= b2 < 1:
             raise V.InvalidParameter("beta2", "in [0, 1)", self.beta2)
         if not math.isfinite(b2):
@@ -622,6 +622,34 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     ``record_v`` (trials, rounds, d)) ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity needs
     ``rounds`` ≤ 10⁴ (:func:`strategy`).  ``grad_fn`` must return a finite (B, d) array; a run that
     overflows float64 (say ``lr`` = 1e300) raises InvalidParameter instead of returning NaN.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The round's optimizer, noise and clipping.
+    grad_fn : callable
+        As above.
+    d, rounds : int
+    trials, seed : int, optional
+    strat_kind : str, optional
+        The DP-MF correlation strategy (``"identity"``: independent noise).
+    bands : int, optional
+        The number of bands of a banded strategy.
+    theta0, v0 : array, optional
+    t0 : int, optional
+    record_v : bool, optional
+    threads : int, optional
+        As above.
+
+    Returns
+    -------
+    dict
+        ``run_stream``'s arrays, listed above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter of ``run_stream`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     if not isinstance(cfg, RoundConfig):
         raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)
@@ -722,6 +750,29 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
 
     Limits: ``trials`` ≤ 10⁹ with the (T, 2·trials) noise ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity
     needs T = len(x) ≤ 10⁴ (:func:`strategy`).  A run that overflows float64 raises InvalidParameter.
+
+    Parameters
+    ----------
+    x, y : array
+        The records, in the order the epoch visits them.
+    cfg : RoundConfig
+    strat_kind : str, optional
+        The DP-MF correlation strategy.
+    trials, seed : int, optional
+    theta0 : float, optional
+        The starting point.
+    noise_stds_override : tuple of float, optional
+        As above.
+
+    Returns
+    -------
+    numpy.ndarray
+        θ_T, one per trial.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter of ``run_logistic_1d`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     if not isinstance(cfg, RoundConfig):
         raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)
@@ -733,7 +784,7 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
         raise V.InvalidParameter("x", "at least one record", "an empty array")
     trials = V.count("trials", trials)
     V.memory("x, trials", T, 2 * trials)
-    theta0 = V._real("theta0", theta0)
+    theta0 = V.real("theta0", theta0)
     if not math.isfinite(theta0):
         raise V.InvalidParameter("theta0", "a finite number", theta0)
     V.choice("strat_kind", strat_kind, STRATEGIES)
@@ -809,7 +860,7 @@ def constant_signal_vhat(signal, noise_std: float, beta2: float, steps: int, *, 
     if signal.size == 0:
         raise V.InvalidParameter("signal", "a non-empty 1-d array", "an empty array")
     noise_std = V.nonnegative("noise_std", noise_std)
-    b2 = V._real("beta2", beta2)
+    b2 = V.real("beta2", beta2)
     if not 0 <= b2 < 1:
         raise V.InvalidParameter("beta2", "in [0, 1)", beta2)
     steps = V.count("steps", steps)

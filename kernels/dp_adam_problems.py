@@ -99,10 +99,10 @@ def sparse_logistic_1d(n: int = 1000, theta_star: float = 1.0, zero_fraction: fl
     n_test = V.count("n_test", n_test)
     V.memory("n", n)
     V.memory("n_test", n_test)
-    theta_star = V._real("theta_star", theta_star)
+    theta_star = V.real("theta_star", theta_star)
     if not math.isfinite(theta_star):
         raise V.InvalidParameter("theta_star", "a finite number", theta_star)
-    zf = V._real("zero_fraction", zero_fraction)
+    zf = V.real("zero_fraction", zero_fraction)
     if not 0 <= zf < 1:
         raise V.InvalidParameter("zero_fraction", "in [0, 1)", zero_fraction)
     rng = np.random.default_rng(np.random.SeedSequence([V.integer("seed", seed, 0), 51]))
@@ -172,7 +172,7 @@ def synthetic_gradients(d: int = 1000, batch: int = 16, scale: str = "uniform", 
     V.memory("batch, d", batch, d)
     V.choice("scale", scale, SCALES)
     alpha = V.nonnegative("alpha", alpha)
-    rho = V._real("alignment", alignment)
+    rho = V.real("alignment", alignment)
     if not 0 <= rho <= 1:
         raise V.InvalidParameter("alignment", "in [0, 1]", alignment)
     norm = V.positive("norm", norm)

@@ -101,7 +101,7 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
                                      prob.X_public.shape[0])
         _, _, vt = np.linalg.svd(prob.X_public, full_matrices=False)
         return np.ascontiguousarray(vt[:kk].T)
-    gamma = V._real("gamma", gamma)
+    gamma = V.real("gamma", gamma)
     if not 0.0 <= gamma <= 1.0:
         raise V.InvalidParameter("gamma", "in [0, 1]", gamma)
     if prob.p < 2 * prob.k:
@@ -427,8 +427,8 @@ def _dpgd_loop(X, y, loss, theta0, eta, sigma, xi, losses, theta_sum):
 def _schedule(name: str, value, T: int) -> np.ndarray:
     if isinstance(value, (list, tuple, np.ndarray)):
         arr = V.finite_array(name, value)
-    else:  # a number (V._real refuses booleans, None and non-numeric strings, naming the parameter)
-        arr = np.asarray(V._real(name, value), dtype=np.float64)
+    else:  # a number (V.real refuses booleans, None and non-numeric strings, naming the parameter)
+        arr = np.asarray(V.real(name, value), dtype=np.float64)
     if arr.ndim == 0:
         arr = np.full(T, float(arr))
     arr = V.finite_array(name, arr, shape=(T,))
@@ -485,7 +485,44 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     audits that observe every step.
 
     Limits: ``steps``, ``trials`` ≤ 10⁹; the pre-drawn noise of all trials, trials·steps·(p + k̃²) numbers, and
-    the (trials, steps) diagnostics ≤ 8 GiB.  A run that overflows float64 raises InvalidParameter."""
+    the (trials, steps) diagnostics ≤ 8 GiB.  A run that overflows float64 raises InvalidParameter.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+    steps : int
+    eta : float
+        The stepsize.
+    radius : float
+        The radius of the constraint set.
+    Vt : array, optional
+        The subspace Ṽ the preconditioner lives in.
+    sigma_b, sigma_b_mode : optional
+        The gradient noise σ_b and whether it is constant or proportional to ‖∇_t‖.
+    sigma_B : float, optional
+        The scale of the preconditioner's symmetric noise B_t.
+    indefinite : str, optional
+        What to do where the noisy preconditioner is indefinite (module docstring).
+    decay_alpha : float, optional
+        The losses' scale s_t = t^(−α).
+    rtol : float, optional
+        The relative rank tolerance of the pseudo-inverse.
+    trials, seed : int, optional
+    theta0 : array, optional
+        The starting point.
+    releases : bool, optional
+        As above.
+
+    Returns
+    -------
+    dict
+        ``run_noisy_adagrad``'s arrays, listed above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter of ``run_noisy_adagrad`` outside what it accepts, too large outputs or a float64 overflow.
+    """
     steps, eta, radius, trials, seed, decay_alpha = _check_run(prob, steps, eta, radius, trials, seed, decay_alpha)
     Vt = prob.V if Vt is None else orthonormal("Vt", Vt)
     if Vt.shape[0] != prob.p:
@@ -530,7 +567,32 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
 
 def run_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: float = 0.0,
                 decay_alpha: float = 0.0, rtol: float = RTOL, theta0=None) -> dict:
-    """Full-matrix AdaGrad (App. A.1, H_t = δI + G_t, H_t-norm projection); deterministic.  ``steps`` ≤ 10⁹."""
+    """Full-matrix AdaGrad (App. A.1, H_t = δI + G_t, H_t-norm projection); deterministic.  ``steps`` ≤ 10⁹.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+    steps : int
+    eta : float
+        The stepsize.
+    radius : float
+        The radius of the constraint set.
+    delta : float, optional
+        The δ of H_t = δI + G_t.
+    decay_alpha : float, optional
+    rtol : float, optional
+    theta0 : array, optional
+        The starting point.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter of ``run_adagrad`` outside what it accepts.
+    """
     steps, eta, radius, _, _, decay_alpha = _check_run(prob, steps, eta, radius, 1, 0, decay_alpha)
     V.memory("steps", steps, 2)
     delta = V.nonnegative("delta", delta)
@@ -546,7 +608,28 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     """DP-GD (Alg. 3), unconstrained, θ_0 = 0: per trial the losses L(θ_t), the average iterate and its loss.
 
     Limits: ``steps``, ``trials`` ≤ 10⁹ with one trial's (steps, p) noise and the (trials, steps) losses ≤ 8 GiB.
-    A run that overflows float64 (``eta``·``sigma`` too large) raises InvalidParameter."""
+    A run that overflows float64 (``eta``·``sigma`` too large) raises InvalidParameter.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+    steps : int
+    eta : float
+        The stepsize.
+    sigma : float
+        The noise's standard deviation.
+    trials, seed : int, optional
+
+    Returns
+    -------
+    dict
+        Per trial the losses, the average iterate and its loss.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter of ``run_dpgd`` outside what it accepts, outputs over the size limit, or a float64 overflow.
+    """
     steps, eta, _, trials, seed, _ = _check_run(prob, steps, eta, 1.0, trials, seed, 0.0)
     sigma = V.nonnegative("sigma", sigma)
     sigma, eta = sigma * faults.noise_scale(), eta * faults.stepsize_scale()  # fault hooks (kernels/faults.py)

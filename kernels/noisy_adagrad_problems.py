@@ -10,12 +10,13 @@ import numpy as np
 from numba import njit
 
 from kernels import validate as V
+from kernels.problem_data import DataMatrix
 
 LOSSES = {"absolute": 0, "logistic": 1, "hinge": 2}
 
 
 @dataclass(frozen=True)
-class LowRankGLM:
+class LowRankGLM(DataMatrix):
     X: np.ndarray  # (n, p) records, rows in span(V), ‖x_i‖ ≤ 1
     y: np.ndarray  # (n,)
     V: np.ndarray  # (p, k) orthonormal basis of the feature span
@@ -25,13 +26,11 @@ class LowRankGLM:
     loss: str
     params: dict
 
-    @property
-    def n(self) -> int:
-        return self.X.shape[0]
+    data_matrix = "X"  # n and d (= p) from X
 
     @property
     def p(self) -> int:
-        return self.X.shape[1]
+        return self.d
 
     @property
     def k(self) -> int:
@@ -70,7 +69,7 @@ def low_rank_glm(n: int = 200, p: int = 50, k: int = 3, loss: str = "absolute", 
     V.memory("m_public, p", m_public, p)
     V.memory("p", p, p)
     public_shift = V.nonnegative("public_shift", public_shift)
-    if not 0.0 <= V._real("label_noise", label_noise) < 0.5:
+    if not 0.0 <= V.real("label_noise", label_noise) < 0.5:
         raise V.InvalidParameter("label_noise", "in [0, 0.5)", label_noise)
     w_norm = V.positive("w_norm", w_norm)
     seed = V.integer("seed", seed, 0)

@@ -302,6 +302,40 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
     Limits: ``steps``, ``batch_size`` (draws with replacement, so it may exceed n) and ``n_log`` at most
     10⁹ (:data:`kernels.validate.MAX_COUNT`); ``eps_stab`` > 0 for the adaptive step rules (their first
     step divides by ε_stab + √(Σ ĝ²), zero on a zero gradient).
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`ALGORITHMS`.
+    dataset : Dataset
+        The problem the algorithm runs on.
+    epsilon, delta : float, optional
+        The privacy target of the private algorithms (or give ``noise_multiplier``).
+    noise_multiplier : float, optional
+        z, given alone in place of ``epsilon`` and ``delta`` (which give z = :func:`pagan_noise_multiplier`).
+    steps, batch_size, n_log : int, optional
+        Iterations, records drawn per step, loss checkpoints.
+    alpha : float, optional
+        The stepsize (AdaGrad's α for the adaptive rules).
+    clip_norm : float, optional
+        The clipping threshold.
+    ellipsoid : array, optional
+        The diagonal of A for pasan and pagan.
+    subspace_rank : int, optional
+        pdp_sgd's public subspace rank.
+    eps_stab : float, optional
+        The stabiliser of the adaptive step rules.
+    x0 : array, optional
+        The starting point.
+
+    Returns
+    -------
+    LoopConfig
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        An unknown name or a parameter outside what it accepts (the message names it).
     """
     V.choice("algorithm", name, ALGORITHMS)
     check_dataset(dataset)
@@ -385,7 +419,21 @@ def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
 
 
 def run_config(cfg: LoopConfig, dataset: Dataset, rng: np.random.Generator) -> dict:
-    """One trial of the fused kernel for a resolved configuration."""
+    """One trial of the fused kernel for a resolved configuration.
+
+    Parameters
+    ----------
+    cfg : LoopConfig
+        A configuration from :func:`make_config`.
+    dataset : Dataset
+    rng : numpy.random.Generator
+        The trial's stream.
+
+    Returns
+    -------
+    dict
+        The trial's final and averaged iterates and its loss checkpoints.
+    """
     m = cfg.log_steps.shape[0]
     n, d = dataset.features.shape
     pscale = np.empty(0)
@@ -424,6 +472,24 @@ def run_trials_one_stream(cfg: LoopConfig, dataset: Dataset, trials: int, seed: 
     For many short trials (privacy audits): one jitted call instead of one per trial.  The
     numbers differ from :func:`run_algorithm`'s (which spawns a stream per trial) but are
     equally reproducible.  Returns (x_final, x_avg), each (trials, d); ``trials`` ≤ 10⁹ with both arrays ≤ 8 GiB.
+
+    Parameters
+    ----------
+    cfg : LoopConfig
+    dataset : Dataset
+    trials : int
+    seed : int
+        Seeds the one stream every trial draws from.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (x_final, x_avg), each (trials, d).
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``trials`` or the outputs' size outside the limits.
     """
     if not isinstance(cfg, LoopConfig):
         raise V.InvalidParameter("cfg", "a kernels.LoopConfig (see kernels.make_config)", type(cfg).__name__)
@@ -451,6 +517,28 @@ def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0
     Limits: counts as :func:`make_config`; ``trials`` ≤ 10⁹ with every per-trial output (and ~4 KiB of
     bookkeeping per trial) ≤ 8 GiB in all.  A run that overflows float64 (say ``alpha`` = 1e300 with
     a tiny ``eps_stab``) raises :class:`~kernels.validate.InvalidParameter` instead of returning NaN.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`ALGORITHMS`.
+    dataset : Dataset
+        The problem.
+    trials : int, optional
+        Independent trials, one spawned stream each.
+    seed : int, optional
+        The root of every trial's stream.
+    **params
+        As :func:`make_config`.
+
+    Returns
+    -------
+    RunOutput
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A parameter of ``run_algorithm`` outside what it accepts, or a run that overflows float64.
     """
     check_dataset(dataset)
     for key in params:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kernels import validate as V
+from kernels.problem_data import DataMatrix
 
 LOSS_ABS = 0
 LOSS_LINEAR = 1
@@ -30,7 +31,7 @@ PROBLEMS = ("abs_regression", "linear_subgaussian", "sign_mean")
 
 
 @dataclass(frozen=True)
-class Dataset:
+class Dataset(DataMatrix):
     name: str
     features: np.ndarray  # (n, d): the a_i
     targets: np.ndarray  # (n,): the y_i (zeros for linear losses)
@@ -41,14 +42,6 @@ class Dataset:
     public: np.ndarray  # (m, d): public sample of features
     x_star: np.ndarray | None = None  # population optimum when known
     params: dict = field(default_factory=dict)
-
-    @property
-    def n(self) -> int:
-        return self.features.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.features.shape[1]
 
     def loss(self, x: np.ndarray) -> np.ndarray:
         """Empirical loss f(x) = (1/n) Σ F(x; z_i) for x of shape (d,) or (k, d)."""

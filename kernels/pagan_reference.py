@@ -141,7 +141,20 @@ def per_record_gradients(ds: Dataset, x: np.ndarray, idx: np.ndarray) -> np.ndar
 
 
 def run_reference(cfg: LoopConfig, ds: Dataset, rng: np.random.Generator) -> dict:
-    """One trial of the algorithm described by ``cfg``, in plain NumPy."""
+    """One trial of the algorithm described by ``cfg``, in plain NumPy.
+
+    Parameters
+    ----------
+    cfg : kernels.pagan.LoopConfig
+    ds : Dataset
+    rng : numpy.random.Generator
+        The trial's stream, drawn in the kernel's order.
+
+    Returns
+    -------
+    dict
+        The same entries as :func:`kernels.pagan.run_config`.
+    """
     pieces = []
     if cfg.clip:
         pieces.append(clip_to_ellipsoid(cfg.ellipsoid))

@@ -45,7 +45,7 @@ def _short(got) -> str:
     return repr(got)
 
 
-def _real(name: str, value) -> float:
+def real(name: str, value) -> float:
     if isinstance(value, bool):
         raise InvalidParameter(name, "a real number", value)
     try:
@@ -59,14 +59,14 @@ def _real(name: str, value) -> float:
 
 def positive(name: str, value, allow_inf: bool = False) -> float:
     """value > 0 (finite unless ``allow_inf``)."""
-    v = _real(name, value)
+    v = real(name, value)
     if not v > 0 or (math.isinf(v) and not allow_inf):
         raise InvalidParameter(name, "> 0" + ("" if allow_inf else " and finite"), value)
     return v
 
 
 def nonnegative(name: str, value) -> float:
-    v = _real(name, value)
+    v = real(name, value)
     if not (v >= 0) or math.isinf(v):
         raise InvalidParameter(name, ">= 0 and finite", value)
     return v
@@ -74,7 +74,7 @@ def nonnegative(name: str, value) -> float:
 
 def open_unit(name: str, value) -> float:
     """0 < value < 1."""
-    v = _real(name, value)
+    v = real(name, value)
     if not 0 < v < 1:
         raise InvalidParameter(name, "in the open interval (0, 1)", value)
     return v
@@ -82,7 +82,7 @@ def open_unit(name: str, value) -> float:
 
 def unit_interval(name: str, value) -> float:
     """0 < value <= 1 (a sampling probability)."""
-    v = _real(name, value)
+    v = real(name, value)
     if not 0 < v <= 1:
         raise InvalidParameter(name, "in (0, 1]", value)
     return v

@@ -8,7 +8,7 @@ The public API for writing claims of your own (any key but the five built-in pap
     def bound(budget: str, seed: int) -> Outcome:
         xs = sweep(my_task, [dict(seed=seed + i) for i in range(8 if budget == "quick" else 64)])
         d = decide.mean_at_most([float(o["x"]) for o in xs], 1.0, what="E[X] ≤ 1")
-        return Outcome(d.verdict, d.phrase(), decisions=[d])
+        return Outcome(verdict=d.verdict, evidence=d.phrase(), decisions=[d])
 
 ``dpverify verify --load FILE_OR_MODULE`` runs them; an installed package registers them through the
 entry-point group ``dpverify.claims``; ``verify.testing.assert_verdict`` checks one inside pytest.

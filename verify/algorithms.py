@@ -41,6 +41,7 @@ import kernels
 from kernels import validate as V
 from verify import privacy as _privacy
 from verify import runs
+from verify.registry import PAPERS
 
 SAMPLINGS = ("poisson", "full")
 _NAME = r"[a-z][a-z0-9_]*\.[a-z0-9_.]+"
@@ -82,7 +83,6 @@ def _check_name(what: str, name: str) -> None:
 
     if not (isinstance(name, str) and re.fullmatch(_NAME, name)):
         raise V.InvalidParameter(what, "a name KEY.name with a key of your own, e.g. 'mylab.noisy_sgd'", name)
-    from verify.registry import PAPERS
 
     key = name.split(".", 1)[0]
     if key in PAPERS:

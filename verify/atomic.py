@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 #: errno values of a full disk / quota / file-size limit (verify.outputs.DISK_FULL)
-_DISK_FULL = frozenset(e for e in (getattr(errno, "ENOSPC", None), getattr(errno, "EDQUOT", None),
+DISK_FULL = frozenset(e for e in (getattr(errno, "ENOSPC", None), getattr(errno, "EDQUOT", None),
                                    getattr(errno, "EFBIG", None)) if e is not None)
 
 
@@ -34,7 +34,7 @@ def write_with(path: str | os.PathLike, write: Callable[[Path], None]) -> Path:
         write(tmp)
         os.replace(tmp, path)
     except OSError as exc:
-        if exc.errno in _DISK_FULL and exc.filename != str(path):  # name the file meant, not its temporary
+        if exc.errno in DISK_FULL and exc.filename != str(path):  # name the file meant, not its temporary
             raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path)) from exc
         raise
     finally:

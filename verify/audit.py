@@ -24,6 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
+from kernels import validate as KV
+from kernels.validate import InvalidParameter
+from verify import decide
+from verify.registry import Figure, Outcome, Panel, Series
 from verify.stats import LEVEL
 
 METHODS = ("clopper_pearson", "gdp")
@@ -176,7 +180,6 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
 
     Bonferroni: the 2 × ``thresholds`` rates each get level 1 − (1 − ``level``)/(2·thresholds).
     """
-    from kernels import validate as KV
 
     def scores(name, x):
         try:
@@ -194,7 +197,7 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
     b = scores("with_canary", with_canary)
     if not isinstance(method, str) or method not in METHODS:
         raise KV.InvalidParameter("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
-    delta = KV._real("delta", delta)
+    delta = KV.real("delta", delta)
     if method == "gdp" and not 0.0 < delta < 1.0:
         raise KV.InvalidParameter("delta", "in (0, 1) for method 'gdp'", delta)
     if not 0.0 <= delta < 1.0:
@@ -349,7 +352,6 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
     """
     import time
 
-    from kernels import validate as KV
 
     epsilon = KV.positive("epsilon", epsilon)
     delta = KV.open_unit("delta", delta)
@@ -414,7 +416,6 @@ AUDIT_POWER = 0.5
 def audit_level(tests: int) -> float:
     """The level of each of a claim's ``tests`` audited bounds: 1 − α with α the ledger's per-test level
     (verify.decide: Bonferroni over every statistical test of the ledger).  Spends them from the claim's share."""
-    from verify import decide
 
     return 1.0 - decide.spend(tests)
 
@@ -449,14 +450,11 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     (the first such row is the counterexample); else ``holds`` — with :data:`_QUICK_CAVEAT` at the quick budget,
     since an audit can only show leaks.
     """
-    from kernels.validate import InvalidParameter
-    from verify.registry import Figure, Outcome, Panel, Series
 
     rows, labels = list(rows), list(labels)
     if not rows or len(rows) != len(labels):
         raise InvalidParameter("labels", f"one per row, for at least one row ({len(rows)} rows)",
                                f"{len(labels)} labels")
-    from verify import decide
 
     nans = _nan_fields(rows, labels)
     broken = [] if nans else [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
@@ -505,5 +503,6 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
         + ([Series("leak: audited > accountant", leaks, [rows[k]["audit_epsilon_lb"] for k in leaks],
                    style="violation")] if leaks else []),
         categories=list(labels))])
-    return Outcome(verdict, evidence, out_figures, broken[0] if broken else None, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=out_figures,
+                   counterexample=broken[0] if broken else None, plots=[fig], decisions=decisions)
 

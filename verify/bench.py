@@ -31,8 +31,15 @@ from typing import Callable
 import numpy as np
 
 import kernels
+from kernels import dp_adam as K
+from kernels import dp_adam_reference as R
+from kernels import noisy_adagrad as kn
+from kernels import noisy_adagrad_reference as rf
+from kernels.adp import run_adp, smooth_nonconvex
+from kernels.adp_reference import adp_reference
 from kernels.pagan import run_config
 from kernels.pagan_reference import run_reference
+from kernels.validate import InvalidParameter
 
 
 def _best_rate(fn: Callable[[], None], work: int, repeats: int) -> float:
@@ -134,8 +141,6 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     """  # noqa: E501
     import numba
 
-    from kernels import dp_adam as K
-    from kernels import dp_adam_reference as R
 
     d, B = 10**6, 64
     repeats = 3 if quick else 7
@@ -295,8 +300,6 @@ def _opacus_dp_sgd_rate(ds, steps: int, batch_size: int, alpha: float, noise_mul
 
 
 def _adp_benchmark(quick: bool) -> dict:
-    from kernels.adp import run_adp, smooth_nonconvex
-    from kernels.adp_reference import adp_reference
 
     prob = smooth_nonconvex(n=2000, d=20, seed=0)
     kw = dict(eta=1.0, b_rule="poly", alpha_rule="adp", sigma=1.0)
@@ -321,8 +324,6 @@ def _dp_sgd_benchmark(quick: bool) -> dict:
 
 
 def _noisy_adagrad_benchmark(quick: bool) -> dict:
-    from kernels import noisy_adagrad as kn
-    from kernels import noisy_adagrad_reference as rf
 
     prob = kn.low_rank_glm(n=200, p=200, k=5, seed=0)
     Vt = prob.V
@@ -363,7 +364,6 @@ def run_benchmarks(out_dir: str | os.PathLike | None = None, quick: bool = False
     chosen = list(BENCHMARKS) if not names else list(names)
     unknown = [n for n in chosen if n not in BENCHMARKS]
     if unknown:
-        from kernels.validate import InvalidParameter
 
         raise InvalidParameter("benchmark", "one of " + ", ".join(BENCHMARKS), unknown[0])
     results = [BENCHMARKS[n](quick) for n in chosen]

@@ -42,8 +42,10 @@ from typing import Any, Callable, Sequence
 from kernels import validate as V
 from kernels.validate import InvalidParameter
 
-from . import __version__, registry
-from .registry import UnknownName, jsonable
+from . import __version__, atomic, registry
+from . import runner as _runner
+from .registry import Figure, Panel, Series, UnknownName, jsonable
+from .runner import RunFailure
 
 PROG = "dpverify"
 DEFAULT_VERIFY_OUT = "dpverify-results"
@@ -143,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     _wait_option(v)
     v.set_defaults(func=cmd_verify)
 
-    from . import runs
+    from . import runs  # lazy: dpverify's start-up loads only what the command needs
 
     r = sub.add_parser("run", help="run one algorithm on one stylized problem",
                        description="Run one algorithm on one stylized problem; write run.json and a "
@@ -309,7 +311,7 @@ def _paper(raw: str | None) -> str | None:
 
 
 def cmd_claims(args) -> int:
-    from .report import format_claims
+    from .report import format_claims  # lazy: dpverify's start-up loads only what the command needs
 
     claims = registry.select(args.ids, paper=_paper(args.paper))
     if args.json:
@@ -338,7 +340,7 @@ def cmd_verify(args, runner=None) -> int:
         raise BadInput(f"--paper: must be a paper with registered claims: {', '.join(with_claims) or '(none)'}"
                        f" (got {_got(paper)})")
 
-    from . import engine, mutants, report
+    from . import engine, mutants, report  # lazy: dpverify's start-up loads only what the command needs
 
     out = _out_dir(args.out)
     mutant_files = _mutants_files(args, out)
@@ -380,7 +382,7 @@ def cmd_verify(args, runner=None) -> int:
 
 def _mutants_files(args, out: Path) -> list[Path]:
     """Where ``verify`` looks for mutation records: --mutants FILE (must be readable), else the defaults."""
-    from . import mutants
+    from . import mutants  # lazy: dpverify's start-up loads only what the command needs
 
     given = getattr(args, "mutants", None)
     if given is not None:
@@ -392,8 +394,7 @@ def _mutants_files(args, out: Path) -> list[Path]:
 
 
 def cmd_mutants(args) -> int:
-    from . import mutants, report
-    from . import runner as _runner
+    from . import mutants, report  # lazy: dpverify's start-up loads only what the command needs
 
     budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
     seed = _param(V.integer, "--seed", args.seed, 0)
@@ -427,7 +428,7 @@ def cmd_mutants(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from . import show
+    from . import show  # lazy: dpverify's start-up loads only what the command needs
 
     reg = registry.load_all()
     if args.id not in reg:
@@ -442,7 +443,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from . import compare
+    from . import compare  # lazy: dpverify's start-up loads only what the command needs
 
     sets = []
     for raw in args.sets:
@@ -464,7 +465,7 @@ def cmd_compare(args) -> int:
 # --------------------------------------------------------------------------------------
 def _out_dir(raw) -> Path:
     """``--out`` checked (and created) before any work: :func:`verify.outputs.check_out`."""
-    from . import outputs
+    from . import outputs  # lazy: dpverify's start-up loads only what the command needs
 
     try:
         return outputs.check_out(raw)
@@ -478,8 +479,7 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
 
     A lost scheduler or a full disk ends the command with one line saying what was kept.
     """
-    from . import outputs
-    from .runner import RunFailure
+    from . import outputs  # lazy: dpverify's start-up loads only what the command needs
 
     created: list[Path] = []
     try:
@@ -547,7 +547,7 @@ def _run_epilog(runs) -> str:
 
 
 def cmd_run(args) -> int:
-    from . import runs
+    from . import runs  # lazy: dpverify's start-up loads only what the command needs
 
     try:
         algorithm = _param(V.choice, "ALGORITHM", args.algorithm, runs.ALGORITHMS)
@@ -569,8 +569,7 @@ def cmd_run(args) -> int:
 
     import numpy as np
 
-    from . import plots, report
-    from .registry import Figure, Panel, Series
+    from . import plots, report  # lazy: dpverify's start-up loads only what the command needs
 
     out = _out_dir(args.out)
     with _result_set(out, RUN_SET, args.wait) as staged:
@@ -626,7 +625,7 @@ def cmd_run(args) -> int:
 # --------------------------------------------------------------------------------------
 def cmd_bench(args) -> int:
     try:
-        from .bench import run_benchmarks
+        from .bench import run_benchmarks  # lazy: dpverify's start-up loads only what the command needs
     except ImportError as exc:
         raise CouldNotRun(f"benchmarks are not available: {exc}") from None
     out = _out_dir(args.out)
@@ -695,7 +694,7 @@ def _add_audit_parser(sub) -> None:
 
 
 def cmd_audit(args) -> int:
-    from . import atomic
+    # lazy: dpverify's start-up loads only what the command needs
     from .audit import METHODS, MIN_MECHANISM_TRIALS, MechanismError, audit_mechanism, load_mechanism
 
     epsilon = _param(V.positive, "--epsilon", args.epsilon)

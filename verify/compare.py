@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from .registry import VERDICTS
+from .registry import VERDICTS, Result
 from .report import RESULTS_JSON, control_label
 
 
@@ -26,7 +26,6 @@ class ResultSet:
 
 def load(path: str | Path) -> ResultSet:
     """A result set from a ``dpverify verify`` output directory or its results.json."""
-    from .registry import Result
 
     p = Path(path)
     f = p / RESULTS_JSON if p.is_dir() else p

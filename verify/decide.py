@@ -33,7 +33,8 @@ from typing import Iterator, Sequence
 import numpy as np
 from scipy import stats as _st
 
-from verify.registry import Verdict
+from verify import registry
+from verify.registry import Figure, Panel, Series, Verdict
 
 FAMILY_ALPHA = 0.05  #: family-wise false-alarm rate of ``violated`` over a whole run
 HOLDS_LEVEL = 0.95  #: one-sided confidence a ``holds`` decision needs
@@ -49,7 +50,6 @@ DECADES_FOR_VIOLATION = 1.0
 # --------------------------------------------------------------------------------------
 def family_size() -> int:
     """Number of statistical tests the whole loaded ledger declares (the Bonferroni family)."""
-    from verify import registry
 
     reg = registry.load_all()
     return max(1, sum(c.tests for c in reg.values()))
@@ -268,6 +268,33 @@ def upper_bounded(est: Estimate, limit: float, *, test: str, margin: float = 0.0
     violated: the lower bound at the family-corrected level exceeds ``limit + margin`` (and
     ``can_violate``: e.g. a rate test whose window spans a decade);
     otherwise inconclusive.
+
+    Parameters
+    ----------
+    est : Estimate
+        The estimate and its t interval.
+    limit : float
+        The bound the quantity may not exceed.
+    test : str
+        The test's description, recorded with the decision.
+    margin : float, optional
+        The margin fixed before the data, on the permissible side.
+    holds_reason, violated_reason : str, optional
+        The decision's reason in place of the default wording.
+    can_violate : bool, optional
+        False where the data cannot support ``violated`` (``why_not`` says why).
+    why_not : str, optional
+        Why a lower bound above the limit is not a violation.
+
+    Returns
+    -------
+    Decision
+        The verdict, its error control and both bounds.
+
+    Raises
+    ------
+    RuntimeError
+        When the calling claim makes more statistical tests than it declares.
     """
     _spend_one()
     alpha = alpha_per_test()
@@ -300,6 +327,33 @@ def rate(x: Sequence[float], ratio_samples: Sequence[Sequence[float]], *, axis: 
     HOLDS_LEVEL bound is ≤ +margin; violated: its family-corrected lower bound is > +margin and the
     window spans at least ``decades`` decades of x; inconclusive otherwise (including fewer than 2
     asymptotic points).
+
+    Parameters
+    ----------
+    x : sequence of float
+        The growing parameter's values.
+    ratio_samples : sequence of sequences of float
+        Per point, the runs' values of measured/bound.
+    axis : str
+        The parameter's name, for the evidence.
+    asymptotic : sequence of bool
+        Which points enter the window.
+    criterion : str
+        How the window was chosen, for the evidence.
+    margin : float, optional
+        The slope margin fixed before the data.
+    decades : float, optional
+        The span of ``x`` the window needs before a slope can mean ``violated``.
+
+    Returns
+    -------
+    Decision
+        With ``details``: the slope, its standard error and degrees of freedom, the points and the decades.
+
+    Raises
+    ------
+    RuntimeError
+        When the calling claim makes more statistical tests than it declares.
     """
     x = np.asarray(x, dtype=float)
     keep = np.asarray(asymptotic, dtype=bool)
@@ -338,6 +392,24 @@ def better(a: Sequence[float], b: Sequence[float], *, what: str, margin: float) 
     holds: the upper HOLDS_LEVEL bound of mean(a) − mean(b) is < 0; violated: the family-corrected
     lower bound is > +margin (A worse than B by more than the margin fixed before the data); a
     near-tie is inconclusive.
+
+    Parameters
+    ----------
+    a, b : sequence of float
+        The runs' values of A and of B (lower is better).
+    what : str
+        What is compared, for the evidence.
+    margin : float
+        The non-inferiority margin fixed before the data.
+
+    Returns
+    -------
+    Decision
+
+    Raises
+    ------
+    RuntimeError
+        When the calling claim makes more statistical tests than it declares.
     """
     est = difference_estimate(a, b)
     test = f"{what}: Welch t on the difference of means, non-inferiority margin {margin:g}"
@@ -364,6 +436,24 @@ def equivalent(est: Estimate, *, what: str, margin: float) -> Decision:
 
     holds: both one-sided HOLDS_LEVEL bounds lie inside ±margin; violated: the family-corrected
     interval lies entirely outside ±margin; otherwise inconclusive.
+
+    Parameters
+    ----------
+    est : Estimate
+        The quantity's estimate.
+    what : str
+        What is compared, for the evidence.
+    margin : float
+        The equivalence margin fixed before the data.
+
+    Returns
+    -------
+    Decision
+
+    Raises
+    ------
+    RuntimeError
+        When the calling claim makes more statistical tests than it declares.
     """
     _spend_one()
     alpha = alpha_per_test()
@@ -381,7 +471,28 @@ def equivalent(est: Estimate, *, what: str, margin: float) -> Decision:
 
 
 def mean_at_most(samples: Sequence[float], limit: float, *, what: str, margin: float = 0.0) -> Decision:
-    """Decide "E[X] ≤ limit" (an explicit-constant bound in expectation) from i.i.d. runs of X (t interval)."""
+    """Decide "E[X] ≤ limit" (an explicit-constant bound in expectation) from i.i.d. runs of X (t interval).
+
+    Parameters
+    ----------
+    samples : sequence of float
+        Independent runs of X.
+    limit : float
+        The bound on E[X].
+    what : str
+        What is bounded, for the evidence.
+    margin : float, optional
+        The margin fixed before the data.
+
+    Returns
+    -------
+    Decision
+
+    Raises
+    ------
+    RuntimeError
+        When the calling claim makes more statistical tests than it declares.
+    """
     return upper_bounded(mean_estimate(samples), limit, test=f"{what}: one-sample t on the mean", margin=margin)
 
 
@@ -390,6 +501,26 @@ def proportion_at_most(k: int, n: int, p0: float, *, what: str) -> Decision:
 
     holds: the one-sided HOLDS_LEVEL upper bound is ≤ p0; violated: the family-corrected lower bound
     is > p0; otherwise inconclusive (more trials would decide).
+
+    Parameters
+    ----------
+    k, n : int
+        Events and independent trials.
+    p0 : float
+        The bound on the probability.
+    what : str
+        The event, for the evidence.
+
+    Returns
+    -------
+    Decision
+
+    Raises
+    ------
+    ValueError
+        Unless 0 ≤ k ≤ n and n ≥ 1.
+    RuntimeError
+        When the calling claim makes more statistical tests than it declares.
     """
     if not (0 <= k <= n and n >= 1):
         raise ValueError(f"need 0 ≤ k ≤ n and n ≥ 1 (got k={k}, n={n})")
@@ -409,7 +540,16 @@ def proportion_at_most(k: int, n: int, p0: float, *, what: str) -> Decision:
 
 
 def combine(decisions: Sequence[Decision]) -> Verdict:
-    """A conjunction: violated if any part is, holds if all are, else inconclusive."""
+    """A conjunction: violated if any part is, holds if all are, else inconclusive.
+
+    Parameters
+    ----------
+    decisions : sequence of Decision
+
+    Returns
+    -------
+    Verdict
+    """
     vs = [d.verdict for d in decisions]
     if any(v == Verdict.VIOLATED for v in vs):
         return Verdict.VIOLATED
@@ -463,7 +603,6 @@ def false_alarm_figure(*, replications: int = 2000, alphas: Sequence[float] = (0
     budget's), one series per law of the per-run ratio, with Clopper–Pearson 95% bars; the dashed
     diagonal is the nominal level, which every series must stay under.
     """
-    from verify.registry import Figure, Panel, Series
 
     panels = []
     for points, runs in ((3, 4), (5, 12)):

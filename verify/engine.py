@@ -22,6 +22,7 @@ from typing import Sequence
 
 from . import plots as _plots
 from . import runner as _runner
+from .atomic import DISK_FULL
 from .registry import Claim, Outcome, Result
 
 FIGURES_DIR = "figures"
@@ -156,9 +157,8 @@ def run_claims(
 
 
 def _disk_full(exc: BaseException) -> bool:
-    from .atomic import _DISK_FULL
 
-    return isinstance(exc, OSError) and exc.errno in _DISK_FULL
+    return isinstance(exc, OSError) and exc.errno in DISK_FULL
 
 
 def _say(line: str, bar) -> None:
@@ -204,6 +204,6 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
             evidence += f"; plot {fig.name} failed: {type(exc).__name__}: {exc}"
             continue
         paths.append(rel.as_posix())
-    return Result(c.id, outcome.verdict, dict(outcome.figures), evidence, outcome.counterexample,
+    return Result(c.id, outcome.verdict, dict(outcome.numbers), evidence, outcome.counterexample,
                   seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions],
                   _runner.code_fingerprint()), ok

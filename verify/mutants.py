@@ -30,6 +30,8 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 import sympy as sp
 
+from kernels import faults as _faults
+
 from .registry import Claim, Outcome, Verdict
 
 
@@ -215,7 +217,6 @@ def theory_mutants(c: Claim, samples: dict | None = None) -> list[Mutant]:
 def kernel_mutant(name: str, description: str, hook: str, kinds: str, **faults) -> Mutant:
     """A fault of the kernels.  ``kinds``: "privacy" (it weakens privacy: for privacy claims), "utility" (it
     harms accuracy while privacy is unchanged or stronger: for the other claims) or "both"."""
-    from kernels import faults as _faults
 
     m = Mutant(name, description, "kernel", lambda: _faults.inject(**faults))
     object.__setattr__(m, "hook", hook)  # the fault hook whose visit makes the mutant applicable
@@ -318,7 +319,6 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
     runner without an on-disk cache (``verify.runner.using``): tasks computed under a mutant must not be
     stored under the true code's keys.
     """
-    from kernels import faults as _faults
 
     out: list[MutantResult] = []
     for c in claims:

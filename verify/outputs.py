@@ -34,7 +34,7 @@ import uuid
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .atomic import _DISK_FULL, write_atomic
+from .atomic import DISK_FULL, write_atomic
 
 LOCK_NAME = ".dpverify.lock"
 HOLDER_NAME = ".dpverify.lock.json"
@@ -43,7 +43,6 @@ STAGING_PREFIX = ".dpverify-staging-"
 PREVIOUS_PREFIX = ".dpverify-previous-"
 
 #: errno values that mean "the disk (or the file-size limit) is full"
-DISK_FULL = _DISK_FULL
 
 
 class BadOutput(ValueError):

@@ -153,14 +153,17 @@ def _floats(values) -> list:
 # --------------------------------------------------------------------------------------
 # Outcome (what a check returns) and Result (what the runner records)
 # --------------------------------------------------------------------------------------
-@dataclass
+@dataclass(kw_only=True)
 class Outcome:
-    """What a check returns.  ``decisions``: the :class:`verify.decide.Decision` records of its
+    """What a check returns; every field is given by name (``Outcome("holds", ...)`` is a TypeError).
+
+    ``numbers``: the check's named numbers (the ``figures`` of its :class:`Result` and of results.json;
+    a plot is a :class:`Figure`).  ``decisions``: the :class:`verify.decide.Decision` records of its
     statistical tests (their controls go into the result; empty for exact and deterministic checks)."""
 
     verdict: str
     evidence: str
-    figures: dict[str, float] = field(default_factory=dict)
+    numbers: dict[str, float] = field(default_factory=dict)
     counterexample: dict | None = None
     plots: list[Figure] = field(default_factory=list)
     decisions: list = field(default_factory=list)
@@ -169,9 +172,9 @@ class Outcome:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {', '.join(VERDICTS)} (got {self.verdict!r})")
         self.verdict = Verdict(self.verdict)
-        # A NaN among the figures can never support 'holds': it turns the verdict
+        # A NaN among the numbers can never support 'holds': it turns the verdict
         # into 'inconclusive' and says so.
-        bad = [k for k, v in self.figures.items() if isinstance(v, float) and not math.isfinite(v)]
+        bad = [k for k, v in self.numbers.items() if isinstance(v, float) and not math.isfinite(v)]
         if bad and self.verdict == "holds":
             self.verdict = "inconclusive"
             self.evidence = f"non-finite figures {bad}; " + self.evidence
@@ -276,6 +279,36 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
     make more.  ``weaker_if``: for a declared theory function whose value, made larger (or smaller), can only
     weaken the statement, ``{path: "larger" | "smaller"}``; the mutation analysis then reports the constant
     mutant in that direction as equivalent instead of counting it as a survivor.
+
+    Parameters
+    ----------
+    id : str
+        ``KEY.name``; the five built-in paper keys are reserved for the built-in ledger.
+    kind : str
+        One of :data:`KINDS`.
+    statement : str
+        The statement checked, in words.
+    theory : sequence of str, optional
+        Dotted paths of the closed forms the check uses (the mutation analysis damages them).
+    notes : str, optional
+        The reading of the statement and anything a reader needs to judge the verdict.
+    tests : int, optional
+        The number of statistical decisions the check makes.
+    mutants : sequence, optional
+        The kernel faults the check must catch.
+    weaker_if : mapping, optional
+        See above.
+
+    Returns
+    -------
+    callable
+        A decorator that registers ``check`` and returns it.
+
+    Raises
+    ------
+    ValueError
+        A malformed or reserved id, an id registered twice, an unknown ``kind``, a negative ``tests``, or a
+        ``weaker_if`` entry that is not a declared theory path with "larger" or "smaller".
     """
     paper = id.split(".", 1)[0]
     if not (isinstance(id, str) and _KEY.fullmatch(paper) and "." in id and all(id.split("."))):
@@ -301,7 +334,7 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
 
         @functools.wraps(check)
         def scoped(budget: str, seed: int) -> Outcome:
-            from verify import decide
+            from verify import decide  # here, not at the top: decide imports this module
 
             with decide.claim_tests(id, tests, budget):
                 return check(budget, seed)
@@ -336,7 +369,7 @@ def load_all() -> dict[str, Claim]:
     The built-in ledger is five claim packs, ``verify.papers.<key>``, loaded exactly as a user's ``--load MODULE``
     is (each module registers its claims with :func:`claim` when imported).
     """
-    from verify.papers import PACKS
+    from verify.papers import PACKS  # here, not at the top: the machinery never imports a pack on import
 
     for module in PACKS:
         _import_pack(module)

@@ -24,6 +24,7 @@ from typing import IO, TYPE_CHECKING, Iterable, Mapping, Sequence
 from . import __version__
 from .atomic import write_atomic  # noqa: F401  (re-exported)
 from .registry import PAPERS, VERDICTS, Claim, Result, jsonable
+from .runner import code_fingerprint
 
 if TYPE_CHECKING:
     from .mutants import Tally
@@ -183,7 +184,6 @@ def merge_previous(results: Sequence[Result], out_dir: str | os.PathLike, staged
 
 def is_stale(r: Result) -> bool:
     """The result was produced by other code than this (its code fingerprint differs)."""
-    from .runner import code_fingerprint
 
     return bool(r.code) and r.code != code_fingerprint()
 

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from verify.atomic import _DISK_FULL, write_with
+from verify.atomic import DISK_FULL, write_with
 
 _current: contextvars.ContextVar["Runner | None"] = contextvars.ContextVar("dpverify_runner", default=None)
 _claim_id: contextvars.ContextVar[str] = contextvars.ContextVar("dpverify_claim", default="adhoc")
@@ -268,7 +268,7 @@ class DaskRunner(Runner):
                         try:
                             save_entry(pending[i], keys[i], out)
                         except OSError as exc:
-                            if exc.errno in _DISK_FULL:
+                            if exc.errno in DISK_FULL:
                                 raise RunFailure(f"{exc.strerror} writing {exc.filename or pending[i]}") from exc
                             raise
                     results[i] = out
@@ -352,5 +352,26 @@ def claim_scope(claim_id: str) -> Iterator[None]:
 
 
 def sweep(fn: Callable[..., Mapping], tasks: Sequence[Mapping[str, Any]], label: str = "") -> list[dict]:
-    """Run ``fn(**task)`` for every task on the active runner; outputs in task order."""
+    """Run ``fn(**task)`` for every task on the active runner; outputs in task order.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (the runner may send it to Dask workers) taking a task's entries as
+        keyword arguments and returning a mapping of numbers or arrays.
+    tasks : sequence of mappings
+        One mapping of keyword arguments per call; each carries its own seed.
+    label : str, optional
+        A name for the progress display and the task cache.
+
+    Returns
+    -------
+    list of dict
+        ``fn``'s outputs, in the order of ``tasks`` whatever order they finished in.
+
+    Raises
+    ------
+    verify.runner.RunFailure
+        When a task raises; the message names the task.
+    """
     return current().map(fn, list(tasks), label)

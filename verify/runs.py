@@ -34,9 +34,20 @@ from typing import Callable
 
 import numpy as np
 
+import kernels
+from kernels import adadps as ka
+from kernels import adp as kadp
+from kernels import dp_adam as K
+from kernels import noisy_adagrad as kn
 from kernels import validate as V
+from kernels.pagan import SPECS
 from kernels.validate import InvalidParameter
+from theory import noisy_adagrad as tn
+from theory import numeric
 from verify import privacy as _privacy
+from verify import stats
+from verify.privacy import composed_epsilon, dp_sgd_epsilon, gaussian_epsilon, with_replacement_epsilon
+from verify.registry import jsonable
 
 #: Metric keys -> how a summary line and a plot axis call them.
 METRICS = {"training_loss": "loss", "grad_norm2": "‖∇F(θ)‖²", "test_loss": "test loss"}
@@ -68,7 +79,6 @@ class RunResult:
 
     def summary(self) -> dict:
         """The curve's median and 95% band per logged step, and the final values' median with its 95% CI."""
-        from verify import stats
 
         trials = int(np.asarray(self.final).size)
         values = np.asarray(self.values, dtype=float).reshape(trials, -1)
@@ -78,7 +88,6 @@ class RunResult:
 
     def to_dict(self) -> dict:
         """The ``run.json`` record (plain JSON types; non-finite CI ends as null)."""
-        from verify.registry import jsonable
 
         s = self.summary()
         ci = s["final"]
@@ -144,7 +153,6 @@ def gaussian_release_epsilon(z: float, delta: float, releases: int, vdi: float) 
     Gaussian releases compose exactly into one Gaussian of multiplier z/√releases (as verify.papers.noisy_adagrad
     uses), evaluated by dp-accounting's PLD (pessimistic, grid ``vdi``).  Add/remove = zero-out here.
     """
-    from verify.privacy import gaussian_epsilon
 
     return gaussian_epsilon(z / math.sqrt(releases), delta, 1, "pld", vdi)
 
@@ -191,7 +199,6 @@ def log_points(T: int, n_points: int = N_POINTS) -> np.ndarray:
 
 
 def _generate(problem: str, **params):
-    import kernels
 
     return kernels.problem_generator(problem)(**params)
 
@@ -212,7 +219,6 @@ PAGAN_EPSILON, PAGAN_DELTA = 1.0, 1e-5  # pagan §6.1
 
 
 def _run_pagan(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, steps, batch_size, alpha) -> RunResult:
-    import kernels
 
     ds = kernels.make_problem(problem, seed)
     opts = {k: v for k, v in dict(steps=steps, batch_size=batch_size, alpha=alpha).items() if v is not None}
@@ -232,7 +238,6 @@ def _run_pagan(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, st
 
 
 def _pagan_privacy(z: float, n: int, batch_size: int, steps: int, delta: float) -> dict:
-    from verify.privacy import with_replacement_epsilon
 
     mech = {"sampling": "with_replacement", "n": n, "batch_size": batch_size, "steps": steps,
             "adjacency": "zero-out (one record replaced by one contributing 0)"}
@@ -290,8 +295,6 @@ def adp_phases(alpha: np.ndarray, z: float, q: float, blocks: int = ADP_BLOCKS) 
 
 
 def _run_adp(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, steps, batch_size, alpha) -> RunResult:
-    from kernels import adp as ka
-    from verify.privacy import composed_epsilon
 
     epsilon, delta = _privacy_defaults(epsilon, delta, ADP_EPSILON, ADP_DELTA)
     b_rule, alpha_rule = ADP_RULES[spec.name]
@@ -307,7 +310,7 @@ def _run_adp(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, step
         return composed_epsilon(adp_phases(al, z, q), delta, "rdp")
 
     z = _cached_calibration(("adp", b_rule, alpha_rule, T, prob.n, epsilon, delta), epsilon_at, epsilon)
-    out = ka.run_adp(prob, steps=T, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=z * G, a=s["a"], c=s["c"],
+    out = kadp.run_adp(prob, steps=T, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=z * G, a=s["a"], c=s["c"],
                      b0=s["b0"], nu=s["nu"], C=s["C"], trials=trials, seed=seed, n_log=N_POINTS)
     mech = {"sampling": "one record uniformly per step (with replacement; the Poisson pair at rate 1/n)",
             "sampling_rate": q, "steps": T, "per_step_multiplier": "α_t·z", "alpha_min": float(al.min()),
@@ -351,16 +354,12 @@ def _na_horizon(steps, epsilon: float, n: int) -> tuple[int, str | None]:
 
 
 def _na_eta(alpha) -> float:
-    from theory import noisy_adagrad as tn
 
     return float(tn.theorem3_1_eta().subs(tn.C, NA_DIAMETER)) if alpha is None else alpha
 
 
 def _run_noisy_adagrad(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, steps, batch_size,
                        alpha) -> RunResult:
-    from kernels import noisy_adagrad as kn
-    from theory import noisy_adagrad as tn
-    from theory import numeric
 
     epsilon, delta = _privacy_defaults(epsilon, delta, NA_EPSILON, NA_DELTA)
     prob = _generate(problem, seed=seed, **NA_PROBLEM)
@@ -397,7 +396,6 @@ def _na_curve(losses: np.ndarray, last: np.ndarray):
 
 def _run_adagrad_full(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, steps, batch_size,
                       alpha) -> RunResult:
-    from kernels import noisy_adagrad as kn
 
     prob = _generate(problem, seed=seed, **NA_PROBLEM)
     T, cap_note = _na_horizon(steps, NA_EPSILON, prob.n)
@@ -417,9 +415,6 @@ def _run_adagrad_full(spec: Runnable, problem: str, *, epsilon, delta, trials, s
 
 
 def _run_dp_gd(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, steps, batch_size, alpha) -> RunResult:
-    from kernels import noisy_adagrad as kn
-    from theory import noisy_adagrad as tn
-    from theory import numeric
 
     epsilon, delta = _privacy_defaults(epsilon, delta, NA_EPSILON, NA_DELTA)
     prob = _generate(problem, seed=seed, **NA_PROBLEM)
@@ -468,7 +463,6 @@ DPA_LR = {"dp_adam_post_processing": 0.3, "dp_adam_ime": 0.1, "dp_adam_bias_corr
 
 def _run_dp_adam(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, steps, batch_size,
                  alpha) -> RunResult:
-    from kernels import dp_adam as K
 
     epsilon, delta = _privacy_defaults(epsilon, delta, DPA_EPSILON, DPA_DELTA)
     T = DPA_STEPS if steps is None else steps
@@ -580,8 +574,6 @@ def _adadps_problem(problem: str, seed: int):
 
 def _run_adadps(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, steps, batch_size,
                 alpha) -> RunResult:
-    from kernels import adadps as ka
-    from verify.privacy import dp_sgd_epsilon
 
     prob = _adadps_problem(problem, seed)
     paper = ADADPS_RUN[problem]
@@ -621,7 +613,6 @@ def _run_adadps(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, s
 # ======================================================================================
 def _table() -> dict[str, Runnable]:
     rows: list[Runnable] = []
-    from kernels.pagan import SPECS
 
     pagan_problems = ("abs_regression", "linear_subgaussian", "sign_mean")
     for s in SPECS.values():

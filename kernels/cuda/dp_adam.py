@@ -36,6 +36,7 @@ from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_
 
 from kernels import validate as V
 from kernels._compile import compile_helpers
+from kernels.cuda import require
 from kernels.dp_adam import (
     OPTIMIZERS,
     STRATEGIES,
@@ -224,7 +225,6 @@ def run_rounds_batch(cfg: RoundConfig, grads, rounds: int, *, trials: int = 1024
     coordinate; ``sqrt`` has p = rounds) ≤ 8 GiB; the block kernel takes B ≤ :data:`MAX_BLOCK_BATCH` records.
     A run that overflows float64 raises InvalidParameter instead of returning NaN.
     """
-    from kernels.cuda import require
 
     require()
     if not isinstance(cfg, RoundConfig):

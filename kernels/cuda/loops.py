@@ -22,6 +22,7 @@ from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_
 from kernels import validate as V
 from kernels._compile import compile_helpers
 from kernels.adp import ALPHA_RULES, B_RULES, NonconvexProblem, _check
+from kernels.cuda import status
 from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, make_config
 from kernels.pagan_problems import LOSS_ABS, Dataset
 
@@ -133,7 +134,6 @@ def _grid(trials: int) -> tuple[int, int]:
 def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed: int = 0, **params) -> BatchOutput:
     """``trials`` independent runs of a PAGAN-family algorithm on the GPU (same parameters as
     :func:`kernels.run_algorithm`; ``pdp_sgd``'s public subspace is CPU-only)."""
-    from kernels.cuda import status
 
     if not isinstance(dataset, Dataset):
         raise V.InvalidParameter("dataset", "a kernels.Dataset (see kernels.make_problem)", type(dataset).__name__)
@@ -201,7 +201,6 @@ def run_adp_batch(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 
                   seed: int = 0) -> BatchOutput:
     """``trials`` runs of ADP-SGD/DP-SGD (:func:`kernels.adp.run_adp`'s parameters) on the GPU;
     ``final_loss`` is ‖∇F(θ_T)‖²."""
-    from kernels.cuda import status
 
     steps, eta, sigma, a, c, b0, nu, C, clip = _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
                                                       C, clip)

@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from kernels import adp as ka
+from kernels import adp as kadp
 from kernels.adp_reference import adp_reference
 from kernels.validate import InvalidParameter
 
 
 @pytest.fixture(scope="module")
 def prob():
-    return ka.smooth_nonconvex(n=300, d=8, lam=0.05, seed=3)
+    return kadp.smooth_nonconvex(n=300, d=8, lam=0.05, seed=3)
 
 
 @pytest.mark.parametrize("b_rule", ["poly", "adaptive"])
@@ -18,7 +18,7 @@ def prob():
 def test_kernel_matches_reference_with_the_same_draws(prob, b_rule, alpha_rule):
     kw = dict(steps=400, eta=0.5, b_rule=b_rule, alpha_rule=alpha_rule, sigma=0.3, a=2.0, c=0.5, b0=1.5, nu=1e-2,
               C=0.7)
-    out = ka.run_adp(prob, trials=1, seed=11, n_log=2, **kw)
+    out = kadp.run_adp(prob, trials=1, seed=11, n_log=2, **kw)
     rng = np.random.default_rng(np.random.SeedSequence(11).spawn(1)[0])
     ref = adp_reference(prob, rng, **kw)
     np.testing.assert_allclose(out["theta"][0], ref, rtol=1e-10, atol=1e-12)
@@ -28,8 +28,8 @@ def test_kernel_matches_reference_with_the_same_draws(prob, b_rule, alpha_rule):
 def test_without_noise_adp_and_dp_coincide(prob):
     """σ = 0: the noise scale α is irrelevant, so ADP-SGD and DP-SGD are the same non-private SGD."""
     kw = dict(steps=300, eta=0.5, b_rule="poly", sigma=0.0, trials=2, seed=4)
-    a = ka.run_adp(prob, alpha_rule="adp", **kw)
-    b = ka.run_adp(prob, alpha_rule="dp", **kw)
+    a = kadp.run_adp(prob, alpha_rule="adp", **kw)
+    b = kadp.run_adp(prob, alpha_rule="dp", **kw)
     np.testing.assert_array_equal(a["theta"], b["theta"])
     assert np.all(a["grad_norm2"][:, -1] < a["grad_norm2"][:, 0])  # SGD makes progress on ‖∇F‖²
 
@@ -46,10 +46,10 @@ def test_gradient_bound_holds_and_clipping_is_inactive(prob):
 
 
 def test_same_seed_same_numbers_and_bad_input(prob):
-    a = ka.run_adp(prob, steps=50, sigma=1.0, seed=9, trials=2)
-    b = ka.run_adp(prob, steps=50, sigma=1.0, seed=9, trials=2)
+    a = kadp.run_adp(prob, steps=50, sigma=1.0, seed=9, trials=2)
+    b = kadp.run_adp(prob, steps=50, sigma=1.0, seed=9, trials=2)
     np.testing.assert_array_equal(a["grad_norm2"], b["grad_norm2"])
     with pytest.raises(InvalidParameter, match="b_rule"):
-        ka.run_adp(prob, b_rule="cosine")
+        kadp.run_adp(prob, b_rule="cosine")
     with pytest.raises(InvalidParameter, match="sigma"):
-        ka.run_adp(prob, sigma=float("nan"))
+        kadp.run_adp(prob, sigma=float("nan"))

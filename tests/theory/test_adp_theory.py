@@ -67,5 +67,5 @@ def test_extended_advanced_composition_formula():
 def test_remark41_claim_holds_quick_and_reports_its_search():
     out = vadp.remark4_1("quick", 0)
     assert out.verdict == "holds"
-    assert out.figures["min_slack_rounding_units"] >= -1.0
-    assert out.figures["evaluations"] > 400
+    assert out.numbers["min_slack_rounding_units"] >= -1.0
+    assert out.numbers["evaluations"] > 400

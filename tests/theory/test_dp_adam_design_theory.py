@@ -14,7 +14,7 @@ from scipy.stats import norm
 from kernels import dp_adam as K
 from theory import dp_adam_design as T
 from theory import numeric
-from verify.papers import dp_adam_design as V
+from verify.papers import dp_adam_design as M
 from verify.stats import clopper_pearson
 
 
@@ -50,14 +50,14 @@ records = st.integers(1, 6).flatmap(lambda B: st.integers(1, 5).flatmap(lambda d
 def test_squares_sensitivity_never_exceeds_the_bound(x):
     B = x.shape[0]
     bound = (2 * B - 1) / B**2
-    actual = V.squares_sensitivity(x, 1.0)
+    actual = M.squares_sensitivity(x, 1.0)
     target(actual / bound)
     assert actual <= bound * (1 + 8 * (x.size + 8) * 2.2e-16)
 
 
 def test_tightness_pins():
-    assert V.squares_sensitivity(np.tile([1.0, 0.0], (5, 1)), 1.0) == pytest.approx(9 / 25, rel=1e-14)
-    dense = V.squares_sensitivity(np.array([[1 / math.sqrt(2), 1 / math.sqrt(2)]]), 1.0)
+    assert M.squares_sensitivity(np.tile([1.0, 0.0], (5, 1)), 1.0) == pytest.approx(9 / 25, rel=1e-14)
+    dense = M.squares_sensitivity(np.array([[1 / math.sqrt(2), 1 / math.sqrt(2)]]), 1.0)
     assert dense == pytest.approx(1 / math.sqrt(2)) and dense < 1.0  # all records equal, ratio 1/√2
 
 
@@ -96,7 +96,7 @@ def test_dpmf_variance_is_at_least_the_single_term_bound(tail, b2, t):
     if not np.all(np.isfinite(cinv)) or np.max(np.abs(cinv)) > 1e8:
         return
     sens = float(np.max(np.sqrt(np.cumsum(c[::-1] ** 2)[::-1])))
-    f = V._dpmf_var_factor(cinv, sens, b2, t)
+    f = M._dpmf_var_factor(cinv, sens, b2, t)
     lower = float(numeric(T.dpmf_variance_lower())(beta2=b2, t=t, tau=1.0))
     target(-(f / lower))
     assert f >= lower * (1 - 1e-9 * (1 + np.max(np.abs(cinv))))

@@ -16,7 +16,7 @@ def test_audit_claims_are_registered():
 
 def test_adadps_fixed_quick_audit_holds_and_reports_both_numbers():
     out = va.audit_central("adadps_fixed", "quick", 0)
-    f = out.figures
+    f = out.numbers
     for k in range(len(va.AUDIT_CENTRAL_CONFIGS)):
         assert 0 < f[f"audit_epsilon_lb_{k}"] <= f[f"accountant_epsilon_{k}"]
     assert out.verdict == "holds" and out.evidence.endswith(_QUICK_CAVEAT)
@@ -44,7 +44,7 @@ def test_audit_catches_a_quarter_of_the_noise():
 
 def test_federated_quick_audit_holds_and_catches_under_noising():
     out = va.audit_federated("quick", 0)
-    assert out.verdict == "holds" and out.figures["max_audit_over_accountant"] <= 1.0
+    assert out.verdict == "holds" and out.numbers["max_audit_over_accountant"] <= 1.0
     bad = va.audit_federated("quick", 0, noise_scale=0.25)
     assert bad.verdict == "violated"
 
@@ -78,5 +78,5 @@ def test_audit_catches_clipping_the_wrong_vector():
     more ε than the accountant (47.9 vs 4.38 at seed 0), also with the assumption-free bound of the subsampled rows."""
     out = va.audit_central("adadps_fixed", "quick", 0, clip_target="raw")
     assert out.verdict == "violated" and out.evidence.startswith("LEAKS")
-    f = out.figures
+    f = out.numbers
     assert f["audit_epsilon_lb_1"] > f["accountant_epsilon_1"]  # Poisson n=4: a Clopper–Pearson (assumption-free) row

@@ -32,7 +32,7 @@ def test_theorem1_is_undecided_at_quick_growth_that_levels_off_does_not_refute(q
     > 0.1: the first rule's 'violated') but not over its last interval: c₂ rises towards its Gaussian-regime value
     as ε goes from 1e-3 to 1e-2, no sign of an unbounded c₂.  So no refutation, and not holds."""
     out = quick["theorem1"]
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "inconclusive" and out.decisions == [] and out.counterexample is None
     assert f["max_least_growth_in_T_at_smallest_r"] > va.T1_SLOPE_MARGIN
     assert f["max_least_growth_last_interval_at_smallest_r"] <= va.T1_SLOPE_MARGIN
@@ -67,7 +67,7 @@ def test_theorem2_holds_on_a_problem_where_assumption3_holds(quick):
     no record is clipped (Assumption 2), and the bound, the O(1/√T) rate and the bound's shape in T hold; the
     bound is not vacuous (avg/bound between 0.1 and 1: a bound 10× too small is caught)."""
     out = quick["theorem2"]
-    f = out.figures
+    f = out.numbers
     assert f["min_slack_24"] >= -1 and f["min_slack_19"] >= -1
     assert f["assumption3_a_design"] == pytest.approx(1 / 16)
     assert f["assumption3_a_design"] <= f["assumption3_a_measured"] <= 1.0
@@ -111,7 +111,7 @@ def test_theorem3_glm_monte_carlo_and_rate(quick):
     out = quick["theorem3"]
     assert out.verdict == "holds" and all(d.verdict == "holds" for d in out.decisions)
     assert len(out.decisions) == 7
-    f = out.figures
+    f = out.numbers
     assert f["R_sum_A_over_dv_limit"] == 1.0
     for key in [k for k in f if k.startswith("R_mc[")]:
         tail = key[len("R_mc"):]
@@ -128,7 +128,7 @@ def test_theorem3_negative_control_paper_display_without_batch(monkeypatch):
 
 # --- Section 4.1 -------------------------------------------------------------------------------
 def test_section41_privacy_numbers_are_the_accountants(quick):
-    f = quick["section4_1"].figures
+    f = quick["section4_1"].numbers
     assert f["epsilon_rdp"] == pytest.approx(dp_sgd_epsilon(0.008, 0.7, 2250, 1e-3, "rdp"))
     assert abs(f["epsilon_rdp"] - 4.13) < 0.005  # the paper's (4.13, 1e-3) is the RDP accountant's value
     assert f["epsilon_pld"] < f["epsilon_rdp"] < f["epsilon_rdp_fixed_batch_replace_one"]
@@ -137,7 +137,7 @@ def test_section41_privacy_numbers_are_the_accountants(quick):
 
 def test_section41_verdict_follows_its_interval(quick):
     out = quick["section4_1"]
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "holds" and out.decisions[0].verdict == "holds" and f["loss_ratio_ci_lo"] > 1
     assert f["final_loss_dpsgd"] > f["final_loss_adadps"]
     assert f["lr_adadps"] in va.PAPER_LR_GRID and f["lr_dpsgd"] in va.PAPER_LR_GRID
@@ -156,7 +156,7 @@ def test_table_adadps_best_replaces_the_retired_table_id(quick):
     load_all()
     assert "adadps.table" not in REGISTRY and REGISTRY["adadps.table.adadps_best"].tests == 7
     out = quick["table"]
-    f = out.figures
+    f = out.numbers
     # quick (8 seeds): AdaDPS (frequency) beats every baseline; AdaDPS (public) against DP-SGD is a near-tie
     assert out.verdict == "inconclusive" and len(out.decisions) == 7
     assert all(f[f"diff[adadps_fixed>{m}]"] > 0 for m in ("dp_sgd", "dp_adam", "dp_rmsprop"))
@@ -168,7 +168,7 @@ def test_table_adadps_best_replaces_the_retired_table_id(quick):
 # --- Section 6.2 and Figure 6 -------------------------------------------------------------------
 def test_section62_reports_the_round_budget_of_the_stated_epsilon(quick):
     out = quick["section6_2"]
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "inconclusive"
     assert f["epsilon_rdp_rounds30"] <= 34.0 < f["epsilon_rdp_rounds40"]
     assert f["max_rounds_within_stated"] == 30
@@ -177,7 +177,7 @@ def test_section62_reports_the_round_budget_of_the_stated_epsilon(quick):
 
 def test_figure6_verdict_follows_its_interval(quick):
     out = quick["figure6"]
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "holds" == out.decisions[0].verdict and f["diff"] > 0
     assert np.isfinite(f["epsilon_rdp_user_level"]) and f["epsilon_rdp_user_level"] > 0
 
@@ -190,7 +190,7 @@ def t5_quick():
 
 def test_theorem5_verdict_follows_its_intervals(t5_quick):
     out = t5_quick
-    f = out.figures
+    f = out.numbers
     keys = [k[4:-1] for k in f if k.startswith("lhs[")]
     n_adv = len(va.T5_DATA_ADVERSARIAL["cases"])
     assert keys and out.verdict == "holds" and _has_figure(out) and len(out.decisions) == 4 + n_adv
@@ -202,7 +202,7 @@ def test_theorem5_worst_case_family_is_decided_and_reported(t5_quick):
     """The aligned no-signal family (b = 1) is decided beside the zipf cases; its ratio is far above the zipf
     small-batch cases (it tests the variance term), and the evidence names the worst case."""
     out = t5_quick
-    f = out.figures
+    f = out.numbers
     adv = [d for d in out.decisions if "aligned no-signal" in d.control.test]
     assert len(adv) == len(va.T5_DATA_ADVERSARIAL["cases"]) and all(str(d.verdict) == "holds" for d in adv)
     small_batch = max(f[k] / f["rhs" + k[3:]] for k in f if k.startswith("lhs[b8"))

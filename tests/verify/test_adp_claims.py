@@ -16,7 +16,7 @@ def thm41_quick():
 def test_lemma22_quick_holds_and_its_numbers_say_so():
     out = adp.lemma2_2("quick", 0)
     assert out.verdict == "holds"
-    assert out.figures["min_slack"] >= 0 and out.figures["max_ratio_optimal_over_tilde"] <= 1.0
+    assert out.numbers["min_slack"] >= 0 and out.numbers["max_ratio_optimal_over_tilde"] <= 1.0
 
 
 def test_lemma22_negative_control_flags_a_wrong_formula(monkeypatch):
@@ -34,7 +34,7 @@ def test_optimal_composition_of_one_mechanism_is_itself():
 
 def test_theorem41_quick_and_the_calibration_it_checks(thm41_quick):
     out = thm41_quick
-    f = out.figures
+    f = out.numbers
     expected = "violated" if f["points_broken"] else ("holds" if f["points_not_certified"] == 0 else "inconclusive")
     assert out.verdict == expected
     r = adp._thm41_task("dp", 1000, 1000, 1.0, 1e-5)
@@ -48,17 +48,17 @@ def test_theorem41_uncertified_points_make_it_inconclusive(monkeypatch):
     monkeypatch.setattr(adp, "_thm41_task", lambda **kw: {"sigma": 1.0, "z_min": 1.0, "eps_upper": 10 * kw["epsilon"],
                                                            "eps_lower": 0.0, "delta_lower": 0.0})
     out = adp.theorem4_1("quick", 0)
-    assert out.verdict == "inconclusive" and out.figures["points_not_certified"] == out.figures["points"]
+    assert out.verdict == "inconclusive" and out.numbers["points_not_certified"] == out.numbers["points"]
 
 
 def test_proposition51_exact_part_and_reported_measurements():
     out = adp.proposition5_1("quick", 0)
     assert out.verdict == "holds"
-    r7 = out.figures["exact_ratio_T10000000"]
+    r7 = out.numbers["exact_ratio_T10000000"]
     assert r7 == pytest.approx(ta.m_ratio(ta.polynomial_schedule(10**7, 1.0, 1.0)))
     assert 0.9 * np.log(1e7) / 4 < r7 < np.log(1e7) / 4  # Θ(log T) with constant ¼ (exact value 3.927)
-    assert out.figures["stated_privacy_term_ratio_T10000000"] == pytest.approx(2 * np.log(1 + 1e7))
-    assert {k for k in out.figures if k.startswith("measured_utility_ratio_T")} == {
+    assert out.numbers["stated_privacy_term_ratio_T10000000"] == pytest.approx(2 * np.log(1 + 1e7))
+    assert {k for k in out.numbers if k.startswith("measured_utility_ratio_T")} == {
         "measured_utility_ratio_T100", "measured_utility_ratio_T1000", "measured_utility_ratio_T4000"}
 
 
@@ -72,15 +72,15 @@ def test_proposition52_break_even_counterexample_pinned():
     assert sp.simplify(ta.proposition5_2_ratio() - sp.log(1 + ta.T * ta.nu / ta.b0**2) / 4) == 0
     out = adp.proposition5_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["T"] == 2
-    assert out.figures["M_ratio_max"] > 1.0 > out.figures["M_ratio_min"]
+    assert out.numbers["M_ratio_max"] > 1.0 > out.numbers["M_ratio_min"]
 
 
 def test_table1_at_matched_epsilon_is_never_a_refutation():
     out = adp.table1("quick", 0)
-    g = out.figures["growth_eps1"]
+    g = out.numbers["growth_eps1"]
     assert out.verdict in ("holds", "inconclusive")  # a failure to reproduce is not a refutation
     assert np.isfinite(g) and g > 0
-    assert set(k for k in out.figures if k.startswith("advantage_eps1_")) == {"advantage_eps1_T300",
+    assert set(k for k in out.numbers if k.startswith("advantage_eps1_")) == {"advantage_eps1_T300",
                                                                               "advantage_eps1_T3000"}
     assert len(out.decisions) == 1
     if out.verdict == "inconclusive":
@@ -112,7 +112,7 @@ def test_theorem41_counterexample_pinned():
 
 def test_theorem41_quick_reports_the_violation(thm41_quick):
     out = thm41_quick
-    assert out.verdict == "violated" and out.figures["points_broken"] >= 1
+    assert out.verdict == "violated" and out.numbers["points_broken"] >= 1
     c = out.counterexample
     assert c["delta_lower_bound"] > c["delta"] or c["epsilon_lower_bound"] > c["epsilon"]
 
@@ -126,7 +126,7 @@ def test_theorem41_optimistic_pld_failure_pinned():
 
 
 def test_theorem41_quick_counts_pld_failures_and_drops_duplicate_rows(thm41_quick):
-    f = thm41_quick.figures
+    f = thm41_quick.numbers
     assert f["points"] == 16 and f["points_broken_by_pld_lower"] >= 1 and f["points_broken_by_event"] >= 1
     assert f["points_broken"] <= f["points_broken_by_pld_lower"] + f["points_broken_by_event"]
     assert not any("adp_adaptive" in k for k in f)
@@ -142,7 +142,7 @@ def test_replace_one_lower_bound_is_below_the_upper_bound_and_doubles_the_shift(
 
 def test_proposition52_reports_the_paper_experiment_looseness():
     out = adp.proposition5_2("quick", 0)
-    f = out.figures
+    f = out.numbers
     assert f["paper_experiment_ratio_12_over_11"] == pytest.approx(np.log1p(11700 * 1e-5 / 20) / 4, rel=1e-9)
     assert f["paper_experiment_adp_looser_by"] == pytest.approx(685.8, rel=1e-3)
     assert "685.8× looser" in out.evidence
@@ -168,4 +168,4 @@ def test_adaptive_stepsize_counterexample_pinned():
     assert adp.adaptive_step_delta(1.0, 1.0, eps, adaptive=False) <= 1e-5
     out = adp.adaptive_stepsize_privacy("quick", 0)
     assert out.verdict == "violated" and out.counterexample["delta_exact"] > out.counterexample["delta"]
-    assert out.figures["control_max_delta"] <= 1e-5 and out.decisions == []
+    assert out.numbers["control_max_delta"] <= 1e-5 and out.decisions == []

@@ -38,8 +38,8 @@ from tests.verify.fuzz_support import (
 from theory import adp as T_adp
 from theory import dp_adam_design as T_dad
 from theory import noisy_adagrad as T_na
-from theory import pagan as T_pg
-from verify import privacy as P
+from theory import pagan as tp
+from verify import privacy as _privacy
 
 NAN, INF = float("nan"), float("inf")
 
@@ -109,7 +109,7 @@ def junk_for(good, **extra):
 @example(kw=dict(sampling_rate=1e-4, noise_multiplier=5.0, steps=10**9, delta=1e-5, accountant="pld",
                  value_discretization_interval=1e-2))  # PLD self-composition of 10⁹ steps: a hang
 def test_dp_sgd_epsilon(kw):
-    check_verify(P.dp_sgd_epsilon, kw, parameter_names(P.dp_sgd_epsilon))
+    check_verify(_privacy.dp_sgd_epsilon, kw, parameter_names(_privacy.dp_sgd_epsilon))
 
 
 @settings(max_examples=examples(40))
@@ -118,7 +118,7 @@ def test_dp_sgd_epsilon(kw):
     lambda good: fuzzed(good, junk_for(good))))
 @example(kw=dict(noise_multiplier=0.1, delta=1e-5, steps=100, accountant="pld", value_discretization_interval=None))
 def test_gaussian_epsilon(kw):  # the pin: PLD grid of ~10⁸ points (12 GiB, MemoryError after minutes)
-    check_verify(P.gaussian_epsilon, kw, parameter_names(P.gaussian_epsilon))
+    check_verify(_privacy.gaussian_epsilon, kw, parameter_names(_privacy.gaussian_epsilon))
 
 
 @settings(max_examples=examples(30))
@@ -127,7 +127,7 @@ def test_gaussian_epsilon(kw):  # the pin: PLD grid of ~10⁸ points (12 GiB, Me
     lambda good: fuzzed(good, junk_for(good))))
 @example(kw=dict(noise_multiplier=0.003, delta=1e-5, steps=1, value_discretization_interval=1e-4))  # grid blow-up
 def test_gaussian_epsilon_interval(kw):
-    out = check_verify(P.gaussian_epsilon_interval, kw, parameter_names(P.gaussian_epsilon_interval))
+    out = check_verify(_privacy.gaussian_epsilon_interval, kw, parameter_names(_privacy.gaussian_epsilon_interval))
     if out is not None:
         assert out[0] <= out[1] + 1e-12
 
@@ -146,7 +146,7 @@ def test_gaussian_epsilon_interval(kw):
 @example(kw=dict(n=1000, batch_size=2, noise_multiplier=1.0, steps=3, delta=1e-300, accountant="pld",
                  value_discretization_interval=0.02))  # ε = inf returned
 def test_with_replacement_epsilon(kw):
-    check_verify(P.with_replacement_epsilon, kw, parameter_names(P.with_replacement_epsilon))
+    check_verify(_privacy.with_replacement_epsilon, kw, parameter_names(_privacy.with_replacement_epsilon))
 
 
 PHASE = st.tuples(reals(1e-4, 1), reals(0.5, 5), small(1, 20))
@@ -165,8 +165,8 @@ JUNK_PHASE = st.one_of(st.tuples(JUNK_REAL, reals(0.5, 5), small(1, 5)),
 @example(kw=dict(phases=3, delta=1e-5, accountant="rdp", value_discretization_interval=None))  # list(3): TypeError
 @example(kw=dict(phases=[(1e-300, 1e-300, 2)], delta=1e-5, accountant="rdp", value_discretization_interval=None))
 def test_composed_epsilon(kw):  # a phase's fields carry the names of the docstring's triple
-    check_verify(P.composed_epsilon, kw, parameter_names(P.composed_epsilon, ("sampling_rate", "noise_multiplier",
-                                                                              "steps")))
+    names = parameter_names(_privacy.composed_epsilon, ("sampling_rate", "noise_multiplier", "steps"))
+    check_verify(_privacy.composed_epsilon, kw, names)
 
 
 @settings(max_examples=examples(40))
@@ -178,10 +178,10 @@ def test_composed_epsilon(kw):  # a phase's fields carry the names of the docstr
                       deltas=JUNK_ARRAY)))
 @example(kw=dict(epsilons=[1e6, 1e6, 1e6], deltas=[0.0, 0.0, 0.0], delta=1e-5, value_discretization_interval=1e-4))
 def test_optimal_composition_epsilon(kw):  # the pin: dp-accounting's OverflowError (math range error)
-    check_verify(P.optimal_composition_epsilon, kw, parameter_names(P.optimal_composition_epsilon))
+    check_verify(_privacy.optimal_composition_epsilon, kw, parameter_names(_privacy.optimal_composition_epsilon))
 
 
-MECH_GOOD = dict(sampling=st.sampled_from(P.SAMPLINGS), noise_multiplier=reals(1, 5), steps=small(1, 5),
+MECH_GOOD = dict(sampling=st.sampled_from(_privacy.SAMPLINGS), noise_multiplier=reals(1, 5), steps=small(1, 5),
                  sampling_rate=reals(1e-3, 1), n=small(200, 1000), batch_size=small(1, 3))
 MECH_JUNK = dict(sampling=JUNK_NAME, noise_multiplier=JUNK["noise_multiplier"], steps=JUNK["steps"],
                  sampling_rate=JUNK["sampling_rate"], n=JUNK_COUNT, batch_size=JUNK_COUNT)
@@ -195,9 +195,9 @@ MECH_JUNK = dict(sampling=JUNK_NAME, noise_multiplier=JUNK["noise_multiplier"], 
                    max_bad=1),
        private=st.booleans())
 def test_mechanism(mech, call, private):
-    params = parameter_names(P.Mechanism) | parameter_names(P.Mechanism.epsilon) | {"epsilon"}
+    params = parameter_names(_privacy.Mechanism) | parameter_names(_privacy.Mechanism.epsilon) | {"epsilon"}
     try:
-        m = P.Mechanism(**mech)
+        m = _privacy.Mechanism(**mech)
     except InvalidParameter as exc:
         assert names_a_parameter(exc, params), f"Mechanism({mech}) -> {exc!r}"
         return
@@ -220,7 +220,7 @@ EVENTS = st.sampled_from([dpe.GaussianDpEvent(1.0), dpe.PoissonSampledDpEvent(0.
                                             st.just(dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(0.05), 10**6))))))
 @example(kw=dict(event="gaussian", delta=1e-5, accountant="rdp", value_discretization_interval=None))
 def test_epsilon_of(kw):  # the pin: a string event was blamed on 'accountant'; now 'event' is named
-    check_verify(P.epsilon_of, kw, parameter_names(P.epsilon_of))
+    check_verify(_privacy.epsilon_of, kw, parameter_names(_privacy.epsilon_of))
 
 
 # ---------------------------------------------------------------------------- verify functions
@@ -316,11 +316,11 @@ THEORY = {
     "noisy_adagrad.intrinsic_dimension": (T_na.intrinsic_dimension, dict(A=SPD), dict(A=JUNK_MATRIX)),
     "noisy_adagrad.trace_growth_exponent": (T_na.trace_growth_exponent,
                                             dict(a=st.one_of(reals(0, 0.49), st.just(T_na.alpha))), {}),
-    "pagan.power_sum": (T_pg.power_sum, dict(a=st.one_of(reals(0.1, 3), st.just(sp.Rational(2, 3)))), {}),
-    "pagan.power_law_sums": (T_pg.power_law_sums, dict(exponent=reals(0.5, 2),
+    "pagan.power_sum": (tp.power_sum, dict(a=st.one_of(reals(0.1, 3), st.just(sp.Rational(2, 3)))), {}),
+    "pagan.power_law_sums": (tp.power_law_sums, dict(exponent=reals(0.5, 2),
                                                        powers=st.just((1, sp.Rational(2, 3)))),
                              dict(powers=st.one_of(JUNK_ARRAY, st.just((1, -1)), st.just(3)))),
-    "pagan.gaussian_norm_moment": (T_pg.gaussian_norm_moment, dict(k=small(0, 6)),
+    "pagan.gaussian_norm_moment": (tp.gaussian_norm_moment, dict(k=small(0, 6)),
                                    dict(k=st.one_of(JUNK_COUNT, st.just(10**6), st.just([2])))),
 }
 

@@ -121,7 +121,7 @@ def test_every_pagan_family_mechanism_has_an_audit_claim():
 @pytest.mark.parametrize("name", ["dp_sgd", "pagan_opt"])
 def test_audit_quick_holds_and_reports_both_numbers(name):
     out = audit_pagan_pack.audit_pagan_family(name, "quick", 0)
-    f = out.figures
+    f = out.numbers
     for k in range(len(audit_pagan_pack.PAGAN_AUDIT_CONFIGS)):
         assert 0 < f[f"audit_epsilon_lb_{k}"] <= f[f"accountant_epsilon_{k}"]
     assert out.verdict == "holds"
@@ -164,7 +164,7 @@ def test_one_stream_trials_are_reproducible():
 def test_adp_audits_registered_and_dp_sgd_holds():
     assert {f"adp.audit.{m}" for m in audit_adp_pack.ADP_AUDITS} <= set(load_all())
     out = audit_adp_pack.audit_adp("dp_sgd", "quick", 0)
-    assert out.verdict == "holds" and out.figures["max_audit_over_accountant"] <= 1.0
+    assert out.verdict == "holds" and out.numbers["max_audit_over_accountant"] <= 1.0
 
 
 @pytest.mark.parametrize("name", ["adp_sgd_adaptive", "dp_sgd_adaptive"])
@@ -205,8 +205,8 @@ def test_audit_outcome_holds_with_the_caveat_only_at_the_quick_budget():
     quick, full = _outcome(_rows((1.5, 2.0), (1.0, 4.0))), _outcome(_rows((1.5, 2.0), (1.0, 4.0)), "full")
     for out in (quick, full):
         assert out.verdict == "holds" and out.counterexample is None
-        assert out.figures["max_audit_over_accountant"] == 0.75
-        assert out.figures["audit_epsilon_lb_1"] == 1.0 and out.figures["accountant_epsilon_0"] == 2.0
+        assert out.numbers["max_audit_over_accountant"] == 0.75
+        assert out.numbers["audit_epsilon_lb_1"] == 1.0 and out.numbers["accountant_epsilon_0"] == 2.0
         assert "cfg1: audited ε ≥ 1.000 vs accountant 4.000" in out.evidence
         assert "one-sided 99.0000% lower bounds, Bonferroni: 0.05 family-wise over the ledger's" in out.evidence
         assert [str(d.verdict) for d in out.decisions] == ["holds", "holds"]
@@ -226,7 +226,7 @@ def test_audit_outcome_is_violated_by_any_row_above_its_accountant():
     out = _outcome(rows, figures={"noise_scale": 0.25})
     assert out.verdict == "violated" and out.evidence.startswith("LEAKS: ")
     assert out.counterexample is rows[1] and audit._QUICK_CAVEAT not in out.evidence
-    assert out.figures["max_audit_over_accountant"] == 3.0 / 2.5 and out.figures["noise_scale"] == 0.25
+    assert out.numbers["max_audit_over_accountant"] == 3.0 / 2.5 and out.numbers["noise_scale"] == 0.25
     panel = out.plots[0].panels[0]
     series = panel.series
     assert [s.label for s in series] == ["accountant ε", "audited lower bound", "leak: audited > accountant"]

@@ -34,7 +34,7 @@ def test_scores_are_reproducible_and_continuous():
 def test_quick_audit_finds_no_leak_and_reports_both_numbers(mech):
     out = M.audit_dp_adam(mech, "quick", 0)
     assert out.verdict == "holds", out.evidence
-    f = out.figures
+    f = out.numbers
     n = len(M.DPA_AUDITS[mech][2])
     assert all(0 <= f[f"audit_epsilon_lb_{k}"] <= f[f"accountant_epsilon_{k}"] for k in range(n))
     assert max(f[f"audit_epsilon_lb_{k}"] for k in range(n)) > 0.3  # the test has power, not a vacuous pass

@@ -127,7 +127,7 @@ def test_replace_one_accountant_is_the_gaussian_at_half_the_multiplier(z, releas
 @pytest.mark.parametrize("name", list(vn.NA_AUDITS))
 def test_quick_audit_finds_no_leak_and_sees_most_of_the_accountants_epsilon(name):
     out = vn.na_audit(name, "quick", 0)
-    f = out.figures
+    f = out.numbers
     assert out.counterexample is None
     assert out.verdict == "holds" and out.evidence.endswith(_QUICK_CAVEAT)
     assert 0.8 <= f["max_audit_over_accountant"] <= 1.0

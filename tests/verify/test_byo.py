@@ -60,7 +60,7 @@ def test_reserved_key_and_broken_files_exit_2(tmp_path, capsys):
         from verify import claim, Outcome
         @claim("pagan.mine", kind="exact", statement="s")
         def c(budget, seed):
-            return Outcome("holds", "e")
+            return Outcome(verdict="holds", evidence="e")
     """))
     assert cli.main(["claims", "--load", str(bad)]) == 2
     err = capsys.readouterr().err

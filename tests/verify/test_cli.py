@@ -25,8 +25,9 @@ def dummy_claim():
         outs = runner.sweep(_square_task, [dict(x=float(x), seed=seed + i) for i, x in enumerate(range(-3, 4))])
         ys = np.array([float(o["y"]) for o in outs])
         fig = Figure("squares", "x²", [Panel("squares", "x", "x²", [Series("x²", np.arange(-3, 4), ys)])])
-        return Outcome("holds" if ys.min() >= 0 else "violated", f"min {ys.min()}", {"min": float(ys.min())},
-                       None, [fig])
+        return Outcome(verdict="holds" if ys.min() >= 0 else "violated", evidence=f"min {ys.min()}",
+                       numbers={"min": float(ys.min())},
+                       counterexample=None, plots=[fig])
 
     yield check
     registry.REGISTRY.pop(DUMMY, None)

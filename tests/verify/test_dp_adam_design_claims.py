@@ -7,7 +7,7 @@ import pytest
 
 from kernels.validate import InvalidParameter
 from theory import dp_adam_design as T
-from verify.papers import dp_adam_design as V
+from verify.papers import dp_adam_design as M
 from verify.registry import REGISTRY, Figure, load_all
 
 
@@ -17,7 +17,7 @@ def quick():
 
     def get(name):
         if name not in cache:
-            cache[name] = getattr(V, name)("quick", 0)
+            cache[name] = getattr(M, name)("quick", 0)
         return cache[name]
 
     return get
@@ -35,22 +35,22 @@ def test_claims_register_with_ids_and_figures():
 def test_section31_bias_holds(quick):
     out = quick("section3_1")
     assert out.verdict == "holds" and out.counterexample is None
-    assert abs(out.figures["excess_over_s2_final_identity"] - out.figures["closed_form_final_identity"]) < 0.1
+    assert abs(out.numbers["excess_over_s2_final_identity"] - out.numbers["closed_form_final_identity"]) < 0.1
     assert isinstance(out.plots[0], Figure)
 
 
 def test_section31_negative_control_catches_a_wrong_bias(monkeypatch):
     monkeypatch.setattr(T, "postprocessing_bias", lambda: 2 * (1 - T.beta2**T.t) * T.s**2)
-    out = V.section3_1("quick", 0)
+    out = M.section3_1("quick", 0)
     assert out.verdict == "violated" and out.counterexample["noise"] == "identity"
 
 
 def test_section32_bound_holds_and_is_attained(quick):
     out = quick("section3_2")
     assert out.verdict == "holds" and out.counterexample is None and out.decisions == []
-    assert out.figures["min_slack_rounding_units"] >= -1 and out.figures["max_adversarial_ratio"] <= 1 + 1e-12
-    assert out.figures["equal_axis_ratio_min"] == pytest.approx(1.0)
-    assert out.figures["privacy_split_matches"] == 1.0
+    assert out.numbers["min_slack_rounding_units"] >= -1 and out.numbers["max_adversarial_ratio"] <= 1 + 1e-12
+    assert out.numbers["equal_axis_ratio_min"] == pytest.approx(1.0)
+    assert out.numbers["privacy_split_matches"] == 1.0
 
 
 def test_section32_tightness_remark_is_violated_by_the_pinned_counterexample(quick):
@@ -60,8 +60,8 @@ def test_section32_tightness_remark_is_violated_by_the_pinned_counterexample(qui
     ce = out.counterexample
     assert ce["B"] == 1 and ce["d"] == 2 and ce["ratio"] == pytest.approx(1 / math.sqrt(2))
     rec = np.array(ce["records"])
-    assert V.squares_sensitivity(rec, ce["clip_norm"]) == pytest.approx(ce["bound"] / math.sqrt(2), rel=1e-12)
-    assert out.figures["equal_dense_ratio_min"] == pytest.approx(1 / 8)  # d = 64
+    assert M.squares_sensitivity(rec, ce["clip_norm"]) == pytest.approx(ce["bound"] / math.sqrt(2), rel=1e-12)
+    assert out.numbers["equal_dense_ratio_min"] == pytest.approx(1 / 8)  # d = 64
 
 
 def test_retired_section32_id_is_not_registered():
@@ -71,25 +71,25 @@ def test_retired_section32_id_is_not_registered():
 
 def test_section32_negative_control_catches_a_too_small_bound(monkeypatch):
     monkeypatch.setattr(T, "ime_sensitivity_squares", lambda: T.C**2 / T.B**2)
-    out = V.section3_2("quick", 0)
-    assert out.verdict == "violated" and out.figures["max_adversarial_ratio"] > 1.5
+    out = M.section3_2("quick", 0)
+    assert out.verdict == "violated" and out.numbers["max_adversarial_ratio"] > 1.5
 
 
 def test_section431_holds_and_control(quick, monkeypatch):
     out = quick("section4_3_1")
     assert out.verdict == "holds"
-    assert out.figures["rel_error_round1_delta2"] == pytest.approx(out.figures["predicted_round1_delta2"], abs=0.05)
+    assert out.numbers["rel_error_round1_delta2"] == pytest.approx(out.numbers["predicted_round1_delta2"], abs=0.05)
     monkeypatch.setattr(T, "stp_contraction", lambda: T.beta2 + (1 - T.beta2) * T.s**2 / 4)  # wrong noise term
-    assert V.section4_3_1("quick", 0).verdict == "violated"
+    assert M.section4_3_1("quick", 0).verdict == "violated"
 
 
 @pytest.mark.parametrize("name", ["eq2", "eq3"])
 def test_threshold_claims_follow_their_numbers(quick, name):
     out = quick(name)
-    f = out.figures
-    lo, hi = V.AT_THRESHOLD_BAND
-    regime = (f.get("exact_below_max", 0.0) <= V.RARE and lo <= f["exact_at_threshold_min"]
-              and f["exact_at_threshold_max"] <= hi and f["exact_beyond_min"] >= V.CONSTANT_BEYOND)
+    f = out.numbers
+    lo, hi = M.AT_THRESHOLD_BAND
+    regime = (f.get("exact_below_max", 0.0) <= M.RARE and lo <= f["exact_at_threshold_min"]
+              and f["exact_at_threshold_max"] <= hi and f["exact_beyond_min"] >= M.CONSTANT_BEYOND)
     assert regime
     assert out.verdict == "holds" and all(d.verdict == "holds" for d in out.decisions)
     assert len(out.decisions) == REGISTRY[f"dp_adam_design.{name}"].tests
@@ -100,7 +100,7 @@ def test_threshold_claims_follow_their_numbers(quick, name):
 def test_eq2_negative_control_wrong_threshold_scaling(monkeypatch):
     """eq. (3)'s B/σ² in place of eq. (2)'s B²/σ²: the aligned-record fractions at 'd*' are then ≈ 0."""
     monkeypatch.setattr(T, "threshold_optimistic", T.threshold_pessimistic)
-    out = V._threshold_claim("optimistic", "quick", 0)
+    out = M._threshold_claim("optimistic", "quick", 0)
     assert out.verdict == "violated" and out.counterexample["kind"] == "regime statement fails"
 
 
@@ -110,42 +110,42 @@ def test_eq2_catches_a_threshold_wrong_by_3x(monkeypatch, factor):
     [Φ(−1.5), Φ(−0.5)]: caught (the first version's '≥ 5% at d*' let a 3× error pass)."""
     orig = T.threshold_optimistic
     monkeypatch.setattr(T, "threshold_optimistic", lambda *a: factor * orig(*a))
-    out = V._threshold_claim("optimistic", "quick", 0)
+    out = M._threshold_claim("optimistic", "quick", 0)
     assert out.verdict == "violated" and out.counterexample["kind"] == "regime statement fails"
 
 
 def test_section441_holds_and_control(quick, monkeypatch):
     out = quick("section4_4_1")
-    assert out.verdict == "holds" and out.figures["min_variance_over_bound"] >= 1.0
-    assert out.figures["gain_limit_beta2_0.999"] == pytest.approx(1 / math.sqrt(1 - 0.999**2))
+    assert out.verdict == "holds" and out.numbers["min_variance_over_bound"] >= 1.0
+    assert out.numbers["gain_limit_beta2_0.999"] == pytest.approx(1 / math.sqrt(1 - 0.999**2))
     monkeypatch.setattr(T, "dpmf_variance_lower", lambda: 10 * ((1 - T.beta2) * T.tau / (1 - T.beta2**T.t)) ** 2)
-    assert V.section4_4_1("quick", 0).verdict == "violated"
+    assert M.section4_4_1("quick", 0).verdict == "violated"
 
 
 def test_section45_measured_from_the_kernel_in_the_stable_regime(quick, monkeypatch):
     out = quick("section4_5")
-    f = out.figures
+    f = out.numbers
     assert f["sigma_C_over_B_stp"] < 1 and f["vhat_max_stp"] < 10  # stable: v̂ does not diverge
     assert f["max_multiplier_over_bound"] <= 1 + 1e-9
     assert f["anisotropy_stp"] < 2 < 10 < f["anisotropy_post_processing"]
     assert out.verdict == "holds" and out.decisions[0].verdict == "holds"
     monkeypatch.setattr(T, "stp_update_noise_bound",  # the bound without its 1/β₂ factor
                         lambda: (1 - T.beta2**T.t) / (1 - T.beta2 ** (T.t - 1)))
-    assert V.section4_5("quick", 0).verdict == "violated"
+    assert M.section4_5("quick", 0).verdict == "violated"
 
 
 def test_section45_adversarial_streams_reach_the_exact_bound_from_round_two(quick, monkeypatch):
     """Worst case over gradient streams: the pulses and spike streams (no burn-in) come within 1e-3 of the exact
     multiplier bound without exceeding it; the bound taken 5 rounds late (the same limit 1/β₂, smaller early) fails
     on them in the early rounds."""
-    f = quick("section4_5").figures
-    for st_ in V.S45_STREAMS:
+    f = quick("section4_5").numbers
+    for st_ in M.S45_STREAMS:
         assert 1 - 1e-3 < f[f"max_multiplier_over_bound_{st_}"] <= 1 + 1e-9
         assert f[f"max_multiplier_round_{st_}"] >= 2
     assert "worst" in quick("section4_5").evidence
     real = T.stp_update_noise_bound()
     monkeypatch.setattr(T, "stp_update_noise_bound", lambda: real.subs(T.t, T.t + 5))
-    r = V._s45_adversarial_task("spike", 8, 16, 20, 0.99, 2, 0)
+    r = M._s45_adversarial_task("spike", 8, 16, 20, 0.99, 2, 0)
     assert r["worst"] > 1.2 and r["round"] <= 5  # the early rounds, where the bound falls fast from (1 + β₂)/β₂
 
 
@@ -153,11 +153,11 @@ def test_section51_calibrated_setting_matches_the_papers_rows(quick):
     """The reconstruction is the paper's setting where its published rows fix it: non-private = ground truth (to the
     table's 4 digits) and post-processing's excess over the ground truth has the paper's 0.6010 − 0.5976 = 0.0034
     inside its 95% interval (σ = 0.275 from s51_calibration; the old σ = 1 gave 0.070, 20× the paper's)."""
-    f = quick("section5_1").figures
+    f = quick("section5_1").numbers
     # the paper's excess is its own table's post-processing row minus its ground truth (0.6010 − 0.5976)
-    assert V.S51_PAPER_PP_EXCESS == pytest.approx(0.6010 - 0.5976)
+    assert M.S51_PAPER_PP_EXCESS == pytest.approx(0.6010 - 0.5976)
     assert abs(f["nonprivate_minus_ground_truth"]) <= 1e-4
-    assert f["pp_excess_lo"] <= V.S51_PAPER_PP_EXCESS <= f["pp_excess_hi"]
+    assert f["pp_excess_lo"] <= M.S51_PAPER_PP_EXCESS <= f["pp_excess_hi"]
     assert 1 / 3 <= f["pp_excess_over_paper"] <= 3
     # IME's noise comes from the declared closed form (√2σ on each part at B = 1, C = 1) and has PP's privacy
     assert f["ime_std_grad"] == pytest.approx(math.sqrt(2) * 0.275) == f["ime_std_square"]
@@ -170,12 +170,12 @@ def test_section51_verdict_follows_the_three_intervals(quick):
     reaches past the margin on both sides (PP's losses are heavy-tailed): inconclusive; non-private < IME holds; IME
     for free − PP = −0.0030, inconclusive.  Margin: half the paper's PP excess."""
     out = quick("section5_1")
-    f = out.figures
-    assert V.S51_MARGIN == pytest.approx(V.S51_PAPER_PP_EXCESS / 2)  # the pre-registered rule: half the paper's excess
+    f = out.numbers
+    assert M.S51_MARGIN == pytest.approx(M.S51_PAPER_PP_EXCESS / 2)  # the pre-registered rule: half the paper's excess
     assert [str(d.verdict) for d in out.decisions] == ["inconclusive", "holds", "inconclusive"]
     assert out.verdict == "inconclusive" and out.counterexample is None
     d = out.decisions[0]
-    assert d.violated_bound < 0 < d.holds_bound and d.violated_bound < V.S51_MARGIN < d.holds_bound
+    assert d.violated_bound < 0 < d.holds_bound and d.violated_bound < M.S51_MARGIN < d.holds_bound
     assert f["ime_minus_pp"] == pytest.approx(d.estimate) and f["ime_minus_pp"] < 0
     assert out.decisions[1].holds_bound < 0
     assert "IME for free − post-processing" in out.evidence and "comparable" in out.evidence
@@ -187,7 +187,7 @@ def test_section51_negative_controls_from_a_wrong_ime_noise(monkeypatch, factor)
     noise is not at post-processing's privacy (violated: the stds and both ε are the counterexample)."""
     real = T.ime_noise_stds
     monkeypatch.setattr(T, "ime_noise_stds", lambda: tuple(factor * e for e in real()))
-    out = V.section5_1("quick", 0)
+    out = M.section5_1("quick", 0)
     assert out.verdict == "violated" and "not at post-processing's privacy" in out.evidence
     ce = out.counterexample
     assert ce["ime_std_grad"] == pytest.approx(factor * math.sqrt(2) * 0.275)
@@ -198,34 +198,34 @@ def test_section51_a_clear_reversal_is_violated(monkeypatch):
     """Negative control of the ordering test: IME with a stability floor 100× below C² (0.01) is thrown off by its
     negative v̂ (§4.4.2) and loses to post-processing by far more than the margin at the family level: violated,
     the counterexample names the test and its family-corrected lower bound."""
-    monkeypatch.setitem(V.S51_METHODS, "ime", dict(variant="ime", floor=0.01))
-    out = V.section5_1("quick", 0)
+    monkeypatch.setitem(M.S51_METHODS, "ime", dict(variant="ime", floor=0.01))
+    out = M.section5_1("quick", 0)
     assert out.verdict == "violated" and str(out.decisions[0].verdict) == "violated"
     ce = out.counterexample
-    assert ce["test"] == "test loss IME − post-processing" and ce["lower_bound"] > V.S51_MARGIN
+    assert ce["test"] == "test loss IME − post-processing" and ce["lower_bound"] > M.S51_MARGIN
     assert ce["difference"] == pytest.approx(0.0732, abs=1e-3)
 
 
 @pytest.mark.slow
 def test_section51_calibration_reproduces_the_noise_multiplier():
     """The one-off calibration (non-private and post-processing rows only, ~1 min) picks the σ the claim uses."""
-    c = V.s51_calibration()
+    c = M.s51_calibration()
     assert c["selected"] == [1, 2, 8, 9, 11, 13, 16, 20]
-    assert c["sigma"] == V.S51["sigma"]
-    row = next(r for r in c["rows"] if r["sigma"] == V.S51["sigma"])
-    assert row["lo"] <= V.S51_PAPER_PP_EXCESS <= row["hi"]
+    assert c["sigma"] == M.S51["sigma"]
+    row = next(r for r in c["rows"] if r["sigma"] == M.S51["sigma"])
+    assert row["lo"] <= M.S51_PAPER_PP_EXCESS <= row["hi"]
 
 
 def test_figure4_holds(quick):
     out = quick("figure4")
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "holds"
     assert f["late_negative_fraction_powerlaw"] >= 0.1 > f["late_negative_fraction_uniform"]
     assert f["d"] < f["dstar"] / 10
 
 
 def test_ime_exact_law_is_gaussian():
-    p = V.ime_negative_probability(0.5, 0.3, 0.9, 40)
+    p = M.ime_negative_probability(0.5, 0.3, 0.9, 40)
     K = float(T.vhat_variance_factor().subs({T.beta2: 0.9, T.t: 40}))
     from scipy.stats import norm
 
@@ -242,18 +242,18 @@ def test_dp_adam_benchmark_is_registered_next_to_the_existing_ones():
 def test_negative_fraction_for_a_users_setting():
     """Exact law inside the simulated fraction's 95% Clopper–Pearson interval; the Gaussian prediction is a number;
     d* and the bias are the closed forms at these inputs."""
-    r = V.negative_fraction(3000, 16, 1.0, 1.0, 0.9, 50, case="optimistic", trials=4, seed=1)
+    r = M.negative_fraction(3000, 16, 1.0, 1.0, 0.9, 50, case="optimistic", trials=4, seed=1)
     assert 0 < r["simulated"] < 1 and r["simulated_lo"] <= r["exact"] <= r["simulated_hi"]
     assert 0 <= r["predicted_gaussian"] <= 1
     assert r["bias_vhat"] == pytest.approx((1.0 * 1.0 / 16) ** 2)
     K = (1 - 0.9) * (1 + 0.9**50) / ((1 + 0.9) * (1 - 0.9**50))
     assert r["d_star"] == pytest.approx(16**2 / np.sqrt(2 * K), rel=1e-9)
-    p = V.negative_fraction(300, 16, 1.0, 1.0, 0.9, 50, case="pessimistic", trials=4, seed=1)
+    p = M.negative_fraction(300, 16, 1.0, 1.0, 0.9, 50, case="pessimistic", trials=4, seed=1)
     assert p["signal"] == pytest.approx(1 / np.sqrt(16 * 300)) and p["simulated_lo"] <= p["exact"] <= p["simulated_hi"]
     with pytest.raises(InvalidParameter, match="beta2"):
-        V.negative_fraction(10, 4, 1.0, 1.0, 1.5, 10)
+        M.negative_fraction(10, 4, 1.0, 1.0, 1.5, 10)
     with pytest.raises(InvalidParameter, match="case"):
-        V.negative_fraction(10, 4, 1.0, 1.0, 0.9, 10, case="typical")
+        M.negative_fraction(10, 4, 1.0, 1.0, 0.9, 10, case="typical")
 
 
 QUICK_SEED0 = {"section3_1": "holds", "section3_2": "holds", "section3_2_tight_equal": "violated",

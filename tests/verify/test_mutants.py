@@ -29,7 +29,7 @@ def toy_claim():
                     theory=("theory.pagan.noise_multiplier",))
     def check(budget, seed):
         got, want = _multiplier_at(2.0, 1e-5), math.sqrt(math.log(1e5)) / 2.0
-        return Outcome("holds" if abs(got - want) <= 1e-12 * want else "violated", f"z = {got}")
+        return Outcome(verdict="holds" if abs(got - want) <= 1e-12 * want else "violated", evidence=f"z = {got}")
 
     yield registry.REGISTRY[TOY]
     registry.REGISTRY.pop(TOY, None)
@@ -72,7 +72,7 @@ def test_a_check_that_ignores_its_declared_theory_lets_every_mutant_survive():
     @registry.claim(cid, kind="exact", statement="A check that never evaluates its theory (a test fixture).",
                     theory=("theory.pagan.noise_multiplier",))
     def check(budget, seed):
-        return Outcome("holds", "nothing evaluated")
+        return Outcome(verdict="holds", evidence="nothing evaluated")
 
     try:
         results = mutants.run([registry.REGISTRY[cid]], "quick", 0)
@@ -126,7 +126,8 @@ def test_kernel_faults_apply_only_where_the_check_runs_a_kernel():
         ds = kernels.make_problem("abs_regression", seed=0, n=50, d=4)
         cfg = kernels.make_config("dp_sgd", ds, epsilon=2.0, delta=1e-5, steps=3, batch_size=5, alpha=0.1)
         want = math.sqrt(math.log(1e5)) / 2.0 / 5
-        return Outcome("holds" if abs(float(cfg.noise_std[0]) - want) <= 1e-12 * want else "violated", "noise")
+        return Outcome(verdict="holds" if abs(float(cfg.noise_std[0]) - want) <= 1e-12 * want else "violated",
+                       evidence="noise")
 
     try:
         results = {r.mutant: r for r in mutants.run([registry.REGISTRY[cid]], "quick", 0)}
@@ -195,7 +196,7 @@ def test_a_constant_mutant_that_only_weakens_a_one_sided_statement_is_equivalent
                     weaker_if={"theory.pagan.noise_multiplier": "larger"})
     def check(budget, seed):
         got, want = _multiplier_at(2.0, 1e-5), math.sqrt(math.log(1e5)) / 2.0
-        return Outcome("holds" if got >= want * (1 - 1e-12) else "violated", f"z = {got}")
+        return Outcome(verdict="holds" if got >= want * (1 - 1e-12) else "violated", evidence=f"z = {got}")
 
     try:
         rs = mutants.run([registry.REGISTRY[cid]], "quick", 0)

@@ -36,8 +36,8 @@ def test_lemma16_and_lemma13_hold_with_their_worst_ratios(quick):
     for name, key in (("lemma16", "min_slack_rounding_units"), ("lemma13", "min_slack_tolerance_units")):
         out = quick(name)
         assert out.verdict == "holds" and out.plots
-        assert 0.5 < out.figures["worst_ratio"] <= 1.0 and out.figures[key] >= -1.0
-        assert out.figures["cases"] > 1000
+        assert 0.5 < out.numbers["worst_ratio"] <= 1.0 and out.numbers[key] >= -1.0
+        assert out.numbers["cases"] > 1000
 
 
 def test_lemma12_is_violated_and_the_pin_is_recorded(quick):
@@ -46,13 +46,13 @@ def test_lemma12_is_violated_and_the_pin_is_recorded(quick):
     pin = out.counterexample["pinned"]
     assert pin["A"] == [[1.0]] and pin["B"] == [[-0.5]] and pin["lhs"] == pytest.approx(2.0)
     assert out.counterexample["smallest_found"]["p"] == 1
-    assert out.figures["fails_u_eq_v_B_psd"] == 0  # u = v with B ⪰ 0: the 4/3 factor holds
-    assert out.figures["fails_general"] > 0 and out.figures["fails_u_eq_v"] > 0
-    assert out.figures["fails_general_B_psd"] > 0  # u ≠ v with B ⪰ 0 fails too (issue 17)
+    assert out.numbers["fails_u_eq_v_B_psd"] == 0  # u = v with B ⪰ 0: the 4/3 factor holds
+    assert out.numbers["fails_general"] > 0 and out.numbers["fails_u_eq_v"] > 0
+    assert out.numbers["fails_general_B_psd"] > 0  # u ≠ v with B ⪰ 0 fails too (issue 17)
     psd = out.counterexample["pinned_B_psd"]
     assert psd["lhs"] == pytest.approx(0.5) and psd["rhs_4_3"] == 0.0
     # proof form: no failure at tiny noise, certain failures at σ_B ≥ λ_min⁺
-    assert out.figures["fail_prob_b_rho0.001"] == 0.0 and out.figures["fail_prob_b_rho1"] > 0.1
+    assert out.numbers["fail_prob_b_rho0.001"] == 0.0 and out.numbers["fail_prob_b_rho1"] > 0.1
 
 
 def test_lemma12_pinned_counterexample_with_B_psd_and_u_ne_v():
@@ -74,7 +74,7 @@ def test_lemma12_proof_form_frequencies_rise_with_noise():
 
 def test_lemma5_holds_supports_the_statement_not_the_proof_line(quick):
     out = quick("lemma5")
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "holds"
     assert f["worst_ratio_L_sqrt_t_over_n"] >= 1.0 and f["worst_ratio_L_sqrt_t_over_n"] <= math.sqrt(2) * (1 + 1e-9)
     assert abs(f["slope_in_n"]) < 0.05 and f["slope_vs_proof_line_in_n"] == pytest.approx(-0.5, abs=0.05)
@@ -89,7 +89,7 @@ def test_lemma5_negative_control_growing_sensitivity_is_caught(monkeypatch):
 def test_theorem10_holds_inside_its_range(quick):
     out = quick("theorem10")
     assert out.verdict == "holds"
-    assert out.figures["points_broken"] == 0 and out.figures["max_ratio_inside"] < 1.0
+    assert out.numbers["points_broken"] == 0 and out.numbers["max_ratio_inside"] < 1.0
 
 
 def test_theorem10_negative_control_less_noise_is_caught(monkeypatch):
@@ -101,7 +101,7 @@ def test_theorem10_negative_control_less_noise_is_caught(monkeypatch):
 
 def test_theorem51_holds_flat_in_p(quick):
     out = quick("theorem5_1")
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "holds"
     assert all(f[k] < f["bound"] for k in f if k.startswith("excess_hi_p"))
     assert f["slope_in_p_upper"] <= vn.THM51_SLOPE_MARGIN
@@ -113,7 +113,7 @@ def test_theorem51_holds_flat_in_p(quick):
 def test_theorem51_worst_case_family_is_decided_and_reported(quick):
     """The adversarial (coordinate-aligned) family is decided beside the benign one and the worst ratio is named."""
     out = quick("theorem5_1")
-    f = out.figures
+    f = out.numbers
     adv = [d for d in out.decisions if "coordinate-aligned" in d.control.test]
     assert len(adv) == len(vn.THM51_ADV_KS) and all(str(d.verdict) == "holds" for d in adv)
     ratios = [f[f"aligned_ratio_k{k}"] for k in vn.THM51_ADV_KS]
@@ -145,7 +145,7 @@ def test_theorem51_negative_control_a_tenfold_smaller_bound_is_caught(monkeypatc
 
 def test_theorem31_violated_once_preconditioner_noise_reaches_the_gradient_scale(quick):
     out = quick("theorem3.1".replace(".", "_"))
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "violated"
     assert out.counterexample["rho"] == 0.3  # pinned: the smallest ρ of the quick grid that breaks eq. (25)
     assert f["regret_rho0"] < f["bound_rho0"]
@@ -157,14 +157,14 @@ def test_theorem31_violated_once_preconditioner_noise_reaches_the_gradient_scale
 def test_corollary3_with_algorithm1s_sigma_B_is_violated_and_remark4_holds(quick):
     """Issue 17: with σ_B(t) = λ_min⁺(G_t), regret·T/Tr(G_T) grows (≈ T^0.39) over 1.8 decades of T."""
     c3 = quick("corollary3_algorithm1")
-    f = c3.figures
+    f = c3.numbers
     assert c3.verdict == "violated" and c3.evidence.startswith("violated (family-wise 5%)")
     assert f["slope_lower_family"] > vn.COR3_SLOPE_MARGIN and f["ratio_last"] > 3 * f["ratio_first"]
     assert f["window_points"] >= 5
     o = quick("theorem3_1_o_form")
-    assert o.verdict == "violated" and o.figures["slope_lower_family"] > vn.COR3_SLOPE_MARGIN
+    assert o.verdict == "violated" and o.numbers["slope_lower_family"] > vn.COR3_SLOPE_MARGIN
     r4 = quick("remark4")
-    g = r4.figures
+    g = r4.numbers
     assert r4.verdict == "holds"
     assert g["trace_ratio_slope_upper"] <= 0.1 and g["regret_ratio_slope_upper"] <= 0.1
     assert g["trace_slope"] == pytest.approx(0.25, abs=0.03)  # √(Σ‖∇_t‖²), not Remark 4's 3/8
@@ -186,7 +186,7 @@ def test_corollary6_quick_is_inconclusive_by_design_with_the_noise_dominated_dia
     """The quick εn range (25–100) spans < 1 decade, so the rate test cannot say violated at any seed (it was
     inconclusive at seeds 0, 1 and violated at 2 before); the diagnosis: σ_B(t)/λ_max(G_t) ≥ z₀ε at every scale."""
     out = quick("corollary6")
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "inconclusive"
     assert "spans 0.6 < 1 decade" in out.evidence and "noise-dominated at every scale" in out.evidence
     assert 6 < f["min_noise_to_signal_z0_eps"] <= f["max_noise_to_signal_z0_eps"] < 10

@@ -59,8 +59,9 @@ def dummy_claim():
         ys = np.array([float(o["y"]) for o in outs])
         noise = float(sum(np.sum(o["noise"]) for o in outs))
         fig = Figure("squares", "x²", [Panel("squares", "x", "x²", [Series("x²", np.arange(-3, 4), ys)])])
-        return Outcome("holds" if ys.min() >= 0 else "violated", f"min {ys.min()}",
-                       {"min": float(ys.min()), "sum": float(ys.sum()), "noise": noise}, None, [fig])
+        return Outcome(verdict="holds" if ys.min() >= 0 else "violated", evidence=f"min {ys.min()}",
+                       numbers={"min": float(ys.min()), "sum": float(ys.sum()), "noise": noise}, counterexample=None,
+                       plots=[fig])
 
     yield check
     registry.REGISTRY.pop(DUMMY, None)

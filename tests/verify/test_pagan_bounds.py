@@ -33,7 +33,7 @@ def thm1():
 @pytest.mark.parametrize("name", ["thm1", "thm2"])
 def test_rate_verdict_is_the_decisions_verdict(name, request):
     out = request.getfixturevalue(name)
-    f = out.figures
+    f = out.numbers
     # three decisions: n and d on benign data, n on planted data with b = 1
     assert len(out.decisions) == 3
     verdicts = [str(d.verdict) for d in out.decisions]
@@ -145,7 +145,7 @@ def test_theorem3_empty_interval_counterexample_pinned():
 
 def test_theorem3_quick_verdicts_literal_and_corrected():
     out = pagan.theorem3("quick", 0)
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "violated" and not out.decisions  # exact
     assert out.counterexample["d"] == 2 and out.counterexample["lower"] > out.counterexample["upper"]
     assert f["failure_rate_1_0.1_d2"] == 1.0  # the floor breaks the upper half in every run
@@ -189,7 +189,7 @@ def test_lower_bound_main_statements_for_d_at_least_3():
     from measurement)."""
     for check in (pagan.proposition1_d3, pagan.theorem4_risk_d3):
         out = check("quick", 0)
-        f = out.figures
+        f = out.numbers
         assert out.counterexample is None and out.verdict != "violated"
         expected = "holds" if f["cells_holding"] == f["cells_applicable"] else "inconclusive"
         assert out.verdict == expected
@@ -207,8 +207,8 @@ def test_lower_bound_comparison_negative_controls():
 
 def test_theorem5_and_proposition2_quick():
     out = pagan.theorem5("quick", 0)
-    assert out.figures["cells_applicable"] == out.figures["cells"]
-    expected = "holds" if out.figures["cells_holding"] == out.figures["cells_applicable"] else "inconclusive"
+    assert out.numbers["cells_applicable"] == out.numbers["cells"]
+    expected = "holds" if out.numbers["cells_holding"] == out.numbers["cells_applicable"] else "inconclusive"
     assert out.verdict == expected == "holds"
     # proposition2 cannot fail as built: it says so and is inconclusive whatever its cells show
     out = pagan.proposition2("quick", 0)

@@ -24,7 +24,7 @@ def test_registry_has_the_foundation_claims():
 def test_eq7_holds_with_slack_above_rounding_tolerance():
     out = pagan.eq7("quick", 0)
     assert isinstance(out, Outcome)
-    f = out.figures
+    f = out.numbers
     assert (f["min_relative_slack"] >= -f["rounding_tolerance"]) == (out.verdict == "holds")
     assert out.verdict == "holds"
     # the PASAN/PAGAN factor ratio grows with d (a positive log-log slope, below 1/2)
@@ -33,14 +33,14 @@ def test_eq7_holds_with_slack_above_rounding_tolerance():
 
 def test_theorem4_reduction_holds_including_private_outputs():
     out = pagan.theorem4("quick", 0)
-    f = out.figures
+    f = out.numbers
     assert out.verdict == "holds"
     assert f["min_relative_slack"] >= -f["rounding_tolerance"]
     assert f["algorithm_outputs"] > 0 and f["min_slack_at_outputs"] >= 0
 
 
 def test_figure1_quick_verdict_matches_its_numbers(fig1):
-    f = fig1.figures
+    f = fig1.numbers
     assert len(fig1.decisions) == 10
     assert all(d.control.margin == pagan.FIG1_MARGIN for d in fig1.decisions)
     # PAGAN-opt beats both isotropic private methods at every ε (upper 95% bounds below 0)
@@ -72,11 +72,11 @@ def test_figure1_near_tie_recomputed_from_kernels(fig1):
     fig = fig1
     cells = {"sgd": 0, "adagrad": 1}
     cells["pagan"] = 2 + 3 * list(pagan.FIG1_ALGORITHMS[2:]).index("pagan") + 2  # ε = 4 is the third
-    sg = final("sgd", fig.figures["stepsize_sgd"], cells["sgd"])
-    ag = final("adagrad", fig.figures["stepsize_adagrad"], cells["adagrad"])
-    pi = final("pagan", fig.figures["stepsize_pagan_eps4"], cells["pagan"])
+    sg = final("sgd", fig.numbers["stepsize_sgd"], cells["sgd"])
+    ag = final("adagrad", fig.numbers["stepsize_adagrad"], cells["adagrad"])
+    pi = final("pagan", fig.numbers["stepsize_pagan_eps4"], cells["pagan"])
     diff = float(np.mean((ag + sg) / 2) - np.mean(pi))
-    assert diff == pytest.approx(fig.figures["midpoint_minus_pagan_I_eps4"], rel=1e-9, abs=1e-12)
+    assert diff == pytest.approx(fig.numbers["midpoint_minus_pagan_I_eps4"], rel=1e-9, abs=1e-12)
     assert abs(diff) < pagan.FIG1_MARGIN
 
 
@@ -97,9 +97,9 @@ def test_sign_verdict_and_combine():
 def test_exact_claims_are_reproducible_within_one_process():
     """Same seed ⇒ same numbers, also on a second call in the same process."""
     a, b = pagan.eq7("quick", 3), pagan.eq7("quick", 3)
-    assert a.figures == b.figures and a.verdict == b.verdict
+    assert a.numbers == b.numbers and a.verdict == b.verdict
     c, d = pagan.theorem4("quick", 3), pagan.theorem4("quick", 3)
-    assert c.figures == d.figures
+    assert c.numbers == d.numbers
 
 
 def test_kernel_calibration_and_geometry_agree_with_theory():

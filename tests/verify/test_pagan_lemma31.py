@@ -5,7 +5,7 @@ import math
 import pytest
 
 from theory import numeric
-from theory import pagan as th
+from theory import pagan as tp
 from verify.papers import pagan
 from verify.papers.pagan import LEMMA31_GRIDS, lemma3_1, lemma31_steps
 from verify.privacy import with_replacement_epsilon
@@ -35,10 +35,10 @@ def test_registered():
 
 def test_verdict_is_the_one_its_numbers_imply(outcome):
     eps_levels = sorted(LEMMA31_GRIDS["quick"]["epsilon"])
-    c_max = {e: outcome.figures[f"c_max_eps<={e:g}"] for e in eps_levels}
+    c_max = {e: outcome.numbers[f"c_max_eps<={e:g}"] for e in eps_levels}
     # c_max is a running minimum: non-increasing in eps_bar
     assert all(c_max[a] >= c_max[b] for a, b in zip(eps_levels, eps_levels[1:]))
-    slopes = {k: v for k, v in outcome.figures.items() if k.startswith("c_slope_in_n_over_b_")}
+    slopes = {k: v for k, v in outcome.numbers.items() if k.startswith("c_slope_in_n_over_b_")}
     assert slopes, "the uniformity of c in n/b was not evaluated"
     # the smallest ε's series spans a decade of n/b (20 .. 200), so it decides
     decays = any(v < -pagan.LEMMA31_SLOPE_MARGIN for k, v in slopes.items() if "eps0.1_" in k or "eps1_" in k)
@@ -47,9 +47,9 @@ def test_verdict_is_the_one_its_numbers_imply(outcome):
     assert outcome.verdict == "holds"  # what the quick grid finds (see the evidence)
     assert abs(slopes["c_slope_in_n_over_b_eps0.1_delta1e-05"]) < pagan.LEMMA31_SLOPE_MARGIN
     assert outcome.counterexample is None
-    assert outcome.figures["c_at_eps_bar"] == c_max[outcome.figures["eps_bar"]] > 0
-    assert outcome.figures["points_evaluated"] == 6 + len(pagan.LEMMA31_UNIFORM)
-    assert outcome.figures["paper_point_eps_accountant"] <= 1.0
+    assert outcome.numbers["c_at_eps_bar"] == c_max[outcome.numbers["eps_bar"]] > 0
+    assert outcome.numbers["points_evaluated"] == 6 + len(pagan.LEMMA31_UNIFORM)
+    assert outcome.numbers["paper_point_eps_accountant"] <= 1.0
     assert "c_max" in outcome.evidence and "\n" not in outcome.evidence
     (fig,) = outcome.plots
     (panel,) = fig.panels
@@ -62,9 +62,9 @@ def test_c_star_at_one_point_independently(outcome):
     n, b, delta, eps = 5000, 70, 1e-5, 1.0
     (c_star,) = [s for s in outcome.plots[0].panels[0].series if s.label == "n=5000, b=70, δ=1e-05"]
     c = dict(zip(c_star.x, c_star.y))[eps]
-    assert c >= outcome.figures["c_max_eps<=1"]
+    assert c >= outcome.numbers["c_max_eps<=1"]
     sigma = math.sqrt(math.log(1 / delta)) / eps
-    assert float(numeric(th.noise_multiplier())(delta=delta, epsilon=eps)) == pytest.approx(sigma)
+    assert float(numeric(tp.noise_multiplier())(delta=delta, epsilon=eps)) == pytest.approx(sigma)
     t_star = lemma31_steps(c, n, b)
     assert t_star == round(c * n**2 / b**2)
     assert with_replacement_epsilon(n, b, sigma, t_star, delta) <= eps

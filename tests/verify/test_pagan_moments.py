@@ -23,9 +23,9 @@ def test_gaussian_norm_moments_match_monte_carlo():
 def test_example1_quick_holds_with_ratio_at_most_one():
     out = pagan.example1("quick", 0)
     assert out.verdict == "holds"
-    assert out.figures["K_hat"] == pytest.approx(1 / math.sqrt(2))  # attained at p = 2: √(E Q)/√2
-    assert out.figures["steepest_slope_p"] <= pagan.EX1_SLOPE_MARGIN
-    assert out.figures["steepest_slope_d"] <= pagan.EX1_SLOPE_MARGIN
+    assert out.numbers["K_hat"] == pytest.approx(1 / math.sqrt(2))  # attained at p = 2: √(E Q)/√2
+    assert out.numbers["steepest_slope_p"] <= pagan.EX1_SLOPE_MARGIN
+    assert out.numbers["steepest_slope_d"] <= pagan.EX1_SLOPE_MARGIN
 
 
 def test_example1_is_tied_to_its_declared_theory(monkeypatch):
@@ -52,7 +52,7 @@ def test_example1_boundedness_rule_flags_non_subgaussian_growth():
 def test_lemma3_2_quick_holds_and_numbers_agree():
     out = pagan.lemma3_2("quick", 0)
     assert out.verdict == "holds"
-    assert out.figures["cells_holding"] == out.figures["cells"] == len(out.decisions) == 12
+    assert out.numbers["cells_holding"] == out.numbers["cells"] == len(out.decisions) == 12
     assert all(str(d.verdict) == "holds" for d in out.decisions)
     assert out.counterexample is None
 
@@ -82,9 +82,9 @@ def test_lemma3_2_detection_with_a_too_tight_bound():
 def test_algorithm3_privacy_quick_holds_on_the_t2_reading():
     out = pagan.algorithm3("quick", 0)
     assert out.verdict == "holds" and out.counterexample is None
-    assert out.figures["points_broken"] == 0 and out.figures["max_eps_ratio"] <= 1.0
+    assert out.numbers["points_broken"] == 0 and out.numbers["max_eps_ratio"] <= 1.0
     # the other reading (one power of T) is recorded beside it: it breaks the promise at quick
-    assert out.figures["t1_points_broken"] == 2 and out.figures["t1_max_eps_ratio"] > 1.0
+    assert out.numbers["t1_points_broken"] == 2 and out.numbers["t1_max_eps_ratio"] > 1.0
     from verify.registry import REGISTRY, load_all
 
     load_all()

@@ -35,7 +35,7 @@ def _figure(n_panels=2) -> Figure:
 
 def _claim(cid="pagan.test_report") -> Claim:
     return Claim(cid, "pagan", "A statement with <markup> & a | pipe.", "rate", ("theory.pagan.bound",),
-                 lambda budget, seed: Outcome("holds", "ok"))
+                 lambda budget, seed: Outcome(verdict="holds", evidence="ok"))
 
 
 @pytest.fixture

@@ -54,10 +54,19 @@ def test_median_difference_detects_a_shift_and_not_a_null():
 
 
 def test_nan_figure_never_holds():
-    o = Outcome("holds", "looked fine", {"x": float("nan")})
+    o = Outcome(verdict="holds", evidence="looked fine", numbers={"x": float("nan")})
     assert o.verdict == "inconclusive" and "non-finite" in o.evidence
     with pytest.raises(ValueError, match="verdict must be one of"):
-        Outcome("true", "", {})
+        Outcome(verdict="true", evidence="", numbers={})
+
+
+def test_outcome_fields_are_given_by_name():
+    with pytest.raises(TypeError):
+        Outcome("holds", "positional")  # keep-as-written: the refusal under test
+    with pytest.raises(TypeError):
+        Outcome(verdict="holds", evidence="e", figures={"x": 1.0})  # keep-as-written: the numbers are named ``numbers``
+    o = Outcome(verdict="holds", evidence="e", numbers={"x": 1.0})
+    assert o.numbers == {"x": 1.0} and not hasattr(o, "figures")
 
 
 def test_result_json_round_trip_keeps_nonfinite_as_text():

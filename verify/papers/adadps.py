@@ -307,7 +307,7 @@ def theorem1(budget: str, seed: int) -> Outcome:
     counter = None
     if verdict == "violated":
         counter = {k: worst[k] for k in ("q", "r", "delta", "T", "c2_lo", "c2_hi", "growth_min", "growth_min_last")}
-    return Outcome(verdict, evidence, figures, counter, [fig])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
 # ======================================================================================
@@ -687,7 +687,8 @@ def theorem2(budget: str, seed: int) -> Outcome:
         figures["slope_sqrtT_avg"] = r["rate_h"].details.get("slope", math.nan)
         figures["slope_sqrtT_min"] = r["rate_v"].details.get("slope", math.nan)
         figures["slope_avg_over_bound"] = r["shape_h"].details.get("slope", math.nan)
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=r["decisions"])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=r["decisions"])
 
 
 # ======================================================================================
@@ -799,7 +800,8 @@ def theorem3(budget: str, seed: int) -> Outcome:
         bad = [r for r in rows if "violated" in (r["R_verdict"], r["noise_verdict"])]
         counter = bad[0] if bad else ({"symbolic": str(lim)} if not sym_ok else {"T": list(Ts), "min_excess": best,
                                                                                   "test": drate.reason})
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=decisions)
 
 
 # ======================================================================================
@@ -943,7 +945,8 @@ def theorem5(budget: str, seed: int) -> Outcome:
         figures[f"lhs[{key}]"] = r["lhs"]
         figures[f"rhs[{key}]"] = r["rhs"]
     counter = next((r for r in rows if r["verdict"] == "violated"), None)
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=decisions)
 
 
 # ======================================================================================
@@ -1038,7 +1041,8 @@ def section4_1(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {"stated_epsilon": TOY["stated_epsilon"], "epsilon_rdp": priv["epsilon_rdp"],
                    "loss_ratio_ci": [ci.lo, ci.hi], "loss_test": dec.reason}
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=[dec])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=[dec])
 
 
 # ======================================================================================
@@ -1135,7 +1139,8 @@ def table(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {f"{b_}>{s_}": {"verdict": str(dd.verdict), "difference": -dd.estimate}
                    for (b_, s_), dd in zip(TABLE_RELATIONS, decisions) if dd.verdict == "violated"}
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=decisions)
 
 
 # ======================================================================================
@@ -1194,7 +1199,7 @@ def section6_2(budget: str, seed: int) -> Outcome:
     figures = {f"epsilon_rdp_rounds{r}": e for r, e in zip(rounds, rdp)}
     figures.update({f"epsilon_pld_rounds{r}": e for r, e in pld.items()})
     figures.update({"max_rounds_within_stated": max_ok, "sampling_rate": 0.05, "sigma": 0.3, "delta": 0.0025})
-    return Outcome(verdict, evidence, figures, None, [fig])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=None, plots=[fig])
 
 
 FED_GRIDS = {
@@ -1260,7 +1265,8 @@ def figure6(budget: str, seed: int) -> Outcome:
                "test_acc_dpfedavg": float(np.mean(f)),
                "diff": ci.estimate, "diff_lo": ci.lo, "diff_hi": ci.hi}
     counter = {"diff_ci": [ci.lo, ci.hi], "test": dec.reason} if verdict == "violated" else None
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=[dec])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=[dec])
 
 
 # ======================================================================================

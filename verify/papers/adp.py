@@ -89,7 +89,8 @@ def remark4_1(budget: str, seed: int) -> Outcome:
         xscale="log")])
     figures = {"evaluations": n_eval, "min_slack_rounding_units": worst.slack,
                "max_equality_deviation_rounding_units": eq_dev[0], "min_ratio_minus_1_rounding_units": ratio_min[0]}
-    return Outcome("holds" if holds else "violated", evidence, figures, counter, [fig])
+    return Outcome(verdict="holds" if holds else "violated", evidence=evidence, numbers=figures, counterexample=counter,
+                   plots=[fig])
 
 
 # ======================================================================================
@@ -141,8 +142,10 @@ def lemma2_2(budget: str, seed: int) -> Outcome:
         "optimal ε / Lemma 2.2's ε̃ (≤ 1 means the lemma is valid there)", "number of mechanisms k", "ratio",
         [Series("cases", ks, [r["eps_optimal"] / r["eps_tilde"] for r in rows], style="points"),
          Series("1", [min(ks), max(ks)], [1.0, 1.0], style="dashed")])])
-    return Outcome(verdict, evidence, {"cases": len(rows), "max_ratio_optimal_over_tilde": ratio,
-                                       "min_slack": worst["slack"]}, worst if verdict == "violated" else None, [fig])
+    return Outcome(verdict=verdict, evidence=evidence,
+                   numbers={"cases": len(rows), "max_ratio_optimal_over_tilde": ratio,
+                                       "min_slack": worst["slack"]},
+                                       counterexample=worst if verdict == "violated" else None, plots=[fig])
 
 
 # ======================================================================================
@@ -305,7 +308,7 @@ def theorem4_1(budget: str, seed: int) -> Outcome:
             continue
         figures[f"eps_accountant[{p['schedule']},T={p['T']},n={p['n']},eps={p['epsilon']:g},delta={p['delta']:g}]"] = \
             float(r["eps_upper"])
-    return Outcome(verdict, evidence, figures, counter, [fig])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
 # ======================================================================================
@@ -360,10 +363,10 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     """ADP-SGD or DP-SGD with b_t = √(a + ct); σ at a matched accountant ε (``noise="matched"``, the default) or from
     Theorem 4.1 (``"theorem4.1"``, which the suite's own theorem4.1 shows is not (ε, δ)-DP at these sizes);
     ‖∇F(θ_t)‖² traces."""
-    from kernels import adp as ka
+    from kernels import adp as kadp
     from theory import numeric
 
-    prob = ka.smooth_nonconvex(n=n, d=d, seed=seed % (2**31))
+    prob = kadp.smooth_nonconvex(n=n, d=d, seed=seed % (2**31))
     b = ta.polynomial_schedule(T, a, P51_C)
     alpha = np.sqrt(b) if alpha_rule == "adp" else np.ones(T)
     if noise == "matched":
@@ -373,7 +376,7 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
                                                         T=T, delta=P51_DELTA, epsilon=epsilon, n=n)) ** 0.5
     else:
         raise ValueError(f"noise must be matched or theorem4.1 (got {noise!r})")
-    out = ka.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
+    out = kadp.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
                      trials=trials, seed=seed + 1, n_log=41)
     return {"steps": out["steps"], "grad_norm2": out["grad_norm2"], "sigma": sigma}
 
@@ -454,9 +457,10 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
                    [c.hi for c in util_ci], style="points"),
             Series("exact M_dp/M_adp", g["T_run"], [ta.m_ratio(ta.polynomial_schedule(T, P51_A, P51_C))
                                                      for T in g["T_run"]])], xscale="log")])
-    return Outcome(verdict, evidence, figures, None if verdict == "holds" else {"brackets_hold": inside,
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+                   counterexample=None if verdict == "holds" else {"brackets_hold": inside,
                                                                                 "limits": [str(x) for x in lims]},
-                   [fig])
+                   plots=[fig])
 
 
 # ======================================================================================
@@ -530,12 +534,13 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
         "(12)/(11) = ¼ log(1 + Tν/b₀²), b₀² = ν", "T", "ratio", [
             Series("(12)/(11)", Ts, ratios), Series("1 (break-even)", Ts, np.ones(Ts.size), style="dashed")],
         xscale="log")])
-    return Outcome(verdict, evidence, {"break_even_T": t_star_nat, "grid_T_failing": int(failing.size),
+    return Outcome(verdict=verdict, evidence=evidence,
+                   numbers={"break_even_T": t_star_nat, "grid_T_failing": int(failing.size),
                                        "paper_experiment_ratio_12_over_11": paper_ratio,
                                        "paper_experiment_adp_looser_by": 1.0 / paper_ratio,
                                        "paper_experiment_break_even_T": paper_t_star,
                                        "M_ratio_min": float(vals.min()), "M_ratio_max": float(vals.max())},
-                   counter, [fig])
+                   counterexample=counter, plots=[fig])
 
 
 # ======================================================================================
@@ -623,7 +628,8 @@ def table1(budget: str, seed: int) -> Outcome:
     decisive = next((d for d in decs if d.verdict != decide.Verdict.HOLDS), decs[0])
     fig = Figure("table1", "adp Table 1 trend (stylized, matched accountant ε): DP-SGD / ADP-SGD utility", [Panel(
         "min_t E‖∇F‖²: DP / ADP", "T", "advantage of ADP", series, xscale="log")])
-    return Outcome(verdict, decisive.phrase() + "; " + "; ".join(parts), figures, None, [fig], decisions=decs)
+    return Outcome(verdict=verdict, evidence=decisive.phrase() + "; " + "; ".join(parts), numbers=figures,
+                   counterexample=None, plots=[fig], decisions=decs)
 
 
 # ======================================================================================
@@ -749,7 +755,7 @@ def adaptive_stepsize_privacy(budget: str, seed: int) -> Outcome:
                         style="points"),
                  Series("promised δ", [zs[0], zs[-1]], [ADAPTIVE_DELTA] * 2, style="dashed")],
               xscale="log", yscale="log")])
-    return Outcome(verdict, evidence, figures, counter, [fig])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
 # -- ADP-SGD and DP-SGD of `adp` (kernels.adp) --------------------------------------------------

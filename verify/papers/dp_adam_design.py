@@ -130,7 +130,8 @@ def section3_1(budget: str, seed: int) -> Outcome:
                 f"final excess/s² identity {figures['excess_over_s2_final_identity']:.4f} vs "
                 f"{figures['closed_form_final_identity']:.4f}")
     fig = Figure("section3_1_bias", "dp_adam_design §3.1: post-processing bias of v vs t", panels)
-    return Outcome(verdict, evidence, figures, worst[1] if verdict == "violated" else None, [fig],
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+                   counterexample=worst[1] if verdict == "violated" else None, plots=[fig],
                    decisions=decisions)
 
 
@@ -259,7 +260,7 @@ def section3_2(budget: str, seed: int) -> Outcome:
     figures = {"min_slack_rounding_units": worst.slack, "max_adversarial_ratio": r["max_ratio_adv"],
                "equal_axis_ratio_min": float(r["axis_ratio"].min()),
                "privacy_split_matches": float(all(r["priv_ok"])), "evaluations": worst.evaluated}
-    return Outcome(verdict, evidence, figures, counter, [_s32_figure(r)])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[_s32_figure(r)])
 
 
 @claim(
@@ -287,7 +288,7 @@ def section3_2_tight_equal(budget: str, seed: int) -> Outcome:
                 f"{int(r['dims'][int(np.argmin(r['dense_d_ratio']))])}, B = 4)")
     figures = {"equal_dense_ratio_d2": float(r["dense_ratio"][0]), "equal_axis_ratio_min": float(r["axis_ratio"].min()),
                "equal_dense_ratio_min": float(r["dense_d_ratio"].min())}
-    return Outcome(verdict, evidence, figures, counter, [_s32_figure(r)])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[_s32_figure(r)])
 
 
 # ======================================================================================
@@ -401,7 +402,8 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
         Panel("final v/(κg²) per coordinate", "|g_j|", "v/(κ g²)", [
             Series("coordinates", np.abs(g), ratio, style="points"),
             Series("steady state", [np.abs(g).min(), np.abs(g).max()], [1.0, 1.0], style="dashed")], xscale="log")])
-    return Outcome(verdict, evidence, figures, worst[1] if verdict == "violated" else None, [fig],
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+                   counterexample=worst[1] if verdict == "violated" else None, plots=[fig],
                    decisions=decisions)
 
 
@@ -610,7 +612,8 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
                  f"dp_adam_design {name}: negative fraction vs d", panels)
     counter = regime_fail or next((dict(kind="simulation disagrees with the exact law", reason=dd.reason)
                                    for dd in decisions if dd.verdict == "violated"), None)
-    return Outcome(verdict, evidence, figures, counter if verdict == "violated" else None, [fig],
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+                   counterexample=counter if verdict == "violated" else None, plots=[fig],
                    decisions=decisions)
 
 
@@ -640,7 +643,7 @@ def eq2(budget: str, seed: int) -> Outcome:
     ime_ok, ime_decisions, bad, panels, figs = _ime_part(budget, seed)
     decisions = list(out.decisions) + ime_decisions
     verdict = "violated" if out.verdict == "violated" else _verdict(decisions, ime_ok)
-    out.figures.update(figs)
+    out.numbers.update(figs)
     # App. C's finite-t form: d*(t)/d*(∞) = √(K(∞)/K(t)) < 1 (more noise early on)
     tt = np.unique(np.geomspace(1, 20000, 60).astype(int))
     ratio = numeric(T.threshold_optimistic(True) / T.threshold_optimistic())
@@ -655,7 +658,8 @@ def eq2(budget: str, seed: int) -> Outcome:
     if verdict == "violated" and counter is None:
         counter = next((dict(kind="IME simulation disagrees with its exact law", reason=dd.reason)
                         for dd in ime_decisions if dd.verdict == "violated"), None)
-    return Outcome(verdict, evidence, out.figures, counter, list(out.plots) + [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=out.numbers, counterexample=counter,
+                   plots=list(out.plots) + [fig], decisions=decisions)
 
 
 @claim(
@@ -792,7 +796,8 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
     fig = Figure("section4_4_1_dpmf", "dp_adam_design App. C: DP-MF gain on the thresholds", panels)
     counter = worst[1] if not bound_holds else next(({"kernel_variance_test": dd.reason} for dd in decisions
                                                       if dd.verdict == "violated"), None)
-    return Outcome(verdict, evidence, figures, counter if verdict == "violated" else None, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+                   counterexample=counter if verdict == "violated" else None, plots=[fig], decisions=decisions)
 
 
 # ======================================================================================
@@ -978,11 +983,12 @@ def section4_5(budget: str, seed: int) -> Outcome:
                   Series("scale-then-privatize", prob.scales[order], (stp_pc / stp_pc.mean())[order], style="points"),
                   Series("post-processing", prob.scales[order], (pp_pc / pp_pc.mean())[order], style="points")],
               xscale="log", yscale="log")])
-    return Outcome(verdict, evidence, figures, None if verdict != "violated" else {
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+                   counterexample=None if verdict != "violated" else {
         "anisotropy_stp": an[0], "anisotropy_pp": an[1],
         "max_multiplier_over_bound": float(stp["mult_over_bound_max"]),
         "adversarial_stream": adv_worst[0], "adversarial_max_multiplier_over_bound": float(adv_worst[1]["worst"]),
-        "adversarial_round": int(adv_worst[1]["round"])}, [fig], decisions=[dec])
+        "adversarial_round": int(adv_worst[1]["round"])}, plots=[fig], decisions=[dec])
 
 
 # ======================================================================================
@@ -1222,7 +1228,8 @@ def section5_1(budget: str, seed: int) -> Outcome:
                             Series("paper", list(range(5)), [S51_PAPER[k] for k in (
                                 "ground_truth", "nonprivate", "ime", "ime_for_free", "post_processing")],
                                    style="points")], categories=names)])
-    return Outcome(verdict, evidence, figures, counterexample, [fig], decisions=decs)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counterexample, plots=[fig],
+                   decisions=decs)
 
 
 # ======================================================================================
@@ -1316,7 +1323,8 @@ def figure4(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {"late_negative_fraction": {k: v[0] for k, v in late.items()}, "d": d, "B": B,
                    "failed": [dd.reason for dd in decisions if dd.verdict == "violated"]}
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=decisions)
 
 
 # ======================================================================================
@@ -1338,7 +1346,7 @@ def negative_fraction(d: int, batch_size: int, sigma: float, clip_norm: float, b
     batch_size = KV.count("batch_size", batch_size)
     sigma = KV.positive("sigma", sigma)
     clip_norm = KV.positive("clip_norm", clip_norm)
-    beta2 = KV._real("beta2", beta2)
+    beta2 = KV.real("beta2", beta2)
     if not 0 < beta2 < 1:
         raise KV.InvalidParameter("beta2", "in (0, 1)", beta2)
     steps = KV.count("steps", steps)

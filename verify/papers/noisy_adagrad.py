@@ -116,9 +116,9 @@ def lemma16(budget: str, seed: int) -> Outcome:
                 f"min slack {hw.slack:.3g} rounding bounds ({'≥' if holds else '<'} −1, the rounding allowance); equal "
                 "terms approach ratio 1 as n grows (tight constant)")
     counter = None if holds else {"a": hw.example.tolist(), "slack_in_rounding_units": hw.slack}
-    return Outcome("holds" if holds else "violated", evidence,
-                   {"cases": n_eval, "worst_ratio": worst_ratio[0], "min_slack_rounding_units": hw.slack},
-                   counter, [fig])
+    return Outcome(verdict="holds" if holds else "violated", evidence=evidence,
+                   numbers={"cases": n_eval, "worst_ratio": worst_ratio[0], "min_slack_rounding_units": hw.slack},
+                   counterexample=counter, plots=[fig])
 
 
 # ======================================================================================
@@ -200,9 +200,10 @@ def lemma13(budget: str, seed: int) -> Outcome:
                 f"({'≤' if worst['ratio'] <= 1.0 + 1e-9 else '>'} 1); min slack {hw.slack:.3g} tolerance units "
                 f"({'≥' if hw.slack >= -1.0 else '<'} −1, the rounding allowance)")
     counter = None if holds else {"grads": worst["grads"], "ratio": worst["ratio"]}
-    return Outcome("holds" if holds else "violated", evidence,
-                   {"cases": n_eval, "worst_ratio": worst["ratio"], "min_slack_tolerance_units": hw.slack}, counter,
-                   [fig])
+    return Outcome(verdict="holds" if holds else "violated", evidence=evidence,
+                   numbers={"cases": n_eval, "worst_ratio": worst["ratio"], "min_slack_tolerance_units": hw.slack},
+                   counterexample=counter,
+                   plots=[fig])
 
 
 # ======================================================================================
@@ -358,7 +359,8 @@ def lemma12(budget: str, seed: int) -> Outcome:
     for r, fb, ft in zip(rhos, freq_b, freq_tr):
         figures[f"fail_prob_b_rho{r:g}"] = fb.estimate
         figures[f"fail_prob_trace_rho{r:g}"] = ft.estimate
-    return Outcome("violated" if violated else "holds", evidence, figures, counter if violated else None, [fig])
+    return Outcome(verdict="violated" if violated else "holds", evidence=evidence, numbers=figures,
+                   counterexample=counter if violated else None, plots=[fig])
 
 
 # ======================================================================================
@@ -454,7 +456,7 @@ def lemma5(budget: str, seed: int) -> Outcome:
                "slope_in_n": fit_n.slope.estimate, "slope_in_t": fit_t.slope.estimate,
                "slope_vs_proof_line_in_n": fit_proof.slope.estimate}
     counter = None if verdict == "holds" else {"worst_ratio": worst, "ceiling": rig}
-    return Outcome(verdict, evidence, figures, counter, [fig])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
 # ======================================================================================
@@ -506,7 +508,8 @@ def theorem10(budget: str, seed: int) -> Outcome:
     figures = {"points": len(inside), "points_broken": len(broken), "points_uncertain": len(uncertain),
                "max_ratio_inside": worst_in["eps_hi"] / worst_in["epsilon"],
                "outside_points_broken": len(out_broken), "outside_points": len(outside)}
-    return Outcome(verdict, evidence, figures, broken[0] if broken else None, [fig])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=broken[0] if broken else None,
+                   plots=[fig])
 
 
 # ======================================================================================
@@ -651,7 +654,8 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                        "excess_lower_family": adec[i].violated_bound, "bound": float(aouts[i]["bound"])}
         else:
             counter = {"slope_in_p": flat.estimate, "slope_lower_family": flat.violated_bound}
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=bdec + adec + [flat])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=bdec + adec + [flat])
 
 
 # ======================================================================================
@@ -780,7 +784,8 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
                    "regret_ci": [reg[first_bad].lo, reg[first_bad].hi], "bound_mean": bnd[first_bad],
                    "regret_minus_bound_lower_family": decs[first_bad].violated_bound,
                    "p": g["p"], "k": g["k"], "T": g["T"], "n": g["n"]}
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decs)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=decs)
 
 
 # ======================================================================================
@@ -889,7 +894,8 @@ def corollary3_algorithm1(budget: str, seed: int) -> Outcome:
     if d.verdict == decide.Verdict.VIOLATED:
         counter = {"T": Ts.tolist(), "regret_T_over_trG": ratio.tolist(), "slope_lower_family": d.violated_bound,
                    "p": g["p"], "n": g["n"], "k": g["k"]}
-    return Outcome(str(d.verdict), evidence, figures, counter, [fig], decisions=[d])
+    return Outcome(verdict=str(d.verdict), evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=[d])
 
 
 @claim(
@@ -920,7 +926,8 @@ def theorem3_1_o_form(budget: str, seed: int) -> Outcome:
     counter = None
     if d.verdict == decide.Verdict.VIOLATED:
         counter = {"T": Ts.tolist(), "regret_over_terms": r.tolist(), "slope_lower_family": d.violated_bound}
-    return Outcome(str(d.verdict), evidence, figures, counter, [fig], decisions=[d])
+    return Outcome(verdict=str(d.verdict), evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=[d])
 
 
 @claim(
@@ -966,7 +973,8 @@ def remark4(budget: str, seed: int) -> Outcome:
                "trace_ratio_slope_upper": d_tr.holds_bound, "regret_ratio_slope_upper": d_reg.holds_bound,
                "paper_trace_exponent": e_tr, "derived_trace_exponent": e_true}
     counter = None if verdict != "violated" else {"T": Ts.tolist(), "trG": trg.tolist(), "regret": reg.tolist()}
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=[d_tr, d_reg])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=[d_tr, d_reg])
 
 
 # ======================================================================================
@@ -1105,7 +1113,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
                     "ratio_slope_lower_family": d_rate.violated_bound, "p": g["p_rate"], "k": g["k"], "n": n}
                    if d_rate.verdict == decide.Verdict.VIOLATED else
                    {"p": list(g["ps"]), "excess": flat_m.tolist(), "ratio_slope_lower_family": d_flat.violated_bound})
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=[d_rate, d_flat])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=[d_rate, d_flat])
 
 
 # ======================================================================================

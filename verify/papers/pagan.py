@@ -111,7 +111,7 @@ def eq7(budget: str, seed: int) -> Outcome:
         Series("(Σσ_j^(2/3))^(3/2) (PAGAN)", dims, mid_v),
         Series("Σσ_j", dims, low_v),
     ], xscale="log", yscale="log")
-    return Outcome(verdict, evidence, {
+    return Outcome(verdict=verdict, evidence=evidence, numbers={
         "min_relative_slack": worst.slack,
         "rounding_tolerance": tol,
         "examples": hw.evaluated,
@@ -119,7 +119,8 @@ def eq7(budget: str, seed: int) -> Outcome:
         "ratio_slope_lo": slope.slope.lo,
         "ratio_slope_hi": slope.slope.hi,
         "ratio_at_d_1e6": float(ratio[-1]),
-    }, counter, [Figure("holder_chain", "Hölder chain of eq. (7)/(9) for σ_j = j^(-3/2)", [panel])])
+    }, counterexample=counter,
+    plots=[Figure("holder_chain", "Hölder chain of eq. (7)/(9) for σ_j = j^(-3/2)", [panel])])
 
 
 # ======================================================================================
@@ -189,13 +190,13 @@ def theorem4(budget: str, seed: int) -> Outcome:
     fig = Figure("reduction", "Theorem 4 reduction at private outputs on sign_mean", [Panel(
         "f(x̄_T) − f(x*) at PAGAN/PASAN outputs (ε = 1)", "output (sorted)", "excess loss",
         [Series("‖z̄‖₁ − x̄ᵀz̄", np.arange(hist.size), hist, style="points")])])
-    return Outcome("holds" if holds else "violated", evidence, {
+    return Outcome(verdict="holds" if holds else "violated", evidence=evidence, numbers={
         "min_relative_slack": worst_slack,
         "rounding_tolerance": tol,
         "random_examples": hw.evaluated,
         "algorithm_outputs": len(gaps),
         "min_slack_at_outputs": alg_worst,
-    }, counter, [fig])
+    }, counterexample=counter, plots=[fig])
 
 
 # ======================================================================================
@@ -359,7 +360,8 @@ def figure1(budget: str, seed: int) -> Outcome:
             series.append(Series(FIG1_LABELS[a], o["steps"], m, lo, hi))
         panels.append(Panel(f"ε = {e:g}", "iteration", "loss f(x_k) (median, 95% CI)", series, yscale="log"))
     fig = Figure("figure1", f"pagan Figure 1 — abs_regression, {runs} runs per curve", panels)
-    return Outcome(verdict, evidence, figures, counter, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=decisions)
 
 
 # ======================================================================================
@@ -588,7 +590,7 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
         + (f"; paper point n=5000,b=70,ε=1: T={int(figures['paper_point_T'])} gives accountant "
            f"ε={figures['paper_point_eps_accountant']:.3f}" if "paper_point_T" in figures else "")
     )
-    return Outcome(verdict, evidence, figures, counterexample, [plot])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counterexample, plots=[plot])
 
 
 # ======================================================================================
@@ -700,9 +702,9 @@ def example1(budget: str, seed: int) -> Outcome:
     fig = Figure("example1_ratio", "pagan Example 1: G_p(C) / (√p·√(Σ C_jj σ_j²)), Gaussian Z", [Panel(
         f"d = {dims[-1]}", "moment order p", "ratio (fitted O(1) constant = max)", panels_series,
         xscale="log", yscale="log")])
-    return Outcome(verdict, evidence, {"K_hat": K_hat, "steepest_slope_p": worst["slope"],
+    return Outcome(verdict=verdict, evidence=evidence, numbers={"K_hat": K_hat, "steepest_slope_p": worst["slope"],
                                        "steepest_slope_d": worst_d["slope"], "configurations": len(rows)},
-                   counter, [fig])
+                   counterexample=counter, plots=[fig])
 
 
 def _lemma32_task(n: int, d: int, datasets: int, ps: list, seed: int) -> dict:
@@ -785,7 +787,8 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
     fig = Figure("lemma3_2", "pagan Lemma 3.2: failure frequency of Ĝ_p ≤ G_p + G_2p", [Panel(
         "upper 95% Clopper–Pearson bound on P(failure)", "n", "probability", plot_series,
         xscale="log", yscale="log")])
-    return Outcome(verdict, evidence, figures, w if verdict == "violated" else None, [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+                   counterexample=w if verdict == "violated" else None, plots=[fig], decisions=decisions)
 
 
 # ======================================================================================
@@ -876,7 +879,7 @@ def algorithm3(budget: str, seed: int) -> Outcome:
     fig = Figure("algorithm3_privacy", "pagan Algorithm 3: accountant ε of the stated calibration", [Panel(
         "accountant ε (PLD, upper) vs promised ε", "promised ε", "accountant ε", series, xscale="log",
         yscale="log")])
-    return Outcome(verdict, evidence, figures, counter, [fig])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
 # ======================================================================================
@@ -1290,8 +1293,9 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
     verdict, rows, decisions, figures, panels = _rate_check(setting, bound_key, budget, seed)
     if bound_key == "bound":
         figures["max_ratio_to_large_p_form"] = _max_ratio_large_p(rows)
-    return Outcome(verdict, _rate_evidence(verdict, rows, decisions, figures), figures,
-                   _rate_counter(verdict, rows, decisions), [Figure(name, title, panels)], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=_rate_evidence(verdict, rows, decisions, figures), numbers=figures,
+                   counterexample=_rate_counter(verdict, rows, decisions), plots=[Figure(name, title, panels)],
+                   decisions=decisions)
 
 
 @claim(
@@ -1383,7 +1387,8 @@ def eq7_rate(budget: str, seed: int) -> Outcome:
             Series("√d Σσ_j / (Σσ_j^(2/3))^(3/2) (upper bounds)", ds_, pred)], xscale="log", yscale="log")])
     ev = _rate_evidence(verdict, rows, decisions, figures) + "; measured PASAN/PAGAN on X∞ " + ", ".join(
         f"d={d}: {m:.3g} (bounds {pr:.3g})" for d, m, pr in zip(ds_, meas, pred))
-    return Outcome(verdict, ev, figures, _rate_counter(verdict, rows, decisions), [fig], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=ev, numbers=figures,
+                   counterexample=_rate_counter(verdict, rows, decisions), plots=[fig], decisions=decisions)
 
 
 # ======================================================================================
@@ -1536,7 +1541,8 @@ def theorem3(budget: str, seed: int) -> Outcome:
         for t, o in zip(tasks, outs))
     evidence += (f"; where (10) holds ({ratios.size} outputs) the plug-in rate factor is at most "
                  f"{worst_factor:.3g}× the optimal one (derived limit 2^(4/3) = {limit:.3g})")
-    return Outcome(verdict, evidence, figures, counter, [_thm3_figure(tasks, outs)])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter,
+                   plots=[_thm3_figure(tasks, outs)])
 
 
 def _thm3_figure(tasks, outs) -> Figure:
@@ -1587,7 +1593,8 @@ def theorem3_floor(budget: str, seed: int) -> Outcome:
     counter = None
     if verdict == "violated":
         counter = {d.reason: d.estimate for d in decisions if str(d.verdict) == "violated"}
-    return Outcome(verdict, evidence, figures, counter, [_thm3_figure(tasks, outs)], decisions=decisions)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter,
+                   plots=[_thm3_figure(tasks, outs)], decisions=decisions)
 
 
 # ======================================================================================
@@ -1751,7 +1758,8 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
     elif verdict == "inconclusive":
         evidence = ("inconclusive: not every applicable cell shows an instance at or above the bound (more runs or "
                     "harder instances would decide; the measured part cannot refute a lower bound); " + evidence)
-    return Outcome(verdict, evidence, figures, counter, [Figure(name, f"pagan {title}", panels)])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter,
+                   plots=[Figure(name, f"pagan {title}", panels)])
 
 
 def _box_lb_ne(d, ne, sigma, bound=None):
@@ -1814,7 +1822,7 @@ def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcom
                     f"largest {what} any M can have (log 2 < 1); {checked} exact points")
     else:
         evidence = f"holds (exact): the bound never exceeds the largest possible {what} at d = 2 ({checked} points)"
-    return Outcome(v, evidence, figures, ex)
+    return Outcome(verdict=v, evidence=evidence, numbers=figures, counterexample=ex)
 
 
 @claim(
@@ -1873,8 +1881,9 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
                style="points")], xscale="log", yscale="log")
     out = _lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
                       verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra)
-    return Outcome(out.verdict, out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim})",
-                   out.figures, out.counterexample, out.plots)
+    return Outcome(verdict=out.verdict,
+                   evidence=out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim})",
+                   numbers=out.numbers, counterexample=out.counterexample, plots=out.plots)
 
 
 def _ball_flat_lb(d, e, sigma):
@@ -1937,8 +1946,8 @@ def theorem5(budget: str, seed: int) -> Outcome:
     lim = sp.limit(ratio / sp.log(tp.d) ** 2, tp.d, sp.oo)
     out = _lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
                       verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge)
-    return Outcome(out.verdict, out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
-                   out.figures, out.counterexample, out.plots)
+    return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
+                   numbers=out.numbers, counterexample=out.counterexample, plots=out.plots)
 
 
 # --------------------------------------------------------------------------------------
