@@ -182,9 +182,26 @@ def theory_mutant(path: str, name: str, description: str, fn: Callable[[sp.Expr]
 _DIRECTION = {"x10": "larger", "x0.1": "smaller"}
 
 
+#: (claim id, mutant name) -> why that mutant is equivalent, for equivalences ``weaker_if`` cannot express
+#: (e.g. a constant that scales both sides of an inequality a function returns); see :func:`declare_equivalent`
+EQUIVALENT: dict[tuple[str, str], str] = {}
+
+
+def declare_equivalent(claim_id: str, mutant: str, reason: str) -> None:
+    """Declare that ``mutant`` (its name, e.g. ``lemma16_sides:x10``) cannot change ``claim_id``'s statement, with
+    the reason (one sentence, reported).  Only for a mutant that is equivalent whatever the data: a mutant that the
+    check merely fails to catch is a survivor, not an equivalent."""
+    if not (isinstance(reason, str) and reason.strip()):
+        raise ValueError(f"declare_equivalent: the reason must be a non-empty sentence (got {reason!r})")
+    EQUIVALENT[(claim_id, mutant)] = reason.strip()
+
+
 def equivalence(c: Claim, m: Mutant) -> str:
     """Why ``m`` cannot make ``c``'s statement false ("" when it can): a constant mutant of a theory function in
-    the direction the claim declares weakening (``weaker_if``)."""
+    the direction the claim declares weakening (``weaker_if``), or a mutant declared equivalent with a reason
+    (:func:`declare_equivalent`)."""
+    if (c.id, m.name) in EQUIVALENT:
+        return EQUIVALENT[(c.id, m.name)]
     path, _, rest = m.description.partition(":")
     name = m.name.rpartition(":")[2]
     way = dict(getattr(c, "weaker_if", ()) or ()).get(path)

@@ -217,3 +217,28 @@ def test_weaker_if_must_name_a_declared_theory_path_and_a_direction():
     with pytest.raises(ValueError, match="weaker_if"):
         registry.claim("fixture.bad_weaker", kind="exact", statement="s", theory=(),
                        weaker_if={"theory.pagan.noise_multiplier": "larger"})
+
+
+def test_a_mutant_declared_equivalent_with_a_reason_is_reported_apart_and_a_blank_reason_is_refused():
+    cid = "fixture.ratio_toy"
+
+    @registry.claim(cid, kind="exact", statement="z(2, 1e-5)/z(4, 1e-5) = 2 (a scale-free test fixture).",
+                    theory=("theory.pagan.noise_multiplier",))
+    def check(budget, seed):
+        ratio = _multiplier_at(2.0, 1e-5) / _multiplier_at(4.0, 1e-5)
+        return Outcome("holds" if abs(ratio - 2.0) <= 1e-12 else "violated", f"ratio = {ratio}")
+
+    mutants.declare_equivalent(cid, "noise_multiplier:x10", "a common factor cancels in the ratio")
+    try:
+        rs = mutants.run([registry.REGISTRY[cid]], "quick", 0)
+    finally:
+        registry.REGISTRY.pop(cid, None)
+        mutants.EQUIVALENT.pop((cid, "noise_multiplier:x10"), None)
+    by = {r.mutant: r for r in rs}
+    assert by["noise_multiplier:x10"].equivalent == "a common factor cancels in the ratio"
+    assert not by["noise_multiplier:x0.1"].equivalent and not by["noise_multiplier:x0.1"].killed  # a real survivor
+    assert by["noise_multiplier:pow1.25"].killed  # the exponent does not cancel
+    s = mutants.summarize(rs)
+    assert s.equivalent == 1 and s.mutants == len(rs) - 1
+    with pytest.raises(ValueError, match="reason"):
+        mutants.declare_equivalent(cid, "noise_multiplier:x10", "  ")
