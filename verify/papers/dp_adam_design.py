@@ -21,6 +21,7 @@ from theory import dp_adam_design as T
 from theory import numeric
 from verify import decide
 from verify.exact import EPS, adversarial_search, random_search
+from verify.mutants import declare_equivalent
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
 from verify.stats import clopper_pearson, mean_ci
@@ -274,6 +275,10 @@ def section3_2(budget: str, seed: int) -> Outcome:
     return Outcome(verdict, evidence, figures, counter, [_s32_figure(r)])
 
 
+for _m in ("x10", "x0.1", "pow1.25", "pow0.75"):
+    declare_equivalent("dp_adam_design.section3.2.tight_equal", f"ime_sensitivity_squares:{_m}",
+                       "equal axis-aligned and equal dense records of one B differ in sensitivity by √d whatever "
+                       "the bound: no bound is attained by both, so the statement stays false")
 @claim(
     "dp_adam_design.section3.2.tight_equal",
     kind="exact",
@@ -282,7 +287,10 @@ def section3_2(budget: str, seed: int) -> Outcome:
     notes="Split from the retired dp_adam_design.section3.2. For B equal clipped records c (‖c‖ = C) the zero-out "
     "change of ḡ⊙ḡ is (2B − 1)/B²·c⊙c, whose norm ‖c⊙c‖ equals C² only when c is axis-aligned; for a dense c it is "
     "C²/√d. Exact: the ratio actual/bound at equal dense records (C/√d)(1, …, 1), B = 1..32 and d = 1..64; the "
-    "counterexample B = 1, d = 2 (ratio 1/√2) is pinned in the tests. No statistical tests.",
+    "counterexample B = 1, d = 2 (ratio 1/√2) is pinned in the tests. No statistical tests. Mutants: every generic "
+    "mutant of ime_sensitivity_squares is declared equivalent — equal axis-aligned and equal dense records of the "
+    "same B have sensitivities in the ratio √d whatever the bound, so no bound (the true one or a mutated one) is "
+    "attained by both and the statement stays false.",
 )
 def section3_2_tight_equal(budget: str, seed: int) -> Outcome:
     r = _s32_compute(budget, seed)

@@ -301,6 +301,21 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
             "median_ratio": float(np.median(ratios))}
 
 
+def _lemma12_no_perturbation_mutant() -> Mutant:
+    """lemma12_ratio's left side computed as if B were absent (|⟨u, A⁺v⟩| in place of |⟨u, C⁻¹v⟩|): the lemma then
+    holds trivially (ratio 3/4), so a check that refutes the true lemma must stop doing so."""
+    path = "theory.noisy_adagrad.lemma12_ratio"
+    original = tn.lemma12_ratio
+
+    def mutated(A, B, u, v):
+        _, rhs = original(A, B, u, v)
+        return 0.75 * rhs, rhs
+
+    return Mutant("lemma12_ratio:B-dropped", f"{path}: the left side uses A⁺ instead of C⁻¹ (B dropped)", "theory",
+                  lambda: substituted(path, mutated))
+
+
+_declare_both_sides_equivalent("noisy_adagrad.lemma12", "lemma12_ratio")
 @claim(
     "noisy_adagrad.lemma12",
     kind="exact",
@@ -308,6 +323,7 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     v ∈ im(A) and any u, |⟨u, C⁻¹v⟩| ≤ (4/3)|⟨u, A⁻¹v⟩|; the proof applies it with u = v = b_t, A = G_t and
     B = σ_B·GOE (C = H_t).""",
     theory=("theory.noisy_adagrad.lemma12_ratio",),
+    mutants=[_lemma12_no_perturbation_mutant()],
     notes="As stated: seeded search over p ∈ {1, 2, 3} in four families — general u; u = v with B indefinite "
     "(C ⪰ 0 kept); u = v with B ⪰ 0; any u ≠ v with B ⪰ 0 — and the pinned smallest counterexample p = 1, A = 1, B = "
     "−1/2, u = v = 1 "
@@ -315,7 +331,9 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     "u = e₂ (|⟨u, C⁻¹v⟩| = 1/2 against 0). The proof form (eqs. (20), (22)): k = 5, spectrum of G_t from λ_min⁺ = 1 "
     "to 10, "
     "σ_B = ρ·λ_min⁺ for ρ from 1e-3 to 10, frequency (Clopper–Pearson) of the 4/3 factor failing, pointwise in b and "
-    "for the trace (b-averaged) form. The appendix's own proof ends with the factor 2, not 4/3.",
+    "for the trace (b-averaged) form. The appendix's own proof ends with the factor 2, not 4/3. Mutants: the generic "
+    "×10/×0.1 of lemma12_ratio scale both sides (declared equivalent; no exponent mutant applies to a numeric "
+    "pair); the declared mutant drops B from the left side, which must turn the verdict to holds.",
 )
 def lemma12(budget: str, seed: int) -> Outcome:
     per_family, draws = by_budget(budget, (300, 400), (3000, 4000))
@@ -893,6 +911,9 @@ def _cor3_window(Ts, outs) -> tuple[list[bool], str]:
     return keep, f"Tr(G_T)/T ≤ {COR3_WINDOW_FRACTION:g}·L·C"
 
 
+declare_equivalent("noisy_adagrad.corollary3.algorithm1", "corollary3_rate:pow1.25",
+                   "Tr(G_T)/T → 0, so (Tr(G_T)/T)^(5/4) ≤ Tr(G_T)/T for large T: a regret that is not O(Tr(G_T)/T) "
+                   "is not O of the smaller rate either; the violated statement stays false")
 @claim(
     "noisy_adagrad.corollary3.algorithm1",
     kind="rate",
@@ -907,7 +928,10 @@ def _cor3_window(Ts, outs) -> tuple[list[bool], str]:
     "verify.decide.rate on the log-log slope of regret·T/Tr(G_T) (per trial) along T over the window Tr(G_T)/T ≤ "
     "0.1·L·C, margin ±0.1 (decide default); tests = 1. The ratio's denominator is corollary3_rate evaluated "
     "(Tr(G_T)/T + γ at γ = 0), so a wrong rate changes the decided slope; theorem3_1_bound (eq. (25)) is only "
-    "reported as the envelope.",
+    "reported as the envelope, so its mutants survive. The verdict is violated at quick (slope +0.39, family lower "
+    "bound +0.35 against the 0.1 margin): the rate made smaller (pow1.25) is declared equivalent; a rate with "
+    "exponents ¾ changes the slope by about −0.2 and stays refuted, as do more noise and a 10× stepsize (they "
+    "worsen the regret).",
     tests=1,
 )
 def corollary3_algorithm1(budget: str, seed: int) -> Outcome:
@@ -1080,7 +1104,8 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     "needs a decade of εn (full budget: εn = 25–400); the quick sweep (25–100) can only be inconclusive or hold. Also "
     "run with σ_B = 0 (what the proof accounts for), reported. goe_noise_multiplier is no longer declared: σ_B = "
     "z√T·Δ_t/√2 is written out in the task (the audits of Algorithm 1 evaluate that form). At quick the εn sweep "
-    "spans less than the decade a violation needs, so its mutants can at most move holds to inconclusive.",
+    "spans less than the decade a violation needs and the verdict is inconclusive, so its mutants survive there by "
+    "construction; they are measured at full.",
     tests=2,
 )
 def corollary6(budget: str, seed: int) -> Outcome:
