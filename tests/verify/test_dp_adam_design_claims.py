@@ -290,3 +290,16 @@ def test_section431_prediction_starts_from_the_error_after_one_round(monkeypatch
     twice (α²δ instead of αδ, α = 0.925: 0.069|δ₀| off against the 0.03|δ₀| margin) is refuted."""
     monkeypatch.setattr(T, "stp_error_after_one_round", lambda: T.delta * (T.beta2 + (1 - T.beta2) * T.s**2) ** 2)
     assert V.section4_3_1("quick", 0).verdict == "violated"
+
+
+def test_section32_tightness_counterexample_is_free_of_the_bound():
+    """Why the bound's mutants are declared equivalent for tight_equal: at one B, equal dense and equal axis-aligned
+    records have sensitivities in the ratio 1/√d, so no single bound value equals both."""
+    from verify import mutants
+
+    B, C = 3, 1.0
+    for dd in (2, 5, 16):
+        dense = V.squares_sensitivity(np.full((B, dd), C / math.sqrt(dd)), C)
+        axis = V.squares_sensitivity(np.tile(np.eye(dd)[0] * C, (B, 1)), C)
+        assert dense / axis == pytest.approx(1 / math.sqrt(dd), rel=1e-12)
+    assert "stays false" in mutants.EQUIVALENT[("dp_adam_design.section3.2.tight_equal", "ime_sensitivity_squares:x10")]

@@ -257,3 +257,12 @@ def test_corollary3_ratio_is_the_regret_over_the_declared_rate(monkeypatch):
     doubled = vn.corollary3_algorithm1("quick", 0).figures
     assert doubled["ratio_last"] == pytest.approx(base["ratio_last"] / 2, rel=1e-12)
     assert doubled["ratio_first"] == pytest.approx(base["ratio_first"] / 2, rel=1e-12)
+
+
+def test_lemma12_mutant_without_the_perturbation_makes_the_check_hold():
+    """The pinned counterexamples refute the lemma only through C = A + B: with B dropped from the left side the
+    check must say holds (it can tell the two apart)."""
+    (m,) = load_all()["noisy_adagrad.lemma12"].mutants
+    with m.apply():
+        assert vn.lemma12("quick", 0).verdict == "holds"
+    assert vn.lemma12("quick", 0).verdict == "violated"
