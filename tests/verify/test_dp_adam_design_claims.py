@@ -303,3 +303,12 @@ def test_section32_tightness_counterexample_is_free_of_the_bound():
         axis = V.squares_sensitivity(np.tile(np.eye(dd)[0] * C, (B, 1)), C)
         assert dense / axis == pytest.approx(1 / math.sqrt(dd), rel=1e-12)
     assert "stays false" in mutants.EQUIVALENT[("dp_adam_design.section3.2.tight_equal", "ime_sensitivity_squares:x10")]
+
+
+def test_section31_recursion_must_agree_with_the_appendix_sum(monkeypatch):
+    """A recursion off by 10% (the plotted curve) no longer matches App. A's sum: violated, with both numbers."""
+    true = T.dpmf_bias_numeric
+    monkeypatch.setattr(T, "dpmf_bias_numeric", lambda *a: 1.1 * true(*a))
+    out = V.section3_1("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["recursion"] == pytest.approx(
+        1.1 * out.counterexample["sum"], rel=1e-9)
