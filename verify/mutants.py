@@ -419,8 +419,8 @@ def format_table(results: Sequence[MutantResult]) -> str:
                      f"{s.errors} of them only by a crash of the check), "
                      f"refuted {s.refuted} ({s.refuted / s.mutants:.0%}); claims with every mutant surviving: "
                      f"{', '.join(s.claims_all_survived) or 'none'}"
-                     + (f"; {s.equivalent} equivalent mutants (they cannot change the statement's truth: weaker_if or a "
-                        "declared reason) not counted"
+                     + (f"; {s.equivalent} equivalent mutants (they cannot change the statement's truth: "
+                        "weaker_if or a declared reason) not counted"
                         if s.equivalent else ""))
     return "\n".join(lines)
 

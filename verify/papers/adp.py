@@ -387,7 +387,8 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
             "theory.adp.proposition5_1_privacy_ratio"),
     notes="Verdict on the exact part: the exact ratio (vectorised sums up to T = 10⁷) must lie in the closed-form "
     "integral brackets at every T, and both brackets over log T must tend to the log T coefficient of "
-    "poly_ratio_asymptotic (¼ log T; sympy limits) — Θ(log T) with constant 1/4. Reported beside it: the ratio of the privacy terms of (10) and (9), 2·log(1 + Tc/a), and the "
+    "poly_ratio_asymptotic (¼ log T; sympy limits) — Θ(log T) with constant 1/4. Reported beside it: the ratio of "
+    "the privacy terms of (10) and (9), 2·log(1 + Tc/a), and the "
     "measured utility ratio DP/ADP of min_t E‖∇F(θ_t)‖² over the logged t ≥ 1 on smooth_nonconvex (a = c = 1, η = 1, "
     "n = 20000 quick / 50000 full), both methods at the same accountant ε = 1, δ = 1e-5 (σ calibrated per method by "
     "dp-accounting RDP: verify.papers.adp.matched_sigma; not Theorem 4.1's σ, which the suite's theorem4.1 shows is "

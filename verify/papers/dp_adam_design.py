@@ -663,7 +663,8 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
     "decided on it: no test); simulated = the constant-signal bias-correction kernel over iid coordinates; the "
     "kernel agrees with the exact law if the mean signed simulated − exact fraction, pooled over the points at "
     "d ≤ d* and at d > d*, is within ±0.02 (verify.decide.equivalent). vhat_variance (App. C's Var v̂) is no longer "
-    "declared: the check never evaluates it (the exact law decides; d* is threshold_optimistic). IME aside: noise std √2σ(2B−1)C²/B² on ḡ², "
+    "declared: the check never evaluates it (the exact law decides; d* is threshold_optimistic). IME aside: noise "
+    "std √2σ(2B−1)C²/B² on ḡ², "
     "threshold C²/(√K τ), exact law Gaussian; same regime rules, d*_IME < d*_BC, and the same two pooled tests. "
     "4 tests.",
     tests=4,
