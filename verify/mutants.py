@@ -184,9 +184,26 @@ def theory_mutant(path: str, name: str, description: str, fn: Callable[[sp.Expr]
 _DIRECTION = {"x10": "larger", "x0.1": "smaller"}
 
 
+#: (claim id, mutant name) -> why that mutant is equivalent, for equivalences ``weaker_if`` cannot express
+#: (e.g. a constant that scales both sides of an inequality a function returns); see :func:`declare_equivalent`
+EQUIVALENT: dict[tuple[str, str], str] = {}
+
+
+def declare_equivalent(claim_id: str, mutant: str, reason: str) -> None:
+    """Declare that ``mutant`` (its name, e.g. ``lemma16_sides:x10``) cannot change ``claim_id``'s statement, with
+    the reason (one sentence, reported).  Only for a mutant that is equivalent whatever the data: a mutant that the
+    check merely fails to catch is a survivor, not an equivalent."""
+    if not (isinstance(reason, str) and reason.strip()):
+        raise ValueError(f"declare_equivalent: the reason must be a non-empty sentence (got {reason!r})")
+    EQUIVALENT[(claim_id, mutant)] = reason.strip()
+
+
 def equivalence(c: Claim, m: Mutant) -> str:
     """Why ``m`` cannot make ``c``'s statement false ("" when it can): a constant mutant of a theory function in
-    the direction the claim declares weakening (``weaker_if``)."""
+    the direction the claim declares weakening (``weaker_if``), or a mutant declared equivalent with a reason
+    (:func:`declare_equivalent`)."""
+    if (c.id, m.name) in EQUIVALENT:
+        return EQUIVALENT[(c.id, m.name)]
     path, _, rest = m.description.partition(":")
     name = m.name.rpartition(":")[2]
     way = dict(getattr(c, "weaker_if", ()) or ()).get(path)
@@ -402,7 +419,8 @@ def format_table(results: Sequence[MutantResult]) -> str:
                      f"{s.errors} of them only by a crash of the check), "
                      f"refuted {s.refuted} ({s.refuted / s.mutants:.0%}); claims with every mutant surviving: "
                      f"{', '.join(s.claims_all_survived) or 'none'}"
-                     + (f"; {s.equivalent} equivalent mutants (they only weaken a one-sided statement) not counted"
+                     + (f"; {s.equivalent} equivalent mutants (they cannot change the statement's truth: "
+                        "weaker_if or a declared reason) not counted"
                         if s.equivalent else ""))
     return "\n".join(lines)
 

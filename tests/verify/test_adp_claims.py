@@ -169,3 +169,24 @@ def test_adaptive_stepsize_counterexample_pinned():
     out = adp.adaptive_stepsize_privacy("quick", 0)
     assert out.verdict == "violated" and out.counterexample["delta_exact"] > out.counterexample["delta"]
     assert out.numbers["control_max_delta"] <= 1e-5 and out.decisions == []
+
+
+def test_proposition51_brackets_must_tend_to_the_declared_asymptotic(monkeypatch):
+    """The log T coefficient the brackets are held to is poly_ratio_asymptotic's: a stated ½·log T is refuted."""
+    import sympy as sp
+
+    monkeypatch.setattr(ta, "poly_ratio_asymptotic", lambda: sp.log(ta.T) / 2)
+    out = adp.proposition5_1("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["brackets_hold"]
+
+
+def test_adaptive_stepsize_privacy_mutant_with_a_public_stepsize_turns_the_verdict():
+    """The declared mutant drops b₁'s dependence on the clean gradient: the exact δ then stays within the promise
+    at every point (the control's numbers), so the claim is no longer violated."""
+    from verify.registry import load_all
+
+    (m,) = load_all()["adp.algorithm1.adaptive_stepsize_privacy"].mutants
+    assert adp.adaptive_stepsize_privacy("quick", 0).verdict == "violated"
+    with m.apply():
+        assert adp.adaptive_stepsize_privacy("quick", 0).verdict == "holds"
+    assert adp.adaptive_stepsize_privacy("quick", 0).verdict == "violated"

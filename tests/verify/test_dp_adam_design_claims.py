@@ -270,3 +270,45 @@ def test_quick_verdicts_and_declared_tests(quick, name):
     assert len(out.decisions) <= cid.tests
     if out.verdict != "holds" or out.decisions:
         assert out.evidence  # the decisive decision's phrase leads the evidence
+
+
+def test_section31_dpmf_decisions_use_the_appendix_sum(monkeypatch):
+    """App. A's sum and the plotted recursion agree on a strategy's row norms; a sum with a doubled weight is
+    refuted on a DP-MF noise (the identity noise's closed form is untouched)."""
+    rows = np.linspace(0.5, 2.0, 40)
+    for t in (1, 10, 40):
+        assert M.dpmf_bias_closed_form(rows, 0.95, 1.3, t) == pytest.approx(
+            T.dpmf_bias_numeric(rows, 0.95, 1.3)[t - 1], rel=1e-12)
+    monkeypatch.setattr(T, "postprocessing_bias_dpmf", lambda: 2 * T.sp.Sum(
+        (1 - T.beta2) * T.beta2 ** (T.t - T.k) * T.s**2 * T.r[T.k], (T.k, 1, T.t)))
+    out = M.section3_1("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["noise"] != "identity"
+
+
+def test_section431_prediction_starts_from_the_error_after_one_round(monkeypatch):
+    """The round-1 and round-10 predictions come from stp_error_after_one_round: a first round that contracts
+    twice (α²δ instead of αδ, α = 0.925: 0.069|δ₀| off against the 0.03|δ₀| margin) is refuted."""
+    monkeypatch.setattr(T, "stp_error_after_one_round", lambda: T.delta * (T.beta2 + (1 - T.beta2) * T.s**2) ** 2)
+    assert M.section4_3_1("quick", 0).verdict == "violated"
+
+
+def test_section32_tightness_counterexample_is_free_of_the_bound():
+    """Why the bound's mutants are declared equivalent for tight_equal: at one B, equal dense and equal axis-aligned
+    records have sensitivities in the ratio 1/√d, so no single bound value equals both."""
+    from verify import mutants
+
+    B, C = 3, 1.0
+    for dd in (2, 5, 16):
+        dense = M.squares_sensitivity(np.full((B, dd), C / math.sqrt(dd)), C)
+        axis = M.squares_sensitivity(np.tile(np.eye(dd)[0] * C, (B, 1)), C)
+        assert dense / axis == pytest.approx(1 / math.sqrt(dd), rel=1e-12)
+    assert "stays false" in mutants.EQUIVALENT[("dp_adam_design.section3.2.tight_equal", "ime_sensitivity_squares:x10")]
+
+
+def test_section31_recursion_must_agree_with_the_appendix_sum(monkeypatch):
+    """A recursion off by 10% (the plotted curve) no longer matches App. A's sum: violated, with both numbers."""
+    true = T.dpmf_bias_numeric
+    monkeypatch.setattr(T, "dpmf_bias_numeric", lambda *a: 1.1 * true(*a))
+    out = M.section3_1("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["recursion"] == pytest.approx(
+        1.1 * out.counterexample["sum"], rel=1e-9)

@@ -239,3 +239,28 @@ def test_a_holds_with_no_mutant_caught_is_flagged_in_table_and_report():
     assert report.POWERLESS_NOTE in table
     md = report.render_markdown(rs, {}, {}, t)
     assert md.count("no power shown") == 1 and md.count("has not shown that it can fail") == 1
+
+
+def test_a_mutant_declared_equivalent_with_a_reason_is_reported_apart_and_a_blank_reason_is_refused():
+    cid = "fixture.ratio_toy"
+
+    @registry.claim(cid, kind="exact", statement="z(2, 1e-5)/z(4, 1e-5) = 2 (a scale-free test fixture).",
+                    theory=("theory.pagan.noise_multiplier",))
+    def check(budget, seed):
+        ratio = _multiplier_at(2.0, 1e-5) / _multiplier_at(4.0, 1e-5)
+        return Outcome(verdict="holds" if abs(ratio - 2.0) <= 1e-12 else "violated", evidence=f"ratio = {ratio}")
+
+    mutants.declare_equivalent(cid, "noise_multiplier:x10", "a common factor cancels in the ratio")
+    try:
+        rs = mutants.run([registry.REGISTRY[cid]], "quick", 0)
+    finally:
+        registry.REGISTRY.pop(cid, None)
+        mutants.EQUIVALENT.pop((cid, "noise_multiplier:x10"), None)
+    by = {r.mutant: r for r in rs}
+    assert by["noise_multiplier:x10"].equivalent == "a common factor cancels in the ratio"
+    assert not by["noise_multiplier:x0.1"].equivalent and not by["noise_multiplier:x0.1"].killed  # a real survivor
+    assert by["noise_multiplier:pow1.25"].killed  # the exponent does not cancel
+    s = mutants.summarize(rs)
+    assert s.equivalent == 1 and s.mutants == len(rs) - 1
+    with pytest.raises(ValueError, match="reason"):
+        mutants.declare_equivalent(cid, "noise_multiplier:x10", "  ")

@@ -81,8 +81,9 @@ def test_lemma5_holds_supports_the_statement_not_the_proof_line(quick):
 
 
 def test_lemma5_negative_control_growing_sensitivity_is_caught(monkeypatch):
-    monkeypatch.setattr(vn, "lemma5_worst", lambda t, n, p, starts, random_cases, seed: {"worst": 1.0 * math.sqrt(n),
-                                                                                          "evaluated": 1})
+    # a gap growing like √n in units of L√t/n (the task reports the ratio and the gap itself)
+    monkeypatch.setattr(vn, "lemma5_worst", lambda t, n, p, starts, random_cases, seed: {
+        "worst": math.sqrt(n), "worst_gap": math.sqrt(n) * math.sqrt(t) / n, "evaluated": 1})
     assert vn.lemma5("quick", 0).verdict == "violated"
 
 
@@ -215,3 +216,54 @@ def test_theorem31_negative_control_a_tenfold_smaller_bound_fails_even_without_n
     monkeypatch.setattr(tn, "theorem3_1_bound", lambda with_lemma12_factor=False: real / 10)
     out = vn.theorem3_1("quick", 0)
     assert out.verdict == "violated" and out.counterexample["rho"] == 0.0
+
+
+@pytest.mark.parametrize("fn, inputs", [("lemma16_sides", np.ones(4)), ("lemma13_sides", np.ones((4, 1)))])
+def test_lemma13_16_rhs_mutant_breaks_the_inequality_and_both_side_scaling_is_declared_equivalent(fn, inputs):
+    """The declared mutant halves only the right-hand side: four equal terms then break lhs ≤ rhs, which the true
+    sides satisfy; the generic ×10/×0.1 (both sides scaled) are declared equivalent with their reason."""
+    from verify import mutants
+
+    claim_id = f"noisy_adagrad.{fn.split('_')[0]}"
+    (m,) = load_all()[claim_id].mutants
+    lhs, rhs = getattr(tn, fn)(inputs)
+    assert lhs <= rhs
+    with m.apply():
+        lhs_m, rhs_m = getattr(tn, fn)(inputs)
+    assert lhs_m == lhs and lhs_m > rhs_m
+    assert getattr(tn, fn)(inputs) == (lhs, rhs)  # undone
+    for f in ("x10", "x0.1"):
+        assert "scales lhs and rhs alike" in mutants.EQUIVALENT[(claim_id, f"{fn}:{f}")]
+
+
+def test_lemma5_decides_with_its_declared_forms(monkeypatch):
+    """A statement unit with the wrong n exponent (n^(5/4)) pushes the worst ratio past √2; a rigorous bound 10×
+    too small, or a proof line 10× too small, is exceeded by the found gaps: each is violated."""
+    import sympy as sp
+
+    assert vn.lemma5("quick", 0).verdict == "holds"
+    true = {f: getattr(tn, f) for f in ("lemma5_statement", "lemma5_rigorous", "lemma5_proof_line")}
+    for fn, wrong in (("lemma5_statement", lambda: tn.L * sp.sqrt(tn.t) / tn.n ** sp.Rational(5, 4)),
+                      ("lemma5_rigorous", lambda: true["lemma5_rigorous"]() / 10),
+                      ("lemma5_proof_line", lambda: true["lemma5_proof_line"]() / 10)):
+        with monkeypatch.context() as mp:
+            mp.setattr(tn, fn, wrong)
+            assert vn.lemma5("quick", 0).verdict == "violated", fn
+
+
+def test_corollary3_ratio_is_the_regret_over_the_declared_rate(monkeypatch):
+    """The decided ratio's denominator is corollary3_rate: doubling the rate halves every reported ratio."""
+    base = vn.corollary3_algorithm1("quick", 0).numbers
+    monkeypatch.setattr(tn, "corollary3_rate", lambda: 2 * (tn.trG / tn.T + tn.gamma))
+    doubled = vn.corollary3_algorithm1("quick", 0).numbers
+    assert doubled["ratio_last"] == pytest.approx(base["ratio_last"] / 2, rel=1e-12)
+    assert doubled["ratio_first"] == pytest.approx(base["ratio_first"] / 2, rel=1e-12)
+
+
+def test_lemma12_mutant_without_the_perturbation_makes_the_check_hold():
+    """The pinned counterexamples refute the lemma only through C = A + B: with B dropped from the left side the
+    check must say holds (it can tell the two apart)."""
+    (m,) = load_all()["noisy_adagrad.lemma12"].mutants
+    with m.apply():
+        assert vn.lemma12("quick", 0).verdict == "holds"
+    assert vn.lemma12("quick", 0).verdict == "violated"

@@ -18,6 +18,7 @@ from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
 from verify.exact import EPS, adversarial_search, edge_values, random_search, rounding_tolerance
+from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 from verify.stats import clopper_pearson, loglog_slope, mean_ci, weighted_loglog_slope
 
@@ -65,6 +66,27 @@ def expectation_below(regret, bound) -> tuple[str, float, float]:
 # ======================================================================================
 # Lemma 16 (exact)
 # ======================================================================================
+def _rhs_constant_mutant(fn_name: str, factor: float, what: str) -> Mutant:
+    """A theory mutant of a ``*_sides`` function (returning (lhs, rhs)): only the right-hand side scaled, i.e. the
+    inequality's constant off by ``factor`` (the generic ×10/×0.1 mutants scale both sides: equivalent)."""
+    path = f"theory.noisy_adagrad.{fn_name}"
+    original = getattr(tn, fn_name)
+
+    def mutated(*args, **kwargs):
+        lhs, rhs = original(*args, **kwargs)
+        return lhs, rhs * factor
+
+    return Mutant(f"{fn_name}:rhs*{factor:g}", f"{path}: {what}", "theory", lambda: substituted(path, mutated))
+
+
+_BOTH_SIDES = "{fn} returns both sides; ×{f} scales lhs and rhs alike, so lhs ≤ rhs is unchanged for every input"
+
+
+def _declare_both_sides_equivalent(claim_id: str, fn: str) -> None:
+    for f in ("10", "0.1"):
+        declare_equivalent(claim_id, f"{fn}:x{f}", _BOTH_SIDES.format(fn=fn, f=f))
+
+
 def lemma16_slack(a: np.ndarray) -> tuple[float, float, float]:
     """(slack in rounding units, lhs, rhs): slack ≥ −1 means the inequality holds up to rounding."""
     lhs, rhs = tn.lemma16_sides(a)
@@ -74,14 +96,18 @@ def lemma16_slack(a: np.ndarray) -> tuple[float, float, float]:
     return (rhs - lhs) / tol, lhs, rhs
 
 
+_declare_both_sides_equivalent("noisy_adagrad.lemma16", "lemma16_sides")
 @claim(
     "noisy_adagrad.lemma16",
     kind="exact",
     statement="""Lemma 16: for non-negative a_1..a_n, Σ_i a_i/√(Σ_{j≤i} a_j) ≤ 2√(Σ_i a_i).""",
     theory=("theory.noisy_adagrad.lemma16_sides",),
+    mutants=[_rhs_constant_mutant("lemma16_sides", 0.5, "the right-hand side's constant 2 replaced by 1")],
     notes="Seeded search over sequences of length 1..300 with entries 10^u, u from edge values in [−8, 8], "
     "mixed with exact zeros (a term with zero prefix sum counts 0), plus L-BFGS-B maximising lhs/rhs over "
-    "a ∈ [0, 1]^d (d = 2, 10 quick; also 50 full). Tolerance: the recursive-summation rounding bound of both sides.",
+    "a ∈ [0, 1]^d (d = 2, 10 quick; also 50 full). Tolerance: the recursive-summation rounding bound of both sides. "
+    "Mutants: the generic ×10/×0.1 of lemma16_sides scale both sides (declared equivalent); the declared mutant "
+    "halves the right-hand side (constant 2 → 1), which two equal terms already refute.",
 )
 def lemma16(budget: str, seed: int) -> Outcome:
     examples, starts, dims = by_budget(budget, (400, 2, (2, 10)), (6000, 20, (2, 10, 50)))
@@ -155,17 +181,20 @@ def lemma13_sample(rng: np.random.Generator, tmax: int = 40, pmax: int = 6) -> n
     return g
 
 
+_declare_both_sides_equivalent("noisy_adagrad.lemma13", "lemma13_sides")
 @claim(
     "noisy_adagrad.lemma13",
     kind="exact",
     statement="""Lemma 13 (Hazan, Lemma 5.15): for any gradient sequence, Σ_t ∇_tᵀ G_t⁺ ∇_t ≤ 2 Tr(G_T), with
     G_t = (Σ_{s≤t} ∇_s∇_sᵀ)^{1/2} and G_t⁺ its pseudo-inverse.""",
     theory=("theory.noisy_adagrad.lemma13_sides",),
+    mutants=[_rhs_constant_mutant("lemma13_sides", 0.5, "the right-hand side's constant 2 replaced by 1")],
     notes="Seeded search over sequences (T ≤ 40, p ≤ 6): edge-value entries with magnitudes 10^[−4,4], low-rank "
     "spans, decaying norms; plus L-BFGS-B maximising lhs/rhs over T×p = 10×2 (quick; also 20×3 full) in [−1, 1]. "
     "Pseudo-inverse "
     "rank tolerance 1e-12 (relative); the rounding tolerance is a first-order perturbation bound from the computed "
-    "eigenvalues (verify.papers.noisy_adagrad.lemma13_tolerance).",
+    "eigenvalues (verify.papers.noisy_adagrad.lemma13_tolerance). Mutants: the generic ×10/×0.1 of lemma13_sides scale "
+    "both sides (declared equivalent); the declared mutant halves the right-hand side (constant 2 → 1).",
 )
 def lemma13(budget: str, seed: int) -> Outcome:
     examples, starts, shapes = by_budget(budget, (100, 1, ((10, 2),)), (3000, 12, ((10, 2), (20, 3))))
@@ -273,6 +302,21 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
             "median_ratio": float(np.median(ratios))}
 
 
+def _lemma12_no_perturbation_mutant() -> Mutant:
+    """lemma12_ratio's left side computed as if B were absent (|⟨u, A⁺v⟩| in place of |⟨u, C⁻¹v⟩|): the lemma then
+    holds trivially (ratio 3/4), so a check that refutes the true lemma must stop doing so."""
+    path = "theory.noisy_adagrad.lemma12_ratio"
+    original = tn.lemma12_ratio
+
+    def mutated(A, B, u, v):
+        _, rhs = original(A, B, u, v)
+        return 0.75 * rhs, rhs
+
+    return Mutant("lemma12_ratio:B-dropped", f"{path}: the left side uses A⁺ instead of C⁻¹ (B dropped)", "theory",
+                  lambda: substituted(path, mutated))
+
+
+_declare_both_sides_equivalent("noisy_adagrad.lemma12", "lemma12_ratio")
 @claim(
     "noisy_adagrad.lemma12",
     kind="exact",
@@ -280,6 +324,7 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     v ∈ im(A) and any u, |⟨u, C⁻¹v⟩| ≤ (4/3)|⟨u, A⁻¹v⟩|; the proof applies it with u = v = b_t, A = G_t and
     B = σ_B·GOE (C = H_t).""",
     theory=("theory.noisy_adagrad.lemma12_ratio",),
+    mutants=[_lemma12_no_perturbation_mutant()],
     notes="As stated: seeded search over p ∈ {1, 2, 3} in four families — general u; u = v with B indefinite "
     "(C ⪰ 0 kept); u = v with B ⪰ 0; any u ≠ v with B ⪰ 0 — and the pinned smallest counterexample p = 1, A = 1, B = "
     "−1/2, u = v = 1 "
@@ -287,7 +332,9 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     "u = e₂ (|⟨u, C⁻¹v⟩| = 1/2 against 0). The proof form (eqs. (20), (22)): k = 5, spectrum of G_t from λ_min⁺ = 1 "
     "to 10, "
     "σ_B = ρ·λ_min⁺ for ρ from 1e-3 to 10, frequency (Clopper–Pearson) of the 4/3 factor failing, pointwise in b and "
-    "for the trace (b-averaged) form. The appendix's own proof ends with the factor 2, not 4/3.",
+    "for the trace (b-averaged) form. The appendix's own proof ends with the factor 2, not 4/3. Mutants: the generic "
+    "×10/×0.1 of lemma12_ratio scale both sides (declared equivalent; no exponent mutant applies to a numeric "
+    "pair); the declared mutant drops B from the left side, which must turn the verdict to holds.",
 )
 def lemma12(budget: str, seed: int) -> Outcome:
     per_family, draws = by_budget(budget, (300, 400), (3000, 4000))
@@ -404,7 +451,7 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
                              int(rng.integers(0, 2**31)))
     if -adv.slack > best:
         best = -adv.slack
-    return {"worst": best, "evaluated": random_cases + 15 + adv.evaluated}
+    return {"worst": best, "worst_gap": best * scale, "evaluated": random_cases + 15 + adv.evaluated}
 
 
 @claim(
@@ -419,25 +466,38 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     "worst ‖G^D − G^{D'}‖_F/(L√t/n) at p = 3 over t and n. Exact decision (no statistical test): the statement holds "
     "with the constant √2 by Araki–Yamagami (G = |Aᵀ|), so the verdict is holds when every ratio found is ≤ √2 "
     "(rounding allowance 1e-9) and violated, with the case, when the search exceeds that ceiling (a kernel or "
-    "ceiling fault; the negative control plants such growth). The log-log slopes in n and t are reported only.",
+    "ceiling fault; the negative control plants such growth). The log-log slopes in n and t are reported only. "
+    "The declared forms are the ones evaluated: the ratio is to lemma5_statement on the grid, the ceiling is "
+    "lemma5_rigorous/lemma5_statement (√2), and every worst gap is also compared with lemma5_rigorous and with the "
+    "proof's line lemma5_proof_line pointwise (both are upper bounds; a gap above either is violated).",
 )
 def lemma5(budget: str, seed: int) -> Outcome:
     ts, ns, starts, cases = by_budget(budget, ((1, 2, 4), (10, 100, 1000), 1, 30),
                                       ((1, 2, 4, 8, 16, 32), (10, 100, 1000, 10000), 10, 400))
     tasks = [dict(t=int(t), n=int(n), p=3, starts=starts, random_cases=cases, seed=seed) for t in ts for n in ns]
     outs = _sweep(lemma5_worst, tasks, "noisy_adagrad.lemma5 search")
-    W = np.array([float(o["worst"]) for o in outs]).reshape(len(ts), len(ns))
+    gap = np.array([float(o["worst_gap"]) for o in outs]).reshape(len(ts), len(ns))  # worst ‖G^D − G^{D'}‖_F, L = 1
+    tt, nn = np.meshgrid(np.array(ts, float), np.array(ns, float), indexing="ij")
+    # the declared forms evaluated on the grid (L = 1): the statement's unit, the rigorous bound, the proof's line
+    unit = np.asarray(numeric(tn.lemma5_statement())(L=1.0, n=nn, t=tt), float)
+    rig_bound = np.asarray(numeric(tn.lemma5_rigorous())(L=1.0, n=nn, t=tt), float)
+    line48 = np.asarray(numeric(tn.lemma5_proof_line())(L=1.0, n=nn, t=tt), float)
+    W = gap / unit
     evaluated = int(sum(int(o["evaluated"]) for o in outs))
     worst = float(W.max())
     # reported, not deciding: the growth of the worst ratio along n and t (a search result, no sampling error)
     fit_n = loglog_slope(np.array(ns, float), W.max(axis=0))
     fit_t = loglog_slope(np.array(ts, float), W.max(axis=1))
-    proof_line = W * (1.0 / np.sqrt(np.array(ns, float)))[None, :]  # ratio to L√t/√n = ratio·(1/√n)
+    proof_line = gap / line48  # ratio to the proof's L√t/√n
     fit_proof = loglog_slope(np.array(ns, float), proof_line.max(axis=0))
-    rig = math.sqrt(2.0)
+    rig = float(numeric(tn.lemma5_rigorous())(L=1.0, n=1.0, t=1.0) / numeric(tn.lemma5_statement())(L=1.0, n=1.0,
+                                                                                                       t=1.0))
     # exact decision: the O(L√t/n) statement holds with the constant √2 (Araki–Yamagami, a proof); the search can
-    # refute that ceiling (a worst ratio above √2 beyond rounding), never confirm a larger constant
-    verdict = "violated" if worst > rig * (1 + 1e-9) else "holds"
+    # refute that ceiling (a worst ratio above √2 beyond rounding), never confirm a larger constant. Both bounds the
+    # paper and the proof give are also checked pointwise: the rigorous √2·L√t/n and the proof's line (48), L√t/√n
+    # (looser by √(n/2) ≥ 1 on the grid, n ≥ 10)
+    exceeds = bool(np.any(gap > rig_bound * (1 + 1e-9)) or np.any(gap > line48 * (1 + 1e-9)))
+    verdict = "violated" if worst > rig * (1 + 1e-9) or exceeds else "holds"
     fig = Figure("lemma5", "noisy_adagrad Lemma 5: preconditioner sensitivity", [
         Panel("worst ‖G^D − G^{D'}‖_F found, in units of L√t/n", "n", "ratio",
               [Series(f"t = {t}", ns, W[i], style="points") for i, t in enumerate(ts)]
@@ -856,6 +916,9 @@ def _cor3_window(Ts, outs) -> tuple[list[bool], str]:
     return keep, f"Tr(G_T)/T ≤ {COR3_WINDOW_FRACTION:g}·L·C"
 
 
+declare_equivalent("noisy_adagrad.corollary3.algorithm1", "corollary3_rate:pow1.25",
+                   "Tr(G_T)/T → 0, so (Tr(G_T)/T)^(5/4) ≤ Tr(G_T)/T for large T: a regret that is not O(Tr(G_T)/T) "
+                   "is not O of the smaller rate either; the violated statement stays false")
 @claim(
     "noisy_adagrad.corollary3.algorithm1",
     kind="rate",
@@ -868,14 +931,21 @@ def _cor3_window(Ts, outs) -> tuple[list[bool], str]:
     "losses f_t = t^(−1/4)·L so that ‖∇_t‖ ≍ t^(−1/4) (Remark 4's case), σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t) of a "
     "pilot run (same data, σ_B = 0, mean over its trials), η = C√(3/8), ball of radius 1 (C = 2); T swept. Decision: "
     "verify.decide.rate on the log-log slope of regret·T/Tr(G_T) (per trial) along T over the window Tr(G_T)/T ≤ "
-    "0.1·L·C, margin ±0.1 (decide default); tests = 1.",
+    "0.1·L·C, margin ±0.1 (decide default); tests = 1. The ratio's denominator is corollary3_rate evaluated "
+    "(Tr(G_T)/T + γ at γ = 0), so a wrong rate changes the decided slope; theorem3_1_bound (eq. (25)) is only "
+    "reported as the envelope, so its mutants survive. The verdict is violated at quick (slope +0.39, family lower "
+    "bound +0.35 against the 0.1 margin): the rate made smaller (pow1.25) is declared equivalent; a rate with "
+    "exponents ¾ changes the slope by about −0.2 and stays refuted, as do more noise and a 10× stepsize (they "
+    "worsen the regret).",
     tests=1,
 )
 def corollary3_algorithm1(budget: str, seed: int) -> Outcome:
     g, Ts, outs, trg, reg, _, _, _ = _cor3_fits(budget, seed, "lambda_min")
-    ratio = reg * Ts / trg
+    rate = numeric(tn.corollary3_rate())  # Tr(G_T)/T + γ, with the exact oracle's γ = 0
+    ratio = reg / np.asarray(rate(T=Ts, gamma=0.0, trG=trg), float)
     keep, crit = _cor3_window(Ts, outs)
-    d = decide.rate(Ts, [np.asarray(o["regret"]) * T / np.asarray(o["trG"]) for T, o in zip(Ts, outs)], axis="T",
+    d = decide.rate(Ts, [np.asarray(o["regret"]) / np.asarray(rate(T=T, gamma=0.0, trG=np.asarray(o["trG"])), float)
+                         for T, o in zip(Ts, outs)], axis="T",
                     asymptotic=keep, criterion=crit, margin=COR3_SLOPE_MARGIN)
     env = np.array([np.mean(o["bound25"]) for o in outs]) * Ts / trg
     indef = float(np.mean(outs[-1]["indefinite_frac"]))
@@ -1030,8 +1100,7 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     statement="""Corollary 6: with gradients in a rank-k span, ‖∇_t‖ = O(t^(−α)), γ = O(1/(εn)) and
     T = (εn)^{2/(1+2α)}, the (ε, δ)-DP noisy AdaGrad has excess risk O(√(k log(1/δ))/(εn)), independent of p.""",
     theory=("theory.noisy_adagrad.corollary6_T", "theory.noisy_adagrad.corollary6_rate",
-            "theory.noisy_adagrad.theorem3_1_bound", "theory.noisy_adagrad.lemma5_rigorous",
-            "theory.noisy_adagrad.goe_noise_multiplier"),
+            "theory.noisy_adagrad.theorem3_1_bound", "theory.noisy_adagrad.lemma5_rigorous"),
     notes="α = 0 (plain ERM; ‖∇_t‖ ≤ L always), so T = (εn)²; εn swept through ε at fixed n = 50 (the same data). "
     "low_rank_glm absolute loss (L* = 0), exact oracle (γ = 0), δ = 1e-5, ball of radius 1 (C = 2), η = C√(3/8). "
     "Privacy by the accountant, half the budget each: σ_b = z√T·L/n and σ_B(t) = z√T·Δ_t/√2 with Δ_t = √2·L√t/n "
@@ -1041,7 +1110,10 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     "noise-to-signal ratio σ_B(t)/λ_max(G_t) is at least z₀ε (≈ 7–9) at every t and n: H_t is noise-dominated at "
     "every scale, and no larger εn is more asymptotic (this replaces an earlier 'pre-asymptotic' reading). A violation "
     "needs a decade of εn (full budget: εn = 25–400); the quick sweep (25–100) can only be inconclusive or hold. Also "
-    "run with σ_B = 0 (what the proof accounts for), reported.",
+    "run with σ_B = 0 (what the proof accounts for), reported. goe_noise_multiplier is no longer declared: σ_B = "
+    "z√T·Δ_t/√2 is written out in the task (the audits of Algorithm 1 evaluate that form). At quick the εn sweep "
+    "spans less than the decade a violation needs and the verdict is inconclusive, so its mutants survive there by "
+    "construction; they are measured at full.",
     tests=2,
 )
 def corollary6(budget: str, seed: int) -> Outcome:
