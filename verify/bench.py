@@ -7,8 +7,10 @@ disturbed measurement) for both implementations on the same configuration.
 Rows: the PAGAN loops, the DP-SGD loop with Opacus (PyTorch CPU) as the peer when both are
 installed (the ``peer`` extra; otherwise the peer column is empty and ``peer_note`` says why),
 the bias-corrected DP-Adam round at d = 10⁶ with its bandwidth fraction against a STREAM copy
-measured in the same run, noisy full-matrix AdaGrad at p = 200, and ADP-SGD on
-``smooth_nonconvex``.  ``--json`` rows: name, unit, kernel, reference, peer,
+measured in the same run, noisy full-matrix AdaGrad at p = 200, ADP-SGD on
+``smooth_nonconvex``, and DP-SGD on dense logistic regression at d = 10⁴ in float64 and float32 against
+Opacus and jax-privacy (``peers``: our speed over each peer's; :mod:`verify.peers`).
+``--json`` rows: name, unit, kernel, reference, peer,
 speedup_vs_reference, speedup_vs_peer, bandwidth_fraction, limit_fraction (null where not applicable), config.
 
 ``limit_fraction`` (streaming rows) is the physical limit over the time taken: the least number of bytes any
@@ -339,6 +341,56 @@ def _noisy_adagrad_benchmark(quick: bool) -> dict:
                 "the reference forms the p×p matrices, the kernel works in the span of the gradients seen")
 
 
+def _dp_sgd_d1e4_benchmark(quick: bool, dtype: str = "float64") -> dict:
+    """DP-SGD with per-example clipping on dense logistic regression, d = 10⁴, B = 256 (:mod:`kernels.dp_sgd`),
+    against its NumPy twin and, when the ``peer`` extra is installed, Opacus and jax-privacy on the same data.
+
+    Every implementation draws its own batches and noise; steps/s is the best of the repeats after a warm-up.
+    ``peers`` maps each peer to our speed over its speed (null when the peer is not installed);
+    ``limit_fraction`` is the least traffic of a step (the B rows read once, w read and written) over the STREAM
+    copy bandwidth measured in this run, over our time per step.
+    """
+    from kernels.dp_sgd import dense_logistic, minimum_bytes_per_step, run_dp_sgd
+    from kernels.dp_sgd_reference import dp_sgd_reference
+
+    from . import peers as P
+
+    n, d, B = 2048, 10**4, 256  # 8 batches of records: the rows do not stay in cache between steps
+    lr, clip, sigma = 0.5, 1.0, 1.0
+    steps, ref_steps, repeats = (20, 4, 3) if quick else (100, 10, 5)
+    prob = dense_logistic(n, d, seed=0, dtype=dtype)
+    kw = dict(batch_size=B, lr=lr, clip=clip, sigma=sigma)
+    run_dp_sgd(prob, steps=2, **kw)  # compile (or load the cache)
+    k = _best_rate(lambda: run_dp_sgd(prob, steps=steps, seed=1, **kw), steps, repeats)
+    r = _best_rate(lambda: dp_sgd_reference(prob, steps=ref_steps, seed=1, **kw), ref_steps, max(2, repeats - 2))
+    rates: dict[str, float | None] = {}
+    notes = []
+    for name in P.PEERS:
+        try:
+            run = P.stepper(name, prob, seed=1, **kw)
+        except P.PeerMissing as exc:
+            rates[name] = None
+            notes.append(f"{name} skipped: {exc}")
+            continue
+        run(3)  # compile / warm up
+        rates[name] = _best_rate(lambda: run(steps), steps, repeats)
+    bw = max(_stream_copy_bandwidth(4 * 10**7, repeats), _stream_copy_bandwidth(4 * 10**7, repeats, 2))
+    itemsize = np.dtype(dtype).itemsize
+    min_bytes = minimum_bytes_per_step(B, d, itemsize)
+    present = {name: v for name, v in rates.items() if v is not None}
+    strongest = max(present, key=present.get) if present else None
+    if present:
+        notes.insert(0, "ours over " + ", ".join(f"{name} {k / v:.3g}x" for name, v in present.items()))
+    return _row(f"dp_sgd_d1e4{'_f32' if dtype == 'float32' else ''}", "steps/s", k, r,
+                config=f"dense logistic regression n={n} d={d}, B={B} distinct records per step, clip {clip}, "
+                       f"sigma {sigma}, {dtype}",
+                peer=present.get(strongest) if strongest else None,
+                limit_fraction=min_bytes * k / bw,
+                peers={name: (None if v is None else k / v) for name, v in rates.items()},
+                peer_rates=rates, minimum_bytes_per_step=min_bytes, stream_copy_bytes_per_s=bw,
+                peer_note="; ".join(notes))
+
+
 def _row(name, unit, kernel, reference, config, peer=None, bandwidth_fraction=None, limit_fraction=None,
          **extra) -> dict:
     return {"name": name, "unit": unit, "kernel": kernel, "reference": reference, "peer": peer,
@@ -355,6 +407,8 @@ BENCHMARKS = {
     "dp_sgd_loop": _dp_sgd_benchmark,
     "noisy_adagrad_p200": _noisy_adagrad_benchmark,
     "adp_sgd_loop": _adp_benchmark,
+    "dp_sgd_d1e4": _dp_sgd_d1e4_benchmark,
+    "dp_sgd_d1e4_f32": lambda quick: _dp_sgd_d1e4_benchmark(quick, "float32"),
 }
 
 
