@@ -9,8 +9,10 @@ the peer libraries (Opacus, jax-privacy) implement with per-example gradients, s
 ``dp_sgd_d1e4`` and the peer-agreement test compare the same update.
 
 The batch's records are summed in :data:`CHUNKS` fixed chunks that Numba's threads share (``prange``); the
-chunk sums are added in order, so the numbers do not depend on the thread count, and the compiled margin
-is the same for every call on a machine, so the same seed gives the same numbers there.  The
+chunk sums are added in order, so the numbers do not depend on the thread count.  In float64 the margin
+is ``kernels._shared.dot``'s fixed-order sum (the same bits on any CPU); in float32 the compiler may
+reorder it into the CPU's vector lanes (as BLAS does), so float32 results are the same for a seed on one
+machine and may differ in the last bits on a CPU with other vector widths.  The
 NumPy twin :func:`kernels.dp_sgd_reference.dp_sgd_reference` draws the same batches and the same noise
 from the same generator and agrees to rounding.  ``sigma = 0`` and ``clip = inf`` give plain minibatch SGD.
 Features may be float32 or float64: margins, the clipped rows' sums and ``w`` are in the features' dtype
@@ -22,8 +24,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
+from kernels import _cpu
 from kernels import validate as V
 from kernels.dp_sgd_problems import DTYPES, LogisticProblem, dense_logistic
 
@@ -35,10 +39,25 @@ __all__ = ["LogisticProblem", "dense_logistic", "run_dp_sgd", "minimum_bytes_per
 CHUNKS = 8
 
 
+def _margin(x, w):
+    """⟨x, w⟩ (a Python stand-in; jitted code gets the implementation chosen by dtype below)."""
+    return float(np.dot(np.asarray(x, np.float64), np.asarray(w, np.float64)))
+
+
+@overload(_margin, inline="always")
+def _margin_overload(x, w):
+    if x.dtype == types.float64:
+        def impl(x, w):  # the fixed order of kernels._shared.dot: the same bits on any CPU
+            return _cpu.dot(x, w)
+    else:
+        def impl(x, w):
+            return _dot_reassociated(x, w)
+    return impl
+
+
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
-def _dot(x, w):
-    """⟨x, w⟩ in the arrays' dtype; the compiler may reorder the sum into vector lanes (fixed for the compiled
-    code)."""
+def _dot_reassociated(x, w):
+    """⟨x, w⟩ in the arrays' dtype, the sum reordered by the compiler into the CPU's vector lanes."""
     s = x[0] * w[0]
     for j in range(1, x.shape[0]):
         s += x[j] * w[j]
@@ -71,7 +90,7 @@ def _loop(X, y, sq, w, steps, batch, lr, clip, noise_std, rng, perm, acc, factor
             for k in range(c * batch // chunks, (c + 1) * batch // chunks):
                 i = perm[k]
                 x = X[i]
-                g = _logistic_coef(float(y[i]), float(_dot(x, w)))
+                g = _logistic_coef(float(y[i]), float(_margin(x, w)))
                 norm = abs(g) * math.sqrt(sq[i])
                 f = 1.0
                 if norm > clip:
