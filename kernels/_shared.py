@@ -180,13 +180,17 @@ def project_ball_hnorm(x, inv_h, radius):
 def adp_scales(b_rule, alpha_rule, t, a, c, b0, C, b2, gn2, nu):
     """ADP-SGD (``adp`` Algorithm 1) at step t (0-based): (b_{t+1}, α_{t+1}, running b²).
 
-    b_rule 0: b_{t+1} = √(a + c(t+1)); 1: b²_{t+1} = b_t² + max(‖∇f‖², ν) with ``gn2`` = ‖∇f‖².
+    b_rule 0: b_{t+1} = √(a + c(t+1)); 1: b²_{t+1} = b_t² + max(‖∇f‖², ν) with ``gn2`` = ‖∇f‖²;
+    2 (a kernel fault for mutation analysis only): b²_{t+1} = b_t² + ν, the gradient ignored.
     alpha_rule 0: α ≡ 1 (DP-SGD); 1: α = √b (polynomial b) or α = (b₀² + (t+1)C)^{1/4} (adaptive b).
     """
     if b_rule == 0:
         b = math.sqrt(a + c * (t + 1))
     else:
-        b2 += gn2 if gn2 > nu else nu
+        if b_rule == 1:
+            b2 += gn2 if gn2 > nu else nu
+        else:
+            b2 += nu
         b = math.sqrt(b2)
     if alpha_rule == 0:
         al = 1.0

@@ -178,6 +178,9 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
     # (no clipping fault: on smooth_nonconvex the gradient bound is exact and clipping never triggers)
     eta, sigma = eta * faults.stepsize_scale(), sigma * faults.noise_scale()
+    b_code = B_RULES[b_rule]
+    if b_rule == "adaptive" and faults.public_stepsize():
+        b_code = 2  # the fault: b grows by ν alone (kernels._shared.adp_scales)
     trials = V.count("trials", trials)
     log_steps = log_points(steps, V.count("n_log", n_log, 2))
     V.memory("trials, n_log", trials, log_steps.size)
@@ -187,7 +190,7 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     out_t = np.empty((trials, problem.d))
     for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
         rng = np.random.default_rng(s)
-        _adp_loop(problem.features, problem.labels, problem.lam, np.zeros(problem.d), steps, eta, B_RULES[b_rule],
+        _adp_loop(problem.features, problem.labels, problem.lam, np.zeros(problem.d), steps, eta, b_code,
                   a, c, b0, nu, ALPHA_RULES[alpha_rule], C, sigma, clip, rng, log_steps, out_g[k], out_t[k])
     V.finite_output("eta, sigma, a, c, b0, nu, C", out_g, out_t)
     return {"steps": log_steps, "grad_norm2": out_g, "theta": out_t}

@@ -14,7 +14,9 @@ faults that the claim's check exercises, and counts a fault that it exercised an
 * ``noise_geometry_inverse`` — PAGAN/PASAN draw their noise with covariance A instead of A⁻¹;
 * ``skip_clipping`` — per-record clipping (or projection onto the ellipsoid) not applied;
 * ``stepsize_scale`` — the stepsize / learning rate multiplied by this factor;
-* ``drop_bias_correction`` — DP-Adam's bias correction of the moments left out.
+* ``drop_bias_correction`` — DP-Adam's bias correction of the moments left out;
+* ``public_stepsize`` — ADP-SGD's adaptive b_{t+1} grown by ν alone, not by the record's gradient norm (the
+  data-dependent stepsize replaced by a public one: the leak the adaptive audits find disappears).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class Faults:
     skip_clipping: bool = False
     stepsize_scale: float = 1.0
     drop_bias_correction: bool = False
+    public_stepsize: bool = False
 
     def any(self) -> bool:
         return self != Faults()
@@ -130,3 +133,10 @@ def drop_bias_correction() -> bool:
     if _active.drop_bias_correction:
         applied("drop_bias_correction")
     return _active.drop_bias_correction
+
+
+def public_stepsize() -> bool:
+    _visit("public_stepsize")
+    if _active.public_stepsize:
+        applied("public_stepsize")
+    return _active.public_stepsize

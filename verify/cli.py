@@ -409,7 +409,8 @@ def cmd_mutants(args) -> int:
         try:
             with _runner.using(r):
                 results = mutants.run(claims, budget, seed, progress=lambda m: print(
-                    f"{'caught  ' if m.killed else 'survived'} {m.claim}  {m.mutant}: {m.original} -> {m.verdict}"
+                    f"{'caught  ' if m.killed else 'equiv.  ' if m.equivalent else 'survived'} {m.claim}  {m.mutant}: "
+                    f"{m.original} -> {m.verdict}"
                     f"  ({m.seconds:.1f} s)", file=sys.stderr, flush=True))
         finally:
             r.close()

@@ -198,12 +198,20 @@ def declare_equivalent(claim_id: str, mutant: str, reason: str) -> None:
     EQUIVALENT[(claim_id, mutant)] = reason.strip()
 
 
-def equivalence(c: Claim, m: Mutant) -> str:
-    """Why ``m`` cannot make ``c``'s statement false ("" when it can): a constant mutant of a theory function in
-    the direction the claim declares weakening (``weaker_if``), or a mutant declared equivalent with a reason
-    (:func:`declare_equivalent`)."""
+def equivalence(c: Claim, m: Mutant, original: str = "") -> str:
+    """Why ``m`` cannot change the truth of ``c``'s statement ("" when it can): a constant mutant of a theory
+    function in the direction the claim declares weakening (``weaker_if``), a mutant declared equivalent with a
+    reason (:func:`declare_equivalent`), or, for a privacy claim whose verdict ``original`` is violated, a kernel
+    fault that only weakens privacy (the mutated kernel leaks at least as much: the promise stays false), and,
+    for one that holds, a fault that only strengthens it."""
     if (c.id, m.name) in EQUIVALENT:
         return EQUIVALENT[(c.id, m.name)]
+    kinds = getattr(m, "kinds", "")
+    if c.kind == "privacy" and m.kind == "kernel":
+        if original == Verdict.VIOLATED and kinds == "privacy":
+            return "a fault that only weakens privacy cannot make a violated privacy promise true"
+        if original == Verdict.HOLDS and kinds == "privacy_fix":
+            return "a fault that only strengthens privacy cannot make a true privacy promise false"
     path, _, rest = m.description.partition(":")
     name = m.name.rpartition(":")[2]
     way = dict(getattr(c, "weaker_if", ()) or ()).get(path)
@@ -232,7 +240,8 @@ def theory_mutants(c: Claim, samples: dict | None = None) -> list[Mutant]:
 # kernel mutants: faults switched on through kernels.faults (no file edited)
 # --------------------------------------------------------------------------------------
 def kernel_mutant(name: str, description: str, hook: str, kinds: str, **faults) -> Mutant:
-    """A fault of the kernels.  ``kinds``: "privacy" (it weakens privacy: for privacy claims), "utility" (it
+    """A fault of the kernels.  ``kinds``: "privacy" (it weakens privacy: for privacy claims), "privacy_fix" (it
+    removes a leak the kernel has: for privacy claims, which it must turn from violated to holds), "utility" (it
     harms accuracy while privacy is unchanged or stronger: for the other claims) or "both"."""
 
     m = Mutant(name, description, "kernel", lambda: _faults.inject(**faults))
@@ -253,6 +262,8 @@ KERNEL_MUTANTS: tuple[Mutant, ...] = (
                   stepsize_scale=10.0),
     kernel_mutant("no-bias-correction", "DP-Adam's noise-variance bias correction of v̂ left out",
                   "drop_bias_correction", "utility", drop_bias_correction=True),
+    kernel_mutant("stepsize-public", "ADP-SGD's adaptive b_{t+1} grown by ν alone (the data-dependent stepsize "
+                  "replaced by a public one)", "public_stepsize", "privacy_fix", public_stepsize=True),
 )
 
 
@@ -262,7 +273,7 @@ def _kernel_mutant_fits(m: Mutant, c: Claim) -> bool:
     kinds = getattr(m, "kinds", "both")
     if kinds == "both":
         return True
-    return (kinds == "privacy") == (c.kind == "privacy")
+    return (kinds in ("privacy", "privacy_fix")) == (c.kind == "privacy")
 
 
 def mutants_of(c: Claim, visited_hooks: frozenset | None = None, called_theory: set | None = None) -> list[Mutant]:
@@ -360,7 +371,7 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
                 verdict, seconds, err = _verdict_of(c, budget, seed)
             reset_caches()
             r = MutantResult(c.id, m.name, m.description, m.kind, str(base), verdict, seconds, err,
-                             equivalence(c, m))
+                             equivalence(c, m, str(base)))
             out.append(r)
             if progress is not None:
                 progress(r)

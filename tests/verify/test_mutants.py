@@ -264,3 +264,37 @@ def test_a_mutant_declared_equivalent_with_a_reason_is_reported_apart_and_a_blan
     assert s.equivalent == 1 and s.mutants == len(rs) - 1
     with pytest.raises(ValueError, match="reason"):
         mutants.declare_equivalent(cid, "noise_multiplier:x10", "  ")
+
+
+def test_public_stepsize_fault_makes_adaptive_b_ignore_the_gradient_and_only_adaptive_runs_visit_it():
+    import numpy as np
+
+    from kernels import faults
+    from kernels.adp import run_adp, smooth_nonconvex
+
+    prob = smooth_nonconvex(n=50, d=5, seed=0)
+    kw = dict(steps=30, eta=1.0, alpha_rule="dp", sigma=0.5, trials=2, seed=3, n_log=2)
+    faults.clear_visited()
+    clean = run_adp(prob, b_rule="adaptive", **kw)["theta"]
+    assert "public_stepsize" in faults.visited()
+    with faults.inject(public_stepsize=True):
+        public = run_adp(prob, b_rule="adaptive", **kw)["theta"]
+        assert "public_stepsize" in faults.applied_names()
+    assert not np.allclose(clean, public)  # b grew by ν only: larger steps
+    faults.clear_visited()
+    with faults.inject(public_stepsize=True):
+        poly = run_adp(prob, b_rule="poly", **kw)["theta"]
+    assert "public_stepsize" not in faults.visited()
+    assert np.array_equal(poly, run_adp(prob, b_rule="poly", **kw)["theta"])
+
+
+def test_privacy_faults_are_equivalent_on_the_side_they_cannot_move():
+    from verify.registry import Claim
+
+    c = Claim("fixture.priv", "pagan", "s", "privacy", (), lambda b, s: None)
+    weaken = next(m for m in mutants.KERNEL_MUTANTS if m.name == "noise*0.7")
+    fix = next(m for m in mutants.KERNEL_MUTANTS if m.name == "stepsize-public")
+    assert mutants.equivalence(c, weaken, "violated") and not mutants.equivalence(c, weaken, "holds")
+    assert mutants.equivalence(c, fix, "holds") and not mutants.equivalence(c, fix, "violated")
+    utility = Claim("fixture.util", "pagan", "s", "rate", (), lambda b, s: None)
+    assert fix not in mutants.mutants_of(utility) and weaken not in mutants.mutants_of(utility)
