@@ -199,11 +199,12 @@ def declare_equivalent(claim_id: str, mutant: str, reason: str) -> None:
 
 
 def equivalence(c: Claim, m: Mutant, original: str = "") -> str:
-    """Why ``m`` cannot change the truth of ``c``'s statement ("" when it can): a constant mutant of a theory
-    function in the direction the claim declares weakening (``weaker_if``), a mutant declared equivalent with a
-    reason (:func:`declare_equivalent`), or, for a privacy claim whose verdict ``original`` is violated, a kernel
-    fault that only weakens privacy (the mutated kernel leaks at least as much: the promise stays false), and,
-    for one that holds, a fault that only strengthens it."""
+    """Why ``m`` cannot change the truth of ``c``'s statement ("" when it can), given the claim's own verdict
+    ``original``: a mutant declared equivalent with a reason (:func:`declare_equivalent`); a constant mutant of a
+    theory function in the direction the claim declares weakening (``weaker_if``) when the claim is not violated
+    (a weaker form of a true statement is true), or in the other direction when it is violated (a stronger form
+    of a false statement is false); for a privacy claim, a kernel fault that only weakens privacy when it is
+    violated (the mutated kernel leaks at least as much) and one that only strengthens it when it holds."""
     if (c.id, m.name) in EQUIVALENT:
         return EQUIVALENT[(c.id, m.name)]
     kinds = getattr(m, "kinds", "")
@@ -215,8 +216,13 @@ def equivalence(c: Claim, m: Mutant, original: str = "") -> str:
     path, _, rest = m.description.partition(":")
     name = m.name.rpartition(":")[2]
     way = dict(getattr(c, "weaker_if", ()) or ()).get(path)
-    if m.kind == "theory" and way is not None and _DIRECTION.get(name) == way:
-        return f"{path.split('.')[-1]} made {way} only weakens the statement (declared weaker_if)"
+    direction = _DIRECTION.get(name)
+    if m.kind == "theory" and way is not None and direction is not None:
+        if original == Verdict.VIOLATED and direction != way:
+            # a statement stronger than a false one is false: the mutant cannot make it true
+            return f"{path.split('.')[-1]} made {direction} only strengthens a violated statement (declared weaker_if)"
+        if original != Verdict.VIOLATED and direction == way:
+            return f"{path.split('.')[-1]} made {way} only weakens the statement (declared weaker_if)"
     return ""
 
 

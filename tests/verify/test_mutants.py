@@ -298,3 +298,27 @@ def test_privacy_faults_are_equivalent_on_the_side_they_cannot_move():
     assert mutants.equivalence(c, fix, "holds") and not mutants.equivalence(c, fix, "violated")
     utility = Claim("fixture.util", "pagan", "s", "rate", (), lambda b, s: None)
     assert fix not in mutants.mutants_of(utility) and weaken not in mutants.mutants_of(utility)
+
+
+def test_on_a_violated_claim_the_strengthening_constant_is_equivalent_and_the_weakening_one_must_be_caught():
+    cid = "fixture.one_sided_false_toy"
+
+    @registry.claim(cid, kind="exact", statement="z ≥ 2·√(log(1/δ))/ε (a false one-sided fixture).",
+                    theory=("theory.pagan.noise_multiplier",),
+                    weaker_if={"theory.pagan.noise_multiplier": "larger"})
+    def check(budget, seed):
+        got, want = _multiplier_at(2.0, 1e-5), math.sqrt(math.log(1e5)) / 2.0
+        return Outcome(verdict="holds" if got >= 2 * want else "violated", evidence=f"z = {got}")
+
+    try:
+        rs = mutants.run([registry.REGISTRY[cid]], "quick", 0)
+    finally:
+        registry.REGISTRY.pop(cid, None)
+    by = {r.mutant: r for r in rs}
+    assert all(r.original == "violated" for r in rs)
+    # ×10 weakens: the statement becomes true and the check says so (caught, refuted)
+    assert by["noise_multiplier:x10"].killed and by["noise_multiplier:x10"].refuted
+    assert not by["noise_multiplier:x10"].equivalent
+    # ×0.1 strengthens a false statement: still false, equivalent
+    assert by["noise_multiplier:x0.1"].verdict == "violated"
+    assert "strengthens a violated statement" in by["noise_multiplier:x0.1"].equivalent
