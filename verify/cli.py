@@ -4,7 +4,7 @@
 
     dpverify claims [--paper KEY] [--json]
     dpverify verify [IDS...] [--paper KEY] [--budget quick|full] [--seed S] [--out DIR] [--json]
-                    [--workers N] [--scheduler ADDRESS] [--wait]
+                    [--workers N] [--threads] [--scheduler ADDRESS] [--wait]
     dpverify run ALGORITHM [--problem PROBLEM] [--epsilon E] [--delta D] [--trials N] [--seed S]
                  [--steps T] [--batch-size B] [--alpha A] [--out DIR] [--json] [--wait] [--load F]
     dpverify bench [--out DIR] [--json] [--wait]
@@ -133,9 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"output directory (default {DEFAULT_VERIFY_OUT})")
     v.add_argument("--json", action="store_true", help="print the results as JSON to stdout")
     v.add_argument("--workers", default=None, metavar="N",
-                   help=f"threads of the embedded Dask cluster, 1 to {MAX_WORKERS} (default: all cores)")
+                   help=f"claims checked at once, 1 to {MAX_WORKERS} (default: all cores); each in its own worker "
+                   "process, or with --threads a thread of the embedded Dask cluster, which has N threads")
+    v.add_argument("--threads", action="store_true",
+                   help="check concurrent claims as threads of this process sharing one embedded Dask cluster, not "
+                   "in worker processes (the default on Linux, which runs their Python parts in parallel too)")
     v.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="use an existing Dask cluster, e.g. tcp://host:8786")
+                   help="use an existing Dask cluster, e.g. tcp://host:8786 (implies --threads)")
     v.add_argument("--verdict", default=None, metavar="|".join(registry.VERDICTS),
                    help="print only the claims with this verdict in the table (the result set keeps them all)")
     v.add_argument("--mutants", default=None, metavar="FILE",
@@ -350,7 +354,8 @@ def cmd_verify(args, runner=None) -> int:
     with _result_set(out, VERIFY_SET, args.wait) as staged:
         try:
             results = engine.run_claims(claims, budget, seed, out, workers=workers, scheduler=scheduler,
-                                        progress=True, runner=runner, plots_dir=staged.dir)
+                                        progress=True, runner=runner, plots_dir=staged.dir,
+                                        processes=not args.threads)
         except engine.RunnerUnavailable as exc:
             raise CouldNotRun(str(exc)) from None
         seconds = time.perf_counter() - t0

@@ -23,7 +23,7 @@ from typing import Sequence
 from . import plots as _plots
 from . import runner as _runner
 from .atomic import DISK_FULL
-from .registry import Claim, Outcome, Result
+from .registry import REGISTRY, Claim, Outcome, Result
 
 FIGURES_DIR = "figures"
 _RENDER_LOCK = threading.Lock()
@@ -61,6 +61,7 @@ def run_claims(
     runner: _runner.Runner | None = None,
     plots_dir: str | os.PathLike | None = None,
     claim_workers: int | None = None,
+    processes: bool = False,
 ) -> Results:
     """Check every claim at ``budget`` with ``seed``; plots go to ``plots_dir/figures``.
 
@@ -76,10 +77,22 @@ def run_claims(
     the caller keeps ownership of an injected runner.  Otherwise a
     :class:`verify.runner.DaskRunner` caching under ``out_dir/cache`` is created
     here and closed when the run ends, however it ends.
+
+    ``processes``: check concurrent claims in worker processes (forked from this one, so every registered
+    claim is there), each running its tasks in order with the same cache (:class:`verify.runner.CachedSerialRunner`)
+    instead of threads sharing one Dask cluster: the claims' Python parts (closed forms, accountants, fits) then
+    run in parallel too, which threads cannot do under the GIL.  Only on an owned runner without a scheduler,
+    with more than one claim at once, on a platform that forks (Linux); otherwise threads.  The numbers are
+    the same either way: every task carries its own seed.
     """
     out = Path(out_dir)
     own = runner is None
-    if own:
+    n_conc = max(1, min(len(claims), claim_workers if claim_workers is not None else
+                        (workers or os.cpu_count() or 1) if own else 1))
+    use_processes = bool(processes and own and scheduler is None and n_conc > 1 and _can_fork())
+    if own and use_processes:
+        runner = _ProcessPool(n_conc, out / CACHE_DIR)
+    elif own:
         try:
             runner = _runner.DaskRunner(cache_dir=out / CACHE_DIR, workers=workers, scheduler=scheduler,
                                         progress=progress)
@@ -95,11 +108,10 @@ def run_claims(
     absl.setLevel(logging.ERROR)
     bar = None
     where = Path(plots_dir) if plots_dir is not None else out
-    # Claims run concurrently on an owned cluster (their sweeps share its threads): one claim's serial parts
-    # (closed forms, accountants, fits) overlap another's kernels.  Every task carries its own seed, so the
-    # numbers do not depend on the order claims finish in; an injected runner keeps them one after another.
-    n_conc = max(1, min(len(claims), claim_workers if claim_workers is not None else
-                        (workers or os.cpu_count() or 1) if own else 1))
+    # Claims run concurrently on an owned cluster (their sweeps share its threads), or in worker processes: one
+    # claim's serial parts (closed forms, accountants, fits) overlap another's kernels.  Every task carries its own
+    # seed, so the numbers do not depend on the order claims finish in; an injected runner keeps them one after
+    # another.
     try:
         if progress:
             from tqdm.auto import tqdm
@@ -116,7 +128,9 @@ def run_claims(
             if progress:
                 _say(f"{result.verdict:<12} {c.id}  ({result.seconds:.1f} s)", bar)
 
-        if n_conc == 1:
+        if use_processes:
+            runner.run(claims, budget, seed, where, done, finished)
+        elif n_conc == 1:
             for c in claims:
                 if bar is not None:
                     bar.set_postfix_str(c.id, refresh=True)
@@ -207,3 +221,53 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
     return Result(c.id, outcome.verdict, dict(outcome.numbers), evidence, outcome.counterexample,
                   seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions],
                   _runner.code_fingerprint()), ok
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _check_in_process(claim_id: str, budget: str, seed: int, where: str,
+                      cache_dir: str) -> tuple[Result, bool, int, int]:
+    """A worker process's part: one claim, its tasks in order, cached under ``cache_dir``."""
+    runner = _runner.CachedSerialRunner(cache_dir)
+    result, ok = _run_one(REGISTRY[claim_id], budget, seed, Path(where), runner)
+    return result, ok, runner.computed, runner.reused
+
+
+class _ProcessPool:
+    """Claims checked in ``n`` forked worker processes (the runner of :func:`run_claims` with ``processes``)."""
+
+    progress = False
+
+    def __init__(self, n: int, cache_dir: Path):
+        self.n, self.cache_dir = n, cache_dir
+        self.computed = self.reused = 0
+
+    def run(self, claims, budget, seed, where: Path, done: dict, finished) -> None:
+        import multiprocessing
+        from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+        pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"))
+        try:
+            futures = {pool.submit(_check_in_process, c.id, budget, seed, str(where), str(self.cache_dir)): c
+                       for c in claims}
+            pending = set(futures)
+            while pending:
+                ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
+                for f in ready:
+                    c = futures[f]
+                    result, ok, computed, reused = f.result()  # a RunFailure (disk full) ends the run
+                    self.computed += computed
+                    self.reused += reused
+                    done[c.id] = (result, ok)
+                    finished(c, result)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+
+    def close(self) -> None:
+        pass

@@ -11,6 +11,8 @@ tasks run:
   address.  Each task's output is written to ``cache_dir`` as soon as it finishes,
   keyed by (claim, function, parameters), so an interrupted run resumes without
   recomputing finished tasks.
+* :class:`CachedSerialRunner`: in this thread, in order, with the same cache (each claim
+  of ``dpverify verify``'s default process-parallel mode runs its tasks this way).
 
 Task functions return a dict of numbers / arrays; the cache stores it as ``.npz``
 together with the task key it belongs to and a SHA-256 checksum of its arrays
@@ -189,45 +191,28 @@ class SerialRunner(Runner):
         return [_as_dict(fn(**t)) for t in it]
 
 
-class DaskRunner(Runner):
-    """Tasks on a dask.distributed cluster, each result persisted as it finishes."""
+class _CachingRunner(Runner):
+    """What both caching runners share: each task's output persisted under ``cache_dir/<claim>/<key>.npz`` as
+    soon as it is computed, and taken from there on a later run (an entry found corrupt is recomputed)."""
 
-    def __init__(
-        self,
-        cache_dir: str | os.PathLike | None = None,
-        workers: int | None = None,
-        scheduler: str | None = None,
-        progress: bool = True,
-    ):
-        from distributed import Client, LocalCluster
+    cache_dir: Path | None = None
 
+    def _init_cache(self, cache_dir: str | os.PathLike | None) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
-        self.progress = progress
         self.computed = 0  # tasks computed in this session (not taken from the cache)
         self.reused = 0  # tasks taken from the cache
         self.corrupt = 0  # cache entries found corrupt, foreign or tampered with (recomputed)
-        self.scheduler = scheduler
-        if scheduler:
-            self._cluster = None
-            self.client = Client(scheduler, timeout="20s")
-        else:
-            n = workers or os.cpu_count() or 1
-            self._cluster = LocalCluster(
-                processes=False, n_workers=1, threads_per_worker=n, dashboard_address=":0"
-            )
-            self.client = Client(self._cluster)
 
     def _path(self, key: str) -> Path | None:
         if self.cache_dir is None:
             return None
         return self.cache_dir / _claim_id.get() / f"{key}.npz"
 
-    def map(self, fn, tasks, label=""):
-        from distributed import as_completed
-
+    def _lookup(self, fn, tasks) -> tuple[list, dict, dict]:
+        """(results with the cached ones filled in, index -> cache path of each task to compute, index -> key)."""
         results: list[dict | None] = [None] * len(tasks)
-        pending = {}
-        keys = {}
+        pending: dict[int, Path | None] = {}
+        keys: dict[int, str] = {}
         for i, t in enumerate(tasks):
             keys[i] = task_key(_claim_id.get(), fn, t)
             p = self._path(keys[i])
@@ -244,6 +229,66 @@ class DaskRunner(Runner):
                     except OSError:
                         pass
             pending[i] = p
+        return results, pending, keys
+
+    def _store(self, path: Path | None, key: str, out: dict) -> None:
+        if path is None:
+            return
+        try:
+            save_entry(path, key, out)
+        except OSError as exc:
+            if exc.errno in DISK_FULL:
+                raise RunFailure(f"{exc.strerror} writing {exc.filename or path}") from exc
+            raise
+
+
+class CachedSerialRunner(_CachingRunner):
+    """In this thread, in order, each result persisted like :class:`DaskRunner`'s (the runner of a claim checked
+    in a worker process of ``dpverify verify``: the claims, not their tasks, run in parallel)."""
+
+    def __init__(self, cache_dir: str | os.PathLike | None = None, progress: bool = False):
+        self._init_cache(cache_dir)
+        self.progress = progress
+
+    def map(self, fn, tasks, label=""):
+        results, pending, keys = self._lookup(fn, tasks)
+        for i, path in pending.items():
+            out = _as_dict(fn(**tasks[i]))
+            self._store(path, keys[i], out)
+            results[i] = out
+            self.computed += 1
+        return results  # type: ignore[return-value]
+
+
+class DaskRunner(_CachingRunner):
+    """Tasks on a dask.distributed cluster, each result persisted as it finishes."""
+
+    def __init__(
+        self,
+        cache_dir: str | os.PathLike | None = None,
+        workers: int | None = None,
+        scheduler: str | None = None,
+        progress: bool = True,
+    ):
+        from distributed import Client, LocalCluster
+
+        self._init_cache(cache_dir)
+        self.progress = progress
+        self.scheduler = scheduler
+        if scheduler:
+            self._cluster = None
+            self.client = Client(scheduler, timeout="20s")
+        else:
+            n = workers or os.cpu_count() or 1
+            self._cluster = LocalCluster(
+                processes=False, n_workers=1, threads_per_worker=n, dashboard_address=":0"
+            )
+            self.client = Client(self._cluster)
+
+    def map(self, fn, tasks, label=""):
+        from distributed import as_completed
+
+        results, pending, keys = self._lookup(fn, tasks)
         if pending:
             futures = {}
             for i in pending:
@@ -264,13 +309,7 @@ class DaskRunner(Runner):
                         if lost:
                             raise SchedulerLost(lost) from exc
                         raise
-                    if pending[i] is not None:
-                        try:
-                            save_entry(pending[i], keys[i], out)
-                        except OSError as exc:
-                            if exc.errno in DISK_FULL:
-                                raise RunFailure(f"{exc.strerror} writing {exc.filename or pending[i]}") from exc
-                            raise
+                    self._store(pending[i], keys[i], out)
                     results[i] = out
                     self.computed += 1
                     if bar is not None:

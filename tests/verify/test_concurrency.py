@@ -20,3 +20,39 @@ def test_concurrent_claims_match_serial(tmp_path):
         assert json.dumps(jsonable(a.figures), sort_keys=True) == json.dumps(jsonable(b.figures), sort_keys=True)
         assert a.evidence == b.evidence
     assert not serial.failed and not conc.failed
+
+
+def _toy_task(k: int, seed: int) -> dict:
+    import numpy as np
+
+    return {"x": np.random.default_rng(seed).standard_normal(3) * k}
+
+
+def _toy_check(budget, seed):
+    import numpy as np
+
+    from verify.registry import Outcome
+    from verify.runner import sweep
+
+    outs = sweep(_toy_task, [dict(k=k, seed=seed * 10 + k) for k in range(4)], "toy")
+    total = float(sum(np.sum(o["x"]) for o in outs))
+    return Outcome(verdict="holds", evidence=f"sum {total}", numbers={"sum": total})
+
+
+def test_claims_in_worker_processes_match_threads_and_reuse_the_cache(tmp_path):
+    toy = "fixture.process_toy"
+    registry.claim(toy, kind="exact", statement="a sweeping fixture")(_toy_check)
+    try:
+        claims = registry.select(IDS) + [registry.REGISTRY[toy]]
+        threads = engine.run_claims(claims, "quick", 1, tmp_path / "a", workers=2, progress=False)
+        procs = engine.run_claims(claims, "quick", 1, tmp_path / "b", workers=2, progress=False, processes=True)
+        again = engine.run_claims(claims, "quick", 1, tmp_path / "b", workers=2, progress=False, processes=True)
+    finally:
+        registry.REGISTRY.pop(toy, None)
+    assert [r.id for r in procs] == [c.id for c in claims]  # ledger order kept
+    for a, b in zip(threads, procs):
+        assert a.verdict == b.verdict, a.id
+        assert json.dumps(jsonable(a.figures), sort_keys=True) == json.dumps(jsonable(b.figures), sort_keys=True)
+    assert not procs.failed and procs.computed == threads.computed >= 4
+    assert again.computed == 0 and again.reused == procs.computed  # the workers' cache entries are found
+    assert [r.figures for r in again] == [r.figures for r in procs]
