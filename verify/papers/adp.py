@@ -248,6 +248,8 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     statement="""Theorem 4.1: with c_t ~ N(0, σ²I), σ² = (16G)²·B_δ/(n²ε²)·Σ_t 1/α_t², B_δ = log(16T/(nδ))·log(1.25/δ),
     Algorithm 1 (one record drawn uniformly per step, gradients bounded by G) is (ε, δ)-DP.""",
     theory=("theory.adp.theorem4_1_variance", "theory.adp.b_delta"),
+    # more noise only weakens a privacy promise (σ² grows with both)
+    weaker_if={"theory.adp.theorem4_1_variance": "larger", "theory.adp.b_delta": "larger"},
     notes="Exact (accountant bounds and a probability computation; tests = 0). Adjacency: replace-one (the paper's; "
     "the replaced record's gradient moves by up to 2G). Each step draws one record uniformly: a subsampled Gaussian "
     "of rate 1/n and multiplier α_t σ/G. dp-accounting PLD under REPLACE_ONE, the α_t grouped into blocks (4 quick, "

@@ -1563,3 +1563,11 @@ def _register_dp_adam_audits() -> None:
 
 
 _register_dp_adam_audits()
+
+
+# The stepsize mutant moves only θ. These claims feed the kernel a fixed stream of per-record gradients (none is
+# computed at θ) and measure its moment estimates and noise, so the mutated algorithm satisfies the same statement.
+for _cid in ("dp_adam_design.section3.1", "dp_adam_design.eq3", "dp_adam_design.figure4",
+             "dp_adam_design.section4.3.1", "dp_adam_design.section4.4.1"):
+    declare_equivalent(_cid, "stepsize*10", "the statement is about the moment estimates (or noise) of a fixed "
+                       "gradient stream, which the stepsize does not enter: it moves only θ")

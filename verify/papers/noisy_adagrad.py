@@ -765,6 +765,7 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     most (C²/(2ηT) + 8η/(6T))·E Tr(G_T) + (η/(2T))·E Σ_t σ_b(t)² Tr(G_t⁻¹) + γ (C·L·γ by eq. (24)), whatever the
     preconditioner noise σ_B.""",
     theory=("theory.noisy_adagrad.theorem3_1_bound", "theory.noisy_adagrad.theorem3_1_eta"),
+    weaker_if={"theory.noisy_adagrad.theorem3_1_bound": "larger"},  # an upper bound on the regret
     notes="low_rank_glm (absolute loss, clean labels, L* = 0, θ* inside the unit ball), ball of radius 1 (C = 2), "
     "η = C√(3/8), σ_b = 0.05 constant, exact oracle; σ_B = ρ·λ_min⁺(G_T) of the noiseless run, ρ from 0 upward; "
     "indefinite H_t handled by |eigenvalues| (kernel default; the 'clip' convention is run at some ρ and reported). "
