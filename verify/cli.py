@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import signal
 import sys
 import threading
@@ -189,7 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--seed", default="0", metavar="S", help="base seed, an integer >= 0 (default 0)")
     m.add_argument("--out", default=DEFAULT_MUTANTS_OUT, metavar="DIR",
                    help=f"output directory (default {DEFAULT_MUTANTS_OUT})")
-    m.add_argument("--workers", default=None, metavar="N", help="threads of the embedded Dask cluster")
+    m.add_argument("--workers", default=None, metavar="N",
+                   help="claims mutated at once, each in its own worker process (default: all cores); with "
+                   "--threads, the threads of the embedded Dask cluster that runs one claim at a time")
+    m.add_argument("--threads", action="store_true",
+                   help="one claim at a time in this process, its tasks on an embedded Dask cluster")
     m.add_argument("--json", action="store_true", help="print the mutants as JSON to stdout")
     _load_option(m)
     m.set_defaults(func=cmd_mutants)
@@ -399,7 +404,7 @@ def _mutants_files(args, out: Path) -> list[Path]:
 
 
 def cmd_mutants(args) -> int:
-    from . import mutants, report  # lazy: dpverify's start-up loads only what the command needs
+    from . import engine, mutants, report  # lazy: dpverify's start-up loads only what the command needs
 
     budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
     seed = _param(V.integer, "--seed", args.seed, 0)
@@ -408,17 +413,22 @@ def cmd_mutants(args) -> int:
     out = _out_dir(args.out)
     human = _human(args)
     t0 = time.perf_counter()
+    def say(m) -> None:
+        print(f"{'caught  ' if m.killed else 'equiv.  ' if m.equivalent else 'survived'} {m.claim}  {m.mutant}: "
+              f"{m.original} -> {m.verdict}  ({m.seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    n_proc = min(len(claims), workers or os.cpu_count() or 1)
     with _result_set(out, MUTANTS_SET, False) as staged:
         # no task cache: tasks computed under a mutant must never be stored under the true code's keys
-        r = _runner.DaskRunner(cache_dir=None, workers=workers, progress=False)
-        try:
-            with _runner.using(r):
-                results = mutants.run(claims, budget, seed, progress=lambda m: print(
-                    f"{'caught  ' if m.killed else 'equiv.  ' if m.equivalent else 'survived'} {m.claim}  {m.mutant}: "
-                    f"{m.original} -> {m.verdict}"
-                    f"  ({m.seconds:.1f} s)", file=sys.stderr, flush=True))
-        finally:
-            r.close()
+        if not args.threads and n_proc > 1 and engine.can_fork():
+            results = mutants.run_in_processes(claims, budget, seed, n_proc, progress=say)
+        else:
+            r = _runner.DaskRunner(cache_dir=None, workers=workers, progress=False)
+            try:
+                with _runner.using(r):
+                    results = mutants.run(claims, budget, seed, progress=say)
+            finally:
+                r.close()
         seconds = time.perf_counter() - t0
         # a run of some claims keeps the other claims' earlier rows (each row says its budget and seed)
         rows = mutants.merged_rows(results, budget, seed, mutants.read_document(out / mutants.MUTANTS_JSON))

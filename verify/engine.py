@@ -89,7 +89,7 @@ def run_claims(
     own = runner is None
     n_conc = max(1, min(len(claims), claim_workers if claim_workers is not None else
                         (workers or os.cpu_count() or 1) if own else 1))
-    use_processes = bool(processes and own and scheduler is None and n_conc > 1 and _can_fork())
+    use_processes = bool(processes and own and scheduler is None and n_conc > 1 and can_fork())
     if own and use_processes:
         runner = _ProcessPool(n_conc, out / CACHE_DIR)
     elif own:
@@ -223,7 +223,8 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
                   _runner.code_fingerprint()), ok
 
 
-def _can_fork() -> bool:
+def can_fork() -> bool:
+    """Whether worker processes can be forked from this one (Linux): the claims registered here are then there."""
     import multiprocessing
 
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()

@@ -384,6 +384,44 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
     return out
 
 
+def _run_claim_in_process(claim_id: str, budget: str, seed: int) -> list[MutantResult]:
+    """A worker process's part of :func:`run_in_processes`: one claim under each of its mutants, tasks in order."""
+    from .registry import REGISTRY
+    from .runner import SerialRunner, using
+
+    with using(SerialRunner()):
+        return run([REGISTRY[claim_id]], budget, seed)
+
+
+def run_in_processes(claims: Sequence[Claim], budget: str, seed: int, processes: int, *,
+                     progress: Callable[[MutantResult], None] | None = None) -> list[MutantResult]:
+    """:func:`run` with the claims shared among ``processes`` worker processes forked from this one (each claim's
+    tasks in order, nothing cached).  A fault is switched on in one process only, so claims under different
+    mutants never see each other's faults.  Results in the order of ``claims``; ``progress`` is called for a
+    claim's results when it finishes."""
+    import multiprocessing
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"))
+    by_claim: dict[str, list[MutantResult]] = {}
+    try:
+        futures = {pool.submit(_run_claim_in_process, c.id, budget, seed): c for c in claims}
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for f in ready:
+                rs = f.result()
+                by_claim[futures[f].id] = rs
+                if progress is not None:
+                    for r in rs:
+                        progress(r)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return [r for c in claims for r in by_claim[c.id]]
+
+
 @dataclass
 class Summary:
     mutants: int = 0

@@ -322,3 +322,15 @@ def test_on_a_violated_claim_the_strengthening_constant_is_equivalent_and_the_we
     # ×0.1 strengthens a false statement: still false, equivalent
     assert by["noise_multiplier:x0.1"].verdict == "violated"
     assert "strengthens a violated statement" in by["noise_multiplier:x0.1"].equivalent
+
+
+def test_mutants_in_worker_processes_match_one_process(toy_claim):
+    from verify import engine
+
+    if not engine.can_fork():
+        pytest.skip("worker processes are forked (Linux)")
+    one = mutants.run([toy_claim, registry.REGISTRY["adp.remark4.1"]], "quick", 0)
+    many = mutants.run_in_processes([toy_claim, registry.REGISTRY["adp.remark4.1"]], "quick", 0, 2)
+    key = [(r.claim, r.mutant, r.original, r.verdict, r.equivalent) for r in one]
+    assert key == [(r.claim, r.mutant, r.original, r.verdict, r.equivalent) for r in many]
+    assert {r.claim for r in many} == {TOY, "adp.remark4.1"} and len(many) > 4
