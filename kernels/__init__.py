@@ -15,7 +15,7 @@ The other algorithm families live in their own modules, each with a ``*_referenc
 ``kernels.adp`` (ADP-SGD), ``kernels.noisy_adagrad`` (noisy full-matrix AdaGrad, DP-GD),
 ``kernels.dp_adam`` (private Adam variants, DP-MF noise), ``kernels.adadps`` (AdaDPS and its
 baselines, federated AdaDPS); ``kernels.cuda`` is the optional GPU path.  Every stylized problem
-of SPEC §3 is listed in :data:`PROBLEM_GENERATORS`; :func:`problem_generator` returns its
+of docs/catalogue.md is listed in :data:`PROBLEM_GENERATORS`; :func:`problem_generator` returns its
 generator (``(params, seed) -> dataset``)::
 
     gen = kernels.problem_generator("low_rank_glm")

@@ -69,7 +69,7 @@ def sparse_linear_regression(n: int = 1000, d: int = 500, n_frequent: int = 50, 
                              p_rare: float = 0.01, w_frequent: float = 0.01, w_rare: float = 1.0,
                              noise_std: float = 0.01, a_frequent: float = 1.0, a_rare: float = 0.01,
                              seed: int = 0) -> GLMProblem:
-    """The toy problem of Section 4.1 (SPEC §3 ``sparse_linear_regression``).
+    """The toy problem of Section 4.1 (docs/catalogue.md ``sparse_linear_regression``).
 
     x_j ∈ {0, 1} with P(x_j = 1) = 0.9 for the first 50 (frequent, uninformative) coordinates and 0.01
     for the other 450; w_j = 0.01 / 1.0 likewise; y = ⟨w, x⟩ + N(0, 0.01²) (the paper writes N(0, 0.01);
@@ -101,7 +101,7 @@ def sparse_linear_regression(n: int = 1000, d: int = 500, n_frequent: int = 50, 
 def zipf_bow_logistic(n: int = 4000, d: int = 1000, zipf_s: float = 1.1, doc_len: float = 40.0,
                       predictive_power: float = 1.0, signal: float = 4.0, public_fraction: float = 0.01,
                       n_test: int = 2000, n_users: int = 100, user_skew: float = 1.0, seed: int = 0) -> GLMProblem:
-    """Bag-of-words logistic regression with Zipf token frequencies (SPEC §3 stand-in for IMDB/StackOverflow).
+    """Bag-of-words logistic regression with Zipf token frequencies (docs/catalogue.md stand-in for IMDB/StackOverflow).
 
     Token j (rank j + 1) has base probability p_j ∝ (j + 1)^(−s).  Each record belongs to one of
     ``n_users`` users; user u draws tokens from p tilted by exp(user_skew·z_uj), z ~ N(0, 1)

@@ -36,7 +36,7 @@ class NonconvexProblem(DataMatrix):
 
 def smooth_nonconvex(n: int = 2000, d: int = 20, lam: float = 0.05, flip: float = 0.1, seed: int = 0
                      ) -> NonconvexProblem:
-    """The ``adp`` stand-in for its image experiments (SPEC §3): non-convex regularised logistic regression.
+    """The ``adp`` stand-in for its image experiments (docs/catalogue.md): non-convex regularised logistic regression.
 
     Limits: n, d ≤ 10⁹ with the (n, d) features ≤ 8 GiB.
     """

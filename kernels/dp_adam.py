@@ -1,6 +1,6 @@
 r"""Private Adam / AdaGrad variants of ``dp_adam_design`` (Ganesh, McMahan, Thakurta 2025), streaming rounds.
 
-One round t (SPEC §4.3; per-record gradients g_{t,i}, i = 1..B, clip norm C, multiplier σ):
+One round t (docs/catalogue.md; per-record gradients g_{t,i}, i = 1..B, clip norm C, multiplier σ):
 
     ḡ_t = (1/B) Σ_i clip(g_{t,i}, C),   z̃_t = σ·Δ·(C/B)·ζ̃_t  (ζ̃ the unit noise, correlated by DP-MF)
 

@@ -1,4 +1,6 @@
-r"""Stylized problems of ``dp_adam_design`` (SPEC §3): ``quadratic``, ``sparse_logistic_1d``, ``synthetic_gradients``.
+r"""Stylized problems of ``dp_adam_design`` (docs/catalogue.md).
+
+``quadratic``, ``sparse_logistic_1d`` and ``synthetic_gradients``.
 
 Each is a generator ``(params, seed) -> dataset`` with the per-record gradient (and loss) the
 kernels of :mod:`kernels.dp_adam` consume through ``grad_fn(t, theta, rng) -> (B, d)``.

@@ -8,7 +8,7 @@ empirical second moment plus Gaussian noise,
 and leaves the active set with σ̂_j = 2^{-t} once √max(σ̂²_{t,j}, 0) ≥ 2^{-t-1}; coordinates
 still active after T rounds get 2^{-T}.
 
-Reconstructions (the extraction damaged these; SPEC §4.1):
+Reconstructions (the extraction damaged these; docs/catalogue.md, pagan):
 
 * T = ⌈(3/2)·log₂ d⌉, so that 2^{-T} ≤ d^{-3/2}, the floor in Theorem 3's guarantee;
 * the noise variance carries T² (the extraction's superscripts "4 2" over ρ_t T; the per-round

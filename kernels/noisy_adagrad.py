@@ -2,7 +2,7 @@ r"""Noisy full-matrix AdaGrad with a subspace oracle, full-matrix AdaGrad and un
 (``noisy_adagrad``: Kairouz, Diaz, Rush, Thakurta, COLT 2021), on the ``low_rank_glm`` problem
 (:mod:`kernels.noisy_adagrad_problems`, re-exported here).
 
-Problem ``low_rank_glm`` (SPEC §3).  Records x_i = V z_i with V a random p×k orthonormal basis and
+Problem ``low_rank_glm`` (docs/catalogue.md).  Records x_i = V z_i with V a random p×k orthonormal basis and
 z_i ∈ R^k drawn from a seed that does not depend on p, so the k-dimensional problem is the same for
 every ambient dimension p; ‖x_i‖ ≤ 1, hence every per-record (sub)gradient has norm ≤ L = 1.
 Losses ℓ(⟨x, θ⟩; y): ``absolute`` |⟨x,θ⟩ − y| (y = ⟨x, θ_true⟩, so L* = 0 and θ_true minimises),
@@ -10,7 +10,7 @@ Losses ℓ(⟨x, θ⟩; y): ``absolute`` |⟨x,θ⟩ − y| (y = ⟨x, θ_true�
 probability ``label_noise``).  Optional public sample (m records from the same law, plus isotropic
 noise of total std ``public_shift`` spread over R^p) for the estimated-span oracle.  The online
 losses are f_t = s_t·L(θ; D) with s_t = t^(−α) (``decay_alpha``), so that ‖∇_t‖ decays like t^(−α)
-(SPEC §3's option); α = 0 is plain ERM.
+(an option of the problem, docs/catalogue.md); α = 0 is plain ERM.
 
 Algorithm 1 (noisy AdaGrad), one step t = 1..T:
 

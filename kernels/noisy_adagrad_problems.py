@@ -52,7 +52,7 @@ class LowRankGLM(DataMatrix):
 
 def low_rank_glm(n: int = 200, p: int = 50, k: int = 3, loss: str = "absolute", m_public: int = 0,
                  public_shift: float = 0.0, label_noise: float = 0.0, w_norm: float = 1.0, seed: int = 0) -> LowRankGLM:
-    """``low_rank_glm`` (SPEC §3): features in a random rank-k subspace of R^p, a 1-Lipschitz GLM loss.
+    """``low_rank_glm`` (docs/catalogue.md): features in a random rank-k subspace of R^p, a 1-Lipschitz GLM loss.
 
     The k-dimensional data (z_i, labels, w_true) depend only on (n, k, seed, loss, label_noise, w_norm);
     V and the public noise also on p — the problem seen in the subspace is the same for every p.

@@ -1,4 +1,4 @@
-"""Stylized problems of the ``pagan`` paper (SPEC §3): generators ``(params, seed) -> Dataset``.
+"""Stylized problems of the ``pagan`` paper (docs/catalogue.md): generators ``(params, seed) -> Dataset``.
 
 Every problem here is a generalised linear model with per-record loss
 F(x; a_i, y_i) whose subgradient is s_i·a_i:

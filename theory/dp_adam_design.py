@@ -2,7 +2,7 @@ r"""Closed forms of ``dp_adam_design``: Ganesh, McMahan, Thakurta — *On Design
 Adaptive Optimizers* (2025).
 
 The extraction lost every formula of the paper, so each closed form here is *derived* in SymPy inside
-its function from the setting the surviving text describes (SPEC §4.3 notation):
+its function from the setting the surviving text describes (docs/catalogue.md):
 
 * per round t the clipped average ḡ_t, noise z_t ~ N(0, s²) per coordinate with s = σC/B (independent),
   or z̃_t = Σ_k (C⁻¹)_{tk} z_k (DP-MF, row norms r_t = ‖row_t(C⁻¹)‖²);
@@ -45,7 +45,7 @@ def _t_infinity(expr: sp.Expr) -> sp.Expr:
 
 
 def noise_std() -> sp.Expr:
-    """s = σC/B: the per-coordinate noise std of DP-SGD on the clipped average (SPEC §4.3; exact)."""
+    """s = σC/B: the per-coordinate noise std of DP-SGD on the clipped average (docs/catalogue.md; exact)."""
     return sigma * C / B
 
 

@@ -1074,7 +1074,7 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
     theory=("theory.adadps.noise_ratio_adadps_over_dpsgd",),
     notes="Replaces the retired id adadps.table, whose statement also claimed 'DP-Adam ≈ DP-RMSProp ≥ DP-SGD', "
     "which the paper does not (it says DP-Adam does not necessarily outperform DP-SGD; Table 4's TF-IDF row). "
-    "Stand-in problem: zipf_bow_logistic (SPEC §3; IMDB/StackOverflow cannot be downloaded), defaults fixed "
+    "Stand-in problem: zipf_bow_logistic (docs/catalogue.md; IMDB/StackOverflow cannot be downloaded), defaults fixed "
     "before running (Zipf s = 1.1, 40 tokens per record, rare tokens predictive). Public split: 5% at quick "
     "(75 records), 10% at full (400), chosen so that at most 10% of the features are unseen in it (the first "
     "version's 1% split left 73 of 200 features at A = 1e-3, ×1000 before clipping, and 640 of 1000 at full). "

@@ -583,7 +583,8 @@ def log_growth_estimate(d0, a0, d1, a1):
     statement="""Table 1's trend: with b_t = √(20 + t) and the same privacy budget, the advantage of ADP-SGD over DP-SGD
     grows with the number of iterations T.""",
     theory=("theory.adp.theorem4_1_variance", "theory.adp.m_ratio"),
-    notes="Stylized reproduction: smooth_nonconvex (SPEC §3 stand-in for CIFAR-10), one record per step (the paper's "
+    notes="Stylized reproduction: smooth_nonconvex (docs/catalogue.md: a stand-in for CIFAR-10), one record per step "
+    "(the paper's "
     "Table 1 used minibatches of 256 and ε̄ = ε/16: not reproduced, the kernel draws one record), utility min_t "
     "E‖∇F(θ_t)‖² over the logged t ≥ 1, both methods at the same accountant ε (σ calibrated per method and T by "
     "verify.papers.adp.matched_sigma: dp-accounting RDP, δ = 1e-5; Theorem 4.1's σ is not DP at these sizes, see "
