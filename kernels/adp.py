@@ -124,7 +124,7 @@ def _check_problem(problem) -> NonconvexProblem:
     return problem
 
 
-def _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C, clip):
+def check_run(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C, clip):
     _check_problem(problem)
     V.choice("b_rule", b_rule, tuple(B_RULES))
     V.choice("alpha_rule", alpha_rule, tuple(ALPHA_RULES))
@@ -173,8 +173,8 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     kernels.validate.InvalidParameter
         A parameter of ``run_adp`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
-    steps, eta, sigma, a, c, b0, nu, C, clip = _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
-                                                      C, clip)
+    steps, eta, sigma, a, c, b0, nu, C, clip = check_run(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
+                                                         C, clip)
     # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
     # (no clipping fault: on smooth_nonconvex the gradient bound is exact and clipping never triggers)
     eta, sigma = eta * faults.stepsize_scale(), sigma * faults.noise_scale()

@@ -29,9 +29,9 @@ optimised for prefix-sum RMSE), ``sqrt`` (C = A^{1/2} of the prefix-sum matrix A
 unconstrained near-optimal single-epoch factorisation).  Single participation: the
 sensitivity is the largest column norm of C.
 
-Layout: jitted kernels fill caller-allocated arrays (``_round``, ``_filter_noise``, ``_logistic_1d_loop``,
+Layout: jitted kernels fill caller-allocated arrays (``fused_round``, ``_filter_noise``, ``_logistic_1d_loop``,
 ``_const_signal_vhat``); :func:`run_stream`, :func:`run_logistic_1d` and :func:`constant_signal_vhat` are the
-public wrappers (they validate and spawn one stream per trial from a SeedSequence).  ``_round`` makes two passes
+public wrappers (they validate and spawn one stream per trial from a SeedSequence).  ``fused_round`` makes two passes
 over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fixed lanes, vectorised, the same
 bits on any CPU), then one blocked pass (512 coordinates at a time) that averages the clipped records, draws or
 reads the noise and updates m, v, θ — the d = 10⁶ round of ``verify/bench.py``.  No fastmath.
@@ -85,7 +85,7 @@ class Strategy:
         return np.cumsum(self.cinv**2)
 
 
-def _series_inverse(c: np.ndarray, T: int) -> np.ndarray:
+def series_inverse(c: np.ndarray, T: int) -> np.ndarray:
     """Coefficients of 1/c(x) up to x^{T−1} (c[0] ≠ 0)."""
     c = np.concatenate([np.asarray(c, float), np.zeros(max(0, T - len(c)))])[:T]
     r = np.zeros(T)
@@ -100,7 +100,7 @@ def prefix_rmse(c: np.ndarray, T: int) -> tuple[float, float]:
 
     ‖A C⁻¹‖_F² = Σ_n (T − n) P_n², P_n = Σ_{k≤n} (C⁻¹)_k; RMSE = sens·‖A C⁻¹‖_F/√T.
     """
-    cinv = _series_inverse(c, T)
+    cinv = series_inverse(c, T)
     P = np.cumsum(cinv)
     frob2 = float(np.sum((T - np.arange(T)) * P**2))
     sens = float(np.sqrt(np.sum(np.asarray(c[:T], float) ** 2)))
@@ -161,11 +161,11 @@ def _build_strategy(kind: str, T: int, bands: int) -> Strategy:
     else:
         k = np.arange(1, T)
         c = np.concatenate([[1.0], np.cumprod((2 * k - 1) / (2 * k))])
-        num = _series_inverse(c, T)
+        num = series_inverse(c, T)
         den = np.zeros(0)
     cfull = np.concatenate([c, np.zeros(max(0, T - len(c)))])[:T]
     sens, rmse = prefix_rmse(cfull, T)
-    cinv = _series_inverse(cfull, T)
+    cinv = series_inverse(cfull, T)
     return Strategy(kind, T, np.ascontiguousarray(num, float), np.ascontiguousarray(den, float), cfull, cinv,
                     sens, rmse)
 
@@ -298,8 +298,8 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant
 
 
 @njit(cache=True, nogil=True)
-def _round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
-           floor, zm, zv, rng, draw, fac, gbar_out, row_major=False):
+def fused_round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
+                floor, zm, zv, rng, draw, fac, gbar_out, row_major=False):
     """One round on caller-owned state (theta, m, v, vclean updated in place); t = rounds done before.
 
     grads (B, d); zm, zv (d) unit noise (ignored, and drawn in-kernel, when ``draw``); fac (B) scratch
@@ -374,11 +374,11 @@ def row_major_fits(d: int) -> bool:
 
 
 @njit(cache=True, parallel=True)
-def _round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
-                    floor, zm, zv, fac, gbar_out):
-    """:func:`_round` with given noise, both passes split over Numba's threads: records in pass 1, coordinate
+def fused_round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
+                         floor, zm, zv, fac, gbar_out):
+    """:func:`fused_round` with given noise, both passes split over Numba's threads: records in pass 1, coordinate
     blocks in pass 2.  Every output element is computed by one thread in the serial order, so the result is
-    bit-identical to ``_round(..., draw=False)`` for any thread count."""
+    bit-identical to ``fused_round(..., draw=False)`` for any thread count."""
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     c2p = 1.0 - beta2**t
@@ -414,7 +414,7 @@ def _logistic_1d_loop(x, y, theta0, variant, opt, lr, beta1, beta2, xi, clip, st
         grads[0, 0] = -y[t] * x[t] / (1.0 + math.exp(min(700.0, y[t] * theta[0] * x[t])))
         nm[0] = zm[t]
         nv[0] = zv[t]
-        _round(grads, theta, m, v, vc, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc[t], floor,
+        fused_round(grads, theta, m, v, vc, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc[t], floor,
                nm, nv, rng, False, fac, gb)
     return theta[0]
 
@@ -548,7 +548,7 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
          threads: int = 1) -> int:
     """One validated round with given unit noise; updates ``state`` in place; returns the negative-v̂ count.
 
-    ``threads`` > 1 splits the round over that many Numba threads (:func:`_round_parallel`, worth it for
+    ``threads`` > 1 splits the round over that many Numba threads (:func:`fused_round_parallel`, worth it for
     large d); the result is bit-identical to ``threads=1``.
 
     ``grads`` (B, d) and the unit noise ``zm``, ``zv`` (d,) are checked (shape, finite noise); a gradient
@@ -578,9 +578,9 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
     threads = V.integer("threads", threads, 1)
     try:
         if threads == 1:
-            neg = _round(*args, _DUMMY_RNG, False, fac, gb, row_major_fits(d))
+            neg = fused_round(*args, _DUMMY_RNG, False, fac, gb, row_major_fits(d))
         else:
-            neg = _with_threads(threads, _round_parallel, *args, fac, gb)
+            neg = with_threads(threads, fused_round_parallel, *args, fac, gb)
     except ZeroDivisionError:  # v̂ overflowed to inf, so a scale 1/(√v̂ + ξ) became 0 and the round divided by it
         raise V.InvalidParameter("grads, cfg", "small enough that the round stays within float64 range (its second "
                                  "moment overflowed; scale the gradients, sigma or clip_norm down)") from None
@@ -593,7 +593,7 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
 _DUMMY_RNG = np.random.default_rng(0)
 
 
-def _with_threads(threads: int, fn, *args):
+def with_threads(threads: int, fn, *args):
     """``fn(*args)`` with Numba's thread count set to ``threads`` (at most the configured maximum), then restored."""
     import numba
 

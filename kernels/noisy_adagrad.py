@@ -60,9 +60,9 @@ from kernels import validate as V
 from kernels.noisy_adagrad_problems import (  # noqa: F401  (the problems are part of this module's API)
     LOSSES,
     LowRankGLM,
-    _grad,
-    _loss,
     aligned_glm,
+    glm_grad,
+    glm_loss,
     low_rank_glm,
 )
 
@@ -276,10 +276,10 @@ def _noisy_adagrad_loop(X, y, loss, scales, theta0, eta, Vt, radius, rtol, rank_
     for j in range(p):
         theta_sum[j] = 0.0
     for t in range(T):
-        losses[t] = _loss(X, y, loss, theta)
+        losses[t] = glm_loss(X, y, loss, theta)
         for j in range(p):
             theta_sum[j] += theta[j]
-        _grad(X, y, loss, theta, g)
+        glm_grad(X, y, loss, theta, g)
         gn = 0.0
         for j in range(p):
             g[j] *= scales[t]
@@ -367,10 +367,10 @@ def _adagrad_loop(X, y, loss, scales, theta0, eta, delta, radius, rtol, rank_tol
     for j in range(p):
         theta_sum[j] = 0.0
     for t in range(T):
-        losses[t] = _loss(X, y, loss, theta)
+        losses[t] = glm_loss(X, y, loss, theta)
         for j in range(p):
             theta_sum[j] += theta[j]
-        _grad(X, y, loss, theta, g)
+        glm_grad(X, y, loss, theta, g)
         gn = 0.0
         for j in range(p):
             g[j] *= scales[t]
@@ -412,10 +412,10 @@ def _dpgd_loop(X, y, loss, theta0, eta, sigma, xi, losses, theta_sum):
     for j in range(p):
         theta_sum[j] = 0.0
     for t in range(T):
-        losses[t] = _loss(X, y, loss, theta)
+        losses[t] = glm_loss(X, y, loss, theta)
         for j in range(p):
             theta_sum[j] += theta[j]
-        _grad(X, y, loss, theta, g)
+        glm_grad(X, y, loss, theta, g)
         for j in range(p):
             theta[j] -= eta * (g[j] + sigma * xi[t, j])
     return theta

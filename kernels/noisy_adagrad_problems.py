@@ -42,11 +42,11 @@ class LowRankGLM(DataMatrix):
         return float(np.max(np.linalg.norm(self.X, axis=1)))
 
     def loss_value(self, theta: np.ndarray) -> float:
-        return float(_loss(self.X, self.y, LOSSES[self.loss], np.ascontiguousarray(theta, dtype=np.float64)))
+        return float(glm_loss(self.X, self.y, LOSSES[self.loss], np.ascontiguousarray(theta, dtype=np.float64)))
 
     def gradient(self, theta: np.ndarray) -> np.ndarray:
         out = np.empty(self.p)
-        _grad(self.X, self.y, LOSSES[self.loss], np.ascontiguousarray(theta, dtype=np.float64), out)
+        glm_grad(self.X, self.y, LOSSES[self.loss], np.ascontiguousarray(theta, dtype=np.float64), out)
         return out
 
 
@@ -143,7 +143,7 @@ def _lval(m, yi, loss):
 
 
 @njit(cache=True, nogil=True)
-def _grad(X, y, loss, theta, out):
+def glm_grad(X, y, loss, theta, out):
     n, p = X.shape
     for j in range(p):
         out[j] = 0.0
@@ -160,7 +160,7 @@ def _grad(X, y, loss, theta, out):
 
 
 @njit(cache=True, nogil=True)
-def _loss(X, y, loss, theta):
+def glm_loss(X, y, loss, theta):
     n, p = X.shape
     s = 0.0
     for i in range(n):

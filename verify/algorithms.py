@@ -138,7 +138,7 @@ def _runner(fn, sampling: str, metric: str, defaults: Defaults):
             z = _privacy.calibrate_multiplier(epsilon_at, epsilon)
             mech = {"sampling": sampling, "rate": q if sampling == "poisson" else 1.0, "releases": steps,
                     "adjacency": "add/remove one record"}
-            record = runs._privacy_record(z, epsilon_at(z), delta, "dp-accounting "
+            record = runs.privacy_record(z, epsilon_at(z), delta, "dp-accounting "
                                           + ("RDP (Poisson-subsampled Gaussian)" if sampling == "poisson"
                                              else "PLD (Gaussian, composed)"), mech)
             params.update(epsilon=epsilon, delta=delta)

@@ -163,17 +163,17 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     args = (lr, b1, b2, xi, C, std, 0.0, bias, floor)
 
     def kernel_inkernel(row_major=False):
-        K._round(grads, th, m, v, vc, 10, 2, 0, *args, zdummy, zdummy, krng, True, fac, gb, row_major)
+        K.fused_round(grads, th, m, v, vc, 10, 2, 0, *args, zdummy, zdummy, krng, True, fac, gb, row_major)
 
     nrng = np.random.default_rng(2)
 
     def kernel_predrawn(row_major=False):
         z = nrng.standard_normal(d)
-        K._round(grads, th, m, v, vc, 10, 2, 0, *args, z, z, krng, False, fac, gb, row_major)
+        K.fused_round(grads, th, m, v, vc, 10, 2, 0, *args, z, z, krng, False, fac, gb, row_major)
 
     def kernel_threaded():
         z = nrng.standard_normal(d)
-        K._with_threads(threads, K._round_parallel, grads, th, m, v, vc, 10, 2, 0, *args, z, z, fac, gb)
+        K.with_threads(threads, K.fused_round_parallel, grads, th, m, v, vc, 10, 2, 0, *args, z, z, fac, gb)
 
     rth, rm, rv, _ = state()
     rrng = np.random.default_rng(3)

@@ -172,11 +172,11 @@ def _gaussian_privacy(epsilon: float, delta: float, releases: int, mechanism: di
     def epsilon_at(zz: float) -> float:
         return gaussian_release_epsilon(zz, delta, releases, vdi)
 
-    return z, _privacy_record(z, epsilon_at(z), delta, f"dp-accounting PLD (pessimistic, grid {vdi:.3g})",
+    return z, privacy_record(z, epsilon_at(z), delta, f"dp-accounting PLD (pessimistic, grid {vdi:.3g})",
                               dict(mechanism, releases=releases, pld_grid=vdi)), epsilon_at
 
 
-def _privacy_record(z: float, eps: float, delta: float, accountant: str, mechanism: dict,
+def privacy_record(z: float, eps: float, delta: float, accountant: str, mechanism: dict,
                     calibration: str = "accountant", note: str | None = None) -> dict:
     rec = {"calibration": calibration, "noise_multiplier": z, "accountant_epsilon": eps, "delta": delta,
            "accountant": accountant, "mechanism": mechanism}
@@ -248,9 +248,9 @@ def _pagan_privacy(z: float, n: int, batch_size: int, steps: int, delta: float) 
         try:
             eps = with_replacement_epsilon(n, batch_size, z, steps, delta, "pld", vdi)
         except InvalidParameter as exc:
-            return _privacy_record(z, None, delta, acct, mech, calib, note=f"accountant ε not computed: {exc}")
-        return _privacy_record(z, eps, delta, acct, mech, calib)
-    return _privacy_record(z, None, delta, acct, mech, calib,
+            return privacy_record(z, None, delta, acct, mech, calib, note=f"accountant ε not computed: {exc}")
+        return privacy_record(z, eps, delta, acct, mech, calib)
+    return privacy_record(z, None, delta, acct, mech, calib,
                            note=f"accountant ε not computed: the with-replacement PLD takes minutes for noise "
                            f"multipliers outside [{PAGAN_ACCOUNTANT_MIN_Z:g}, {PAGAN_ACCOUNTANT_MAX_Z:g}] or above "
                            f"{PAGAN_ACCOUNTANT_MAX_DRAWS} draws (steps × batch size)")
@@ -323,7 +323,7 @@ def _run_adp(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, step
                 "the accountant covers the noisy gradients with the stepsizes treated as public, as adp Theorem 4.1 "
                 "does, so this ε does not account for what the stepsizes reveal")
         notes = (note,)
-    privacy = _privacy_record(z, epsilon_at(z), delta, f"dp-accounting RDP, ≤ {ADP_BLOCKS} blocks at their smallest α "
+    privacy = privacy_record(z, epsilon_at(z), delta, f"dp-accounting RDP, ≤ {ADP_BLOCKS} blocks at their smallest α "
                               "(an upper bound)", mech, note=note)
     steps_, values, final = _curve(out["steps"], out["grad_norm2"])
     settings = dict(description=spec.description, b_rule=b_rule, alpha_rule=alpha_rule, sigma=z * G, clip=G, **s)
@@ -596,7 +596,7 @@ def _run_adadps(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, s
     out = ka.run_central(prob, method, lr=lr, clip=clip, sigma=z, batch_size=b, steps=T, sampling=s["sampling"],
                          side_info=paper["side_info"], beta1=s["beta1"], beta2=s["beta2"], eps_a=s["eps_a"],
                          trials=trials, seed=seed, n_log=N_POINTS)
-    privacy = _privacy_record(z, epsilon_at(z), delta, "dp-accounting RDP (an upper bound)", {
+    privacy = privacy_record(z, epsilon_at(z), delta, "dp-accounting RDP (an upper bound)", {
         "sampling": "poisson", "sampling_rate": q, "steps": T, "noise": "σ·C on the sum of clipped records",
         "adjacency": "add/remove-one"})
     steps_, values, final = _curve(out["steps"], out["loss"])

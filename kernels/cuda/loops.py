@@ -21,7 +21,7 @@ from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_
 
 from kernels import validate as V
 from kernels._compile import compile_helpers
-from kernels.adp import ALPHA_RULES, B_RULES, NonconvexProblem, _check
+from kernels.adp import ALPHA_RULES, B_RULES, NonconvexProblem, check_run
 from kernels.cuda import status
 from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, make_config
 from kernels.pagan_problems import LOSS_ABS, Dataset
@@ -202,8 +202,8 @@ def run_adp_batch(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 
     """``trials`` runs of ADP-SGD/DP-SGD (:func:`kernels.adp.run_adp`'s parameters) on the GPU;
     ``final_loss`` is ‖∇F(θ_T)‖²."""
 
-    steps, eta, sigma, a, c, b0, nu, C, clip = _check(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
-                                                      C, clip)
+    steps, eta, sigma, a, c, b0, nu, C, clip = check_run(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
+                                                         C, clip)
     trials = V.integer("trials", trials, 1)
     seed = V.integer("seed", seed, 0)
     d = problem.d

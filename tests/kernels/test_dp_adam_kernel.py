@@ -75,7 +75,7 @@ def test_in_kernel_draws_equal_predrawn_noise_from_the_same_generator():
     for draw in (True, False):
         st = K.State.zeros(d)
         zm = np.random.default_rng(42).standard_normal(d)
-        K._round(G, st.theta, st.m, st.v, st.vclean, 0, 2, 0, 0.1, 0.9, 0.99, 1e-8, 1.0, 0.3, 0.0, 0.05, 0.0, zm,
+        K.fused_round(G, st.theta, st.m, st.v, st.vclean, 0, 2, 0, 0.1, 0.9, 0.99, 1e-8, 1.0, 0.3, 0.0, 0.05, 0.0, zm,
                  zm, np.random.default_rng(42), draw, np.empty(B), np.empty(d))
         outs.append(st.theta.copy())
     np.testing.assert_array_equal(outs[0], outs[1])
@@ -93,7 +93,7 @@ def test_row_major_and_two_pass_orders_are_bit_identical():
             for row_major in (False, True):
                 st = [np.full(d, 0.1), np.full(d, 0.01), np.full(d, 0.5), np.zeros(d)]
                 fac, gb = np.empty(B), np.empty(d)
-                neg = K._round(G, *st, 2, variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2, 0.05, 1e-4, gb, gb,
+                neg = K.fused_round(G, *st, 2, variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2, 0.05, 1e-4, gb, gb,
                                np.random.default_rng(4), True, fac, gb, row_major)
                 outs.append((neg, st, fac, gb))
             assert outs[0][0] == outs[1][0]

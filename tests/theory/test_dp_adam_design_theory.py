@@ -92,7 +92,7 @@ toeplitz = st.lists(st.floats(-2, 2, allow_nan=False), min_size=0, max_size=6)
 @example([-0.5], 0.99, 60)  # C has coefficients 2^-k: the paper's half-cancelling example
 def test_dpmf_variance_is_at_least_the_single_term_bound(tail, b2, t):
     c = np.concatenate([[1.0], tail, np.zeros(max(0, t - 1 - len(tail)))])[:t]
-    cinv = K._series_inverse(c, t)
+    cinv = K.series_inverse(c, t)
     if not np.all(np.isfinite(cinv)) or np.max(np.abs(cinv)) > 1e8:
         return
     sens = float(np.max(np.sqrt(np.cumsum(c[::-1] ** 2)[::-1])))

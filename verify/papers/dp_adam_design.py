@@ -777,7 +777,7 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                 nb = int(rng.integers(1, min(t, 12) + 1))
                 c = np.concatenate([[1.0], rng.standard_normal(nb - 1) * 10 ** rng.uniform(-2, 0.5)])
                 cfull = np.concatenate([c, np.zeros(t - nb)])
-                cinv = K._series_inverse(cfull, t)
+                cinv = K.series_inverse(cfull, t)
                 if not np.all(np.isfinite(cinv)) or np.max(np.abs(cinv)) > 1e12:
                     continue
                 sens = float(np.max(np.sqrt(np.cumsum(cfull[::-1] ** 2)[::-1])))
