@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
-from kernels import validate as KV
+from kernels import validate as V
 from kernels.validate import InvalidParameter
 from verify import decide
 from verify.registry import Figure, Outcome, Panel, Series
@@ -183,30 +183,30 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
 
     def scores(name, x):
         try:
-            arr = KV.finite_array(name, x, ndim=1)  # finite: a NaN score would make the audit meaningless
+            arr = V.finite_array(name, x, ndim=1)  # finite: a NaN score would make the audit meaningless
         except (TypeError, ValueError, OverflowError) as exc:
-            if isinstance(exc, KV.InvalidParameter):
+            if isinstance(exc, V.InvalidParameter):
                 raise
-            raise KV.InvalidParameter(name, "a 1-d array of finite scores", type(x).__name__) from None
+            raise V.InvalidParameter(name, "a 1-d array of finite scores", type(x).__name__) from None
         if arr.size < 4:
-            raise KV.InvalidParameter(name, "at least 4 scores (half choose the threshold, half test it)",
+            raise V.InvalidParameter(name, "at least 4 scores (half choose the threshold, half test it)",
                                       f"{arr.size} scores")
         return arr
 
     a = scores("without", without)
     b = scores("with_canary", with_canary)
     if not isinstance(method, str) or method not in METHODS:
-        raise KV.InvalidParameter("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
-    delta = KV.real("delta", delta)
+        raise V.InvalidParameter("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
+    delta = V.real("delta", delta)
     if method == "gdp" and not 0.0 < delta < 1.0:
-        raise KV.InvalidParameter("delta", "in (0, 1) for method 'gdp'", delta)
+        raise V.InvalidParameter("delta", "in (0, 1) for method 'gdp'", delta)
     if not 0.0 <= delta < 1.0:
-        raise KV.InvalidParameter("delta", "in [0, 1)", delta)
-    level = KV.open_unit("level", level)
-    k = KV.integer("thresholds", thresholds, 1, 1000)
+        raise V.InvalidParameter("delta", "in [0, 1)", delta)
+    level = V.open_unit("level", level)
+    k = V.integer("thresholds", thresholds, 1, 1000)
     if method == "clopper_pearson" and k != 1:
-        raise KV.InvalidParameter("thresholds", "1 for method 'clopper_pearson'", thresholds)
-    rng = np.random.default_rng(KV.integer("seed", seed, 0))
+        raise V.InvalidParameter("thresholds", "1 for method 'clopper_pearson'", thresholds)
+    rng = np.random.default_rng(V.integer("seed", seed, 0))
     a, b = rng.permutation(a), rng.permutation(b)
     ka, kb = max(1, int(a.size * SELECTION_FRACTION)), max(1, int(b.size * SELECTION_FRACTION))
     return _bound_from_halves(a[:ka], a[ka:], b[:kb], b[kb:], delta, level, method, k)
@@ -353,13 +353,13 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
     import time
 
 
-    epsilon = KV.positive("epsilon", epsilon)
-    delta = KV.open_unit("delta", delta)
-    trials = KV.integer("trials", trials, MIN_MECHANISM_TRIALS, 10**8)
-    seed = KV.integer("seed", seed, 0)
-    level = KV.open_unit("level", level)
+    epsilon = V.positive("epsilon", epsilon)
+    delta = V.open_unit("delta", delta)
+    trials = V.integer("trials", trials, MIN_MECHANISM_TRIALS, 10**8)
+    seed = V.integer("seed", seed, 0)
+    level = V.open_unit("level", level)
     if not isinstance(method, str) or method not in METHODS:
-        raise KV.InvalidParameter("method", "one of " + ", ".join(METHODS), method)
+        raise V.InvalidParameter("method", "one of " + ", ".join(METHODS), method)
     if not callable(fn):
         raise MechanismError(f"FUNCTION: must be callable (got a {type(fn).__name__})")
 

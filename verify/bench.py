@@ -33,7 +33,7 @@ from typing import Callable
 import numpy as np
 
 import kernels
-from kernels import dp_adam as K
+from kernels import dp_adam as kd
 from kernels import dp_adam_reference as R
 from kernels import noisy_adagrad as kn
 from kernels import noisy_adagrad_reference as rf
@@ -163,17 +163,17 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     args = (lr, b1, b2, xi, C, std, 0.0, bias, floor)
 
     def kernel_inkernel(row_major=False):
-        K.fused_round(grads, th, m, v, vc, 10, 2, 0, *args, zdummy, zdummy, krng, True, fac, gb, row_major)
+        kd.fused_round(grads, th, m, v, vc, 10, 2, 0, *args, zdummy, zdummy, krng, True, fac, gb, row_major)
 
     nrng = np.random.default_rng(2)
 
     def kernel_predrawn(row_major=False):
         z = nrng.standard_normal(d)
-        K.fused_round(grads, th, m, v, vc, 10, 2, 0, *args, z, z, krng, False, fac, gb, row_major)
+        kd.fused_round(grads, th, m, v, vc, 10, 2, 0, *args, z, z, krng, False, fac, gb, row_major)
 
     def kernel_threaded():
         z = nrng.standard_normal(d)
-        K.with_threads(threads, K.fused_round_parallel, grads, th, m, v, vc, 10, 2, 0, *args, z, z, fac, gb)
+        kd.with_threads(threads, kd.fused_round_parallel, grads, th, m, v, vc, 10, 2, 0, *args, z, z, fac, gb)
 
     rth, rm, rv, _ = state()
     rrng = np.random.default_rng(3)
@@ -185,7 +185,7 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
                                                   clip_norm=C, std=std, bias=bias, floor=floor)
 
     paths = {"in-kernel": kernel_inkernel, "pre-drawn": kernel_predrawn}
-    if K.row_major_fits(d):  # a row and the average fit in the last-level cache: the gradients are read once
+    if kd.row_major_fits(d):  # a row and the average fit in the last-level cache: the gradients are read once
         paths["in-kernel, row-major"] = lambda: kernel_inkernel(True)
         paths["pre-drawn, row-major"] = lambda: kernel_predrawn(True)
     if threads > 1:

@@ -53,7 +53,7 @@ from dp_accounting.privacy_accountant import NeighboringRelation
 from dp_accounting.rdp import rdp_privacy_accountant as _rdp
 from scipy import stats
 
-from kernels import validate as v
+from kernels import validate as V
 from kernels.validate import InvalidParameter
 
 ACCOUNTANTS = ("rdp", "pld")
@@ -68,7 +68,7 @@ _SMALLEST_TAIL = 1e-200  # deepest cut of K tried (reached only when ε is in th
 #: accepted noise multipliers: σ² neither underflows nor overflows in the RDP/PLD formulas
 NOISE_MULTIPLIER_RANGE = (1e-6, 1e12)
 #: most steps composed (as kernels.validate.MAX_COUNT)
-MAX_STEPS = v.MAX_COUNT
+MAX_STEPS = V.MAX_COUNT
 #: most draws per batch with replacement (the binomial of K is tabulated over 0..batch_size)
 MAX_WITH_REPLACEMENT_BATCH = 10**7
 #: most points of a PLD grid: privacy-loss range / value_discretization_interval (about 1 GiB and 10 s in dp-accounting)
@@ -126,8 +126,8 @@ def epsilon_of(
 
 def _epsilon_of(event, delta, accountant, neighboring_relation, value_discretization_interval, params: str) -> float:
     """:func:`epsilon_of`, with ``params`` the caller's parameter names for the failure messages."""
-    delta = v.open_unit("delta", delta)
-    accountant = v.choice("accountant", accountant, ACCOUNTANTS)
+    delta = V.open_unit("delta", delta)
+    accountant = V.choice("accountant", accountant, ACCOUNTANTS)
     if not isinstance(neighboring_relation, NeighboringRelation):
         raise InvalidParameter("neighboring_relation", "a dp_accounting NeighboringRelation", neighboring_relation)
     if not isinstance(event, dpe.DpEvent):
@@ -209,7 +209,7 @@ def calibrate_multiplier(epsilon_at: Callable[[float], float], epsilon: float, g
 
 def _noise_multiplier(value) -> float:
     lo, hi = NOISE_MULTIPLIER_RANGE
-    z = v.positive("noise_multiplier", value)
+    z = V.positive("noise_multiplier", value)
     if not lo <= z <= hi:
         raise InvalidParameter("noise_multiplier", f"in [{lo:g}, {hi:g}] (beyond it dp-accounting's arithmetic "
                                "under- or overflows)", value)
@@ -217,7 +217,7 @@ def _noise_multiplier(value) -> float:
 
 
 def _vdi(value) -> float:
-    vdi = v.positive("value_discretization_interval", value)
+    vdi = V.positive("value_discretization_interval", value)
     if vdi > 1.0:
         raise InvalidParameter("value_discretization_interval", "in (0, 1] (the PLD grid step, in nats)", value)
     return vdi
@@ -316,10 +316,10 @@ def with_replacement_event(n: int, batch_size: int, noise_multiplier: float,
     ``tail`` in total variation, so over T steps it can lower the hockey-stick divergence
     at e^ε by less than T·e^ε·tail.  :meth:`Mechanism.epsilon` reserves δ for that.
     """
-    n = v.integer("n", n)
-    batch_size = v.integer("batch_size", batch_size, 1, MAX_WITH_REPLACEMENT_BATCH)
+    n = V.integer("n", n)
+    batch_size = V.integer("batch_size", batch_size, 1, MAX_WITH_REPLACEMENT_BATCH)
     sigma = _noise_multiplier(noise_multiplier)
-    tail = v.open_unit("tail", tail)
+    tail = V.open_unit("tail", tail)
     ks = np.arange(batch_size + 1)
     at_least = stats.binom.sf(ks - 1, batch_size, 1.0 / n)  # P(K >= k)
     kmax = int(np.flatnonzero(at_least >= tail)[-1])
@@ -361,14 +361,14 @@ class Mechanism:
 
     def __post_init__(self):
         fix = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
-        v.choice("sampling", self.sampling, SAMPLINGS)
+        V.choice("sampling", self.sampling, SAMPLINGS)
         fix("noise_multiplier", _noise_multiplier(self.noise_multiplier))
-        fix("steps", v.integer("steps", self.steps, 1, MAX_STEPS))
+        fix("steps", V.integer("steps", self.steps, 1, MAX_STEPS))
         if self.sampling == "poisson":
-            fix("sampling_rate", v.unit_interval("sampling_rate", self.sampling_rate))
+            fix("sampling_rate", V.unit_interval("sampling_rate", self.sampling_rate))
         elif self.sampling == "with_replacement":
-            fix("n", v.integer("n", self.n))
-            fix("batch_size", v.integer("batch_size", self.batch_size, 1, MAX_WITH_REPLACEMENT_BATCH))
+            fix("n", V.integer("n", self.n))
+            fix("batch_size", V.integer("batch_size", self.batch_size, 1, MAX_WITH_REPLACEMENT_BATCH))
 
     @property
     def _params(self) -> str:
@@ -411,8 +411,8 @@ class Mechanism:
         mechanism builds it once; ``tests/verify/test_privacy.py`` checks this route
         against :func:`epsilon_of`.
         """
-        delta = v.open_unit("delta", delta)
-        accountant = v.choice("accountant", accountant, ACCOUNTANTS)
+        delta = V.open_unit("delta", delta)
+        accountant = V.choice("accountant", accountant, ACCOUNTANTS)
         if self.sampling != "with_replacement":
             return _epsilon_of(self.event(), delta, accountant, self.neighboring_relation,
                                value_discretization_interval, self._params)
@@ -434,9 +434,9 @@ class Mechanism:
         :data:`TRUNCATION_DELTA_SHARE` of δ / (steps·e^ε), and that share of δ is kept
         back, so no iteration is needed.
         """
-        epsilon = v.positive("epsilon", epsilon)
-        delta = v.open_unit("delta", delta)
-        accountant = v.choice("accountant", accountant, ACCOUNTANTS)
+        epsilon = V.positive("epsilon", epsilon)
+        delta = V.open_unit("delta", delta)
+        accountant = V.choice("accountant", accountant, ACCOUNTANTS)
         if self.sampling != "with_replacement":
             return self.epsilon(delta, accountant, value_discretization_interval) <= epsilon
         reserve = TRUNCATION_DELTA_SHARE * delta
@@ -535,8 +535,8 @@ def gaussian_epsilon_interval(noise_multiplier: float, delta: float, steps: int 
     Add/remove-style dominating pair N(0, σ²) vs N(1, σ²), i.e. sensitivity 1 in units of the multiplier.
     """
     z = _noise_multiplier(noise_multiplier)
-    delta = v.open_unit("delta", delta)
-    steps = v.integer("steps", steps, 1, MAX_STEPS)
+    delta = V.open_unit("delta", delta)
+    steps = V.integer("steps", steps, 1, MAX_STEPS)
     vdi = _vdi(value_discretization_interval)
     params = "noise_multiplier, steps, delta"
     out = []
@@ -559,15 +559,15 @@ def optimal_composition_epsilon(epsilons: Sequence[float], deltas: Sequence[floa
     """
     from dp_accounting.pld import common as _pld_common
 
-    eps = v.finite_array("epsilons", epsilons, ndim=1)
-    dl = v.finite_array("deltas", deltas, shape=eps.shape)
+    eps = V.finite_array("epsilons", epsilons, ndim=1)
+    dl = V.finite_array("deltas", deltas, shape=eps.shape)
     if eps.size == 0 or np.any(eps < 0):
         raise InvalidParameter("epsilons", "a non-empty sequence of numbers >= 0", "an empty or negative entry")
     if eps.size > MAX_PHASES:
         raise InvalidParameter("epsilons", f"at most {MAX_PHASES} mechanisms", eps.size)
     if np.any((dl < 0) | (dl >= 1)):
         raise InvalidParameter("deltas", "entries in [0, 1)", "an entry outside")
-    delta = v.open_unit("delta", delta)
+    delta = V.open_unit("delta", delta)
     vdi = _vdi(value_discretization_interval)
     total = float(np.sum(eps))  # each (ε_i, δ_i) pair has privacy losses in [−ε_i, ε_i]
     if not eps.size * max(2.0 * total / vdi, 1.0) <= MAX_PLD_WORK:

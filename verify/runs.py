@@ -37,7 +37,7 @@ import numpy as np
 import kernels
 from kernels import adadps as ka
 from kernels import adp as kadp
-from kernels import dp_adam as K
+from kernels import dp_adam as kd
 from kernels import noisy_adagrad as kn
 from kernels import validate as V
 from kernels.pagan import SPECS
@@ -480,9 +480,9 @@ def _run_dp_adam(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, 
     z, privacy, epsilon_at = _gaussian_privacy(epsilon, delta, 1, {
         "sampling": "none (one epoch, records in order: single participation)", "rounds": T, "batch_size": B,
         "noise": f"DP-MF '{st['strategy']}', σ·sens·C/B", "adjacency": "zero-out"})
-    cfg = K.RoundConfig(optimizer=st["optimizer"], lr=lr, beta1=st["beta1"], beta2=st["beta2"], xi=st["xi"],
+    cfg = kd.RoundConfig(optimizer=st["optimizer"], lr=lr, beta1=st["beta1"], beta2=st["beta2"], xi=st["xi"],
                         clip_norm=st["clip_norm"], sigma=z, batch_size=B, **DPA_VARIANTS[spec.name]).validated()
-    values, diverged = _dp_adam_trials(K, cfg, prob, T, B, trials, seed, st["strategy"])
+    values, diverged = _dp_adam_trials(kd, cfg, prob, T, B, trials, seed, st["strategy"])
     idx = log_points(T)
     notes = ()
     if diverged:
@@ -503,23 +503,23 @@ def _dp_adam_trials(K, cfg, prob, T: int, B: int, trials: int, seed: int, strat_
     (one SeedSequence child per trial, split into a data and a noise stream), so the numbers are run_stream's;
     written out here to log θ after every round and to keep the trials that finish when one overflows.
     """
-    strat = K.strategy(strat_kind, T) if strat_kind != "identity" else None
+    strat = kd.strategy(strat_kind, T) if strat_kind != "identity" else None
     sens = 1.0 if strat is None else strat.sensitivity
-    bias = K.bias_schedule(cfg, strat, T) if cfg.variant == "bias_correction" else np.zeros(T)
+    bias = kd.bias_schedule(cfg, strat, T) if cfg.variant == "bias_correction" else np.zeros(T)
     parts = 2 if cfg.variant == "ime" else 1
     thetas = np.full((trials, T + 1), np.nan)
     diverged: dict[int, int] = {}
     gb = np.empty(1)
     for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         _, noise_ss = ss.spawn(2)
-        state = K.State.zeros(1)
-        noise = K.NoiseStream(1, np.random.default_rng(noise_ss), strat, parts)
+        state = kd.State.zeros(1)
+        noise = kd.NoiseStream(1, np.random.default_rng(noise_ss), strat, parts)
         thetas[k, 0] = state.theta[0]
         for t in range(T):
             grads = prob.record_grads(float(state.theta[0]), np.arange(t * B, (t + 1) * B))
             zz = noise.next()
             try:
-                K.step(cfg, state, grads, zz[0], zz[-1], sens, bias[t], gb)
+                kd.step(cfg, state, grads, zz[0], zz[-1], sens, bias[t], gb)
             except InvalidParameter as exc:  # the second moment overflowed: this trial diverged
                 if "overflowed" not in str(exc):
                     raise

@@ -5,26 +5,26 @@ import math
 import numpy as np
 import pytest
 
-from kernels import dp_adam as K
-from kernels import dp_adam_problems as P
+from kernels import dp_adam as kd
+from kernels import dp_adam_problems as kdp
 from kernels import dp_adam_reference as R
 from kernels.validate import InvalidParameter
 
 
-@pytest.mark.parametrize("variant", list(K.VARIANTS))
-@pytest.mark.parametrize("optimizer", list(K.OPTIMIZERS))
+@pytest.mark.parametrize("variant", list(kd.VARIANTS))
+@pytest.mark.parametrize("optimizer", list(kd.OPTIMIZERS))
 def test_fused_round_matches_reference_with_the_same_noise(variant, optimizer):
     rng = np.random.default_rng(7)
     d, B = 9, 5
-    cfg = K.RoundConfig(variant=variant, optimizer=optimizer, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3, clip_norm=1.0,
+    cfg = kd.RoundConfig(variant=variant, optimizer=optimizer, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3, clip_norm=1.0,
                         sigma=0.7, batch_size=B, floor=1e-4)
-    st = K.State.zeros(d)
+    st = kd.State.zeros(d)
     th, rs = np.zeros(d), R.adam_init(d)
-    sm, sv = K.noise_stds(cfg)
+    sm, sv = kd.noise_stds(cfg)
     for _ in range(6):
         G = rng.standard_normal((B, d)) * rng.uniform(0.1, 3)
         zm, zv = rng.standard_normal(d), rng.standard_normal(d)
-        n1 = K.step(cfg, st, G, zm, zv, bc_sub=0.01)
+        n1 = kd.step(cfg, st, G, zm, zv, bc_sub=0.01)
         th, n2 = R.reference_round(variant, optimizer, th, rs, G, zm, zv, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3,
                                    clip_norm=1.0, std_m=sm, std_v=sv, bc_sub=0.01, floor=1e-4)
         assert n1 == n2
@@ -42,26 +42,26 @@ def _adam(grads_seq, lr, b1, b2, xi):
     return th
 
 
-@pytest.mark.parametrize("variant", [v for v in K.VARIANTS if v != "sgd_momentum"])
+@pytest.mark.parametrize("variant", [v for v in kd.VARIANTS if v != "sgd_momentum"])
 def test_no_noise_no_clipping_is_non_private_adam(variant):
     rng = np.random.default_rng(3)
     seq = [rng.standard_normal((4, 6)) for _ in range(12)]
-    cfg = K.RoundConfig(variant=variant, lr=0.05, beta1=0.8, beta2=0.95, xi=1e-6, clip_norm=math.inf, sigma=0.0,
+    cfg = kd.RoundConfig(variant=variant, lr=0.05, beta1=0.8, beta2=0.95, xi=1e-6, clip_norm=math.inf, sigma=0.0,
                         batch_size=4)
-    st = K.State.zeros(6)
+    st = kd.State.zeros(6)
     for G in seq:
-        K.step(cfg, st, G, rng.standard_normal(6), rng.standard_normal(6))  # σ = 0: the noise has zero weight
+        kd.step(cfg, st, G, rng.standard_normal(6), rng.standard_normal(6))  # σ = 0: the noise has zero weight
     np.testing.assert_allclose(st.theta, _adam(seq, 0.05, 0.8, 0.95, 1e-6), rtol=1e-10)
 
 
 def test_sgd_momentum_without_noise_is_heavy_ball():
     rng = np.random.default_rng(4)
     seq = [rng.standard_normal((3, 5)) for _ in range(10)]
-    cfg = K.RoundConfig(variant="sgd_momentum", lr=0.1, beta1=0.9, clip_norm=math.inf, sigma=0.0, batch_size=3)
-    st = K.State.zeros(5)
+    cfg = kd.RoundConfig(variant="sgd_momentum", lr=0.1, beta1=0.9, clip_norm=math.inf, sigma=0.0, batch_size=3)
+    st = kd.State.zeros(5)
     th, m = np.zeros(5), np.zeros(5)
     for G in seq:
-        K.step(cfg, st, G, np.zeros(5))
+        kd.step(cfg, st, G, np.zeros(5))
         m = 0.9 * m + G.mean(0)
         th = th - 0.1 * m
     np.testing.assert_allclose(st.theta, th, rtol=1e-12)
@@ -73,9 +73,9 @@ def test_in_kernel_draws_equal_predrawn_noise_from_the_same_generator():
     G = rng.standard_normal((B, d))
     outs = []
     for draw in (True, False):
-        st = K.State.zeros(d)
+        st = kd.State.zeros(d)
         zm = np.random.default_rng(42).standard_normal(d)
-        K.fused_round(G, st.theta, st.m, st.v, st.vclean, 0, 2, 0, 0.1, 0.9, 0.99, 1e-8, 1.0, 0.3, 0.0, 0.05, 0.0, zm,
+        kd.fused_round(G, st.theta, st.m, st.v, st.vclean, 0, 2, 0, 0.1, 0.9, 0.99, 1e-8, 1.0, 0.3, 0.0, 0.05, 0.0, zm,
                  zm, np.random.default_rng(42), draw, np.empty(B), np.empty(d))
         outs.append(st.theta.copy())
     np.testing.assert_array_equal(outs[0], outs[1])
@@ -93,7 +93,7 @@ def test_row_major_and_two_pass_orders_are_bit_identical():
             for row_major in (False, True):
                 st = [np.full(d, 0.1), np.full(d, 0.01), np.full(d, 0.5), np.zeros(d)]
                 fac, gb = np.empty(B), np.empty(d)
-                neg = K.fused_round(G, *st, 2, variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2, 0.05, 1e-4, gb, gb,
+                neg = kd.fused_round(G, *st, 2, variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2, 0.05, 1e-4, gb, gb,
                                np.random.default_rng(4), True, fac, gb, row_major)
                 outs.append((neg, st, fac, gb))
             assert outs[0][0] == outs[1][0]
@@ -102,9 +102,9 @@ def test_row_major_and_two_pass_orders_are_bit_identical():
 
 
 def test_row_major_is_chosen_when_a_row_and_the_average_fit_in_cache():
-    llc = K._last_level_cache_bytes()
+    llc = kd._last_level_cache_bytes()
     assert llc > 0
-    assert K.row_major_fits(llc // 16) and not K.row_major_fits(llc // 16 + 1)
+    assert kd.row_major_fits(llc // 16) and not kd.row_major_fits(llc // 16 + 1)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -112,16 +112,16 @@ def test_threaded_round_is_bit_identical_to_the_serial_round(threads):
     # every variant and optimizer, round 0 and a later round (STP scales by v̂), d not a multiple of the block
     rng = np.random.default_rng(3)
     for d, B in ((1, 1), (1500, 3)):
-        for variant in K.VARIANTS:
-            for optimizer in K.OPTIMIZERS:
-                cfg = K.RoundConfig(variant=variant, optimizer=optimizer, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3,
+        for variant in kd.VARIANTS:
+            for optimizer in kd.OPTIMIZERS:
+                cfg = kd.RoundConfig(variant=variant, optimizer=optimizer, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3,
                                     clip_norm=1.0, sigma=0.7, batch_size=B, floor=1e-4)
-                states = [K.State.zeros(d), K.State.zeros(d)]
+                states = [kd.State.zeros(d), kd.State.zeros(d)]
                 for _ in range(3):
                     G = rng.standard_normal((B, d)) * rng.uniform(0.1, 3)
                     zm, zv = rng.standard_normal(d), rng.standard_normal(d)
                     gbs = [np.empty(d), np.empty(d)]
-                    negs = [K.step(cfg, st, G, zm, zv, bc_sub=0.01, gbar_out=gb, threads=th)
+                    negs = [kd.step(cfg, st, G, zm, zv, bc_sub=0.01, gbar_out=gb, threads=th)
                             for st, gb, th in zip(states, gbs, (1, threads))]
                     assert negs[0] == negs[1]
                     np.testing.assert_array_equal(gbs[0], gbs[1])
@@ -131,61 +131,61 @@ def test_threaded_round_is_bit_identical_to_the_serial_round(threads):
 
 def test_run_stream_threads_give_the_same_numbers():
     d = 2000
-    cfg = K.RoundConfig(variant="ime", beta2=0.99, sigma=1.0, clip_norm=1.0, batch_size=4)
+    cfg = kd.RoundConfig(variant="ime", beta2=0.99, sigma=1.0, clip_norm=1.0, batch_size=4)
     grad_fn = lambda t, th, r: r.standard_normal((4, d))  # noqa: E731
-    a = K.run_stream(cfg, grad_fn, d, 3, trials=2, seed=5)
-    b = K.run_stream(cfg, grad_fn, d, 3, trials=2, seed=5, threads=2)
+    a = kd.run_stream(cfg, grad_fn, d, 3, trials=2, seed=5)
+    b = kd.run_stream(cfg, grad_fn, d, 3, trials=2, seed=5, threads=2)
     for key in a:
         np.testing.assert_array_equal(a[key], b[key])
     with pytest.raises(InvalidParameter, match="threads"):
-        K.run_stream(cfg, grad_fn, d, 3, threads=0)
+        kd.run_stream(cfg, grad_fn, d, 3, threads=0)
 
 
-@pytest.mark.parametrize("kind", K.STRATEGIES)
+@pytest.mark.parametrize("kind", kd.STRATEGIES)
 def test_dpmf_filter_equals_dense_noise_correlating_matrix(kind):
     T, d = 40, 3
-    s = K.strategy(kind, T, 4)
+    s = kd.strategy(kind, T, 4)
     z = np.random.default_rng(1).standard_normal((T, d))
-    ns = K.NoiseStream(d, None, s)
+    ns = kd.NoiseStream(d, None, s)
     got = []
     for t in range(T):
         ns.rng = type("R", (), {"standard_normal": lambda self, n, _t=t: z[_t]})()
         got.append(ns.next()[0].copy())
     np.testing.assert_allclose(np.array(got), R.filter_reference(s.cinv, z), atol=1e-12)
     # C·C⁻¹ = I and the sensitivity is C's largest column norm
-    Cm, Ci = K.toeplitz_matrix(s.c, T), K.toeplitz_matrix(s.cinv, T)
+    Cm, Ci = kd.toeplitz_matrix(s.c, T), kd.toeplitz_matrix(s.cinv, T)
     np.testing.assert_allclose(Cm @ Ci, np.eye(T), atol=1e-10)
     assert s.sensitivity == pytest.approx(np.max(np.linalg.norm(Cm, axis=0)), rel=1e-12)
 
 
 def test_strategy_values():
     T = 200
-    assert K.strategy("identity", T).rmse == pytest.approx(math.sqrt((T + 1) / 2))
-    half = K.strategy("half", T)
+    assert kd.strategy("identity", T).rmse == pytest.approx(math.sqrt((T + 1) / 2))
+    half = kd.strategy("half", T)
     assert half.sensitivity == pytest.approx(math.sqrt(sum(4.0**-k for k in range(T))))
-    sq = K.strategy("sqrt", T)
+    sq = kd.strategy("sqrt", T)
     A = np.tril(np.ones((T, T)))
-    Cm = K.toeplitz_matrix(sq.c, T)
+    Cm = kd.toeplitz_matrix(sq.c, T)
     np.testing.assert_allclose(Cm @ Cm, A, atol=1e-10)  # C = A^{1/2}
-    band = K.strategy("banded", T, 8)
-    assert band.rmse < half.rmse < K.strategy("identity", T).rmse
+    band = kd.strategy("banded", T, 8)
+    assert band.rmse < half.rmse < kd.strategy("identity", T).rmse
     assert sq.rmse < band.rmse
 
 
 def test_ime_noise_split_and_bias_schedule():
-    a, b = K.ime_noise_stds(1.3, 2.0, 8)
+    a, b = kd.ime_noise_stds(1.3, 2.0, 8)
     assert a == pytest.approx(math.sqrt(2) * 1.3 * 2.0 / 8)
     assert b == pytest.approx(math.sqrt(2) * 1.3 * 15 * 4.0 / 64)
-    assert K.ime_noise_stds(1.3, 2.0, 8, split=False) == pytest.approx((1.3 * 2 / 8, 1.3 * 15 * 4 / 64))
-    cfg = K.RoundConfig(variant="bias_correction", beta2=0.9, sigma=2.0, clip_norm=1.0, batch_size=4)
-    np.testing.assert_allclose(K.bias_schedule(cfg, None, 50), 0.25, rtol=1e-12)  # (σC/B)² every round
+    assert kd.ime_noise_stds(1.3, 2.0, 8, split=False) == pytest.approx((1.3 * 2 / 8, 1.3 * 15 * 4 / 64))
+    cfg = kd.RoundConfig(variant="bias_correction", beta2=0.9, sigma=2.0, clip_norm=1.0, batch_size=4)
+    np.testing.assert_allclose(kd.bias_schedule(cfg, None, 50), 0.25, rtol=1e-12)  # (σC/B)² every round
 
 
 def test_constant_signal_kernel_matches_reference():
     sig = np.array([0.0, 0.1, -0.5, 2.0])
     steps = 25
     for mode in ("bias_correction", "ime"):
-        out = K.constant_signal_vhat(sig, 0.7, 0.9, steps, mode=mode, trials=1, seed=5)
+        out = kd.constant_signal_vhat(sig, 0.7, 0.9, steps, mode=mode, trials=1, seed=5)
         ss = np.random.SeedSequence(5).spawn(1)[0]
         draws = np.random.default_rng(ss).standard_normal(sig.size * steps).reshape(sig.size, steps).T
         ref = R.constant_signal_vhat_reference(sig, 0.7 * draws, 0.9, mode, 0.7)
@@ -195,16 +195,16 @@ def test_constant_signal_kernel_matches_reference():
 def test_stream_handles_a_million_coordinates():
     d = 10**6
     G = np.random.default_rng(0).standard_normal((2, d)) * 1e-3
-    cfg = K.RoundConfig(variant="bias_correction", beta2=0.999, sigma=1.0, clip_norm=1.0, batch_size=2)
-    out = K.run_stream(cfg, lambda t, th, r: G, d, 2, seed=1)
+    cfg = kd.RoundConfig(variant="bias_correction", beta2=0.999, sigma=1.0, clip_norm=1.0, batch_size=2)
+    out = kd.run_stream(cfg, lambda t, th, r: G, d, 2, seed=1)
     assert out["theta"].shape == (1, d) and np.all(np.isfinite(out["theta"]))
     assert 0.3 < out["neg_frac"][0, -1] < 0.7  # signal ≪ noise: about half the coordinates are negative
 
 
 def test_logistic_1d_without_noise_is_plain_adagrad():
-    prob = P.sparse_logistic_1d(n=200, seed=2)
-    cfg = K.RoundConfig(optimizer="adagrad", lr=0.5, beta1=0.0, xi=1e-8, clip_norm=1.0, sigma=0.0, batch_size=1)
-    th = K.run_logistic_1d(prob.x, prob.y, cfg)[0]
+    prob = kdp.sparse_logistic_1d(n=200, seed=2)
+    cfg = kd.RoundConfig(optimizer="adagrad", lr=0.5, beta1=0.0, xi=1e-8, clip_norm=1.0, sigma=0.0, batch_size=1)
+    th = kd.run_logistic_1d(prob.x, prob.y, cfg)[0]
     ref, v = 0.0, 0.0
     for x, y in zip(prob.x, prob.y):
         g = -y * x / (1 + math.exp(y * ref * x))
@@ -217,53 +217,53 @@ def test_logistic_1d_without_noise_is_plain_adagrad():
 
 def test_logistic_1d_noise_override_is_the_kernels_own_noise_when_equal():
     """noise_stds_override = noise_stds(cfg) gives the same bits; another pair changes θ; a bad pair is named."""
-    prob = P.sparse_logistic_1d(n=300, seed=3)
-    cfg = K.RoundConfig(variant="ime", optimizer="adagrad", lr=0.3, beta1=0.0, xi=1e-8, clip_norm=1.0, sigma=0.5,
+    prob = kdp.sparse_logistic_1d(n=300, seed=3)
+    cfg = kd.RoundConfig(variant="ime", optimizer="adagrad", lr=0.3, beta1=0.0, xi=1e-8, clip_norm=1.0, sigma=0.5,
                         batch_size=1, floor=1.0)
-    own = K.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4)
-    same = K.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4,
-                             noise_stds_override=K.noise_stds(cfg.validated()))
-    other = K.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4, noise_stds_override=(0.1, 0.1))
+    own = kd.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4)
+    same = kd.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4,
+                             noise_stds_override=kd.noise_stds(cfg.validated()))
+    other = kd.run_logistic_1d(prob.x, prob.y, cfg, strat_kind="sqrt", trials=3, seed=4, noise_stds_override=(0.1, 0.1))
     assert np.array_equal(own, same) and not np.allclose(own, other)
     for bad in ((1.0,), (1.0, -1.0), 3.0):
         with pytest.raises(InvalidParameter, match="noise_stds_override"):
-            K.run_logistic_1d(prob.x, prob.y, cfg, noise_stds_override=bad)
+            kd.run_logistic_1d(prob.x, prob.y, cfg, noise_stds_override=bad)
 
 
 def test_problems():
-    q = P.quadratic()
+    q = kdp.quadratic()
     assert q.h.tolist() == [100.0, 1.0]
     g = q.grads(np.zeros(2), np.array([[1.0, 2.0]]))
     np.testing.assert_allclose(g, [[-100.0, -2.0]])
     # noiseless data: non-private Adam reaches μ in both coordinates despite the 100× curvature difference
     # (Adam's steps are ~lr per coordinate, so it ends within a few lr of the optimum)
-    qn = P.quadratic(s=[0.0, 0.0])
-    cfg = K.RoundConfig(lr=0.01, beta2=0.999, clip_norm=math.inf, batch_size=4)
-    out = K.run_stream(cfg, qn.grad_fn(4), 2, 3000, seed=0)
+    qn = kdp.quadratic(s=[0.0, 0.0])
+    cfg = kd.RoundConfig(lr=0.01, beta2=0.999, clip_norm=math.inf, batch_size=4)
+    out = kd.run_stream(cfg, qn.grad_fn(4), 2, 3000, seed=0)
     assert np.all(np.abs(out["theta"][0] - qn.mu) < 5 * cfg.lr)
-    sg = P.synthetic_gradients(d=50, batch=4, alignment=1.0, seed=1)
+    sg = kdp.synthetic_gradients(d=50, batch=4, alignment=1.0, seed=1)
     G = sg.round(np.random.default_rng(0))
     np.testing.assert_allclose(G, np.tile(G[0], (4, 1)))  # aligned: all records equal
-    heavy = P.synthetic_gradients(d=1000, scale="powerlaw", alpha=1.0, seed=1)
+    heavy = kdp.synthetic_gradients(d=1000, scale="powerlaw", alpha=1.0, seed=1)
     assert heavy.scales.max() / heavy.scales.min() == pytest.approx(1000.0)
 
 
 def test_bad_input_names_the_parameter():
     with pytest.raises(InvalidParameter, match="variant"):
-        K.RoundConfig(variant="adamw").validated()
+        kd.RoundConfig(variant="adamw").validated()
     with pytest.raises(InvalidParameter, match="beta2"):
-        K.RoundConfig(beta2=1.0).validated()
+        kd.RoundConfig(beta2=1.0).validated()
     with pytest.raises(InvalidParameter, match="clip_norm"):
-        K.RoundConfig(sigma=1.0, clip_norm=math.inf).validated()
+        kd.RoundConfig(sigma=1.0, clip_norm=math.inf).validated()
     with pytest.raises(InvalidParameter, match="xi"):
-        K.RoundConfig(variant="scale_then_privatize", xi=0.0).validated()
+        kd.RoundConfig(variant="scale_then_privatize", xi=0.0).validated()
     with pytest.raises(InvalidParameter, match="grads"):
-        K.step(K.RoundConfig(), K.State.zeros(3), np.zeros((2, 4)), np.zeros(3))
+        kd.step(kd.RoundConfig(), kd.State.zeros(3), np.zeros((2, 4)), np.zeros(3))
     with pytest.raises(InvalidParameter, match="kind"):
-        K.strategy("toeplitz", 10)
+        kd.strategy("toeplitz", 10)
     with pytest.raises(InvalidParameter, match="signal"):
-        K.constant_signal_vhat([np.nan], 1.0, 0.9, 3)
+        kd.constant_signal_vhat([np.nan], 1.0, 0.9, 3)
     with pytest.raises(InvalidParameter, match="alignment"):
-        P.synthetic_gradients(alignment=2.0)
+        kdp.synthetic_gradients(alignment=2.0)
     with pytest.raises(InvalidParameter, match="zero_fraction"):
-        P.sparse_logistic_1d(zero_fraction=1.0)
+        kdp.sparse_logistic_1d(zero_fraction=1.0)

@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import kernels
-import kernels.projections as KJ
+import kernels.projections as kj
 from kernels import _jitcache
 
 ROOT = Path(kernels.__file__).resolve().parent
 
-_SNIPPET = ("import numpy as np, kernels.projections as KJ; "
-            "print(repr(float(KJ.clip_rows(np.full((1, 4), 3.0), 1.0)[0, 0])))")
+_SNIPPET = ("import numpy as np, kernels.projections as kj; "
+            "print(repr(float(kj.clip_rows(np.full((1, 4), 3.0), 1.0)[0, 0])))")
 
 
 def _copy_package(tmp_path: Path, name: str = "pkg") -> Path:
@@ -42,8 +42,8 @@ def _edit_clip_factor(pkg: Path) -> None:
 
 
 def test_kernels_use_the_package_locator():
-    assert isinstance(_jitcache.locator_of(KJ._clip_rows), _jitcache.KernelsCacheLocator)
-    assert _jitcache.locator_of(KJ._clip_rows).get_source_stamp() == _jitcache.sources_fingerprint()
+    assert isinstance(_jitcache.locator_of(kj._clip_rows), _jitcache.KernelsCacheLocator)
+    assert _jitcache.locator_of(kj._clip_rows).get_source_stamp() == _jitcache.sources_fingerprint()
 
 
 def test_fingerprint_changes_with_any_source(tmp_path):

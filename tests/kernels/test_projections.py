@@ -6,7 +6,7 @@ from hypothesis import example, given, target
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from kernels import projections as KJ
+from kernels import projections as kj
 from kernels.pagan_reference import ellipsoid_projection, project_domain
 
 finite = st.floats(-1e3, 1e3, allow_nan=False)
@@ -26,7 +26,7 @@ def vec_and_weights(draw):
 @example((np.array([0.0]), np.array([1.0])))
 def test_ellipsoid_projection_is_feasible_and_optimal(xa):
     x, a = xa
-    y = KJ.project_ellipsoid(x[None, :], a)[0]
+    y = kj.project_ellipsoid(x[None, :], a)[0]
     q = float(a @ y**2)
     assert q <= 1.0 + 1e-12
     if a @ x**2 <= 1.0:
@@ -51,33 +51,33 @@ def test_ellipsoid_projection_is_feasible_and_optimal(xa):
 @given(vec_and_weights())
 def test_kernel_ellipsoid_matches_reference(xa):
     x, a = xa
-    np.testing.assert_allclose(KJ.project_ellipsoid(x[None, :], a), ellipsoid_projection(x[None, :], a),
+    np.testing.assert_allclose(kj.project_ellipsoid(x[None, :], a), ellipsoid_projection(x[None, :], a),
                                rtol=1e-10, atol=1e-12)
 
 
 @given(arrays(np.float64, st.integers(1, 10), elements=finite), st.floats(1e-3, 1e2))
 def test_uniform_ellipsoid_equals_l2_clipping(x, C):
     a = np.full(x.size, 1.0 / C**2)
-    np.testing.assert_allclose(KJ.project_ellipsoid(x[None, :], a), KJ.clip_rows(x[None, :], C), rtol=1e-12,
+    np.testing.assert_allclose(kj.project_ellipsoid(x[None, :], a), kj.clip_rows(x[None, :], C), rtol=1e-12,
                                atol=1e-12)
 
 
 @given(vec_and_weights(), st.floats(0.1, 10.0))
 def test_hnorm_ball_projection_matches_reference(xa, R):
     x, h = xa
-    y = KJ.project_ball(x, R, h=h)
+    y = kj.project_ball(x, R, h=h)
     assert np.linalg.norm(y) <= R * (1 + 1e-12)
     np.testing.assert_allclose(y, project_domain(x, 2, R, 1.0 / h), rtol=1e-7, atol=1e-10)
 
 
 def test_box_projection():
-    np.testing.assert_array_equal(KJ.project_box(np.array([-3.0, 0.2, 5.0]), 1.0), [-1.0, 0.2, 1.0])
+    np.testing.assert_array_equal(kj.project_box(np.array([-3.0, 0.2, 5.0]), 1.0), [-1.0, 0.2, 1.0])
 
 
 def test_bad_inputs():
     with pytest.raises(ValueError, match="a must be positive"):
-        KJ.project_ellipsoid(np.ones((1, 2)), np.array([1.0, 0.0]))
+        kj.project_ellipsoid(np.ones((1, 2)), np.array([1.0, 0.0]))
     with pytest.raises(ValueError, match="G must be finite"):
-        KJ.clip_rows(np.array([[np.nan, 1.0]]), 1.0)
+        kj.clip_rows(np.array([[np.nan, 1.0]]), 1.0)
     with pytest.raises(ValueError, match="shape"):
-        KJ.project_ellipsoid(np.ones((1, 3)), np.ones(2))
+        kj.project_ellipsoid(np.ones((1, 3)), np.ones(2))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from theory import adp as ta
+from theory import adp as tadp
 from verify.papers import adp
 from verify.privacy import composed_epsilon, gaussian_epsilon, optimal_composition_epsilon
 
@@ -21,8 +21,8 @@ def test_lemma22_quick_holds_and_its_numbers_say_so():
 
 def test_lemma22_negative_control_flags_a_wrong_formula(monkeypatch):
     """Halving ε̃ (a composition bound that is too good to be true) must be caught."""
-    real = ta.extended_advanced_composition
-    monkeypatch.setattr(ta, "extended_advanced_composition",
+    real = tadp.extended_advanced_composition
+    monkeypatch.setattr(tadp, "extended_advanced_composition",
                         lambda e, d, dp: (real(e, d, dp)[0] / 4, real(e, d, dp)[1]))
     out = adp.lemma2_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["eps_optimal"] > out.counterexample["eps_tilde"]
@@ -55,7 +55,7 @@ def test_proposition51_exact_part_and_reported_measurements():
     out = adp.proposition5_1("quick", 0)
     assert out.verdict == "holds"
     r7 = out.numbers["exact_ratio_T10000000"]
-    assert r7 == pytest.approx(ta.m_ratio(ta.polynomial_schedule(10**7, 1.0, 1.0)))
+    assert r7 == pytest.approx(tadp.m_ratio(tadp.polynomial_schedule(10**7, 1.0, 1.0)))
     assert 0.9 * np.log(1e7) / 4 < r7 < np.log(1e7) / 4  # Θ(log T) with constant ¼ (exact value 3.927)
     assert out.numbers["stated_privacy_term_ratio_T10000000"] == pytest.approx(2 * np.log(1 + 1e7))
     assert {k for k in out.numbers if k.startswith("measured_utility_ratio_T")} == {
@@ -66,10 +66,10 @@ def test_proposition52_break_even_counterexample_pinned():
     """Pinned: b_0² = ν, T = 2 — the stated ADP term (11) exceeds DP's (12): (12)/(11) = ¼·log 3 < 1."""
     import sympy as sp
 
-    r = ta.proposition5_2_ratio().subs({ta.T: 2, ta.nu: 1, ta.b0: 1})
+    r = tadp.proposition5_2_ratio().subs({tadp.T: 2, tadp.nu: 1, tadp.b0: 1})
     assert float(r) == pytest.approx(np.log(3) / 4) and float(r) < 1
-    assert float(ta.proposition5_2_break_even().subs({ta.nu: 1, ta.b0: 1})) == pytest.approx(np.e**4 - 1)
-    assert sp.simplify(ta.proposition5_2_ratio() - sp.log(1 + ta.T * ta.nu / ta.b0**2) / 4) == 0
+    assert float(tadp.proposition5_2_break_even().subs({tadp.nu: 1, tadp.b0: 1})) == pytest.approx(np.e**4 - 1)
+    assert sp.simplify(tadp.proposition5_2_ratio() - sp.log(1 + tadp.T * tadp.nu / tadp.b0**2) / 4) == 0
     out = adp.proposition5_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["T"] == 2
     assert out.numbers["M_ratio_max"] > 1.0 > out.numbers["M_ratio_min"]
@@ -90,7 +90,7 @@ def test_table1_at_matched_epsilon_is_never_a_refutation():
 
 def test_matched_sigma_gives_both_methods_the_same_accountant_epsilon():
     T, n = 1000, 20000
-    b = ta.polynomial_schedule(T, 1.0, 1.0)
+    b = tadp.polynomial_schedule(T, 1.0, 1.0)
     eps = []
     for alpha in (np.ones(T), np.sqrt(b)):
         s = adp.matched_sigma(alpha, n, 1.0, 1e-5)
@@ -175,7 +175,7 @@ def test_proposition51_brackets_must_tend_to_the_declared_asymptotic(monkeypatch
     """The log T coefficient the brackets are held to is poly_ratio_asymptotic's: a stated ½·log T is refuted."""
     import sympy as sp
 
-    monkeypatch.setattr(ta, "poly_ratio_asymptotic", lambda: sp.log(ta.T) / 2)
+    monkeypatch.setattr(tadp, "poly_ratio_asymptotic", lambda: sp.log(tadp.T) / 2)
     out = adp.proposition5_1("quick", 0)
     assert out.verdict == "violated" and out.counterexample["brackets_hold"]
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from kernels import InvalidParameter
 from kernels.adp import run_adp, smooth_nonconvex
-from theory import dp_adam_design as tdad
+from theory import dp_adam_design as td
 
 junk = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-5, 5), st.sampled_from(
     [None, "1", "abc", True, [], [1.0], -0.0, 1e300, -1e-300]))
@@ -41,7 +41,7 @@ def test_run_adp(sigma, steps, eta, b_rule, alpha_rule, seed):
        beta2=maybe_good(st.floats(0, 0.999)), steps=maybe_good(st.integers(1, 200)))
 def test_negative_probability(signal, noise_std, beta2, steps):
     try:
-        p = tdad.negative_probability(signal, noise_std, beta2, steps)
+        p = td.negative_probability(signal, noise_std, beta2, steps)
     except ValueError as exc:
         assert _names_a_parameter(exc, ("signal", "noise_std", "beta2", "steps")), str(exc)
         return

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 import kernels
 from kernels import InvalidParameter
-from kernels import adadps as KA
-from kernels import adp as KP
-from kernels import dp_adam as KD
-from kernels import moments as KM
-from kernels import noisy_adagrad as KN
-from kernels import projections as KJ
+from kernels import adadps as ka
+from kernels import adp as kadp
+from kernels import dp_adam as kd
+from kernels import moments as km
+from kernels import noisy_adagrad as kn
+from kernels import projections as kj
 from tests.verify.fuzz_support import (
     INF,
     JUNK_ANY,
@@ -51,7 +51,7 @@ PAGAN_PROBLEMS = {
                       domain=st.sampled_from(["box", "ball"]), n_public=small(1, 8)),
 }
 GENERATOR_PARAMS = dict(PAGAN_PROBLEMS, **{
-    "low_rank_glm": dict(n=small(1, 12), p=small(2, 5), k=small(1, 2), loss=st.sampled_from(list(KN.LOSSES)),
+    "low_rank_glm": dict(n=small(1, 12), p=small(2, 5), k=small(1, 2), loss=st.sampled_from(list(kn.LOSSES)),
                          m_public=small(0, 6), public_shift=reals(0, 1), label_noise=reals(0, 0.49),
                          w_norm=reals(0.1, 3), seed=seeds),
     "quadratic": dict(d=small(1, 4)),
@@ -161,7 +161,7 @@ def test_run_algorithm(kw, private, eps, delta):
 
 
 # ---------------------------------------------------------------------------- ADP-SGD
-_NC = KP.smooth_nonconvex(n=10, d=2, seed=0)
+_NC = kadp.smooth_nonconvex(n=10, d=2, seed=0)
 ADP_GOOD = dict(problem=st.just(_NC), steps=small(1, 6), eta=reals(1e-3, 2),
                 b_rule=st.sampled_from(["poly", "adaptive"]), alpha_rule=st.sampled_from(["dp", "adp"]),
                 sigma=reals(0, 10), a=reals(0.1, 3), c=reals(0.1, 3),
@@ -178,11 +178,11 @@ ADP_JUNK = dict(problem=st.sampled_from([None, _DATASETS["abs_regression"],
 @example(kw=dict(problem=_NC, steps=3, eta=1e300, b_rule="poly", alpha_rule="adp", sigma=1e300, a=1.0, c=1.0, b0=1.0,
                  nu=1e-3, C=1.0, trials=1, seed=0, n_log=2))  # θ overflowed to inf -> NaN gradient norms
 def test_run_adp(kw):
-    check(KP.run_adp, kw, parameter_names(KP.run_adp))
+    check(kadp.run_adp, kw, parameter_names(kadp.run_adp))
 
 
 # ---------------------------------------------------------------------------- noisy AdaGrad family
-_GLM = KN.low_rank_glm(n=10, p=4, k=2, seed=0, m_public=4)
+_GLM = kn.low_rank_glm(n=10, p=4, k=2, seed=0, m_public=4)
 _GLM_BAD = [None, dataclasses.replace(_GLM, X=np.full((10, 4), NAN)), dataclasses.replace(_GLM, y=np.ones(2)),
             dataclasses.replace(_GLM, loss="l1")]
 NA_GOOD = dict(prob=st.just(_GLM), steps=small(1, 4), eta=reals(1e-3, 2), radius=st.one_of(reals(0.1, 5), st.just(INF)),
@@ -200,7 +200,7 @@ NA_JUNK = dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COU
 @example(kw=dict(prob=_GLM, steps=1e300, eta=0.5, radius=1.0, sigma_b=0.0, sigma_b_mode="constant", sigma_B=0.0,
                  indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=1, seed=0))  # (steps, p) noise allocation
 def test_run_noisy_adagrad(kw):
-    check(KN.run_noisy_adagrad, kw, parameter_names(KN.run_noisy_adagrad), skip=("lam_min",))  # λ_min⁺ = inf at G = 0
+    check(kn.run_noisy_adagrad, kw, parameter_names(kn.run_noisy_adagrad), skip=("lam_min",))  # λ_min⁺ = inf at G = 0
 
 
 @settings(max_examples=examples(40))
@@ -208,7 +208,7 @@ def test_run_noisy_adagrad(kw):
                       delta=reals(0, 1), decay_alpha=reals(0, 1), rtol=reals(1e-12, 1e-6)),
                  dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, theta0=JUNK_ARRAY)))
 def test_run_adagrad(kw):
-    check(KN.run_adagrad, kw, parameter_names(KN.run_adagrad))
+    check(kn.run_adagrad, kw, parameter_names(kn.run_adagrad))
 
 
 @settings(max_examples=examples(40))
@@ -217,26 +217,26 @@ def test_run_adagrad(kw):
                  dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COUNT, seed=JUNK_COUNT)))
 @example(kw=dict(prob=_GLM, steps=2, eta=1e300, sigma=1e300, trials=1, seed=0))  # overflow -> NaN losses
 def test_run_dpgd(kw):
-    check(KN.run_dpgd, kw, parameter_names(KN.run_dpgd))
+    check(kn.run_dpgd, kw, parameter_names(kn.run_dpgd))
 
 
 @settings(max_examples=examples(30))
-@given(kw=fuzzed(dict(prob=st.just(_GLM), kind=st.sampled_from(KN.ORACLES), gamma=reals(0, 1), k=small(1, 2),
+@given(kw=fuzzed(dict(prob=st.just(_GLM), kind=st.sampled_from(kn.ORACLES), gamma=reals(0, 1), k=small(1, 2),
                       seed=seeds), dict(k=JUNK_COUNT, seed=JUNK_COUNT, prob=st.sampled_from([None, 3]))))
 @example(kw=dict(prob=_GLM, kind="rotated", gamma="abc", k=2, seed=0))  # float("abc") unnamed
 def test_subspace_oracle(kw):
-    check(KN.subspace_oracle, kw, parameter_names(KN.subspace_oracle))
+    check(kn.subspace_oracle, kw, parameter_names(kn.subspace_oracle))
 
 
 # ---------------------------------------------------------------------------- private Adam family
 def _cfg(draw_kw):
-    return KD.RoundConfig(**draw_kw)
+    return kd.RoundConfig(**draw_kw)
 
 
-CFG_GOOD = dict(variant=st.sampled_from(list(KD.VARIANTS)), optimizer=st.sampled_from(list(KD.OPTIMIZERS)),
+CFG_GOOD = dict(variant=st.sampled_from(list(kd.VARIANTS)), optimizer=st.sampled_from(list(kd.OPTIMIZERS)),
                 lr=reals(1e-4, 1), beta1=reals(0, 0.99), beta2=reals(0, 0.999), xi=reals(1e-8, 1e-2),
                 clip_norm=reals(0.1, 5), sigma=reals(0, 3), batch_size=small(1, 4), floor=reals(0, 1e-3))
-CFG_FIELDS = {f.name for f in dataclasses.fields(KD.RoundConfig)}
+CFG_FIELDS = {f.name for f in dataclasses.fields(kd.RoundConfig)}
 _QUAD = kernels.problem_generator("quadratic")(d=3)
 
 
@@ -249,7 +249,7 @@ def _grad_fns():
 @settings(max_examples=examples(80))
 @given(cfg_kw=fuzzed(CFG_GOOD, {k: (JUNK_COUNT if k == "batch_size" else JUNK_ANY) for k in CFG_GOOD}, max_bad=1),
        kw=fuzzed(dict(grad_fn=st.just("good"), d=st.just(3), rounds=small(1, 5), trials=small(1, 2), seed=seeds,
-                      strat_kind=st.sampled_from(KD.STRATEGIES), bands=small(1, 4), t0=small(0, 3),
+                      strat_kind=st.sampled_from(kd.STRATEGIES), bands=small(1, 4), t0=small(0, 3),
                       record_v=st.booleans()),
                  dict(grad_fn=st.sampled_from(["nan", "shape", "list", "inf", None]), d=JUNK_COUNT, rounds=JUNK_COUNT,
                       trials=JUNK_COUNT, seed=JUNK_COUNT, strat_kind=JUNK_NAME, bands=JUNK_COUNT, t0=JUNK_COUNT,
@@ -284,15 +284,15 @@ def _grad_fns():
                  record_v=False))  # the validated seed was discarded: SeedSequence(1e300) TypeError
 def test_run_stream(cfg_kw, kw):
     kw = dict(kw)
-    cfg = kw.pop("cfg", None) if "cfg" in kw else KD.RoundConfig(**cfg_kw)
+    cfg = kw.pop("cfg", None) if "cfg" in kw else kd.RoundConfig(**cfg_kw)
     kw["grad_fn"] = _grad_fns().get(kw["grad_fn"], kw["grad_fn"])
-    check(KD.run_stream, dict(cfg=cfg, **kw), parameter_names(KD.run_stream, CFG_FIELDS))
+    check(kd.run_stream, dict(cfg=cfg, **kw), parameter_names(kd.run_stream, CFG_FIELDS))
 
 
 @settings(max_examples=examples(50))
 @given(cfg_kw=fuzzed(CFG_GOOD, {k: JUNK_ANY for k in CFG_GOOD}, max_bad=1),
        kw=fuzzed(dict(x=st.integers(1, 12).map(lambda T: np.linspace(-1, 1, T)),
-                      strat_kind=st.sampled_from(KD.STRATEGIES), trials=small(1, 3), seed=seeds,
+                      strat_kind=st.sampled_from(kd.STRATEGIES), trials=small(1, 3), seed=seeds,
                       theta0=reals(-2, 2)),
                  dict(x=JUNK_ARRAY, y=JUNK_ARRAY, trials=JUNK_COUNT, seed=JUNK_COUNT, theta0=JUNK_REAL,
                       strat_kind=JUNK_NAME), max_bad=1))
@@ -304,7 +304,7 @@ def test_run_logistic_1d(cfg_kw, kw):
     if "y" not in kw:
         x = kw["x"]
         kw["y"] = np.where(np.arange(len(x)) % 2 == 0, 1.0, -1.0) if isinstance(x, np.ndarray) and x.ndim == 1 else x
-    check(KD.run_logistic_1d, dict(cfg=KD.RoundConfig(**cfg_kw), **kw), parameter_names(KD.run_logistic_1d, CFG_FIELDS))
+    check(kd.run_logistic_1d, dict(cfg=kd.RoundConfig(**cfg_kw), **kw), parameter_names(kd.run_logistic_1d, CFG_FIELDS))
 
 
 @settings(max_examples=examples(40))
@@ -315,28 +315,28 @@ def test_run_logistic_1d(cfg_kw, kw):
 @example(kw=dict(signal=np.ones(2), noise_std=1e300, beta2=0.9, steps=3, mode="bias_correction", trials=1, seed=0))
 @example(kw=dict(signal=[], noise_std=0.0, beta2=0.0, steps=1, mode="bias_correction", trials=1, seed=0))
 def test_constant_signal_vhat(kw):  # pins: (g + z)² overflowed, v̂ = inf − inf came back NaN; an empty signal: 0/0
-    check(KD.constant_signal_vhat, kw, parameter_names(KD.constant_signal_vhat))
+    check(kd.constant_signal_vhat, kw, parameter_names(kd.constant_signal_vhat))
 
 
 @settings(max_examples=examples(40))
-@given(kw=fuzzed(dict(kind=st.sampled_from(KD.STRATEGIES), T=small(1, 50), bands=small(1, 6)),
+@given(kw=fuzzed(dict(kind=st.sampled_from(kd.STRATEGIES), T=small(1, 50), bands=small(1, 6)),
                  dict(T=JUNK_COUNT, bands=JUNK_COUNT, kind=JUNK_NAME)))
 @example(kw=dict(kind="banded", T=10**6, bands=4))  # O(T²) series build: a hang
 def test_strategy(kw):
-    check(KD.strategy, kw, parameter_names(KD.strategy))
+    check(kd.strategy, kw, parameter_names(kd.strategy))
 
 
 # ---------------------------------------------------------------------------- AdaDPS
-_SLR = KA.sparse_linear_regression(n=12, d=4, n_frequent=1, seed=0)
-_ZIPF = KA.zipf_bow_logistic(n=12, d=5, n_test=4, n_users=3, public_fraction=0.3, seed=0)
+_SLR = ka.sparse_linear_regression(n=12, d=4, n_frequent=1, seed=0)
+_ZIPF = ka.zipf_bow_logistic(n=12, d=5, n_test=4, n_users=3, public_fraction=0.3, seed=0)
 _GLM_PROBLEMS = {"slr": _SLR, "zipf": _ZIPF}
 _GLM_PROBLEMS_BAD = [None, dataclasses.replace(_SLR, features=np.full((12, 4), NAN)),
                      dataclasses.replace(_ZIPF, user_ptr=np.array([0, 50])), dataclasses.replace(_SLR, loss="hinge"),
                      dataclasses.replace(_ZIPF, public_features=np.ones((2, 9)))]
 CENTRAL_GOOD = dict(problem=st.sampled_from(sorted(_GLM_PROBLEMS)).map(_GLM_PROBLEMS.get),
-                    method=st.sampled_from(list(KA.METHODS)), lr=reals(1e-3, 1), clip=reals(0.1, 5),
+                    method=st.sampled_from(list(ka.METHODS)), lr=reals(1e-3, 1), clip=reals(0.1, 5),
                     sigma=reals(0, 3), batch_size=small(1, 12), steps=small(1, 5),
-                    sampling=st.sampled_from(list(KA.SAMPLINGS)), beta1=reals(0, 0.99), beta2=reals(0.01, 0.999),
+                    sampling=st.sampled_from(list(ka.SAMPLINGS)), beta1=reals(0, 0.99), beta2=reals(0.01, 0.999),
                     eps_a=reals(1e-8, 1e-2), harmonic_beta2=st.booleans(), lr_decay=st.booleans(), trials=small(1, 2),
                     seed=seeds, n_log=small(2, 4))
 CENTRAL_JUNK = dict(problem=st.sampled_from(_GLM_PROBLEMS_BAD), batch_size=JUNK_COUNT, steps=JUNK_COUNT,
@@ -353,20 +353,20 @@ def test_run_central(kw):
     if isinstance(kw.get("method"), str) and kw["method"] == "adadps_fixed" and "side_info" not in kw \
             and kw.get("problem") is _ZIPF:
         kw["side_info"] = "frequency"
-    check(KA.run_central, kw, parameter_names(KA.run_central))
+    check(ka.run_central, kw, parameter_names(ka.run_central))
 
 
 @settings(max_examples=examples(50))
 @given(kw=fuzzed(dict(problem=st.just(_ZIPF), local_lr=reals(1e-3, 1), clip=reals(0.1, 5), sigma=reals(0, 3),
                       users_per_round=small(1, 3), rounds=small(1, 4), local_steps=small(1, 3), local_batch=small(1, 3),
                       side_info=st.sampled_from(["frequency", "inverse_idf", "ones"]), server_lr=reals(0.1, 2),
-                      sampling=st.sampled_from(list(KA.SAMPLINGS)), device_noise=st.booleans(), trials=small(1, 2),
+                      sampling=st.sampled_from(list(ka.SAMPLINGS)), device_noise=st.booleans(), trials=small(1, 2),
                       seed=seeds, n_log=small(2, 4)),
                  dict(problem=st.sampled_from(_GLM_PROBLEMS_BAD + [_SLR]), users_per_round=JUNK_COUNT,
                       rounds=JUNK_COUNT, local_steps=JUNK_COUNT, local_batch=JUNK_COUNT, trials=JUNK_COUNT,
                       seed=JUNK_COUNT, n_log=JUNK_COUNT, side_info=JUNK_ARRAY, w0=JUNK_ARRAY)))
 def test_run_federated(kw):
-    check(KA.run_federated, kw, parameter_names(KA.run_federated))
+    check(ka.run_federated, kw, parameter_names(ka.run_federated))
 
 
 # ---------------------------------------------------------------------------- moments, projections
@@ -377,7 +377,7 @@ def test_run_federated(kw):
 @example(kw=dict(Z=np.ones((3, 2)), r=1e300, epsilon=1.0, delta=1e-5, seed=0))  # ρ_t² = inf: inf noise stds returned
 @example(kw=dict(Z=np.ones((3, 2)), r=2.0, epsilon=1.0, delta=1e-5, seed=0, rounds=1e9))  # a 10⁹-long Python list
 def test_second_moment_estimate(kw):
-    check(KM.second_moment_estimate, kw, parameter_names(KM.second_moment_estimate))
+    check(km.second_moment_estimate, kw, parameter_names(km.second_moment_estimate))
 
 
 MOMENT_HELPERS = {"rounds_for": dict(d=small(1, 100)), "truncation_level": dict(r=reals(0.8, 5), t=small(1, 10)),
@@ -394,7 +394,7 @@ MOMENT_HELPERS = {"rounds_for": dict(d=small(1, 100)), "truncation_level": dict(
 @example(case=("schedule", dict(n=3, d=2, r=2.0, epsilon=1.0, delta=1e-5, rounds=1e9)))  # a 10⁹-element list
 def test_moment_helpers(case):
     fn, kw = case
-    f = getattr(KM, fn)
+    f = getattr(km, fn)
     check(f, kw, parameter_names(f))
 
 
@@ -422,5 +422,5 @@ PROJECTION_CASES = st.tuples(st.sampled_from(["project_ellipsoid", "clip_rows", 
 @example(case=("clip_rows", dict(G=np.full((1, 2), 1e200), clip_norm=1.0)))  # ‖g‖ = inf: a 0 row, not norm C
 def test_projections(case):
     fn, kw = case
-    f = getattr(KJ, fn)
+    f = getattr(kj, fn)
     check(f, kw, parameter_names(f))

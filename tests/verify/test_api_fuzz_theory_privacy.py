@@ -35,9 +35,9 @@ from tests.verify.fuzz_support import (
     small,
     watchdog,
 )
-from theory import adp as T_adp
-from theory import dp_adam_design as T_dad
-from theory import noisy_adagrad as T_na
+from theory import adp as tadp
+from theory import dp_adam_design as td
+from theory import noisy_adagrad as tn
 from theory import pagan as tp
 from verify import privacy as _privacy
 
@@ -285,37 +285,37 @@ JUNK_MATRIX = st.one_of(JUNK_ARRAY, st.just(np.ones((2, 3))), st.just(np.zeros((
 EXACT = st.booleans()
 
 THEORY = {
-    "adp.m_value": (T_adp.m_value, dict(alpha=VEC, b=VEC, exact=EXACT), dict(alpha=JUNK_VEC, b=JUNK_VEC)),
-    "adp.m_adp": (T_adp.m_adp, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
-    "adp.m_dp": (T_adp.m_dp, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
-    "adp.m_ratio": (T_adp.m_ratio, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
-    "adp.polynomial_schedule": (T_adp.polynomial_schedule,
+    "adp.m_value": (tadp.m_value, dict(alpha=VEC, b=VEC, exact=EXACT), dict(alpha=JUNK_VEC, b=JUNK_VEC)),
+    "adp.m_adp": (tadp.m_adp, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
+    "adp.m_dp": (tadp.m_dp, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
+    "adp.m_ratio": (tadp.m_ratio, dict(b=VEC, exact=EXACT), dict(b=JUNK_VEC)),
+    "adp.polynomial_schedule": (tadp.polynomial_schedule,
                                 dict(T_steps=small(1, 50), a_=reals(0.1, 5), c_=reals(0.1, 5)),
                                 dict(T_steps=JUNK_COUNT)),
-    "adp.extended_advanced_composition": (T_adp.extended_advanced_composition,
+    "adp.extended_advanced_composition": (tadp.extended_advanced_composition,
                                           dict(eps=UNIT_VEC, deltas=st.lists(reals(1e-9, 0.1), min_size=3, max_size=3),
                                                delta_prime=reals(1e-12, 0.5)),
                                           dict(eps=JUNK_VEC, deltas=JUNK_VEC)),
-    "dp_adam_design.dpmf_bias_numeric": (T_dad.dpmf_bias_numeric, dict(row_norms2=VEC, beta2_value=reals(0, 0.999),
+    "dp_adam_design.dpmf_bias_numeric": (td.dpmf_bias_numeric, dict(row_norms2=VEC, beta2_value=reals(0, 0.999),
                                                                        s_value=reals(0, 5)), dict(row_norms2=JUNK_VEC)),
-    "dp_adam_design.negative_probability_gaussian": (T_dad.negative_probability_gaussian,
+    "dp_adam_design.negative_probability_gaussian": (td.negative_probability_gaussian,
                                                      dict(signal=reals(-3, 3), noise_std=reals(0, 3),
                                                           beta2=reals(0, 0.999), steps=small(1, 200)),
                                                      dict(steps=JUNK_COUNT)),
-    "dp_adam_design.vhat_weights": (T_dad.vhat_weights, dict(beta2_value=reals(0, 0.999), steps=small(1, 200)),
+    "dp_adam_design.vhat_weights": (td.vhat_weights, dict(beta2_value=reals(0, 0.999), steps=small(1, 200)),
                                     dict(steps=JUNK_COUNT)),
-    "dp_adam_design.negative_probability": (T_dad.negative_probability,
+    "dp_adam_design.negative_probability": (td.negative_probability,
                                             dict(signal=reals(-3, 3), noise_std=reals(0, 3), beta2=reals(0, 0.999),
                                                  steps=small(1, 30)), dict(steps=JUNK_COUNT)),
-    "noisy_adagrad.psd_sqrt_pinv": (T_na.psd_sqrt_pinv, dict(S=PSD, rtol=reals(0, 1e-6)), dict(S=JUNK_MATRIX)),
-    "noisy_adagrad.lemma13_sides": (T_na.lemma13_sides, dict(grads=GRADS, rtol=reals(0, 1e-6)),
+    "noisy_adagrad.psd_sqrt_pinv": (tn.psd_sqrt_pinv, dict(S=PSD, rtol=reals(0, 1e-6)), dict(S=JUNK_MATRIX)),
+    "noisy_adagrad.lemma13_sides": (tn.lemma13_sides, dict(grads=GRADS, rtol=reals(0, 1e-6)),
                                     dict(grads=st.one_of(JUNK_MATRIX, st.just(np.ones((10, 10**4)))))),
-    "noisy_adagrad.lemma16_sides": (T_na.lemma16_sides, dict(a=VEC), dict(a=JUNK_VEC)),
-    "noisy_adagrad.lemma12_ratio": (T_na.lemma12_ratio, dict(A=PSD, B=SPD, u=VEC, v=VEC),
+    "noisy_adagrad.lemma16_sides": (tn.lemma16_sides, dict(a=VEC), dict(a=JUNK_VEC)),
+    "noisy_adagrad.lemma12_ratio": (tn.lemma12_ratio, dict(A=PSD, B=SPD, u=VEC, v=VEC),
                                     dict(A=JUNK_MATRIX, B=JUNK_MATRIX, u=JUNK_VEC, v=JUNK_VEC)),
-    "noisy_adagrad.intrinsic_dimension": (T_na.intrinsic_dimension, dict(A=SPD), dict(A=JUNK_MATRIX)),
-    "noisy_adagrad.trace_growth_exponent": (T_na.trace_growth_exponent,
-                                            dict(a=st.one_of(reals(0, 0.49), st.just(T_na.alpha))), {}),
+    "noisy_adagrad.intrinsic_dimension": (tn.intrinsic_dimension, dict(A=SPD), dict(A=JUNK_MATRIX)),
+    "noisy_adagrad.trace_growth_exponent": (tn.trace_growth_exponent,
+                                            dict(a=st.one_of(reals(0, 0.49), st.just(tn.alpha))), {}),
     "pagan.power_sum": (tp.power_sum, dict(a=st.one_of(reals(0.1, 3), st.just(sp.Rational(2, 3)))), {}),
     "pagan.power_law_sums": (tp.power_law_sums, dict(exponent=reals(0.5, 2),
                                                        powers=st.just((1, sp.Rational(2, 3)))),

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from kernels import dp_adam as K
-from verify.papers import dp_adam_design as M
+from kernels import dp_adam as kd
+from verify.papers import dp_adam_design as vd
 
 LEVEL = 0.999
 B, C, D, TRIALS = 4, 1.0, 6, 1500
@@ -37,11 +37,11 @@ def _grad_fn(seen):
 
 
 def _inputs(variant: str, sigma: float, rounds: int, kind: str, seed: int = 11):
-    cfg = K.RoundConfig(variant=variant, lr=1.0, xi=1.0, clip_norm=C, sigma=sigma, batch_size=B)
+    cfg = kd.RoundConfig(variant=variant, lr=1.0, xi=1.0, clip_norm=C, sigma=sigma, batch_size=B)
     seen = []
-    out = K.run_stream(cfg, _grad_fn(seen), D, rounds, trials=TRIALS, seed=seed, strat_kind=kind, record_v=True)
+    out = kd.run_stream(cfg, _grad_fn(seen), D, rounds, trials=TRIALS, seed=seed, strat_kind=kind, record_v=True)
     thetas = np.concatenate([np.asarray(seen).reshape(TRIALS, rounds, D), out["theta"][:, None]], axis=1)
-    return M._dpa_released_inputs(cfg, thetas, out["v_hist"])
+    return vd._dpa_released_inputs(cfg, thetas, out["v_hist"])
 
 
 def _whitened(variant: str, kind: str, rounds: int, sigma_told: float, kernel_factor: float = 1.0):

@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from kernels.adp import NonconvexProblem, run_adp
-from theory import adp as ta
+from theory import adp as tadp
 from verify import decide
 from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import EPS, adversarial_search, edge_values, random_search
@@ -57,9 +57,9 @@ def remark4_1(budget: str, seed: int) -> Outcome:
     def slack(p) -> float:
         alpha, b = p
         tol = relative_tolerance(b.size)
-        m, madp = ta.m_value(alpha, b), ta.m_adp(b)
-        eq_dev[0] = max(eq_dev[0], abs(ta.m_value(np.sqrt(b), b) - madp) / madp / tol)
-        ratio_min[0] = min(ratio_min[0], (ta.m_ratio(b) - 1.0) / tol)
+        m, madp = tadp.m_value(alpha, b), tadp.m_adp(b)
+        eq_dev[0] = max(eq_dev[0], abs(tadp.m_value(np.sqrt(b), b) - madp) / madp / tol)
+        ratio_min[0] = min(ratio_min[0], (tadp.m_ratio(b) - 1.0) / tol)
         return (m - madp) / m / tol  # in units of the rounding bound: ≥ −1 means "holds"
 
     hw = random_search(slack, pair, examples, seed)
@@ -81,7 +81,7 @@ def remark4_1(budget: str, seed: int) -> Outcome:
                 f"|M(√b) − M_adp|/M_adp ≤ {eq_dev[0]:.3g} rounding bounds; min (M_dp/M_adp − 1) = {ratio_min[0]:.3g} "
                 "rounding bounds")
     Ts = np.unique(np.logspace(0, 6, 13).astype(int))
-    ratios = [ta.m_ratio(ta.polynomial_schedule(int(k), 1.0, 1.0)) for k in Ts]
+    ratios = [tadp.m_ratio(tadp.polynomial_schedule(int(k), 1.0, 1.0)) for k in Ts]
     fig = Figure("remark4_1", "adp Remark 4.1: M_dp/M_adp ≥ 1", [Panel(
         "b_t = √(1 + t)", "T", "M_dp / M_adp", [Series("exact ratio", Ts, ratios),
                                                  Series("Cauchy–Schwarz floor 1", Ts, np.ones(Ts.size),
@@ -125,7 +125,7 @@ def lemma2_2(budget: str, seed: int) -> Outcome:
     rows = []
     for _ in range(cases):
         eps, deltas, dp_ = _lemma22_case(rng, kmax)
-        e_t, d_t = ta.extended_advanced_composition(eps, deltas, dp_)
+        e_t, d_t = tadp.extended_advanced_composition(eps, deltas, dp_)
         if d_t >= 1:
             continue
         e_opt = optimal_composition_epsilon(eps, deltas, d_t, vdi)
@@ -211,7 +211,7 @@ def _thm41_task(schedule: str, T: int, n: int, epsilon: float, delta: float, pld
 
     alpha = alpha_schedule(schedule, T)
     s_inv = float(np.sum(1.0 / alpha**2))
-    var = float(numeric(ta.theorem4_1_variance())(G=1.0, S_inv_alpha2=s_inv, T=T, delta=delta, epsilon=epsilon, n=n))
+    var = float(numeric(tadp.theorem4_1_variance())(G=1.0, S_inv_alpha2=s_inv, T=T, delta=delta, epsilon=epsilon, n=n))
     sigma = var**0.5
     eps_hi = replace_one_pld_epsilon(alpha, sigma, n, delta, pld_blocks, True, vdi)
     eps_lo = replace_one_pld_epsilon(alpha, sigma, n, delta, pld_blocks, False, vdi)
@@ -369,13 +369,14 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     from theory import numeric
 
     prob = kadp.smooth_nonconvex(n=n, d=d, seed=seed % (2**31))
-    b = ta.polynomial_schedule(T, a, P51_C)
+    b = tadp.polynomial_schedule(T, a, P51_C)
     alpha = np.sqrt(b) if alpha_rule == "adp" else np.ones(T)
     if noise == "matched":
         sigma = matched_sigma(alpha, n, epsilon, P51_DELTA) * prob.gradient_bound
     elif noise == "theorem4.1":
-        sigma = float(numeric(ta.theorem4_1_variance())(G=prob.gradient_bound, S_inv_alpha2=float(np.sum(1 / alpha**2)),
-                                                        T=T, delta=P51_DELTA, epsilon=epsilon, n=n)) ** 0.5
+        sigma = float(numeric(tadp.theorem4_1_variance())(G=prob.gradient_bound,
+                                                          S_inv_alpha2=float(np.sum(1 / alpha**2)),
+                                                          T=T, delta=P51_DELTA, epsilon=epsilon, n=n)) ** 0.5
     else:
         raise ValueError(f"noise must be matched or theorem4.1 (got {noise!r})")
     out = kadp.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
@@ -408,22 +409,22 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     from verify.runner import sweep
 
     g = P51_GRIDS[by_budget(budget, "quick", "full")]
-    lo_e, hi_e = ta.poly_ratio_brackets()
+    lo_e, hi_e = tadp.poly_ratio_brackets()
     f_lo, f_hi = numeric(lo_e), numeric(hi_e)
     exact, brackets, inside = [], [], True
     for T in g["T_exact"]:
-        r = ta.m_ratio(ta.polynomial_schedule(T, P51_A, P51_C))
+        r = tadp.m_ratio(tadp.polynomial_schedule(T, P51_A, P51_C))
         lo = float(f_lo(T=T, a=P51_A, c=P51_C))
         hi = float(f_hi(T=T, a=P51_A, c=P51_C))
         exact.append(r)
         brackets.append((lo, hi))
         inside &= lo * (1 - 1e-12) <= r <= hi * (1 + 1e-12)
-    lims = [sp.simplify(sp.limit(e / sp.log(ta.T), ta.T, sp.oo)) for e in (lo_e, hi_e)]
+    lims = [sp.simplify(sp.limit(e / sp.log(tadp.T), tadp.T, sp.oo)) for e in (lo_e, hi_e)]
     # the stated leading behaviour: its log T coefficient (¼) is what both brackets must tend to
-    lead = sp.simplify(sp.limit(ta.poly_ratio_asymptotic() / sp.log(ta.T), ta.T, sp.oo))
+    lead = sp.simplify(sp.limit(tadp.poly_ratio_asymptotic() / sp.log(tadp.T), tadp.T, sp.oo))
     theta_log = bool(lead.is_positive and lead.is_finite) and all(sp.simplify(lim - lead) == 0 for lim in lims)
     verdict = "holds" if inside and theta_log else "violated"
-    f_priv = numeric(ta.proposition5_1_privacy_ratio())
+    f_priv = numeric(tadp.proposition5_1_privacy_ratio())
     priv = [float(f_priv(T=T, a=P51_A, c=P51_C)) for T in g["T_exact"]]
 
     tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"], seed=int(seed) * 1000 + 17 + k)
@@ -460,7 +461,7 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
         Panel("measured utility ratio (matched accountant ε = 1)", "T", "min_t E‖∇F‖²: DP / ADP", [
             Series("measured (bootstrap 95% CI)", g["T_run"], util_ratio, [c.lo for c in util_ci],
                    [c.hi for c in util_ci], style="points"),
-            Series("exact M_dp/M_adp", g["T_run"], [ta.m_ratio(ta.polynomial_schedule(T, P51_A, P51_C))
+            Series("exact M_dp/M_adp", g["T_run"], [tadp.m_ratio(tadp.polynomial_schedule(T, P51_A, P51_C))
                                                      for T in g["T_run"]])], xscale="log")])
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=None if verdict == "holds" else {"brackets_hold": inside,
@@ -492,11 +493,11 @@ P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
 def proposition5_2(budget: str, seed: int) -> Outcome:
     import sympy as sp
 
-    ratio = ta.proposition5_2_ratio()
-    t_star = ta.proposition5_2_break_even()
-    ok = sp.simplify(ratio - sp.log(1 + ta.T * ta.nu / ta.b0**2) / 4) == 0
-    t_star_nat = float(t_star.subs({ta.b0: 1, ta.nu: 1}))  # b_0² = ν
-    f_ratio = sp.lambdify((ta.T, ta.nu, ta.b0), ratio)
+    ratio = tadp.proposition5_2_ratio()
+    t_star = tadp.proposition5_2_break_even()
+    ok = sp.simplify(ratio - sp.log(1 + tadp.T * tadp.nu / tadp.b0**2) / 4) == 0
+    t_star_nat = float(t_star.subs({tadp.b0: 1, tadp.nu: 1}))  # b_0² = ν
+    f_ratio = sp.lambdify((tadp.T, tadp.nu, tadp.b0), ratio)
     Ts = np.unique(np.logspace(np.log10(2), 7, 40).astype(int))
     ratios = np.array([f_ratio(T, 1.0, 1.0) for T in Ts])
     failing = Ts[ratios < 1]
@@ -515,12 +516,12 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
         slow_first = rng.random() < 0.5
         inc = np.where((t <= cut) == slow_first, nu_, G2)  # b² grows by ν (slowest) or G² (fastest) per step
         b = np.sqrt(1.0 + np.cumsum(inc))
-        vals.append(ta.m_value(alpha, b) / ta.m_dp(b))
+        vals.append(tadp.m_value(alpha, b) / tadp.m_dp(b))
     vals = np.array(vals)
     # the paper's own experiment: b_0² = 20, ν = 1e-5, T = 11700 — how much looser the stated ADP term (11) is
-    paper_ratio = float(ratio.subs({ta.T: P52_PAPER["T"], ta.nu: P52_PAPER["nu"],
-                                    ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
-    paper_t_star = float(t_star.subs({ta.nu: P52_PAPER["nu"], ta.b0: math.sqrt(P52_PAPER["b0_sq"])}))
+    paper_ratio = float(ratio.subs({tadp.T: P52_PAPER["T"], tadp.nu: P52_PAPER["nu"],
+                                    tadp.b0: math.sqrt(P52_PAPER["b0_sq"])}))
+    paper_t_star = float(t_star.subs({tadp.nu: P52_PAPER["nu"], tadp.b0: math.sqrt(P52_PAPER["b0_sq"])}))
     counter = None
     if verdict == "violated":
         counter = {"T": int(failing.min()), "b0_squared": 1.0, "nu": 1.0, "stated_ratio_12_over_11": float(ratios[0]),

@@ -15,9 +15,9 @@ import math
 import numpy as np
 from scipy import stats as st
 
-from kernels import dp_adam as K
-from kernels import dp_adam_problems as P
-from theory import dp_adam_design as T
+from kernels import dp_adam as kd
+from kernels import dp_adam_problems as kdp
+from theory import dp_adam_design as td
 from theory import numeric
 from verify import decide
 from verify.exact import EPS, adversarial_search, random_search
@@ -51,16 +51,16 @@ def _s31_task(noise: str, d: int, batch: int, rounds: int, beta2: float, sigma: 
 
     The clean stream is the same kernel with σ = 0 on the same data stream (synthetic gradients do not
     depend on θ, so both runs see identical per-record gradients)."""
-    prob = P.synthetic_gradients(d=d, batch=batch, scale="powerlaw", alpha=1.0, alignment=0.5, norm=1.5,
+    prob = kdp.synthetic_gradients(d=d, batch=batch, scale="powerlaw", alpha=1.0, alignment=0.5, norm=1.5,
                                  seed=seed)
     kw = dict(variant="post_processing", lr=1e-3, beta1=0.9, beta2=beta2, xi=1e-8, clip_norm=1.0,
               batch_size=batch)
-    noisy = K.run_stream(K.RoundConfig(sigma=sigma, **kw), prob.grad_fn(), d, rounds, trials=trials, seed=seed,
+    noisy = kd.run_stream(kd.RoundConfig(sigma=sigma, **kw), prob.grad_fn(), d, rounds, trials=trials, seed=seed,
                          strat_kind=noise, record_v=True)
-    clean = K.run_stream(K.RoundConfig(sigma=0.0, **kw), prob.grad_fn(), d, rounds, trials=trials, seed=seed,
+    clean = kd.run_stream(kd.RoundConfig(sigma=0.0, **kw), prob.grad_fn(), d, rounds, trials=trials, seed=seed,
                          record_v=True)
-    strat = K.strategy(noise, rounds) if noise != "identity" else None
-    s2 = K.noise_stds(K.RoundConfig(sigma=sigma, **kw), 1.0 if strat is None else strat.sensitivity)[0] ** 2
+    strat = kd.strategy(noise, rounds) if noise != "identity" else None
+    s2 = kd.noise_stds(kd.RoundConfig(sigma=sigma, **kw), 1.0 if strat is None else strat.sensitivity)[0] ** 2
     excess = (noisy["v_hist"] - clean["v_hist"]).mean(axis=2) / s2  # (trials, rounds)
     rows = np.ones(rounds) if strat is None else strat.row_norms2()
     return {"excess": excess, "row_norms2": rows, "s2": s2}
@@ -69,8 +69,8 @@ def _s31_task(noise: str, d: int, batch: int, rounds: int, beta2: float, sigma: 
 def dpmf_bias_closed_form(row_norms2: np.ndarray, beta2: float, s_value: float, t_value: int) -> float:
     """App. A's DP-MF excess of E[v_t] from its closed form (theory.dp_adam_design.postprocessing_bias_dpmf, the
     sum Σ_k (1 − β₂)β₂^{t−k}s²r_k) evaluated at round ``t_value`` with r_k = ``row_norms2[k − 1]``."""
-    e = T.postprocessing_bias_dpmf().subs({T.beta2: beta2, T.s: s_value, T.t: int(t_value)}).doit()
-    return float(e.xreplace({T.r[i]: float(row_norms2[i - 1]) for i in range(1, int(t_value) + 1)}))
+    e = td.postprocessing_bias_dpmf().subs({td.beta2: beta2, td.s: s_value, td.t: int(t_value)}).doit()
+    return float(e.xreplace({td.r[i]: float(row_norms2[i - 1]) for i in range(1, int(t_value) + 1)}))
 
 
 S31_MARGIN = 0.1  # relative: a 10% error in the bias (the negative control doubles it) is a wrong closed form
@@ -104,7 +104,7 @@ def section3_1(budget: str, seed: int) -> Outcome:
     res = sweep(_s31_task, tasks, "section3.1")
     checkpoints = np.unique(np.geomspace(1, rounds, 8).astype(int)) - 1
     tested = [rounds - 1 if r is None else r - 1 for r in S31_TESTED_ROUNDS]
-    bias_fn = numeric(T.postprocessing_bias())
+    bias_fn = numeric(td.postprocessing_bias())
     panels, decisions, worst = [], [], (0.0, None)
     forms_disagree: list[dict] = []
     figures: dict[str, float] = {}
@@ -113,7 +113,7 @@ def section3_1(budget: str, seed: int) -> Outcome:
         if noise == "identity":
             theory_curve = bias_fn(beta2=beta2, s=1.0, t=tt)
         else:
-            theory_curve = T.dpmf_bias_numeric(r["row_norms2"], beta2, 1.0)
+            theory_curve = td.dpmf_bias_numeric(r["row_norms2"], beta2, 1.0)
         exc = r["excess"]
         lo, hi, est = [], [], []
         for c in checkpoints:
@@ -176,7 +176,7 @@ def squares_sensitivity(records: np.ndarray, clip_norm: float) -> float:
 def _s32_slack(records: np.ndarray, clip_norm: float) -> float:
     """(bound − actual)/bound in units of a rounding bound (≥ −1: the bound holds)."""
     B, d = records.shape
-    bound = float(numeric(T.ime_sensitivity_squares())(B=B, C=clip_norm))
+    bound = float(numeric(td.ime_sensitivity_squares())(B=B, C=clip_norm))
     actual = squares_sensitivity(records, clip_norm)
     tol = 8 * (B + d + 8) * EPS
     return (bound - actual) / bound / tol
@@ -210,22 +210,22 @@ def _s32_compute(budget: str, seed: int) -> dict:
     adv = []
     for k, (B, d) in enumerate([(2, 1), (4, 3), (8, 2)]):
         adv.append(adversarial_search(lambda u, B=B, d=d: -squares_sensitivity(u.reshape(B, d), C) /
-                                      float(numeric(T.ime_sensitivity_squares())(B=B, C=C)),
+                                      float(numeric(td.ime_sensitivity_squares())(B=B, C=C)),
                                       B * d, (-2.0, 2.0), starts, seed + 11 + k))
     max_ratio_adv = max(-w.slack for w in adv)
     # tightness at all-equal batches
     Bs = np.arange(1, 33)
-    bound = np.array([float(numeric(T.ime_sensitivity_squares())(B=int(b), C=C)) for b in Bs])
+    bound = np.array([float(numeric(td.ime_sensitivity_squares())(B=int(b), C=C)) for b in Bs])
     axis_ratio = np.array([squares_sensitivity(np.tile([C, 0.0], (int(b), 1)), C) for b in Bs]) / bound
     dense_ratio = np.array([squares_sensitivity(np.tile([C / math.sqrt(2), C / math.sqrt(2)], (int(b), 1)), C)
                             for b in Bs]) / bound
     dims = np.arange(1, 65)
     dense_d_ratio = np.array([squares_sensitivity(np.full((4, int(dd)), C / math.sqrt(dd)), C) for dd in dims]) / \
-        float(numeric(T.ime_sensitivity_squares())(B=4, C=C))
+        float(numeric(td.ime_sensitivity_squares())(B=4, C=C))
     # privacy: two Gaussians at √2σ vs one at σ
     priv_ok = []
     for sig in by_budget(budget, (1.0,), (0.7, 1.0, 2.0)):
-        s1 = float(T.ime_noise_multipliers()[0].subs(T.sigma, sig))
+        s1 = float(td.ime_noise_multipliers()[0].subs(td.sigma, sig))
         lo2, hi2 = gaussian_epsilon_interval(s1, 1e-6, steps=2)
         lo1, hi1 = gaussian_epsilon_interval(sig, 1e-6, steps=1)
         priv_ok.append(max(lo1, lo2) <= min(hi1, hi2))
@@ -338,9 +338,9 @@ def _stp_task(delta0: float, rounds: int, trials: int, seed: int) -> dict:
     s = p["sigma"] * p["clip"] / p["batch"]
     kappa = 1.0 / (1.0 - s * s)
     grads = np.tile(g, (p["batch"], 1))
-    cfg = K.RoundConfig(variant="scale_then_privatize", lr=1e-6, beta1=0.0, beta2=p["beta2"], xi=p["xi"],
+    cfg = kd.RoundConfig(variant="scale_then_privatize", lr=1e-6, beta1=0.0, beta2=p["beta2"], xi=p["xi"],
                         clip_norm=p["clip"], sigma=p["sigma"], batch_size=p["batch"])
-    out = K.run_stream(cfg, lambda t, th, rng: grads, p["d"], rounds, trials=trials, seed=seed,
+    out = kd.run_stream(cfg, lambda t, th, rng: grads, p["d"], rounds, trials=trials, seed=seed,
                        v0=(1 + delta0) * kappa * g * g, t0=p["t0"], record_v=True)
     rel = out["v_hist"] / (kappa * g * g) - 1.0  # (trials, rounds, d)
     scaled_norm = math.sqrt(p["d"] / ((1 + delta0) * kappa))  # ‖g/√v₀‖: the scaled records' norm at the start
@@ -376,8 +376,8 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     rounds, trials = by_budget(budget, (30, 200), (80, 2000))
     p = STP
     s = p["sigma"] * p["clip"] / p["batch"]
-    alpha = float(numeric(T.stp_contraction())(beta2=p["beta2"], s=s))
-    kappa = float(numeric(T.stp_steady_state())(s=s))
+    alpha = float(numeric(td.stp_contraction())(beta2=p["beta2"], s=s))
+    kappa = float(numeric(td.stp_steady_state())(s=s))
     deltas = (-0.5, 2.0)
     res = sweep(_stp_task, [dict(delta0=dl, rounds=rounds, trials=trials, seed=seed * 7 + i)
                             for i, dl in enumerate(deltas)], "section4.3.1")
@@ -386,7 +386,7 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     figures: dict[str, float] = {"alpha": alpha, "kappa": kappa}
     tt = np.arange(1, rounds + 1)
     series = []
-    err1 = numeric(T.stp_error_after_one_round())  # App. B: E v_t/(κg²) − 1 = αδ after one round from (1 + δ)κg²
+    err1 = numeric(td.stp_error_after_one_round())  # App. B: E v_t/(κg²) − 1 = αδ after one round from (1 + δ)κg²
     for dl, r in zip(deltas, res):
         pred = alpha ** (tt - 1) * float(err1(beta2=p["beta2"], delta=dl, s=s))  # one round, then α per round
         est, lo, hi = [], [], []
@@ -473,19 +473,19 @@ X_GRID = {"quick": (0.1, 0.3, 1.0, 3.0, 10.0), "full": (0.03, 0.1, 0.3, 1.0, 3.0
 
 
 def _eq2_task(signal: float, noise_std: float, beta2: float, steps: int, n_coords: int, seed: int) -> dict:
-    out = K.constant_signal_vhat(np.full(n_coords, signal), noise_std, beta2, steps, trials=1, seed=seed)
+    out = kd.constant_signal_vhat(np.full(n_coords, signal), noise_std, beta2, steps, trials=1, seed=seed)
     return {"neg": float(out["neg_frac"][-1]), "n": n_coords}
 
 
 def _eq2_ime_task(signal: float, noise_std: float, beta2: float, steps: int, n_coords: int, seed: int) -> dict:
-    out = K.constant_signal_vhat(np.full(n_coords, signal), noise_std, beta2, steps, mode="ime", trials=1,
+    out = kd.constant_signal_vhat(np.full(n_coords, signal), noise_std, beta2, steps, mode="ime", trials=1,
                                  seed=seed)
     return {"neg": float(out["neg_frac"][-1]), "n": n_coords}
 
 
 def ime_negative_probability(signal: float, noise_std: float, beta2: float, steps: int) -> float:
     """Exact P(v̂ < 0) for IME with a constant signal: v̂ ~ N(signal², K(β₂,t)·noise_std²) (linear noise)."""
-    Kv = float(numeric(T.vhat_variance_factor())(beta2=beta2, t=steps))
+    Kv = float(numeric(td.vhat_variance_factor())(beta2=beta2, t=steps))
     return float(st.norm.cdf(-signal**2 / (math.sqrt(Kv) * noise_std)))
 
 
@@ -494,13 +494,13 @@ def _ime_part(budget: str, seed: int):
     xs = X_GRID[budget]
     grid = by_budget(budget, [(16, 1.0, 0.9), (64, 1.0, 0.99)],
                      [(b, s_, b2) for b in (16, 64, 256) for s_ in (0.5, 1.0, 2.0) for b2 in (0.9, 0.99, 0.999)])
-    thr = numeric(T.threshold_ime_optimistic())
-    thr_bc = numeric(T.threshold_optimistic())
+    thr = numeric(td.threshold_ime_optimistic())
+    thr_bc = numeric(td.threshold_optimistic())
     rows, tasks = [], []
     for (B, sig, b2) in grid:
         steps = int(math.ceil(5 / (1 - b2)))
         dstar = float(thr(B=B, sigma=sig, beta2=b2))
-        tau = float(numeric(T.ime_noise_stds()[1])(B=B, C=1.0, sigma=sig))
+        tau = float(numeric(td.ime_noise_stds()[1])(B=B, C=1.0, sigma=sig))
         for x in xs:
             d = max(1, int(round(x * dstar)))
             rows.append(dict(B=B, sigma=sig, beta2=b2, steps=steps, x=x, d=d, dstar=dstar, signal=1 / math.sqrt(d),
@@ -550,9 +550,9 @@ def _eq3_task(d: int, batch: int, sigma: float, beta2: float, steps: int, trials
     # Householder reflection H = I − 2wwᵀ/‖w‖² applied without forming the d×d matrix (d reaches ~4·10⁴ at full)
     recs = q.T - np.outer(q.T @ w, w) * (2 / (w @ w)) if np.linalg.norm(w) > 1e-12 else q.T.copy()
     # B×d, orthonormal rows with mean u/√B
-    cfg = K.RoundConfig(variant="bias_correction", lr=1e-6, beta1=0.0, beta2=beta2, xi=1e-12, clip_norm=1.0,
+    cfg = kd.RoundConfig(variant="bias_correction", lr=1e-6, beta1=0.0, beta2=beta2, xi=1e-12, clip_norm=1.0,
                         sigma=sigma, batch_size=batch)
-    out = K.run_stream(cfg, lambda t, th, r: recs, d, steps, trials=trials, seed=seed)
+    out = kd.run_stream(cfg, lambda t, th, r: recs, d, steps, trials=trials, seed=seed)
     return {"neg": float(np.mean(out["vhat"] < 0)), "n": d * trials,
             "gbar_norm": float(out["gbar_norm"][0, 0]), "gmin": float(np.min(np.abs(recs.mean(axis=0))))}
 
@@ -562,11 +562,11 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
     if case == "optimistic":
         grid = by_budget(budget, [(16, 1.0, 0.9), (64, 1.0, 0.99), (16, 2.0, 0.99)],
                          [(b, s, b2) for b in (16, 64, 256) for s in (0.5, 1.0, 2.0) for b2 in (0.9, 0.99, 0.999)])
-        thr = numeric(T.threshold_optimistic())
+        thr = numeric(td.threshold_optimistic())
     else:
         grid = by_budget(budget, [(8, 0.5, 0.9), (16, 1.0, 0.99)],
                          [(b, s, b2) for b in (8, 16, 32) for s in (0.5, 1.0) for b2 in (0.9, 0.99)])
-        thr = numeric(T.threshold_pessimistic())
+        thr = numeric(td.threshold_pessimistic())
     C = 1.0
     rows, tasks, omitted = [], [], 0
     for (B, sig, b2) in grid:
@@ -589,8 +589,8 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
                                   seed=seed * 100003 + len(tasks)))
     sims = sweep(_eq2_task if case == "optimistic" else _eq3_task, tasks, f"eq {case}")
     for r, sres in zip(rows, sims):
-        r["exact"] = T.negative_probability(r["signal"], r["noise_std"], r["beta2"], r["steps"])
-        r["predicted"] = float(T.negative_probability_gaussian(r["signal"], r["noise_std"], r["beta2"], r["steps"]))
+        r["exact"] = td.negative_probability(r["signal"], r["noise_std"], r["beta2"], r["steps"])
+        r["predicted"] = float(td.negative_probability_gaussian(r["signal"], r["noise_std"], r["beta2"], r["steps"]))
         r["n"] = int(sres["n"])
         ci = clopper_pearson(int(round(float(sres["neg"]) * r["n"])), r["n"])
         r["sim"], r["lo"], r["hi"] = ci.estimate, ci.lo, ci.hi
@@ -680,7 +680,7 @@ def eq2(budget: str, seed: int) -> Outcome:
     out.numbers.update(figs)
     # App. C's finite-t form: d*(t)/d*(∞) = √(K(∞)/K(t)) < 1 (more noise early on)
     tt = np.unique(np.geomspace(1, 20000, 60).astype(int))
-    ratio = numeric(T.threshold_optimistic(True) / T.threshold_optimistic())
+    ratio = numeric(td.threshold_optimistic(True) / td.threshold_optimistic())
     tpanel = Panel("App. C general-t threshold", "round t", "d*(t) / d*(∞)", [
         Series(f"β₂ = {b2}", tt, ratio(beta2=b2, t=tt)) for b2 in (0.9, 0.99, 0.999)], xscale="log")
     fig = Figure("eq2_ime_and_general_t", "dp_adam_design eq. (2): IME aside and App. C's finite-t form",
@@ -719,18 +719,18 @@ def eq3(budget: str, seed: int) -> Outcome:
 def _dpmf_var_factor(cinv: np.ndarray, sens: float, beta2: float, t: int) -> float:
     """sens²·‖wᵀC⁻¹‖²/(1 − β₂^t)² for w_k = (1 − β₂)β₂^{t−k}: the variance of v̂_t's noise per unit τ²."""
     w = (1 - beta2) * beta2 ** np.arange(t - 1, -1, -1, dtype=float)
-    Mi = K.toeplitz_matrix(cinv, t)
+    Mi = kd.toeplitz_matrix(cinv, t)
     return float(sens**2 * np.sum((w @ Mi) ** 2) / (1 - beta2**t) ** 2)
 
 
 def _s441_task(kind: str, bands: int, beta2: float, t: int, trials: int, seed: int) -> dict:
     """IME v̂ with DP-MF noise on the squares: simulated variance of the noise part of v̂_t (signal 0)."""
-    strat = K.strategy(kind, t, bands)
-    cfg = K.RoundConfig(variant="ime", lr=1e-9, beta1=0.0, beta2=beta2, xi=1e-12, clip_norm=1.0, sigma=1.0,
+    strat = kd.strategy(kind, t, bands)
+    cfg = kd.RoundConfig(variant="ime", lr=1e-9, beta1=0.0, beta2=beta2, xi=1e-12, clip_norm=1.0, sigma=1.0,
                         batch_size=1)
-    out = K.run_stream(cfg, lambda tt, th, r: np.zeros((1, 256)), 256, t, trials=trials, seed=seed,
+    out = kd.run_stream(cfg, lambda tt, th, r: np.zeros((1, 256)), 256, t, trials=trials, seed=seed,
                        strat_kind=kind, bands=bands)
-    tau = K.noise_stds(cfg, strat.sensitivity)[1] / strat.sensitivity
+    tau = kd.noise_stds(cfg, strat.sensitivity)[1] / strat.sensitivity
     return {"var": float(np.var(out["vhat"])), "n": out["vhat"].size, "tau": tau,
             "factor": _dpmf_var_factor(strat.cinv, strat.sensitivity, beta2, t)}
 
@@ -764,9 +764,9 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
     named = []
     for b2 in b2s:
         for t in ts:
-            lower = float(numeric(T.dpmf_variance_lower())(beta2=b2, t=t, tau=1.0))
+            lower = float(numeric(td.dpmf_variance_lower())(beta2=b2, t=t, tau=1.0))
             for kind, bands in [("identity", 1), ("half", 1), ("banded", 4), ("banded", 16), ("sqrt", 1)]:
-                stg = K.strategy(kind, t, bands)
+                stg = kd.strategy(kind, t, bands)
                 f = _dpmf_var_factor(stg.cinv, stg.sensitivity, b2, t)
                 slack = (f - lower) / lower / (8 * t * EPS)
                 named.append(dict(kind=kind, bands=bands, beta2=b2, t=t, factor=f, lower=lower))
@@ -777,7 +777,7 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                 nb = int(rng.integers(1, min(t, 12) + 1))
                 c = np.concatenate([[1.0], rng.standard_normal(nb - 1) * 10 ** rng.uniform(-2, 0.5)])
                 cfull = np.concatenate([c, np.zeros(t - nb)])
-                cinv = K.series_inverse(cfull, t)
+                cinv = kd.series_inverse(cfull, t)
                 if not np.all(np.isfinite(cinv)) or np.max(np.abs(cinv)) > 1e12:
                     continue
                 sens = float(np.max(np.sqrt(np.cumsum(cfull[::-1] ** 2)[::-1])))
@@ -801,7 +801,7 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                                            what=f"{k_} strategy: kernel IME v̂ noise variance / computed − 1",
                                            margin=S441_MARGIN))
     mc_ok = [dd.verdict == "holds" for dd in decisions]
-    gain_lim = float(numeric(T.dpmf_threshold_gain_limit())(beta2=0.999))
+    gain_lim = float(numeric(td.dpmf_threshold_gain_limit())(beta2=0.999))
     best_ratio = min(ratios)
     verdict = _verdict(decisions, bound_holds)
     key = next((dd for dd in decisions if dd.verdict != "holds"), decisions[0])
@@ -849,30 +849,30 @@ def _s45_task(variant: str, d: int, batch: int, rounds: int, burn: int, beta2: f
     For scale-then-privatize the kernel's outputs also give the multiplier of z in gradient space,
     (u⊙(√v̂_t + ξ) − u₀⊙(√v̂⁰_t + ξ))/((√v̂_t + ξ)·s z) = (√v̂_{t−1} + ξ)/(√v̂_t + ξ) (ḡ's unscaled clean average cancels), whose
     square is compared with the exact bound stp_update_noise_bound (coordinates with |z| > 0.1)."""  # noqa: E501
-    prob = P.synthetic_gradients(d=d, batch=batch, scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
+    prob = kdp.synthetic_gradients(d=d, batch=batch, scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
     xi, lr = 1e-10, 1e-6
     clip = S45["clip_stp"] if variant == "scale_then_privatize" else S45["clip_pp"]
-    cfg = K.RoundConfig(variant=variant, lr=lr, beta1=0.0, beta2=beta2, xi=xi, clip_norm=clip,
+    cfg = kd.RoundConfig(variant=variant, lr=lr, beta1=0.0, beta2=beta2, xi=xi, clip_norm=clip,
                         sigma=S45["sigma"], batch_size=batch)
-    std = K.noise_stds(cfg)[0]
-    bound = numeric(T.stp_update_noise_bound())
+    std = kd.noise_stds(cfg)[0]
+    bound = numeric(td.stp_update_noise_bound())
     acc = np.zeros((trials, d))
     mult_max, vhat_max = 0.0, 0.0
     zero = np.zeros(d)
     for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         drng, nrng = (np.random.default_rng(x) for x in ss.spawn(2))
-        stt = K.State.zeros(d)
+        stt = kd.State.zeros(d)
         fn = prob.grad_fn()
         for t in range(rounds):
             grads = fn(t, stt.theta, drng)
             z = nrng.standard_normal(d)
             if t < burn:
-                K.step(cfg, stt, grads, z)
+                kd.step(cfg, stt, grads, z)
                 continue
-            clean = K.State(stt.theta.copy(), stt.m.copy(), stt.v.copy(), stt.vclean.copy(), stt.t)
+            clean = kd.State(stt.theta.copy(), stt.m.copy(), stt.v.copy(), stt.vclean.copy(), stt.t)
             th0 = stt.theta.copy()
-            K.step(cfg, clean, grads, zero)
-            K.step(cfg, stt, grads, z)
+            kd.step(cfg, clean, grads, zero)
+            kd.step(cfg, stt, grads, z)
             corr = 1 - beta2**stt.t
             u = -(stt.theta - th0) / lr
             u0 = -(clean.theta - th0) / lr
@@ -916,25 +916,25 @@ def _s45_adversarial_task(stream: str, d: int, batch: int, rounds: int, beta2: f
     adversarial gradient stream (S45_STREAMS), measured from the kernel as in :func:`_s45_task` (the same state
     stepped with the round's noise and with none), and the round where it was found."""
     xi, lr = 1e-10, 1e-6
-    cfg = K.RoundConfig(variant="scale_then_privatize", lr=lr, beta1=0.0, beta2=beta2, xi=xi,
+    cfg = kd.RoundConfig(variant="scale_then_privatize", lr=lr, beta1=0.0, beta2=beta2, xi=xi,
                         clip_norm=S45["clip_stp"], sigma=S45["sigma"], batch_size=batch)
-    std = K.noise_stds(cfg)[0]
-    bound = numeric(T.stp_update_noise_bound())
+    std = kd.noise_stds(cfg)[0]
+    bound = numeric(td.stp_update_noise_bound())
     zero = np.zeros(d)
     worst, worst_t = 0.0, 0
     for ss in np.random.SeedSequence(seed).spawn(trials):
         nrng = np.random.default_rng(ss)
-        stt = K.State.zeros(d)
+        stt = kd.State.zeros(d)
         for t in range(rounds):
             grads = _s45_stream(stream, t, d, batch)
             z = nrng.standard_normal(d)
             if t == 0:  # round 1 scales by s = 1: no multiplier to compare
-                K.step(cfg, stt, grads, z)
+                kd.step(cfg, stt, grads, z)
                 continue
-            clean = K.State(stt.theta.copy(), stt.m.copy(), stt.v.copy(), stt.vclean.copy(), stt.t)
+            clean = kd.State(stt.theta.copy(), stt.m.copy(), stt.v.copy(), stt.vclean.copy(), stt.t)
             th0 = stt.theta.copy()
-            K.step(cfg, clean, grads, zero)
-            K.step(cfg, stt, grads, z)
+            kd.step(cfg, clean, grads, zero)
+            kd.step(cfg, stt, grads, z)
             corr = 1 - beta2**stt.t
             u, u0 = -(stt.theta - th0) / lr, -(clean.theta - th0) / lr
             vh, vh0 = stt.v / corr, clean.v / corr
@@ -992,7 +992,8 @@ def section4_5(budget: str, seed: int) -> Outcome:
     verdict = _verdict([dec], bound_ok)
     if verdict == "holds" and not stable:
         verdict = "inconclusive"
-    prob = P.synthetic_gradients(d=d, batch=S45["batch"], scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0, seed=0)
+    prob = kdp.synthetic_gradients(d=d, batch=S45["batch"], scale="powerlaw", alpha=1.5, alignment=0.5, norm=1.0,
+                                   seed=0)
     order = np.argsort(prob.scales)
     stp_pc = stp["per_coord"].mean(0)
     pp_pc = pp["per_coord"].mean(0)
@@ -1057,14 +1058,14 @@ def _s51_task(method: str, lrs: tuple, trials: int, seed: int, sigma: float | No
 
     ``sigma``: the noise multiplier (default :data:`S51`'s); ``stds``: IME's per-round noise stds from the closed form
     (``None``: the kernel's own)."""
-    prob = P.sparse_logistic_1d(seed=seed)
+    prob = kdp.sparse_logistic_1d(seed=seed)
     spec = dict(S51_METHODS[method])
     sigma = spec.pop("sigma", S51["sigma"] if sigma is None else sigma)
     losses = np.empty((len(lrs), trials))
     for i, lr in enumerate(lrs):
-        cfg = K.RoundConfig(optimizer="adagrad", lr=lr, beta1=0.0, xi=S51["xi"], clip_norm=S51["clip"],
+        cfg = kd.RoundConfig(optimizer="adagrad", lr=lr, beta1=0.0, xi=S51["xi"], clip_norm=S51["clip"],
                             sigma=sigma, batch_size=1, **spec)
-        th = K.run_logistic_1d(prob.x, prob.y, cfg, strat_kind=S51["strategy"] if sigma > 0 else "identity",
+        th = kd.run_logistic_1d(prob.x, prob.y, cfg, strat_kind=S51["strategy"] if sigma > 0 else "identity",
                                trials=trials if sigma > 0 else 1, seed=seed + 7,
                                noise_stds_override=None if stds is None else tuple(stds))
         losses[i] = prob.test_loss(th) if sigma > 0 else np.full(trials, prob.test_loss(th)[0])
@@ -1135,7 +1136,7 @@ def _s51_privacy(ime_stds: tuple[float, float]) -> dict:
     multiplier σ; IME noises [ḡ, ḡ²] with stds (a, b) at sensitivities (Δ₁, Δ₂), together the multiplier
     1/√((Δ₁/a)² + (Δ₂/b)²).  "IME for free" (σ on each part) is reported too.  ``same``: the two ε intervals
     overlap (the accountant cannot tell the releases apart)."""
-    d1, d2 = K.ime_sensitivities(S51["clip"], 1)
+    d1, d2 = kd.ime_sensitivities(S51["clip"], 1)
     a, b = ime_stds
     z_ime = math.inf if min(a, b) <= 0 else 1.0 / math.sqrt((d1 / a) ** 2 + (d2 / b) ** 2)
     pp = _s51_epsilon(S51["sigma"])
@@ -1186,7 +1187,7 @@ def section5_1(budget: str, seed: int) -> Outcome:
     trials = 30
     lrs = S51_LRS
     ime_stds = tuple(float(v) for v in (numeric(e)(sigma=S51["sigma"], C=S51["clip"], B=1)
-                                        for e in T.ime_noise_stds()))
+                                        for e in td.ime_noise_stds()))
     tasks = [dict(method=m, lrs=lrs, trials=trials, seed=seed + 1) for m in S51_METHODS]
     for tk in tasks:
         if tk["method"] == "ime":
@@ -1271,11 +1272,11 @@ def section5_1(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 def _fig4_task(scale: str, d: int, batch: int, rounds: int, beta2: float, sigma: float, trials: int,
                seed: int) -> dict:
-    prob = P.synthetic_gradients(d=d, batch=batch, scale=scale, alpha=1.0, alignment=0.7, norm=1.0, fresh=False,
+    prob = kdp.synthetic_gradients(d=d, batch=batch, scale=scale, alpha=1.0, alignment=0.7, norm=1.0, fresh=False,
                                  seed=seed)
-    cfg = K.RoundConfig(variant="bias_correction", lr=1e-6, beta1=0.0, beta2=beta2, xi=1e-12, clip_norm=1.0,
+    cfg = kd.RoundConfig(variant="bias_correction", lr=1e-6, beta1=0.0, beta2=beta2, xi=1e-12, clip_norm=1.0,
                         sigma=sigma, batch_size=batch)
-    out = K.run_stream(cfg, prob.grad_fn(), d, rounds, trials=trials, seed=seed)
+    out = kd.run_stream(cfg, prob.grad_fn(), d, rounds, trials=trials, seed=seed)
     # the clean average the kernel saw (records are fixed; recompute them from the same data stream)
     ss = np.random.SeedSequence(seed).spawn(trials)
     gbars = []
@@ -1309,7 +1310,7 @@ F4_SUBSTANTIAL = 0.10
 )
 def figure4(budget: str, seed: int) -> Outcome:
     B, sigma, beta2 = 64, 1.0, 0.99
-    dstar = float(numeric(T.threshold_optimistic())(B=B, sigma=sigma, beta2=beta2))
+    dstar = float(numeric(td.threshold_optimistic())(B=B, sigma=sigma, beta2=beta2))
     d = int(dstar / 20)
     rounds, trials, n_exact = by_budget(budget, (300, 2, 24), (1000, 8, 96))
     res = sweep(_fig4_task, [dict(scale=sc, d=d, batch=B, rounds=rounds, beta2=beta2, sigma=sigma, trials=trials,
@@ -1324,7 +1325,7 @@ def figure4(budget: str, seed: int) -> Outcome:
         # exact per-round fraction: average of P(v̂<0) over coordinates (quantile subsample of |ḡ_j|)
         gb = np.abs(r["gbar"]).ravel()
         qs = np.quantile(gb, (np.arange(n_exact) + 0.5) / n_exact)
-        exact = [float(np.mean([T.negative_probability(q, s, beta2, c + 1) for q in qs])) for c in checkpoints]
+        exact = [float(np.mean([td.negative_probability(q, s, beta2, c + 1) for q in qs])) for c in checkpoints]
         sims = [float(nf[:, c].mean()) for c in checkpoints]
         se = math.sqrt(sum(max(e * (1 - e), 1.0 / n_co**2) / n_co for e in exact)) / len(exact)
         decisions.append(decide.equivalent(
@@ -1374,33 +1375,33 @@ def negative_fraction(d: int, batch_size: int, sigma: float, clip_norm: float, b
     the simulated fraction over ``trials``·d coordinates with its Clopper–Pearson interval, and the bias of
     post-processing's v̂, (σC/B)² (section 3.1).
     """
-    from kernels import validate as KV
+    from kernels import validate as V
 
-    d = KV.count("d", d)
-    batch_size = KV.count("batch_size", batch_size)
-    sigma = KV.positive("sigma", sigma)
-    clip_norm = KV.positive("clip_norm", clip_norm)
-    beta2 = KV.real("beta2", beta2)
+    d = V.count("d", d)
+    batch_size = V.count("batch_size", batch_size)
+    sigma = V.positive("sigma", sigma)
+    clip_norm = V.positive("clip_norm", clip_norm)
+    beta2 = V.real("beta2", beta2)
     if not 0 < beta2 < 1:
-        raise KV.InvalidParameter("beta2", "in (0, 1)", beta2)
-    steps = KV.count("steps", steps)
-    KV.choice("case", case, ("optimistic", "pessimistic"))
-    trials = KV.count("trials", trials)
-    KV.integer("seed", seed, 0)
-    KV.memory("trials, d", trials, d)
+        raise V.InvalidParameter("beta2", "in (0, 1)", beta2)
+    steps = V.count("steps", steps)
+    V.choice("case", case, ("optimistic", "pessimistic"))
+    trials = V.count("trials", trials)
+    V.integer("seed", seed, 0)
+    V.memory("trials, d", trials, d)
     s = sigma * clip_norm / batch_size
     if not math.isfinite(s * s * steps):  # v̂ sums T squared noisy gradients of scale s
-        raise KV.InvalidParameter("sigma, clip_norm", "small enough that T·(σC/B)² is finite in float64",
+        raise V.InvalidParameter("sigma, clip_norm", "small enough that T·(σC/B)² is finite in float64",
                                   f"σC/B = {s:g}")
     signal = clip_norm / math.sqrt(d) if case == "optimistic" else clip_norm / math.sqrt(batch_size * d)
-    expr = T.threshold_optimistic(True) if case == "optimistic" else T.threshold_pessimistic(True)
+    expr = td.threshold_optimistic(True) if case == "optimistic" else td.threshold_pessimistic(True)
     dstar = float(numeric(expr)(B=batch_size, sigma=sigma, beta2=beta2, t=steps))
-    sim = K.constant_signal_vhat(np.full(d, signal), s, beta2, steps, trials=trials, seed=seed)
+    sim = kd.constant_signal_vhat(np.full(d, signal), s, beta2, steps, trials=trials, seed=seed)
     k = int(round(sim["neg_frac"][-1] * trials * d))
     ci = clopper_pearson(k, trials * d)
     return {"d": d, "d_star": dstar, "signal": signal, "noise_std": s,
-            "predicted_gaussian": float(T.negative_probability_gaussian(signal, s, beta2, steps)),
-            "exact": float(T.negative_probability(signal, s, beta2, steps)),
+            "predicted_gaussian": float(td.negative_probability_gaussian(signal, s, beta2, steps)),
+            "exact": float(td.negative_probability(signal, s, beta2, steps)),
             "simulated": ci.estimate, "simulated_lo": ci.lo, "simulated_hi": ci.hi,
             "bias_vhat": s**2, "bias_v": (1 - beta2**steps) * s**2}
 
@@ -1467,24 +1468,24 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
     post-processing Σ_t g̃_t[0]; IME Σ_t (g̃_t[0]/Δ₁ + q_t[0]/Δ₂); DP-MF Σ_t c_t (C g̃)_t[0] (C the strategy)."""
     variant, kind, _ = DPA_AUDITS[mech]
     G = _dpa_batches(mech, B, T, canary)
-    cfg = K.RoundConfig(variant=variant, lr=1.0, xi=1.0, clip_norm=1.0, sigma=sigma * noise_scale, batch_size=B)
+    cfg = kd.RoundConfig(variant=variant, lr=1.0, xi=1.0, clip_norm=1.0, sigma=sigma * noise_scale, batch_size=B)
     seen = []
 
     def grad_fn(t, theta, rng):
         seen.append(theta.copy())  # θ before round t (released after round t − 1)
         return G[t]
 
-    out = K.run_stream(cfg, grad_fn, DPA_AUDIT_D, T, trials=trials, seed=seed, strat_kind=kind, record_v=True)
+    out = kd.run_stream(cfg, grad_fn, DPA_AUDIT_D, T, trials=trials, seed=seed, strat_kind=kind, record_v=True)
     thetas = np.concatenate([np.asarray(seen).reshape(trials, T, DPA_AUDIT_D), out["theta"][:, None]], axis=1)
     g, q = _dpa_released_inputs(cfg, thetas, out["v_hist"])
     if mech == "ime":
-        d1, d2 = K.ime_sensitivities(1.0, B)
+        d1, d2 = kd.ime_sensitivities(1.0, B)
         score = np.sum(g[:, :, 0] / d1 + q[:, :, 0] / d2, axis=1)
     elif kind == "identity":
         score = np.sum(g[:, :, 0], axis=1)
     else:
-        strat = K.strategy(kind, T)
-        Cm = K.toeplitz_matrix(strat.c, T)
+        strat = kd.strategy(kind, T)
+        Cm = kd.toeplitz_matrix(strat.c, T)
         score = (g[:, :, 0] @ Cm.T) @ strat.c
     return {"score": score}
 
