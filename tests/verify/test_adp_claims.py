@@ -190,3 +190,29 @@ def test_adaptive_stepsize_privacy_mutant_with_a_public_stepsize_turns_the_verdi
     with m.apply():
         assert adp.adaptive_stepsize_privacy("quick", 0).verdict == "holds"
     assert adp.adaptive_stepsize_privacy("quick", 0).verdict == "violated"
+
+
+def test_remark4_1_alternative_relation_smallest_counterexample_is_pinned():
+    """T = 2, b = (1, 1), α = (2, 1/2): α₁α₂ = 1 = b₁ = b₂, yet M = (4 + 1/4)(1/4 + 4) = 289/16 ≠ M_adp = 4."""
+    import numpy as np
+
+    from verify.papers.adp import alternative_alphas, remark4_1_alternative
+
+    b = np.array([1.0, 1.0])
+    alpha = alternative_alphas(b, np.array([2.0]))
+    assert alpha.tolist() == [2.0, 0.5] and (alpha * alpha[::-1]).tolist() == b.tolist()
+    assert tadp.m_value(alpha, b) == 289 / 16 and tadp.m_adp(b) == 4.0
+    odd = alternative_alphas(np.array([4.0, 9.0, 4.0]), np.array([8.0]))
+    assert odd.tolist() == [8.0, 3.0, 0.5]  # the middle is √b_m; the pair multiplies to b_1
+    out = remark4_1_alternative("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["M"] == 289 / 16 and out.counterexample["M_adp"] == 4.0
+    assert out.numbers["paper_schedule_palindromic"] == 0.0
+
+
+def test_remark4_1_alternative_declared_mutant_turns_it_to_holds():
+    from verify import mutants, registry
+
+    rs = mutants.run([registry.REGISTRY["adp.remark4.1.alternative"]], "quick", 0)
+    by = {r.mutant: r for r in rs}
+    assert by["alternative_alphas:sqrt-b"].verdict == "holds" and by["alternative_alphas:sqrt-b"].refuted
+    assert all(r.equivalent for name, r in by.items() if name != "alternative_alphas:sqrt-b")

@@ -21,6 +21,7 @@ from theory import adp as tadp
 from verify import decide
 from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import EPS, adversarial_search, edge_values, random_search
+from verify.mutants import declare_equivalent
 from verify.privacy import composed_epsilon
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
@@ -868,3 +869,110 @@ def _register_adp() -> None:
 
 
 _register_adp()
+
+
+# ======================================================================================
+# Remark 4.1, last paragraph: the alternative relation α_t·α_{T−t+1} = b_t "also gives M_adp"
+# ======================================================================================
+def alternative_alphas(b: np.ndarray, free: np.ndarray) -> np.ndarray:
+    """α solving Remark 4.1's alternative relation α_t·α_{T−t+1} = b_t for a palindromic b (b_t = b_{T−t+1}, which
+    the relation forces): α_t = ``free[t]`` for the first half, α_{T−t+1} = b_t/α_t, and α_m = √b_m in the middle
+    of an odd T.  ``free`` has length ⌊T/2⌋."""
+    T = b.size
+    alpha = np.empty(T)
+    h = T // 2
+    alpha[:h] = free
+    alpha[T - h:] = (b[:h] / free)[::-1]
+    if T % 2:
+        alpha[h] = math.sqrt(b[h])
+    return alpha
+
+
+def _alternative_mutant():
+    """A declared mutant: the remark's relation replaced by the paper's α_t² = b_t (which does give M_adp)."""
+    from verify.mutants import Mutant, substituted
+
+    return Mutant("alternative_alphas:sqrt-b", "verify.papers.adp.alternative_alphas: α_t = √b_t, the relation "
+                  "α_t² = b_t instead of α_t·α_{T−t+1} = b_t", "theory",
+                  lambda: substituted("verify.papers.adp.alternative_alphas", lambda b, free: np.sqrt(b)))
+
+
+REMARK41_ALT_SMALLEST = dict(b=(1.0, 1.0), alpha=(2.0, 0.5))  # T = 2: M = (17/4)² = 289/16 against M_adp = 4
+
+
+@claim(
+    "adp.remark4.1.alternative",
+    kind="exact",
+    statement="""Remark 4.1 (its last paragraph): "in addition to α_t² = b_t, there are other relationships ... that
+    could lead to the same M_adp. For instance, setting α_t·α_{T−(t−1)} = b_t is another possibility": for positive
+    {b_t}, any {α_t} with α_t·α_{T−t+1} = b_t for every t gives M({α},{b}) = M_adp = (Σ1/b_t)².""",
+    theory=("theory.adp.m_value", "theory.adp.m_adp"),
+    mutants=[_alternative_mutant()],
+    notes="Exact, no statistical test. Read as written: the relation for every t = 1..T. Taking t and T−t+1 in it "
+    "gives b_t = b_{T−t+1}, so for a non-palindromic b (the paper's b_t = √(a + ct), or any increasing schedule with "
+    "T ≥ 2) no α satisfies it; for a palindromic b its solutions are α_t free on the first half and "
+    "α_{T−t+1} = b_t/α_t, on which M = (Σ1/α_t²)² ≥ (Σ1/b_t)² with equality only where α_t² = b_t. The check "
+    "evaluates M and M_adp with theory.adp on the smallest case (T = 2, b = (1, 1), α = (2, 1/2)) and on seeded "
+    "palindromic b with free α (exponents in [−3, 3], T up to 60 quick, 400 full): violated when M exceeds M_adp "
+    "by more than the rounding bound (verify.papers.adp.relative_tolerance) at a solution of the relation; also "
+    "reported: that the paper's polynomial schedule is not palindromic. Declared mutant: α_t = √b_t in place of the "
+    "relation, which must turn the verdict to holds. The generic constant and exponent mutants of m_value and m_adp "
+    "are equivalent: on the relation's solutions for one b, M takes a continuum of values while M_adp is fixed, so "
+    "no function of M_adp equals M there.",
+)
+def remark4_1_alternative(budget: str, seed: int) -> Outcome:
+    examples, tmax = by_budget(budget, (300, 60), (3000, 400))
+    b0, a0 = (np.array(REMARK41_ALT_SMALLEST[k]) for k in ("b", "alpha"))
+    free0 = a0[: b0.size // 2]
+    alpha0 = alternative_alphas(b0, free0)
+    m0, madp0 = tadp.m_value(alpha0, b0), tadp.m_adp(b0)
+
+    def pair(rng):
+        T = int(rng.integers(2, tmax + 1))
+        half = 10.0 ** rng.uniform(-3.0, 3.0, (T + 1) // 2)
+        b = np.concatenate([half, half[: T // 2][::-1]])
+        return b, 10.0 ** rng.uniform(-3.0, 3.0, T // 2)
+
+    excess = [0.0]
+
+    def slack(p) -> float:
+        b, free = p
+        alpha = alternative_alphas(b, free)
+        madp, m = tadp.m_adp(b), tadp.m_value(alpha, b)
+        excess[0] = max(excess[0], m / madp - 1.0)
+        return (madp - m) / madp / relative_tolerance(b.size)  # ≥ −1: M = M_adp within rounding
+
+    smallest = slack((b0, free0))
+    worst = random_search(slack, pair, examples, seed)
+    poly = tadp.polynomial_schedule(10, 1.0, 1.0)
+    poly_palindromic = bool(np.allclose(poly, poly[::-1]))
+    violated = smallest < -1.0 or worst.slack < -1.0
+    counter = None
+    if violated:
+        counter = dict(T=int(b0.size), b=b0.tolist(), alpha=alpha0.tolist(), M=m0, M_adp=madp0,
+                       relation=[float(alpha0[t] * alpha0[b0.size - 1 - t]) for t in range(b0.size)])
+    evidence = (f"{'violated' if violated else 'holds'} (exact): T = 2, b = (1, 1), α = (2, 1/2) satisfies "
+                f"α_t·α_{{T−t+1}} = b_t and gives M = {m0:.6g} against M_adp = {madp0:.6g}; over {worst.evaluated} "
+                f"seeded palindromic b with free α the largest M/M_adp − 1 is {excess[0]:.3g} "
+                f"({worst.slack:.3g} rounding bounds); the paper's "
+                f"b_t = √(1 + t) is {'palindromic' if poly_palindromic else 'not palindromic'}, so for it the relation "
+                f"has {'solutions' if poly_palindromic else 'no solution at all (it forces b_t = b_{T−t+1})'}")
+    ks = np.linspace(0.25, 4.0, 61)
+    ms = [tadp.m_value(alternative_alphas(b0, np.array([k])), b0) for k in ks]
+    fig = Figure("remark4_1_alternative", "adp Remark 4.1: the alternative relation α_t·α_{T−t+1} = b_t", [Panel(
+        "T = 2, b = (1, 1): α = (k, 1/k)", "k = α₁", "M({α},{b})",
+        [Series("M on the relation's solutions", ks, ms), Series("M_adp", ks, [madp0] * ks.size, style="dashed")],
+        xscale="log", yscale="log")])
+    numbers = {"smallest_M": m0, "smallest_M_adp": madp0, "smallest_slack_rounding_units": smallest,
+               "search_min_slack_rounding_units": worst.slack, "search_max_relative_excess": excess[0],
+               "evaluations": worst.evaluated + 1,
+               "paper_schedule_palindromic": float(poly_palindromic)}
+    return Outcome(verdict="violated" if violated else "holds", evidence=evidence, numbers=numbers,
+                   counterexample=counter, plots=[fig])
+
+
+for _m in ("x10", "x0.1", "pow1.25", "pow0.75"):
+    for _fn in ("m_value", "m_adp"):
+        declare_equivalent("adp.remark4.1.alternative", f"{_fn}:{_m}", "on the relation's solutions for one b, M "
+                           "takes a continuum of values while M_adp is fixed: no function of M_adp equals M there, so "
+                           "the mutated statement is false as well")
