@@ -432,3 +432,21 @@ def negative_probability(signal, noise_std, beta2, steps) -> float:
         total -= integrate.quad(fs, hi, np.inf, weight="sin", wvar=0.5, limlst=200)[0]
     p_gt = 0.5 + total / math.pi
     return float(min(1.0, max(0.0, 1.0 - p_gt)))
+
+
+@lru_cache(maxsize=None)
+def update_sensitivity_one_example() -> sp.Expr:
+    """§3.4.1: the sensitivity of Adam's update (β₁ = 0, ξ = 0, bias-corrected) to one example, in the paper's
+    one-dimensional construction — t − 1 rounds of zero gradients, then one batch whose single non-zero record
+    has gradient g_0, so ḡ_t = g_0/B: m̂_t = ḡ_t, v̂_t = (1 − β₂)ḡ_t²/(1 − β₂ᵗ), and the update m̂_t/√v̂_t has
+    magnitude √((1 − β₂ᵗ)/(1 − β₂)) whatever g_0 and B (its zero-out neighbour's update is 0).  Exact; derived
+    here from the recursion."""
+    gbar = sp.Symbol("gbar", positive=True)
+    v_t = (1 - beta2) * gbar**2  # v_{t−1} = 0 after the zero-gradient rounds
+    vhat = v_t / (1 - beta2**t)
+    return sp.simplify(gbar / sp.sqrt(vhat))
+
+
+def update_sensitivity_limit() -> sp.Expr:
+    """lim_{t→∞} of :func:`update_sensitivity_one_example`: 1/√(1 − β₂) (the paper's "could be as large as")."""
+    return _t_infinity(update_sensitivity_one_example())

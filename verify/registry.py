@@ -268,8 +268,28 @@ class Claim:
 REGISTRY: dict[str, Claim] = {}
 
 
-def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), notes: str = "", tests: int = 0,
-          mutants: Sequence = (), weaker_if: Mapping[str, str] | None = None):
+def theory_path(item) -> str:
+    """The dotted path of a declared theory function: ``item`` itself when it is a path, else the module and name
+    of the function given.  Raises ValueError unless the path resolves to a callable (a module-level function)."""
+    if isinstance(item, str):
+        path = item
+    elif callable(item) and isinstance(getattr(item, "__module__", None), str) \
+            and "." not in getattr(item, "__qualname__", "."):
+        path = f"{item.__module__}.{item.__qualname__}"
+    else:
+        raise ValueError(f"theory: each entry must be a module-level function or its dotted path (got {item!r})")
+    module, _, name = path.rpartition(".")
+    try:
+        target = getattr(importlib.import_module(module), name) if module else None
+    except (ImportError, AttributeError, ValueError):
+        target = None
+    if not callable(target):
+        raise ValueError(f"theory: {path!r} does not resolve to a function (module.function)")
+    return path
+
+
+def claim(id: str, *, kind: str, statement: str, theory: Sequence = (), notes: str = "", tests: int = 0,
+          mutants: Sequence = (), weaker_if: Mapping | None = None):
     """Register ``check(budget, seed) -> Outcome`` as the claim ``id``.
 
     The paper key is the part of the id before the first dot.  Registering an id
@@ -288,8 +308,10 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
         One of :data:`KINDS`.
     statement : str
         The statement checked, in words.
-    theory : sequence of str, optional
-        Dotted paths of the closed forms the check uses (the mutation analysis damages them).
+    theory : sequence of functions (or their dotted paths), optional
+        The closed forms the check uses, given as the module-level functions themselves (``tp.noise_multiplier``)
+        or as dotted paths; stored as paths, each checked to resolve.  The mutation analysis damages them and
+        counts a declared function the check never calls as a survivor.
     notes : str, optional
         The reading of the statement and anything a reader needs to judge the verdict.
     tests : int, optional
@@ -307,8 +329,9 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
     Raises
     ------
     ValueError
-        A malformed or reserved id, an id registered twice, an unknown ``kind``, a negative ``tests``, or a
-        ``weaker_if`` entry that is not a declared theory path with "larger" or "smaller".
+        A malformed or reserved id, an id registered twice, an unknown ``kind``, a negative ``tests``, a theory
+        entry that does not resolve to a function, or a ``weaker_if`` entry that is not a declared theory function
+        with "larger" or "smaller".
     """
     paper = id.split(".", 1)[0]
     if not (isinstance(id, str) and _KEY.fullmatch(paper) and "." in id and all(id.split("."))):
@@ -322,7 +345,8 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence[str] = (), not
 
     if not (isinstance(tests, int) and tests >= 0):
         raise ValueError(f"tests must be a non-negative integer (got {tests!r})")
-    weaker = dict(weaker_if or {})
+    theory = tuple(theory_path(item) for item in theory)
+    weaker = {theory_path(path): way for path, way in (weaker_if or {}).items()}
     for path, way in weaker.items():
         if path not in theory or way not in ("larger", "smaller"):
             raise ValueError(f"weaker_if: keys must be declared theory paths and values 'larger' or 'smaller' "

@@ -313,3 +313,21 @@ def test_section31_recursion_must_agree_with_the_appendix_sum(monkeypatch):
     out = vd.section3_1("quick", 0)
     assert out.verdict == "violated" and out.counterexample["recursion"] == pytest.approx(
         1.1 * out.counterexample["sum"], rel=1e-9)
+
+
+def test_section3_4_1_one_example_update_is_the_closed_form_for_every_batch_size():
+    """The paper's construction at t = 1 (so 1 − β₂ᵗ = 1 − β₂ and the closed form is exactly 1): Adam's first
+    update is sign(g)·lr whatever B; at t = 3, β₂ = 0.5 it is √(1 − 1/8)/√(1/2) = √(7/4)."""
+    import math
+
+    from theory import numeric
+
+    for B in (1, 16, 1024):
+        assert vd.s341_update(B, 1, 0.9, 0.5, True) == pytest.approx(1.0, rel=1e-15)
+        assert vd.s341_update(B, 3, 0.5, 0.5, True) == pytest.approx(math.sqrt(7 / 4), rel=1e-14)
+        assert vd.s341_update(B, 3, 0.5, 0.5, False) == 0.0  # the zero-out neighbour does not move
+    assert float(numeric(td.update_sensitivity_one_example())(beta2=0.5, t=3)) == pytest.approx(math.sqrt(7 / 4))
+    assert float(numeric(td.update_sensitivity_limit())(beta2=0.99)) == pytest.approx(10.0)
+    out = vd.section3_4_1("quick", 0)
+    assert out.verdict == "holds" and out.numbers["cases_bad"] == 0
+    assert out.numbers["max_relative_spread_over_B"] < 1e-14

@@ -41,7 +41,7 @@ def relative_tolerance(T: int) -> float:
     kind="exact",
     statement="""Remark 4.1: for any positive {b_t} and {α_t}, M({α},{b}) = Σ(α_t/b_t)²·Σ1/α_t² ≥ M_adp = (Σ1/b_t)²,
     with equality at α_t² = b_t; hence M_dp/M_adp = T·Σ1/b_t²/(Σ1/b_t)² ≥ 1 (Cauchy–Schwarz).""",
-    theory=("theory.adp.m_value", "theory.adp.m_adp", "theory.adp.m_ratio"),
+    theory=(tadp.m_value, tadp.m_adp, tadp.m_ratio),
     notes="Exact: seeded search over sequences with exponents drawn from edge values in [-6, 6] (α_t, b_t = 10^u), "
     "lengths 1..200, plus L-BFGS-B over log α for fixed b; the equality case α² = b is evaluated on every b drawn. "
     "The tolerance is the rounding bound of theory's sums (verify.papers.adp.relative_tolerance).",
@@ -110,7 +110,7 @@ def _lemma22_case(rng: np.random.Generator, kmax: int) -> tuple[np.ndarray, np.n
     kind="privacy",
     statement="""Lemma 2.2: if M_i is (ε_i, δ_i)-DP with ε_i, δ_i ∈ (0,1), the composition is (ε̃, δ̃)-DP with
     ε̃ = √(2 log(1/δ')·Σε_i²) + Σ ε_i(e^{ε_i} − 1)/(e^{ε_i} + 1) and δ̃ = 1 − Π(1 − δ_i) + δ', for every δ' ∈ (0,1).""",
-    theory=("theory.adp.extended_advanced_composition",),
+    theory=(tadp.extended_advanced_composition,),
     notes="Checked against the worst case over all mechanisms with those parameters: dp-accounting's PLD of the "
     "dominating pair of a generic (ε_i, δ_i)-DP mechanism, composed, read at δ̃ (verify.privacy."
     "optimal_composition_epsilon; its grid rounds pessimistically, so it over-states the optimal ε by at most "
@@ -248,7 +248,7 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     kind="privacy",
     statement="""Theorem 4.1: with c_t ~ N(0, σ²I), σ² = (16G)²·B_δ/(n²ε²)·Σ_t 1/α_t², B_δ = log(16T/(nδ))·log(1.25/δ),
     Algorithm 1 (one record drawn uniformly per step, gradients bounded by G) is (ε, δ)-DP.""",
-    theory=("theory.adp.theorem4_1_variance", "theory.adp.b_delta"),
+    theory=(tadp.theorem4_1_variance, tadp.b_delta),
     # more noise only weakens a privacy promise (σ² grows with both)
     weaker_if={"theory.adp.theorem4_1_variance": "larger", "theory.adp.b_delta": "larger"},
     notes="Exact (accountant bounds and a probability computation; tests = 0). Adjacency: replace-one (the paper's; "
@@ -390,8 +390,7 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     kind="ratio",
     statement="""Proposition 5.1: for b_t = √(a + ct), M_dp/M_adp = T·Σ1/b_t²/(Σ1/b_t)² = Θ(log T), so ADP-SGD's
     utility bound improves on DP-SGD's by a log T factor at the same privacy (σ from Theorem 4.1).""",
-    theory=("theory.adp.m_ratio", "theory.adp.poly_ratio_brackets", "theory.adp.poly_ratio_asymptotic",
-            "theory.adp.proposition5_1_privacy_ratio"),
+    theory=(tadp.m_ratio, tadp.poly_ratio_brackets, tadp.poly_ratio_asymptotic, tadp.proposition5_1_privacy_ratio),
     notes="Verdict on the exact part: the exact ratio (vectorised sums up to T = 10⁷) must lie in the closed-form "
     "integral brackets at every T, and both brackets over log T must tend to the log T coefficient of "
     "poly_ratio_asymptotic (¼ log T; sympy limits) — Θ(log T) with constant 1/4. Reported beside it: the ratio of "
@@ -480,8 +479,7 @@ P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
     kind="ratio",
     statement="""Proposition 5.2 and the sentence after it: with b²_{t+1} = b_t² + max(‖∇f‖², ν) and α_t = (b_0² + tC)^{1/4},
     ADP-SGD's bound (11) is tighter than DP-SGD's bound (12) by a factor O(log T): (12)/(11) = ¼·log(1 + Tν/b_0²).""",  # noqa: E501
-    theory=("theory.adp.proposition5_2_terms", "theory.adp.proposition5_2_ratio",
-            "theory.adp.proposition5_2_break_even"),
+    theory=(tadp.proposition5_2_terms, tadp.proposition5_2_ratio, tadp.proposition5_2_break_even),
     notes="Exact (sympy): the ratio of the stated privacy terms and its break-even T* = (e⁴ − 1)·b_0²/ν. The verdict "
     "asks whether (11) ≤ (12) — ADP's guarantee at least as tight — for every T ≥ 2 the proposition allows: "
     "violated when T* > 2, with the smallest counterexample at the natural start b_0² = ν (the first b² is at least "
@@ -584,7 +582,7 @@ def log_growth_estimate(d0, a0, d1, a1):
     kind="experiment",
     statement="""Table 1's trend: with b_t = √(20 + t) and the same privacy budget, the advantage of ADP-SGD over DP-SGD
     grows with the number of iterations T.""",
-    theory=("theory.adp.theorem4_1_variance", "theory.adp.m_ratio"),
+    theory=(tadp.theorem4_1_variance, tadp.m_ratio),
     notes="Stylized reproduction: smooth_nonconvex (docs/catalogue.md: a stand-in for CIFAR-10), one record per step "
     "(the paper's "
     "Table 1 used minibatches of 256 and ε̄ = ε/16: not reproduced, the kernel draws one record), utility min_t "
@@ -906,7 +904,7 @@ REMARK41_ALT_SMALLEST = dict(b=(1.0, 1.0), alpha=(2.0, 0.5))  # T = 2: M = (17/4
     statement="""Remark 4.1 (its last paragraph): "in addition to α_t² = b_t, there are other relationships ... that
     could lead to the same M_adp. For instance, setting α_t·α_{T−(t−1)} = b_t is another possibility": for positive
     {b_t}, any {α_t} with α_t·α_{T−t+1} = b_t for every t gives M({α},{b}) = M_adp = (Σ1/b_t)².""",
-    theory=("theory.adp.m_value", "theory.adp.m_adp"),
+    theory=(tadp.m_value, tadp.m_adp),
     mutants=[_alternative_mutant()],
     notes="Exact, no statistical test. Read as written: the relation for every t = 1..T. Taking t and T−t+1 in it "
     "gives b_t = b_{T−t+1}, so for a non-palindromic b (the paper's b_t = √(a + ct), or any increasing schedule with "

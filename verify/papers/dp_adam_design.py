@@ -83,8 +83,7 @@ S31_TESTED_ROUNDS = (10, None)  # the decisions: round 10 (transient, 1 − β�
     statement="""§3.1 and App. A: post-processing DP-Adam's second moment is biased upward: with independent noise
     E[v_t] − v_t^clean = (1 − β₂^t)(σC/B)² per coordinate (v̂_t biased by (σC/B)²); with DP-MF noise z̃ = C⁻¹z
     the excess is Σ_k (1 − β₂)β₂^{t−k}(σC·sens/B)²‖row_k(C⁻¹)‖².""",
-    theory=("theory.dp_adam_design.postprocessing_bias", "theory.dp_adam_design.postprocessing_bias_dpmf",
-            "theory.dp_adam_design.dpmf_bias_numeric"),
+    theory=(td.postprocessing_bias, td.postprocessing_bias_dpmf, td.dpmf_bias_numeric),
     notes="Monte Carlo of the fused post-processing kernel on synthetic_gradients (power-law scales, partial "
     "alignment, clipping active) against the same kernel with σ = 0 on the same gradient stream; noises: "
     "identity, the half-cancelling example, a 4-band Toeplitz strategy optimised for prefix-sum RMSE. Decisions "
@@ -255,7 +254,7 @@ def _s32_figure(r: dict) -> Figure:
     statement="""§3.2: under zero-out adjacency the squared clipped average ḡ⊙ḡ has ℓ₂ sensitivity at most
     (2B − 1)C²/B², a bound that is attained (by equal axis-aligned records); noising ḡ and ḡ⊙ḡ each with multiplier √2σ has the privacy of one
     Gaussian mechanism with multiplier σ (post-processing's).""",  # noqa: E501
-    theory=("theory.dp_adam_design.ime_sensitivity_squares", "theory.dp_adam_design.ime_noise_multipliers"),
+    theory=(td.ime_sensitivity_squares, td.ime_noise_multipliers),
     notes="Replaces the retired id dp_adam_design.section3.2, which also carried the remark 'tight when all records "
     "are equal' (now dp_adam_design.section3.2.tight_equal). Exact: seeded random search over batches (B ≤ 12, "
     "d ≤ 8; equal, aligned, orthogonal, sparse and random records, norms around C) plus L-BFGS-B maximising "
@@ -294,7 +293,7 @@ for _m in ("x10", "x0.1", "pow1.25", "pow0.75"):
     "dp_adam_design.section3.2.tight_equal",
     kind="exact",
     statement="""§3.2 (remark): the sensitivity bound (2B − 1)C²/B² of ḡ⊙ḡ is tight when all records are equal.""",
-    theory=("theory.dp_adam_design.ime_sensitivity_squares",),
+    theory=(td.ime_sensitivity_squares,),
     notes="Split from the retired dp_adam_design.section3.2. For B equal clipped records c (‖c‖ = C) the zero-out "
     "change of ḡ⊙ḡ is (2B − 1)/B²·c⊙c, whose norm ‖c⊙c‖ equals C² only when c is axis-aligned; for a dense c it is "
     "C²/√d. Exact: the ratio actual/bound at equal dense records (C/√d)(1, …, 1), B = 1..32 and d = 1..64; the "
@@ -359,8 +358,7 @@ S431_SLOPE_MARGIN = 0.02
     E[v_t | v_{t−1}] = αv_{t−1} + (1 − β₂)g², α = β₂ + (1 − β₂)(σC/B)²: its steady state κg², κ = 1/(1 − (σC/B)²),
     is proportional to the clean second moment, and a multiplicative error δ contracts to αδ each round in
     expectation.""",
-    theory=("theory.dp_adam_design.stp_expected_v", "theory.dp_adam_design.stp_contraction",
-            "theory.dp_adam_design.stp_steady_state", "theory.dp_adam_design.stp_error_after_one_round"),
+    theory=(td.stp_expected_v, td.stp_contraction, td.stp_steady_state, td.stp_error_after_one_round),
     notes="Setting reconstructed (the paper's display was lost): d = 64 coordinates with clean magnitudes over two "
     "decades, B = 64 equal records, C = 16 with σ = 2 (s = 0.5), β₂ = 0.9, ξ = 1e-12, rounds counted from "
     "t0 = 10⁶ so Adam's corrections are 1; the scaled clipping stays inactive (‖g/√v‖ ≤ √(d/κ·(1+δ)⁻¹) < C). "
@@ -656,8 +654,7 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
     bias-corrected v̂ of DP-Adam is rarely negative for d well below d* = B²/(σ²√(2(1−β₂)/(1+β₂))) and negative
     for a constant fraction of coordinates at and beyond d*; independent moment estimation has the same two regimes
     around its own, lower threshold.""",
-    theory=("theory.dp_adam_design.threshold_optimistic",
-            "theory.dp_adam_design.negative_probability", "theory.dp_adam_design.negative_probability_gaussian"),
+    theory=(td.threshold_optimistic, td.negative_probability, td.negative_probability_gaussian),
     notes="'Rarely' = exact P(v̂<0) ≤ 1% at d ≤ d*/10; 'constant fraction' = ≥ 25% at d ≥ 10d*; the threshold's "
     "location: d* is where v̂'s mean equals its noise's standard deviation, so the exact fraction at d = d* must lie "
     "in [Φ(−1.5), Φ(−0.5)] = [0.067, 0.309] (a d* wrong by 3× puts it at Φ(−3) or Φ(−1/3) and is caught; the "
@@ -701,7 +698,7 @@ def eq2(budget: str, seed: int) -> Outcome:
     kind="threshold",
     statement="""Eq. (3) with general β₂: with orthogonal records (‖ḡ‖ ≈ C/√B, coordinates ≈ C/√(Bd)) the threshold
     drops to d* = B/(σ²√(2(1−β₂)/(1+β₂))): rarely negative well below, a constant fraction negative at and beyond.""",
-    theory=("theory.dp_adam_design.threshold_pessimistic", "theory.dp_adam_design.negative_probability"),
+    theory=(td.threshold_pessimistic, td.negative_probability),
     tests=2,
     notes="Same definitions (and the same two pooled agreement tests) as eq2. "
     "Simulated with the full fused round kernel (bias correction, clipping, "
@@ -745,8 +742,7 @@ S441_MARGIN = 0.05
     DP-MF cannot push the noise variance of v̂_t below that of privatising only its highest-weight term,
     (1 − β₂)²τ²/(1 − β₂^t)², so the dimension thresholds improve by at most √K(β₂,t)(1 − β₂^t)/(1 − β₂)
     → 1/√(1 − β₂²): a constant.""",
-    theory=("theory.dp_adam_design.dpmf_variance_lower", "theory.dp_adam_design.dpmf_threshold_gain",
-            "theory.dp_adam_design.dpmf_threshold_gain_limit"),
+    theory=(td.dpmf_variance_lower, td.dpmf_threshold_gain, td.dpmf_threshold_gain_limit),
     notes="The paper calls the single-term variance an optimistic assumption; by Cauchy–Schwarz "
     "(‖wᵀC⁻¹‖·‖Ce_t‖ ≥ w_t, sens = max column norm) it is a bound for every factorisation, which is what is "
     "checked: over the identity, half, optimised banded (b ≤ 16), square-root and random lower-triangular "
@@ -952,7 +948,7 @@ def _s45_adversarial_task(stream: str, d: int, batch: int, rounds: int, beta2: f
     statement="""§4.5: with scale-then-privatize the noise added to each Adam update (after dividing by √v̂_t) is
     close to isotropic — its per-coordinate variance is z's times (√v̂_{t−1}/√v̂_t)², at most (1 − β₂^t)/(β₂(1 −
     β₂^{t−1})) → 1/β₂ — whereas post-processing's per-update noise variance varies like 1/v̂_j.""",
-    theory=("theory.dp_adam_design.stp_update_noise_bound",),
+    theory=(td.stp_update_noise_bound,),
     weaker_if={"theory.dp_adam_design.stp_update_noise_bound": "larger"},  # an upper bound on the multiplier
     notes="synthetic_gradients with power-law coordinate scales (α = 1.5, 2 decades+), alignment 0.5, B = 16, "
     "β₁ = 0, β₂ = 0.99, σ = 1; C = 8 for scale-then-privatize (σC/B = 0.5 < 1: the stable regime, where its "
@@ -1153,7 +1149,7 @@ def _s51_privacy(ime_stds: tuple[float, float]) -> dict:
     batch 1, DP-MF noise) private AdaGrad via independent moment estimation reaches a lower test loss than via
     post-processing, and non-private AdaGrad is close to the ground truth (ordering ground truth ≈ non-private
     < IME < post-processing, 30 trials).""",
-    theory=("theory.dp_adam_design.ime_noise_stds",),
+    theory=(td.ime_noise_stds,),
     notes="The seed text of §5.1 lost every constant (the distribution of x, θ*, the zeroed fraction, C, σ, the "
     "learning-rate grid, IME's floor, the test-set size); its table survives: ground truth 0.5976, non-private "
     "0.5976, post-processing 0.6010, IME 0.5981, IME for free 0.5980 (30 trials). Fixed before any run: x ~ N(0,1), "
@@ -1298,7 +1294,7 @@ F4_SUBSTANTIAL = 0.10
     statement="""Fig. 4 (stylised on synthetic gradients): with bias correction a substantial fraction of v̂'s
     coordinates is negative in most rounds even when ‖ḡ‖/C is near the optimistic case and d is far below eq. (2)'s
     threshold, because heavy-tailed coordinate magnitudes leave most coordinates below the bias (σC/B)².""",
-    theory=("theory.dp_adam_design.negative_probability", "theory.dp_adam_design.threshold_optimistic"),
+    theory=(td.negative_probability, td.threshold_optimistic),
     notes="synthetic_gradients, fixed records, alignment 0.7 (‖ḡ‖/C ≈ 0.7), power-law scales a_j ∝ j^{−1} vs "
     "uniform, B = 64, σ = 1, β₂ = 0.99, d = d*/20. Simulated per-round fraction (fused bias-correction kernel) "
     "vs the exact mean over coordinates of negative_probability at rounds 10, 50 and the last (quantile subsample "
@@ -1572,3 +1568,104 @@ for _cid in ("dp_adam_design.section3.1", "dp_adam_design.eq3", "dp_adam_design.
              "dp_adam_design.section4.3.1", "dp_adam_design.section4.4.1"):
     declare_equivalent(_cid, "stepsize*10", "the statement is about the moment estimates (or noise) of a fixed "
                        "gradient stream, which the stepsize does not enter: it moves only θ")
+
+
+# ======================================================================================
+# §3.4.1: the sensitivity of Adam's update does not shrink with the batch size
+# ======================================================================================
+S341_GRIDS = {
+    "quick": dict(B=(1, 8, 64, 1024), t=(1, 2, 10, 100, 1000), beta2=(0.9, 0.99, 0.999), g0=(1.0, 0.3)),
+    "full": dict(B=(1, 4, 16, 64, 256, 1024, 8192), t=(1, 2, 5, 10, 100, 1000, 10000),
+                 beta2=(0.5, 0.9, 0.99, 0.999), g0=(1.0, 0.3, 1e-3)),
+}
+S341_XI = 1e-30  # ξ > 0 only so that the zero-gradient rounds are 0/ξ = 0 (the paper's ξ = 0 leaves them 0/0)
+
+
+def s341_update(B: int, t: int, beta2: float, g0: float, present: bool) -> float:
+    """|θ_t − θ_{t−1}|/lr of the suite's Adam round (β₁ = 0, bias-corrected, no clipping, no noise) after t − 1
+    rounds of zero gradients and a t-th batch of B records whose first is g0 (``present``) or zeroed out."""
+    cfg = kd.RoundConfig(variant="post_processing", optimizer="adam", lr=1.0, beta1=0.0, beta2=beta2, xi=S341_XI,
+                         clip_norm=math.inf, sigma=0.0, batch_size=B)
+    st_ = kd.State.zeros(1)
+    zero = np.zeros((B, 1))
+    z = np.zeros(1)
+    for _ in range(t - 1):
+        kd.step(cfg, st_, zero, z)
+    before = float(st_.theta[0])
+    last = np.zeros((B, 1))
+    last[0, 0] = g0 if present else 0.0
+    kd.step(cfg, st_, last, z)
+    return abs(float(st_.theta[0]) - before) / cfg.lr
+
+
+def s341_tolerance(beta2: float) -> float:
+    """Rounding bound of the measured update relative to the exact one: a dozen operations of relative error ≤ u,
+    and the two cancellations 1 − β₂ and 1 − β₂ᵗ (relative error ≤ u/(1 − β₂) each), doubled."""
+    u = EPS / 2
+    return 2 * u * (12 + 2 / (1 - beta2))
+
+
+@claim(
+    "dp_adam_design.section3.4.1",
+    kind="exact",
+    statement="""§3.4.1 ("Noising the update"): for Adam with β₁ = 0 and ξ = 0 in one dimension, when the first t − 1
+    batches have gradient 0 and the t-th batch has a single example with a non-zero gradient, the update has
+    magnitude √((1 − β₂ᵗ)/(1 − β₂)) — up to 1/√(1 − β₂) for large t — against 0 on the zero-out neighbour; "it is
+    not a function of the batch size, i.e. the sensitivity of the updates cannot be made to vanish by increasing the
+    batch size".""",
+    theory=(td.update_sensitivity_one_example,),
+    notes="Exact (no statistical test). The suite's fused Adam round (kernels.dp_adam, post-processing variant "
+    "with σ = 0, no clipping, lr = 1, β₁ = 0, bias-corrected m̂ and v̂) run on the paper's construction: t − 1 "
+    "rounds of zero gradients, then a batch of B records whose first has gradient g0 and the others 0; ξ = 1e-30 "
+    "so that the zero rounds are 0 (the paper's ξ = 0 makes them 0/0) — the exact value with ξ, "
+    "s/(1 + ξ·s·B/|g0|) with s the closed form, is what is compared. The zero-out neighbour (the record zeroed) "
+    "must not move. holds when every measured update is within the rounding bound of the exact one "
+    "(verify.papers.dp_adam_design.s341_tolerance: a dozen operations and the cancellations 1 − β₂, 1 − β₂ᵗ) and "
+    "every neighbour update is 0; the spread of the measured sensitivity over B (≈ 0) is reported beside the "
+    "gradient's, C/B, which falls by the ratio of the largest to the smallest B.",
+)
+def section3_4_1(budget: str, seed: int) -> Outcome:
+    g = S341_GRIDS[by_budget(budget, "quick", "full")]
+    closed = numeric(td.update_sensitivity_one_example())
+    rows = []
+    for b2 in g["beta2"]:
+        for t_ in g["t"]:
+            s_exact = float(closed(beta2=b2, t=t_))
+            for B in g["B"]:
+                for g0 in g["g0"]:
+                    want = s_exact / (1.0 + S341_XI * s_exact * B / g0)
+                    got = s341_update(B, t_, b2, g0, True)
+                    rows.append(dict(beta2=b2, t=t_, B=B, g0=g0, exact=want, measured=got,
+                                     rel_err=abs(got / want - 1.0), tol=s341_tolerance(b2),
+                                     neighbour=s341_update(B, t_, b2, g0, False)))
+    bad = [r for r in rows if not r["rel_err"] <= r["tol"] or r["neighbour"] != 0.0]
+    spread = max(max(r["measured"] for r in rows if (r["beta2"], r["t"]) == k) /
+                 min(r["measured"] for r in rows if (r["beta2"], r["t"]) == k) - 1.0
+                 for k in {(r["beta2"], r["t"]) for r in rows})
+    limit = numeric(td.update_sensitivity_limit())
+    verdict = "violated" if bad else "holds"
+    worst = max(rows, key=lambda r: r["rel_err"] / r["tol"])
+    big = max(rows, key=lambda r: r["measured"])
+    evidence = (f"{verdict} (exact): {len(rows)} (β₂, t, B, g0) cases; the measured update matches "
+                f"√((1 − β₂ᵗ)/(1 − β₂)) within {worst['rel_err'] / worst['tol']:.3g} of the rounding bound at worst, "
+                f"{len(bad)} cases outside it or with a moving neighbour; over B from {min(g['B'])} to {max(g['B'])} "
+                f"(the gradient's sensitivity C/B falls {max(g['B']) // min(g['B'])}×) the update's sensitivity "
+                f"varies by at most {spread:.3g} (relative); largest {big['measured']:.4g} at β₂ = {big['beta2']:g}, "
+                f"t = {big['t']} (limit 1/√(1 − β₂) = {float(limit(beta2=big['beta2'])):.4g})")
+    counter = None
+    if bad:
+        r = min(bad, key=lambda r: (r["t"], r["B"]))
+        counter = dict(r)
+    series = []
+    for b2 in g["beta2"]:
+        pts = [r for r in rows if r["beta2"] == b2 and r["B"] == max(g["B"]) and r["g0"] == g["g0"][0]]
+        series.append(Series(f"β₂ = {b2:g}, B = {max(g['B'])}", [r["t"] for r in pts], [r["measured"] for r in pts],
+                             style="points"))
+        series.append(Series(f"√((1 − β₂ᵗ)/(1 − β₂)), β₂ = {b2:g}", [r["t"] for r in pts],
+                             [r["exact"] for r in pts], style="dashed"))
+    fig = Figure("section3_4_1", "dp_adam_design §3.4.1: the update's sensitivity to one example", [Panel(
+        "one example with a non-zero gradient at round t", "t", "|update| / lr", series, xscale="log",
+        yscale="log")])
+    numbers = {"cases": len(rows), "cases_bad": len(bad), "worst_error_over_bound": worst["rel_err"] / worst["tol"],
+               "max_relative_spread_over_B": spread, "largest_update": big["measured"]}
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])

@@ -101,7 +101,7 @@ _declare_both_sides_equivalent("noisy_adagrad.lemma16", "lemma16_sides")
     "noisy_adagrad.lemma16",
     kind="exact",
     statement="""Lemma 16: for non-negative a_1..a_n, Σ_i a_i/√(Σ_{j≤i} a_j) ≤ 2√(Σ_i a_i).""",
-    theory=("theory.noisy_adagrad.lemma16_sides",),
+    theory=(tn.lemma16_sides,),
     mutants=[_rhs_constant_mutant("lemma16_sides", 0.5, "the right-hand side's constant 2 replaced by 1")],
     notes="Seeded search over sequences of length 1..300 with entries 10^u, u from edge values in [−8, 8], "
     "mixed with exact zeros (a term with zero prefix sum counts 0), plus L-BFGS-B maximising lhs/rhs over "
@@ -187,7 +187,7 @@ _declare_both_sides_equivalent("noisy_adagrad.lemma13", "lemma13_sides")
     kind="exact",
     statement="""Lemma 13 (Hazan, Lemma 5.15): for any gradient sequence, Σ_t ∇_tᵀ G_t⁺ ∇_t ≤ 2 Tr(G_T), with
     G_t = (Σ_{s≤t} ∇_s∇_sᵀ)^{1/2} and G_t⁺ its pseudo-inverse.""",
-    theory=("theory.noisy_adagrad.lemma13_sides",),
+    theory=(tn.lemma13_sides,),
     mutants=[_rhs_constant_mutant("lemma13_sides", 0.5, "the right-hand side's constant 2 replaced by 1")],
     notes="Seeded search over sequences (T ≤ 40, p ≤ 6): edge-value entries with magnitudes 10^[−4,4], low-rank "
     "spans, decaying norms; plus L-BFGS-B maximising lhs/rhs over T×p = 10×2 (quick; also 20×3 full) in [−1, 1]. "
@@ -323,7 +323,7 @@ _declare_both_sides_equivalent("noisy_adagrad.lemma12", "lemma12_ratio")
     statement="""Lemma 12: if C = A + B with A, C positive semi-definite and B, B⁻¹A + I invertible, then for
     v ∈ im(A) and any u, |⟨u, C⁻¹v⟩| ≤ (4/3)|⟨u, A⁻¹v⟩|; the proof applies it with u = v = b_t, A = G_t and
     B = σ_B·GOE (C = H_t).""",
-    theory=("theory.noisy_adagrad.lemma12_ratio",),
+    theory=(tn.lemma12_ratio,),
     mutants=[_lemma12_no_perturbation_mutant()],
     notes="As stated: seeded search over p ∈ {1, 2, 3} in four families — general u; u = v with B indefinite "
     "(C ⪰ 0 kept); u = v with B ⪰ 0; any u ≠ v with B ⪰ 0 — and the pinned smallest counterexample p = 1, A = 1, B = "
@@ -459,8 +459,7 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     kind="rate",
     statement="""Lemma 5: the Frobenius (ℓ2) sensitivity of the preconditioner G_t = (Σ_{i≤t}∇_i∇_iᵀ)^{1/2} over
     neighbouring datasets is O(L√t/n); the proof's last line (48) reads L√t/√n.""",
-    theory=("theory.noisy_adagrad.lemma5_statement", "theory.noisy_adagrad.lemma5_proof_line",
-            "theory.noisy_adagrad.lemma5_rigorous"),
+    theory=(tn.lemma5_statement, tn.lemma5_proof_line, tn.lemma5_rigorous),
     notes="Neighbours as in the proof: ∇_i^D = ∇_i^{D'} + g_{i,n}, ‖g_{i,n}‖ ≤ L/n, ‖∇_i^{D'}‖ ≤ L(n−1)/n, the past "
     "iterates fixed (adaptive composition). Adversarial search (seeded random, structured cases, L-BFGS-B) for the "
     "worst ‖G^D − G^{D'}‖_F/(L√t/n) at p = 3 over t and n. Exact decision (no statistical test): the statement holds "
@@ -535,7 +534,7 @@ def _thm10_point(epsilon: float, delta: float) -> dict:
     kind="privacy",
     statement="""Theorem 10 (Dwork–Roth A.1): for ε ∈ (0, 1) and c² > 2 ln(1.25/δ), the Gaussian mechanism with
     σ ≥ cΔ₂/ε is (ε, δ)-DP.""",
-    theory=("theory.noisy_adagrad.theorem10_sigma",),
+    theory=(tn.theorem10_sigma,),
     notes="σ at the boundary c = √(2 ln(1.25/δ)); dp-accounting's PLD of the Gaussian mechanism (optimistic and "
     "pessimistic discretisations bracket the true ε). Holds if the upper ε ≤ the promised ε at every grid point with "
     "ε < 1; violated if the lower ε exceeds it anywhere there. Points with ε ≥ 1 lie outside the hypothesis and are "
@@ -616,8 +615,7 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     statement="""Theorem 5.1: unconstrained DP-GD from θ_0 = 0 with T = ε²n² steps and the right learning rate has
     E L(θ_priv) − L(θ*) ≤ L‖θ*‖_M √(1 + 2·rank(M)·log(1/δ))/(εn), with M the projector on the gradient span — no
     dependence on the ambient dimension p.""",
-    theory=("theory.noisy_adagrad.theorem5_1_bound", "theory.noisy_adagrad.theorem5_1_sigma",
-            "theory.noisy_adagrad.theorem5_1_eta"),
+    theory=(tn.theorem5_1_bound, tn.theorem5_1_sigma, tn.theorem5_1_eta),
     notes="low_rank_glm, absolute loss with clean labels (L* = 0, θ* = θ_true, ‖x_i‖ ≤ 1 = L), rank k = 3 fixed, the "
     "same k-dimensional data embedded in p dimensions, ε = 1, δ = 1e-5, n = 40 quick / 100 full (T = 1600 / 10⁴), "
     "σ = L√(2T log(1/δ))/(εn) (the constant that makes eq. (14) exact), η = ‖θ*‖_M/√(T(L² + kσ²)). Per p: mean "
@@ -764,7 +762,7 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     statement="""Theorem 3.1 with the explicit constants of eq. (25): noisy AdaGrad's expected average regret is at
     most (C²/(2ηT) + 8η/(6T))·E Tr(G_T) + (η/(2T))·E Σ_t σ_b(t)² Tr(G_t⁻¹) + γ (C·L·γ by eq. (24)), whatever the
     preconditioner noise σ_B.""",
-    theory=("theory.noisy_adagrad.theorem3_1_bound", "theory.noisy_adagrad.theorem3_1_eta"),
+    theory=(tn.theorem3_1_bound, tn.theorem3_1_eta),
     weaker_if={"theory.noisy_adagrad.theorem3_1_bound": "larger"},  # an upper bound on the regret
     notes="low_rank_glm (absolute loss, clean labels, L* = 0, θ* inside the unit ball), ball of radius 1 (C = 2), "
     "η = C√(3/8), σ_b = 0.05 constant, exact oracle; σ_B = ρ·λ_min⁺(G_T) of the noiseless run, ρ from 0 upward; "
@@ -926,7 +924,7 @@ declare_equivalent("noisy_adagrad.corollary3.algorithm1", "corollary3_rate:pow1.
     statement="""Corollary 3 for Algorithm 1 with its preconditioner noise: with gradient noise σ_b(t) = O(‖∇_t‖),
     preconditioner noise σ_B(t) = λ_min⁺(G_t) and an exact subspace oracle (γ = 0), the regret of noisy AdaGrad is
     O(Tr(G_T)/T).""",
-    theory=("theory.noisy_adagrad.corollary3_rate", "theory.noisy_adagrad.theorem3_1_bound"),
+    theory=(tn.corollary3_rate, tn.theorem3_1_bound),
     notes="Replaces the retired noisy_adagrad.corollary3, whose check fixed σ_B = 0 without saying so (Corollary 3 is "
     "about Algorithm 1, which adds GOE noise σ_B to the preconditioner). low_rank_glm (absolute loss, L* = 0), online "
     "losses f_t = t^(−1/4)·L so that ‖∇_t‖ ≍ t^(−1/4) (Remark 4's case), σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t) of a "
@@ -975,7 +973,7 @@ def corollary3_algorithm1(budget: str, seed: int) -> Outcome:
     statement="""Theorem 3.1 in its O-form (13): noisy AdaGrad's expected average regret is
     O(Tr(G_T)/T + (1/T)·Σ_t σ_b(t)² Tr(G_t⁺) + γ) (constants free), for Algorithm 1 with its preconditioner
     noise.""",
-    theory=("theory.noisy_adagrad.theorem3_1_bound",),
+    theory=(tn.theorem3_1_bound,),
     notes="The explicit constants of eq. (25) are noisy_adagrad.theorem3.1; here only growth can refute. The runs of "
     "noisy_adagrad.corollary3.algorithm1 (σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t), γ = 0): per trial, regret over the "
     "eq.-(25) expression of the same trial (a representative of (13)'s terms: any fixed constants give the same "
@@ -1006,8 +1004,7 @@ def theorem3_1_o_form(budget: str, seed: int) -> Outcome:
     kind="rate",
     statement="""Remark 4: if ‖∇_t‖ decreases as O(t^(−1/4)), then Tr(G_T) = O(T^{3/8}) and (with σ_b(t) ∝ ‖∇_t‖)
     the regret decreases as O(T^{−5/8}).""",
-    theory=("theory.noisy_adagrad.remark4_exponents", "theory.noisy_adagrad.remark4_paper_sum_exponent",
-            "theory.noisy_adagrad.trace_growth_exponent"),
+    theory=(tn.remark4_exponents, tn.remark4_paper_sum_exponent, tn.trace_growth_exponent),
     notes="Runs of Corollary 3's setting with σ_B = 0 (the remark speaks of the gradient noise only). Two decisions "
     "by verify.decide.rate along T, every T in the window (an exponent statement), margin ±0.1: the slope of "
     "Tr(G_T)/T^{3/8} and of regret·T^{5/8} (per trial). The Tr(G_T) slope is also compared with (1 − 2α)/2 = 1/4, the "
@@ -1100,8 +1097,7 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     kind="rate",
     statement="""Corollary 6: with gradients in a rank-k span, ‖∇_t‖ = O(t^(−α)), γ = O(1/(εn)) and
     T = (εn)^{2/(1+2α)}, the (ε, δ)-DP noisy AdaGrad has excess risk O(√(k log(1/δ))/(εn)), independent of p.""",
-    theory=("theory.noisy_adagrad.corollary6_T", "theory.noisy_adagrad.corollary6_rate",
-            "theory.noisy_adagrad.theorem3_1_bound", "theory.noisy_adagrad.lemma5_rigorous"),
+    theory=(tn.corollary6_T, tn.corollary6_rate, tn.theorem3_1_bound, tn.lemma5_rigorous),
     notes="α = 0 (plain ERM; ‖∇_t‖ ≤ L always), so T = (εn)²; εn swept through ε at fixed n = 50 (the same data). "
     "low_rank_glm absolute loss (L* = 0), exact oracle (γ = 0), δ = 1e-5, ball of radius 1 (C = 2), η = C√(3/8). "
     "Privacy by the accountant, half the budget each: σ_b = z√T·L/n and σ_B(t) = z√T·Δ_t/√2 with Δ_t = √2·L√t/n "

@@ -42,7 +42,7 @@ def _power_sums(sigma: np.ndarray, powers=(1, sp.Rational(2, 3))) -> dict:
     statement="""For every σ ≥ 0 in R^d, √d·Σσ_j ≥ (Σσ_j^{2/3})^{3/2} ≥ Σσ_j (the Hölder chain after
     eq. (9)); and for σ_j = j^{-3/2} the PAGAN factor (Σσ_j^{2/3})^{3/2} grows like log^{3/2} d while
     the PASAN-on-the-box factor √d·Σσ_j grows like ζ(3/2)·√d.""",
-    theory=("theory.pagan.holder_chain", "theory.pagan.power_law_sums", "theory.pagan.box_rate_ratio"),
+    theory=(tp.holder_chain, tp.power_law_sums, tp.box_rate_ratio),
     notes="Exact inequalities: seeded edge-value search and L-BFGS-B adversarial search over σ; the "
     "power-law asymptotics by sympy limits of generalised harmonic numbers.",
 )
@@ -140,7 +140,7 @@ def _sign_mean_outputs(algorithm: str, epsilon: float, delta: float, n: int, d: 
     kind="exact",
     statement="""The reduction in the proof of Theorem 4: for f(x) = −xᵀz̄ on X∞ = [−1,1]^d,
     f(x) − min f = ‖z̄‖₁ − xᵀz̄ ≥ Σ_j |z̄_j|·1{sign x_j ≠ sign z̄_j} for every x ∈ X∞ and z̄ ∈ R^d.""",
-    theory=("theory.pagan.reduction_gap_coordinate", "theory.pagan.reduction_indicator_coordinate"),
+    theory=(tp.reduction_gap_coordinate, tp.reduction_indicator_coordinate),
     notes="Exact; searched over seeded edge values (0, ±1, signed zeros, subnormals, ties) and by L-BFGS-B, and at the "
     "outputs of PAGAN/PASAN on sign_mean hard instances. The lower bound of Theorem 4 itself (risk of private "
     "algorithms) is a separate claim.",
@@ -243,7 +243,7 @@ def _seed_for(seed: int, *parts: int) -> int:
     loss than PAGAN and PASAN with A_k = I at every ε; as ε grows it approaches non-private AdaGrad (its gap to
     AdaGrad shrinks from ε = 0.1 to 1 to 4, and at ε = 4 it is closer to AdaGrad than to SGD); and PAGAN with
     A_k = I behaves like SGD rather than AdaGrad at ε = 4.""",
-    theory=("theory.pagan.noise_multiplier",),
+    theory=(tp.noise_multiplier,),
     notes="Loss f(x_T) of the last iterate; each of the 10 orderings is decided by verify.decide.better on the "
     "mean final losses of independent runs (Welch t): holds when the upper 95% bound of the difference is below 0, "
     "violated when its family-corrected lower bound exceeds the margin 0.01 (1% of f(0) ≈ 0.9, fixed before the "
@@ -491,7 +491,7 @@ def _lemma31_points(budget: str) -> tuple[list[dict], list[dict]]:
         "Algorithm 1 or 2 (batches of b records drawn with replacement, Gaussian noise with "
         "multiplier √(log(1/δ))/ε) are (ε, δ)-differentially private."
     ),
-    theory=("theory.pagan.lemma3_1_steps", "theory.pagan.noise_multiplier"),
+    theory=(tp.lemma3_1_steps, tp.noise_multiplier),
     notes=(
         "The paper gives no values for c and ε̄; the check finds them. Per grid point the largest "
         "certified c*(n,b,δ,ε) is found by bisection on T = max(1, floor(c n²/b²)) (to 1%), with "
@@ -636,7 +636,7 @@ def _last_decade_slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     statement="""Example 1, eq. (3): for F(x; Z) = g(x) + ⟨x, Z⟩ with independent σ_j-sub-Gaussian Z_j and
     ‖∇g‖_C ≤ µ, G_p(C) ≤ µ + O(1)·√p·√(Σ_j C_jj σ_j²): the ratio G_p(C)/(√p·√(Σ C_jj σ_j²)) (µ = 0) stays
     bounded uniformly in p, d, the σ-profile and the diagonal C.""",
-    theory=("theory.pagan.example1_bound", "theory.pagan.gaussian_norm_moment"),
+    theory=(tp.example1_bound, tp.gaussian_norm_moment),
     notes="Gaussian Z_j ~ N(0, σ_j²) (the sub-Gaussian case with the heaviest tails among σ_j-sub-Gaussians "
     "used here; Rademacher·σ_j gives G_p = √W exactly). G_p is computed exactly for even p from the cumulants of "
     "the weighted χ² ‖Z‖_C², so no Monte-Carlo error enters (an exact check, no statistical test). The ratio is "
@@ -727,7 +727,7 @@ def _lemma32_task(n: int, d: int, datasets: int, ps: list, seed: int) -> dict:
     tests=45,
     statement="""Lemma 3.2: for a dataset S of n points drawn from P, with probability at least 1 − 1/n,
     Ĝ_p(S; C) ≤ G_p(C) + G_2p(C).""",
-    theory=("theory.pagan.lemma3_2_bound", "theory.pagan.lemma3_2_probability", "theory.pagan.gaussian_norm_moment"),
+    theory=(tp.lemma3_2_bound, tp.lemma3_2_probability, tp.gaussian_norm_moment),
     notes="P: the linear model with Z_j ~ N(0, σ_j²), σ_j = j^(-3/2); G(z; C) = ‖z‖_C; C ∈ {I, σ^(-4/3), σ^(-1)}; "
     "even p (G_p and G_2p exact from the weighted-χ² moments; the threshold is theory.pagan.lemma3_2_bound and the "
     "probability theory.pagan.lemma3_2_probability, evaluated). One decision per (n, d, C, p) cell "
@@ -817,8 +817,8 @@ def _alg3_task(d: int, epsilon: float, delta: float) -> dict:
     kind="privacy",
     statement="""Theorem 3, first part: Algorithm 3 (T = (3/2)·log₂ d rounds, per round Gaussian noise of variance
     ρ_t⁴·T²·d·log(T/δ)/(n²ε²) on the d truncated second moments) is (ε, δ)-differentially private.""",
-    theory=("theory.pagan.algorithm3_noise_multiplier", "theory.pagan.algorithm3_noise_variance",
-            "theory.pagan.algorithm3_sensitivity", "theory.pagan.algorithm3_rounds"),
+    theory=(tp.algorithm3_noise_multiplier, tp.algorithm3_noise_variance, tp.algorithm3_sensitivity,
+            tp.algorithm3_rounds),
     # more noise than the stated calibration only strengthens privacy: those constant mutants are equivalent
     weaker_if={"theory.pagan.algorithm3_noise_multiplier": "larger",
                "theory.pagan.algorithm3_noise_variance": "larger"},
@@ -1305,7 +1305,7 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
     statement="""Theorem 1: PASAN with α = diam₂(X), T = c n²/b², A_k = C/B² (the prescribed B) satisfies
     E[f(x̄_T) − min f] ≤ O(diam₂·R_std(T) + diam₂·G_2p(C)·(√(tr(C⁻¹) log(1/δ))/(nε))^{(p−1)/p}·(diam_{C⁻¹}/diam₂)^{1/p})
     whenever Ĝ_p(S;C) ≤ G_2p(C): one constant serves every n, ε, d and T.""",
-    theory=("theory.pagan.theorem1_bound", "theory.pagan.theorem1_radius", "theory.pagan.theorem1_large_p"),
+    theory=(tp.theorem1_bound, tp.theorem1_radius, tp.theorem1_large_p),
     notes=_RATE_NOTES + " Setting: unit ℓ₂ ball, C_jj = σ_j^(-1) (§3.2).",
 )
 def theorem1(budget: str, seed: int) -> Outcome:
@@ -1320,7 +1320,7 @@ def theorem1(budget: str, seed: int) -> Outcome:
     statement="""Theorem 2: PAGAN with α = diam∞(X), T = c n²/b², A_k = C/B² (the prescribed B) satisfies
     E[f(x̄_T) − min f] ≤ O(diam∞·R_ada(T) + diam∞·G_2p(C)·(√(log(1/δ))·tr(C^{-1/2})/(nε))^{(p−1)/p}·(diam_{C⁻¹}/diam∞)^{1/p})
     whenever Ĝ_p(S;C) ≤ G_2p(C): one constant serves every n, ε, d and T.""",  # noqa: E501
-    theory=("theory.pagan.theorem2_bound", "theory.pagan.theorem2_radius", "theory.pagan.theorem2_large_p"),
+    theory=(tp.theorem2_bound, tp.theorem2_radius, tp.theorem2_large_p),
     notes=_RATE_NOTES + " Setting: X∞ = [−1,1]^d, C_jj = σ_j^(-4/3) (§3.2).",
 )
 def theorem2(budget: str, seed: int) -> Outcome:
@@ -1334,7 +1334,7 @@ def theorem2(budget: str, seed: int) -> Outcome:
     tests=3,
     statement="""Eq. (9): PASAN with C_jj = σ_j^{-1}, p = log d, b = 1 has
     E[f(x̄_T) − min f] ≤ O(diam₂(X)·(R_std(T) + Σ_j σ_j/(nε)·log(d/δ))) — one constant for every n, ε, d, T.""",
-    theory=("theory.pagan.eq9_full_rate", "theory.pagan.eq9_rate"),
+    theory=(tp.eq9_full_rate, tp.eq9_rate),
     notes=_RATE_NOTES + " The runs are theorem1's (unit ball, C_jj = σ_j^(-1)); only the closed form differs. The "
     "form tested is eq. (9) as stated: it drops Theorem 1's factor (nε)^{1/p}·(…)^{1/p} (p = log d), which is "
     "bounded only while nε ≤ poly(d); on the planted data the ratio to it can grow with n where the ratio to "
@@ -1353,7 +1353,7 @@ def eq9(budget: str, seed: int) -> Outcome:
     E[f(x̄_T) − min f] ≤ O(diam∞(X)·(R_ada(T) + (Σ_j σ_j^{2/3})^{3/2}/(nε)·log(d/δ))) — one constant for every
     n, ε, d, T. (Also shown, not part of the verdict: PASAN's measured loss on the same box against PAGAN's,
     beside the ratio √d·Σσ_j/(Σσ_j^{2/3})^{3/2} of their upper bounds.)""",
-    theory=("theory.pagan.eq7_full_rate", "theory.pagan.eq7_rate", "theory.pagan.box_rate_ratio"),
+    theory=(tp.eq7_full_rate, tp.eq7_rate, tp.box_rate_ratio),
     notes=_RATE_NOTES + " The runs are theorem2's (X∞, C_jj = σ_j^(-4/3)); only the closed form differs. The "
     "form tested is eq. (7) as stated: it drops Theorem 2's factor (nε)^{1/p}·(…)^{1/p} (p = log d), bounded only "
     "while nε ≤ poly(d); on the planted data the ratio to it can grow with n where the ratio to Theorem 2 stays "
@@ -1488,8 +1488,7 @@ def thm3_empty_interval(dims=range(2, 11)) -> dict | None:
     statement="""Theorem 3, eq. (10): for z with moment ratio r, max_j σ_j = 1, β > 0, T = (3/2) log d and n above the
     stated sample size, Algorithm 3 outputs σ̂ with ½·max(σ_j, d^{-3/2}) ≤ σ̂_j ≤ 2σ_j for all j ∈ [d], with
     probability at least 1 − β.""",
-    theory=("theory.pagan.theorem3_sample_size", "theory.pagan.theorem3_lower", "theory.pagan.theorem3_upper",
-            "theory.pagan.theorem3_floor"),
+    theory=(tp.theorem3_sample_size, tp.theorem3_lower, tp.theorem3_upper, tp.theorem3_floor),
     notes="Decided exactly (no statistical test): for a coordinate with σ_j < d^{-3/2}/4 the interval of (10) is "
     "empty (½·d^{-3/2} > 2σ_j), so no output of any algorithm satisfies (10) and its probability is 0 < 1 − β; "
     "Gaussian z has r = 1 (sup_p E|N|^p^{2/p}/p ≤ 1, computed), so such a σ is admissible. Also exact: the line-14 "
@@ -1566,7 +1565,7 @@ def _thm3_figure(tasks, outs) -> Figure:
     statement="""Theorem 3, eq. (10) with the floor on both sides (corrected reading): under Theorem 3's hypotheses,
     Algorithm 3 outputs σ̂ with ½·max(σ_j, d^{-3/2}) ≤ σ̂_j ≤ 2·max(σ_j, d^{-3/2}) for all j ∈ [d], with
     probability at least 1 − β.""",
-    theory=("theory.pagan.theorem3_sample_size", "theory.pagan.theorem3_lower"),
+    theory=(tp.theorem3_sample_size, tp.theorem3_lower),
     notes="The literal (10) is refuted exactly (pagan.theorem3: its interval is empty for σ_j < d^{-3/2}/4, and the "
     "line-14 floor 2^{-T} exceeds 2σ_j for σ_j < 2^{-T-1}); the floor on the upper side is the reading under "
     "which the guarantee can hold for every σ. Runs as pagan.theorem3 (shared): Gaussian z (r = 1), β = 0.1, ε = 1, "
@@ -1791,7 +1790,7 @@ _EDGE_NOTES = ("Exact (no statistical test): at d = 2, log 2 < 1 makes the bound
     "pagan.proposition1.d3",
     kind="expectation",
     statement="Proposition 1 for d ≥ 3: " + _PROP1_STATEMENT + ".",
-    theory=("theory.pagan.proposition1_lower_bound", "theory.pagan.theorem4_condition"),
+    theory=(tp.proposition1_lower_bound, tp.theorem4_condition),
     weaker_if={"theory.pagan.proposition1_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Replaces pagan.proposition1 (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.proposition1.d2). Two parts. Exact: the left side never exceeds Σσ_j, so the bound must not either "
@@ -1829,7 +1828,7 @@ def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcom
     "pagan.proposition1.d2",
     kind="exact",
     statement="Proposition 1 at d = 2: " + _PROP1_STATEMENT + ".",
-    theory=("theory.pagan.proposition1_lower_bound", "theory.pagan.theorem4_condition"),
+    theory=(tp.proposition1_lower_bound, tp.theorem4_condition),
     notes=_EDGE_NOTES + "pagan.proposition1. The left side is at most Σσ_j.",
 )
 def proposition1_d2(budget: str, seed: int) -> Outcome:
@@ -1840,7 +1839,7 @@ def proposition1_d2(budget: str, seed: int) -> Outcome:
     "pagan.theorem4.risk.d2",
     kind="exact",
     statement="Theorem 4 at d = 2: " + _THM4_STATEMENT + ".",
-    theory=("theory.pagan.theorem4_lower_bound", "theory.pagan.theorem4_condition"),
+    theory=(tp.theorem4_lower_bound, tp.theorem4_condition),
     notes=_EDGE_NOTES + "pagan.theorem4.risk. The excess risk on X∞ is at most 2Σσ_j.",
 )
 def theorem4_risk_d2(budget: str, seed: int) -> Outcome:
@@ -1852,8 +1851,7 @@ def theorem4_risk_d2(budget: str, seed: int) -> Outcome:
     kind="expectation",
     statement="Theorem 4 for d ≥ 3: " + _THM4_STATEMENT + """; and PAGAN's upper bound (eq. (7)) is within a
     polylog(d) factor of it.""",
-    theory=("theory.pagan.theorem4_lower_bound", "theory.pagan.theorem4_condition",
-            "theory.pagan.upper_lower_ratio_box"),
+    theory=(tp.theorem4_lower_bound, tp.theorem4_condition, tp.upper_lower_ratio_box),
     weaker_if={"theory.pagan.theorem4_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Replaces pagan.theorem4.risk (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.theorem4.risk.d2). As proposition1.d3, with the excess risk f(x̄_T) − f(x*) = ‖z̄‖₁ − x̄ᵀz̄ ≤ 2Σσ_j "
@@ -1906,7 +1904,7 @@ def _thm5_condition(d, ne):
     kind="expectation",
     statement="""Proposition 2: for every (ε, δ)-DP M on the unit ℓ₂ ball with ‖z‖∞ ≤ σ,
     sup_S E[f(M(S); S) − f(x*_S; S)] ≥ min{σ√d, dσ/(nε)} (reconstructed).""",
-    theory=("theory.pagan.proposition2_lower_bound",),
+    theory=(tp.proposition2_lower_bound,),
     weaker_if={"theory.pagan.proposition2_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Measured as proposition1.d3 but on the unit ball with a flat profile σ_j = σ = 1 (sign_mean, decay 0); the "
     "excess is ‖z̄‖₂ − x̄ᵀz̄. The exact part: the left side is at most 2σ√d ≥ min{σ√d, ·}, so no edge failure is "
@@ -1931,8 +1929,7 @@ def proposition2(budget: str, seed: int) -> Outcome:
     kind="expectation",
     statement="""Theorem 5: for every (ε, δ)-DP M on the unit ℓ₂ ball with |z_j| ≤ σ_j, if d ≤ nε then
     sup_S E[f(M(S); S) − f(x*_S; S)] ≥ Σ_j σ_j/(nε·log d); and PASAN's upper bound (eq. (9)) is within polylog(d).""",
-    theory=("theory.pagan.theorem5_lower_bound", "theory.pagan.theorem5_condition",
-            "theory.pagan.upper_lower_ratio_ball"),
+    theory=(tp.theorem5_lower_bound, tp.theorem5_condition, tp.upper_lower_ratio_ball),
     weaker_if={"theory.pagan.theorem5_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Measured as proposition1 on the unit ball with σ_j = j^{-3/2}; the excess ‖z̄‖₂ − x̄ᵀz̄ is at most "
     "2‖z̄‖₂ ≤ 2√(Σσ_j²), the exact part's largest possible value. Upper/lower: log(d/δ)·log d exactly.",
