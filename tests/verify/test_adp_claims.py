@@ -216,3 +216,21 @@ def test_remark4_1_alternative_declared_mutant_turns_it_to_holds():
     by = {r.mutant: r for r in rs}
     assert by["alternative_alphas:sqrt-b"].verdict == "holds" and by["alternative_alphas:sqrt-b"].refuted
     assert all(r.equivalent for name, r in by.items() if name != "alternative_alphas:sqrt-b")
+
+
+def test_footnote3_calibration_and_readings_are_pinned():
+    """ε̄ = 0.8: σ² of eq. (6) at ε = 12.8, n = 50 000, T = 11 700, δ = 1e-5 gives z = 256σ ≈ 8.50; the
+    accountants put the runs' ε between 0.21 (PLD) and 0.33 (the 2016 moments accountant), around the stated 0.29."""
+    import math
+
+    from verify.papers.adp import FOOTNOTE3, footnote3, footnote3_multiplier, footnote3_readings
+
+    b_delta = math.log(16 * 11_700 / (50_000 * 1e-5)) * math.log(1.25 / 1e-5)
+    sigma = math.sqrt(16**2 * b_delta / (50_000**2 * 12.8**2) * 11_700)
+    assert footnote3_multiplier(0.8) == pytest.approx(256 * sigma, rel=1e-12)
+    r = footnote3_readings(footnote3_multiplier(0.8))
+    assert r["pld_lower"] <= r["pld_upper"] <= r["rdp"] <= r["moments_accountant_2016"]
+    assert 0.2 < r["pld_upper"] < 0.29 < r["moments_accountant_2016"] < 0.34
+    out = footnote3("quick", 0)
+    assert out.verdict == "holds" and out.numbers["certified"] == len(FOOTNOTE3["stated"])
+    assert out.numbers["reproduced_to_two_decimals"] == 0
