@@ -1004,7 +1004,7 @@ def theorem3_1_o_form(budget: str, seed: int) -> Outcome:
     kind="rate",
     statement="""Remark 4: if ‖∇_t‖ decreases as O(t^(−1/4)), then Tr(G_T) = O(T^{3/8}) and (with σ_b(t) ∝ ‖∇_t‖)
     the regret decreases as O(T^{−5/8}).""",
-    theory=(tn.remark4_exponents, tn.trace_growth_exponent),  # remark4_paper_sum_exponent: reported, not evaluated
+    theory=(tn.remark4_exponents, tn.trace_growth_exponent),  # remark4_paper_sum_exponent: not evaluated by the check
     notes="Runs of Corollary 3's setting with σ_B = 0 (the remark speaks of the gradient noise only). Two decisions "
     "by verify.decide.rate along T, every T in the window (an exponent statement), margin ±0.1: the slope of "
     "Tr(G_T)/T^{3/8} and of regret·T^{5/8} (per trial). The Tr(G_T) slope is also compared with (1 − 2α)/2 = 1/4, the "
