@@ -39,9 +39,13 @@ from kernels import noisy_adagrad as kn
 from kernels import noisy_adagrad_reference as rf
 from kernels.adp import run_adp, smooth_nonconvex
 from kernels.adp_reference import adp_reference
+from kernels.dp_sgd import dense_logistic, minimum_bytes_per_step, run_dp_sgd
+from kernels.dp_sgd_reference import dp_sgd_reference
 from kernels.pagan import run_config
 from kernels.pagan_reference import run_reference
 from kernels.validate import InvalidParameter
+
+from . import peers as P
 
 
 def _best_rate(fn: Callable[[], None], work: int, repeats: int) -> float:
@@ -350,11 +354,6 @@ def _dp_sgd_d1e4_benchmark(quick: bool, dtype: str = "float64") -> dict:
     ``limit_fraction`` is the least traffic of a step (the B rows read once, w read and written) over the STREAM
     copy bandwidth measured in this run, over our time per step.
     """
-    from kernels.dp_sgd import dense_logistic, minimum_bytes_per_step, run_dp_sgd
-    from kernels.dp_sgd_reference import dp_sgd_reference
-
-    from . import peers as P
-
     n, d, B = 2048, 10**4, 256  # 8 batches of records: the rows do not stay in cache between steps
     lr, clip, sigma = 0.5, 1.0, 1.0
     steps, ref_steps, repeats = (20, 4, 3) if quick else (100, 10, 5)

@@ -32,7 +32,8 @@ import sympy as sp
 
 from kernels import faults as _faults
 
-from .registry import Claim, Outcome, Verdict
+from .registry import REGISTRY, Claim, Outcome, Verdict
+from .runner import SerialRunner, using
 
 
 @dataclass(frozen=True)
@@ -386,9 +387,6 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
 
 def _run_claim_in_process(claim_id: str, budget: str, seed: int) -> list[MutantResult]:
     """A worker process's part of :func:`run_in_processes`: one claim under each of its mutants, tasks in order."""
-    from .registry import REGISTRY
-    from .runner import SerialRunner, using
-
     with using(SerialRunner()):
         return run([REGISTRY[claim_id]], budget, seed)
 
