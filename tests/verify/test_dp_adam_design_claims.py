@@ -27,7 +27,7 @@ def test_claims_register_with_ids_and_figures():
     load_all()
     ids = {c for c in REGISTRY if c.startswith("dp_adam_design.")}
     assert ids == {"dp_adam_design." + x for x in ("section3.1", "section3.2.bound", "section3.2.tight_equal",
-                                                   "section4.3.1", "eq2", "eq3",
+                                                   "section3.4.1", "section4.3.1", "eq2", "eq3",
                                                    "section4.4.1", "section4.5", "section5.1", "figure4",
                                                    "audit.post_processing", "audit.ime", "audit.dpmf_half")}
 
