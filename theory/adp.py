@@ -221,3 +221,56 @@ def proposition5_2_break_even() -> sp.Expr:
     """The T at which (12) = (11): (e⁴ − 1)·b_0²/ν; for smaller T the stated ADP bound is the larger one."""
     sol = sp.solve(sp.Eq(proposition5_2_ratio(), 1), T)
     return sp.simplify(sol[0])
+
+
+# --------------------------------------------------------------------------------------
+# Lemma 2.1 (the Gaussian mechanism) and the utility bound (7) of Theorem 4.2
+# --------------------------------------------------------------------------------------
+Delta = sp.Symbol("Delta", positive=True)  # ℓ2 sensitivity of h
+sigma = sp.Symbol("sigma", positive=True)  # the noise's standard deviation
+
+
+def lemma2_1_epsilon() -> sp.Expr:
+    """Lemma 2.1, as stated: h(D) + N(0, σ²I) is (√(2 log(1.25/δ))·Δ/σ, δ)-DP, for every ε, δ > 0 (the lemma
+    states no other hypothesis; the Dwork–Roth theorem it cites also needs ε < 1)."""
+    return sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) * Delta / sigma
+
+
+def lemma2_1_epsilon_range() -> float:
+    """The largest ε for which Lemma 2.1 claims its calibration: ∞ as stated ("ε, δ > 0")."""
+    return math.inf
+
+
+def theorem4_2_bound(b, alpha, expected_grad_sq, D_F: float, eta_: float, L_: float, d_: int, sigma2: float) -> float:
+    """The right-hand side of (7) as printed, with σ² of (6) passed in:
+
+        (1/Σ_t 1/b_{t+1}) · ( D_F/η + (ηL/2)·Σ_t E‖∇f(θ_t, ξ_t)‖²/b_{t+1}² + d(16G)²B_δ/(2n²ε²)·M({α}, {b}) ),
+
+    where d(16G)²B_δ/(n²ε²)·M = d·σ²·Σ_t(α_t/b_t)² (σ² = (16G)²B_δ Σ1/α_t²/(n²ε²)).  ``b``, ``alpha``: b_1..b_T,
+    α_1..α_T; ``expected_grad_sq``: E‖∇f(θ_t, ξ_t)‖² for t = 0..T−1.  The printed third term has no factor ηL,
+    which (9) and (10) carry."""
+    b = _positive_sequence("b", b)
+    al = _positive_sequence("alpha", alpha)
+    g2 = _array("expected_grad_sq", expected_grad_sq)
+    if not (al.size == b.size == g2.size):
+        raise ValueError(f"b, alpha and expected_grad_sq must have one length (got {b.size}, {al.size}, {g2.size})")
+    inv_b = float(np.sum(1.0 / b))
+    first = _positive("D_F", D_F) if D_F else 0.0
+    eta_, L_, sigma2 = _positive("eta_", eta_), _positive("L_", L_), _positive("sigma2", sigma2)
+    total = first / eta_ + 0.5 * eta_ * L_ * float(np.sum(g2 / b**2)) + 0.5 * d_ * sigma2 * float(np.sum((al / b) ** 2))
+    return total / inv_b
+
+
+# --------------------------------------------------------------------------------------
+# Proposition 5.1's privacy terms (9), (10) against (7)
+# --------------------------------------------------------------------------------------
+def proposition5_1_privacy_terms() -> tuple[sp.Expr, sp.Expr]:
+    """The privacy terms of (9) (ADP-SGD) and (10) (DP-SGD) as stated, in units of K = d(16G)²B_δ/(2n²ε²):
+    ηL√T/√c and 2ηL√T·log(1 + Tc/a)/√c."""
+    return eta * L * sp.sqrt(T) / sp.sqrt(c), 2 * eta * L * sp.sqrt(T) * sp.log(1 + T * c / a) / sp.sqrt(c)
+
+
+def eq7_privacy_term(alpha, b) -> float:
+    """The privacy term of (7) as printed, in units of K = d(16G)²B_δ/(2n²ε²): M({α}, {b})/Σ_t 1/b_t (exact sums)."""
+    b = _positive_sequence("b", b)
+    return m_value(alpha, b, exact=True) / math.fsum((1.0 / b).tolist())

@@ -234,3 +234,31 @@ def test_footnote3_calibration_and_readings_are_pinned():
     out = footnote3("quick", 0)
     assert out.verdict == "holds" and out.numbers["certified"] == len(FOOTNOTE3["stated"])
     assert out.numbers["reproduced_to_two_decimals"] == 0
+
+
+def test_lemma2_1_is_violated_at_large_epsilon_and_the_example_is_pinned():
+    """δ = 1e-5, Δ = 1, σ = √(2 ln(1.25e5))/10: the lemma promises (10, 1e-5)-DP; the Gaussian mechanism's exact
+    δ at ε = 10 is larger than 1e-5, and dp-accounting's optimistic PLD ε at δ = 1e-5 exceeds 10."""
+    import math
+
+    from verify.papers.adp import gaussian_delta_at, lemma2_1
+    from verify.privacy import gaussian_epsilon_interval
+
+    z = math.sqrt(2 * math.log(1.25e5)) / 10
+    assert float(tadp.lemma2_1_epsilon().subs({tadp.delta: 1e-5, tadp.Delta: 1, tadp.sigma: z})) == pytest.approx(10)
+    assert gaussian_delta_at(z, 10.0) > 1e-5
+    assert gaussian_epsilon_interval(z, 1e-5)[0] > 10.0
+    z1 = math.sqrt(2 * math.log(1.25e5)) / 0.99  # inside Dwork–Roth's ε < 1 the calibration is valid
+    assert gaussian_delta_at(z1, 0.99) < 1e-5
+    out = lemma2_1("quick", 0)
+    assert out.verdict == "violated" and out.numbers["points_broken_below_epsilon_1"] == 0
+    assert out.counterexample["delta"] == 0.9 and out.counterexample["epsilon"] == pytest.approx(4.406, abs=1e-3)
+    assert out.counterexample["pld_epsilon_lower"] > out.counterexample["epsilon"]
+
+
+def test_lemma2_1_restricted_to_epsilon_below_one_holds():
+    from verify import mutants, registry
+
+    by = {r.mutant: r for r in mutants.run([registry.REGISTRY["adp.lemma2.1"]], "quick", 0)}
+    assert by["lemma2_1_epsilon_range:dwork-roth"].verdict == "holds"
+    assert by["lemma2_1_epsilon:x10"].refuted

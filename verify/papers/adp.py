@@ -1073,3 +1073,115 @@ def footnote3(budget: str, seed: int) -> Outcome:
         for k in ("z", "rdp", "moments_accountant_2016", "pld_lower", "pld_upper"):
             numbers[f"{k}[eps_bar={r['eps_bar']:g}]"] = r[k]
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+
+
+# ======================================================================================
+# Lemma 2.1: the Gaussian mechanism's calibration, for every ε > 0 as stated
+# ======================================================================================
+#: relative allowance on dp-accounting's closed-form δ(ε) of the Gaussian mechanism (normal CDFs with relative
+#: error ~1e-15 and one cancellation between two terms; 1e-9 is far above it)
+LEMMA21_RELATIVE_TOLERANCE = 1e-9
+
+
+def gaussian_delta_at(sigma_over_delta: float, epsilon: float) -> float:
+    """δ(ε) of the Gaussian mechanism with noise std σ and ℓ2 sensitivity Δ (only σ/Δ matters): dp-accounting's
+    closed form Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) for the dominating pair N(0, σ²), N(Δ, σ²)."""
+    from dp_accounting.pld import privacy_loss_mechanism as plm
+
+    return float(plm.GaussianPrivacyLoss(standard_deviation=sigma_over_delta, sensitivity=1.0)
+                 .get_delta_for_epsilon(epsilon))
+
+
+def _dwork_roth_range_mutant():
+    from verify.mutants import Mutant, substituted
+
+    return Mutant("lemma2_1_epsilon_range:dwork-roth", "theory.adp.lemma2_1_epsilon_range: the lemma restricted to "
+                  "ε < 1, the hypothesis of the Dwork–Roth theorem it cites", "theory",
+                  lambda: substituted("theory.adp.lemma2_1_epsilon_range", lambda: 1.0))
+
+
+@claim(
+    "adp.lemma2.1",
+    kind="privacy",
+    statement="""Lemma 2.1 (Gaussian mechanism): for h with ℓ2 sensitivity Δ, h(D) + Z with Z ~ N(0, σ²I_d) satisfies
+    (√(2 log(1.25/δ))·Δ/σ, δ)-DP, "where ... ε, δ > 0" — for every σ > 0 and δ ∈ (0, 1), no other hypothesis.""",
+    theory=(tadp.lemma2_1_epsilon, tadp.lemma2_1_epsilon_range),
+    weaker_if={tadp.lemma2_1_epsilon: "larger"},  # a larger promised ε is a weaker promise
+    mutants=[_dwork_roth_range_mutant()],
+    notes="Exact (tests = 0). Read as written: the lemma states no bound on ε (the Dwork–Roth theorem it cites needs "
+    "ε < 1). For δ on a grid in (0, 1) and σ/Δ such that the promised ε = √(2 log(1.25/δ))·Δ/σ runs over a log grid "
+    "(0.01 to 100), the true δ at the promised ε is dp-accounting's closed form for the Gaussian mechanism "
+    "(GaussianPrivacyLoss.get_delta_for_epsilon; the mechanism's dominating pair, so it is the exact privacy "
+    "curve for every h of sensitivity Δ). Violated when it exceeds δ by more than a relative 1e-9 at a point "
+    "inside the lemma's range (lemma2_1_epsilon_range, ∞ as stated), and the smallest such ε is certified again by "
+    "dp-accounting's optimistic PLD ε (privacy buckets, grid 1e-4) exceeding the promise; holds when no grid point "
+    "breaks it. Reported: for each δ the smallest broken ε on the grid, and that no point with ε < 1 breaks it. "
+    "Declared mutant: the range cut to ε < 1, which must turn the verdict to holds.",
+)
+def lemma2_1(budget: str, seed: int) -> Outcome:
+    from verify.privacy import gaussian_epsilon_interval
+
+    deltas, n_eps = by_budget(budget, ((1e-10, 1e-5, 1e-2, 0.5, 0.9), 60),
+                              ((1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9,
+                                0.99), 400))
+    eps_max = float(tadp.lemma2_1_epsilon_range())
+    promised = numeric(tadp.lemma2_1_epsilon())
+    grid = np.geomspace(0.01, 100.0, n_eps)
+    rows, curves = [], {}
+    for dl in deltas:
+        c = float(promised(delta=dl, Delta=1.0, sigma=1.0))  # ε·σ/Δ: σ/Δ = c/ε
+        ratios = []
+        for e in grid:
+            z = c / e
+            eps = float(promised(delta=dl, Delta=1.0, sigma=z))
+            true_delta = gaussian_delta_at(z, eps)
+            ratios.append(true_delta / dl)
+            rows.append(dict(delta=float(dl), epsilon=eps, sigma_over_Delta=float(z), true_delta=true_delta,
+                             inside=eps < eps_max))
+        curves[float(dl)] = np.asarray(ratios)
+    def breaks(r) -> bool:
+        return r["true_delta"] > r["delta"] * (1 + LEMMA21_RELATIVE_TOLERANCE)
+
+    broken = [r for r in rows if r["inside"] and breaks(r)]
+    below_one = [r for r in rows if r["epsilon"] < 1 and breaks(r)]
+    counter, certified = None, False
+    if broken:
+        s = min(broken, key=lambda r: r["epsilon"])
+        lo, hi = gaussian_epsilon_interval(s["sigma_over_Delta"], s["delta"])
+        certified = lo > s["epsilon"]
+        counter = dict(s, pld_epsilon_lower=lo, pld_epsilon_upper=hi)
+        counter.pop("inside")
+    verdict = "violated" if broken and certified else ("holds" if not broken else "inconclusive")
+    first_broken = {}
+    for r in broken:
+        first_broken[r["delta"]] = min(first_broken.get(r["delta"], math.inf), r["epsilon"])
+    evidence = (f"{verdict} (exact): {len(broken)}/{len(rows)} grid points (δ ∈ [{min(deltas):g}, {max(deltas):g}], "
+                f"promised ε ∈ [0.01, 100]) have a true δ above the stated one; ")
+    if counter:
+        evidence += (f"the smallest: δ = {counter['delta']:g}, σ/Δ = {counter['sigma_over_Delta']:.4g}, promised "
+                     f"ε = {counter['epsilon']:.4g}, true δ = {counter['true_delta']:.3g} "
+                     f"({counter['true_delta'] / counter['delta']:.3g}× the stated δ), dp-accounting PLD ε at the "
+                     f"stated δ in [{counter['pld_epsilon_lower']:.4g}, {counter['pld_epsilon_upper']:.4g}]; "
+                     "smallest broken ε per δ: "
+                     + ", ".join(f"{k:g}: {v:.3g}" for k, v in sorted(first_broken.items())) + "; ")
+    evidence += f"{len(below_one)} broken points with ε < 1 (Dwork–Roth's hypothesis)"
+    fig = Figure("lemma2_1", "adp Lemma 2.1: the classical Gaussian calibration at every ε", [Panel(
+        "σ = √(2 log(1.25/δ))·Δ/ε", "promised ε", "true δ at the promised ε / stated δ",
+        [Series(f"δ = {k:g}", grid, np.maximum(v, 1e-300)) for k, v in curves.items()]
+        + [Series("promise", [grid[0], grid[-1]], [1.0, 1.0], style="dashed")]
+        + ([Series("smallest counterexample", [counter["epsilon"]], [counter["true_delta"] / counter["delta"]],
+                   style="violation")] if counter else []),
+        xscale="log", yscale="log")])
+    numbers = {"points": len(rows), "points_broken": len(broken), "points_broken_below_epsilon_1": len(below_one),
+               "counterexample_certified_by_pld": float(certified)}
+    if counter:
+        numbers.update(smallest_broken_epsilon=counter["epsilon"], smallest_broken_delta=counter["delta"],
+                       smallest_true_delta_over_stated=counter["true_delta"] / counter["delta"])
+    for k, v in sorted(first_broken.items()):
+        numbers[f"smallest_broken_epsilon[delta={k:g}]"] = v
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+
+
+for _m in ("x10", "x0.1"):
+    declare_equivalent("adp.lemma2.1", f"lemma2_1_epsilon_range:{_m}", "the range as stated is unbounded "
+                       "(ε ∈ (0, ∞)); a constant multiple of ∞ is ∞, the same statement")
