@@ -262,3 +262,27 @@ def test_lemma2_1_restricted_to_epsilon_below_one_holds():
     by = {r.mutant: r for r in mutants.run([registry.REGISTRY["adp.lemma2.1"]], "quick", 0)}
     assert by["lemma2_1_epsilon_range:dwork-roth"].verdict == "holds"
     assert by["lemma2_1_epsilon:x10"].refuted
+
+
+def test_proposition5_1_does_not_follow_from_eq7_smallest_case_pinned():
+    """a = c = 1, T = 9 (= 5 + 4a/c), ηL = 1, units of K: (9) states ηL√T/√c = 3, while (7) at α_t² = b_t gives
+    M_adp/Σ1/b_t = Σ_{t=1}^9 1/√(1 + t) ≈ 4.021 > 3; (10) = 2·3·log 10 ≥ (7)'s DP-SGD value ≈ 4.318."""
+    import math
+
+    from verify.papers.adp import eq7_against_eq9_eq10, proposition5_1_from_theorem4_2
+
+    r = eq7_against_eq9_eq10(1.0, 1.0, 9, 1.0)
+    assert r["eq9"] == pytest.approx(3.0) and r["eq10"] == pytest.approx(6 * math.log(10))
+    assert r["eq7_adp"] == pytest.approx(math.fsum(1 / math.sqrt(1 + t) for t in range(1, 10)), rel=1e-14)
+    assert r["eq7_adp"] > r["eq9"] and r["eq7_dp"] < r["eq10"]
+    out = proposition5_1_from_theorem4_2("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["T"] == 9
+    assert out.numbers["min_slack_etaL"] < 0 and out.numbers["min_slack_printed"] < out.numbers["min_slack_etaL"]
+
+
+def test_proposition5_1_from_eq7_a_tenfold_stated_term_is_consistent():
+    from verify import mutants, registry
+
+    by = {r.mutant: r for r in mutants.run([registry.REGISTRY["adp.proposition5.1.from_theorem4.2"]], "quick", 0)}
+    assert by["proposition5_1_privacy_terms:x10"].verdict == "holds"
+    assert by["eq7_privacy_term:x10"].equivalent and by["proposition5_1_privacy_terms:x0.1"].equivalent

@@ -1185,3 +1185,99 @@ def lemma2_1(budget: str, seed: int) -> Outcome:
 for _m in ("x10", "x0.1"):
     declare_equivalent("adp.lemma2.1", f"lemma2_1_epsilon_range:{_m}", "the range as stated is unbounded "
                        "(ε ∈ (0, ∞)); a constant multiple of ∞ is ∞, the same statement")
+
+
+# ======================================================================================
+# (7), (9) and (10): does Proposition 5.1 follow from Theorem 4.2?
+# ======================================================================================
+P51_CONSISTENCY_SMALLEST = dict(a=1.0, c=1.0, T=9, etaL=1.0)  # T = 9 = 5 + 4a/c, the smallest T the proposition allows
+
+
+def eq7_against_eq9_eq10(a_: float, c_: float, T_: int, etaL: float) -> dict:
+    """The privacy terms of (9) and (10) (as stated) against (7)'s at b_t = √(a + ct), α_t² = b_t (ADP-SGD) and
+    α_t = 1 (DP-SGD), all in units of K = d(16G)²B_δ/(2n²ε²); (7) read as printed and with the factor ηL."""
+    b = tadp.polynomial_schedule(T_, a_, c_)
+    vals = dict(eta=etaL, L=1.0, T=T_, a=a_, c=c_)
+    t9, t10 = (float(numeric(e)(**{s.name: vals[s.name] for s in e.free_symbols}))
+               for e in tadp.proposition5_1_privacy_terms())
+    adp7, dp7 = tadp.eq7_privacy_term(np.sqrt(b), b), tadp.eq7_privacy_term(np.ones_like(b), b)
+    return {"eq9": t9, "eq10": t10, "eq7_adp": adp7, "eq7_dp": dp7, "eq7_adp_etaL": etaL * adp7,
+            "eq7_dp_etaL": etaL * dp7, "ratio_stated": t10 / t9, "ratio_eq7": dp7 / adp7}
+
+
+@claim(
+    "adp.proposition5.1.from_theorem4.2",
+    kind="exact",
+    statement="""Proposition 5.1 "under the conditions of Theorem 4.2", with b_t = (a + ct)^{1/2}, a, c > 0 and
+    T ≥ 5 + 4a/c: the privacy terms of (9) (ADP-SGD, α_t² = b_t), ηL(16G)²dB_δ√T/(2n²ε²√c), and of (10) (DP-SGD),
+    ηL(16G)²dB_δ√T·log(1 + Tc/a)/(n²ε²√c), are what bound (7), d(16G)²B_δ·M({α},{b})/(2n²ε²·Σ_t 1/b_t), gives for
+    those schedules: (7), (9) and (10) are consistent with one another.""",
+    theory=(tadp.proposition5_1_privacy_terms, tadp.eq7_privacy_term),
+    # a larger stated term, or a smaller derived one, follows more easily from (7)
+    weaker_if={tadp.proposition5_1_privacy_terms: "larger", tadp.eq7_privacy_term: "smaller"},
+    notes="Exact (tests = 0). A bound derived from (7) by substitution can only be looser, so consistency means: at "
+    "every admissible (a, c, T) and ηL > 0, (9)'s privacy term ≥ (7)'s at α_t² = b_t and (10)'s ≥ (7)'s at α ≡ 1 "
+    "(both in units of K = d(16G)²B_δ/(2n²ε²); the optimisation terms are left out, they carry B_T, which the "
+    "text does not define). Two readings of (7): as printed (third term without ηL) and with the factor ηL that "
+    "(9) and (10) carry (the descent-lemma derivation). Violated when under both readings some admissible point has "
+    "a stated term below (7)'s beyond the rounding bound (exact sums: math.fsum), with the smallest counterexample "
+    "a = c = 1, T = 9 (the smallest T allowed), ηL = 1; holds when neither reading is contradicted at the smallest "
+    "case nor over a seeded search (a, c ∈ [1e-2, 1e2], T up to 10⁴ quick and 10⁵ full, ηL ∈ [1e-2, 1e2]). "
+    "Reported: the improvement factor the proposition states, (10)/(9) = 2·log(1 + Tc/a), beside the one (7) gives, "
+    "M_dp/M_adp (about ¼·log T).",
+)
+def proposition5_1_from_theorem4_2(budget: str, seed: int) -> Outcome:
+    examples, tmax = by_budget(budget, (200, 10_000), (1000, 100_000))
+    tol = relative_tolerance(tmax)
+    s0 = P51_CONSISTENCY_SMALLEST
+    r0 = eq7_against_eq9_eq10(s0["a"], s0["c"], s0["T"], s0["etaL"])
+
+    def slacks(r) -> dict:
+        return {"printed": min(r["eq9"] / r["eq7_adp"], r["eq10"] / r["eq7_dp"]) - 1.0,
+                "etaL": min(r["eq9"] / r["eq7_adp_etaL"], r["eq10"] / r["eq7_dp_etaL"]) - 1.0}
+
+    def sample(rng):
+        a_, c_ = 10.0 ** rng.uniform(-2, 2, 2)
+        tmin = math.ceil(5 + 4 * a_ / c_)
+        T_ = int(min(tmax, round(tmin * 10 ** rng.uniform(0, math.log10(max(tmax / tmin, 1.0))))))
+        return a_, c_, max(T_, tmin), 10.0 ** rng.uniform(-2, 2)
+
+    worst = {"printed": (math.inf, None), "etaL": (math.inf, None)}
+    ratios = []
+
+    def slack(p) -> float:
+        r = eq7_against_eq9_eq10(*p)
+        ratios.append((p[2] * p[1] / p[0], r["ratio_stated"], r["ratio_eq7"]))
+        s = slacks(r)
+        for k in worst:
+            if s[k] < worst[k][0]:
+                worst[k] = (s[k], p)
+        return max(s.values())
+
+    both = random_search(slack, sample, examples, seed)
+    s_small = slacks(r0)
+    broken_small = all(v < -tol for v in s_small.values())
+    violated = broken_small or both.slack < -tol
+    verdict = "violated" if violated else "holds"
+    counter = dict(s0, **r0) if broken_small else (
+        dict(zip(("a", "c", "T", "etaL"), both.example), **eq7_against_eq9_eq10(*both.example)) if violated else None)
+    evidence = (f"{verdict} (exact): at a = c = 1, T = 9, ηL = 1 (units of K) (9) gives {r0['eq9']:.4g} against "
+                f"(7)'s {r0['eq7_adp']:.4g} for ADP-SGD (both readings of (7) coincide at ηL = 1); (10) gives "
+                f"{r0['eq10']:.4g} against {r0['eq7_dp']:.4g} for DP-SGD; over {both.evaluated} seeded admissible "
+                f"points the smallest stated/derived − 1 is {worst['printed'][0]:.3g} with (7) as printed and "
+                f"{worst['etaL'][0]:.3g} with the factor ηL (the larger of the two per point: {both.slack:.3g}); "
+                f"the stated improvement (10)/(9) = 2·log(1 + Tc/a) is {r0['ratio_stated']:.3g} at the smallest case "
+                f"where (7) gives M_dp/M_adp = {r0['ratio_eq7']:.3g}")
+    xs = np.array([x for x, _, _ in ratios])
+    order = np.argsort(xs)
+    fig = Figure("proposition5_1_from_theorem4_2", "adp: Proposition 5.1's privacy terms against bound (7)", [Panel(
+        "improvement factor, seeded admissible (a, c, T)", "Tc/a", "DP-SGD term / ADP-SGD term",
+        [Series("stated: (10)/(9) = 2 log(1 + Tc/a)", xs[order], np.array([s for _, s, _ in ratios])[order],
+                style="points"),
+         Series("from (7): M_dp/M_adp", xs[order], np.array([m for _, _, m in ratios])[order], style="points")],
+        xscale="log", yscale="log")])
+    numbers = {"smallest_eq9": r0["eq9"], "smallest_eq7_adp": r0["eq7_adp"], "smallest_eq10": r0["eq10"],
+               "smallest_eq7_dp": r0["eq7_dp"], "min_slack_printed": worst["printed"][0],
+               "min_slack_etaL": worst["etaL"][0], "min_slack_both": both.slack, "evaluations": both.evaluated + 1,
+               "smallest_ratio_stated": r0["ratio_stated"], "smallest_ratio_eq7": r0["ratio_eq7"]}
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
