@@ -286,3 +286,24 @@ def test_proposition5_1_from_eq7_a_tenfold_stated_term_is_consistent():
     by = {r.mutant: r for r in mutants.run([registry.REGISTRY["adp.proposition5.1.from_theorem4.2"]], "quick", 0)}
     assert by["proposition5_1_privacy_terms:x10"].verdict == "holds"
     assert by["eq7_privacy_term:x10"].equivalent and by["proposition5_1_privacy_terms:x0.1"].equivalent
+
+
+def test_theorem4_2_bound7_is_violated_where_the_quadratic_regime_predicts():
+    """η = b/L makes θ_{k+1} ≈ −c_k/L, so E‖∇F(θ_k)‖² ≈ dσ² for k ≥ 1, while (7) evaluates to
+    D_F·L/T + Σ_t E‖∇F(θ_t)‖²/(2T) + dσ²/(2b) ≈ (0.04 + 0.53 + 0.0625)·dσ² at T = 50, b = 8, ‖∇F(θ_0)‖² = 4dσ²."""
+    from verify.papers.adp import THM42, theorem4_2
+
+    out = theorem4_2("quick", 0)
+    noise = THM42["d"] * out.numbers["sigma2"]
+    assert out.verdict == "violated"
+    assert out.numbers["bound"] / noise == pytest.approx(0.6325, rel=0.02)
+    assert out.numbers["min_mean_grad_sq"] / noise == pytest.approx(1.0, rel=0.05)
+    assert out.counterexample["ratio"] > 1.4 and out.decisions[0].control.alpha < 0.05
+
+
+def test_theorem4_2_with_the_eta_l_factor_holds():
+    from verify import mutants, registry
+
+    by = {r.mutant: r for r in mutants.run([registry.REGISTRY["adp.theorem4.2"]], "quick", 0)}
+    assert by["theorem4_2_bound:etaL-privacy-term"].verdict == "holds"
+    assert by["theorem4_2_bound:x10"].refuted and by["theorem4_2_bound:x0.1"].equivalent

@@ -24,7 +24,7 @@ from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, 
 from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify.mutants import declare_equivalent
 from verify.privacy import composed_epsilon
-from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Figure, Outcome, Panel, Series, Verdict, by_budget, claim
 from verify.runner import sweep
 
 
@@ -1281,3 +1281,129 @@ def proposition5_1_from_theorem4_2(budget: str, seed: int) -> Outcome:
                "min_slack_etaL": worst["etaL"][0], "min_slack_both": both.slack, "evaluations": both.evaluated + 1,
                "smallest_ratio_stated": r0["ratio_stated"], "smallest_ratio_eq7": r0["ratio_eq7"]}
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+
+
+# ======================================================================================
+# Theorem 4.2: bound (7) itself, measured
+# ======================================================================================
+#: the configuration (fixed before any run): f(θ; x) = (G²/L)(√(1 + (L‖θ‖/G)²) − 1) for every record (L-smooth,
+#: ‖∇f‖ < G, F* = 0 at θ = 0: Assumptions 2.1, 2.2, 3.1 hold), constant b_t = b and α_t = 1 (deterministic), the
+#: stepsize η/b = 1/L (Theorem 4.2 puts no condition on η), σ² of (6), θ_0 on the first axis with
+#: ‖∇F(θ_0)‖² = g0_over_noise²·dσ²
+THM42 = dict(G=1.0, L=1.0, d=20, T=50, b=8.0, n=1_000_000, epsilon=1.0, delta=1e-5, g0_over_noise=2.0)
+
+
+def pseudo_huber_grad(theta: np.ndarray, G: float, L: float) -> np.ndarray:
+    """∇f of f(θ) = (G²/L)(√(1 + (L‖θ‖/G)²) − 1): Lθ/√(1 + (L‖θ‖/G)²), rows of ``theta`` independently."""
+    r2 = np.sum(theta * theta, axis=-1, keepdims=True)
+    return L * theta / np.sqrt(1.0 + (L * L / (G * G)) * r2)
+
+
+def theorem4_2_runs(trials: int, seed: int, G: float, L: float, d: int, T: int, b: float, n: int, epsilon: float,
+                    delta: float, g0_over_noise: float) -> dict:
+    """Algorithm 1 (lines 3–7, literally; every record has the same f, so ξ_t does not matter) on the pseudo-Huber
+    objective, ``trials`` independent runs vectorised in NumPy. Returns ‖∇F(θ_t)‖² for t = 0..T−1 per run,
+    E‖∇f(θ_t, ξ_t)‖² per run (the same numbers: f is deterministic), σ², D_F and the schedules."""
+    b_t = np.full(T, float(b))
+    alpha = np.ones(T)
+    sigma2 = float(numeric(tadp.theorem4_1_variance())(G=G, S_inv_alpha2=float(np.sum(1 / alpha**2)), T=T,
+                                                         delta=delta, epsilon=epsilon, n=n))
+    if not sigma2 > 0:
+        raise ValueError(f"σ² of (6) must be positive (B_δ > 0 needs nδ < 16T; got σ² = {sigma2})")
+    eta_ = b / L
+    g0 = g0_over_noise * math.sqrt(d * sigma2)
+    r0 = g0 / (L * math.sqrt(1.0 - (g0 / G) ** 2))
+    D_F = (G * G / L) * (math.sqrt(1.0 + (L * r0 / G) ** 2) - 1.0)
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x7A42]))
+    theta = np.zeros((trials, d))
+    theta[:, 0] = r0
+    grad_sq = np.empty((trials, T))
+    for t in range(T):
+        g = pseudo_huber_grad(theta, G, L)
+        grad_sq[:, t] = np.sum(g * g, axis=1)
+        c_t = rng.normal(0.0, math.sqrt(sigma2), (trials, d))
+        theta = theta - (eta_ / b_t[t]) * (g + alpha[t] * c_t)
+    return {"grad_sq": grad_sq, "sigma2": sigma2, "D_F": D_F, "eta": eta_, "b": b_t, "alpha": alpha}
+
+
+def _eta_l_mutant():
+    from verify.mutants import Mutant, substituted
+
+    original = tadp.theorem4_2_bound
+
+    def with_eta_l(b, alpha, expected_grad_sq, D_F, eta_, L_, d_, sigma2):
+        """(7) with ηL·σ² in the third term (the first two terms do not contain σ²)."""
+        return original(b, alpha, expected_grad_sq, D_F, eta_, L_, d_, eta_ * L_ * sigma2)
+
+    return Mutant("theorem4_2_bound:etaL-privacy-term", "theory.adp.theorem4_2_bound: the third term of (7) with "
+                  "the factor ηL that (9) and (10) carry", "theory",
+                  lambda: substituted("theory.adp.theorem4_2_bound", with_eta_l))
+
+
+@claim(
+    "adp.theorem4.2",
+    kind="expectation",
+    tests=1,
+    statement="""Theorem 4.2, bound (7): with σ² of (6), Assumptions 2.1, 2.2, 3.1 and deterministic α_t, b_t,
+    min_{k ∈ [T−1]} E‖∇F(θ_k)‖² ≤ (1/Σ_t 1/b_{t+1})·(D_F/η + (ηL/2)·Σ_t E‖∇f(θ_t, ξ_t)‖²/b_{t+1}²
+    + d(16G)²B_δ·M({α}, {b})/(2n²ε²)), with [N] = {0, …, N} (the paper's notation).""",
+    theory=(tadp.theorem4_2_bound,),  # σ² of (6) is the theorem's premise (adp.theorem4.1 tests it), not (7)
+    weaker_if={tadp.theorem4_2_bound: "larger"},  # a larger right-hand side is a weaker bound
+    mutants=[_eta_l_mutant()],
+    notes="Measured (one statistical test). The objective: the same pseudo-Huber f for every record, "
+    "f(θ) = (G²/L)(√(1 + (L‖θ‖/G)²) − 1) (L-smooth, ‖∇f‖ < G, F* = 0, D_F = f(θ_0) exactly), G = L = 1, d = 20, "
+    "T = 50, b_t ≡ 8, α_t ≡ 1, η = b/L (the theorem puts no condition on η), n = 10⁶, ε = 1, δ = 1e-5, σ² of (6), "
+    "θ_0 with ‖∇F(θ_0)‖² = 4dσ²; Algorithm 1 run literally in NumPy (vectorised over runs; 400 quick, 4000 full). "
+    "Per run j and step k, X_jk = ‖∇F(θ_k)‖² − B_j, where B_j is (7) evaluated with run j's Σ_t‖∇f(θ_t)‖²/b² "
+    "(E[B_j] is the bound). The statement fails iff E[X_k] > 0 for every k: violated by the intersection-union "
+    "test — every k's one-sided t lower bound above 0 at the family-corrected level (one test: an IUT needs no "
+    "correction over k); holds when some k's upper bound is ≤ 0 at 95% with a Bonferroni split over the T steps; "
+    "else inconclusive. Declared mutant: (7) with the factor ηL in its third term (the reading (9) and (10) "
+    "imply), which must turn the verdict to holds.",
+)
+def theorem4_2(budget: str, seed: int) -> Outcome:
+    trials = by_budget(budget, 400, 4000)
+    cfg = THM42
+    runs = theorem4_2_runs(trials, seed, **cfg)
+    g2 = runs["grad_sq"]
+    bounds = np.array([tadp.theorem4_2_bound(runs["b"], runs["alpha"], g2[j], runs["D_F"], runs["eta"], cfg["L"],
+                                             cfg["d"], runs["sigma2"]) for j in range(trials)])
+    X = g2 - bounds[:, None]
+    ests = [decide.mean_estimate(X[:, k]) for k in range(cfg["T"])]
+    alpha = decide.spend(1)
+    lows = np.array([e.lower(alpha) for e in ests])
+    highs = np.array([e.upper((1 - decide.HOLDS_LEVEL) / cfg["T"]) for e in ests])
+    if np.all(lows > 0):
+        verdict = "violated"
+    elif np.any(highs <= 0):
+        verdict = "holds"
+    else:
+        verdict = "inconclusive"
+    k_min = int(np.argmin(g2.mean(axis=0)))
+    measured, bound = float(g2.mean(axis=0)[k_min]), float(bounds.mean())
+    ctrl = decide.Control("min_k E‖∇F(θ_k)‖² ≤ (7): intersection-union of one-sided t tests over k (violated), "
+                          "Bonferroni over k (holds)", alpha, decide.family_text())
+    reason = (f"min_k mean ‖∇F(θ_k)‖² = {measured:.4g} (k = {k_min}) against (7) = {bound:.4g}; smallest lower "
+              f"bound of E[‖∇F(θ_k)‖²] − (7) over k: {lows.min():.3g}, smallest 95% (Bonferroni) upper bound: "
+              f"{highs.min():.3g}")
+    dec = decide.Decision(Verdict(verdict), ctrl, measured / bound, float(highs.min()), float(lows.min()), reason)
+    counter = None
+    if verdict == "violated":
+        counter = dict(cfg, trials=trials, sigma2=runs["sigma2"], D_F=runs["D_F"], eta=runs["eta"],
+                       min_mean_grad_sq=measured, argmin_k=k_min, bound=bound, ratio=measured / bound)
+    evidence = (f"{dec.phrase()}; at σ² = {runs['sigma2']:.3g} of (6) (dσ² = {cfg['d'] * runs['sigma2']:.3g}), "
+                f"η = b/L = {runs['eta']:g}, T = {cfg['T']}: measured/bound = {measured / bound:.3f}")
+    ks = np.arange(cfg["T"])
+    m, lo, hi = g2.mean(axis=0), g2.mean(axis=0) - 2 * g2.std(axis=0) / math.sqrt(trials), \
+        g2.mean(axis=0) + 2 * g2.std(axis=0) / math.sqrt(trials)
+    fig = Figure("theorem4_2", "adp Theorem 4.2: E‖∇F(θ_k)‖² against bound (7)", [Panel(
+        "pseudo-Huber f, b ≡ 8, α ≡ 1, η = b/L, σ² of (6)", "step k", "E‖∇F(θ_k)‖² / (dσ²)",
+        [Series("measured (±2 s.e.)", ks, m / (cfg["d"] * runs["sigma2"]), lo / (cfg["d"] * runs["sigma2"]),
+                hi / (cfg["d"] * runs["sigma2"]), style="points"),
+         Series("bound (7)", [0, cfg["T"] - 1], [bound / (cfg["d"] * runs["sigma2"])] * 2, style="dashed")],
+        yscale="log")])
+    numbers = {"min_mean_grad_sq": measured, "bound": bound, "ratio": measured / bound, "argmin_k": k_min,
+               "min_lower_bound_difference": float(lows.min()), "min_upper_bound_difference": float(highs.min()),
+               "sigma2": runs["sigma2"], "D_F": runs["D_F"], "trials": trials}
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   decisions=[dec])
