@@ -431,3 +431,23 @@ def upper_lower_ratio_box() -> sp.Expr:
 def upper_lower_ratio_ball() -> sp.Expr:
     """PASAN's eq.-(9) privacy term over Theorem 5's lower bound: log(d/δ)·log d (exact)."""
     return sp.cancel(eq9_rate() / theorem5_lower_bound())
+
+
+def noncentral_norm_moments(w, m, kmax: int) -> np.ndarray:
+    """E[Q^k], k = 1..kmax, for Q = Σ_j w_j (N_j + m_j)², N_j iid N(0, 1) (exact up to rounding; all terms positive).
+
+    Q's cumulants are κ_r = 2^{r−1}(r−1)!·Σ_j w_j^r (1 + r m_j²) (non-central χ²); raw moments follow from
+    E[Q^n] = Σ_{r=1}^{n} C(n−1, r−1) κ_r E[Q^{n−r}].  With Y = v + Z, Z_j ~ N(0, σ_j²), ‖Y‖_C² = Q with
+    w_j = C_jj σ_j² and m_j = v_j/σ_j, so (E‖v + Z‖_C^{2k})^{1/(2k)} = E[Q^k]^{1/(2k)}; m = 0 gives
+    :func:`gaussian_norm_moment`."""
+    w = _v.array("w", w, 1)
+    m = _v.array("m", m, 1)
+    if w.shape != m.shape or np.any(w < 0):
+        raise ValueError(f"w (non-negative) and m must have one shape (got {w.shape} and {m.shape})")
+    kmax = _v.integer("kmax", kmax, 1, 200)
+    kappa = [0.0] + [2.0 ** (r - 1) * math.factorial(r - 1) * float(np.sum(w**r * (1.0 + r * m * m)))
+                     for r in range(1, kmax + 1)]
+    mom = [1.0]
+    for n_ in range(1, kmax + 1):
+        mom.append(math.fsum(math.comb(n_ - 1, r - 1) * kappa[r] * mom[n_ - r] for r in range(1, n_ + 1)))
+    return np.array(mom[1:])

@@ -117,3 +117,36 @@ def test_kernel_calibration_and_geometry_agree_with_theory():
     a, info = optimal_ellipsoid(ds)
     C_theory = numeric(tp.pagan_optimal_C())(sigma_j=ds.sigma)
     np.testing.assert_allclose(a * info["B"] ** 2, C_theory, rtol=1e-13)
+
+
+def test_noncentral_moments_match_the_central_case_and_a_hand_computation():
+    """E[(w(N + m)²)] = w(1 + m²) and Var = 2w²(1 + 2m²) for one coordinate; m = 0 is the central recursion."""
+    import numpy as np
+
+    import theory.pagan as tp
+    from verify.papers.pagan import gaussian_norm_moments
+
+    m1, m2 = tp.noncentral_norm_moments(np.array([2.0]), np.array([3.0]), 2)
+    assert m1 == 2.0 * 10.0 and m2 - m1**2 == 2 * 4.0 * (1 + 2 * 9.0)
+    w = np.array([1.0, 0.5, 0.2])
+    assert np.allclose(tp.noncentral_norm_moments(w, np.zeros(3), 5),
+                       gaussian_norm_moments(w, 5) * w.sum() ** np.arange(1, 6), rtol=1e-13)
+
+
+def test_example1_mu_holds_and_a_bound_without_mu_would_not():
+    import math
+
+    import numpy as np
+
+    import theory.pagan as tp
+    from verify import mutants, registry
+    from verify.papers.pagan import example1_mu
+
+    out = example1_mu("quick", 0)
+    assert out.verdict == "holds" and out.numbers["broken"] == 0 and out.numbers["min_relative_slack"] > 0
+    # µ = 100·√W on one coordinate: G_2 = √(µ² + W) exceeds µ but not µ + K̂·√2·√W
+    w = np.array([1.0, 1.0])
+    g2 = math.sqrt(tp.noncentral_norm_moments(w, np.array([100 * math.sqrt(2.0), 0.0]), 1)[0])
+    assert g2 == math.sqrt(100**2 * 2 + 2) and g2 > 100 * math.sqrt(2)
+    by = {r.mutant: r for r in mutants.run([registry.REGISTRY["pagan.example1.mu"]], "quick", 0)}
+    assert by["example1_bound:x0.1"].refuted and by["example1_bound:x10"].equivalent
