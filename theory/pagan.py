@@ -451,3 +451,12 @@ def noncentral_norm_moments(w, m, kmax: int) -> np.ndarray:
     for n_ in range(1, kmax + 1):
         mom.append(math.fsum(math.comb(n_ - 1, r - 1) * kappa[r] * mom[n_ - r] for r in range(1, n_ + 1)))
     return np.array(mom[1:])
+
+
+G_inf = sp.Symbol("G_inf", positive=True)  # G_∞(I): the uniform bound on ‖∇F(x; z)‖₂
+
+
+def standard_dp_sgd_rate() -> sp.Expr:
+    """The standard rate of private SGD that §3.1 says Theorem 1 recovers with C = I and p = ∞ (the extraction
+    breaks the fraction; read as) diam₂(X)·G_∞(I)·√(d log(1/δ))/(nε)."""
+    return diam2 * G_inf * sp.sqrt(d * sp.log(1 / delta)) / (n * epsilon)

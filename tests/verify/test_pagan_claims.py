@@ -150,3 +150,26 @@ def test_example1_mu_holds_and_a_bound_without_mu_would_not():
     assert g2 == math.sqrt(100**2 * 2 + 2) and g2 > 100 * math.sqrt(2)
     by = {r.mutant: r for r in mutants.run([registry.REGISTRY["pagan.example1.mu"]], "quick", 0)}
     assert by["example1_bound:x0.1"].refuted and by["example1_bound:x10"].equivalent
+
+
+def test_theorem1_with_identity_and_infinite_p_is_the_dp_sgd_rate():
+    import sympy as sp
+
+    import theory.pagan as tp
+    from verify.papers.pagan import theorem1_dp_sgd
+
+    subs = {tp.tr_Cinv: tp.d, tp.diam_C: tp.diam2, tp.R_std: 0, tp.G_2p: tp.G_inf}
+    lim = sp.limit(tp.theorem1_bound().subs(subs), tp.p, sp.oo)
+    assert sp.simplify(lim - tp.diam2 * tp.G_inf * sp.sqrt(tp.d * sp.log(1 / tp.delta)) / (tp.n * tp.epsilon)) == 0
+    out = theorem1_dp_sgd("quick", 0)
+    assert out.verdict == "holds" and out.numbers["symbolic_agreements"] == 2 and out.numbers["radius_limit_is_2G"]
+
+
+def test_theorem1_dp_sgd_catches_a_rate_off_by_a_factor(monkeypatch):
+    import theory.pagan as tp
+    from verify.papers.pagan import theorem1_dp_sgd
+
+    real = tp.standard_dp_sgd_rate
+    monkeypatch.setattr(tp, "standard_dp_sgd_rate", lambda: 2 * real())
+    out = theorem1_dp_sgd("quick", 0)
+    assert out.verdict == "violated" and out.counterexample is not None
