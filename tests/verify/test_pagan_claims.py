@@ -173,3 +173,12 @@ def test_theorem1_dp_sgd_catches_a_rate_off_by_a_factor(monkeypatch):
     monkeypatch.setattr(tp, "standard_dp_sgd_rate", lambda: 2 * real())
     out = theorem1_dp_sgd("quick", 0)
     assert out.verdict == "violated" and out.counterexample is not None
+
+
+def test_section6_1_orders_all_private_methods_behind_the_non_private_ones_at_eps_0_1():
+    from verify.papers.pagan import S61_PRIVATE, section6_1
+
+    out = section6_1("quick", 0)
+    assert out.verdict == "holds" and len(out.decisions) == 9
+    assert all(out.numbers[f"diff_{pub}_minus_{pv}"] < 0 for pv in S61_PRIVATE for pub in ("sgd", "adagrad"))
+    assert out.numbers["diff_pagan_opt_minus_pdp_sgd_eps0.1"] < 0
