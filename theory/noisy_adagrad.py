@@ -264,3 +264,53 @@ def intrinsic_dimension(A) -> float:
     if w.max(initial=0.0) <= 0:
         raise ValueError("A must be a non-zero positive semi-definite matrix")
     return _v.finite_result("A", float(np.sum(np.clip(w, 0, None)) / w.max()))
+
+
+# --------------------------------------------------------------------------------------
+# Theorem 3.1's subspace hypotheses (issue 22)
+# --------------------------------------------------------------------------------------
+def _projector(name: str, V) -> np.ndarray:
+    """VVᵀ for V with orthonormal columns (p×k, k >= 0); a (p, 0) V gives the zero projector."""
+    V = _array(name, V, 2)
+    k = V.shape[1]
+    if V.shape[0] == 0 or k > V.shape[0]:
+        raise ValueError(f"{name} must be p×k with 0 <= k <= p and p >= 1 (got shape {V.shape})")
+    if k and float(np.max(np.abs(V.T @ V - np.eye(k)))) > 1e-10:
+        raise ValueError(f"{name} must have orthonormal columns (max |VᵀV − I| > 1e-10)")
+    return V @ V.T
+
+
+def theorem3_1_assumption_residual(V, Vt) -> float:
+    """Theorem 3.1's hypothesis Ṽ_tṼ_tᵀ(I − V_tV_tᵀ) = 0, as the residual ‖ṼṼᵀ(I − VVᵀ)‖_op (exact; 0 iff it holds).
+
+    ``V``, ``Vt`` p×k and p×k̃ with orthonormal columns (k, k̃ may differ; k̃ = 0 allowed)."""
+    P, Pt = _projector("V", V), _projector("Vt", Vt)
+    if P.shape != Pt.shape:
+        raise ValueError(f"V and Vt must have the same number of rows (got {P.shape[0]} and {Pt.shape[0]})")
+    return float(np.linalg.norm(Pt @ (np.eye(P.shape[0]) - P), 2))
+
+
+def subspace_gap(V, Vt) -> float:
+    """The quantity γ bounds in Theorem 3.1: ‖V_tV_tᵀ − Ṽ_tṼ_tᵀ‖_op (exact; the sine of the largest principal
+    angle when k̃ = k).  ``V``, ``Vt`` as in :func:`theorem3_1_assumption_residual`."""
+    P, Pt = _projector("V", V), _projector("Vt", Vt)
+    if P.shape != Pt.shape:
+        raise ValueError(f"V and Vt must have the same number of rows (got {P.shape[0]} and {Pt.shape[0]})")
+    return float(np.linalg.norm(P - Pt, 2))
+
+
+def theorem3_1_gamma_p2k1() -> dict:
+    """The smallest case p = 2, k = 1 in SymPy (exact): V = e₁, Ṽ = (cos θ, sin θ). Returns the hypothesis'
+    residual matrix ṼṼᵀ(I − VVᵀ) in θ, the gap's eigenvalues (those of VVᵀ − ṼṼᵀ), the solutions θ ∈ [0, 2π) of
+    the hypothesis, and the set of gaps ‖VVᵀ − ṼṼᵀ‖_op at those solutions."""
+    th = sp.Symbol("theta", real=True)
+    V = sp.Matrix([1, 0])
+    Vt = sp.Matrix([sp.cos(th), sp.sin(th)])
+    P, Pt = V * V.T, Vt * Vt.T
+    resid = sp.simplify(Pt * (sp.eye(2) - P))
+    eig = [sp.simplify(e) for e in (P - Pt).eigenvals()]
+    sols = sp.Interval.Ropen(0, 2 * sp.pi)
+    for entry in set(resid) - {0}:
+        sols = sols.intersect(sp.solveset(entry, th, sp.Interval.Ropen(0, 2 * sp.pi)))
+    gaps = sp.FiniteSet(*[sp.Max(*[sp.Abs(e.subs(th, s)) for e in eig]) for s in sols])
+    return {"theta": th, "residual": resid, "gap_eigenvalues": eig, "solutions": sols, "gaps": gaps}

@@ -1,0 +1,48 @@
+"""Issue 22: the noisy_adagrad statements added to the ledger — quick verdicts at seed 0, pinned counterexamples,
+and one declared mutant per claim that moves its verdict."""
+
+import math
+
+import numpy as np
+import pytest
+
+from theory import noisy_adagrad as tn
+from verify import mutants, registry
+from verify.runner import SerialRunner, using
+
+
+def _check(cid: str):
+    registry.load_all()
+    return registry.REGISTRY[cid].check("quick", 0)
+
+
+def _mutant_verdict(cid: str, name: str) -> str:
+    registry.load_all()
+    (c,) = registry.select([cid])
+    (m,) = [m for m in c.mutants if m.name == name]
+    mutants.reset_caches()
+    with using(SerialRunner()), m.apply():
+        return str(c.check("quick", 0).verdict)
+
+
+# ---- noisy_adagrad.theorem3.1.gamma ------------------------------------------------------------------------------
+def test_theorem3_1_gamma_is_violated_smallest_case_p2_k1():
+    out = _check("noisy_adagrad.theorem3.1.gamma")
+    assert out.verdict == "violated" and out.plots
+    assert out.counterexample["p"] == 2 and out.counterexample["k"] == 1
+    assert out.counterexample["gaps_at_solutions"] == [0.0]
+    assert out.numbers["gaps_strictly_between_0_and_1"] == 0 and out.numbers["pairs_satisfying_hypothesis"] > 100
+    exact = tn.theorem3_1_gamma_p2k1()
+    assert set(exact["gaps"]) == {0}
+
+
+def test_theorem3_1_gamma_rotated_oracle_breaks_hypothesis_by_its_gap():
+    e1 = np.array([[1.0], [0.0]])
+    a = 0.3
+    vt = np.array([[math.cos(a)], [math.sin(a)]])
+    assert tn.theorem3_1_assumption_residual(e1, vt) == pytest.approx(math.sin(a), abs=1e-15)
+    assert tn.subspace_gap(e1, vt) == pytest.approx(math.sin(a), abs=1e-15)
+
+
+def test_theorem3_1_gamma_mutant_dropping_the_hypothesis_turns_it():
+    assert _mutant_verdict("noisy_adagrad.theorem3.1.gamma", "theorem3_1_assumption_residual:dropped") == "holds"
