@@ -314,3 +314,39 @@ def theorem3_1_gamma_p2k1() -> dict:
         sols = sols.intersect(sp.solveset(entry, th, sp.Interval.Ropen(0, 2 * sp.pi)))
     gaps = sp.FiniteSet(*[sp.Max(*[sp.Abs(e.subs(th, s)) for e in eig]) for s in sols])
     return {"theta": th, "residual": resid, "gap_eigenvalues": eig, "solutions": sols, "gaps": gaps}
+
+
+# --------------------------------------------------------------------------------------
+# Corollary 6's dependence on k: main text, App. C.7, and the proof's route (issue 22)
+# --------------------------------------------------------------------------------------
+m_full = sp.Symbol("m", positive=True)  # the number of steps t ≤ T at which rank(G_t) = k
+
+
+def corollary6_appendix_rate() -> sp.Expr:
+    """Corollary 6 as App. C.7 states it (asymptotic, unknown constant): O(√(log(1/δ))/(εn)) — no k."""
+    return sp.sqrt(sp.log(1 / delta)) / (epsilon * n)
+
+
+def corollary6_proof_floor() -> sp.Expr:
+    r"""The least that C.7's route (eq. (25) at its best η, γ = 0, σ_b = L√(T log(1/δ))/(εn) of §4.1) can give, for
+    ANY gradient sequence whose G_t has rank k at m of the T steps (explicit lower bound; our derivation):
+
+        min_η [(C²/(2ηT) + 4η/(3T))·Tr G_T + (η/(2T))·σ_b² Σ_t Tr G_t⁺] ≥ (C/T)·√(Tr G_T · σ_b² Σ_t Tr G_t⁺)
+                                                                    ≥ (C/T)·σ_b·k·√m,
+
+    since G_t ≼ G_T (the square root is operator monotone) and Tr(X)·Tr(X⁺) ≥ rank(X)² (Cauchy–Schwarz on the
+    positive eigenvalues). With m = T it is C·L·k·√(log(1/δ))/(εn): linear in k, free of T."""
+    return C * k * sigma_b_calibration() * sp.sqrt(m_full) / T
+
+
+def corollary6_proof_isotropic() -> sp.Expr:
+    r"""C.7's route in the case its growth rates describe (explicit to leading order; our derivation): ‖∇_t‖ = t^(−α)
+    spread evenly over a rank-k span, so G_t = √(S_t/k)·P with S_t = Σ_{s≤t} s^(−2α) ≈ T^{1−2α}/(1−2α): Tr G_T =
+    √(k S_T), Σ_t Tr G_t⁺ = k^{3/2} Σ_t S_t^{−1/2} ≈ k^{3/2}√(1−2α)·2T^{(1+2α)/2}/(1+2α). Eq. (25) at its best η,
+    2√(a·b) with a = C²Tr G_T/(2T), b = (4/3·Tr G_T + σ_b²Σ_t Tr G_t⁺/2)/T, at T = (εn)^{2/(1+2α)}."""
+    S_T = T ** (1 - 2 * alpha) / (1 - 2 * alpha)
+    trg = sp.sqrt(k * S_T)
+    sum_pinv = k ** sp.Rational(3, 2) * sp.sqrt(1 - 2 * alpha) * 2 * T ** ((1 + 2 * alpha) / 2) / (1 + 2 * alpha)
+    a = C**2 * trg / (2 * T)
+    b = (sp.Rational(4, 3) * trg + sigma_b_calibration() ** 2 * sum_pinv / 2) / T
+    return (2 * sp.sqrt(a * b)).subs(T, corollary6_T())

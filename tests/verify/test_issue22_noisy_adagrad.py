@@ -46,3 +46,15 @@ def test_theorem3_1_gamma_rotated_oracle_breaks_hypothesis_by_its_gap():
 
 def test_theorem3_1_gamma_mutant_dropping_the_hypothesis_turns_it():
     assert _mutant_verdict("noisy_adagrad.theorem3.1.gamma", "theorem3_1_assumption_residual:dropped") == "holds"
+
+
+# ---- noisy_adagrad.corollary6.k ----------------------------------------------------------------------------------
+def test_corollary6_k_main_text_and_appendix_disagree_first_at_k2():
+    out = _check("noisy_adagrad.corollary6.k")
+    assert out.verdict == "violated" and out.plots
+    assert out.counterexample["k"] == 2 and out.counterexample["main_over_appendix"] == "sqrt(2)"
+    assert out.numbers["main_over_appendix_k2"] == pytest.approx(math.sqrt(2))
+
+
+def test_corollary6_k_main_text_without_sqrt_k_turns_it():
+    assert _mutant_verdict("noisy_adagrad.corollary6.k", "corollary6_rate:no_k") == "holds"
