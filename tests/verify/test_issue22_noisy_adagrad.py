@@ -58,3 +58,23 @@ def test_corollary6_k_main_text_and_appendix_disagree_first_at_k2():
 
 def test_corollary6_k_main_text_without_sqrt_k_turns_it():
     assert _mutant_verdict("noisy_adagrad.corollary6.k", "corollary6_rate:no_k") == "holds"
+
+
+# ---- noisy_adagrad.corollary6.proof_k ----------------------------------------------------------------------------
+def test_corollary6_proof_k_route_grows_like_k_not_sqrt_k():
+    out = _check("noisy_adagrad.corollary6.proof_k")
+    assert out.verdict == "violated" and out.plots
+    assert out.counterexample["k"] == 2 and out.counterexample["limit_k_to_infinity"] == "oo"
+    assert out.counterexample["floor_over_rate"] == "sqrt(2)*C*L"
+    assert out.numbers["min_relative_bound_minus_floor"] >= 0.0
+    assert 0.85 < out.numbers["isotropic_slope_in_k"] < 1.05
+
+
+def test_corollary6_proof_k_floor_at_m_equal_T_is_linear_in_k():
+    import sympy as sp
+    f = tn.corollary6_proof_floor().subs({tn.m_full: tn.T})
+    assert sp.simplify(f - tn.C * tn.L * tn.k * sp.sqrt(sp.log(1 / tn.delta)) / (tn.epsilon * tn.n)) == 0
+
+
+def test_corollary6_proof_k_main_text_with_k_turns_it():
+    assert _mutant_verdict("noisy_adagrad.corollary6.proof_k", "corollary6_rate:k") == "holds"
