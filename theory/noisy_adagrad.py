@@ -350,3 +350,85 @@ def corollary6_proof_isotropic() -> sp.Expr:
     a = C**2 * trg / (2 * T)
     b = (sp.Rational(4, 3) * trg + sigma_b_calibration() ** 2 * sum_pinv / 2) / T
     return (2 * sp.sqrt(a * b)).subs(T, corollary6_T())
+
+
+# --------------------------------------------------------------------------------------
+# Lemma 14: projection in a seminorm (issue 22)
+# --------------------------------------------------------------------------------------
+def seminorm(kind: str, M, z) -> float:
+    """A seminorm of z (exact up to rounding): kind "quad" gives √(zᵀMz) for M positive semi-definite (the H_t-seminorm
+    of Algorithm 1), kind "l<q>" (q ≥ 1 or "inf", e.g. "l4", "linf") gives ‖Mz‖_q for any square M (a norm when M
+    is invertible, a seminorm otherwise)."""
+    M = _v.square("M", M)
+    z = _array("z", z, 1)
+    if z.shape != (M.shape[0],):
+        raise ValueError(f"z must have shape ({M.shape[0]},) (got {z.shape})")
+    if kind == "quad":
+        return math.sqrt(max(float(z @ M @ z), 0.0))
+    if not (isinstance(kind, str) and kind.startswith("l")):
+        raise ValueError(f"kind must be 'quad' or 'l<q>' (got {kind!r})")
+    q = math.inf if kind == "linf" else float(kind[1:])
+    if not q >= 1:
+        raise ValueError(f"kind's q must be >= 1 (got {kind!r})")
+    return float(np.linalg.norm(M @ z, ord=q))
+
+
+def segment_projection(kind: str, M, x, a, b) -> float:
+    """The parameter s ∈ [0, 1] of a minimiser a + s(b − a) of ‖a + s(b − a) − x‖ over the segment [a, b] (a convex
+    set): in closed form for "quad" (the clipped least-squares step; any minimiser when the seminorm vanishes on
+    b − a: s = 0), else by golden-section search of the convex function of s over [0, 1] (90 steps: the bracket
+    shrinks below 1e-18), compared with both ends."""
+    x, a, b = (_array(nm, w, 1) for nm, w in (("x", x), ("a", a), ("b", b)))
+    d = b - a
+    if kind == "quad":
+        M = _v.square("M", M)
+        dd = float(d @ M @ d)
+        return 0.0 if dd <= 0 else float(np.clip(float(d @ M @ (x - a)) / dd, 0.0, 1.0))
+
+    def f(s):
+        return seminorm(kind, M, a + s * d - x)
+
+    g = (math.sqrt(5.0) - 1.0) / 2.0
+    lo, hi = 0.0, 1.0
+    c1, c2 = hi - g * (hi - lo), lo + g * (hi - lo)
+    f1, f2 = f(c1), f(c2)
+    for _ in range(90):
+        if f1 <= f2:
+            hi, c2, f2 = c2, c1, f1
+            c1 = hi - g * (hi - lo)
+            f1 = f(c1)
+        else:
+            lo, c1, f1 = c1, c2, f2
+            c2 = lo + g * (hi - lo)
+            f2 = f(c2)
+    return float(min((0.0, 1.0, (lo + hi) / 2.0), key=f))
+
+
+def lemma14_sides(kind: str, M, x, a, b, u: float) -> tuple[float, float]:
+    """Lemma 14's two sides for the segment C = [a, b], v = a + u(b − a) ∈ C: (‖Π_C(x) − v‖, ‖x − v‖) in the seminorm
+    ``kind``/``M`` of :func:`seminorm`, Π_C(x) from :func:`segment_projection`."""
+    u = _v.finite("u", u)
+    if not 0 <= u <= 1:
+        raise ValueError(f"u must be in [0, 1] (v on the segment; got {u!r})")
+    x, a, b = (_array(nm, w, 1) for nm, w in (("x", x), ("a", a), ("b", b)))
+    s = segment_projection(kind, M, x, a, b)
+    v = a + u * (b - a)
+    return seminorm(kind, M, a + s * (b - a) - v), seminorm(kind, M, x - v)
+
+
+def lemma14_linf_example() -> dict:
+    """The smallest counterexample, exact (SymPy): ℓ∞ on R², C = {s·(1, 2)}, x = (1, 0), v = (−1, −2) ∈ C.
+    ‖s(1, 2) − x‖∞ = max(|1 − s|, 2|s|) is minimised only at s = 1/3 (it is ≥ 2/3 + |s − 1/3|), so
+    Π_C(x) = (1/3, 2/3) and ‖Π_C(x) − v‖∞ = 8/3 > 2 = ‖x − v‖∞."""
+    s = sp.Symbol("s", real=True)
+    f = sp.Max(sp.Abs(1 - s), 2 * sp.Abs(s))
+    s_star = sp.Rational(1, 3)
+    proj = sp.Matrix([s_star, 2 * s_star])
+    x = sp.Matrix([1, 0])
+    v = sp.Matrix([-1, -2])
+
+    def linf(z):
+        return sp.Max(*[sp.Abs(e) for e in z])
+
+    return {"objective": f, "s_star": s_star, "min_value": f.subs(s, s_star),
+            "lhs": linf(proj - v), "rhs": linf(x - v), "projection": list(proj)}

@@ -78,3 +78,61 @@ def test_corollary6_proof_k_floor_at_m_equal_T_is_linear_in_k():
 
 def test_corollary6_proof_k_main_text_with_k_turns_it():
     assert _mutant_verdict("noisy_adagrad.corollary6.proof_k", "corollary6_rate:k") == "holds"
+
+
+# ---- noisy_adagrad.section4.1.sigma ------------------------------------------------------------------------------
+def test_section4_1_sigma_holds_with_the_constants_it_needs():
+    out = _check("noisy_adagrad.section4.1.sigma")
+    assert out.verdict == "holds" and out.plots
+    nb = out.numbers
+    assert 1.0 < nb["c_b_min"] <= nb["c_b_max"] < 3.0  # σ_b needs a constant above 1
+    assert nb["tail_slope_c_B_n"] == pytest.approx(-0.5, abs=1e-9)  # σ_B over-calibrated by √n
+    assert nb["max_accountant_over_theorem10_multiplier"] <= 1.0
+    for i in (0, 1):
+        assert nb[f"direct{i}_eps_b_unit_constant"] > 2 * nb[f"direct{i}_eps_b"]  # the printed constant 1 fails
+
+
+def test_section4_1_sigma_closed_limits():
+    import sympy as sp
+
+    from verify.papers import noisy_adagrad as vn
+    c = vn.sec41_closed_constants()
+    assert sp.simplify(c["K_b_delta0"] - 2 * sp.sqrt(2)) == 0
+    assert sp.simplify(c["K_B_delta0"] - 2 * sp.sqrt(2) / sp.sqrt(tn.n)) == 0
+
+
+def test_section4_1_sigma_exponent_mutant_of_sigma_b_refutes_it():
+    registry.load_all()
+    (c,) = registry.select(["noisy_adagrad.section4.1.sigma"])
+    (m,) = [m for m in mutants.theory_mutants(c) if m.name == "sigma_b_calibration:pow0.75"]
+    mutants.reset_caches()
+    with using(SerialRunner()), m.apply():
+        assert c.check("quick", 0).verdict == "violated"
+
+
+# ---- noisy_adagrad.lemma14 ---------------------------------------------------------------------------------------
+def test_lemma14_violated_smallest_linf_case_exact():
+    ex = tn.lemma14_linf_example()
+    assert ex["s_star"] == sp_rational(1, 3) and ex["lhs"] == sp_rational(8, 3) and ex["rhs"] == 2
+    # the minimiser is unique: max(|1 − s|, 2|s|) ≥ 2/3 + |s − 1/3| on a grid
+    s = np.linspace(-3, 3, 6001)
+    assert np.all(np.maximum(np.abs(1 - s), 2 * np.abs(s)) >= 2 / 3 + np.abs(s - 1 / 3) - 1e-12)
+    lhs, rhs = tn.lemma14_sides("linf", np.eye(2), [1.0, 0.0], [-10.0, -20.0], [10.0, 20.0], 0.45)
+    assert lhs == pytest.approx(8 / 3, rel=1e-12) and rhs == pytest.approx(2.0, rel=1e-12)
+
+
+def test_lemma14_quick_verdict_and_quadratic_reading():
+    out = _check("noisy_adagrad.lemma14")
+    assert out.verdict == "violated" and out.plots
+    assert out.counterexample["lhs"] == "8/3" and out.counterexample["rhs"] == "2"
+    assert out.numbers["quad_holds"] == 1.0 and out.numbers["worst_ratio_quad"] <= 1 + 1e-9
+    assert out.numbers["worst_ratio_l4"] > 1.01  # a strictly convex norm: unique projections
+
+
+def test_lemma14_triangle_constant_2_turns_it():
+    assert _mutant_verdict("noisy_adagrad.lemma14", "lemma14_sides:rhs*2") == "holds"
+
+
+def sp_rational(p, q):
+    import sympy as sp
+    return sp.Rational(p, q)
