@@ -432,3 +432,48 @@ def lemma14_linf_example() -> dict:
 
     return {"objective": f, "s_star": s_star, "min_value": f.subs(s, s_star),
             "lhs": linf(proj - v), "rhs": linf(x - v), "projection": list(proj)}
+
+
+# --------------------------------------------------------------------------------------
+# Theorem 15 (Davis–Kahan as stated in App. C.3) (issue 22)
+# --------------------------------------------------------------------------------------
+def _symmetric(name: str, S) -> np.ndarray:
+    S = _v.square(name, S)
+    if not np.array_equal(S, S.T):
+        raise ValueError(f"{name} must be an exactly symmetric matrix")
+    return S
+
+
+def top_projector(S, i: int, ascending: bool = False) -> np.ndarray:
+    """P^i_S: the orthogonal projector onto the eigenvectors of the i largest eigenvalues of the symmetric S
+    (``ascending=True``: of the i smallest — the other ordering convention); P^0 = 0. Ties are split as eigh
+    orders them (any split is a valid P^i)."""
+    S = _symmetric("S", S)
+    if not (isinstance(i, (int, np.integer)) and 0 <= i <= S.shape[0]):
+        raise ValueError(f"i must be an integer in [0, {S.shape[0]}] (got {i!r})")
+    _, U = np.linalg.eigh(S)
+    cols = U[:, :i] if ascending else U[:, U.shape[1] - i:]
+    return cols @ cols.T
+
+
+def eigenvalue(S, i: int, ascending: bool = False) -> float:
+    """λ_i(S), 1-based, in decreasing order (``ascending=True``: increasing)."""
+    w = np.linalg.eigvalsh(_symmetric("S", S))
+    if not (isinstance(i, (int, np.integer)) and 1 <= i <= w.size):
+        raise ValueError(f"i must be an integer in [1, {w.size}] (got {i!r})")
+    return float(w[i - 1] if ascending else w[w.size - i])
+
+
+def davis_kahan_sides(A, B, i: int, j: int, ascending: bool = False) -> tuple[float, float]:
+    """Theorem 15 (eq. (37)) for symmetric A, B of one size with λ_i(A) > λ_j(B):
+    (‖P^i_A(I − P^{j−1}_B)‖_op, ‖A − B‖_op/(λ_i(A) − λ_j(B))). ``ascending`` reads λ and P in increasing order."""
+    A, B = _symmetric("A", A), _symmetric("B", B)
+    if A.shape != B.shape:
+        raise ValueError(f"A and B must have one shape (got {A.shape} and {B.shape})")
+    gap = eigenvalue(A, i, ascending) - eigenvalue(B, j, ascending)
+    if not gap > 0:
+        raise ValueError(f"λ_i(A) must exceed λ_j(B) (the hypothesis; got a gap of {gap!r})")
+    P = top_projector(A, i, ascending)
+    Q = top_projector(B, j - 1, ascending)
+    lhs = float(np.linalg.norm(P @ (np.eye(A.shape[0]) - Q), 2))
+    return _v.finite_result("A, B", (lhs, float(np.linalg.norm(A - B, 2)) / gap))

@@ -136,3 +136,22 @@ def test_lemma14_triangle_constant_2_turns_it():
 def sp_rational(p, q):
     import sympy as sp
     return sp.Rational(p, q)
+
+
+# ---- noisy_adagrad.theorem15 -------------------------------------------------------------------------------------
+def test_theorem15_tight_pair_attains_constant_one():
+    from verify.papers import noisy_adagrad as vn
+    A, B = vn.dk_tight(0.4)
+    lhs, rhs = tn.davis_kahan_sides(A, B, 1, 2)
+    assert lhs == pytest.approx(math.sin(0.4), rel=1e-12) and rhs == pytest.approx(math.sin(0.4), rel=1e-12)
+
+
+def test_theorem15_holds_quick():
+    out = _check("noisy_adagrad.theorem15")
+    assert out.verdict == "holds" and out.plots
+    assert out.numbers["min_slack_rounding_units"] >= 0 and out.numbers["worst_ratio_adversarial"] > 0.99
+    assert out.numbers["ascending_reading_violations"] > 0
+
+
+def test_theorem15_half_constant_is_refuted():
+    assert _mutant_verdict("noisy_adagrad.theorem15", "davis_kahan_sides:rhs*0.5") == "violated"

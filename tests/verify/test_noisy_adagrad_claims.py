@@ -29,6 +29,7 @@ def test_all_claims_are_registered_with_figures():
                                                    "theorem3.1", "theorem3.1.o_form", "corollary3.algorithm1",
                                                    "remark4", "corollary6", "theorem3.1.gamma", "corollary6.k",
                                                    "corollary6.proof_k", "section4.1.sigma", "lemma14",
+                                                   "theorem15",
                                                    "audit.dp_gd", "audit.noisy_adagrad", "audit.dp_gd_replace_one",
                                                    "audit.noisy_adagrad_replace_one", "audit.noisy_adagrad_composed")}
 
