@@ -264,3 +264,216 @@ def intrinsic_dimension(A) -> float:
     if w.max(initial=0.0) <= 0:
         raise ValueError("A must be a non-zero positive semi-definite matrix")
     return _v.finite_result("A", float(np.sum(np.clip(w, 0, None)) / w.max()))
+
+
+# --------------------------------------------------------------------------------------
+# Theorem 3.1's subspace hypotheses (issue 22)
+# --------------------------------------------------------------------------------------
+def _projector(name: str, V) -> np.ndarray:
+    """VVᵀ for V with orthonormal columns (p×k, k >= 0); a (p, 0) V gives the zero projector."""
+    V = _array(name, V, 2)
+    k = V.shape[1]
+    if V.shape[0] == 0 or k > V.shape[0]:
+        raise ValueError(f"{name} must be p×k with 0 <= k <= p and p >= 1 (got shape {V.shape})")
+    if k and float(np.max(np.abs(V.T @ V - np.eye(k)))) > 1e-10:
+        raise ValueError(f"{name} must have orthonormal columns (max |VᵀV − I| > 1e-10)")
+    return V @ V.T
+
+
+def theorem3_1_assumption_residual(V, Vt) -> float:
+    """Theorem 3.1's hypothesis Ṽ_tṼ_tᵀ(I − V_tV_tᵀ) = 0, as the residual ‖ṼṼᵀ(I − VVᵀ)‖_op (exact; 0 iff it holds).
+
+    ``V``, ``Vt`` p×k and p×k̃ with orthonormal columns (k, k̃ may differ; k̃ = 0 allowed)."""
+    P, Pt = _projector("V", V), _projector("Vt", Vt)
+    if P.shape != Pt.shape:
+        raise ValueError(f"V and Vt must have the same number of rows (got {P.shape[0]} and {Pt.shape[0]})")
+    return float(np.linalg.norm(Pt @ (np.eye(P.shape[0]) - P), 2))
+
+
+def subspace_gap(V, Vt) -> float:
+    """The quantity γ bounds in Theorem 3.1: ‖V_tV_tᵀ − Ṽ_tṼ_tᵀ‖_op (exact; the sine of the largest principal
+    angle when k̃ = k).  ``V``, ``Vt`` as in :func:`theorem3_1_assumption_residual`."""
+    P, Pt = _projector("V", V), _projector("Vt", Vt)
+    if P.shape != Pt.shape:
+        raise ValueError(f"V and Vt must have the same number of rows (got {P.shape[0]} and {Pt.shape[0]})")
+    return float(np.linalg.norm(P - Pt, 2))
+
+
+def theorem3_1_gamma_p2k1() -> dict:
+    """The smallest case p = 2, k = 1 in SymPy (exact): V = e₁, Ṽ = (cos θ, sin θ). Returns the hypothesis'
+    residual matrix ṼṼᵀ(I − VVᵀ) in θ, the gap's eigenvalues (those of VVᵀ − ṼṼᵀ), the solutions θ ∈ [0, 2π) of
+    the hypothesis, and the set of gaps ‖VVᵀ − ṼṼᵀ‖_op at those solutions."""
+    th = sp.Symbol("theta", real=True)
+    V = sp.Matrix([1, 0])
+    Vt = sp.Matrix([sp.cos(th), sp.sin(th)])
+    P, Pt = V * V.T, Vt * Vt.T
+    resid = sp.simplify(Pt * (sp.eye(2) - P))
+    eig = [sp.simplify(e) for e in (P - Pt).eigenvals()]
+    sols = sp.Interval.Ropen(0, 2 * sp.pi)
+    for entry in set(resid) - {0}:
+        sols = sols.intersect(sp.solveset(entry, th, sp.Interval.Ropen(0, 2 * sp.pi)))
+    gaps = sp.FiniteSet(*[sp.Max(*[sp.Abs(e.subs(th, s)) for e in eig]) for s in sols])
+    return {"theta": th, "residual": resid, "gap_eigenvalues": eig, "solutions": sols, "gaps": gaps}
+
+
+# --------------------------------------------------------------------------------------
+# Corollary 6's dependence on k: main text, App. C.7, and the proof's route (issue 22)
+# --------------------------------------------------------------------------------------
+m_full = sp.Symbol("m", positive=True)  # the number of steps t ≤ T at which rank(G_t) = k
+
+
+def corollary6_appendix_rate() -> sp.Expr:
+    """Corollary 6 as App. C.7 states it (asymptotic, unknown constant): O(√(log(1/δ))/(εn)) — no k."""
+    return sp.sqrt(sp.log(1 / delta)) / (epsilon * n)
+
+
+def corollary6_proof_floor() -> sp.Expr:
+    r"""The least that C.7's route (eq. (25) at its best η, γ = 0, σ_b = L√(T log(1/δ))/(εn) of §4.1) can give, for
+    ANY gradient sequence whose G_t has rank k at m of the T steps (explicit lower bound; our derivation):
+
+        min_η [(C²/(2ηT) + 4η/(3T))·Tr G_T + (η/(2T))·σ_b² Σ_t Tr G_t⁺] ≥ (C/T)·√(Tr G_T · σ_b² Σ_t Tr G_t⁺)
+                                                                    ≥ (C/T)·σ_b·k·√m,
+
+    since G_t ≼ G_T (the square root is operator monotone) and Tr(X)·Tr(X⁺) ≥ rank(X)² (Cauchy–Schwarz on the
+    positive eigenvalues). With m = T it is C·L·k·√(log(1/δ))/(εn): linear in k, free of T."""
+    return C * k * sigma_b_calibration() * sp.sqrt(m_full) / T
+
+
+def corollary6_proof_isotropic() -> sp.Expr:
+    r"""C.7's route in the case its growth rates describe (explicit to leading order; our derivation): ‖∇_t‖ = t^(−α)
+    spread evenly over a rank-k span, so G_t = √(S_t/k)·P with S_t = Σ_{s≤t} s^(−2α) ≈ T^{1−2α}/(1−2α): Tr G_T =
+    √(k S_T), Σ_t Tr G_t⁺ = k^{3/2} Σ_t S_t^{−1/2} ≈ k^{3/2}√(1−2α)·2T^{(1+2α)/2}/(1+2α). Eq. (25) at its best η,
+    2√(a·b) with a = C²Tr G_T/(2T), b = (4/3·Tr G_T + σ_b²Σ_t Tr G_t⁺/2)/T, at T = (εn)^{2/(1+2α)}."""
+    S_T = T ** (1 - 2 * alpha) / (1 - 2 * alpha)
+    trg = sp.sqrt(k * S_T)
+    sum_pinv = k ** sp.Rational(3, 2) * sp.sqrt(1 - 2 * alpha) * 2 * T ** ((1 + 2 * alpha) / 2) / (1 + 2 * alpha)
+    a = C**2 * trg / (2 * T)
+    b = (sp.Rational(4, 3) * trg + sigma_b_calibration() ** 2 * sum_pinv / 2) / T
+    return (2 * sp.sqrt(a * b)).subs(T, corollary6_T())
+
+
+# --------------------------------------------------------------------------------------
+# Lemma 14: projection in a seminorm (issue 22)
+# --------------------------------------------------------------------------------------
+def seminorm(kind: str, M, z) -> float:
+    """A seminorm of z (exact up to rounding): kind "quad" gives √(zᵀMz) for M positive semi-definite (the H_t-seminorm
+    of Algorithm 1), kind "l<q>" (q ≥ 1 or "inf", e.g. "l4", "linf") gives ‖Mz‖_q for any square M (a norm when M
+    is invertible, a seminorm otherwise)."""
+    M = _v.square("M", M)
+    z = _array("z", z, 1)
+    if z.shape != (M.shape[0],):
+        raise ValueError(f"z must have shape ({M.shape[0]},) (got {z.shape})")
+    if kind == "quad":
+        return math.sqrt(max(float(z @ M @ z), 0.0))
+    if not (isinstance(kind, str) and kind.startswith("l")):
+        raise ValueError(f"kind must be 'quad' or 'l<q>' (got {kind!r})")
+    q = math.inf if kind == "linf" else float(kind[1:])
+    if not q >= 1:
+        raise ValueError(f"kind's q must be >= 1 (got {kind!r})")
+    return float(np.linalg.norm(M @ z, ord=q))
+
+
+def segment_projection(kind: str, M, x, a, b) -> float:
+    """The parameter s ∈ [0, 1] of a minimiser a + s(b − a) of ‖a + s(b − a) − x‖ over the segment [a, b] (a convex
+    set): in closed form for "quad" (the clipped least-squares step; any minimiser when the seminorm vanishes on
+    b − a: s = 0), else by golden-section search of the convex function of s over [0, 1] (90 steps: the bracket
+    shrinks below 1e-18), compared with both ends."""
+    x, a, b = (_array(nm, w, 1) for nm, w in (("x", x), ("a", a), ("b", b)))
+    d = b - a
+    if kind == "quad":
+        M = _v.square("M", M)
+        dd = float(d @ M @ d)
+        return 0.0 if dd <= 0 else float(np.clip(float(d @ M @ (x - a)) / dd, 0.0, 1.0))
+
+    def f(s):
+        return seminorm(kind, M, a + s * d - x)
+
+    g = (math.sqrt(5.0) - 1.0) / 2.0
+    lo, hi = 0.0, 1.0
+    c1, c2 = hi - g * (hi - lo), lo + g * (hi - lo)
+    f1, f2 = f(c1), f(c2)
+    for _ in range(90):
+        if f1 <= f2:
+            hi, c2, f2 = c2, c1, f1
+            c1 = hi - g * (hi - lo)
+            f1 = f(c1)
+        else:
+            lo, c1, f1 = c1, c2, f2
+            c2 = lo + g * (hi - lo)
+            f2 = f(c2)
+    return float(min((0.0, 1.0, (lo + hi) / 2.0), key=f))
+
+
+def lemma14_sides(kind: str, M, x, a, b, u: float) -> tuple[float, float]:
+    """Lemma 14's two sides for the segment C = [a, b], v = a + u(b − a) ∈ C: (‖Π_C(x) − v‖, ‖x − v‖) in the seminorm
+    ``kind``/``M`` of :func:`seminorm`, Π_C(x) from :func:`segment_projection`."""
+    u = _v.finite("u", u)
+    if not 0 <= u <= 1:
+        raise ValueError(f"u must be in [0, 1] (v on the segment; got {u!r})")
+    x, a, b = (_array(nm, w, 1) for nm, w in (("x", x), ("a", a), ("b", b)))
+    s = segment_projection(kind, M, x, a, b)
+    v = a + u * (b - a)
+    return seminorm(kind, M, a + s * (b - a) - v), seminorm(kind, M, x - v)
+
+
+def lemma14_linf_example() -> dict:
+    """The smallest counterexample, exact (SymPy): ℓ∞ on R², C = {s·(1, 2)}, x = (1, 0), v = (−1, −2) ∈ C.
+    ‖s(1, 2) − x‖∞ = max(|1 − s|, 2|s|) is minimised only at s = 1/3 (it is ≥ 2/3 + |s − 1/3|), so
+    Π_C(x) = (1/3, 2/3) and ‖Π_C(x) − v‖∞ = 8/3 > 2 = ‖x − v‖∞."""
+    s = sp.Symbol("s", real=True)
+    f = sp.Max(sp.Abs(1 - s), 2 * sp.Abs(s))
+    s_star = sp.Rational(1, 3)
+    proj = sp.Matrix([s_star, 2 * s_star])
+    x = sp.Matrix([1, 0])
+    v = sp.Matrix([-1, -2])
+
+    def linf(z):
+        return sp.Max(*[sp.Abs(e) for e in z])
+
+    return {"objective": f, "s_star": s_star, "min_value": f.subs(s, s_star),
+            "lhs": linf(proj - v), "rhs": linf(x - v), "projection": list(proj)}
+
+
+# --------------------------------------------------------------------------------------
+# Theorem 15 (Davis–Kahan as stated in App. C.3) (issue 22)
+# --------------------------------------------------------------------------------------
+def _symmetric(name: str, S) -> np.ndarray:
+    S = _v.square(name, S)
+    if not np.array_equal(S, S.T):
+        raise ValueError(f"{name} must be an exactly symmetric matrix")
+    return S
+
+
+def top_projector(S, i: int, ascending: bool = False) -> np.ndarray:
+    """P^i_S: the orthogonal projector onto the eigenvectors of the i largest eigenvalues of the symmetric S
+    (``ascending=True``: of the i smallest — the other ordering convention); P^0 = 0. Ties are split as eigh
+    orders them (any split is a valid P^i)."""
+    S = _symmetric("S", S)
+    if not (isinstance(i, (int, np.integer)) and 0 <= i <= S.shape[0]):
+        raise ValueError(f"i must be an integer in [0, {S.shape[0]}] (got {i!r})")
+    _, U = np.linalg.eigh(S)
+    cols = U[:, :i] if ascending else U[:, U.shape[1] - i:]
+    return cols @ cols.T
+
+
+def eigenvalue(S, i: int, ascending: bool = False) -> float:
+    """λ_i(S), 1-based, in decreasing order (``ascending=True``: increasing)."""
+    w = np.linalg.eigvalsh(_symmetric("S", S))
+    if not (isinstance(i, (int, np.integer)) and 1 <= i <= w.size):
+        raise ValueError(f"i must be an integer in [1, {w.size}] (got {i!r})")
+    return float(w[i - 1] if ascending else w[w.size - i])
+
+
+def davis_kahan_sides(A, B, i: int, j: int, ascending: bool = False) -> tuple[float, float]:
+    """Theorem 15 (eq. (37)) for symmetric A, B of one size with λ_i(A) > λ_j(B):
+    (‖P^i_A(I − P^{j−1}_B)‖_op, ‖A − B‖_op/(λ_i(A) − λ_j(B))). ``ascending`` reads λ and P in increasing order."""
+    A, B = _symmetric("A", A), _symmetric("B", B)
+    if A.shape != B.shape:
+        raise ValueError(f"A and B must have one shape (got {A.shape} and {B.shape})")
+    gap = eigenvalue(A, i, ascending) - eigenvalue(B, j, ascending)
+    if not gap > 0:
+        raise ValueError(f"λ_i(A) must exceed λ_j(B) (the hypothesis; got a gap of {gap!r})")
+    P = top_projector(A, i, ascending)
+    Q = top_projector(B, j - 1, ascending)
+    lhs = float(np.linalg.norm(P @ (np.eye(A.shape[0]) - Q), 2))
+    return _v.finite_result("A, B", (lhs, float(np.linalg.norm(A - B, 2)) / gap))
