@@ -450,3 +450,54 @@ def update_sensitivity_one_example() -> sp.Expr:
 def update_sensitivity_limit() -> sp.Expr:
     """lim_{t→∞} of :func:`update_sensitivity_one_example`: 1/√(1 − β₂) (the paper's "could be as large as")."""
     return _t_infinity(update_sensitivity_one_example())
+
+
+# ======================================================================================
+# §3.2 zero-out vs replace-one sensitivity of the pair [ḡ, γḡ²] (one dimension)
+# ======================================================================================
+gamma = sp.Symbol("gamma", positive=True)  # the weight γ of the squared part in the released pair
+
+
+@lru_cache(maxsize=None)
+def pair_sensitivity_zero_out() -> sp.Expr:
+    r"""§3.2 (exact, d = 1, zero-out adjacency): ℓ₂ sensitivity of the pair [ḡ, γḡ²] over batches of B records.
+
+    Derivation: zeroing record c (|c| ≤ C) with the others summing to S (|S| ≤ (B − 1)C) changes ḡ by c/B and ḡ²
+    by c(2S + c)/B²; both magnitudes grow with |c| and with S of c's sign, so the maximum is at |c| = C,
+    S = (B − 1)C·sign(c): √((C/B)² + γ²((2B − 1)C²/B²)²).  The worst-case neighbour is the zero gradient.
+    """
+    return sp.sqrt((C / B) ** 2 + (gamma * (2 * B - 1) * C**2 / B**2) ** 2)
+
+
+def gbar_sensitivity_replace_one() -> sp.Expr:
+    """§3.2 (exact): replace-one sensitivity of ḡ alone, 2C/B (the worst pair of clipped records is c' = −c)."""
+    return 2 * C / B
+
+
+@lru_cache(maxsize=None)
+def replace_gamma_max() -> sp.Expr:
+    r"""§3.2 (exact, B = 1, d = 1): the largest γ for which replace-one leaves the pair's sensitivity at ḡ's, 2C.
+
+    With u = c − c', w = c + c' (|u| + |w| ≤ 2C) the squared change is u²(1 + γ²w²), largest at |w| = 2C − |u|.
+    Writing |u| = Cx, x ∈ [0, 2]: x²(1 + γ²C²(2 − x)²) ≤ 4 ⟺ γ²C² ≤ h(x) = (2 + x)/(x²(2 − x)); h is smallest at
+    x = √5 − 1, where h = (11 + 5√5)/8 = φ⁵/4 (φ the golden ratio), so γ* = √((11 + 5√5)/8)/C ≈ 1.665/C.
+    """
+    x = sp.Symbol("x", positive=True)
+    h = (2 + x) / (x**2 * (2 - x))
+    crit = [r_ for r_ in sp.solve(sp.diff(h, x), x) if r_.is_real and 0 < r_ < 2]
+    hmin = sp.nsimplify(sp.simplify(h.subs(x, crit[0])))
+    return sp.sqrt(sp.radsimp(hmin)) / C
+
+
+@lru_cache(maxsize=None)
+def pair_sensitivity_replace_one() -> sp.Expr:
+    r"""§3.2 (exact, B = 1, d = 1, replace-one adjacency): ℓ₂ sensitivity of [c, γc²] over |c|, |c'| ≤ C.
+
+    Maximise x²(1 + k(2 − x)²)·C² over x ∈ [0, 2] (k = γ²C², notation of :func:`replace_gamma_max`): the
+    stationary points solve 1 + 2k(2 − x)(1 − x) = 0; the smaller, x₁ = (3 − √(1 − 2/k))/2 (real for k ≥ 2), is a
+    local maximum, and the endpoint x = 2 (c' = −c) gives 4C².  So the sensitivity is 2C for k < 2 and
+    max(2C, C·x₁√(1 + k(2 − x₁)²)) beyond; the two meet at γ = γ* (:func:`replace_gamma_max`, not used here).
+    """
+    k_ = gamma**2 * C**2
+    x1 = (3 - sp.sqrt(1 - 2 / k_)) / 2
+    return sp.Piecewise((2 * C, k_ < 2), (sp.Max(2 * C, C * x1 * sp.sqrt(1 + k_ * (2 - x1) ** 2)), True))

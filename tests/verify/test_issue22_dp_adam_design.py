@@ -1,0 +1,46 @@
+"""Issue 22: the dp_adam_design statements added to the ledger — quick verdicts at seed 0 and a mutant each check
+catches."""
+
+import math
+
+import pytest
+
+from theory import dp_adam_design as td
+from verify import mutants
+from verify.papers import dp_adam_design as vd
+from verify.registry import REGISTRY, load_all
+
+
+def _mutant(path: str, name: str):
+    """The generic theory mutant ``name`` (x10, x0.1, pow1.25, pow0.75) of ``theory.dp_adam_design.<path>``."""
+    fn = {n: f for n, _, f, _ in mutants.THEORY_MUTATIONS}[name]
+    return mutants.theory_mutant(f"theory.dp_adam_design.{path}", name, name, fn)
+
+
+def test_issue22_claims_register():
+    load_all()
+    for cid in ("section3.2.zero_out_vs_replace",):
+        assert "dp_adam_design." + cid in REGISTRY
+
+
+def test_section32_zero_out_vs_replace_holds_quick():
+    out = vd.section3_2_zero_out_vs_replace("quick", 0)
+    assert out.verdict == "holds" and out.counterexample is None and out.decisions == []
+    assert out.numbers["gamma_star_times_C"] == pytest.approx(math.sqrt((11 + 5 * math.sqrt(5)) / 8))
+    assert out.numbers["max_abs_rel_gap"] <= 1e-8 and out.numbers["max_replace_excess_below_star"] <= 1e-8
+    assert out.numbers["min_zero_out_excess"] > 0.03  # zero-out: strictly more than ḡ's sensitivity
+    # outside the reading: replace-one with B = 2 costs more than ḡ already at γC = 0.25 (√(1 + 0.25²) − 1)
+    assert out.numbers["replace_B2_excess_at_small_gamma"] == pytest.approx(math.sqrt(1 + 0.25**2) - 1, rel=1e-6)
+
+
+def test_section32_zero_out_vs_replace_threshold_closed_form():
+    assert float(td.replace_gamma_max().subs(td.C, 1)) == pytest.approx(1.6650953383927807)
+    e = td.pair_sensitivity_replace_one()
+    assert float(e.subs({td.gamma: 1.6, td.C: 1})) == 2.0 and float(e.subs({td.gamma: 1.7, td.C: 1})) > 2.0
+
+
+@pytest.mark.parametrize("path", ["replace_gamma_max", "pair_sensitivity_zero_out"])
+def test_section32_zero_out_vs_replace_catches_a_wrong_constant(path):
+    with _mutant(path, "x0.1").apply():
+        out = vd.section3_2_zero_out_vs_replace("quick", 0)
+    assert out.verdict == "violated" and out.counterexample is not None
