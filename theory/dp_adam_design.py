@@ -501,3 +501,31 @@ def pair_sensitivity_replace_one() -> sp.Expr:
     k_ = gamma**2 * C**2
     x1 = (3 - sp.sqrt(1 - 2 / k_)) / 2
     return sp.Piecewise((2 * C, k_ < 2), (sp.Max(2 * C, C * x1 * sp.sqrt(1 + k_ * (2 - x1) ** 2)), True))
+
+
+# ======================================================================================
+# §4.1 the quadratic example: DP-Adam's floor
+# ======================================================================================
+h_q = sp.Symbol("h", positive=True)  # a coordinate's curvature
+sx_q = sp.Symbol("s_x", positive=True)  # the data's standard deviation in that coordinate
+off_q = sp.Symbol("o", real=True)  # θ_j − μ_j
+
+
+@lru_cache(maxsize=None)
+def quadratic_clean_second_moment() -> sp.Expr:
+    r"""§4.1 (exact): E[ḡ_j²] = h²((θ_j − μ_j)² + s_x²/B) for ℓ(θ; x) = ½Σ h_j(θ_j − x_j)², x ~ N(μ, diag s_x²),
+    at a fixed θ, ḡ the average of B records (unclipped)."""
+    x = sp.Symbol("x", real=True)
+    mean = sp.integrate((h_q * (off_q - x)) * sp.exp(-x**2 / (2 * sx_q**2)) / sp.sqrt(2 * sp.pi * sx_q**2),
+                        (x, -sp.oo, sp.oo))
+    var_one = sp.integrate((h_q * (off_q - x) - mean) ** 2 * sp.exp(-x**2 / (2 * sx_q**2))
+                           / sp.sqrt(2 * sp.pi * sx_q**2), (x, -sp.oo, sp.oo))
+    return sp.simplify(mean**2 + var_one / B)
+
+
+@lru_cache(maxsize=None)
+def quadratic_dp_adam_vhat() -> sp.Expr:
+    r"""§4.1 (exact in expectation, every t, fixed θ, clipping inactive): post-processing DP-Adam's
+    E[v̂_j] = E[ḡ_j²] + (σC/B)² — the noise's variance is a floor under every coordinate's second moment, so
+    the per-coordinate learning rate η/√v̂_j is at most about η/(σC/B) whatever the coordinate's own scale."""
+    return quadratic_clean_second_moment() + (sigma * C / B) ** 2

@@ -19,7 +19,7 @@ def _mutant(path: str, name: str):
 
 def test_issue22_claims_register():
     load_all()
-    for cid in ("section3.2.zero_out_vs_replace",):
+    for cid in ("section3.2.zero_out_vs_replace", "section4.1"):
         assert "dp_adam_design." + cid in REGISTRY
 
 
@@ -44,3 +44,19 @@ def test_section32_zero_out_vs_replace_catches_a_wrong_constant(path):
     with _mutant(path, "x0.1").apply():
         out = vd.section3_2_zero_out_vs_replace("quick", 0)
     assert out.verdict == "violated" and out.counterexample is not None
+
+
+def test_section41_floor_holds_quick():
+    out = vd.section4_1("quick", 0)
+    assert out.verdict == "holds" and len(out.decisions) == 4
+    assert out.numbers["max_record_norm_over_C"] < 1 and out.numbers["floor"] == pytest.approx(100.0)
+    assert out.numbers["vhat_coord2"] == pytest.approx(100.0025, rel=0.05)  # the floor: E ḡ² = 0.0025 ≪ 100
+    assert out.numbers["lr_ratio_dp"] < 100 < out.numbers["lr_ratio_nonprivate"]
+
+
+def test_section41_floor_catches_more_noise():
+    from kernels import faults
+
+    with faults.inject(noise_scale=3.0):
+        out = vd.section4_1("quick", 0)
+    assert out.verdict == "violated"
