@@ -529,3 +529,16 @@ def quadratic_dp_adam_vhat() -> sp.Expr:
     E[v̂_j] = E[ḡ_j²] + (σC/B)² — the noise's variance is a floor under every coordinate's second moment, so
     the per-coordinate learning rate η/√v̂_j is at most about η/(σC/B) whatever the coordinate's own scale."""
     return quadratic_clean_second_moment() + (sigma * C / B) ** 2
+
+
+# ======================================================================================
+# §4.3.2 scale-then-privatize aligns the private and non-private geometry
+# ======================================================================================
+@lru_cache(maxsize=None)
+def stp_private_gradient_factor() -> sp.Expr:
+    r"""§4.3.2 (exact in expectation in §4.3.1's setting: ξ = 0, t large, scaled clipping inactive): at the
+    preconditioner v̂ = κ·E[ḡ²] (κ from :func:`stp_steady_state`), the private gradient g̃ = ḡ + √v̂·z,
+    z ~ N(0, s²), has E[g̃_j²] = E[ḡ_j²](1 + κs²) per coordinate: the same factor for every coordinate, so the
+    private gradients' second moments are proportional to the clean ones (and 1 + κs² = κ: they equal v̂)."""
+    kappa = stp_steady_state()
+    return sp.simplify(1 + kappa * s**2)

@@ -19,7 +19,7 @@ def _mutant(path: str, name: str):
 
 def test_issue22_claims_register():
     load_all()
-    for cid in ("section3.2.zero_out_vs_replace", "section4.1"):
+    for cid in ("section3.2.zero_out_vs_replace", "section4.1", "section4.3.2"):
         assert "dp_adam_design." + cid in REGISTRY
 
 
@@ -59,4 +59,17 @@ def test_section41_floor_catches_more_noise():
 
     with faults.inject(noise_scale=3.0):
         out = vd.section4_1("quick", 0)
+    assert out.verdict == "violated"
+
+
+def test_section432_stp_geometry_holds_quick():
+    out = vd.section4_3_2("quick", 0)
+    assert out.verdict == "holds" and len(out.decisions) == 8
+    assert out.numbers["kappa"] == pytest.approx(4 / 3) and out.numbers["factor"] == pytest.approx(4 / 3)
+    assert out.numbers["max_scaled_norm_over_C"] < 1 and out.numbers["g2_ratio_spread"] < 0.1
+
+
+def test_section432_stp_geometry_catches_a_wrong_exponent():
+    with _mutant("stp_private_gradient_factor", "pow1.25").apply():
+        out = vd.section4_3_2("quick", 0)
     assert out.verdict == "violated"
