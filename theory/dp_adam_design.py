@@ -542,3 +542,19 @@ def stp_private_gradient_factor() -> sp.Expr:
     private gradients' second moments are proportional to the clean ones (and 1 + κs² = κ: they equal v̂)."""
     kappa = stp_steady_state()
     return sp.simplify(1 + kappa * s**2)
+
+
+# ======================================================================================
+# §4.4.2 self-regularisation of post-processing
+# ======================================================================================
+@lru_cache(maxsize=None)
+def postprocessing_update_bound() -> sp.Expr:
+    r"""§4.4.2 (exact bound, attained; β₁ = 0, ξ = 0): post-processing's per-coordinate update |m̂_t/√v̂_t| is at
+    most √((1 − β₂ᵗ)/(1 − β₂)) whatever the noise — its self-regularisation: a large noisy g̃_t enters v_t too.
+
+    Derivation: m̂_t = g̃_t and v_t = β₂v_{t−1} + (1 − β₂)g̃_t² ≥ (1 − β₂)g̃_t², so
+    g̃_t²/v̂_t ≤ (1 − β₂ᵗ)/(1 − β₂); equality when v_{t−1} = 0 (zero gradients before round t).
+    """
+    gt = sp.Symbol("gt", positive=True)
+    v_min = (1 - beta2) * gt**2
+    return sp.sqrt(sp.simplify(gt**2 / (v_min / (1 - beta2**t))))

@@ -19,7 +19,7 @@ def _mutant(path: str, name: str):
 
 def test_issue22_claims_register():
     load_all()
-    for cid in ("section3.2.zero_out_vs_replace", "section4.1", "section4.3.2"):
+    for cid in ("section3.2.zero_out_vs_replace", "section4.1", "section4.3.2", "section4.4.2"):
         assert "dp_adam_design." + cid in REGISTRY
 
 
@@ -73,3 +73,21 @@ def test_section432_stp_geometry_catches_a_wrong_exponent():
     with _mutant("stp_private_gradient_factor", "pow1.25").apply():
         out = vd.section4_3_2("quick", 0)
     assert out.verdict == "violated"
+
+
+def test_section442_ime_lacks_self_regularisation_holds_quick():
+    out = vd.section4_4_2("quick", 0)
+    assert out.verdict == "holds" and len(out.decisions) == 2
+    assert out.numbers["pp_max_update_over_bound"] <= 1 + 1e-12
+    assert abs(out.numbers["spike_rel_error_t50"]) < 1e-6
+    assert out.numbers["p_negative_closed_form"] == pytest.approx(0.3089, abs=1e-3)
+    assert out.numbers["ime_mean_abs_update"] > 1e5 * out.numbers["pp_mean_abs_update"]
+
+
+def test_section442_catches_a_loose_bound_and_a_larger_stepsize():
+    from kernels import faults
+
+    with _mutant("postprocessing_update_bound", "x10").apply():
+        assert vd.section4_4_2("quick", 0).verdict == "violated"  # the spike stream no longer attains it
+    with faults.inject(stepsize_scale=10.0):
+        assert vd.section4_4_2("quick", 0).verdict == "violated"
