@@ -19,7 +19,8 @@ def _mutant(path: str, name: str):
 
 def test_issue22_claims_register():
     load_all()
-    for cid in ("section3.2.zero_out_vs_replace", "section4.1", "section4.3.2", "section4.4.2"):
+    for cid in ("section3.2.zero_out_vs_replace", "section4.1", "section4.3.2", "section4.4.2",
+                "section5.1.ime_for_free"):
         assert "dp_adam_design." + cid in REGISTRY
 
 
@@ -91,3 +92,16 @@ def test_section442_catches_a_loose_bound_and_a_larger_stepsize():
         assert vd.section4_4_2("quick", 0).verdict == "violated"  # the spike stream no longer attains it
     with faults.inject(stepsize_scale=10.0):
         assert vd.section4_4_2("quick", 0).verdict == "violated"
+
+
+def test_section51_ime_for_free_ordering_holds_quick():
+    out = vd.section5_1_ime_for_free("quick", 0)
+    assert out.verdict == "holds" and len(out.decisions) == 2
+    n = out.numbers
+    assert n["loss_nonprivate"] < n["loss_ime_for_free"] < n["loss_ime"]
+    assert n["ime_for_free_minus_ime"] < 0
+
+
+def test_section51_ime_for_free_catches_too_little_ime_noise():
+    with _mutant("ime_noise_stds", "x0.1").apply():
+        assert vd.section5_1_ime_for_free("quick", 0).verdict == "violated"

@@ -2217,3 +2217,85 @@ def section4_4_2(budget: str, seed: int) -> Outcome:
                    style="dashed")], yscale="log", categories=["post-processing", "IME"])])
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
                    decisions=decisions)
+
+
+# ======================================================================================
+# §5.1 the "IME for free" row: its place in the ordering of the variants
+# ======================================================================================
+@claim(
+    "dp_adam_design.section5.1.ime_for_free",
+    kind="experiment",
+    statement="""§5.1 (table): AdaGrad via independent moment estimation "for free" (each of ḡ and ḡ² noised with
+    the multiplier σ, not the equal-privacy √2σ) reaches test loss 0.5980, between non-private AdaGrad (0.5976) and
+    IME at post-processing's privacy (0.5981): the ordering non-private < IME for free < IME.""",
+    theory=(td.ime_noise_stds,),
+    notes="Reading: the table's place of the 'for free' row — non-private < IME for free < IME. The rest of the "
+    "table's chain (IME and IME for free < post-processing, 0.6010) is dp_adam_design.section5.1's statement and "
+    "tests, not repeated here (those are unpaired Welch comparisons; in this worktree section5.1 is inconclusive at "
+    "quick seeds 0, 1, 2, and at seed 2 post-processing's mean is below both IME rows). The setting, learning-rate "
+    "grid, noise multiplier "
+    "(σ = 0.275, calibrated once from the non-private and post-processing rows) and trials (30, quick = full) are "
+    "dp_adam_design.section5.1's (S51), reused unchanged. IME's stds come from theory.ime_noise_stds (the √2σ "
+    "split); IME for free is the kernel's ime_split=False. All methods draw the same unit noise per trial (the "
+    "same seed), so IME for free − IME is a paired difference per trial, each at its own best learning rate. "
+    "Tests (2): IME for free − IME < 0 (verify.decide.upper_bounded on the paired mean, holds if its upper 95% "
+    "bound is < 0, violated if its family-corrected lower bound is > 0) and non-private < IME for free "
+    "(verify.decide.better, margin S51_MARGIN = 0.0017, as in section5.1). The setting guard of section5.1 "
+    "applies: a seed whose post-processing excess is more than 3× off the paper's cannot give violated. "
+    "Reported, not tested: the paper's gap IME − IME for free is 0.0001; this reconstruction's is about 0.001.",
+    tests=2,
+    weaker_if={"theory.dp_adam_design.ime_noise_stds": "larger"},  # noisier IME only makes 'for free < IME' easier
+)
+def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
+    trials = 30
+    lrs = S51_LRS
+    ime_stds = tuple(float(v) for v in (numeric(e)(sigma=S51["sigma"], C=S51["clip"], B=1)
+                                        for e in td.ime_noise_stds()))
+    methods = ("nonprivate", "ime_for_free", "ime", "post_processing")
+    tasks = [dict(method=m, lrs=lrs, trials=trials, seed=seed + 1) for m in methods]
+    tasks[2]["stds"] = ime_stds
+    res = sweep(_s51_task, tasks, "section5.1.ime_for_free")
+    best = {m: _s51_best(r, lrs) for m, r in zip(methods, res)}
+    gt = float(res[0]["ground_truth"])
+    paired = best["ime_for_free"][1] - best["ime"][1]
+    d_pair = decide.upper_bounded(decide.mean_estimate(paired), 0.0,
+                                  test="test loss IME for free − IME (paired over the shared noise draws): "
+                                  "one-sample t")
+    d_np = decide.better(best["nonprivate"][1], best["ime_for_free"][1], what="test loss non-private − IME for free",
+                         margin=S51_MARGIN)
+    decisions = [d_pair, d_np]
+    verdict = _verdict(decisions)
+    pp_excess = float(best["post_processing"][0] - gt)
+    ratio = pp_excess / S51_PAPER_PP_EXCESS
+    setting_matches = 1.0 / S51_SETTING_FACTOR <= ratio <= S51_SETTING_FACTOR
+    why_not = ""
+    if verdict == "violated" and not setting_matches:
+        verdict = "inconclusive"
+        why_not = (f"; a test says violated, but this seed's post-processing excess {pp_excess:.3g} is {ratio:.3g}× "
+                   "the paper's: not the paper's setting")
+    key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
+        next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[0]
+    order = sorted(methods, key=lambda m: best[m][0])
+    evidence = (f"{key.phrase()}{why_not}; {trials} trials, σ = {S51['sigma']:g}; best-lr mean test loss: ground "
+                f"truth {gt:.4f}, " + ", ".join(f"{m} {best[m][0]:.4f}" for m in methods)
+                + f" (paper 0.5976, 0.5976, 0.5980, 0.5981, 0.6010); measured order {' < '.join(order)}; IME for "
+                f"free − IME paired {d_pair.estimate:.4g} ({d_pair.verdict}), non-private − IME for free "
+                f"{d_np.estimate:.4g} ({d_np.verdict}); post-processing excess {ratio:.3g}× the paper's")
+    numbers = {f"loss_{m}": best[m][0] for m in methods}
+    numbers.update({f"lr_{m}": best[m][2] for m in methods})
+    numbers.update({"loss_ground_truth": gt, "ime_for_free_minus_ime": d_pair.estimate,
+                    "nonprivate_minus_ime_for_free": d_np.estimate, "pp_excess_over_paper": ratio,
+                    "ime_std_grad": ime_stds[0], "ime_std_square": ime_stds[1]})
+    counter = None
+    if verdict == "violated":
+        counter = {"test": key.control.test.split(":")[0], "difference": key.estimate,
+                   "lower_bound": key.violated_bound, "sigma": S51["sigma"], "seed": seed}
+    cis = [mean_ci(best[m][1]) for m in methods]
+    names = ["non-private", "IME for free", "IME", "post-processing"]
+    fig = Figure("section5_1_ime_for_free", "dp_adam_design §5.1: where 'IME for free' sits", [
+        Panel("mean test loss (95% CI), best learning rate per method", "method", "test loss", [
+            Series("this reconstruction", list(range(4)), [c.estimate for c in cis], [c.lo for c in cis],
+                   [c.hi for c in cis], style="points"),
+            Series("paper", list(range(4)), [S51_PAPER[k] for k in methods], style="points")], categories=names)])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   decisions=decisions)
