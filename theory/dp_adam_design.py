@@ -450,3 +450,111 @@ def update_sensitivity_one_example() -> sp.Expr:
 def update_sensitivity_limit() -> sp.Expr:
     """lim_{t→∞} of :func:`update_sensitivity_one_example`: 1/√(1 − β₂) (the paper's "could be as large as")."""
     return _t_infinity(update_sensitivity_one_example())
+
+
+# ======================================================================================
+# §3.2 zero-out vs replace-one sensitivity of the pair [ḡ, γḡ²] (one dimension)
+# ======================================================================================
+gamma = sp.Symbol("gamma", positive=True)  # the weight γ of the squared part in the released pair
+
+
+@lru_cache(maxsize=None)
+def pair_sensitivity_zero_out() -> sp.Expr:
+    r"""§3.2 (exact, d = 1, zero-out adjacency): ℓ₂ sensitivity of the pair [ḡ, γḡ²] over batches of B records.
+
+    Derivation: zeroing record c (|c| ≤ C) with the others summing to S (|S| ≤ (B − 1)C) changes ḡ by c/B and ḡ²
+    by c(2S + c)/B²; both magnitudes grow with |c| and with S of c's sign, so the maximum is at |c| = C,
+    S = (B − 1)C·sign(c): √((C/B)² + γ²((2B − 1)C²/B²)²).  The worst-case neighbour is the zero gradient.
+    """
+    return sp.sqrt((C / B) ** 2 + (gamma * (2 * B - 1) * C**2 / B**2) ** 2)
+
+
+def gbar_sensitivity_replace_one() -> sp.Expr:
+    """§3.2 (exact): replace-one sensitivity of ḡ alone, 2C/B (the worst pair of clipped records is c' = −c)."""
+    return 2 * C / B
+
+
+@lru_cache(maxsize=None)
+def replace_gamma_max() -> sp.Expr:
+    r"""§3.2 (exact, B = 1, d = 1): the largest γ for which replace-one leaves the pair's sensitivity at ḡ's, 2C.
+
+    With u = c − c', w = c + c' (|u| + |w| ≤ 2C) the squared change is u²(1 + γ²w²), largest at |w| = 2C − |u|.
+    Writing |u| = Cx, x ∈ [0, 2]: x²(1 + γ²C²(2 − x)²) ≤ 4 ⟺ γ²C² ≤ h(x) = (2 + x)/(x²(2 − x)); h is smallest at
+    x = √5 − 1, where h = (11 + 5√5)/8 = φ⁵/4 (φ the golden ratio), so γ* = √((11 + 5√5)/8)/C ≈ 1.665/C.
+    """
+    x = sp.Symbol("x", positive=True)
+    h = (2 + x) / (x**2 * (2 - x))
+    crit = [r_ for r_ in sp.solve(sp.diff(h, x), x) if r_.is_real and 0 < r_ < 2]
+    hmin = sp.nsimplify(sp.simplify(h.subs(x, crit[0])))
+    return sp.sqrt(sp.radsimp(hmin)) / C
+
+
+@lru_cache(maxsize=None)
+def pair_sensitivity_replace_one() -> sp.Expr:
+    r"""§3.2 (exact, B = 1, d = 1, replace-one adjacency): ℓ₂ sensitivity of [c, γc²] over |c|, |c'| ≤ C.
+
+    Maximise x²(1 + k(2 − x)²)·C² over x ∈ [0, 2] (k = γ²C², notation of :func:`replace_gamma_max`): the
+    stationary points solve 1 + 2k(2 − x)(1 − x) = 0; the smaller, x₁ = (3 − √(1 − 2/k))/2 (real for k ≥ 2), is a
+    local maximum, and the endpoint x = 2 (c' = −c) gives 4C².  So the sensitivity is 2C for k < 2 and
+    max(2C, C·x₁√(1 + k(2 − x₁)²)) beyond; the two meet at γ = γ* (:func:`replace_gamma_max`, not used here).
+    """
+    k_ = gamma**2 * C**2
+    x1 = (3 - sp.sqrt(1 - 2 / k_)) / 2
+    return sp.Piecewise((2 * C, k_ < 2), (sp.Max(2 * C, C * x1 * sp.sqrt(1 + k_ * (2 - x1) ** 2)), True))
+
+
+# ======================================================================================
+# §4.1 the quadratic example: DP-Adam's floor
+# ======================================================================================
+h_q = sp.Symbol("h", positive=True)  # a coordinate's curvature
+sx_q = sp.Symbol("s_x", positive=True)  # the data's standard deviation in that coordinate
+off_q = sp.Symbol("o", real=True)  # θ_j − μ_j
+
+
+@lru_cache(maxsize=None)
+def quadratic_clean_second_moment() -> sp.Expr:
+    r"""§4.1 (exact): E[ḡ_j²] = h²((θ_j − μ_j)² + s_x²/B) for ℓ(θ; x) = ½Σ h_j(θ_j − x_j)², x ~ N(μ, diag s_x²),
+    at a fixed θ, ḡ the average of B records (unclipped)."""
+    x = sp.Symbol("x", real=True)
+    mean = sp.integrate((h_q * (off_q - x)) * sp.exp(-x**2 / (2 * sx_q**2)) / sp.sqrt(2 * sp.pi * sx_q**2),
+                        (x, -sp.oo, sp.oo))
+    var_one = sp.integrate((h_q * (off_q - x) - mean) ** 2 * sp.exp(-x**2 / (2 * sx_q**2))
+                           / sp.sqrt(2 * sp.pi * sx_q**2), (x, -sp.oo, sp.oo))
+    return sp.simplify(mean**2 + var_one / B)
+
+
+@lru_cache(maxsize=None)
+def quadratic_dp_adam_vhat() -> sp.Expr:
+    r"""§4.1 (exact in expectation, every t, fixed θ, clipping inactive): post-processing DP-Adam's
+    E[v̂_j] = E[ḡ_j²] + (σC/B)² — the noise's variance is a floor under every coordinate's second moment, so
+    the per-coordinate learning rate η/√v̂_j is at most about η/(σC/B) whatever the coordinate's own scale."""
+    return quadratic_clean_second_moment() + (sigma * C / B) ** 2
+
+
+# ======================================================================================
+# §4.3.2 scale-then-privatize aligns the private and non-private geometry
+# ======================================================================================
+@lru_cache(maxsize=None)
+def stp_private_gradient_factor() -> sp.Expr:
+    r"""§4.3.2 (exact in expectation in §4.3.1's setting: ξ = 0, t large, scaled clipping inactive): at the
+    preconditioner v̂ = κ·E[ḡ²] (κ from :func:`stp_steady_state`), the private gradient g̃ = ḡ + √v̂·z,
+    z ~ N(0, s²), has E[g̃_j²] = E[ḡ_j²](1 + κs²) per coordinate: the same factor for every coordinate, so the
+    private gradients' second moments are proportional to the clean ones (and 1 + κs² = κ: they equal v̂)."""
+    kappa = stp_steady_state()
+    return sp.simplify(1 + kappa * s**2)
+
+
+# ======================================================================================
+# §4.4.2 self-regularisation of post-processing
+# ======================================================================================
+@lru_cache(maxsize=None)
+def postprocessing_update_bound() -> sp.Expr:
+    r"""§4.4.2 (exact bound, attained; β₁ = 0, ξ = 0): post-processing's per-coordinate update |m̂_t/√v̂_t| is at
+    most √((1 − β₂ᵗ)/(1 − β₂)) whatever the noise — its self-regularisation: a large noisy g̃_t enters v_t too.
+
+    Derivation: m̂_t = g̃_t and v_t = β₂v_{t−1} + (1 − β₂)g̃_t² ≥ (1 − β₂)g̃_t², so
+    g̃_t²/v̂_t ≤ (1 − β₂ᵗ)/(1 − β₂); equality when v_{t−1} = 0 (zero gradients before round t).
+    """
+    gt = sp.Symbol("gt", positive=True)
+    v_min = (1 - beta2) * gt**2
+    return sp.sqrt(sp.simplify(gt**2 / (v_min / (1 - beta2**t))))

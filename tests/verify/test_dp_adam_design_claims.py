@@ -29,7 +29,9 @@ def test_claims_register_with_ids_and_figures():
     assert ids == {"dp_adam_design." + x for x in ("section3.1", "section3.2.bound", "section3.2.tight_equal",
                                                    "section3.4.1", "section4.3.1", "eq2", "eq3",
                                                    "section4.4.1", "section4.5", "section5.1", "figure4",
-                                                   "audit.post_processing", "audit.ime", "audit.dpmf_half")}
+                                                   "audit.post_processing", "audit.ime", "audit.dpmf_half",
+                                                   "section3.2.zero_out_vs_replace", "section4.1",
+                                                   "section4.3.2", "section4.4.2", "section5.1.ime_for_free")}
 
 
 def test_section31_bias_holds(quick):

@@ -1669,3 +1669,633 @@ def section3_4_1(budget: str, seed: int) -> Outcome:
     numbers = {"cases": len(rows), "cases_bad": len(bad), "worst_error_over_bound": worst["rel_err"] / worst["tol"],
                "max_relative_spread_over_B": spread, "largest_update": big["measured"]}
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+
+
+# ======================================================================================
+# §3.2 zero-out vs replace-one: sensitivity of the pair [ḡ, γḡ²]
+# ======================================================================================
+S32P_GAMMA_C = (0.25, 1.0, 1.5, 0.98, 1.0, 1.02, 2.0, 4.0)  # γC; entries 4–6 are multiples of γ*C (see below)
+S32P_STAR_IDX = (3, 4, 5)  # which of S32P_GAMMA_C are multiples of γ*C
+S32P_CLIPS = (0.5, 2.0)  # two clip norms (C ≠ 1, so an exponent error in C shows)
+S32P_ZERO_OUT_B = (1, 2, 4)
+S32P_ATTAIN_TOL = 1e-8  # relative: how close the search's maximum must come to the closed form (L-BFGS-B's reach)
+
+
+def _clip1(x: np.ndarray, c: float) -> np.ndarray:
+    return np.sign(x) * np.minimum(np.abs(x), c)
+
+
+def _pair_change_zero_out(raw: np.ndarray, c: float, gam: float) -> float:
+    """‖[ḡ, γḡ²] − [ḡ', γḡ'²]‖ for one-dimensional raw records ``raw`` (B,) clipped to C, record 0 zeroed in ḡ'."""
+    x = _clip1(np.asarray(raw, dtype=float).ravel(), c)
+    B = x.size
+    gb, gb0 = x.mean(), (x.sum() - x[0]) / B
+    return math.hypot(gb - gb0, gam * (gb * gb - gb0 * gb0))
+
+
+def _pair_change_replace(raw: np.ndarray, c: float, gam: float, B: int = 1) -> float:
+    """The same change for replace-one: raw = (record 0, its replacement, the other B − 1 records)."""
+    x = _clip1(np.asarray(raw, dtype=float).ravel(), c)
+    rest = x[2:].sum()
+    gb, gb1 = (x[0] + rest) / B, (x[1] + rest) / B
+    return math.hypot(gb - gb1, gam * (gb * gb - gb1 * gb1))
+
+
+def _s32p_search(fn, dim: int, c: float, n_rand: int, starts: int, seed: int):
+    """Max of ``fn``: a seeded edge-value search over raw records in [−2C, 2C]^dim (clipping active) plus L-BFGS-B
+    over the clipped records' box [−C, C]^dim (where clipping is the identity and the gradient is informative);
+    returns (max, argmax)."""
+    from scipy.optimize import minimize_scalar
+
+    from verify.exact import edge_values
+
+    w = random_search(lambda u: -fn(u), lambda rng: edge_values(rng, dim, -2 * c, 2 * c), n_rand, seed)
+    a = adversarial_search(lambda u: -fn(u), dim, (-c, c), starts, seed + 1)
+    best = w if w.slack <= a.slack else a
+    x = np.clip(np.asarray(best.example, dtype=float), -c, c)
+    val = fn(x)
+    for _ in range(4):  # polish: coordinate ascent with bounded Brent (maxima sit on the box's faces)
+        for j in range(dim):
+            def f1(v, j=j):
+                y = x.copy()
+                y[j] = v
+                return -fn(y)
+            res = minimize_scalar(f1, bounds=(-c, c), method="bounded", options={"xatol": 1e-12 * c})
+            if -res.fun > val:
+                x[j], val = res.x, -res.fun
+            for edge in (-c, c):  # Brent never evaluates the end points themselves
+                if -f1(edge) > val:
+                    x[j], val = edge, -f1(edge)
+    return max(val, -best.slack), x if val >= -best.slack else np.asarray(best.example, dtype=float)
+
+
+@claim(
+    "dp_adam_design.section3.2.zero_out_vs_replace",
+    kind="exact",
+    statement="""§3.2: Kalinin et al. observed that under the replace adjacency the sensitivity of the vector
+    [ḡ, γḡ²] could be the same as the sensitivity of ḡ for γ as large as [lost]: the worst-case pair of values
+    satisfies g' = −g, and then g'² = g², so concatenating does not increase the sensitivity; for γ up to that
+    bound g' = −g remains the worst case for the pair (footnote: the case d = 1). However, for the zero-out
+    adjacency the worst case is g' = 0 instead of g' = −g, i.e. in the zero-out adjacency strictly more noise is
+    required if additionally noising γḡ².""",
+    theory=(td.pair_sensitivity_zero_out, td.pair_sensitivity_replace_one, td.replace_gamma_max),
+    notes="Reading: d = 1 (the footnote's case); replace-one with B = 1 (Kalinin et al.'s continual-release "
+    "setting, one record per round: with B ≥ 2 and the other records non-zero, g' = −g changes ḡ² by "
+    "2(c − c')S/B², so the pair's sensitivity exceeds ḡ's for every γ > 0 — reported as "
+    "replace_B2_excess_at_small_gamma, outside the reading); zero-out for B ∈ {1, 2, 4}. The lost bound on γ is "
+    "derived (theory.replace_gamma_max): γ* = √((11 + 5√5)/8)/C ≈ 1.665/C. Exact: for C ∈ {0.5, 2} and γC in a "
+    "grid through γ* (0.98γ*, γ*, 1.02γ*), the largest change of the pair over raw records in [−2C, 2C] (clipped "
+    "to C) is found by a seeded edge-value random search plus L-BFGS-B over the clipped box "
+    "[−C, C], polished by coordinate ascent (bounded Brent), and must equal the closed forms "
+    "(pair_sensitivity_zero_out, pair_sensitivity_replace_one) to a relative 1e-8 (never above them by more "
+    "than rounding). The relation: zero-out pair sensitivity > C/B (ḡ's) at every γ > 0 (strictly more noise), "
+    "replace-one pair sensitivity = 2C (ḡ's) exactly for γ ≤ γ* and > 2C beyond, with the maximiser c' = −c "
+    "below γ*. No statistical tests. History: without the coordinate-ascent polish L-BFGS-B stopped 4e-4 short of "
+    "the interior maximum at γ = 1.02γ*, C = 0.5 (seed 0), a search failure, not a closed-form one.",
+)
+def section3_2_zero_out_vs_replace(budget: str, seed: int) -> Outcome:
+    n_rand, starts = by_budget(budget, (400, 8), (4000, 32))
+    zo, rp = td.pair_sensitivity_zero_out(), td.pair_sensitivity_replace_one()
+    gstar_expr = td.replace_gamma_max()
+    rows, bad = [], []
+    k = 0
+    for c in S32P_CLIPS:
+        gstar = float(gstar_expr.subs(td.C, c))
+        for i, gc in enumerate(S32P_GAMMA_C):
+            gam = (gc * gstar if i in S32P_STAR_IDX else gc / c)
+            for B in S32P_ZERO_OUT_B:
+                k += 1
+                found, _ = _s32p_search(lambda u, B=B: _pair_change_zero_out(u, c, gam), B, c, n_rand, starts,
+                                        seed * 1000 + k)
+                closed = float(zo.subs({td.C: c, td.B: B, td.gamma: gam}))
+                rows.append(dict(adjacency="zero-out", C=c, B=B, gamma=gam, found=found, closed=closed,
+                                 gbar=c / B, argmax_sum=float("nan")))
+            k += 1
+            found, arg = _s32p_search(lambda u: _pair_change_replace(u, c, gam), 2, c, n_rand, starts, seed * 1000 + k)
+            cl = _clip1(arg, c)
+            closed = float(rp.subs({td.C: c, td.gamma: gam}))
+            rows.append(dict(adjacency="replace-one", C=c, B=1, gamma=gam, found=found, closed=closed, gbar=2 * c,
+                             argmax_sum=float(abs(cl[0] + cl[1]) / c), below_star=gam < gstar * (1 - 1e-9)))
+    for r in rows:
+        r["rel_gap"] = (r["found"] - r["closed"]) / r["closed"]
+        over = r["rel_gap"] > 64 * EPS
+        under = r["rel_gap"] < -S32P_ATTAIN_TOL
+        r["matches"] = not (over or under)
+        if r["adjacency"] == "zero-out":
+            r["relation"] = r["found"] > r["gbar"] * (1 + S32P_ATTAIN_TOL)  # strictly more than ḡ's
+        elif r["below_star"] or abs(r["gamma"] * r["C"] - float(gstar_expr.subs(td.C, 1.0))) < 1e-9:
+            r["relation"] = abs(r["found"] / r["gbar"] - 1) <= S32P_ATTAIN_TOL and \
+                (not r["below_star"] or r["argmax_sum"] < 1e-6)  # same as ḡ's, at c' = −c
+        else:
+            r["relation"] = r["found"] > r["gbar"] * (1 + S32P_ATTAIN_TOL)  # beyond γ*: the pair costs more
+        if not (r["matches"] and r["relation"]):
+            bad.append(r)
+    # outside the reading: replace-one with B = 2 at small γ (other record non-zero)
+    c0, g0 = S32P_CLIPS[0], S32P_GAMMA_C[0] / S32P_CLIPS[0]
+    b2, _ = _s32p_search(lambda u: _pair_change_replace(u, c0, g0, B=2), 3, c0, n_rand, starts, seed * 1000 + 999)
+    b2_excess = b2 / (2 * c0 / 2) - 1.0
+    verdict = "violated" if bad else "holds"
+    worst = max(rows, key=lambda r: abs(r["rel_gap"]))
+    zo_rows = [r for r in rows if r["adjacency"] == "zero-out"]
+    rp_rows = [r for r in rows if r["adjacency"] == "replace-one"]
+    min_zo_excess = min(r["found"] / r["gbar"] - 1 for r in zo_rows)
+    below = [r for r in rp_rows if r["below_star"]]
+    evidence = (f"{verdict} (exact): {len(rows)} (adjacency, C, B, γ) cases, the searched maximum equals the closed "
+                f"form within a relative {abs(worst['rel_gap']):.2g} at worst; {len(bad)} cases off the closed form "
+                f"or the relation; zero-out: the pair costs at least {min_zo_excess:.3g} (relative) more than ḡ "
+                f"(C/B) at every γ; replace-one (B = 1): the pair's sensitivity is 2C, ḡ's, for γC ≤ "
+                f"{float(gstar_expr.subs(td.C, 1.0)):.4f} (max |c + c'|/C at the maximiser "
+                f"{max(r['argmax_sum'] for r in below):.2g}: c' = −c), and exceeds it beyond; outside the reading, "
+                f"replace-one at B = 2, γC = {S32P_GAMMA_C[0]}: {b2_excess:.3g} above ḡ's 2C/B")
+    counter = None
+    if bad:
+        r = bad[0]
+        counter = {kk: (float(v) if isinstance(v, (float, np.floating)) else v) for kk, v in r.items()}
+    fig_series = []
+    for adj, b in (("zero-out", 1), ("zero-out", 4), ("replace-one", 1)):
+        pts = sorted([r for r in rows if r["adjacency"] == adj and r["B"] == b and r["C"] == S32P_CLIPS[0]],
+                     key=lambda r: r["gamma"])
+        fig_series.append(Series(f"{adj}, B = {b}: searched", [r["gamma"] * r["C"] for r in pts],
+                                 [r["found"] / r["gbar"] for r in pts], style="points"))
+        fig_series.append(Series(f"{adj}, B = {b}: closed form", [r["gamma"] * r["C"] for r in pts],
+                                 [r["closed"] / r["gbar"] for r in pts], style="dashed"))
+    fig = Figure("section3_2_zero_out_vs_replace", "dp_adam_design §3.2: sensitivity of [ḡ, γḡ²] / sensitivity of ḡ",
+                 [Panel(f"C = {S32P_CLIPS[0]}", "γC", "pair / ḡ alone", fig_series, xscale="log")])
+    numbers = {"cases": len(rows), "cases_bad": len(bad), "max_abs_rel_gap": abs(worst["rel_gap"]),
+               "gamma_star_times_C": float(gstar_expr.subs(td.C, 1.0)), "min_zero_out_excess": min_zo_excess,
+               "max_replace_excess_below_star": max(r["found"] / r["gbar"] - 1 for r in below),
+               "replace_B2_excess_at_small_gamma": b2_excess}
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+
+
+# ======================================================================================
+# §4.1 the quadratic example: DP-Adam's floor on the per-coordinate second moment
+# ======================================================================================
+#: fixed before any run: the default two-coordinate quadratic (h = (100, 1), s_x = (10, 0.1)) extended by two
+#: intermediate coordinates; B = 4, C = 10⁵ (clipping inactive: records' norms stay below C by ~100 standard
+#: deviations), σ = 4·10⁻⁴ so the noise std σC/B = 10 sits between the coordinates' scales; θ held at μ + o
+S41 = dict(h=(100.0, 1.0, 10.0, 1.0), s=(10.0, 0.1, 1.0, 3.0), off=(0.0, 0.0, 0.5, 0.0), batch=4, clip=1e5,
+           sigma=4e-4, beta2=0.99, lr=1e-12, burn=100)
+S41_MARGIN = 0.05  # relative: E[v̂_j] within ±5% of E[ḡ_j²] + (σC/B)² (the noise*3 fault moves the floor 9×)
+
+
+def _s41_task(rounds: int, trials: int, seed: int) -> dict:
+    p = S41
+    prob = kdp.quadratic(d=4, h=p["h"], s=p["s"])
+    cfg = kd.RoundConfig(variant="post_processing", lr=p["lr"], beta1=0.9, beta2=p["beta2"], xi=1e-12,
+                        clip_norm=p["clip"], sigma=p["sigma"], batch_size=p["batch"])
+    theta0 = prob.mu + np.asarray(p["off"])
+    base = prob.grad_fn(p["batch"])
+    top = [0.0]
+
+    def grad_fn(t, theta, rng):
+        g = base(t, theta, rng)
+        top[0] = max(top[0], float(np.sqrt((g * g).sum(axis=1)).max()))
+        return g
+
+    out = kd.run_stream(cfg, grad_fn, 4, rounds, trials=trials, seed=seed, theta0=theta0, record_v=True)
+    tt = np.arange(1, rounds + 1)
+    vhat = out["v_hist"] / (1 - p["beta2"] ** tt)[None, :, None]
+    return {"vhat_mean": vhat[:, p["burn"]:, :].mean(axis=1),  # (trials, d): time-average after burn-in
+            "max_record_norm_over_C": top[0] / p["clip"],
+            "theta_drift": float(np.abs(out["theta"] - theta0).max())}
+
+
+declare_equivalent("dp_adam_design.section4.1", "stepsize*10",
+                   "the statement is about the second moment at a fixed gradient distribution: θ is held by "
+                   "lr = 1e-12, and ×10 (θ drift 1e-9) leaves the distribution, and so the statement, unchanged")
+
+
+@claim(
+    "dp_adam_design.section4.1",
+    kind="expectation",
+    statement="""§4.1 (the quadratic example): ignoring clipping, with noise N(0, (σC/B)²) added to each gradient the
+    expected per-coordinate square of the gradient is E[g_j²] + (σC/B)²; so in coordinates where E[g_j²] is much
+    smaller than the noise variance DP-Adam uses a smaller per-coordinate learning rate — the noise imposes a floor
+    on the second moment (a cap η/(σC/B) on the per-coordinate learning rates), which prevents DP-Adam from
+    distinguishing between such coordinates.""",
+    theory=(td.quadratic_dp_adam_vhat,),
+    notes="Reading (the displays were lost): the stationary second moment of post-processing DP-Adam on "
+    "ℓ(θ; x) = ½Σh_j(θ_j − x_j)², x ~ N(μ, diag s_x²), is E[v̂_j] = E[ḡ_j²] + (σC/B)² with E[ḡ_j²] = "
+    "h_j²((θ_j − μ_j)² + s_x,j²/B) (theory.quadratic_dp_adam_vhat; exact in expectation at every t when θ is "
+    "fixed, because v̂ is normalised by 1 − β₂ᵗ). Setting fixed before any run (S41): four coordinates whose clean "
+    "second moments (2.5e5, 2.5e-3, 50, 2.25) lie far above, far below, below and around the noise variance 100; "
+    "lr = 1e-12 holds θ at μ + o (the paper's statement is about a fixed gradient distribution); C = 1e5 keeps "
+    "clipping inactive (checked: the largest record norm / C is reported and must be < 1). Measured: each trial's "
+    "time-average of the kernel's v̂_j over rounds after a burn-in of 100 (same expectation), relative error "
+    "to the closed form; verify.decide.equivalent per coordinate with margin ±5% (fixed before the data). 4 "
+    "tests. Reported, not tested: the per-coordinate learning-rate ratio √(v̂₁/v̂₂) against the non-private "
+    "√(E ḡ₁²/E ḡ₂²) (the floor compresses it).",
+    tests=4,
+)
+def section4_1(budget: str, seed: int) -> Outcome:
+    rounds, trials = by_budget(budget, (300, 100), (600, 400))
+    p = S41
+    r = sweep(_s41_task, [dict(rounds=rounds, trials=trials, seed=seed * 7 + 41)], "section4.1")[0]
+    expr = numeric(td.quadratic_dp_adam_vhat())
+    clean_expr = numeric(td.quadratic_clean_second_moment())
+    pred = np.array([float(expr(h=p["h"][j], s_x=p["s"][j], o=p["off"][j], B=p["batch"], C=p["clip"],
+                                sigma=p["sigma"])) for j in range(4)])
+    clean = np.array([float(clean_expr(h=p["h"][j], s_x=p["s"][j], o=p["off"][j], B=p["batch"]))
+                      for j in range(4)])
+    floor = (p["sigma"] * p["clip"] / p["batch"]) ** 2
+    decisions = []
+    for j in range(4):
+        decisions.append(decide.equivalent(_rel_estimate(r["vhat_mean"][:, j], pred[j]),
+                                           what=f"coordinate {j + 1} (E ḡ² = {clean[j]:.3g}, floor {floor:g}): "
+                                           "(mean v̂ − closed form)/closed form", margin=S41_MARGIN))
+    verdict = _verdict(decisions)
+    setting_ok = r["max_record_norm_over_C"] < 1.0 and r["theta_drift"] < 1e-6
+    if not setting_ok and verdict == "holds":
+        verdict = "inconclusive"
+    meas = r["vhat_mean"].mean(axis=0)
+    lr_ratio_dp = float(np.sqrt(meas[0] / meas[1]))
+    lr_ratio_clean = float(np.sqrt(clean[0] / clean[1]))
+    key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
+        next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[0]
+    evidence = (f"{key.phrase()}; {trials} trials × {rounds} rounds; mean v̂ per coordinate "
+                + ", ".join(f"{m:.4g} (closed form {q:.4g})" for m, q in zip(meas, pred))
+                + f"; floor (σC/B)² = {floor:g}; per-coordinate learning-rate ratio coordinate 2 : 1 is "
+                f"{lr_ratio_dp:.3g} under DP-Adam vs {lr_ratio_clean:.3g} without noise; clipping inactive "
+                f"(max record norm / C = {r['max_record_norm_over_C']:.3g}), θ drift {r['theta_drift']:.2g}")
+    numbers = {f"rel_error_coord{j + 1}": float(d.estimate) for j, d in enumerate(decisions)}
+    numbers.update({f"vhat_coord{j + 1}": float(meas[j]) for j in range(4)})
+    numbers.update({"floor": floor, "lr_ratio_dp": lr_ratio_dp, "lr_ratio_nonprivate": lr_ratio_clean,
+                    "max_record_norm_over_C": float(r["max_record_norm_over_C"]),
+                    "theta_drift": float(r["theta_drift"])})
+    counter = None
+    if verdict == "violated":
+        counter = {"test": key.control.test.split(":")[0], "relative_error": key.estimate,
+                   "bound": key.violated_bound, "seed": seed}
+    ci = [mean_ci(r["vhat_mean"][:, j]) for j in range(4)]
+    fig = Figure("section4_1_floor", "dp_adam_design §4.1: DP-Adam's second moment on the quadratic", [Panel(
+        "E[v̂_j] against the clean second moment E[ḡ_j²]", "E[ḡ_j²]", "v̂_j", [
+            Series("kernel (time-averaged v̂, 95% CI)", clean, [c.estimate for c in ci], [c.lo for c in ci],
+                   [c.hi for c in ci], style="points"),
+            Series("E[ḡ²] + (σC/B)²", np.sort(clean), np.sort(clean) + floor, style="dashed"),
+            Series("no noise: E[ḡ²]", np.sort(clean), np.sort(clean), style="dashed")],
+        xscale="log", yscale="log")])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   decisions=decisions)
+
+
+# ======================================================================================
+# §4.3.2 scale-then-privatize: proportional geometry on the quadratic example
+# ======================================================================================
+#: fixed before any run: the four-coordinate quadratic of §4.1's claim (clean second moments over eight decades),
+#: B = 64 records per round, C = 128 in the scaled geometry with σ = 0.25 (s = σC/B = 0.5, κ = 4/3), β₂ = 0.9,
+#: β₁ = 0 (so m̂ is the private gradient g̃ itself), ξ = 1e-12, rounds counted from t0 = 10⁶ (Adam's corrections
+#: are 1), θ held at μ (lr = 1e-12), v started at the clean second moment and burnt in for 150 rounds
+#: (α¹⁵⁰ = 0.925¹⁵⁰ ≈ 8e-6)
+S432 = dict(h=(100.0, 1.0, 10.0, 1.0), s=(10.0, 0.1, 1.0, 3.0), batch=64, clip=128.0, sigma=0.25, beta2=0.9,
+            xi=1e-12, t0=10**6, lr=1e-12, burn=150)
+S432_MARGIN = 0.05  # relative: the measured factor within ±5% of κ (the pow1.25 mutant of κ is 9% off)
+
+
+def _s432_task(rounds: int, trials: int, seed: int) -> dict:
+    p = S432
+    d = len(p["h"])
+    prob = kdp.quadratic(d=d, h=p["h"], s=p["s"])
+    cfg = kd.RoundConfig(variant="scale_then_privatize", lr=p["lr"], beta1=0.0, beta2=p["beta2"], xi=p["xi"],
+                        clip_norm=p["clip"], sigma=p["sigma"], batch_size=p["batch"]).validated()  # fault hooks
+    clean = np.asarray(p["h"]) ** 2 * np.asarray(p["s"]) ** 2 / p["batch"]  # E ḡ² at θ = μ (v's start only)
+    g2 = np.zeros((trials, d))
+    vh = np.zeros((trials, d))
+    top = 0.0
+    kept = rounds - p["burn"]
+    for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
+        data_ss, noise_ss = ss.spawn(2)
+        data_rng, noise_rng = np.random.default_rng(data_ss), np.random.default_rng(noise_ss)
+        st = kd.State.zeros(d, prob.mu)
+        st.t = p["t0"]
+        st.v[:] = clean
+        ns = kd.NoiseStream(d, noise_rng)
+        for t in range(rounds):
+            grads = prob.grads(st.theta, prob.sample(data_rng, p["batch"]))
+            if t >= p["burn"]:
+                scaled = grads / (np.sqrt(st.v) + p["xi"])  # v̂ = v: t0 makes 1 − β₂ᵗ = 1 in float64
+                top = max(top, float(np.sqrt((scaled * scaled).sum(axis=1)).max()))
+            z = ns.next()
+            kd.step(cfg, st, grads, z[0])
+            if t >= p["burn"]:
+                g2[k] += st.m * st.m  # β₁ = 0 ⇒ m = g̃, the private gradient passed to Adam
+                vh[k] += st.v
+    return {"g2": g2 / kept, "vhat": vh / kept, "max_scaled_norm_over_C": top / p["clip"],
+            "theta_drift": float(np.abs(st.theta - prob.mu).max())}
+
+
+declare_equivalent("dp_adam_design.section4.3.2", "stepsize*10",
+                   "the statement is about the gradient distribution at θ = μ: θ is held by lr = 1e-12, and ×10 "
+                   "leaves the distribution, and so the statement, unchanged")
+
+
+@claim(
+    "dp_adam_design.section4.3.2",
+    kind="expectation",
+    statement="""§4.3.2: on the quadratic example, if the preconditioner used by scale-then-privatize is proportional
+    to the clean second moment, the noise added to the gradients has covariance proportional to it too, so the
+    overall distribution of the private gradients (at θ = μ) has second moments proportional to the clean ones:
+    the preconditioner matches the geometry of the private gradients, up to a proportionality (which can be
+    corrected for with the learning rate) — unlike post-processing, whose private gradients' second moments are
+    E[ḡ_j²] + (σC/B)², not proportional to E[ḡ_j²].""",
+    theory=(td.stp_steady_state, td.stp_private_gradient_factor),
+    notes="Reading (the displays were lost): in §4.3.1's setting (ξ → 0, t large, scaled clipping inactive) the "
+    "preconditioner's steady state is v̂ = κE[ḡ²], κ = 1/(1 − s²), s = σC/B (theory.stp_steady_state), and then "
+    "E[g̃_j²] = (1 + κs²)E[ḡ_j²] (theory.stp_private_gradient_factor; = κ): one factor for all coordinates. "
+    "Measured with the kernel (S432, fixed before any run): four coordinates with E[ḡ_j²] = h_j²s_x,j²/B from "
+    "1.6e-4 to 1.6e4, θ held at μ; per trial the time-averages after burn-in of m̂_j² (β₁ = 0: m̂ = g̃, the private "
+    "gradient) and of v̂_j, divided by E[ḡ_j²]; verify.decide.equivalent of each ratio's relative error to the "
+    "closed-form factor, margin ±5% (fixed before the data), per coordinate: 8 tests. The scaled records' "
+    "largest norm / C is reported and must be < 1 (clipping inactive), else not the setting (inconclusive). "
+    "History: a first version with C = 64, σ = 0.5 (same s) saw one scaled record reach 1.02C in the full run "
+    "(inconclusive by that guard); C was doubled and σ halved.",
+    tests=8,
+)
+def section4_3_2(budget: str, seed: int) -> Outcome:
+    rounds, trials = by_budget(budget, (450, 100), (650, 400))
+    p = S432
+    s_val = p["sigma"] * p["clip"] / p["batch"]
+    kappa = float(numeric(td.stp_steady_state())(s=s_val))
+    factor = float(numeric(td.stp_private_gradient_factor())(s=s_val))
+    r = sweep(_s432_task, [dict(rounds=rounds, trials=trials, seed=seed * 7 + 432)], "section4.3.2")[0]
+    clean = np.asarray(p["h"]) ** 2 * np.asarray(p["s"]) ** 2 / p["batch"]
+    d = clean.size
+    decisions = []
+    for j in range(d):
+        decisions.append(decide.equivalent(_rel_estimate(r["g2"][:, j] / clean[j], factor),
+                                           what=f"coordinate {j + 1} (E ḡ² = {clean[j]:.3g}): (E g̃²/E ḡ² − "
+                                           "(1 + κs²))/(1 + κs²)", margin=S432_MARGIN))
+    for j in range(d):
+        decisions.append(decide.equivalent(_rel_estimate(r["vhat"][:, j] / clean[j], kappa),
+                                           what=f"coordinate {j + 1} (E ḡ² = {clean[j]:.3g}): (v̂/E ḡ² − κ)/κ",
+                                           margin=S432_MARGIN))
+    verdict = _verdict(decisions)
+    setting_ok = float(r["max_scaled_norm_over_C"]) < 1.0 and float(r["theta_drift"]) < 1e-6
+    if not setting_ok and verdict != "inconclusive":
+        verdict = "inconclusive"
+    g_ratio = r["g2"].mean(axis=0) / clean
+    v_ratio = r["vhat"].mean(axis=0) / clean
+    pp_ratio = 1.0 + s_val**2 / clean  # post-processing with the same noise std in gradient units (closed form)
+    key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
+        next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[0]
+    evidence = (f"{key.phrase()}; {trials} trials × {rounds} rounds ({p['burn']} burn-in); κ = {kappa:.4f}, "
+                f"1 + κs² = {factor:.4f}; E g̃²/E ḡ² per coordinate "
+                + ", ".join(f"{x:.4f}" for x in g_ratio) + "; v̂/E ḡ² " + ", ".join(f"{x:.4f}" for x in v_ratio)
+                + f" (clean second moments from {clean.min():.2g} to {clean.max():.2g}); post-processing at the same "
+                f"noise std would give factors from {pp_ratio.min():.4g} to {pp_ratio.max():.4g}; scaled clipping "
+                f"inactive: max scaled record norm / C = {float(r['max_scaled_norm_over_C']):.3g}"
+                + ("" if setting_ok else " — NOT the setting"))
+    numbers = {"kappa": kappa, "factor": factor, "max_scaled_norm_over_C": float(r["max_scaled_norm_over_C"]),
+               "theta_drift": float(r["theta_drift"])}
+    numbers.update({f"g2_ratio_coord{j + 1}": float(g_ratio[j]) for j in range(d)})
+    numbers.update({f"vhat_ratio_coord{j + 1}": float(v_ratio[j]) for j in range(d)})
+    numbers["g2_ratio_spread"] = float(g_ratio.max() / g_ratio.min() - 1)
+    counter = None
+    if verdict == "violated":
+        counter = {"test": key.control.test.split(":")[0], "relative_error": key.estimate,
+                   "bound": key.violated_bound, "seed": seed}
+    gci = [mean_ci(r["g2"][:, j] / clean[j]) for j in range(d)]
+    vci = [mean_ci(r["vhat"][:, j] / clean[j]) for j in range(d)]
+    order = np.argsort(clean)
+    fig = Figure("section4_3_2_geometry", "dp_adam_design §4.3.2: scale-then-privatize's private geometry", [Panel(
+        "second moments relative to the clean E[ḡ_j²]", "E[ḡ_j²]", "ratio", [
+            Series("E g̃²/E ḡ² (kernel, 95% CI)", clean, [c.estimate for c in gci], [c.lo for c in gci],
+                   [c.hi for c in gci], style="points"),
+            Series("v̂/E ḡ² (kernel, 95% CI)", clean, [c.estimate for c in vci], [c.lo for c in vci],
+                   [c.hi for c in vci], style="points"),
+            Series("1 + κs² = κ", clean[order], np.full(d, factor), style="dashed"),
+            Series("post-processing, same noise std: 1 + s²/E ḡ²", clean[order], pp_ratio[order],
+                   style="dashed")], xscale="log", yscale="log")])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   decisions=decisions)
+
+
+# ======================================================================================
+# §4.4.2 IME lacks post-processing's self-regularisation
+# ======================================================================================
+#: fixed before any run: B = 16 equal records, d = 32 coordinates each with clean value g0 = 0.14 (‖record‖ =
+#: 0.79 < C = 1: no clipping), σ = 1, β₁ = 0 (m̂ = g̃), β₂ = 0.9, ξ = 1e-8, no floor (max(v̂, 0)); 100 rounds, lr = 1
+#: (the synthetic gradients do not depend on θ, so the update is −Δθ).  IME's v-noise std (equal √2σ split) is
+#: 0.171, and √K(β₂, 100)·0.171 = 0.039, so g0² = 0.0196 gives P(v̂ < 0) ≈ Φ(−0.5) ≈ 0.31 at round 100
+S442 = dict(d=32, batch=16, g0=0.14, clip=1.0, sigma=1.0, beta2=0.9, xi=1e-8, rounds=100, burn=10,
+            spike_rounds=(1, 5, 50))
+S442_MARGIN = 0.03  # absolute: IME's fraction of over-bound updates may fall short of P(v̂ < 0) by at most this
+S442_BOUND_TOL = 1e-12  # relative rounding allowance of the exact bound (a few flops per update)
+S442_ATTAIN_TOL = 1e-6  # relative: the spike stream attains the bound up to ξ/√v̂ = 1e-8 and rounding
+
+
+def _s442_task(variant: str, bound: tuple, trials: int, seed: int) -> dict:
+    """Per trial: max over rounds of max_j |u_j|/bound_t, mean |u| after burn-in, the final round's fractions of
+    updates above bound_T and of v ≤ 0 (``bound``: post-processing's bound per round, from the closed form)."""
+    p = S442
+    d, B = p["d"], p["batch"]
+    cfg = kd.RoundConfig(variant=variant, lr=1.0, beta1=0.0, beta2=p["beta2"], xi=p["xi"], clip_norm=p["clip"],
+                        sigma=p["sigma"], batch_size=B).validated()  # fault hooks
+    lr_nominal = 1.0
+    grads = np.full((B, d), p["g0"])
+    bound = np.asarray(bound, dtype=float)
+    max_ratio = np.empty(trials)
+    mean_abs = np.empty(trials)
+    frac_large = np.empty(trials)
+    frac_neg = np.empty(trials)
+    u_final = np.empty((trials, d))
+    for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
+        st = kd.State.zeros(d)
+        ns = kd.NoiseStream(d, np.random.default_rng(ss), parts=2 if variant == "ime" else 1)
+        mr, tot = 0.0, 0.0
+        for t in range(p["rounds"]):
+            before = st.theta.copy()
+            z = ns.next()
+            kd.step(cfg, st, grads, z[0], z[-1])
+            u = np.abs(st.theta - before) / lr_nominal
+            mr = max(mr, float(u.max() / bound[t]))
+            if t >= p["burn"]:
+                tot += float(u.mean())
+        u_final[k] = u
+        max_ratio[k] = mr
+        mean_abs[k] = tot / (p["rounds"] - p["burn"])
+        frac_large[k] = float(np.mean(u > bound[-1]))
+        frac_neg[k] = float(np.mean(st.v <= 0))
+    return {"max_ratio": max_ratio, "mean_abs": mean_abs, "frac_large": frac_large, "frac_neg": frac_neg,
+            "median_final": float(np.median(u_final))}
+
+
+def _s442_spike(t: int) -> float:
+    """|update|/lr of noise-free post-processing at round t after t − 1 rounds of zero gradients (one coordinate)."""
+    p = S442
+    cfg = kd.RoundConfig(variant="post_processing", lr=1.0, beta1=0.0, beta2=p["beta2"], xi=p["xi"],
+                        clip_norm=p["clip"], sigma=0.0, batch_size=1).validated()
+    st = kd.State.zeros(1)
+    zero = np.zeros(1)
+    for _ in range(t - 1):
+        kd.step(cfg, st, np.zeros((1, 1)), zero)
+    before = float(st.theta[0])
+    kd.step(cfg, st, np.ones((1, 1)), zero)
+    return abs(float(st.theta[0]) - before)
+
+
+declare_equivalent("dp_adam_design.section4.4.2", "noise*3",
+                   "post-processing's bound holds at every noise level, and more IME noise (signal fixed) only raises "
+                   "P(v̂ < 0) = Φ(−g0²/(√K·std)) above the unfaulted value the check asks IME's fraction to reach: "
+                   "the statement checked is weaker, never false")
+
+
+@claim(
+    "dp_adam_design.section4.4.2",
+    kind="expectation",
+    statement="""§4.4.2: DP-Adam via post-processing (or with bias correction) has a self-regularization behavior:
+    if large noise is added to one coordinate of the gradient, the corresponding coordinate of v̂ will be large,
+    hence the per-coordinate learning rate will be small and we avoid taking a large noisy update in that
+    coordinate. The decoupling of noises in independent moment estimation prevents this self-regularization: where
+    v̂ is negative the per-coordinate learning rate is 1/ξ while the noisy gradient can be much larger than ξ, so
+    the update for this coordinate will be very large.""",
+    theory=(td.postprocessing_update_bound, td.vhat_variance_factor),
+    notes="Reading: self-regularisation = post-processing's per-coordinate update |m̂/√v̂| (β₁ = 0, ξ → 0) is bounded "
+    "by √((1 − β₂ᵗ)/(1 − β₂)) whatever the noise (theory.postprocessing_update_bound, exact, attained by a "
+    "zero-then-spike stream); IME has no such bound: wherever its v̂ ≤ 0 the update is |g̃|/ξ. Setting S442 "
+    "(fixed before any run; a constant small clean signal, as in §4.4.1). Exact part: every post-processing update "
+    "in every trial is ≤ the bound (relative rounding 1e-12), and the noise-free spike stream attains it at "
+    "t = 1, 5, 50 (relative 1e-6) — a computed counterexample otherwise. Measured (2 tests): (i) IME's fraction of "
+    "coordinates whose final-round update exceeds the bound is at least P(v̂ < 0), the exact Gaussian law of IME's "
+    "v̂ (K(β₂, t) from theory.vhat_variance_factor), less a margin of 0.03 (verify.decide.upper_bounded on "
+    "P − fraction, t interval over trials); (ii) post-processing's mean |update| (rounds 11–100) is below IME's "
+    "(verify.decide.better, margin 0, Welch t). The sizes are reported: median final |update| of each.",
+    tests=2,
+    weaker_if={"theory.dp_adam_design.vhat_variance_factor": "smaller"},  # a smaller P(v̂ < 0) only weakens (i)
+)
+def section4_4_2(budget: str, seed: int) -> Outcome:
+    trials = by_budget(budget, 60, 300)
+    p = S442
+    tt = np.arange(1, p["rounds"] + 1)
+    bexpr = numeric(td.postprocessing_update_bound())
+    bound = np.array([float(bexpr(beta2=p["beta2"], t=int(x))) for x in tt])
+    bt = tuple(float(b) for b in bound)
+    pp, ime = sweep(_s442_task, [dict(variant="post_processing", bound=bt, trials=trials, seed=seed * 7 + 442),
+                                 dict(variant="ime", bound=bt, trials=trials, seed=seed * 7 + 443)], "section4.4.2")
+    pp_max = float(pp["max_ratio"].max())
+    spikes = {t: _s442_spike(t) for t in p["spike_rounds"]}
+    spike_rel = {t: spikes[t] / float(bexpr(beta2=p["beta2"], t=t)) - 1 for t in spikes}
+    bound_ok = pp_max <= 1 + S442_BOUND_TOL
+    attained = all(abs(v) <= S442_ATTAIN_TOL for v in spike_rel.values())
+    _, std_v = kd.ime_noise_stds(p["sigma"], p["clip"], p["batch"])
+    p_neg = ime_negative_probability(p["g0"], std_v, p["beta2"], p["rounds"])  # the clean value g0 (squared inside)
+    e = decide.mean_estimate(ime["frac_large"])
+    d_large = decide.upper_bounded(decide.Estimate(p_neg - e.value, e.se, e.df), 0.0, margin=S442_MARGIN,
+                                   test="P(v̂ < 0) − IME's fraction of final-round updates above the bound: "
+                                   "one-sample t")
+    d_mean = decide.better(pp["mean_abs"], ime["mean_abs"], what="mean |update| post-processing − IME", margin=0.0)
+    decisions = [d_large, d_mean]
+    verdict = _verdict(decisions, exact_ok=bound_ok and attained)
+    counter = None
+    if not bound_ok:
+        counter = {"post_processing_max_update_over_bound": pp_max, "beta2": p["beta2"]}
+    elif not attained:
+        counter = {"spike_update_relative_to_bound": {int(k): float(v) for k, v in spike_rel.items()}}
+    elif verdict == "violated":
+        key = next(dd for dd in decisions if dd.verdict == "violated")
+        counter = {"test": key.control.test.split(":")[0], "estimate": key.estimate, "seed": seed}
+    key = next((dd for dd in decisions if dd.verdict != "holds"), None) or decisions[0]
+    evidence = (f"{key.phrase()}; exact: post-processing's largest |update|/bound {pp_max:.6f} over {trials} trials "
+                f"× {p['rounds']} rounds × {p['d']} coordinates ({'≤ 1' if bound_ok else 'ABOVE 1'}); the spike "
+                f"stream attains the bound (relative errors "
+                + ", ".join(f"t={t}: {v:.2g}" for t, v in spike_rel.items()) + f"); IME: fraction of final "
+                f"updates above the bound {float(ime['frac_large'].mean()):.4f} vs P(v̂ < 0) = {p_neg:.4f} "
+                f"(v̂ ≤ 0 in {float(ime['frac_neg'].mean()):.4f}); mean |update| post-processing "
+                f"{float(pp['mean_abs'].mean()):.4g} vs IME {float(ime['mean_abs'].mean()):.4g} ({d_mean.verdict}); "
+                f"median final |update| {float(pp['median_final']):.3g} vs {float(ime['median_final']):.3g}")
+    numbers = {"pp_max_update_over_bound": pp_max, "ime_frac_large": float(ime["frac_large"].mean()),
+               "ime_frac_vhat_nonpositive": float(ime["frac_neg"].mean()), "p_negative_closed_form": p_neg,
+               "pp_frac_large": float(pp["frac_large"].mean()), "pp_mean_abs_update": float(pp["mean_abs"].mean()),
+               "ime_mean_abs_update": float(ime["mean_abs"].mean()), "pp_median_final": float(pp["median_final"]),
+               "ime_median_final": float(ime["median_final"])}
+    numbers.update({f"spike_rel_error_t{t}": float(v) for t, v in spike_rel.items()})
+    fig = Figure("section4_4_2_self_regularisation", "dp_adam_design §4.4.2: update sizes, post-processing vs IME", [
+        Panel("per-trial mean |update| (rounds 11–100)", "method", "mean |update| / lr", [
+            Series("trials", [0] * trials + [1] * trials, np.concatenate([pp["mean_abs"], ime["mean_abs"]]),
+                   style="points"),
+            Series("post-processing's bound √((1 − β₂ᵗ)/(1 − β₂)), t = 100", [0, 1], [bound[-1]] * 2,
+                   style="dashed")], yscale="log", categories=["post-processing", "IME"])])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   decisions=decisions)
+
+
+# ======================================================================================
+# §5.1 the "IME for free" row: its place in the ordering of the variants
+# ======================================================================================
+@claim(
+    "dp_adam_design.section5.1.ime_for_free",
+    kind="experiment",
+    statement="""§5.1 (table): AdaGrad via independent moment estimation "for free" (each of ḡ and ḡ² noised with
+    the multiplier σ, not the equal-privacy √2σ) reaches test loss 0.5980, between non-private AdaGrad (0.5976) and
+    IME at post-processing's privacy (0.5981): the ordering non-private < IME for free < IME.""",
+    theory=(td.ime_noise_stds,),
+    notes="Reading: the table's place of the 'for free' row — non-private < IME for free < IME. The rest of the "
+    "table's chain (IME and IME for free < post-processing, 0.6010) is dp_adam_design.section5.1's statement and "
+    "tests, not repeated here (those are unpaired Welch comparisons; in this worktree section5.1 is inconclusive at "
+    "quick seeds 0, 1, 2, and at seed 2 post-processing's mean is below both IME rows). The setting, learning-rate "
+    "grid, noise multiplier "
+    "(σ = 0.275, calibrated once from the non-private and post-processing rows) and trials (30, quick = full) are "
+    "dp_adam_design.section5.1's (S51), reused unchanged. IME's stds come from theory.ime_noise_stds (the √2σ "
+    "split); IME for free is the kernel's ime_split=False. All methods draw the same unit noise per trial (the "
+    "same seed), so IME for free − IME is a paired difference per trial, each at its own best learning rate. "
+    "Tests (2): IME for free − IME < 0 (verify.decide.upper_bounded on the paired mean, holds if its upper 95% "
+    "bound is < 0, violated if its family-corrected lower bound is > 0) and non-private < IME for free "
+    "(verify.decide.better, margin S51_MARGIN = 0.0017, as in section5.1). The setting guard of section5.1 "
+    "applies: a seed whose post-processing excess is more than 3× off the paper's cannot give violated. "
+    "Reported, not tested: the paper's gap IME − IME for free is 0.0001; this reconstruction's is about 0.001.",
+    tests=2,
+    weaker_if={"theory.dp_adam_design.ime_noise_stds": "larger"},  # noisier IME only makes 'for free < IME' easier
+)
+def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
+    trials = 30
+    lrs = S51_LRS
+    ime_stds = tuple(float(v) for v in (numeric(e)(sigma=S51["sigma"], C=S51["clip"], B=1)
+                                        for e in td.ime_noise_stds()))
+    methods = ("nonprivate", "ime_for_free", "ime", "post_processing")
+    tasks = [dict(method=m, lrs=lrs, trials=trials, seed=seed + 1) for m in methods]
+    tasks[2]["stds"] = ime_stds
+    res = sweep(_s51_task, tasks, "section5.1.ime_for_free")
+    best = {m: _s51_best(r, lrs) for m, r in zip(methods, res)}
+    gt = float(res[0]["ground_truth"])
+    paired = best["ime_for_free"][1] - best["ime"][1]
+    d_pair = decide.upper_bounded(decide.mean_estimate(paired), 0.0,
+                                  test="test loss IME for free − IME (paired over the shared noise draws): "
+                                  "one-sample t")
+    d_np = decide.better(best["nonprivate"][1], best["ime_for_free"][1], what="test loss non-private − IME for free",
+                         margin=S51_MARGIN)
+    decisions = [d_pair, d_np]
+    verdict = _verdict(decisions)
+    pp_excess = float(best["post_processing"][0] - gt)
+    ratio = pp_excess / S51_PAPER_PP_EXCESS
+    setting_matches = 1.0 / S51_SETTING_FACTOR <= ratio <= S51_SETTING_FACTOR
+    why_not = ""
+    if verdict == "violated" and not setting_matches:
+        verdict = "inconclusive"
+        why_not = (f"; a test says violated, but this seed's post-processing excess {pp_excess:.3g} is {ratio:.3g}× "
+                   "the paper's: not the paper's setting")
+    key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
+        next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[0]
+    order = sorted(methods, key=lambda m: best[m][0])
+    evidence = (f"{key.phrase()}{why_not}; {trials} trials, σ = {S51['sigma']:g}; best-lr mean test loss: ground "
+                f"truth {gt:.4f}, " + ", ".join(f"{m} {best[m][0]:.4f}" for m in methods)
+                + f" (paper 0.5976, 0.5976, 0.5980, 0.5981, 0.6010); measured order {' < '.join(order)}; IME for "
+                f"free − IME paired {d_pair.estimate:.4g} ({d_pair.verdict}), non-private − IME for free "
+                f"{d_np.estimate:.4g} ({d_np.verdict}); post-processing excess {ratio:.3g}× the paper's")
+    numbers = {f"loss_{m}": best[m][0] for m in methods}
+    numbers.update({f"lr_{m}": best[m][2] for m in methods})
+    numbers.update({"loss_ground_truth": gt, "ime_for_free_minus_ime": d_pair.estimate,
+                    "nonprivate_minus_ime_for_free": d_np.estimate, "pp_excess_over_paper": ratio,
+                    "ime_std_grad": ime_stds[0], "ime_std_square": ime_stds[1]})
+    counter = None
+    if verdict == "violated":
+        counter = {"test": key.control.test.split(":")[0], "difference": key.estimate,
+                   "lower_bound": key.violated_bound, "sigma": S51["sigma"], "seed": seed}
+    cis = [mean_ci(best[m][1]) for m in methods]
+    names = ["non-private", "IME for free", "IME", "post-processing"]
+    fig = Figure("section5_1_ime_for_free", "dp_adam_design §5.1: where 'IME for free' sits", [
+        Panel("mean test loss (95% CI), best learning rate per method", "method", "test loss", [
+            Series("this reconstruction", list(range(4)), [c.estimate for c in cis], [c.lo for c in cis],
+                   [c.hi for c in cis], style="points"),
+            Series("paper", list(range(4)), [S51_PAPER[k] for k in methods], style="points")], categories=names)])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   decisions=decisions)
