@@ -163,3 +163,15 @@ def theorem5_bound() -> sp.Expr:
 def theorem4_bound() -> sp.Expr:
     """adadps Theorem 4 as stated (public data, constant α ≤ ϵ/(2L), B√(1−β) ≤ √a ϵ/4): O(1/T) + O(‖τ²‖₁/b + σ²/b²)."""
     return 1 / T + S_tau / b + sigma**2 / b**2
+
+
+# --- Eq. (39): Theorem 2's private rate by substitution -------------------------------------------
+def eq39_sigma_sq() -> sp.Expr:
+    """σ² = b²T·log(1/δ)/(n²ε²) of eq. (39)'s substitution (the paper's O(·) with unit constant)."""
+    return b**2 * T * sp.log(1 / delta) / (n**2 * epsilon**2)
+
+
+def eq39_T() -> sp.Expr:
+    """T = n²ε²/(max_t E‖Aᵗ‖₁·log(1/δ)) of eq. (39)'s substitution (unit constant; S_A stands for max_t E‖Aᵗ‖₁)."""
+    return n**2 * epsilon**2 / (S_A * sp.log(1 / delta))
+

@@ -1,0 +1,35 @@
+"""Issue 22: adadps statements added to the ledger (eq. (39), Theorem 4, Tables 10, 9, 8, 4): quick verdicts at seed
+0, pinned counterexamples, and a declared mutant that each check catches."""
+
+import logging
+
+from verify import mutants, registry
+
+logging.getLogger("absl").setLevel(logging.ERROR)
+
+
+def _claim(cid):
+    registry.load_all()
+    return registry.REGISTRY[cid]
+
+
+def _mutant_verdicts(cid, names):
+    c = _claim(cid)
+    return {r.mutant: r.verdict for r in mutants.run([c], "quick", 0) if r.mutant in names}
+
+
+# --- eq. (39) ------------------------------------------------------------------------------------
+def test_eq39_is_violated_with_the_smallest_counterexample():
+    """Substituting σ² and T into eq. (38) gives C²α + G·S_A times the stated rate: unbounded in S_A. With every
+    constant 1 the ratio is 5/2 at S_A = 1 and first exceeds 10× that at S_A = 17 (53/2)."""
+    out = _claim("adadps.eq39").check("quick", 0)
+    assert out.verdict == "violated"
+    ce = out.counterexample
+    assert ce["unbounded_in"] == ["S_A→∞"]
+    assert ce["S_A"] == 17 and ce["ratio_at_S_A"] == "53/2" and ce["ratio_at_1"] == "5/2"
+    assert out.numbers["ratio_at_smallest"] == 26.5
+
+
+def test_eq39_the_corrected_rate_mutant_turns_it_to_holds():
+    v = _mutant_verdicts("adadps.eq39", {"theorem2_private_rate:S_A^(3/2)"})
+    assert v == {"theorem2_private_rate:S_A^(3/2)": "holds"}
