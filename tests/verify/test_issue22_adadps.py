@@ -33,3 +33,17 @@ def test_eq39_is_violated_with_the_smallest_counterexample():
 def test_eq39_the_corrected_rate_mutant_turns_it_to_holds():
     v = _mutant_verdicts("adadps.eq39", {"theorem2_private_rate:S_A^(3/2)"})
     assert v == {"theorem2_private_rate:S_A^(3/2)": "holds"}
+
+
+# --- Theorem 4 -----------------------------------------------------------------------------------
+def test_theorem4_holds_with_the_proofs_constants_and_is_tight_in_the_full_batch_case():
+    out = _claim("adadps.theorem4").check("quick", 0)
+    assert out.verdict == "holds"
+    assert 0.3 < out.numbers["max_lhs_over_rhs"] < 1.0  # the O(1/T) term is tight: a ×0.1 bound is refuted
+    assert all(out.numbers[k] <= 2.0 for k in out.numbers if k.startswith("dist_max["))  # the path stays in D̄
+
+
+def test_theorem4_mutants_a_bound_ten_times_too_small_and_a_tenfold_step_are_caught():
+    v = _mutant_verdicts("adadps.theorem4", {"theorem4_explicit_bound:x0.1", "stepsize*10"})
+    assert v["theorem4_explicit_bound:x0.1"] == "violated"
+    assert v["stepsize*10"] != "holds"
