@@ -47,3 +47,17 @@ def test_theorem4_mutants_a_bound_ten_times_too_small_and_a_tenfold_step_are_cau
     v = _mutant_verdicts("adadps.theorem4", {"theorem4_explicit_bound:x0.1", "stepsize*10"})
     assert v["theorem4_explicit_bound:x0.1"] == "violated"
     assert v["stepsize*10"] != "holds"
+
+
+# --- Table 10 ------------------------------------------------------------------------------------
+def test_table10_close_to_all_public_but_undecided_against_dp_sgd():
+    out = _claim("adadps.table10").check("quick", 0)
+    assert out.verdict == "inconclusive"
+    assert [str(d.verdict) for d in out.decisions] == ["holds", "inconclusive"]
+    assert out.numbers["public_all"] == 75 and out.numbers["public_small"] == 3
+    assert out.numbers["drop"] < 0.05
+
+
+def test_table10_public_statistics_of_the_wrong_features_are_caught():
+    v = _mutant_verdicts("adadps.table10", {"public-features-reversed"})
+    assert v == {"public-features-reversed": "violated"}
