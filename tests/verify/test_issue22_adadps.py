@@ -61,3 +61,16 @@ def test_table10_close_to_all_public_but_undecided_against_dp_sgd():
 def test_table10_public_statistics_of_the_wrong_features_are_caught():
     v = _mutant_verdicts("adadps.table10", {"public-features-reversed"})
     assert v == {"public-features-reversed": "violated"}
+
+
+# --- Table 9 -------------------------------------------------------------------------------------
+def test_table9_non_private_adas_matches_adam_within_two_points():
+    out = _claim("adadps.table9").check("quick", 0)
+    assert out.verdict == "holds"
+    for m in ("adas_public", "adas_frequency"):
+        assert abs(out.numbers[f"test_acc[{m}]"] - out.numbers["test_acc[adam]"]) < 0.02
+
+
+def test_table9_adas_without_side_information_is_not_a_match():
+    v = _mutant_verdicts("adadps.table9", {"adas-without-side-information"})
+    assert v["adas-without-side-information"] != "holds"
