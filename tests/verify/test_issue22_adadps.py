@@ -74,3 +74,23 @@ def test_table9_non_private_adas_matches_adam_within_two_points():
 def test_table9_adas_without_side_information_is_not_a_match():
     v = _mutant_verdicts("adadps.table9", {"adas-without-side-information"})
     assert v["adas-without-side-information"] != "holds"
+
+
+# --- Table 8 -------------------------------------------------------------------------------------
+def test_table8_the_verdict_turns_on_the_unstated_beta1():
+    """β₁ = 1 (the caption's clean preconditioner only): AdaDPS above DP-Adam-Pub (holds); β₁ = 0.9 (the displayed
+    update, a tenth of the clean public gradient in m): DP-Adam-Pub above AdaDPS at quick (undecided at 12 seeds,
+    violated at full). The readings disagree: inconclusive."""
+    out = _claim("adadps.table8").check("quick", 0)
+    assert out.verdict == "inconclusive"
+    assert [str(d.verdict) for d in out.decisions] == ["inconclusive", "holds"]
+    assert out.numbers["diff_adadps_minus[dp_adam_pub_formula]"] < 0 < out.numbers[
+        "diff_adadps_minus[dp_adam_pub_caption]"]
+
+
+def test_table8_decisions_respond_to_public_statistics_of_the_wrong_features():
+    c = _claim("adadps.table8")
+    m = next(x for x in c.mutants if x.name == "public-features-reversed")
+    with m.apply():
+        out = c.check("quick", 0)
+    assert [str(d.verdict) for d in out.decisions] == ["violated", "inconclusive"]
