@@ -94,3 +94,17 @@ def test_table8_decisions_respond_to_public_statistics_of_the_wrong_features():
     with m.apply():
         out = c.check("quick", 0)
     assert [str(d.verdict) for d in out.decisions] == ["violated", "inconclusive"]
+
+
+# --- Table 4 (TF-IDF row) ------------------------------------------------------------------------
+def test_table4_adadps_is_not_separated_from_fairly_tuned_baselines_on_tfidf():
+    out = _claim("adadps.table4").check("quick", 0)
+    assert out.verdict == "inconclusive"
+    assert [str(d.verdict) for d in out.decisions] == ["inconclusive", "inconclusive", "holds"]
+    f = out.numbers
+    assert abs(f["test_acc[adadps]"] - f["test_acc[dp_sgd]"]) < 0.02  # far from the paper's ~0.10 gap
+
+
+def test_table4_inverted_side_information_is_caught():
+    v = _mutant_verdicts("adadps.table4", {"tfidf-side-information-inverted"})
+    assert v == {"tfidf-side-information-inverted": "violated"}

@@ -2119,3 +2119,142 @@ def table8(budget: str, seed: int) -> Outcome:
                if verdict == "violated" else None)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
                    decisions=decisions)
+
+
+# ======================================================================================
+# Table 4: the TF-IDF row (zipf_bow_logistic with TF-IDF features)
+# ======================================================================================
+@lru_cache(maxsize=8)
+def _tfidf_cached(problem_items: tuple, public: str):
+    """adadps.table's zipf_bow_logistic with TF-IDF features: x_ij = idf_j·1{token j in record i}, each row scaled to
+    unit L2 norm (the usual TF-IDF vectors, binary term frequency), idf_j = log(1/P(x_j = 1)) from the population
+    law (open knowledge; recovered up to a constant, which the row scaling removes, from the problem's
+    "inverse_idf" side information 1/idf_j). Private, public and test splits transformed alike. ``public``:
+    "public" (the problem's public split) or "private" (the private training records themselves: the 'ideal'
+    preconditioner from clean private gradients)."""
+    import dataclasses
+
+    prob = make_problem("zipf_bow_logistic", dict(problem_items))
+    idf = 1.0 / prob.side_info["inverse_idf"]
+
+    def tfidf(X):
+        Z = X * idf
+        nrm = np.linalg.norm(Z, axis=1, keepdims=True)
+        return np.ascontiguousarray(Z / np.where(nrm > 0, nrm, 1.0))
+
+    out = dataclasses.replace(prob, features=tfidf(prob.features), public_features=tfidf(prob.public_features),
+                              test_features=tfidf(prob.test_features))
+    if public == "private":
+        out = dataclasses.replace(out, public_features=out.features, public_labels=out.labels)
+    return out
+
+
+T4T_METHODS = ("dp_sgd", "dp_adam", "adadps", "ideal")
+T4T_KERNEL = {"dp_sgd": "dp_sgd", "dp_adam": "dp_adam", "adadps": "adadps_fixed", "ideal": "adadps_rmsprop"}
+T4T_LABELS = {"dp_sgd": "DP-SGD", "dp_adam": "DP-Adam", "adadps": "AdaDPS (A ∝ 1/TF-IDF)", "ideal": "ideal"}
+#: adadps.table10's grids widened until no method's tuned (lr, C) sits at an edge (unit-norm TF-IDF rows give small
+#: gradients: with the paper's grid plus 3 and 10, DP-SGD's best lr was the top, 10, and then 100 of a first widening)
+T4T_GRIDS = {k: dict(T10_GRIDS[k], lrs=T10_GRIDS[k]["lrs"] + (30.0, 100.0, 300.0, 1000.0),
+                     clips=(0.01,) + T10_GRIDS[k]["clips"], trials=(12 if k == "quick" else 40)) for k in T10_GRIDS}
+T4T_IDEAL_GAP = 0.05  # "only slightly underperforming the ideal oracle": at most 5 points below (paper: 0.03)
+
+
+def _t4t_task(problem_kw: dict, method: str, lr: float, clip: float, sigma: float, batch_size: int, steps: int,
+              trials: int, seed: int) -> dict:
+    """``trials`` kernel runs of one Table 4 method on the TF-IDF problem: validation and test accuracy per run."""
+    from kernels import adadps as ka
+
+    prob = _tfidf_cached(tuple(sorted(problem_kw.items())), "private" if method == "ideal" else "public")
+    out = ka.run_central(prob, T4T_KERNEL[method], lr=lr, clip=clip, sigma=sigma, batch_size=batch_size, steps=steps,
+                         side_info="inverse_idf", eps_a=1e-3, trials=trials, seed=seed, n_log=2)
+    (Xv, yv), (Xt, yt) = _split_eval(prob)
+    W = np.where(np.isfinite(out["w"]), out["w"], 0.0)
+    return {"val_acc": np.array([prob.accuracy(w, Xv, yv) for w in W]),
+            "test_acc": np.array([prob.accuracy(w, Xt, yt) for w in W])}
+
+
+def _t4t_inverted_side_info_mutant():
+    """A declared fault: AdaDPS's side information inverted, A ∝ TF-IDF weight instead of 1/TF-IDF weight."""
+    from verify.mutants import Mutant, substituted
+
+    original = _tfidf_cached
+
+    def inverted(problem_items: tuple, public: str):
+        import dataclasses
+
+        prob = original(problem_items, public)
+        a = 1.0 / prob.side_info["inverse_idf"]
+        return dataclasses.replace(prob, side_info=dict(prob.side_info, inverse_idf=a / a.max()))
+
+    return Mutant("tfidf-side-information-inverted", "verify.papers.adadps._tfidf_cached: AdaDPS's side information "
+                  "A ∝ TF-IDF weight (idf_j) instead of A ∝ 1/idf_j (the rare features damped, not amplified)",
+                  "kernel", lambda: substituted("verify.papers.adadps._tfidf_cached", inverted))
+
+
+@claim(
+    "adadps.table4",
+    kind="experiment",
+    statement="""Table 4 (TF-IDF row) / Section 6.1.2: with TF-IDF features and A inversely proportional to the
+    features' TF-IDF values, "AdaDPS outperforms the baselines [DP-SGD 0.68, DP-Adam 0.65] by ~10% absolute
+    accuracy [0.80], only slightly underperforming the 'ideal' oracle [0.83]" (AdaDPS-RMSProp with the second moment
+    estimated on clean private gradients).""",
+    theory=(),
+    mutants=[_t4t_inverted_side_info_mutant()],
+    notes="Expressible on the stand-in: adadps.table's zipf_bow_logistic at its quick size (n = 1500, d = 200) with "
+    "TF-IDF features built from its binary bag of words (verify.papers.adadps._tfidf_cached: idf_j = log(1/p_j) from "
+    "the population law, rows scaled to unit norm); AdaDPS = kernel adadps_fixed with A = the problem's "
+    "'inverse_idf' side information (A_j ∝ 1/idf_j: inversely proportional to the feature's TF-IDF weight); "
+    "ideal = kernel adadps_rmsprop whose 'public' split is the private training set itself (clean private "
+    "gradients, as the paper's oracle; not private, an upper reference only). Every method σ = 1, b = 32, 300 "
+    "steps, Poisson sampling; (lr, C) tuned per method by validation accuracy on adadps.table10's grid widened to "
+    "lr up to 1000 and C down to 0.01 (with the narrower grid DP-SGD's tuned lr sat at its top, 10, and the "
+    "verdict was an artefact of it: holds there, a near-tie once DP-SGD could take lr = 100), test accuracy on "
+    "fresh seeds (12 quick, 40 full). A tuned point at a corner (DP-SGD at lr 1000, C 0.01; DP-Adam at C 0.01) is "
+    "degenerate, not an edge: with every record clipped DP-SGD's step depends on lr·C (10 here, also reachable "
+    "inside the grid) and DP-Adam's normalisation makes it nearly invariant to C. "
+    "Tests (3): AdaDPS > DP-SGD and AdaDPS > DP-Adam by "
+    "verify.decide.better (margin 0.01, adadps.table's; the '~10%' size is reported, not tested), and 'slightly "
+    "below ideal': E[acc(ideal) − acc(AdaDPS)] ≤ 0.05 by decide.upper_bounded (margin fixed in code; the paper's gap "
+    "is 0.03). Verdict: the conjunction. Not tested: the BoW-vs-TF-IDF comparison across methods ('TF-IDF "
+    "features result in higher accuracies than BoW features' across all methods), which Table 4 itself "
+    "contradicts for DP-Adam (0.65 < 0.68). Declared fault: AdaDPS with A ∝ idf_j (the side information inverted).",
+    tests=3,
+)
+def table4(budget: str, seed: int) -> Outcome:
+    from verify.runner import sweep
+
+    g = T4T_GRIDS[by_budget(budget, "quick", "full")]
+    grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
+    base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
+    chosen = {}
+    for m in T4T_METHODS:
+        outs = sweep(_t4t_task, [dict(base, method=m, trials=g["tune_trials"], seed=int(seed) * 1000 + 51, **p)
+                                 for p in grid], f"adadps.table4 tune {m}")
+        chosen[m] = grid[int(np.argmax([float(np.mean(o["val_acc"])) for o in outs]))]
+    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 52, **chosen[m]) for m in T4T_METHODS]
+    acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T4T_METHODS, sweep(_t4t_task, tasks, "adadps.table4 runs"))}
+    decisions = [decide.better(-acc["adadps"], -acc[m], what=f"test accuracy {T4T_LABELS[m]} − AdaDPS",
+                               margin=TABLE_MARGIN) for m in ("dp_sgd", "dp_adam")]
+    decisions.append(decide.upper_bounded(decide.difference_estimate(acc["ideal"], acc["adadps"]), T4T_IDEAL_GAP,
+                                          test=f"test accuracy ideal − AdaDPS ≤ {T4T_IDEAL_GAP:g}"))
+    verdict = str(decide.combine(decisions))
+    means = {m: stats.mean_ci(acc[m]) for m in T4T_METHODS}
+    evidence = (f"{verdict}: " + "; ".join(d_.phrase() for d_ in decisions) + f"; TF-IDF test accuracy "
+                f"({g['trials']} seeds, σ = {TABLE_SIGMA:g}): "
+                + ", ".join(f"{T4T_LABELS[m]} {means[m]} (lr {chosen[m]['lr']:g}, C {chosen[m]['clip']:g})"
+                            for m in T4T_METHODS)
+                + f"; AdaDPS − best baseline {means['adadps'].estimate - max(means['dp_sgd'].estimate, means['dp_adam'].estimate):+.4f} "  # noqa: E501
+                "(the paper: about +0.10; reported)")
+    edge = [T4T_LABELS[m] for m in T4T_METHODS if chosen[m]["lr"] == max(g["lrs"])]
+    if edge:
+        evidence += f"; tuned lr at the grid's top ({max(g['lrs']):g}) for {', '.join(edge)}"
+    fig = Figure("table4", "adadps Table 4, TF-IDF row (zipf_bow_logistic with TF-IDF features)", [Panel(
+        f"mean ± 95% CI, σ = {TABLE_SIGMA:g}", "method", "test accuracy",
+        [Series(T4T_LABELS[m], [i], [means[m].estimate], [means[m].lo], [means[m].hi], style="points")
+         for i, m in enumerate(T4T_METHODS)])])
+    numbers = {f"test_acc[{m}]": means[m].estimate for m in T4T_METHODS}
+    counter = None
+    if verdict == "violated":
+        counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   decisions=decisions)
