@@ -163,3 +163,34 @@ def theorem5_bound() -> sp.Expr:
 def theorem4_bound() -> sp.Expr:
     """adadps Theorem 4 as stated (public data, constant α ≤ ϵ/(2L), B√(1−β) ≤ √a ϵ/4): O(1/T) + O(‖τ²‖₁/b + σ²/b²)."""
     return 1 / T + S_tau / b + sigma**2 / b**2
+
+
+# --- Eq. (39): Theorem 2's private rate by substitution -------------------------------------------
+def eq39_sigma_sq() -> sp.Expr:
+    """σ² = b²T·log(1/δ)/(n²ε²) of eq. (39)'s substitution (the paper's O(·) with unit constant)."""
+    return b**2 * T * sp.log(1 / delta) / (n**2 * epsilon**2)
+
+
+def eq39_T() -> sp.Expr:
+    """T = n²ε²/(max_t E‖Aᵗ‖₁·log(1/δ)) of eq. (39)'s substitution (unit constant; S_A stands for max_t E‖Aᵗ‖₁)."""
+    return n**2 * epsilon**2 / (S_A * sp.log(1 / delta))
+
+
+
+# --- Theorem 4 with the constants of its proof ------------------------------------------------------
+beta = sp.Symbol("beta", positive=True)  # the constant RMSProp rate β of Theorem 4
+B_grad = sp.Symbol("B_grad", positive=True)  # B: |∇_j F(wᵗ)| ≤ B on the path (Assumptions 1 and 4)
+
+
+def theorem4_explicit_bound() -> sp.Expr:
+    """adadps Theorem 4 with the constants of its proof (eq. (57) summed over t = 1..T and divided by αT/(2(√βB + ϵ))):
+
+    (1/T)Σₜ E‖∇F(wᵗ)‖² ≤ (2(√βB + ϵ)/α)·[(F(w¹) − F*)/T + (αB√(1−β)/(√a ϵ²) + Lα²/(2ϵ²√β))‖τ²‖₁/b
+    + α²Ldσ²C²/(2b²)],
+
+    for constant α ≤ ϵ/(2L) and B√(1−β) ≤ √a ϵ/4.  Upper bound with explicit constants (derived here from eq. (57));
+    the statement reads O(1/T) + O(‖τ²‖₁/b + σ²/b²).
+    """
+    k = 2 * (sp.sqrt(beta) * B_grad + eps_a) / alpha
+    var = (alpha * B_grad * sp.sqrt(1 - beta) / (sp.sqrt(a) * eps_a**2) + L * alpha**2 / (2 * eps_a**2 * sp.sqrt(beta)))
+    return k * (F1_gap / T + var * S_tau / b + alpha**2 * L * d * sigma**2 * C**2 / (2 * b**2))
