@@ -17,13 +17,18 @@ from functools import lru_cache
 
 import numpy as np
 
-from kernels.validate import InvalidParameter
+from kernels import adadps as ka
+from kernels import adadps_reference as ref
+from kernels.validate import InvalidParameter, choice
 from theory import adadps as ta
 from theory import numeric
 from verify import decide, stats
+from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import EPS, random_search
-from verify.mutants import declare_equivalent
+from verify.mutants import Mutant, declare_equivalent, substituted
+from verify.privacy import NeighboringRelation, calibrate_multiplier, dp_sgd_epsilon, epsilon_of
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
+from verify.runner import sweep
 
 PAPER_LR_GRID = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)  # App. B
 PAPER_CLIP_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0)  # App. B
@@ -39,8 +44,6 @@ TOY = dict(batch_size=8, steps=2250, sigma=0.7, delta=1e-3, clip=0.5, stated_eps
 # ======================================================================================
 @lru_cache(maxsize=16)
 def _problem_cached(kind: str, items: tuple):
-    from kernels import adadps as ka
-
     gen = {"sparse_linear_regression": ka.sparse_linear_regression, "zipf_bow_logistic": ka.zipf_bow_logistic,
            "collinear_regression": ka.collinear_regression}[kind]
     return gen(**dict(items))
@@ -63,7 +66,6 @@ def _central_task(problem: str, problem_kw: dict, method: str, lr: float, clip: 
                   noise_clip: float | None = None, beta2: float = 0.99, eps_a: float = 1e-3, n_log: int = 11,
                   w0_std: float = 0.0) -> dict:
     """``trials`` runs of one method at one setting; losses, final loss, validation / test accuracy."""
-    from kernels import adadps as ka
 
     prob = make_problem(problem, problem_kw)
     w0 = None
@@ -85,7 +87,6 @@ def _central_task(problem: str, problem_kw: dict, method: str, lr: float, clip: 
 
 def _fed_task(problem_kw: dict, side_info: str, local_lr: float, clip: float, sigma: float, users_per_round: int,
               rounds: int, local_steps: int, local_batch: int, trials: int, seed: int, n_log: int = 11) -> dict:
-    from kernels import adadps as ka
 
     prob = make_problem("zipf_bow_logistic", problem_kw)
     out = ka.run_federated(prob, local_lr=local_lr, clip=clip, sigma=sigma, users_per_round=users_per_round,
@@ -103,7 +104,6 @@ def _tune(label: str, base: dict, grid: list[dict], score: str, seed: int) -> tu
 
     ``score`` "final_loss" (lower is better) or "val_acc" (higher is better), averaged over trials.
     """
-    from verify.runner import sweep
 
     tasks = [dict(base, **g, seed=seed) for g in grid]
     outs = sweep(_central_task, tasks, label)
@@ -155,7 +155,6 @@ def _sigma_for_epsilon(q: float, T: int, epsilon: float, delta: float, accountan
     (dp-accounting's PLD, pessimistic / optimistic, on a grid of 0.1·ε/T: the σ of "pld_lower" is at most the
     σ the mechanism truly needs).  inf when even σ = T1_SIGMA_CAP is not certified.
     """
-    from verify.privacy import calibrate_multiplier, dp_sgd_epsilon
 
     vdi = T1_VDI_FRACTION * epsilon / T
 
@@ -230,8 +229,6 @@ def _ols_slope(x, y) -> float:
     "tests/verify/test_adadps_claims.py shows the rule refuting c₁ = 0.1 at q = 0.1 over T = 10³..10⁴.",
 )
 def theorem1(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = T1_GRIDS[by_budget(budget, "quick", "full")]
     points = [dict(q=q, T=T, epsilon=r * T1_C1 * q * q * T, delta=dl) for q in g["q"] for r in g["r"]
               for dl in g["delta"] for T in g["T"]]
@@ -428,7 +425,6 @@ def assumption3_failure_rate(problem, batch_size: int, steps: int, seed: int) ->
 def _rate_check(budget: str, seed: int, method: str, side_info: str, label: str):
     """min_t E F(wᵗ) − F* against T with αₜ = α/√t, fixed noise σC/b with C from Assumption 2, no clipping:
     does √T·excess stay bounded?"""
-    from verify.runner import sweep
 
     g = RATE_GRIDS[by_budget(budget, "quick", "full")]
     prob = make_problem("zipf_bow_logistic", RATE_PROBLEM)
@@ -474,7 +470,6 @@ def _t2_task(problem_kw: dict, lr: float, sigma: float, clip: float, batch_size:
     kernels.adadps.run_central spawns them), recording per step t = 1..T what Theorem 2 needs: F(wᵗ) − F*,
     min_j min(g_j²/ĝ_j², ĝ_j²/g_j²) (Assumption 3's a; 0/0 counts 1), max_i ‖g_i/Aᵗ‖ (Assumption 2),
     ‖wᵗ − w*‖ (Assumption 1) and Σ_j A_jᵗ (E‖N‖²_{Aᵗ} = σ²C²Σ_j A_jᵗ/b²)."""
-    from kernels import adadps_reference as ref
 
     prob = make_problem("collinear_regression", problem_kw)
     w_star = prob.w_true
@@ -509,7 +504,6 @@ def _t2_task(problem_kw: dict, lr: float, sigma: float, clip: float, batch_size:
 
 def _t2_rate(budget: str, seed: int) -> dict:
     """Theorem 2 on collinear_regression: hypotheses measured on the path, then the bound and the rate decided."""
-    from verify.runner import sweep
 
     g = T2_GRIDS[by_budget(budget, "quick", "full")]
     Ts = list(g["T"])
@@ -711,7 +705,6 @@ def glm_kernel_monte_carlo(d: int, p: float, v: float, records: int, seed: int, 
     value v, A = pv + ϵ: per record, the mean over the (exchangeable) coordinates (NumPy; it checks the closed form).
     Noise: kernels.adadps.run_central (fixed A) on b all-zero records (zero gradients) with σ and C, one step of
     learning rate 1 from w⁰ = 0: −Δw = N, the kernel's noise after its division by b; per run Σ_j A_j N_j²."""
-    from kernels import adadps as ka
 
     rng = np.random.default_rng(np.random.SeedSequence([seed, d, int(p * 1e6)]))
     A = np.full(d, p * v + eps_a)
@@ -838,7 +831,6 @@ def theorem5_constants(problem, side_info: str = "frequency") -> dict:
 def _t5_problem(problem_kw: dict):
     """The problem of a Theorem 5 case: ``{"aligned_no_signal": {n, d}}`` (the adversarial family) or the keywords of
     a zipf_bow_logistic."""
-    from kernels import adadps as ka
 
     if "aligned_no_signal" in problem_kw:
         return ka.aligned_no_signal_logistic(**problem_kw["aligned_no_signal"])
@@ -846,8 +838,6 @@ def _t5_problem(problem_kw: dict):
 
 
 def _t5_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials: int, seed: int) -> dict:
-    from kernels import adadps as ka
-
     prob = _t5_problem(problem_kw)
     k = theorem5_constants(prob)
     alpha = k["eps_a"] / k["L"]  # the largest step the theorem allows
@@ -884,8 +874,6 @@ def _t5_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     tests=18,
 )
 def theorem5(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = T5_GRIDS[by_budget(budget, "quick", "full")]
     prob = make_problem("zipf_bow_logistic", RATE_PROBLEM)
     k = theorem5_constants(prob)
@@ -962,8 +950,6 @@ def toy_privacy() -> dict:
     """The accountant's ε of the toy run: Poisson rate b/n (RDP and PLD), and fixed-size batches (replace-one, RDP)."""
     from dp_accounting import dp_event as dpe
 
-    from verify.privacy import NeighboringRelation, dp_sgd_epsilon, epsilon_of
-
     n, b, T, s, dl = 1000, TOY["batch_size"], TOY["steps"], TOY["sigma"], TOY["delta"]
     # replace-one: the replaced record's clipped gradient can flip, so the sum moves by up to 2C while the noise
     # is σC; dp-accounting takes the multiplier relative to that l2-sensitivity: σ/2 (found by adadps.audit)
@@ -994,8 +980,6 @@ def toy_privacy() -> dict:
     tests=1,
 )
 def section4_1(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = S41[by_budget(budget, "quick", "full")]
     priv = toy_privacy()
     base = dict(problem="sparse_linear_regression", problem_kw={}, sigma=TOY["sigma"], batch_size=TOY["batch_size"],
@@ -1089,9 +1073,6 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
     tests=7,
 )
 def table(budget: str, seed: int) -> Outcome:
-    from verify.privacy import dp_sgd_epsilon
-    from verify.runner import sweep
-
     g = TABLE_GRIDS[by_budget(budget, "quick", "full")]
     base = dict(problem="zipf_bow_logistic", problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"],
                 steps=g["steps"], side_info="frequency", n_log=11)
@@ -1151,8 +1132,6 @@ FED_PAPER = dict(users=400, per_round=20, sigma=0.3, delta=0.0025, stated_epsilo
 
 
 def _fed_eps_task(rounds: int, accountant: str) -> dict:
-    from verify.privacy import dp_sgd_epsilon
-
     q = FED_PAPER["per_round"] / FED_PAPER["users"]
     return {"epsilon": dp_sgd_epsilon(q, FED_PAPER["sigma"], rounds, FED_PAPER["delta"], accountant)}
 
@@ -1171,8 +1150,6 @@ def _fed_eps_task(rounds: int, accountant: str) -> dict:
     "bounds, so exceeding 34 would not refute it either). The numbers are pinned by the tests.",
 )
 def section6_2(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     rounds = by_budget(budget, (1, 10, 20, 30, 35, 40, 50, 100), (1, 5, 10, 20, 25, 30, 33, 35, 38, 40, 50, 100, 200))
     tasks = [dict(rounds=r, accountant="rdp") for r in rounds]
     if budget == "full":
@@ -1230,9 +1207,6 @@ FED_MARGIN = 0.01  # test accuracy
     tests=1,
 )
 def figure6(budget: str, seed: int) -> Outcome:
-    from verify.privacy import dp_sgd_epsilon
-    from verify.runner import sweep
-
     g = FED_GRIDS[by_budget(budget, "quick", "full")]
     base = dict(problem_kw=g["problem"], sigma=FED_SIGMA, users_per_round=g["per_round"], rounds=g["rounds"],
                 local_steps=g["local_steps"], local_batch=g["local_batch"])
@@ -1308,8 +1282,6 @@ def audit_central_task(method: str, sampling: str, n: int, batch_size: int, step
     e₀, where clip_C(g)/A = clip_{C/A₀}(g/A); so the mutant is the kernel run with clipping threshold C/A₀ and its
     noise still σC (``noise_clip`` = C).  For dp_sgd (no preconditioner) it changes nothing.
     """
-    from kernels import adadps as ka
-    from kernels.validate import choice
 
     choice("clip_target", clip_target, AUDIT_CLIP_TARGETS)
     clip = AUDIT_CLIP
@@ -1336,7 +1308,6 @@ def audit_federated_task(users: int, per_round: int, rounds: int, canary: bool, 
                          noise_scale: float = 1.0) -> dict:
     """Score −w_R[0] of ``trials`` runs of federated AdaDPS (A = AUDIT_A) from w⁰ = 0; user 0 holds one record,
     zero on D and the canary on D′ (its local delta, ≈ −local_lr·10⁴·e₀, is clipped to C: user-level)."""
-    from kernels import adadps as ka
 
     X = np.zeros((users, AUDIT_D))
     if canary:
@@ -1355,9 +1326,6 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
     """dp-accounting's ε at δ = AUDIT_DELTA for the mechanism of a configuration (see AUDIT_CENTRAL_CONFIGS)."""
     from dp_accounting import dp_event as dpe
 
-    from verify.audit import AUDIT_DELTA
-    from verify.privacy import NeighboringRelation, dp_sgd_epsilon, epsilon_of
-
     if sampling == "poisson":  # PLD on a 0.01 grid: pessimistic, ≤ T·0.01 above the exact ε
         return dp_sgd_epsilon(batch_size / n, AUDIT_SIGMA, steps, AUDIT_DELTA, "pld",
                               value_discretization_interval=0.01)
@@ -1369,8 +1337,6 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
 
 def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
                   clip_target: str = "preconditioned") -> Outcome:
-    from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
-    from verify.runner import sweep
 
     trials = by_budget(budget, 20_000, 200_000)
     level = audit_level(len(AUDIT_CENTRAL_CONFIGS))  # each bound at the ledger's per-test level
@@ -1395,10 +1361,6 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
 
 
 def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
-    from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
-    from verify.privacy import dp_sgd_epsilon
-    from verify.runner import sweep
-
     trials = by_budget(budget, 20_000, 200_000)
     level = audit_level(len(AUDIT_FED_CONFIGS))  # each bound at the ledger's per-test level
     tasks = [dict(users=U, per_round=b, rounds=R, canary=c, trials=trials,
@@ -1551,8 +1513,6 @@ def _eq39_corrected_rate_mutant():
     """A declared mutant: the stated rate with S_A^{3/2} (what the substitution gives) instead of √S_A."""
     import sympy as sp
 
-    from verify.mutants import Mutant, substituted
-
     def rate():
         return ta.S_A ** sp.Rational(3, 2) * sp.sqrt(sp.log(1 / ta.delta)) / (ta.n * ta.epsilon)
 
@@ -1673,7 +1633,6 @@ def _t4_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     """``trials`` runs of the kernel's AdaDPS-RMSProp with public data (constant α, β, ϵ; fixed-size batches of b and
     public batches of b; no clipping, noise σC/b): per run (1/T)Σₜ‖∇F(wᵗ)‖² and max_t |wᵗ − w*| (from the logged
     F(wᵗ) = ½L(wᵗ − w*)²)."""
-    from kernels import adadps as ka
 
     prob = make_problem("collinear_regression", problem_kw)
     k = theorem4_constants(prob)
@@ -1712,8 +1671,6 @@ def _t4_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     tests=T4_TESTS,
 )
 def theorem4(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = T4_CASES[by_budget(budget, "quick", "full")]
     prob = make_problem("collinear_regression", T4_PROBLEM)
     k = theorem4_constants(prob)
@@ -1788,7 +1745,6 @@ def _acc_task(problem_kw: dict, public_keep: int, method: str, lr: float, clip: 
               steps: int, trials: int, seed: int, side_info: str = "frequency") -> dict:
     """``trials`` runs of one kernel method on a zipf_bow_logistic whose public split keeps ``public_keep`` records:
     validation and test accuracy per run (the halves of the test split, as :func:`_central_task`)."""
-    from kernels import adadps as ka
 
     prob = _public_subset_cached(tuple(sorted(problem_kw.items())), int(public_keep))
     out = ka.run_central(prob, method, lr=lr, clip=clip, sigma=sigma, batch_size=batch_size, steps=steps,
@@ -1801,7 +1757,6 @@ def _acc_task(problem_kw: dict, public_keep: int, method: str, lr: float, clip: 
 
 def _tune_acc(label: str, base: dict, grid: list[dict], seed: int) -> dict:
     """The grid point with the best mean validation accuracy (tuning seed ``seed``; same grid for every method)."""
-    from verify.runner import sweep
 
     outs = sweep(_acc_task, [dict(base, **g, seed=seed) for g in grid], label)
     return grid[int(np.argmax([float(np.mean(o["val_acc"])) for o in outs]))]
@@ -1821,7 +1776,6 @@ T10_LABELS = {"all": "AdaDPS (all public)", "small": f"AdaDPS ({T10_SHRINK}× le
 
 def _t10_wrong_public_mutant():
     """A declared fault: the public split's feature columns reversed (public statistics of the wrong features)."""
-    from verify.mutants import Mutant, substituted
 
     original = _public_subset_cached
 
@@ -1857,8 +1811,6 @@ def _t10_wrong_public_mutant():
     tests=2,
 )
 def table10(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = T10_GRIDS[by_budget(budget, "quick", "full")]
     prob = make_problem("zipf_bow_logistic", g["problem"])
     n_pub = prob.public_features.shape[0]
@@ -1922,7 +1874,6 @@ def t9_side_info(d: int):
 
 def _t9_side_info_mutant():
     """A declared fault: AdaS (w/o public) run with A = 1 (no side information: plain SGD)."""
-    from verify.mutants import Mutant, substituted
 
     return Mutant("adas-without-side-information", "verify.papers.adadps.t9_side_info: A = 1 for AdaS (w/o public), "
                   "i.e. plain SGD in its place", "kernel",
@@ -1951,8 +1902,6 @@ def _t9_side_info_mutant():
     tests=2,
 )
 def table9(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = T9_GRIDS[by_budget(budget, "quick", "full")]
     prob = make_problem("zipf_bow_logistic", g["problem"])
     n_pub = prob.public_features.shape[0]
@@ -2013,7 +1962,6 @@ def dp_adam_pub(problem, rng: np.random.Generator, *, lr: float, clip: float, si
     kernels.adadps_reference's helpers.
     A diverging run ends non-finite (its accuracy is then scored at w = 0 by the caller).
     """
-    from kernels import adadps_reference as ref
 
     b1, b2, b3 = T8_BETAS
     b1 = b1 if beta1 is None else beta1
@@ -2085,8 +2033,6 @@ T8_LABELS = {"adadps_rmsprop": "AdaDPS (w/ public)", "dp_adam_pub_formula": "DP-
     tests=2,
 )
 def table8(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = T8_GRIDS[by_budget(budget, "quick", "full")]
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
@@ -2163,7 +2109,6 @@ T4T_IDEAL_GAP = 0.05  # "only slightly underperforming the ideal oracle": at mos
 def _t4t_task(problem_kw: dict, method: str, lr: float, clip: float, sigma: float, batch_size: int, steps: int,
               trials: int, seed: int) -> dict:
     """``trials`` kernel runs of one Table 4 method on the TF-IDF problem: validation and test accuracy per run."""
-    from kernels import adadps as ka
 
     prob = _tfidf_cached(tuple(sorted(problem_kw.items())), "private" if method == "ideal" else "public")
     out = ka.run_central(prob, T4T_KERNEL[method], lr=lr, clip=clip, sigma=sigma, batch_size=batch_size, steps=steps,
@@ -2176,7 +2121,6 @@ def _t4t_task(problem_kw: dict, method: str, lr: float, clip: float, sigma: floa
 
 def _t4t_inverted_side_info_mutant():
     """A declared fault: AdaDPS's side information inverted, A ∝ TF-IDF weight instead of 1/TF-IDF weight."""
-    from verify.mutants import Mutant, substituted
 
     original = _tfidf_cached
 
@@ -2222,8 +2166,6 @@ def _t4t_inverted_side_info_mutant():
     tests=3,
 )
 def table4(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = T4T_GRIDS[by_budget(budget, "quick", "full")]
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])

@@ -14,16 +14,31 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+import dp_accounting as dpa
+import mpmath as mp
 import numpy as np
+import sympy as sp
+from dp_accounting import NeighboringRelation
+from dp_accounting.pld import privacy_loss_distribution as pld
+from dp_accounting.pld import privacy_loss_mechanism as plm
+from dp_accounting.rdp import rdp_privacy_accountant as rdpa
+from scipy.special import log_ndtr
 
+from kernels import adp as kadp
 from kernels.adp import NonconvexProblem, run_adp
 from theory import adp as tadp
 from theory import numeric
-from verify import decide
+from verify import decide, stats
 from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
+from verify.decide import Estimate
 from verify.exact import EPS, adversarial_search, edge_values, random_search
-from verify.mutants import declare_equivalent
-from verify.privacy import composed_epsilon
+from verify.mutants import Mutant, declare_equivalent, substituted
+from verify.privacy import (
+    calibrate_multiplier,
+    composed_epsilon,
+    gaussian_epsilon_interval,
+    optimal_composition_epsilon,
+)
 from verify.registry import Figure, Outcome, Panel, Series, Verdict, by_budget, claim
 from verify.runner import sweep
 
@@ -119,8 +134,6 @@ def _lemma22_case(rng: np.random.Generator, kmax: int) -> tuple[np.ndarray, np.n
     "seeded edge values for k ≤ 12 (ε_i near 0 and 1, ties, spikes), δ_i ∈ [1e-12, 1e-2], δ' ∈ [1e-10, 0.9].",
 )
 def lemma2_2(budget: str, seed: int) -> Outcome:
-    from verify.privacy import optimal_composition_epsilon
-
     cases, kmax = by_budget(budget, (40, 6), (400, 12))
     vdi = 1e-4
     rng = np.random.default_rng(np.random.SeedSequence([seed, 22]))
@@ -185,8 +198,6 @@ def replace_one_pld_epsilon(alpha: np.ndarray, sigma: float, n: int, delta: floa
     REPLACE_ONE adjacency (the paper's).  ``pessimistic``: connect-the-dots, each α block at its smallest α (an upper
     bound on the true ε); otherwise privacy buckets with pessimistic_estimate=False, each block at its largest α
     (a lower bound: the mechanism's ε is at least this).  NaN when a block's multiplier is below THM41_PLD_MIN_Z."""
-    from dp_accounting import NeighboringRelation
-    from dp_accounting.pld import privacy_loss_distribution as pld
 
     dist = None
     for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
@@ -209,8 +220,6 @@ def _thm41_task(schedule: str, T: int, n: int, epsilon: float, delta: float, pld
     Step t releases ∇f(θ; x_ξ) + α_t c_t with ξ uniform on n records (one draw): a subsampled Gaussian with rate 1/n
     and noise multiplier α_t σ/G, the replaced record's gradient moving by up to 2G.
     """
-    from theory import numeric
-
     alpha = alpha_schedule(schedule, T)
     s_inv = float(np.sum(1.0 / alpha**2))
     var = float(numeric(tadp.theorem4_1_variance())(G=1.0, S_inv_alpha2=s_inv, T=T, delta=delta, epsilon=epsilon, n=n))
@@ -230,8 +239,6 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     given the past.  For the event E = {some step's output along u exceeds τ}, δ(ε) ≥ P₁(E) − e^ε P₀(E)
     (the definition of (ε, δ)-DP applied to one event), evaluated exactly in log space.
     """
-    from scipy.special import log_ndtr
-
     best = 0.0
     for tau in thresholds:
         log_p0 = log_ndtr(-tau / z)  # P(N(0, z²) > τ)
@@ -265,8 +272,6 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     "'adp_adaptive' rows were the same schedule and are dropped).",
 )
 def theorem4_1(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = THM41_GRIDS[by_budget(budget, "quick", "full")]
     points = [dict(schedule=s, T=T, n=n, epsilon=e, delta=d, pld_blocks=THM41_PLD_BLOCKS[budget],
                    vdi=THM41_PLD_GRID[budget])
@@ -355,8 +360,6 @@ def matched_sigma(alpha: np.ndarray, n: int, epsilon: float, delta: float) -> fl
 
 @lru_cache(maxsize=64)
 def _matched_sigma_cached(alpha: tuple, n: int, epsilon: float, delta: float) -> float:
-    from verify.privacy import calibrate_multiplier, composed_epsilon
-
     alpha = np.asarray(alpha)
     return calibrate_multiplier(lambda s: composed_epsilon(_schedule_phases(alpha, s, n), delta, "rdp"), epsilon,
                                 guess=0.5, rel=MATCHED_REL)
@@ -367,9 +370,6 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     """ADP-SGD or DP-SGD with b_t = √(a + ct); σ at a matched accountant ε (``noise="matched"``, the default) or from
     Theorem 4.1 (``"theorem4.1"``, which the suite's own theorem4.1 shows is not (ε, δ)-DP at these sizes);
     ‖∇F(θ_t)‖² traces."""
-    from kernels import adp as kadp
-    from theory import numeric
-
     prob = kadp.smooth_nonconvex(n=n, d=d, seed=seed % (2**31))
     b = tadp.polynomial_schedule(T, a, P51_C)
     alpha = np.sqrt(b) if alpha_rule == "adp" else np.ones(T)
@@ -403,12 +403,6 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     "predict them; a measured ratio below the bound's is not a refutation).",
 )
 def proposition5_1(budget: str, seed: int) -> Outcome:
-    import sympy as sp
-
-    from theory import numeric
-    from verify import stats
-    from verify.runner import sweep
-
     g = P51_GRIDS[by_budget(budget, "quick", "full")]
     lo_e, hi_e = tadp.poly_ratio_brackets()
     f_lo, f_hi = numeric(lo_e), numeric(hi_e)
@@ -491,8 +485,6 @@ P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
     "looser the stated ADP bound is there.",
 )
 def proposition5_2(budget: str, seed: int) -> Outcome:
-    import sympy as sp
-
     ratio = tadp.proposition5_2_ratio()
     t_star = tadp.proposition5_2_break_even()
     ok = sp.simplify(ratio - sp.log(1 + tadp.T * tadp.nu / tadp.b0**2) / 4) == 0
@@ -568,8 +560,6 @@ def _utility_at_best_t(o: dict) -> np.ndarray:
 def log_growth_estimate(d0, a0, d1, a1):
     """log of advantage(T1)/advantage(T0) with advantage = mean(DP)/mean(ADP): Σ ± log(mean) of four independent
     samples, delta-method standard error Σ s_i²/(n_i m_i²), Welch–Satterthwaite degrees of freedom."""
-    from verify.decide import Estimate
-
     parts = [(np.asarray(x, float), sgn) for x, sgn in ((d1, 1), (a1, -1), (d0, -1), (a0, 1))]
     val = sum(sgn * math.log(float(x.mean())) for x, sgn in parts)
     terms = np.array([float(x.var(ddof=1)) / (x.size * float(x.mean()) ** 2) for x, _ in parts])
@@ -597,8 +587,6 @@ def log_growth_estimate(d0, a0, d1, a1):
     tests=3,
 )
 def table1(budget: str, seed: int) -> Outcome:
-    from verify.runner import sweep
-
     g = TABLE1_GRIDS[by_budget(budget, "quick", "full")]
     tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"], seed=int(seed) * 1000 + 500 + k, a=20.0,
                   epsilon=e) for k, (T, e) in enumerate((T, e) for e in g["epsilon"] for T in g["T"])
@@ -654,8 +642,6 @@ def gaussian_hockey_stick(m1: float, s1: float, m2: float, s2: float, epsilon: f
 
     The privacy-loss log p/q − ε is a quadratic a·y² + b·y + c; the set where it is positive is an interval,
     its complement, a half-line or empty, and δ = P(set) − e^ε·Q(set) in normal CDFs."""
-    import mpmath as mp
-
     with mp.workdps(_MP_DIGITS):
         m1, s1, m2, s2, eps = (mp.mpf(x) for x in (m1, s1, m2, s2, epsilon))
         a = 1 / (2 * s2**2) - 1 / (2 * s1**2)
@@ -697,8 +683,6 @@ def replace_one_gaussian_epsilon(z: float, delta: float) -> float:
     """dp-accounting's ε (PLD, connect-the-dots, pessimistic, 1e-4 grid) of one Gaussian release of multiplier z under
     replace-one adjacency (gradients bounded by G: the accountant shifts by 2G), the ε the paper's analysis certifies
     for the step."""
-    from dp_accounting import NeighboringRelation
-    from dp_accounting.pld import privacy_loss_distribution as pld
 
     dist = pld.from_gaussian_mechanism(float(z), pessimistic_estimate=True, value_discretization_interval=1e-4,
                                        neighboring_relation=NeighboringRelation.REPLACE_ONE)
@@ -708,8 +692,6 @@ def replace_one_gaussian_epsilon(z: float, delta: float) -> float:
 def _public_stepsize_mutant():
     """A mutant of the exact computation: b₁ treated as public (the same on both datasets), i.e. the stepsize's
     dependence on the clean gradient dropped — the error the check exists to expose."""
-    from verify.mutants import Mutant, substituted
-
     original = adaptive_step_delta
 
     def public(b0_sq, z, epsilon, nu=ADAPTIVE_NU, G=ADAPTIVE_G, adaptive=True):
@@ -889,8 +871,6 @@ def alternative_alphas(b: np.ndarray, free: np.ndarray) -> np.ndarray:
 
 def _alternative_mutant():
     """A declared mutant: the remark's relation replaced by the paper's α_t² = b_t (which does give M_adp)."""
-    from verify.mutants import Mutant, substituted
-
     return Mutant("alternative_alphas:sqrt-b", "verify.papers.adp.alternative_alphas: α_t = √b_t, the relation "
                   "α_t² = b_t instead of α_t·α_{T−t+1} = b_t", "theory",
                   lambda: substituted("verify.papers.adp.alternative_alphas", lambda b, free: np.sqrt(b)))
@@ -999,9 +979,6 @@ def footnote3_readings(z: float) -> dict:
     """ε at the footnote's δ of T Poisson-subsampled Gaussian steps (rate 256/n, multiplier z, add/remove) by the
     standard readings: dp-accounting's RDP (its conversion), RDP at the moments-accountant orders with the 2016
     conversion ε = min_α RDP(α) + log(1/δ)/(α − 1), and PLD bounds (optimistic buckets ≤ ε ≤ pessimistic)."""
-    import dp_accounting as dpa
-    from dp_accounting.pld import privacy_loss_distribution as pld
-    from dp_accounting.rdp import rdp_privacy_accountant as rdpa
 
     f = FOOTNOTE3
     q, T, delta = f["batch"] / f["n"], f["T"], f["delta"]
@@ -1086,15 +1063,11 @@ LEMMA21_RELATIVE_TOLERANCE = 1e-9
 def gaussian_delta_at(sigma_over_delta: float, epsilon: float) -> float:
     """δ(ε) of the Gaussian mechanism with noise std σ and ℓ2 sensitivity Δ (only σ/Δ matters): dp-accounting's
     closed form Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) for the dominating pair N(0, σ²), N(Δ, σ²)."""
-    from dp_accounting.pld import privacy_loss_mechanism as plm
-
     return float(plm.GaussianPrivacyLoss(standard_deviation=sigma_over_delta, sensitivity=1.0)
                  .get_delta_for_epsilon(epsilon))
 
 
 def _dwork_roth_range_mutant():
-    from verify.mutants import Mutant, substituted
-
     return Mutant("lemma2_1_epsilon_range:dwork-roth", "theory.adp.lemma2_1_epsilon_range: the lemma restricted to "
                   "ε < 1, the hypothesis of the Dwork–Roth theorem it cites", "theory",
                   lambda: substituted("theory.adp.lemma2_1_epsilon_range", lambda: 1.0))
@@ -1119,8 +1092,6 @@ def _dwork_roth_range_mutant():
     "Declared mutant: the range cut to ε < 1, which must turn the verdict to holds.",
 )
 def lemma2_1(budget: str, seed: int) -> Outcome:
-    from verify.privacy import gaussian_epsilon_interval
-
     deltas, n_eps = by_budget(budget, ((1e-10, 1e-5, 1e-2, 0.5, 0.9), 60),
                               ((1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9,
                                 0.99), 400))
@@ -1327,8 +1298,6 @@ def theorem4_2_runs(trials: int, seed: int, G: float, L: float, d: int, T: int, 
 
 
 def _eta_l_mutant():
-    from verify.mutants import Mutant, substituted
-
     original = tadp.theorem4_2_bound
 
     def with_eta_l(b, alpha, expected_grad_sq, D_F, eta_, L_, d_, sigma2):

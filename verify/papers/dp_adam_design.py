@@ -17,11 +17,15 @@ from scipy import stats as st
 
 from kernels import dp_adam as kd
 from kernels import dp_adam_problems as kdp
+from kernels import validate as V
+from kernels.validate import InvalidParameter
 from theory import dp_adam_design as td
 from theory import numeric
 from verify import decide
-from verify.exact import EPS, adversarial_search, random_search
+from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
+from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify.mutants import declare_equivalent
+from verify.privacy import gaussian_epsilon, gaussian_epsilon_interval
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
 from verify.stats import clopper_pearson, mean_ci
@@ -183,7 +187,6 @@ def _s32_slack(records: np.ndarray, clip_norm: float) -> float:
 
 def _s32_compute(budget: str, seed: int) -> dict:
     """The numbers both §3.2 claims read (exact computations: no statistical tests)."""
-    from verify.privacy import gaussian_epsilon_interval
 
     n_rand, starts = by_budget(budget, (1500, 3), (20000, 12))
     C = 1.0
@@ -1111,8 +1114,6 @@ _S51_EPS_MEMO: dict = {}
 def _s51_epsilon(z: float) -> tuple[float, float]:
     """(lower, upper) ε of one Gaussian release with multiplier z at δ = S51_DELTA (dp-accounting PLD with its
     pessimistic and optimistic estimates; the grid 0.01, coarser where the accountant needs it: valid bounds)."""
-    from kernels.validate import InvalidParameter
-    from verify.privacy import gaussian_epsilon_interval
 
     if z not in _S51_EPS_MEMO:
         for vdi in (1e-2, 1e-1, 1.0):
@@ -1371,7 +1372,6 @@ def negative_fraction(d: int, batch_size: int, sigma: float, clip_norm: float, b
     the simulated fraction over ``trials``·d coordinates with its Clopper–Pearson interval, and the bias of
     post-processing's v̂, (σC/B)² (section 3.1).
     """
-    from kernels import validate as V
 
     d = V.count("d", d)
     batch_size = V.count("batch_size", batch_size)
@@ -1489,8 +1489,6 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
 def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
     """The audit claim of ``mech``; ``noise_scale`` < 1 under-noises the kernel (negative control) and ``trials``
     overrides the budget's runs per dataset (the tests' smaller negative controls)."""
-    from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
-    from verify.privacy import gaussian_epsilon
 
     _, kind, configs = DPA_AUDITS[mech]
     # 10⁴ runs per dataset at quick (run_stream's per-trial overhead, ≈ 0.1 ms, keeps a claim near 4 s), 10× at full
@@ -1706,8 +1704,6 @@ def _s32p_search(fn, dim: int, c: float, n_rand: int, starts: int, seed: int):
     over the clipped records' box [−C, C]^dim (where clipping is the identity and the gradient is informative);
     returns (max, argmax)."""
     from scipy.optimize import minimize_scalar
-
-    from verify.exact import edge_values
 
     w = random_search(lambda u: -fn(u), lambda rng: edge_values(rng, dim, -2 * c, 2 * c), n_rand, seed)
     a = adversarial_search(lambda u: -fn(u), dim, (-c, c), starts, seed + 1)

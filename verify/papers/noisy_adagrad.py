@@ -14,20 +14,29 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
+from kernels import noisy_adagrad as kn
+from kernels.validate import choice
 from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
+from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import EPS, adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.mutants import Mutant, declare_equivalent, substituted
+from verify.privacy import (
+    NeighboringRelation,
+    calibrate_multiplier,
+    epsilon_of,
+    gaussian_epsilon,
+    gaussian_epsilon_interval,
+)
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
+from verify.runner import sweep
 from verify.stats import clopper_pearson, loglog_slope, mean_ci, weighted_loglog_slope
 
 PAPER = "noisy_adagrad"
 
 
 def _sweep(fn, tasks, label):
-    from verify.runner import sweep
-
     return sweep(fn, tasks, label)
 
 
@@ -522,8 +531,6 @@ def lemma5(budget: str, seed: int) -> Outcome:
 # Theorem 10: the classical Gaussian-mechanism calibration against the accountant
 # ======================================================================================
 def _thm10_point(epsilon: float, delta: float) -> dict:
-    from verify.privacy import gaussian_epsilon_interval
-
     z = float(numeric(tn.theorem10_sigma())(Delta=1.0, delta=delta, epsilon=epsilon))
     lo, hi = gaussian_epsilon_interval(z, delta, 1, 1e-4)
     return {"z": z, "eps_lo": lo, "eps_hi": hi}
@@ -591,7 +598,6 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
                 family: str = "benign") -> dict:
     """One DP-GD point of Theorem 5.1: ``family`` "benign" (low_rank_glm, random rank-k data) or "aligned"
     (kernels.noisy_adagrad.aligned_glm: coordinate-aligned records, the adversarial family)."""
-    from kernels import noisy_adagrad as kn
 
     if family == "aligned":
         prob = kn.aligned_glm(n=n, p=p, k=k, w_norm=1.0)
@@ -662,7 +668,6 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
     places += [(float(np.mean(o["excess"])) / float(o["bound"]), f"coordinate-aligned records, k = {k}, "
                 f"p = {THM51_ADV_P}") for k, o in zip(THM51_ADV_KS, aouts)]
     worst_ratio, worst_where = max(places, key=lambda x: x[0])
-    from verify.privacy import gaussian_epsilon
 
     T = int(outs[0]["T"])
     z = float(outs[0]["sigma"]) * g["n"]  # noise multiplier against the sensitivity L/n of the average gradient (L = 1)
@@ -729,7 +734,6 @@ THM31_RADIUS, THM31_SIGMA_B = 1.0, 0.05
 @lru_cache(maxsize=8)
 def _thm31_scale(p: int, n: int, k: int, T: int, seed: int) -> float:
     """λ_min⁺(G_T) of the noiseless run (AdaGrad, δ = 0), the unit in which σ_B is swept."""
-    from kernels import noisy_adagrad as kn
 
     prob = kn.low_rank_glm(n=n, p=p, k=k, loss="absolute", w_norm=0.8, seed=seed)
     out = kn.run_noisy_adagrad(prob, T, float(tn.theorem3_1_eta().subs(tn.C, 2 * THM31_RADIUS)), THM31_RADIUS,
@@ -739,7 +743,6 @@ def _thm31_scale(p: int, n: int, k: int, T: int, seed: int) -> float:
 
 def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gamma: float, seed: int,
                 indefinite: str = "abs") -> dict:
-    from kernels import noisy_adagrad as kn
 
     prob = kn.low_rank_glm(n=n, p=p, k=k, loss="absolute", w_norm=0.8, seed=seed)
     Vt = kn.subspace_oracle(prob, "rotated" if gamma > 0 else "exact", gamma=gamma, seed=seed)
@@ -865,7 +868,6 @@ def _cor3_task(T: int, trials: int, p: int, n: int, k: int, seed: int, precond: 
     """One T of Corollary 3's setting.  ``precond``: "none" (σ_B = 0) or "lambda_min" (Algorithm 1's σ_B(t) =
     λ_min⁺(G_t), taken from a pilot run of the same data with σ_B = 0: the mean over its trials of λ_min⁺(G_t),
     a schedule fixed before the measured runs, as a privacy calibration must be)."""
-    from kernels import noisy_adagrad as kn
 
     prob = kn.low_rank_glm(n=n, p=p, k=k, loss="absolute", w_norm=0.8, seed=seed)
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, 2.0))
@@ -1063,14 +1065,11 @@ def half_budget_multiplier(epsilon: float, delta: float) -> float:
 
     T releases of multiplier z√T compose to exactly this one (Gaussian composition), so a phase of T releases
     with multiplier z√T each is (ε/2, δ/2)-DP."""
-    from verify.privacy import calibrate_multiplier, gaussian_epsilon
 
     return calibrate_multiplier(lambda z: gaussian_epsilon(z, delta / 2, 1), epsilon / 2, guess=1.0, rel=1e-9)
 
 
 def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_noise: bool, seed: int) -> dict:
-    from kernels import noisy_adagrad as kn
-
     prob = kn.low_rank_glm(n=n, p=p, k=k, loss="absolute", w_norm=0.8, seed=seed)
     T = int(round(float(tn.corollary6_T().subs({tn.epsilon: epsilon, tn.n: n, tn.alpha: 0}))))
     z = half_budget_multiplier(float(epsilon), COR6_DELTA) * math.sqrt(T)
@@ -1218,7 +1217,6 @@ def na_audit_datasets(n: int, p: int = NA_AUDIT_P, adjacency: str = "zero_out"):
     a record can contribute, at every step.  ``"replace_one"``: record 0 is x = e₁ on both, with target −10⁶ on D
     (gradient +e₁/n) and +10⁶ on D′ (gradient −e₁/n) — the two average gradients are 2L/n apart, the full
     replace-one sensitivity, at every step (and G_t = √t/n·e₁e₁ᵀ is the same on both)."""
-    from kernels import noisy_adagrad as kn
 
     adjacency = _na_adjacency(adjacency)
     X1 = np.zeros((n, p))
@@ -1237,15 +1235,12 @@ def na_audit_datasets(n: int, p: int = NA_AUDIT_P, adjacency: str = "zero_out"):
 
 
 def _na_adjacency(adjacency: str) -> str:
-    from kernels.validate import choice
-
     return choice("adjacency", adjacency, tuple(NA_AUDIT_SENSITIVITY))
 
 
 def na_dpgd_audit_sigma(n: int, steps: int, adjacency: str = "zero_out") -> float:
     """DP-GD's σ as Theorem 5.1's check sets it (nominal ε = AUDIT_EPSILON, δ = AUDIT_DELTA), for the audit's
     adjacency: L = 1 for zero-out; for replace-one the sensitivity 2L/n takes the place of L/n (L → 2)."""
-    from verify.audit import AUDIT_DELTA, AUDIT_EPSILON
 
     L = float(NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)])
     return float(numeric(tn.theorem5_1_sigma())(L=L, T=steps, delta=AUDIT_DELTA, epsilon=AUDIT_EPSILON, n=n))
@@ -1258,7 +1253,6 @@ def na_dpgd_audit_task(n: int, steps: int, canary: bool, trials: int, seed: int,
     so the likelihood ratio of all T iterates depends on them only through θ_T[0] — observing θ_T is as strong as
     observing every step.  (The released average iterate sums θ_0..θ_{T−1} and misses the last step.)
     ``multiplier`` = σn/L, the noise in units of one record's bound L/n (L = 1)."""
-    from kernels import noisy_adagrad as kn
 
     d0, d1 = na_audit_datasets(n, adjacency=adjacency)
     sigma = na_dpgd_audit_sigma(n, steps, adjacency)
@@ -1268,7 +1262,6 @@ def na_dpgd_audit_task(n: int, steps: int, canary: bool, trials: int, seed: int,
 
 def na_adagrad_audit_multiplier(steps: int) -> float:
     """z of every release of Corollary 6's calibration (half the budget to each noise): z₀√T."""
-    from verify.audit import AUDIT_DELTA, AUDIT_EPSILON
 
     return half_budget_multiplier(float(AUDIT_EPSILON), AUDIT_DELTA) * math.sqrt(steps)
 
@@ -1285,7 +1278,6 @@ def na_adagrad_audit_datasets(n: int, adjacency: str = "zero_out", p: int = NA_A
     rank-one matrix); at n = 16 it is 0.999 of it (zero-out; 0.998 replace-one) — while the gradient release
     moves by the full bound.
     """
-    from kernels import noisy_adagrad as kn
 
     adjacency = _na_adjacency(adjacency)
     X = np.zeros((n, p))
@@ -1354,7 +1346,6 @@ def na_adagrad_audit_task(n: int, steps: int, canary: bool, trials: int, seed: i
     of the 2T privatised statistics the kernel releases (:func:`na_adagrad_release_direction`; the weights use the
     calibrated noise, so a kernel that adds less noise than it is told shows a larger shift); ``multiplier`` = kz,
     both noises in units of one record's bound (L/n, Δ_t)."""
-    from kernels import noisy_adagrad as kn
 
     k = NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)]
     d0, d1 = na_adagrad_audit_datasets(n, adjacency)
@@ -1381,9 +1372,6 @@ def na_audit_accountant_epsilon(multiplier: float, releases: int, adjacency: str
     """
     from dp_accounting import dp_event as dpe
 
-    from verify.audit import AUDIT_DELTA
-    from verify.privacy import NeighboringRelation, epsilon_of
-
     relation = {"zero_out": NeighboringRelation.ADD_OR_REMOVE_ONE,
                 "replace_one": NeighboringRelation.REPLACE_ONE}[_na_adjacency(adjacency)]
     event = dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(float(multiplier)), int(releases))
@@ -1393,7 +1381,6 @@ def na_audit_accountant_epsilon(multiplier: float, releases: int, adjacency: str
 def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
     """The audit claim ``noisy_adagrad.audit.<name>``; ``noise_scale`` < 1 under-noises the kernel (a negative
     control: the accountant is still told the calibrated noise) and ``trials`` overrides the budget's runs."""
-    from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 
     mech, adjacency, configs, tag = NA_AUDITS[name]
     task = na_dpgd_audit_task if mech == "dp_gd" else na_adagrad_audit_task
@@ -1958,7 +1945,6 @@ SEC41_DIRECT = ((1.0, 1e-5, 10, 40), (0.5, 1e-6, 20, 60))
 def sec41_half_multiplier(epsilon: float, delta: float) -> float:
     """z₀: the one-release Gaussian multiplier dp-accounting's PLD certifies (ε/2, δ/2)-DP (add/remove-one;
     relative precision 1e-6, rounded up)."""
-    from verify.privacy import calibrate_multiplier, gaussian_epsilon
 
     return calibrate_multiplier(lambda z: gaussian_epsilon(z, delta / 2, 1), epsilon / 2, guess=2.0 / epsilon, rel=1e-6)
 
@@ -1985,8 +1971,6 @@ def sec41_direct(eps: float, delta: float, n: int, T: int) -> dict:
     """dp-accounting's PLD ε (at δ/2, add/remove-one) of each phase at its calibrated constant (c_b, c_B), one
     Gaussian event per step, and of the gradient phase as printed (c = 1)."""
     from dp_accounting import dp_event as dpe
-
-    from verify.privacy import epsilon_of
 
     k = sec41_constants(T, n, eps, delta)
     ev_b = dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(k["c_b"] * k["zb_unit"]), T)
