@@ -25,8 +25,11 @@ Centralised methods (one fused kernel, :func:`run_central`), per step t (Algorit
 Federated AdaDPS (App. Alg. 3, :func:`run_federated`): per round, users are sampled (Poisson at rate
 b/U or b uniformly), each runs s local steps w ← w − η ∇f_batch/A from the global model, the model
 delta is clipped to C, the server adds σC·N(0, I) to the sum (the paper's code and the usual DP-FedAvg;
-``device_noise=True`` adds it per device as Algorithm 3 writes) and averages over b.  A ≡ 1 is
-DP-FedAvg.  Clipping the whole delta bounds each *user's* contribution: user-level DP.
+``device_noise=True`` adds it per device as Algorithm 3 writes) and averages over b into Δ.  The server
+steps w ← w + η_s Δ (``server="sgd"``) or, ``server="adam"`` (FedAdam of Reddi et al. 2021, Alg. 2),
+m ← β₁m + (1 − β₁)Δ, v ← β₂v + (1 − β₂)Δ², w ← w + η_s m/(√v + τ) (no bias correction).  A ≡ 1 is
+DP-FedAvg; A ≡ 1 with ``server="adam"`` is DP-FedAdam.  Clipping the whole delta bounds each *user's*
+contribution: user-level DP.
 
 σ = 0 and C = ∞ give the non-private optimizers (SGD, Adam, RMSProp, "AdaS").
 """
@@ -221,8 +224,10 @@ def _central_loop(X, Y, kind, Xp, Yp, method, A_fixed, lr, C, noise_scale, b, sa
 
 @njit(cache=True, nogil=True)
 def _fed_loop(X, Y, kind, ptr, A, server_lr, local_lr, local_steps, local_batch, C, sigma, b, sampling,
-              device_noise, steps, rng, log_steps, losses, w):
+              device_noise, steps, rng, log_steps, losses, w, server_opt, sb1, sb2, tau):
     d = X.shape[1]
+    sm = np.zeros(d)  # the server's Adam moments (server_opt = 1)
+    sv = np.zeros(d)
     U = ptr.shape[0] - 1
     q = b / U
     perm = np.arange(U)
@@ -270,7 +275,13 @@ def _fed_loop(X, Y, kind, ptr, A, server_lr, local_lr, local_steps, local_batch,
             a = acc[j]
             if (not device_noise) and sigma > 0.0:
                 a += sigma * C * rng.standard_normal()
-            w[j] += server_lr * a / b
+            if server_opt == 0:
+                w[j] += server_lr * a / b
+            else:  # FedAdam (Reddi et al. 2021): Adam on the averaged noisy delta, no bias correction
+                a = a / b
+                sm[j] = sb1 * sm[j] + (1.0 - sb1) * a
+                sv[j] = sb2 * sv[j] + (1.0 - sb2) * a * a
+                w[j] += server_lr * sm[j] / (math.sqrt(sv[j]) + tau)
 
 
 # ======================================================================================
@@ -436,7 +447,8 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
                   users_per_round: int = 10, rounds: int = 100, local_steps: int = 5, local_batch: int = 10,
                   side_info="frequency", server_lr: float = 1.0, sampling: str = "poisson",
                   device_noise: bool = False, w0: np.ndarray | None = None, trials: int = 1, seed: int = 0,
-                  n_log: int = 21) -> dict:
+                  n_log: int = 21, server: str = "sgd", server_beta1: float = 0.9, server_beta2: float = 0.99,
+                  server_tau: float = 1e-3) -> dict:
     """Federated AdaDPS (App. Alg. 3); ``side_info="ones"`` is DP-FedAvg.  User-level clipping of model deltas.
 
     Returns {"rounds": (m,), "loss": (trials, m) user-averaged training loss, "w": (trials, d)}.
@@ -456,6 +468,11 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     w0 : array, optional
         The starting point.
     trials, seed, n_log : int, optional
+    server : {"sgd", "adam"}, optional
+        The server's update of the averaged noisy delta Δ: w ← w + η_s Δ, or FedAdam (Reddi et al. 2021)
+        m ← β₁m + (1 − β₁)Δ, v ← β₂v + (1 − β₂)Δ², w ← w + η_s m/(√v + τ).
+    server_beta1, server_beta2, server_tau : float, optional
+        FedAdam's β₁ ∈ [0, 1), β₂ ∈ [0, 1) and τ > 0 (unused with ``server="sgd"``).
 
     Returns
     -------
@@ -480,6 +497,13 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     local_steps, local_batch = V.count("local_steps", local_steps), V.count("local_batch", local_batch)
     server_lr = V.positive("server_lr", server_lr)
     device_noise = V.flag("device_noise", device_noise)
+    server_opt = {"sgd": 0, "adam": 1}[V.choice("server", server, ("sgd", "adam"))]
+    sb1, sb2 = V.nonnegative("server_beta1", server_beta1), V.nonnegative("server_beta2", server_beta2)
+    if sb1 >= 1.0:
+        raise V.InvalidParameter("server_beta1", "in [0, 1)", sb1)
+    if sb2 >= 1.0:
+        raise V.InvalidParameter("server_beta2", "in [0, 1)", sb2)
+    tau = V.positive("server_tau", server_tau)
     # fault hooks (kernels/faults.py)
     local_lr, sigma = local_lr * faults.stepsize_scale(), sigma * faults.noise_scale()
     samp = SAMPLINGS[V.choice("sampling", sampling, tuple(SAMPLINGS))]
@@ -497,6 +521,6 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
         out_w[k] = w0
         _fed_loop(problem.features, problem.labels, LOSSES[problem.loss], problem.user_ptr, A, server_lr, local_lr,
                   local_steps, local_batch, clip, sigma, users_per_round, samp, bool(device_noise), rounds, rng,
-                  log_steps, out_l[k], out_w[k])
+                  log_steps, out_l[k], out_w[k], server_opt, sb1, sb2, tau)
     V.finite_output("local_lr, server_lr, sigma, w0, side_info", out_l, out_w)
     return {"rounds": log_steps, "loss": out_l, "w": out_w}

@@ -151,12 +151,19 @@ def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator
 
 def federated_reference(problem: GLMProblem, rng: np.random.Generator, *, A, local_lr: float, clip: float,
                         sigma: float, users_per_round: int, rounds: int, local_steps: int, local_batch: int,
-                        server_lr: float = 1.0, sampling: str = "poisson", device_noise: bool = False) -> np.ndarray:
-    """One trial of federated AdaDPS (App. Alg. 3); returns w_T."""
+                        server_lr: float = 1.0, sampling: str = "poisson", device_noise: bool = False,
+                        server: str = "sgd", server_beta1: float = 0.9, server_beta2: float = 0.99,
+                        server_tau: float = 1e-3) -> np.ndarray:
+    """One trial of federated AdaDPS (App. Alg. 3); returns w_T.
+
+    The server steps along the averaged noisy delta Δ with ``server="sgd"``, or with FedAdam (Reddi et al.
+    2021, no bias correction) on Δ with ``server="adam"``.
+    """
     X, y, ptr, d = problem.features, problem.labels, problem.user_ptr, problem.d
     U = ptr.size - 1
     perm = np.arange(U)
     w = np.zeros(d)
+    m, v = np.zeros(d), np.zeros(d)
     for _ in range(rounds):
         users = draw_batch(rng, perm, sampling, users_per_round / U, users_per_round)
         total = np.zeros(d)
@@ -173,5 +180,11 @@ def federated_reference(problem: GLMProblem, rng: np.random.Generator, *, A, loc
                 total += sigma * clip * rng.standard_normal(d)
         if not device_noise and sigma > 0:
             total += sigma * clip * rng.standard_normal(d)
-        w = w + server_lr * total / users_per_round
+        if server == "sgd":
+            w = w + server_lr * total / users_per_round
+        else:
+            delta = total / users_per_round
+            m = server_beta1 * m + (1 - server_beta1) * delta
+            v = server_beta2 * v + (1 - server_beta2) * delta * delta
+            w = w + server_lr * m / (np.sqrt(v) + server_tau)
     return w

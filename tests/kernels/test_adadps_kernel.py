@@ -44,6 +44,35 @@ def test_federated_kernel_matches_reference(zipf, device_noise):
     np.testing.assert_allclose(out["w"][0], w, rtol=1e-10, atol=1e-12)
 
 
+
+@pytest.mark.parametrize("side_info", ["ones", "frequency"])
+def test_federated_adam_server_kernel_matches_reference(zipf, side_info):
+    """DP-FedAdam (A ≡ 1) and AdaDPS with a FedAdam server: the fused loop against the NumPy twin."""
+    A = np.ones(zipf.d) if side_info == "ones" else zipf.side_info["frequency"]
+    kw = dict(local_lr=0.5, clip=0.3, sigma=0.5, users_per_round=3, rounds=12, local_steps=3, local_batch=4,
+              server="adam", server_lr=0.05, server_beta1=0.8, server_beta2=0.95, server_tau=1e-2)
+    out = ka.run_federated(zipf, side_info=side_info, seed=4, n_log=2, **kw)
+    w = ref.federated_reference(zipf, _ref_rng(4), A=A, **kw)
+    np.testing.assert_allclose(out["w"][0], w, rtol=1e-10, atol=1e-12)
+
+
+def test_federated_adam_server_degenerate_limit_is_the_sgd_server(zipf):
+    """β₁ = β₂ = 0, η_s = τ = T: w ← w + TΔ/(|Δ| + T) → w + Δ as T → ∞ (the server draws nothing)."""
+    kw = dict(local_lr=0.5, clip=0.3, sigma=0.5, users_per_round=3, rounds=12, local_steps=3, local_batch=4,
+              side_info="ones", seed=6, n_log=3)
+    sgd = ka.run_federated(zipf, **kw)
+    big = 1e9
+    adam = ka.run_federated(zipf, server="adam", server_beta1=0.0, server_beta2=0.0, server_tau=big,
+                            server_lr=big, **kw)
+    np.testing.assert_allclose(adam["w"], sgd["w"], rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(adam["loss"], sgd["loss"], rtol=1e-6)
+    adam0 = ka.run_federated(zipf, server="adam", **kw)  # the real FedAdam moves elsewhere
+    assert np.max(np.abs(adam0["w"] - sgd["w"])) > 1e-3
+    for bad in (dict(server="yogi"), dict(server="adam", server_beta1=1.0), dict(server="adam", server_beta2=1.5),
+                dict(server="adam", server_tau=0.0)):
+        with pytest.raises(InvalidParameter):
+            ka.run_federated(zipf, local_lr=0.1, **bad)
+
 def test_linear_regression_kernel_matches_reference(toy):
     kw = dict(lr=0.05, clip=0.5, sigma=0.7, batch_size=8, steps=50)
     out = ka.run_central(toy, "adadps_fixed", side_info="paper", seed=4, n_log=2, **kw)
