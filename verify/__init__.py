@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 
 from verify import decide, stats  # noqa: E402
 from verify.registry import (  # noqa: E402
+    Budgets,
     Claim,
     Figure,
     Outcome,
@@ -31,5 +32,5 @@ from verify.registry import (  # noqa: E402
 )
 from verify.runner import sweep  # noqa: E402
 
-__all__ = ["Claim", "Figure", "Outcome", "Panel", "Result", "Series", "Verdict", "by_budget", "claim", "decide",
-           "load", "stats", "sweep", "__version__"]
+__all__ = ["Budgets", "Claim", "Figure", "Outcome", "Panel", "Result", "Series", "Verdict", "by_budget", "claim",
+           "decide", "load", "stats", "sweep", "__version__"]

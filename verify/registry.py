@@ -23,7 +23,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -45,6 +45,46 @@ def by_budget(budget: str, quick, full):
     if budget not in BUDGETS:
         raise ValueError(f"budget must be quick or full (got {budget!r})")
     return quick if budget == "quick" else full
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Budgets(Generic[S]):
+    """A check's settings at the two budgets: one record per budget, named fields instead of unpacked tuples.
+
+    The records are usually a NamedTuple declared beside the check, so that they still unpack::
+
+        class Fig1(NamedTuple):
+            steps: int
+            runs: int
+
+        FIG1 = Budgets(quick=Fig1(steps=200, runs=10), full=Fig1(steps=1000, runs=30))
+        cfg = FIG1.at(budget)          # cfg.steps, cfg.runs
+
+    Parameters
+    ----------
+    quick, full
+        The settings of the quick and of the full budget (the same type).
+
+    Raises
+    ------
+    TypeError
+        When the two records are not of the same type.
+    """
+
+    quick: S
+    full: S
+
+    def __post_init__(self):
+        if type(self.quick) is not type(self.full):
+            raise TypeError(f"Budgets: quick and full must be records of one type (got {type(self.quick).__name__} "
+                            f"and {type(self.full).__name__})")
+
+    def at(self, budget: str) -> S:
+        """The record of ``budget`` ("quick" or "full"; ValueError otherwise)."""
+        return by_budget(budget, self.quick, self.full)
 KINDS = (
     "exact",  # exact identity / inequality
     "expectation",  # explicit-constant bound in expectation

@@ -119,3 +119,24 @@ def test_the_built_in_ledger_is_five_claim_packs_and_the_machinery_imports_none_
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=root)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout.strip()) >= 70
+
+
+def test_budgets_record_picks_the_budget_and_keeps_named_fields():
+    from typing import NamedTuple
+
+    import pytest
+
+    from verify import Budgets
+
+    class Cfg(NamedTuple):
+        steps: int
+        runs: int
+
+    b = Budgets(quick=Cfg(steps=200, runs=10), full=Cfg(steps=1000, runs=30))
+    assert b.at("quick").steps == 200 and b.at("full").runs == 30
+    steps, runs = b.at("full")  # a NamedTuple still unpacks
+    assert (steps, runs) == (1000, 30)
+    with pytest.raises(ValueError, match="budget"):
+        b.at("medium")
+    with pytest.raises(TypeError, match="one type"):
+        Budgets(quick=Cfg(1, 2), full=(1, 2))
