@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 import sympy as sp
@@ -24,7 +24,7 @@ from verify import decide, stats
 from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
-from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
 
 
@@ -36,6 +36,18 @@ def _power_sums(sigma: np.ndarray, powers=(1, sp.Rational(2, 3))) -> dict:
 # ======================================================================================
 # eq. (7)/(9): the Hölder chain between the PAGAN and PASAN rate factors
 # ======================================================================================
+class Eq7Search(NamedTuple):
+    """pagan.eq7's search: random edge-value examples, L-BFGS-B starts per dimension, largest random d."""
+
+    examples: int
+    starts: int
+    dmax: int
+
+
+EQ7_BUDGETS = Budgets(quick=Eq7Search(examples=300, starts=8, dmax=40),
+                      full=Eq7Search(examples=3000, starts=40, dmax=200))
+
+
 @claim(
     "pagan.eq7",
     kind="exact",
@@ -49,7 +61,7 @@ def _power_sums(sigma: np.ndarray, powers=(1, sp.Rational(2, 3))) -> dict:
 def eq7(budget: str, seed: int) -> Outcome:
     upper, middle, lower = tp.holder_chain()
     f_up, f_mid, f_low = (numeric(e) for e in (upper, middle, lower))
-    examples, starts, dmax = by_budget(budget, (300, 8, 40), (3000, 40, 200))
+    examples, starts, dmax = EQ7_BUDGETS.at(budget)
 
     def slacks(sigma: np.ndarray) -> tuple[float, float, float]:
         sigma = np.abs(np.asarray(sigma, dtype=float))
@@ -135,6 +147,20 @@ def _sign_mean_outputs(algorithm: str, epsilon: float, delta: float, n: int, d: 
     return {"x": out.x_avg, "zbar": zbar}
 
 
+class Theorem4Search(NamedTuple):
+    """pagan.theorem4's search: random edge-value examples, L-BFGS-B starts, largest random d (also the hard
+    instances' d), trials per algorithm on the hard instances."""
+
+    examples: int
+    starts: int
+    dmax: int
+    trials: int
+
+
+THEOREM4_BUDGETS = Budgets(quick=Theorem4Search(examples=400, starts=8, dmax=30, trials=4),
+                           full=Theorem4Search(examples=4000, starts=40, dmax=200, trials=30))
+
+
 @claim(
     "pagan.theorem4",
     kind="exact",
@@ -148,7 +174,7 @@ def _sign_mean_outputs(algorithm: str, epsilon: float, delta: float, n: int, d: 
 def theorem4(budget: str, seed: int) -> Outcome:
     f_slack = numeric(tp.reduction_slack_coordinate())
     f_gap = numeric(tp.reduction_gap_coordinate())
-    examples, starts, dmax, trials = by_budget(budget, (400, 8, 30, 4), (4000, 40, 200, 30))
+    examples, starts, dmax, trials = THEOREM4_BUDGETS.at(budget)
 
     def total_slack(x: np.ndarray, z: np.ndarray) -> float:
         s = np.asarray(f_slack(x_j=x, z_j=z), dtype=float)
@@ -234,11 +260,25 @@ def _seed_for(seed: int, *parts: int) -> int:
     return int(np.random.SeedSequence([seed, *parts]).generate_state(1)[0])
 
 
+class Fig1Runs(NamedTuple):
+    """Figure 1's runs: steps per run, trials of each final run, trials of each tuning run (per method and
+    stepsize), logged points of the final runs."""
+
+    steps: int
+    runs: int
+    tune_runs: int
+    n_log: int
+
+
+FIG1_BUDGETS = Budgets(quick=Fig1Runs(steps=200, runs=10, tune_runs=1, n_log=21),
+                       full=Fig1Runs(steps=1000, runs=30, tune_runs=3, n_log=51))
+
+
 def figure1_runs(budget: str, seed: int) -> dict:
     """Figure 1's runs (shared by pagan.figure1 and pagan.section6.1): each method's stepsize chosen on tuning runs
     (fresh seeds), then fresh final runs at it. Returns {"res": {(algorithm, ε or 0): run}, "best": {(algorithm,
     ε or 0): (stepsize, tuning score)}, "steps", "runs"}; the tasks go through verify.runner.sweep (and its cache)."""
-    steps, runs, tune_runs, n_log = by_budget(budget, (200, 10, 1, 21), (1000, 30, 3, 51))
+    steps, runs, tune_runs, n_log = FIG1_BUDGETS.at(budget)
     data_seed = _seed_for(seed, 1)
     private = [a for a in FIG1_ALGORITHMS if kernels.SPECS[a].private]
     public = [a for a in FIG1_ALGORITHMS if not kernels.SPECS[a].private]
@@ -644,6 +684,17 @@ def _last_decade_slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0]), span
 
 
+class Example1Grid(NamedTuple):
+    """Example 1's grid: the dimensions d and the largest k of the even moments p = 2, 4, …, 2k."""
+
+    dims: tuple[int, ...]
+    kmax: int
+
+
+EXAMPLE1_BUDGETS = Budgets(quick=Example1Grid(dims=(10, 100), kmax=10),
+                           full=Example1Grid(dims=(10, 100, 1000, 10000), kmax=20))
+
+
 @claim(
     "pagan.example1",
     kind="rate",
@@ -661,7 +712,7 @@ def _last_decade_slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     "than a decade. The fitted O(1) constant is the largest ratio.",
 )
 def example1(budget: str, seed: int) -> Outcome:
-    dims, kmax = by_budget(budget, ((10, 100), 10), ((10, 100, 1000, 10000), 20))
+    dims, kmax = EXAMPLE1_BUDGETS.at(budget)
     ps = 2 * np.arange(1, kmax + 1)
     f_bound = numeric(tp.example1_bound())  # µ + K √p √W, evaluated at µ = 0, K = 1
     rows, panels_series = [], []
@@ -735,6 +786,18 @@ def _lemma32_task(n: int, d: int, datasets: int, ps: list, seed: int) -> dict:
     return {"G_hat": out}
 
 
+class Lemma32Grid(NamedTuple):
+    """pagan.lemma3.2's grid: sample sizes n, dimensions d, datasets drawn per cell."""
+
+    ns: tuple[int, ...]
+    dims: tuple[int, ...]
+    datasets: int
+
+
+LEMMA32_BUDGETS = Budgets(quick=Lemma32Grid(ns=(10, 100), dims=(20,), datasets=400),
+                          full=Lemma32Grid(ns=(10, 100, 1000), dims=(20, 100), datasets=4000))
+
+
 @claim(
     "pagan.lemma3.2",
     kind="expectation",
@@ -750,7 +813,7 @@ def _lemma32_task(n: int, d: int, datasets: int, ps: list, seed: int) -> dict:
     "(12 at quick), declared as 45 tests.",
 )
 def lemma3_2(budget: str, seed: int) -> Outcome:
-    ns, dims, datasets = by_budget(budget, ((10, 100), (20,), 400), ((10, 100, 1000), (20, 100), 4000))
+    ns, dims, datasets = LEMMA32_BUDGETS.at(budget)
     tasks, keys = [], []
     for i, n in enumerate(ns):
         for j, d in enumerate(dims):
@@ -2086,6 +2149,11 @@ def _ex1_direction(w: np.ndarray, C: np.ndarray, mu: float, how: str) -> np.ndar
     return v
 
 
+#: pagan.example1.mu's grid (its own settings; the same values as pagan.example1's)
+EXAMPLE1_MU_BUDGETS = Budgets(quick=Example1Grid(dims=(10, 100), kmax=10),
+                              full=Example1Grid(dims=(10, 100, 1000, 10000), kmax=20))
+
+
 @claim(
     "pagan.example1.mu",
     kind="exact",
@@ -2104,7 +2172,7 @@ def _ex1_direction(w: np.ndarray, C: np.ndarray, mu: float, how: str) -> np.ndar
     "G_p → µ as µ grows.",
 )
 def example1_mu(budget: str, seed: int) -> Outcome:
-    dims, kmax = by_budget(budget, ((10, 100), 10), ((10, 100, 1000, 10000), 20))
+    dims, kmax = EXAMPLE1_MU_BUDGETS.at(budget)
     ps = 2 * np.arange(1, kmax + 1)
     f_bound = numeric(tp.example1_bound())
 
