@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 import dp_accounting as dpa
 import mpmath as mp
@@ -39,7 +40,7 @@ from verify.privacy import (
     gaussian_epsilon_interval,
     optimal_composition_epsilon,
 )
-from verify.registry import Figure, Outcome, Panel, Series, Verdict, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, Verdict, by_budget, claim
 from verify.runner import sweep
 
 
@@ -50,6 +51,16 @@ def relative_tolerance(T: int) -> float:
     roundoff, recursive-summation bound) and a quotient; a difference of two such is within 4(T + 4)u.
     """
     return 4.0 * (T + 4) * EPS
+
+
+class Remark41Settings(NamedTuple):
+    examples: int  # seeded random (α, b) pairs
+    starts: int  # L-BFGS-B starts
+    tmax: int  # longest sequence
+
+
+REMARK41_BUDGETS = Budgets(quick=Remark41Settings(examples=400, starts=6, tmax=60),
+                           full=Remark41Settings(examples=4000, starts=30, tmax=200))
 
 
 @claim(
@@ -63,7 +74,7 @@ def relative_tolerance(T: int) -> float:
     "The tolerance is the rounding bound of theory's sums (verify.papers.adp.relative_tolerance).",
 )
 def remark4_1(budget: str, seed: int) -> Outcome:
-    examples, starts, tmax = by_budget(budget, (400, 6, 60), (4000, 30, 200))
+    examples, starts, tmax = REMARK41_BUDGETS.at(budget)
 
     def pair(rng):
         k = int(rng.integers(1, tmax + 1))
@@ -121,6 +132,14 @@ def _lemma22_case(rng: np.random.Generator, kmax: int) -> tuple[np.ndarray, np.n
     return eps, deltas, delta_prime
 
 
+class Lemma22Settings(NamedTuple):
+    cases: int  # seeded compositions
+    kmax: int  # most mechanisms composed
+
+
+LEMMA22_BUDGETS = Budgets(quick=Lemma22Settings(cases=40, kmax=6), full=Lemma22Settings(cases=400, kmax=12))
+
+
 @claim(
     "adp.lemma2.2",
     kind="privacy",
@@ -134,7 +153,7 @@ def _lemma22_case(rng: np.random.Generator, kmax: int) -> tuple[np.ndarray, np.n
     "seeded edge values for k ≤ 12 (ε_i near 0 and 1, ties, spikes), δ_i ∈ [1e-12, 1e-2], δ' ∈ [1e-10, 0.9].",
 )
 def lemma2_2(budget: str, seed: int) -> Outcome:
-    cases, kmax = by_budget(budget, (40, 6), (400, 12))
+    cases, kmax = LEMMA22_BUDGETS.at(budget)
     vdi = 1e-4
     rng = np.random.default_rng(np.random.SeedSequence([seed, 22]))
     rows = []
@@ -469,6 +488,16 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 #: the paper's own experiment for the adaptive stepsize (b_0² = 20, ν = 1e-5, T = 11700)
 P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
+
+
+class P52Settings(NamedTuple):
+    trials: int  # seeded admissible b sequences of the schedule-level M
+    T_m: int  # their length T
+
+
+P52_BUDGETS = Budgets(quick=P52Settings(trials=200, T_m=2000), full=P52Settings(trials=2000, T_m=20000))
+
+
 @claim(
     "adp.proposition5.2",
     kind="ratio",
@@ -497,7 +526,7 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
     if not ok:
         verdict = "violated"
     # schedule-level M for admissible b sequences
-    trials, T_m = by_budget(budget, (200, 2000), (2000, 20000))
+    trials, T_m = P52_BUDGETS.at(budget)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 52]))
     G2, nu_, C = 1.0, 1e-2, 0.1
     t = np.arange(1, T_m + 1, dtype=np.float64)
@@ -879,6 +908,15 @@ def _alternative_mutant():
 REMARK41_ALT_SMALLEST = dict(b=(1.0, 1.0), alpha=(2.0, 0.5))  # T = 2: M = (17/4)² = 289/16 against M_adp = 4
 
 
+class Remark41AltSettings(NamedTuple):
+    examples: int  # seeded palindromic b with free α
+    tmax: int  # longest sequence
+
+
+REMARK41_ALT_BUDGETS = Budgets(quick=Remark41AltSettings(examples=300, tmax=60),
+                               full=Remark41AltSettings(examples=3000, tmax=400))
+
+
 @claim(
     "adp.remark4.1.alternative",
     kind="exact",
@@ -900,7 +938,7 @@ REMARK41_ALT_SMALLEST = dict(b=(1.0, 1.0), alpha=(2.0, 0.5))  # T = 2: M = (17/4
     "no function of M_adp equals M there.",
 )
 def remark4_1_alternative(budget: str, seed: int) -> Outcome:
-    examples, tmax = by_budget(budget, (300, 60), (3000, 400))
+    examples, tmax = REMARK41_ALT_BUDGETS.at(budget)
     b0, a0 = (np.array(REMARK41_ALT_SMALLEST[k]) for k in ("b", "alpha"))
     free0 = a0[: b0.size // 2]
     alpha0 = alternative_alphas(b0, free0)
@@ -1073,6 +1111,17 @@ def _dwork_roth_range_mutant():
                   lambda: substituted("theory.adp.lemma2_1_epsilon_range", lambda: 1.0))
 
 
+class Lemma21Settings(NamedTuple):
+    deltas: tuple[float, ...]  # the δ grid
+    n_eps: int  # points of the log grid of promised ε
+
+
+LEMMA21_BUDGETS = Budgets(
+    quick=Lemma21Settings(deltas=(1e-10, 1e-5, 1e-2, 0.5, 0.9), n_eps=60),
+    full=Lemma21Settings(deltas=(1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9,
+                                 0.99), n_eps=400))
+
+
 @claim(
     "adp.lemma2.1",
     kind="privacy",
@@ -1092,9 +1141,7 @@ def _dwork_roth_range_mutant():
     "Declared mutant: the range cut to ε < 1, which must turn the verdict to holds.",
 )
 def lemma2_1(budget: str, seed: int) -> Outcome:
-    deltas, n_eps = by_budget(budget, ((1e-10, 1e-5, 1e-2, 0.5, 0.9), 60),
-                              ((1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9,
-                                0.99), 400))
+    deltas, n_eps = LEMMA21_BUDGETS.at(budget)
     eps_max = float(tadp.lemma2_1_epsilon_range())
     promised = numeric(tadp.lemma2_1_epsilon())
     grid = np.geomspace(0.01, 100.0, n_eps)
@@ -1176,6 +1223,15 @@ def eq7_against_eq9_eq10(a_: float, c_: float, T_: int, etaL: float) -> dict:
             "eq7_dp_etaL": etaL * dp7, "ratio_stated": t10 / t9, "ratio_eq7": dp7 / adp7}
 
 
+class P51FromT42Settings(NamedTuple):
+    examples: int  # seeded (a, c, T, ηL)
+    tmax: int  # largest T
+
+
+P51_FROM_T42_BUDGETS = Budgets(quick=P51FromT42Settings(examples=200, tmax=10_000),
+                               full=P51FromT42Settings(examples=1000, tmax=100_000))
+
+
 @claim(
     "adp.proposition5.1.from_theorem4.2",
     kind="exact",
@@ -1198,7 +1254,7 @@ def eq7_against_eq9_eq10(a_: float, c_: float, T_: int, etaL: float) -> dict:
     "M_dp/M_adp (about ¼·log T).",
 )
 def proposition5_1_from_theorem4_2(budget: str, seed: int) -> Outcome:
-    examples, tmax = by_budget(budget, (200, 10_000), (1000, 100_000))
+    examples, tmax = P51_FROM_T42_BUDGETS.at(budget)
     tol = relative_tolerance(tmax)
     s0 = P51_CONSISTENCY_SMALLEST
     r0 = eq7_against_eq9_eq10(s0["a"], s0["c"], s0["T"], s0["etaL"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import sympy as sp
@@ -29,7 +30,7 @@ from verify.privacy import (
     gaussian_epsilon,
     gaussian_epsilon_interval,
 )
-from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
 from verify.stats import clopper_pearson, loglog_slope, mean_ci, weighted_loglog_slope
 
@@ -105,6 +106,16 @@ def lemma16_slack(a: np.ndarray) -> tuple[float, float, float]:
     return (rhs - lhs) / tol, lhs, rhs
 
 
+class Lemma16Settings(NamedTuple):
+    examples: int  # seeded random sequences
+    starts: int  # L-BFGS-B starts per dimension
+    dims: tuple[int, ...]  # dimensions of the L-BFGS-B search
+
+
+LEMMA16_BUDGETS = Budgets(quick=Lemma16Settings(examples=400, starts=2, dims=(2, 10)),
+                          full=Lemma16Settings(examples=6000, starts=20, dims=(2, 10, 50)))
+
+
 _declare_both_sides_equivalent("noisy_adagrad.lemma16", "lemma16_sides")
 @claim(
     "noisy_adagrad.lemma16",
@@ -119,7 +130,7 @@ _declare_both_sides_equivalent("noisy_adagrad.lemma16", "lemma16_sides")
     "halves the right-hand side (constant 2 → 1), which two equal terms already refute.",
 )
 def lemma16(budget: str, seed: int) -> Outcome:
-    examples, starts, dims = by_budget(budget, (400, 2, (2, 10)), (6000, 20, (2, 10, 50)))
+    examples, starts, dims = LEMMA16_BUDGETS.at(budget)
     worst_ratio = [0.0, None]
 
     def sample(rng):
@@ -190,6 +201,16 @@ def lemma13_sample(rng: np.random.Generator, tmax: int = 40, pmax: int = 6) -> n
     return g
 
 
+class Lemma13Settings(NamedTuple):
+    examples: int  # seeded random gradient sequences
+    starts: int  # L-BFGS-B starts per shape
+    shapes: tuple[tuple[int, int], ...]  # (T, p) of the L-BFGS-B search
+
+
+LEMMA13_BUDGETS = Budgets(quick=Lemma13Settings(examples=100, starts=1, shapes=((10, 2),)),
+                          full=Lemma13Settings(examples=3000, starts=12, shapes=((10, 2), (20, 3))))
+
+
 _declare_both_sides_equivalent("noisy_adagrad.lemma13", "lemma13_sides")
 @claim(
     "noisy_adagrad.lemma13",
@@ -206,7 +227,7 @@ _declare_both_sides_equivalent("noisy_adagrad.lemma13", "lemma13_sides")
     "both sides (declared equivalent); the declared mutant halves the right-hand side (constant 2 → 1).",
 )
 def lemma13(budget: str, seed: int) -> Outcome:
-    examples, starts, shapes = by_budget(budget, (100, 1, ((10, 2),)), (3000, 12, ((10, 2), (20, 3))))
+    examples, starts, shapes = LEMMA13_BUDGETS.at(budget)
     worst = {"ratio": 0.0, "grads": None}
 
     def slack(g):
@@ -325,6 +346,15 @@ def _lemma12_no_perturbation_mutant() -> Mutant:
                   lambda: substituted(path, mutated))
 
 
+class Lemma12Settings(NamedTuple):
+    per_family: int  # seeded cases per family of the as-stated search
+    draws: int  # draws of the proof-form frequency
+
+
+LEMMA12_BUDGETS = Budgets(quick=Lemma12Settings(per_family=300, draws=400),
+                          full=Lemma12Settings(per_family=3000, draws=4000))
+
+
 _declare_both_sides_equivalent("noisy_adagrad.lemma12", "lemma12_ratio")
 @claim(
     "noisy_adagrad.lemma12",
@@ -346,7 +376,7 @@ _declare_both_sides_equivalent("noisy_adagrad.lemma12", "lemma12_ratio")
     "pair); the declared mutant drops B from the left side, which must turn the verdict to holds.",
 )
 def lemma12(budget: str, seed: int) -> Outcome:
-    per_family, draws = by_budget(budget, (300, 400), (3000, 4000))
+    per_family, draws = LEMMA12_BUDGETS.at(budget)
     rhos = np.array([1e-3, 1e-2, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 3.0, 10.0])
     rng = np.random.default_rng(np.random.SeedSequence([seed, 1212]))
     fam_rows = {}
@@ -463,6 +493,18 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     return {"worst": best, "worst_gap": best * scale, "evaluated": random_cases + 15 + adv.evaluated}
 
 
+class Lemma5Settings(NamedTuple):
+    ts: tuple[int, ...]  # steps t of the grid
+    ns: tuple[int, ...]  # dataset sizes n of the grid
+    starts: int  # L-BFGS-B starts per grid point
+    cases: int  # seeded random cases per grid point
+
+
+LEMMA5_BUDGETS = Budgets(quick=Lemma5Settings(ts=(1, 2, 4), ns=(10, 100, 1000), starts=1, cases=30),
+                         full=Lemma5Settings(ts=(1, 2, 4, 8, 16, 32), ns=(10, 100, 1000, 10000), starts=10,
+                                             cases=400))
+
+
 @claim(
     "noisy_adagrad.lemma5",
     kind="rate",
@@ -480,8 +522,7 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     "proof's line lemma5_proof_line pointwise (both are upper bounds; a gap above either is violated).",
 )
 def lemma5(budget: str, seed: int) -> Outcome:
-    ts, ns, starts, cases = by_budget(budget, ((1, 2, 4), (10, 100, 1000), 1, 30),
-                                      ((1, 2, 4, 8, 16, 32), (10, 100, 1000, 10000), 10, 400))
+    ts, ns, starts, cases = LEMMA5_BUDGETS.at(budget)
     tasks = [dict(t=int(t), n=int(n), p=3, starts=starts, random_cases=cases, seed=seed) for t in ts for n in ns]
     outs = _sweep(lemma5_worst, tasks, "noisy_adagrad.lemma5 search")
     gap = np.array([float(o["worst_gap"]) for o in outs]).reshape(len(ts), len(ns))  # worst ‖G^D − G^{D'}‖_F, L = 1
@@ -536,6 +577,18 @@ def _thm10_point(epsilon: float, delta: float) -> dict:
     return {"z": z, "eps_lo": lo, "eps_hi": hi}
 
 
+class Theorem10Settings(NamedTuple):
+    eps_in: tuple[float, ...]  # ε inside the hypothesis (ε < 1)
+    eps_out: tuple[float, ...]  # ε outside it (reported only)
+    deltas: tuple[float, ...]
+
+
+THEOREM10_BUDGETS = Budgets(
+    quick=Theorem10Settings(eps_in=(0.1, 0.5, 0.99), eps_out=(2.0,), deltas=(1e-3, 1e-10)),
+    full=Theorem10Settings(eps_in=(0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99), eps_out=(1.0, 2.0, 4.0, 8.0, 16.0),
+                           deltas=(1e-2, 1e-3, 1e-5, 1e-6, 1e-8, 1e-10, 1e-12)))
+
+
 @claim(
     "noisy_adagrad.theorem10",
     kind="privacy",
@@ -548,9 +601,7 @@ def _thm10_point(epsilon: float, delta: float) -> dict:
     "reported only. The extraction prints '2 ln(1.25δ)'; the classical 1.25/δ is used.",
 )
 def theorem10(budget: str, seed: int) -> Outcome:
-    eps_in, eps_out, deltas = by_budget(budget, ((0.1, 0.5, 0.99), (2.0,), (1e-3, 1e-10)),
-                                        ((0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99), (1.0, 2.0, 4.0, 8.0, 16.0),
-                                         (1e-2, 1e-3, 1e-5, 1e-6, 1e-8, 1e-10, 1e-12)))
+    eps_in, eps_out, deltas = THEOREM10_BUDGETS.at(budget)
     tasks = [dict(epsilon=float(e), delta=float(d)) for e in eps_in + eps_out for d in deltas]
     outs = _sweep(_thm10_point, tasks, "noisy_adagrad.theorem10 accountant")
     rows = [dict(**t, **{k: float(v) for k, v in o.items()}) for t, o in zip(tasks, outs)]
@@ -1842,6 +1893,17 @@ declare_equivalent("noisy_adagrad.corollary6.proof_k", "theorem3_1_bound:x10", "
                    "the floor, which outgrows √k: the conclusion is unchanged")
 
 
+class Cor6ProofKSettings(NamedTuple):
+    cases: int  # seeded rank-k sequences
+    pmax: int  # largest dimension p
+    tmax: int  # longest sequence T
+    en_iso: float  # εn of the isotropic case
+
+
+COR6_PROOF_K_BUDGETS = Budgets(quick=Cor6ProofKSettings(cases=300, pmax=6, tmax=40, en_iso=16.0),
+                               full=Cor6ProofKSettings(cases=3000, pmax=8, tmax=80, en_iso=32.0))
+
+
 @claim(
     "noisy_adagrad.corollary6.proof_k",
     kind="exact",
@@ -1868,7 +1930,7 @@ declare_equivalent("noisy_adagrad.corollary6.proof_k", "theorem3_1_bound:x10", "
     "(declared equivalent); the floor with exponents ×5/4 and eq. (25) with exponents ×3/4 survive.",
 )
 def corollary6_proof_k(budget: str, seed: int) -> Outcome:
-    cases, pmax, tmax, en_iso = by_budget(budget, (300, 6, 40, 16.0), (3000, 8, 80, 32.0))
+    cases, pmax, tmax, en_iso = COR6_PROOF_K_BUDGETS.at(budget)
     worst_rel = [np.inf, None]
 
     def slack(case):
@@ -2278,6 +2340,15 @@ def dk_tight(theta: float) -> tuple[np.ndarray, np.ndarray]:
 _declare_both_sides_equivalent("noisy_adagrad.theorem15", "davis_kahan_sides")
 
 
+class Theorem15Settings(NamedTuple):
+    n_pairs: int  # seeded symmetric pairs
+    starts: int  # L-BFGS-B starts per size
+
+
+THEOREM15_BUDGETS = Budgets(quick=Theorem15Settings(n_pairs=300, starts=4),
+                            full=Theorem15Settings(n_pairs=3000, starts=16))
+
+
 @claim(
     "noisy_adagrad.theorem15",
     kind="exact",
@@ -2298,7 +2369,7 @@ _declare_both_sides_equivalent("noisy_adagrad.theorem15", "davis_kahan_sides")
     "be refuted (the tight pair and the adversarial search reach ratio 1).",
 )
 def theorem15(budget: str, seed: int) -> Outcome:
-    n_pairs, starts = by_budget(budget, (300, 4), (3000, 16))
+    n_pairs, starts = THEOREM15_BUDGETS.at(budget)
     thetas = np.linspace(0.05, 1.5, 30)
     tight = [dk_slack(*dk_tight(float(t)), 1, 2) for t in thetas]
     tight_ratio = [r for _, r in tight]
