@@ -11,6 +11,7 @@ keyword arguments carry their seed.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from scipy import stats as st
@@ -26,7 +27,7 @@ from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, 
 from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify.mutants import declare_equivalent
 from verify.privacy import gaussian_epsilon, gaussian_epsilon_interval
-from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
 from verify.stats import clopper_pearson, mean_ci
 
@@ -81,6 +82,19 @@ S31_MARGIN = 0.1  # relative: a 10% error in the bias (the negative control doub
 S31_TESTED_ROUNDS = (10, None)  # the decisions: round 10 (transient, 1 − β₂^t ≈ 0.4) and the last round
 
 
+class S31Settings(NamedTuple):
+    """section3.1's Monte Carlo: coordinates, batch size, rounds, trials per noise."""
+
+    d: int
+    batch: int
+    rounds: int
+    trials: int
+
+
+S31_BUDGETS = Budgets(quick=S31Settings(d=64, batch=8, rounds=200, trials=24),
+                      full=S31Settings(d=256, batch=16, rounds=1000, trials=100))
+
+
 @claim(
     "dp_adam_design.section3.1",
     kind="expectation",
@@ -100,7 +114,7 @@ S31_TESTED_ROUNDS = (10, None)  # the decisions: round 10 (transient, 1 − β�
     tests=6,
 )
 def section3_1(budget: str, seed: int) -> Outcome:
-    d, batch, rounds, trials = by_budget(budget, (64, 8, 200, 24), (256, 16, 1000, 100))
+    d, batch, rounds, trials = S31_BUDGETS.at(budget)
     beta2, sigma = 0.95, 1.0
     tasks = [dict(noise=n, d=d, batch=batch, rounds=rounds, beta2=beta2, sigma=sigma, trials=trials,
                   seed=seed * 1000 + i) for i, n in enumerate(S31_NOISES)]
@@ -185,10 +199,21 @@ def _s32_slack(records: np.ndarray, clip_norm: float) -> float:
     return (bound - actual) / bound / tol
 
 
+class S32Settings(NamedTuple):
+    """The §3.2 search: random record sets, optimiser starts."""
+
+    n_rand: int
+    starts: int
+
+
+S32_BUDGETS = Budgets(quick=S32Settings(n_rand=1500, starts=3),
+                      full=S32Settings(n_rand=20000, starts=12))
+
+
 def _s32_compute(budget: str, seed: int) -> dict:
     """The numbers both §3.2 claims read (exact computations: no statistical tests)."""
 
-    n_rand, starts = by_budget(budget, (1500, 3), (20000, 12))
+    n_rand, starts = S32_BUDGETS.at(budget)
     C = 1.0
 
     def sample(rng):
@@ -354,6 +379,17 @@ S431_MARGIN = 0.03
 S431_SLOPE_MARGIN = 0.02
 
 
+class S431Settings(NamedTuple):
+    """section4.3.1's Monte Carlo: rounds, trials."""
+
+    rounds: int
+    trials: int
+
+
+S431_BUDGETS = Budgets(quick=S431Settings(rounds=30, trials=200),
+                       full=S431Settings(rounds=80, trials=2000))
+
+
 @claim(
     "dp_adam_design.section4.3.1",
     kind="expectation",
@@ -374,7 +410,7 @@ S431_SLOPE_MARGIN = 0.02
     tests=5,
 )
 def section4_3_1(budget: str, seed: int) -> Outcome:
-    rounds, trials = by_budget(budget, (30, 200), (80, 2000))
+    rounds, trials = S431_BUDGETS.at(budget)
     p = STP
     s = p["sigma"] * p["clip"] / p["batch"]
     alpha = float(numeric(td.stp_contraction())(beta2=p["beta2"], s=s))
@@ -945,6 +981,19 @@ def _s45_adversarial_task(stream: str, d: int, batch: int, rounds: int, beta2: f
     return {"worst": worst, "round": worst_t}
 
 
+class S45Settings(NamedTuple):
+    """section4.5's benign stream: coordinates, rounds, burn-in rounds, trials."""
+
+    d: int
+    rounds: int
+    burn: int
+    trials: int
+
+
+S45_BUDGETS = Budgets(quick=S45Settings(d=32, rounds=500, burn=200, trials=16),
+                      full=S45Settings(d=128, rounds=1500, burn=500, trials=40))
+
+
 @claim(
     "dp_adam_design.section4.5",
     kind="ratio",
@@ -972,7 +1021,7 @@ def _s45_adversarial_task(stream: str, d: int, batch: int, rounds: int, beta2: f
     tests=1,
 )
 def section4_5(budget: str, seed: int) -> Outcome:
-    d, rounds, burn, trials = by_budget(budget, (32, 500, 200, 16), (128, 1500, 500, 40))
+    d, rounds, burn, trials = S45_BUDGETS.at(budget)
     beta2 = S45["beta2"]
     res = sweep(_s45_task, [dict(variant=v, d=d, batch=S45["batch"], rounds=rounds, burn=burn, beta2=beta2,
                                  trials=trials, seed=seed * 13 + i)
@@ -1289,6 +1338,18 @@ F4_MARGIN = 0.05
 F4_SUBSTANTIAL = 0.10
 
 
+class F4Settings(NamedTuple):
+    """figure4: rounds, trials, coordinates in the exact quantile subsample."""
+
+    rounds: int
+    trials: int
+    n_exact: int
+
+
+F4_BUDGETS = Budgets(quick=F4Settings(rounds=300, trials=2, n_exact=24),
+                     full=F4Settings(rounds=1000, trials=8, n_exact=96))
+
+
 @claim(
     "dp_adam_design.figure4",
     kind="experiment",
@@ -1309,7 +1370,7 @@ def figure4(budget: str, seed: int) -> Outcome:
     B, sigma, beta2 = 64, 1.0, 0.99
     dstar = float(numeric(td.threshold_optimistic())(B=B, sigma=sigma, beta2=beta2))
     d = int(dstar / 20)
-    rounds, trials, n_exact = by_budget(budget, (300, 2, 24), (1000, 8, 96))
+    rounds, trials, n_exact = F4_BUDGETS.at(budget)
     res = sweep(_fig4_task, [dict(scale=sc, d=d, batch=B, rounds=rounds, beta2=beta2, sigma=sigma, trials=trials,
                                   seed=seed * 17 + i) for i, sc in enumerate(("powerlaw", "uniform"))], "figure4")
     s = sigma / B
@@ -1725,6 +1786,17 @@ def _s32p_search(fn, dim: int, c: float, n_rand: int, starts: int, seed: int):
     return max(val, -best.slack), x if val >= -best.slack else np.asarray(best.example, dtype=float)
 
 
+class S32PSettings(NamedTuple):
+    """section3.2.zero_out_vs_replace's search: random record pairs, optimiser starts."""
+
+    n_rand: int
+    starts: int
+
+
+S32P_BUDGETS = Budgets(quick=S32PSettings(n_rand=400, starts=8),
+                       full=S32PSettings(n_rand=4000, starts=32))
+
+
 @claim(
     "dp_adam_design.section3.2.zero_out_vs_replace",
     kind="exact",
@@ -1750,7 +1822,7 @@ def _s32p_search(fn, dim: int, c: float, n_rand: int, starts: int, seed: int):
     "the interior maximum at γ = 1.02γ*, C = 0.5 (seed 0), a search failure, not a closed-form one.",
 )
 def section3_2_zero_out_vs_replace(budget: str, seed: int) -> Outcome:
-    n_rand, starts = by_budget(budget, (400, 8), (4000, 32))
+    n_rand, starts = S32P_BUDGETS.at(budget)
     zo, rp = td.pair_sensitivity_zero_out(), td.pair_sensitivity_replace_one()
     gstar_expr = td.replace_gamma_max()
     rows, bad = [], []
@@ -1862,6 +1934,17 @@ declare_equivalent("dp_adam_design.section4.1", "stepsize*10",
                    "lr = 1e-12, and ×10 (θ drift 1e-9) leaves the distribution, and so the statement, unchanged")
 
 
+class S41Settings(NamedTuple):
+    """section4.1's Monte Carlo: rounds, trials."""
+
+    rounds: int
+    trials: int
+
+
+S41_BUDGETS = Budgets(quick=S41Settings(rounds=300, trials=100),
+                      full=S41Settings(rounds=600, trials=400))
+
+
 @claim(
     "dp_adam_design.section4.1",
     kind="expectation",
@@ -1885,7 +1968,7 @@ declare_equivalent("dp_adam_design.section4.1", "stepsize*10",
     tests=4,
 )
 def section4_1(budget: str, seed: int) -> Outcome:
-    rounds, trials = by_budget(budget, (300, 100), (600, 400))
+    rounds, trials = S41_BUDGETS.at(budget)
     p = S41
     r = sweep(_s41_task, [dict(rounds=rounds, trials=trials, seed=seed * 7 + 41)], "section4.1")[0]
     expr = numeric(td.quadratic_dp_adam_vhat())
@@ -1985,6 +2068,17 @@ declare_equivalent("dp_adam_design.section4.3.2", "stepsize*10",
                    "leaves the distribution, and so the statement, unchanged")
 
 
+class S432Settings(NamedTuple):
+    """section4.3.2's Monte Carlo: rounds, trials."""
+
+    rounds: int
+    trials: int
+
+
+S432_BUDGETS = Budgets(quick=S432Settings(rounds=450, trials=100),
+                       full=S432Settings(rounds=650, trials=400))
+
+
 @claim(
     "dp_adam_design.section4.3.2",
     kind="expectation",
@@ -2008,7 +2102,7 @@ declare_equivalent("dp_adam_design.section4.3.2", "stepsize*10",
     tests=8,
 )
 def section4_3_2(budget: str, seed: int) -> Outcome:
-    rounds, trials = by_budget(budget, (450, 100), (650, 400))
+    rounds, trials = S432_BUDGETS.at(budget)
     p = S432
     s_val = p["sigma"] * p["clip"] / p["batch"]
     kappa = float(numeric(td.stp_steady_state())(s=s_val))
