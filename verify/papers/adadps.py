@@ -2222,7 +2222,6 @@ def _fedadam_task(problem_kw: dict, local_lr: float, clip: float, sigma: float, 
                   local_steps: int, local_batch: int, server_lr: float, trials: int, seed: int,
                   n_log: int = 11) -> dict:
     """``trials`` DP-FedAdam runs (A ≡ 1, FedAdam server): losses, validation and test accuracy per run."""
-    from kernels import adadps as ka
 
     prob = make_problem("zipf_bow_logistic", problem_kw)
     out = ka.run_federated(prob, local_lr=local_lr, clip=clip, sigma=sigma, users_per_round=users_per_round,
@@ -2239,8 +2238,6 @@ def _fedadam_task(problem_kw: dict, local_lr: float, clip: float, sigma: float, 
 
 def _fedadam_inverted_side_info_mutant():
     """A declared fault: the kernel's frequency side information inverted (A_j ∝ 1/A_j, largest entry 1)."""
-    from kernels import adadps as ka
-    from verify.mutants import Mutant, substituted
 
     original = ka.side_information
 
@@ -2257,8 +2254,6 @@ def _fedadam_inverted_side_info_mutant():
 
 def _fedadam_noiseless_mutant():
     """A declared fault: the FedAdam server path of run_federated adds no privacy noise (σ taken as 0)."""
-    from kernels import adadps as ka
-    from verify.mutants import Mutant, substituted
 
     original = ka.run_federated
 
@@ -2301,9 +2296,6 @@ def _fedadam_noiseless_mutant():
     tests=1,
 )
 def figure6_fedadam(budget: str, seed: int) -> Outcome:
-    from verify.privacy import dp_sgd_epsilon
-    from verify.runner import sweep
-
     key = by_budget(budget, "quick", "full")
     g = FED_GRIDS[key]
     base = dict(problem_kw=g["problem"], sigma=FED_SIGMA, users_per_round=g["per_round"], rounds=g["rounds"],
