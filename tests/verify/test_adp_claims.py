@@ -294,7 +294,7 @@ def test_theorem4_2_bound7_is_violated_where_the_quadratic_regime_predicts():
     from verify.papers.adp import THM42, theorem4_2
 
     out = theorem4_2("quick", 0)
-    noise = THM42["d"] * out.numbers["sigma2"]
+    noise = THM42.d * out.numbers["sigma2"]
     assert out.verdict == "violated"
     assert out.numbers["bound"] / noise == pytest.approx(0.6325, rel=0.02)
     assert out.numbers["min_mean_grad_sq"] / noise == pytest.approx(1.0, rel=0.05)

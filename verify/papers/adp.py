@@ -1317,7 +1317,19 @@ def proposition5_1_from_theorem4_2(budget: str, seed: int) -> Outcome:
 #: ‖∇f‖ < G, F* = 0 at θ = 0: Assumptions 2.1, 2.2, 3.1 hold), constant b_t = b and α_t = 1 (deterministic), the
 #: stepsize η/b = 1/L (Theorem 4.2 puts no condition on η), σ² of (6), θ_0 on the first axis with
 #: ‖∇F(θ_0)‖² = g0_over_noise²·dσ²
-THM42 = dict(G=1.0, L=1.0, d=20, T=50, b=8.0, n=1_000_000, epsilon=1.0, delta=1e-5, g0_over_noise=2.0)
+class Thm42Setting(NamedTuple):
+    G: float  # the gradient bound (Assumption 2.2)
+    L: float  # the smoothness (Assumption 2.1)
+    d: int
+    T: int
+    b: float  # b_t ≡ b
+    n: int
+    epsilon: float
+    delta: float
+    g0_over_noise: float  # ‖∇F(θ_0)‖ in units of √(dσ²)
+
+
+THM42 = Thm42Setting(G=1.0, L=1.0, d=20, T=50, b=8.0, n=1_000_000, epsilon=1.0, delta=1e-5, g0_over_noise=2.0)
 
 
 def pseudo_huber_grad(theta: np.ndarray, G: float, L: float) -> np.ndarray:
@@ -1326,11 +1338,11 @@ def pseudo_huber_grad(theta: np.ndarray, G: float, L: float) -> np.ndarray:
     return L * theta / np.sqrt(1.0 + (L * L / (G * G)) * r2)
 
 
-def theorem4_2_runs(trials: int, seed: int, G: float, L: float, d: int, T: int, b: float, n: int, epsilon: float,
-                    delta: float, g0_over_noise: float) -> dict:
+def theorem4_2_runs(trials: int, seed: int, setting: Thm42Setting) -> dict:
     """Algorithm 1 (lines 3–7, literally; every record has the same f, so ξ_t does not matter) on the pseudo-Huber
     objective, ``trials`` independent runs vectorised in NumPy. Returns ‖∇F(θ_t)‖² for t = 0..T−1 per run,
     E‖∇f(θ_t, ξ_t)‖² per run (the same numbers: f is deterministic), σ², D_F and the schedules."""
+    G, L, d, T, b, n, epsilon, delta, g0_over_noise = setting
     b_t = np.full(T, float(b))
     alpha = np.ones(T)
     sigma2 = float(numeric(tadp.theorem4_1_variance())(G=G, S_inv_alpha2=float(np.sum(1 / alpha**2)), T=T,
@@ -1389,15 +1401,15 @@ def _eta_l_mutant():
 def theorem4_2(budget: str, seed: int) -> Outcome:
     trials = by_budget(budget, 400, 4000)
     cfg = THM42
-    runs = theorem4_2_runs(trials, seed, **cfg)
+    runs = theorem4_2_runs(trials, seed, cfg)
     g2 = runs["grad_sq"]
-    bounds = np.array([tadp.theorem4_2_bound(runs["b"], runs["alpha"], g2[j], runs["D_F"], runs["eta"], cfg["L"],
-                                             cfg["d"], runs["sigma2"]) for j in range(trials)])
+    bounds = np.array([tadp.theorem4_2_bound(runs["b"], runs["alpha"], g2[j], runs["D_F"], runs["eta"], cfg.L,
+                                             cfg.d, runs["sigma2"]) for j in range(trials)])
     X = g2 - bounds[:, None]
-    ests = [decide.mean_estimate(X[:, k]) for k in range(cfg["T"])]
+    ests = [decide.mean_estimate(X[:, k]) for k in range(cfg.T)]
     alpha = decide.spend(1)
     lows = np.array([e.lower(alpha) for e in ests])
-    highs = np.array([e.upper((1 - decide.HOLDS_LEVEL) / cfg["T"]) for e in ests])
+    highs = np.array([e.upper((1 - decide.HOLDS_LEVEL) / cfg.T) for e in ests])
     if np.all(lows > 0):
         verdict = "violated"
     elif np.any(highs <= 0):
@@ -1414,18 +1426,18 @@ def theorem4_2(budget: str, seed: int) -> Outcome:
     dec = decide.Decision(Verdict(verdict), ctrl, measured / bound, float(highs.min()), float(lows.min()), reason)
     counter = None
     if verdict == "violated":
-        counter = dict(cfg, trials=trials, sigma2=runs["sigma2"], D_F=runs["D_F"], eta=runs["eta"],
+        counter = dict(cfg._asdict(), trials=trials, sigma2=runs["sigma2"], D_F=runs["D_F"], eta=runs["eta"],
                        min_mean_grad_sq=measured, argmin_k=k_min, bound=bound, ratio=measured / bound)
-    evidence = (f"{dec.phrase()}; at σ² = {runs['sigma2']:.3g} of (6) (dσ² = {cfg['d'] * runs['sigma2']:.3g}), "
-                f"η = b/L = {runs['eta']:g}, T = {cfg['T']}: measured/bound = {measured / bound:.3f}")
-    ks = np.arange(cfg["T"])
+    evidence = (f"{dec.phrase()}; at σ² = {runs['sigma2']:.3g} of (6) (dσ² = {cfg.d * runs['sigma2']:.3g}), "
+                f"η = b/L = {runs['eta']:g}, T = {cfg.T}: measured/bound = {measured / bound:.3f}")
+    ks = np.arange(cfg.T)
     m, lo, hi = g2.mean(axis=0), g2.mean(axis=0) - 2 * g2.std(axis=0) / math.sqrt(trials), \
         g2.mean(axis=0) + 2 * g2.std(axis=0) / math.sqrt(trials)
     fig = Figure("theorem4_2", "adp Theorem 4.2: E‖∇F(θ_k)‖² against bound (7)", [Panel(
         "pseudo-Huber f, b ≡ 8, α ≡ 1, η = b/L, σ² of (6)", "step k", "E‖∇F(θ_k)‖² / (dσ²)",
-        [Series("measured (±2 s.e.)", ks, m / (cfg["d"] * runs["sigma2"]), lo / (cfg["d"] * runs["sigma2"]),
-                hi / (cfg["d"] * runs["sigma2"]), style="points"),
-         Series("bound (7)", [0, cfg["T"] - 1], [bound / (cfg["d"] * runs["sigma2"])] * 2, style="dashed")],
+        [Series("measured (±2 s.e.)", ks, m / (cfg.d * runs["sigma2"]), lo / (cfg.d * runs["sigma2"]),
+                hi / (cfg.d * runs["sigma2"]), style="points"),
+         Series("bound (7)", [0, cfg.T - 1], [bound / (cfg.d * runs["sigma2"])] * 2, style="dashed")],
         yscale="log")])
     numbers = {"min_mean_grad_sq": measured, "bound": bound, "ratio": measured / bound, "argmin_k": k_min,
                "min_lower_bound_difference": float(lows.min()), "min_upper_bound_difference": float(highs.min()),
