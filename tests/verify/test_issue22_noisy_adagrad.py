@@ -114,9 +114,12 @@ def test_section4_1_sigma_exponent_mutant_of_sigma_b_refutes_it():
 def test_lemma14_violated_smallest_linf_case_exact():
     ex = tn.lemma14_linf_example()
     assert ex["s_star"] == sp_rational(1, 3) and ex["lhs"] == sp_rational(8, 3) and ex["rhs"] == 2
-    # the minimiser is unique: max(|1 − s|, 2|s|) ≥ 2/3 + |s − 1/3| on a grid
+    # the example's projection is the unique minimiser of ‖x − s·(1, 2)‖∞ over the line, x = (1, 0)
     s = np.linspace(-3, 3, 6001)
-    assert np.all(np.maximum(np.abs(1 - s), 2 * np.abs(s)) >= 2 / 3 + np.abs(s - 1 / 3) - 1e-12)
+    dist = np.maximum(np.abs(1 - s), 2 * np.abs(s))
+    s_star = float(ex["s_star"])
+    assert abs(s[np.argmin(dist)] - s_star) <= 1e-3
+    assert np.all(dist[np.abs(s - s_star) > 1e-3] > 2 / 3)
     lhs, rhs = tn.lemma14_sides("linf", np.eye(2), [1.0, 0.0], [-10.0, -20.0], [10.0, 20.0], 0.45)
     assert lhs == pytest.approx(8 / 3, rel=1e-12) and rhs == pytest.approx(2.0, rel=1e-12)
 
