@@ -26,7 +26,7 @@ generator (``(params, seed) -> dataset``)::
 from kernels import _jitcache  # noqa: F401,I001
 from kernels.pagan import ALGORITHMS, SPECS, LoopConfig, RunOutput, make_config, run_algorithm, run_config
 from kernels.pagan_problems import PROBLEMS, Dataset, make_dataset, make_problem
-from kernels.validate import InvalidParameter, choice
+from dpvalidate import InvalidParameter, choice
 
 # name -> "module:function" (imported on demand, so importing kernels stays light)
 PROBLEM_GENERATORS = {

@@ -41,8 +41,8 @@ import math
 import numpy as np
 from numba import njit
 
+import dpvalidate as V
 from kernels import faults
-from kernels import validate as V
 from kernels.adadps_problems import (  # noqa: F401  (the problems are part of this module's API)
     LOSSES,
     GLMProblem,
@@ -380,7 +380,7 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         An unknown method or a parameter outside what it accepts.
     """
     problem = _problem(problem)
@@ -481,7 +481,7 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A parameter of ``run_federated`` outside what it accepts.
     """
     problem = _problem(problem)

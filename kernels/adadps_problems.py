@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import validate as V
+import dpvalidate as V
 from kernels.problem_data import DataMatrix
 
 LOSSES = {"squared": 0, "logistic": 1}

@@ -23,8 +23,8 @@ import math
 import numpy as np
 from numba import njit
 
+import dpvalidate as V
 from kernels import _cpu, faults
-from kernels import validate as V
 from kernels.adp_problems import REG_GRAD_MAX, NonconvexProblem, smooth_nonconvex  # noqa: F401  (re-exported)
 
 B_RULES = {"poly": 0, "adaptive": 1}
@@ -170,7 +170,7 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A parameter of ``run_adp`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     steps, eta, sigma, a, c, b0, nu, C, clip = check_run(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import validate as V
+import dpvalidate as V
 from kernels.problem_data import DataMatrix
 
 REG_GRAD_MAX = 3.0 * math.sqrt(3.0) / 8.0  # max_u 2u/(1+u²)², at u = 1/√3

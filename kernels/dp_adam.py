@@ -46,8 +46,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
+import dpvalidate as V
 from kernels import _cpu, faults
-from kernels import validate as V
 
 VARIANTS = {"post_processing": 0, "ime": 1, "bias_correction": 2, "scale_then_privatize": 3, "noiseless": 4,
             "noiseless_stp": 5, "sgd_momentum": 6}
@@ -648,7 +648,7 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A parameter of ``run_stream`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     if not isinstance(cfg, RoundConfig):
@@ -771,7 +771,7 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A parameter of ``run_logistic_1d`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     if not isinstance(cfg, RoundConfig):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import validate as V
+import dpvalidate as V
 
 
 # --------------------------------------------------------------------------------------

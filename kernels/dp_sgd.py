@@ -27,8 +27,8 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
+import dpvalidate as V
 from kernels import _cpu
-from kernels import validate as V
 from kernels.dp_sgd_problems import DTYPES, LogisticProblem, dense_logistic
 
 __all__ = ["LogisticProblem", "dense_logistic", "run_dp_sgd", "minimum_bytes_per_step"]
@@ -162,7 +162,7 @@ def run_dp_sgd(problem: LogisticProblem, *, steps: int, batch_size: int = 256, l
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         For a parameter outside the ranges above, naming it.
     """
     X, steps, batch, lr, clip, sigma, w = _check(problem, steps, batch_size, lr, clip, sigma, w0)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import validate as V
+import dpvalidate as V
 from kernels.problem_data import DataMatrix
 
 DTYPES = ("float32", "float64")
@@ -53,7 +53,7 @@ def dense_logistic(n: int = 2048, d: int = 10_000, seed: int = 0, dtype: str = "
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         For a size below 1, an unknown dtype or a row norm that is not positive and finite.
     """
     n = V.count("n", n)

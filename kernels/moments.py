@@ -28,7 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
-from kernels import validate as V
+import dpvalidate as V
 
 MAX_ROUNDS = 1000  # 2^{-T} underflows float64 for T > 1074; T = ⌈1.5 log₂ d⌉ is 45 at d = 10⁹
 

@@ -55,8 +55,8 @@ import math
 import numpy as np
 from numba import njit
 
+import dpvalidate as V
 from kernels import faults
-from kernels import validate as V
 from kernels.noisy_adagrad_problems import (  # noqa: F401  (the problems are part of this module's API)
     LOSSES,
     LowRankGLM,
@@ -520,7 +520,7 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A parameter of ``run_noisy_adagrad`` outside what it accepts, too large outputs or a float64 overflow.
     """
     steps, eta, radius, trials, seed, decay_alpha = _check_run(prob, steps, eta, radius, trials, seed, decay_alpha)
@@ -590,7 +590,7 @@ def run_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: 
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A parameter of ``run_adagrad`` outside what it accepts.
     """
     steps, eta, radius, _, _, decay_alpha = _check_run(prob, steps, eta, radius, 1, 0, decay_alpha)
@@ -627,7 +627,7 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A parameter of ``run_dpgd`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
     steps, eta, _, trials, seed, _ = _check_run(prob, steps, eta, 1.0, trials, seed, 0.0)

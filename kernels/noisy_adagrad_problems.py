@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from kernels import validate as V
+import dpvalidate as V
 from kernels.problem_data import DataMatrix
 
 LOSSES = {"absolute": 0, "logistic": 1, "hinge": 2}

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from numba import njit
 
+import dpvalidate as V
 from kernels import _cpu, faults
-from kernels import validate as V
 from kernels.pagan_problems import DOMAIN_CODE, LOSS_ABS, Dataset, check_dataset
 
 STEP_CONSTANT = 0
@@ -300,7 +300,7 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
     """Validate and resolve an algorithm name and its parameters into a :class:`LoopConfig`.
 
     Limits: ``steps``, ``batch_size`` (draws with replacement, so it may exceed n) and ``n_log`` at most
-    10⁹ (:data:`kernels.validate.MAX_COUNT`); ``eps_stab`` > 0 for the adaptive step rules (their first
+    10⁹ (:data:`dpvalidate.MAX_COUNT`); ``eps_stab`` > 0 for the adaptive step rules (their first
     step divides by ε_stab + √(Σ ĝ²), zero on a zero gradient).
 
     Parameters
@@ -334,7 +334,7 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         An unknown name or a parameter outside what it accepts (the message names it).
     """
     V.choice("algorithm", name, ALGORITHMS)
@@ -488,7 +488,7 @@ def run_trials_one_stream(cfg: LoopConfig, dataset: Dataset, trials: int, seed: 
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         ``trials`` or the outputs' size outside the limits.
     """
     if not isinstance(cfg, LoopConfig):
@@ -516,7 +516,7 @@ def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0
 
     Limits: counts as :func:`make_config`; ``trials`` ≤ 10⁹ with every per-trial output (and ~4 KiB of
     bookkeeping per trial) ≤ 8 GiB in all.  A run that overflows float64 (say ``alpha`` = 1e300 with
-    a tiny ``eps_stab``) raises :class:`~kernels.validate.InvalidParameter` instead of returning NaN.
+    a tiny ``eps_stab``) raises :class:`~dpvalidate.InvalidParameter` instead of returning NaN.
 
     Parameters
     ----------
@@ -537,7 +537,7 @@ def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A parameter of ``run_algorithm`` outside what it accepts, or a run that overflows float64.
     """
     check_dataset(dataset)

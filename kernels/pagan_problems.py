@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import validate as V
+import dpvalidate as V
 from kernels.problem_data import DataMatrix
 
 LOSS_ABS = 0
@@ -107,7 +107,7 @@ def make_dataset(features, targets=None, *, loss: str = "absolute", domain: str 
 
 
 def check_dataset(dataset, name: str = "dataset") -> "Dataset":
-    """``dataset`` if it is a :class:`Dataset` a kernel can run on, else :class:`~kernels.validate.InvalidParameter`.
+    """``dataset`` if it is a :class:`Dataset` a kernel can run on, else :class:`~dpvalidate.InvalidParameter`.
 
     A dataset built by hand (or edited with ``dataclasses.replace``) must keep the layout the generators
     make: float64 features (n, d) and targets (n,), coordinate scales σ (d,) > 0, a public sample (m, d),
@@ -151,7 +151,7 @@ def _streams(seed: int, k: int):
 
 
 def _sizes(n, d, n_public) -> tuple[int, int, int]:
-    """n, d, n_public as counts (<= kernels.validate.MAX_COUNT) whose (n, d) and (n_public, d) arrays fit in memory."""
+    """n, d, n_public as counts (<= dpvalidate.MAX_COUNT) whose (n, d) and (n_public, d) arrays fit in memory."""
     n, d, n_public = V.count("n", n), V.count("d", d), V.count("n_public", n_public)
     V.memory("n, d", n, d)
     V.memory("n_public, d", n_public, d)

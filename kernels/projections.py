@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import dpvalidate as V
 from kernels import _cpu
-from kernels import validate as V
 
 
 @njit(cache=True, nogil=True)

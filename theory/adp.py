@@ -19,12 +19,12 @@ import math
 import numpy as np
 import sympy as sp
 
-from theory import _validate as _v
+import dpvalidate as _v
 
 
 def _array(name: str, x, ndim: int = 1) -> np.ndarray:
     """A finite float array of ``ndim`` dimensions, or ValueError naming the parameter (theory may not import kernels)."""  # noqa: E501
-    return _v.array(name, x, ndim)
+    return _v.finite_array(name, x, ndim)
 
 
 def _positive(name: str, x) -> float:

@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from theory import _validate as _v
+import dpvalidate as _v
 
 beta2 = sp.Symbol("beta2", positive=True)
 t = sp.Symbol("t", positive=True, integer=True)
@@ -94,7 +94,7 @@ def dpmf_bias_numeric(row_norms2: np.ndarray, beta2_value: float, s_value: float
     ``row_norms2`` finite and >= 0 (1-d), ``beta2_value`` in [0, 1), ``s_value`` finite; a result that
     overflows float64 raises ValueError naming ``s_value``.
     """
-    row_norms2 = _v.array("row_norms2", row_norms2, 1)
+    row_norms2 = _v.finite_array("row_norms2", row_norms2, 1)
     if np.any(row_norms2 < 0):
         raise ValueError("row_norms2 must be squared norms: entries >= 0")
     beta2_value = _v.real("beta2_value", beta2_value)

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from theory import _validate as _v
+import dpvalidate as _v
 
 T = sp.Symbol("T", positive=True)
 t = sp.Symbol("t", positive=True)
@@ -36,7 +36,7 @@ Delta = sp.Symbol("Delta", positive=True)  # ℓ2 sensitivity
 
 
 def _array(name: str, x, ndim: int) -> np.ndarray:
-    return _v.array(name, x, ndim)
+    return _v.finite_array(name, x, ndim)
 
 
 #: lemma13_sides' work: one p×p eigendecomposition per row of grads, T·p³ ≤ this (about a minute)
@@ -188,7 +188,7 @@ def psd_sqrt_pinv(S: np.ndarray, rtol: float = 1e-12) -> tuple[np.ndarray, np.nd
     """(S^{1/2}, (S^{1/2})⁺) by eigh; eigenvalues of the root ≤ rtol·max count as zero.
 
     ``S`` a finite symmetric (to rounding) square matrix, ``rtol`` a finite number >= 0."""
-    S = _v.square("S", S)
+    S = _v.square_matrix("S", S)
     rtol = _v.finite("rtol", rtol)
     if rtol < 0:
         raise ValueError(f"rtol must be >= 0 (got {rtol!r})")
@@ -240,8 +240,8 @@ def lemma16_sides(a) -> tuple[float, float]:
 
 def lemma12_ratio(A, B, u, v) -> tuple[float, float]:
     """Lemma 12's two sides: (|⟨u, C⁻¹v⟩|, (4/3)|⟨u, A⁺v⟩|) with C = A + B (C inverted exactly, A pseudo-inverted)."""
-    A = _v.square("A", A)
-    B = _v.square("B", B)
+    A = _v.square_matrix("A", A)
+    B = _v.square_matrix("B", B)
     u = _array("u", u, 1)
     v = _array("v", v, 1)
     p = A.shape[0]
@@ -259,7 +259,7 @@ def lemma12_ratio(A, B, u, v) -> tuple[float, float]:
 
 def intrinsic_dimension(A) -> float:
     """intdim(A) = Tr(A)/‖A‖_op for PSD A (§6; exact); 1 ≤ intdim ≤ rank."""
-    A = _v.square("A", A)
+    A = _v.square_matrix("A", A)
     w = np.linalg.eigvalsh((A + A.T) / 2)
     if w.max(initial=0.0) <= 0:
         raise ValueError("A must be a non-zero positive semi-definite matrix")
@@ -359,7 +359,7 @@ def seminorm(kind: str, M, z) -> float:
     """A seminorm of z (exact up to rounding): kind "quad" gives √(zᵀMz) for M positive semi-definite (the H_t-seminorm
     of Algorithm 1), kind "l<q>" (q ≥ 1 or "inf", e.g. "l4", "linf") gives ‖Mz‖_q for any square M (a norm when M
     is invertible, a seminorm otherwise)."""
-    M = _v.square("M", M)
+    M = _v.square_matrix("M", M)
     z = _array("z", z, 1)
     if z.shape != (M.shape[0],):
         raise ValueError(f"z must have shape ({M.shape[0]},) (got {z.shape})")
@@ -381,7 +381,7 @@ def segment_projection(kind: str, M, x, a, b) -> float:
     x, a, b = (_array(nm, w, 1) for nm, w in (("x", x), ("a", a), ("b", b)))
     d = b - a
     if kind == "quad":
-        M = _v.square("M", M)
+        M = _v.square_matrix("M", M)
         dd = float(d @ M @ d)
         return 0.0 if dd <= 0 else float(np.clip(float(d @ M @ (x - a)) / dd, 0.0, 1.0))
 
@@ -438,7 +438,7 @@ def lemma14_linf_example() -> dict:
 # Theorem 15 (Davis–Kahan as stated in App. C.3) (issue 22)
 # --------------------------------------------------------------------------------------
 def _symmetric(name: str, S) -> np.ndarray:
-    S = _v.square(name, S)
+    S = _v.square_matrix(name, S)
     if not np.array_equal(S, S.T):
         raise ValueError(f"{name} must be an exactly symmetric matrix")
     return S

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from theory import _validate as _v
+import dpvalidate as _v
 
 n = sp.Symbol("n", positive=True, integer=True)
 d = sp.Symbol("d", positive=True, integer=True)
@@ -440,8 +440,8 @@ def noncentral_norm_moments(w, m, kmax: int) -> np.ndarray:
     E[Q^n] = Σ_{r=1}^{n} C(n−1, r−1) κ_r E[Q^{n−r}].  With Y = v + Z, Z_j ~ N(0, σ_j²), ‖Y‖_C² = Q with
     w_j = C_jj σ_j² and m_j = v_j/σ_j, so (E‖v + Z‖_C^{2k})^{1/(2k)} = E[Q^k]^{1/(2k)}; m = 0 gives
     :func:`gaussian_norm_moment`."""
-    w = _v.array("w", w, 1)
-    m = _v.array("m", m, 1)
+    w = _v.finite_array("w", w, 1)
+    m = _v.finite_array("m", m, 1)
     if w.shape != m.shape or np.any(w < 0):
         raise ValueError(f"w (non-negative) and m must have one shape (got {w.shape} and {m.shape})")
     kmax = _v.integer("kmax", kmax, 1, 200)

@@ -37,8 +37,8 @@ from typing import Callable
 
 import numpy as np
 
+import dpvalidate as V
 import kernels
-from kernels import validate as V
 from verify import privacy as _privacy
 from verify import runs
 from verify.registry import PAPERS

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
-from kernels import validate as V
-from kernels.validate import InvalidParameter
+import dpvalidate as V
+from dpvalidate import InvalidParameter
 from verify import decide
 from verify.registry import Figure, Outcome, Panel, Series
 from verify.stats import LEVEL

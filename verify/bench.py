@@ -33,6 +33,7 @@ from typing import Callable
 import numpy as np
 
 import kernels
+from dpvalidate import InvalidParameter
 from kernels import dp_adam as kd
 from kernels import dp_adam_reference as R
 from kernels import noisy_adagrad as kn
@@ -43,7 +44,6 @@ from kernels.dp_sgd import dense_logistic, minimum_bytes_per_step, run_dp_sgd
 from kernels.dp_sgd_reference import dp_sgd_reference
 from kernels.pagan import run_config
 from kernels.pagan_reference import run_reference
-from kernels.validate import InvalidParameter
 
 from . import peers as P
 

@@ -40,8 +40,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from kernels import validate as V
-from kernels.validate import InvalidParameter
+import dpvalidate as V
+from dpvalidate import InvalidParameter
 
 from . import __version__, atomic, registry
 from . import runner as _runner
@@ -88,7 +88,7 @@ def _got(raw: Any) -> str:
 
 
 def _param(fn: Callable, name: str, raw: Any, *args, **kwargs):
-    """Validate a command-line value with a ``kernels.validate`` check, naming the option."""
+    """Validate a command-line value with a ``dpvalidate`` check, naming the option."""
     try:
         return fn(name, raw, *args, **kwargs)
     except InvalidParameter as exc:

@@ -53,8 +53,8 @@ from dp_accounting.privacy_accountant import NeighboringRelation
 from dp_accounting.rdp import rdp_privacy_accountant as _rdp
 from scipy import stats
 
-from kernels import validate as V
-from kernels.validate import InvalidParameter
+import dpvalidate as V
+from dpvalidate import InvalidParameter
 
 ACCOUNTANTS = ("rdp", "pld")
 SAMPLINGS = ("poisson", "with_replacement", "none")
@@ -67,7 +67,7 @@ _SMALLEST_TAIL = 1e-200  # deepest cut of K tried (reached only when ε is in th
 # arithmetic under- or overflows, or its PLD grid outgrows memory):
 #: accepted noise multipliers: σ² neither underflows nor overflows in the RDP/PLD formulas
 NOISE_MULTIPLIER_RANGE = (1e-6, 1e12)
-#: most steps composed (as kernels.validate.MAX_COUNT)
+#: most steps composed (as dpvalidate.MAX_COUNT)
 MAX_STEPS = V.MAX_COUNT
 #: most draws per batch with replacement (the binomial of K is tabulated over 0..batch_size)
 MAX_WITH_REPLACEMENT_BATCH = 10**7

@@ -34,14 +34,14 @@ from typing import Callable
 
 import numpy as np
 
+import dpvalidate as V
 import kernels
+from dpvalidate import InvalidParameter
 from kernels import adadps as ka
 from kernels import adp as kadp
 from kernels import dp_adam as kd
 from kernels import noisy_adagrad as kn
-from kernels import validate as V
 from kernels.pagan import SPECS
-from kernels.validate import InvalidParameter
 from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import privacy as _privacy
@@ -738,8 +738,8 @@ def _check_work(spec: Runnable, trials: int, steps: int | None, batch_size: int 
     """Refuse, before anything is allocated, counts whose arrays would not fit in memory (naming the count).
 
     The estimates are the arrays each family allocates for its counts (lower bounds: a refusal is certain to be
-    needed); kernels.validate.memory compares them with what the machine has.  Then every count is held to
-    kernels.validate.MAX_COUNT.
+    needed); dpvalidate.memory compares them with what the machine has.  Then every count is held to
+    dpvalidate.MAX_COUNT.
     """
     per_step, per_trial_step = _PER_STEP.get(spec.paper, (0, False))
     if steps is not None:

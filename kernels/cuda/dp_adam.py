@@ -34,7 +34,7 @@ import numpy as np
 from numba import cuda, float64
 from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_float64
 
-from kernels import validate as V
+import dpvalidate as V
 from kernels._compile import compile_helpers
 from kernels.cuda import require
 from kernels.dp_adam import (

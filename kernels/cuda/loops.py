@@ -19,7 +19,7 @@ import numpy as np
 from numba import cuda
 from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_float64, xoroshiro128p_uniform_float64
 
-from kernels import validate as V
+import dpvalidate as V
 from kernels._compile import compile_helpers
 from kernels.adp import ALPHA_RULES, B_RULES, NonconvexProblem, check_run
 from kernels.cuda import status

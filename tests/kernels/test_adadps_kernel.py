@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from dpvalidate import InvalidParameter
 from kernels import adadps as ka
 from kernels import adadps_reference as ref
-from kernels.validate import InvalidParameter
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from dpvalidate import InvalidParameter
 from kernels import adp as kadp
 from kernels.adp_reference import adp_reference
-from kernels.validate import InvalidParameter
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
+from dpvalidate import InvalidParameter
 from kernels import dp_adam as kd
 from kernels import dp_adam_problems as kdp
 from kernels import dp_adam_reference as R
-from kernels.validate import InvalidParameter
 
 
 @pytest.mark.parametrize("variant", list(kd.VARIANTS))

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from dpvalidate import InvalidParameter
 from kernels import noisy_adagrad as kn
 from kernels import noisy_adagrad_reference as rf
-from kernels.validate import InvalidParameter
 
 
 @pytest.fixture(scope="module", params=["absolute", "logistic", "hinge"])

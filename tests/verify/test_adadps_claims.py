@@ -211,8 +211,8 @@ def test_theorem5_worst_case_family_is_decided_and_reported(t5_quick):
 
 
 def test_aligned_no_signal_logistic_has_its_optimum_at_zero():
+    from dpvalidate import InvalidParameter
     from kernels import adadps as ka
-    from kernels.validate import InvalidParameter
 
     prob = ka.aligned_no_signal_logistic(n=16, d=4)
     k = va.theorem5_constants(prob)

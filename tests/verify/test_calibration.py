@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from kernels.validate import InvalidParameter
+from dpvalidate import InvalidParameter
 from verify.privacy import calibrate_multiplier, gaussian_epsilon
 
 

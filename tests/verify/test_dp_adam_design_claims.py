@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from kernels.validate import InvalidParameter
+from dpvalidate import InvalidParameter
 from theory import dp_adam_design as td
 from verify.papers import dp_adam_design as vd
 from verify.registry import REGISTRY, Figure, load_all

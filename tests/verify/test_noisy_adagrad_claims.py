@@ -133,7 +133,7 @@ def test_aligned_glm_is_in_the_theorem_class():
     assert np.allclose(np.linalg.norm(prob.X, axis=1), 1.0) and prob.lipschitz == 1.0
     assert np.linalg.matrix_rank(prob.X) == 3 and np.allclose(prob.X @ prob.V @ prob.V.T, prob.X)
     assert prob.loss_value(prob.theta_true) == 0.0 and np.linalg.norm(prob.theta_true) == pytest.approx(2.0)
-    from kernels.validate import InvalidParameter
+    from dpvalidate import InvalidParameter
 
     with pytest.raises(InvalidParameter, match="k"):
         kn.aligned_glm(n=2, p=6, k=3)

@@ -10,7 +10,7 @@ from dp_accounting.gaussian_mechanism import get_epsilon_gaussian
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.validate import InvalidParameter
+from dpvalidate import InvalidParameter
 from verify.privacy import (
     Mechanism,
     NeighboringRelation,

@@ -9,9 +9,9 @@ import dataclasses
 import numpy as np
 import pytest
 
+import dpvalidate as V
 import kernels
-from kernels import validate as V
-from kernels.validate import InvalidParameter
+from dpvalidate import InvalidParameter
 from theory import noisy_adagrad as tn
 from theory import pagan as tp
 from theory.numeric import numeric

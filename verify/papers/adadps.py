@@ -17,9 +17,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from dpvalidate import InvalidParameter, choice
 from kernels import adadps as ka
 from kernels import adadps_reference as ref
-from kernels.validate import InvalidParameter, choice
 from theory import adadps as ta
 from theory import numeric
 from verify import decide, stats

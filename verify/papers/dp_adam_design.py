@@ -16,10 +16,10 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats as st
 
+import dpvalidate as V
+from dpvalidate import InvalidParameter
 from kernels import dp_adam as kd
 from kernels import dp_adam_problems as kdp
-from kernels import validate as V
-from kernels.validate import InvalidParameter
 from theory import dp_adam_design as td
 from theory import numeric
 from verify import decide

@@ -15,8 +15,8 @@ from typing import NamedTuple
 import numpy as np
 import sympy as sp
 
+from dpvalidate import choice
 from kernels import noisy_adagrad as kn
-from kernels.validate import choice
 from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide

@@ -14,10 +14,11 @@ from typing import NamedTuple, Sequence
 import numpy as np
 import sympy as sp
 
+import dpvalidate
 import kernels
 import kernels.moments
+from dpvalidate import choice
 from kernels.pagan import run_trials_one_stream
-from kernels.validate import choice
 from theory import numeric
 from theory import pagan as tp
 from verify import decide, stats
@@ -1134,7 +1135,7 @@ def rate_picture(sigma: Sequence[float], n: Sequence[int], epsilon: float = RATE
     every other parameter is prescribed as in the theorems (see :data:`_RATE_NOTES`).  Returns the
     figure (render it with verify.plots.render) and one row of numbers per n.
     """
-    V = kernels.validate
+    V = dpvalidate
     sigma = V.finite_array("sigma", sigma, ndim=1)
     if sigma.size == 0:
         raise kernels.InvalidParameter("sigma", "a non-empty profile of positive scales σ_j", "an empty profile")

@@ -1,8 +1,10 @@
-"""Input validation shared by every public entry point (kernels, theory adaptors, CLI).
+"""Input validation shared by every public entry point: kernels, theory's numeric functions, claims, CLI.
 
-Each check raises :class:`InvalidParameter` with one sentence that names the
-parameter, says what is accepted, and shows what was given.  ``verify`` reuses
-these (it may import ``kernels``); the CLI turns them into exit status 2.
+The project's one validation module.  It is a leaf (it imports only NumPy and the standard library), so
+``kernels``, ``theory`` and ``verify`` all import it while ``theory`` and ``kernels`` still import neither
+each other (docs/design.md).  Each check raises :class:`InvalidParameter` (a :class:`ValueError`) with one
+sentence that names the parameter, says what is accepted, and shows what was given; the CLI turns it into
+exit status 2.
 
 Work limits (far above any real use; they stop overflow, hangs and runaway allocations):
 
@@ -23,6 +25,7 @@ import numpy as np
 
 MAX_COUNT = 10**9  # steps, rounds, trials, batch sizes, n, d, ...: the largest loop count accepted
 MAX_BYTES = 2**33  # the largest array (in bytes) an entry point allocates for the sizes it is given
+MAX_LENGTH = 10**8  # the longest sequence a theory function builds from a count it is given (~0.8 GB of float64)
 
 
 class InvalidParameter(ValueError):
@@ -62,6 +65,14 @@ def positive(name: str, value, allow_inf: bool = False) -> float:
     v = real(name, value)
     if not v > 0 or (math.isinf(v) and not allow_inf):
         raise InvalidParameter(name, "> 0" + ("" if allow_inf else " and finite"), value)
+    return v
+
+
+def finite(name: str, value) -> float:
+    """A finite real number (not NaN, not ±inf)."""
+    v = real(name, value)
+    if math.isinf(v):
+        raise InvalidParameter(name, "a finite number", value)
     return v
 
 
@@ -225,3 +236,18 @@ def finite_array(name: str, arr, ndim: int | None = None, shape: tuple | None = 
     if not np.all(np.isfinite(a)):
         raise InvalidParameter(name, "finite (no NaN or inf)", f"{int(np.sum(~np.isfinite(a)))} non-finite entries")
     return np.ascontiguousarray(a)
+
+
+def square_matrix(name: str, x) -> np.ndarray:
+    """A finite, non-empty square float64 matrix (C-contiguous)."""
+    a = finite_array(name, x, ndim=2)
+    if a.shape[0] != a.shape[1] or a.shape[0] == 0:
+        raise InvalidParameter(name, "a non-empty square matrix", f"shape {a.shape}")
+    return a
+
+
+def finite_result(names: str, value):
+    """``value`` itself when every entry is finite; else :class:`InvalidParameter` naming the inputs
+    (``names``) whose size overflowed float64 (:func:`finite_output` for a computed closed form)."""
+    finite_output(names, np.asarray(value, dtype=np.float64))
+    return value
