@@ -41,7 +41,25 @@ BUDGETS = ("quick", "full")
 
 
 def by_budget(budget: str, quick, full):
-    """``quick`` or ``full`` by the budget name (the one switch every claim check uses)."""
+    """``quick`` or ``full`` by the budget name (the one switch every claim check uses).
+
+    Parameters
+    ----------
+    budget : str
+        "quick" or "full".
+    quick, full : any
+        The values to use at the quick and at the full budget.
+
+    Returns
+    -------
+    any
+        ``quick`` when ``budget`` is "quick", ``full`` when it is "full".
+
+    Raises
+    ------
+    ValueError
+        When ``budget`` is neither "quick" nor "full".
+    """
     if budget not in BUDGETS:
         raise ValueError(f"budget must be quick or full (got {budget!r})")
     return quick if budget == "quick" else full
@@ -83,7 +101,18 @@ class Budgets(Generic[S]):
                             f"and {type(self.full).__name__})")
 
     def at(self, budget: str) -> S:
-        """The record of ``budget`` ("quick" or "full"; ValueError otherwise)."""
+        """The record of ``budget`` ("quick" or "full"; ValueError otherwise).
+
+        Parameters
+        ----------
+        budget : str
+            "quick" or "full".
+
+        Returns
+        -------
+        S
+            ``self.quick`` or ``self.full``.
+        """
         return by_budget(budget, self.quick, self.full)
 KINDS = (
     "exact",  # exact identity / inequality
@@ -116,6 +145,13 @@ class Series:
     style: str = "line"  # "line" | "dashed" | "points" (error bars from lo/hi) | "step" | "violation" (red crosses)
 
     def to_dict(self) -> dict:
+        """The series as plain JSON types.
+
+        Returns
+        -------
+        dict
+            ``label``, ``x``, ``y``, ``style``, and ``lo``/``hi`` when set; non-finite values become None.
+        """
         d = {"label": self.label, "x": _floats(self.x), "y": _floats(self.y), "style": self.style}
         if self.lo is not None:
             d["lo"] = _floats(self.lo)
@@ -125,6 +161,17 @@ class Series:
 
     @staticmethod
     def from_dict(d: Mapping) -> "Series":
+        """The series written by :meth:`to_dict`.
+
+        Parameters
+        ----------
+        d : mapping
+            With ``label``, ``x``, ``y`` and optionally ``lo``, ``hi``, ``style`` (default "line").
+
+        Returns
+        -------
+        Series
+        """
         return Series(d["label"], d["x"], d["y"], d.get("lo"), d.get("hi"), d.get("style", "line"))
 
 
@@ -142,6 +189,13 @@ class Panel:
     categories: Sequence[str] | None = None
 
     def to_dict(self) -> dict:
+        """The panel as plain JSON types.
+
+        Returns
+        -------
+        dict
+            Title, axis labels and scales, its series (each :meth:`Series.to_dict`), and the categories when set.
+        """
         d = {
             "title": self.title,
             "xlabel": self.xlabel,
@@ -156,6 +210,18 @@ class Panel:
 
     @staticmethod
     def from_dict(d: Mapping) -> "Panel":
+        """The panel written by :meth:`to_dict`.
+
+        Parameters
+        ----------
+        d : mapping
+            With ``title``, ``xlabel``, ``ylabel``, ``series`` and optionally ``xscale``, ``yscale`` (default
+            "linear") and ``categories``.
+
+        Returns
+        -------
+        Panel
+        """
         return Panel(
             d["title"],
             d["xlabel"],
@@ -176,10 +242,28 @@ class Figure:
     panels: Sequence[Panel]
 
     def to_dict(self) -> dict:
+        """The figure as plain JSON types.
+
+        Returns
+        -------
+        dict
+            ``name``, ``title`` and ``panels`` (each :meth:`Panel.to_dict`).
+        """
         return {"name": self.name, "title": self.title, "panels": [p.to_dict() for p in self.panels]}
 
     @staticmethod
     def from_dict(d: Mapping) -> "Figure":
+        """The figure written by :meth:`to_dict`.
+
+        Parameters
+        ----------
+        d : mapping
+            With ``name``, ``title`` and ``panels``.
+
+        Returns
+        -------
+        Figure
+        """
         return Figure(d["name"], d["title"], [Panel.from_dict(p) for p in d["panels"]])
 
 
@@ -237,6 +321,13 @@ class Result:
     code: str = ""
 
     def to_dict(self) -> dict:
+        """The result as one entry of results.json.
+
+        Returns
+        -------
+        dict
+            Every field, in plain JSON types (see :func:`jsonable`); ``seconds`` rounded to milliseconds.
+        """
         return {
             "id": self.id,
             "verdict": str(self.verdict),
@@ -253,6 +344,17 @@ class Result:
 
     @staticmethod
     def from_dict(d: Mapping) -> "Result":
+        """The result written by :meth:`to_dict` (one entry of results.json).
+
+        Parameters
+        ----------
+        d : mapping
+            An entry of results.json; ``control`` and ``code`` may be missing (older files).
+
+        Returns
+        -------
+        Result
+        """
         return Result(
             d["id"], d["verdict"], dict(d["figures"]), d["evidence"], d["counterexample"],
             int(d["seed"]), d["budget"], float(d["seconds"]), list(d["plots"]), list(d.get("control", [])),
@@ -261,7 +363,19 @@ class Result:
 
 
 def jsonable(v: Any) -> Any:
-    """Plain JSON types for numbers, arrays and nested containers (non-finite floats as text)."""
+    """Plain JSON types for numbers, arrays and nested containers (non-finite floats as text).
+
+    Parameters
+    ----------
+    v : any
+        None, a bool, str, (NumPy) integer or float, NumPy array, mapping, list or tuple, nested freely.
+
+    Returns
+    -------
+    any
+        ``v`` with NumPy scalars as Python numbers, arrays and tuples as lists, mapping keys as strings,
+        non-finite floats as their text ("nan", "inf"), and any other object as ``str(v)``.
+    """
     if v is None or isinstance(v, (bool, str)):
         return v
     if isinstance(v, (int, np.integer)):
@@ -302,6 +416,13 @@ class Claim:
     weaker_if: tuple = ()
 
     def to_dict(self) -> dict:
+        """The claim's description (not its check).
+
+        Returns
+        -------
+        dict
+            ``id``, ``paper``, ``statement`` and ``kind``.
+        """
         return {"id": self.id, "paper": self.paper, "statement": self.statement, "kind": self.kind}
 
 
@@ -309,8 +430,26 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def theory_path(item) -> str:
-    """The dotted path of a declared theory function: ``item`` itself when it is a path, else the module and name
-    of the function given.  Raises ValueError unless the path resolves to a callable (a module-level function)."""
+    """The dotted path of a declared theory function.
+
+    ``item`` itself when it is a path, else the module and name of the function given.
+
+    Parameters
+    ----------
+    item : str or callable
+        A dotted path ``module.function``, or a module-level function.
+
+    Returns
+    -------
+    str
+        The dotted path, checked to import and resolve to a callable.
+
+    Raises
+    ------
+    ValueError
+        When ``item`` is neither a string nor a module-level function, or the path does not resolve to a
+        callable (a module-level function).
+    """
     if isinstance(item, str):
         path = item
     elif callable(item) and isinstance(getattr(item, "__module__", None), str) \
@@ -432,6 +571,16 @@ def load_all() -> dict[str, Claim]:
 
     The built-in ledger is five claim packs, ``verify.papers.<key>``, loaded exactly as a user's ``--load MODULE``
     is (each module registers its claims with :func:`claim` when imported).
+
+    Returns
+    -------
+    dict of str to Claim
+        :data:`REGISTRY` itself (claim id -> claim), now holding every loaded claim.
+
+    Raises
+    ------
+    LoadError
+        When a claim pack or an entry point fails to load.
     """
     from verify.papers import PACKS  # here, not at the top: the machinery never imports a pack on import
 
@@ -458,8 +607,25 @@ def _load_entry_points() -> None:
 
 
 def load(spec: str) -> list[Claim]:
-    """Load a user's claims: ``spec`` is a ``.py`` file or an importable module name.  Returns the claims it
-    registered (a module imported before registers nothing new).  Raises LoadError naming the spec."""
+    """Load a user's claims from a ``.py`` file or an importable module.
+
+    The built-in ledger and installed packs are loaded first (:func:`load_all`).
+
+    Parameters
+    ----------
+    spec : str
+        A path to a ``.py`` file or an importable module name.
+
+    Returns
+    -------
+    list of Claim
+        The claims it registered (a module imported before registers nothing new).
+
+    Raises
+    ------
+    LoadError
+        Naming the spec, when it is no such file, not importable, or fails while being imported.
+    """
     load_all()
     before = set(REGISTRY)
     _import_pack(spec)
@@ -496,13 +662,39 @@ def _import_pack(spec: str) -> None:
 
 
 def paper_keys() -> tuple[str, ...]:
-    """The built-in paper keys, then the keys of loaded claim packs (in registration order)."""
+    """The built-in paper keys, then the keys of loaded claim packs (in registration order).
+
+    Returns
+    -------
+    tuple of str
+        :data:`PAPERS`, then each other key of a registered claim once.
+    """
     extra = [c.paper for c in REGISTRY.values() if c.paper not in PAPERS]
     return PAPERS + tuple(dict.fromkeys(extra))
 
 
 def select(ids: Sequence[str] = (), paper: str | None = None) -> list[Claim]:
-    """Claims by id and/or paper, in registry order; unknown names raise UnknownName."""
+    """Claims by id and/or paper; unknown names raise UnknownName.
+
+    Loads the registry first (:func:`load_all`).
+
+    Parameters
+    ----------
+    ids : sequence of str, optional
+        Claim ids; empty selects every claim (of ``paper``).
+    paper : str or None, optional
+        A paper key (one of :func:`paper_keys`); None for every paper.
+
+    Returns
+    -------
+    list of Claim
+        The claims matching both filters, ordered by paper (in :func:`paper_keys` order), then by id.
+
+    Raises
+    ------
+    UnknownName
+        When ``paper`` is not a known key or an id is not registered (the message suggests close ids).
+    """
     reg = load_all()
     if paper is not None and paper not in paper_keys():
         raise UnknownName(f"--paper: must be one of {', '.join(paper_keys())} (got {paper!r})")
