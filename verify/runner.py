@@ -51,6 +51,20 @@ def task_key(claim_id: str, fn: Callable, params: Mapping[str, Any]) -> str:
 
     The code fingerprint (:func:`code_fingerprint`) makes a cache written by other code a miss, so
     an edited kernel or claim never reads results computed before the edit.
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim the task belongs to.
+    fn : callable
+        The task function (its module and qualified name enter the key).
+    params : mapping
+        The task's keyword arguments (NumPy values made canonical; floats by their repr).
+
+    Returns
+    -------
+    str
+        The first 24 hex digits of the SHA-256 of the canonical JSON of all four.
     """
     blob = json.dumps(
         {"claim": claim_id, "fn": f"{fn.__module__}.{fn.__qualname__}", "params": _canonical(params),
@@ -65,6 +79,12 @@ def code_fingerprint() -> str:
     """SHA-256 of every ``.py`` source of the ``theory``, ``kernels`` and ``verify`` packages.
 
     Conservative on purpose: any change to the suite's code invalidates every cached task.
+    Computed once per process (cached).
+
+    Returns
+    -------
+    str
+        The first 16 hex digits of the hash over each file's relative path and bytes, in path order.
     """
     h = hashlib.sha256()
     root = Path(__file__).resolve().parents[1]
@@ -96,7 +116,15 @@ def _as_dict(out: Any) -> dict:
 
 
 def save_atomic_npz(path: Path, data: Mapping[str, Any]) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one."""
+    """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
+
+    Parameters
+    ----------
+    path : Path
+        The ``.npz`` file to write (replaced if present).
+    data : mapping of str to array_like
+        The arrays to store, by name.
+    """
 
     def write(tmp: Path) -> None:
         with open(tmp, "xb") as f:
@@ -106,6 +134,18 @@ def save_atomic_npz(path: Path, data: Mapping[str, Any]) -> None:
 
 
 def load_npz(path: Path) -> dict:
+    """Every array of an ``.npz`` file (pickled objects refused).
+
+    Parameters
+    ----------
+    path : Path
+        The ``.npz`` file.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The arrays by name, read into memory.
+    """
     with np.load(path, allow_pickle=False) as f:
         return {k: f[k] for k in f.files}
 
@@ -127,7 +167,18 @@ ENTRY_SUM = "__dpverify_sha256__"  # checksum of the entry's arrays
 
 
 def checksum(data: Mapping[str, Any]) -> str:
-    """SHA-256 over the arrays of ``data`` in name order: each name, dtype, shape and bytes."""
+    """SHA-256 over the arrays of ``data`` in name order: each name, dtype, shape and bytes.
+
+    Parameters
+    ----------
+    data : mapping of str to array_like
+        The arrays, by name.
+
+    Returns
+    -------
+    str
+        The hex digest (64 characters).
+    """
     h = hashlib.sha256()
     for k in sorted(data):
         a = np.ascontiguousarray(np.asarray(data[k]))
@@ -137,7 +188,22 @@ def checksum(data: Mapping[str, Any]) -> str:
 
 
 def save_entry(path: Path, key: str, data: Mapping[str, Any]) -> None:
-    """Write one task's output with its task key and checksum (atomically)."""
+    """Write one task's output with its task key and checksum (atomically).
+
+    Parameters
+    ----------
+    path : Path
+        The cache entry (``.npz``) to write.
+    key : str
+        The task key (:func:`task_key`), stored under :data:`ENTRY_KEY`.
+    data : mapping of str to array_like
+        The task's output; its checksum is stored under :data:`ENTRY_SUM`.
+
+    Raises
+    ------
+    ValueError
+        When ``data`` uses one of the reserved names :data:`ENTRY_KEY`, :data:`ENTRY_SUM`.
+    """
     arrays = {k: np.asarray(v) for k, v in data.items()}
     if ENTRY_KEY in arrays or ENTRY_SUM in arrays:
         raise ValueError(f"a sweep task may not return the reserved names {ENTRY_KEY}, {ENTRY_SUM}")
@@ -145,7 +211,25 @@ def save_entry(path: Path, key: str, data: Mapping[str, Any]) -> None:
 
 
 def load_entry(path: Path, key: str) -> dict:
-    """The task output stored at ``path`` for task ``key``; :class:`CorruptEntry` when it is not that, intact."""
+    """The task output stored at ``path`` for task ``key``; :class:`CorruptEntry` when it is not that, intact.
+
+    Parameters
+    ----------
+    path : Path
+        The cache entry (``.npz``).
+    key : str
+        The task key the entry must belong to.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The stored output, without the key and checksum entries.
+
+    Raises
+    ------
+    CorruptEntry
+        When the file cannot be read, lacks its key or checksum, belongs to another task, or fails its checksum.
+    """
     try:
         raw = load_npz(path)
     except Exception as exc:  # truncated, garbage, empty, pickled: numpy/zipfile raise many types
@@ -170,9 +254,31 @@ class Runner:
     progress: bool = False
 
     def map(self, fn: Callable[..., Mapping], tasks: Sequence[Mapping[str, Any]], label: str = "") -> list[dict]:
+        """Run ``fn(**task)`` for every task; outputs in task order (each subclass decides where).
+
+        Parameters
+        ----------
+        fn : callable
+            A module-level task function returning a mapping of numbers or arrays.
+        tasks : sequence of mappings
+            The keyword arguments of each call.
+        label : str, optional
+            A name for the progress display.
+
+        Returns
+        -------
+        list of dict
+            One dict of NumPy arrays per task, in the order of ``tasks``.
+
+        Raises
+        ------
+        NotImplementedError
+            Always, here: the subclasses implement it.
+        """
         raise NotImplementedError
 
     def close(self) -> None:  # pragma: no cover - trivial
+        """Release what the runner holds (nothing, here)."""
         pass
 
 
@@ -183,6 +289,28 @@ class SerialRunner(Runner):
         self.progress = progress
 
     def map(self, fn, tasks, label=""):
+        """Run ``fn(**task)`` for every task; outputs in task order.
+
+        Parameters
+        ----------
+        fn : callable
+            A module-level task function returning a mapping of numbers or arrays.
+        tasks : sequence of mappings
+            The keyword arguments of each call.
+        label : str, optional
+            A name for the progress display (default ``fn``'s name).
+
+        Returns
+        -------
+        list of dict
+            One dict of NumPy arrays per task, in the order of ``tasks``.
+
+        Raises
+        ------
+        TypeError
+            When a task returns something other than a mapping; a task's own exception
+            propagates unchanged.
+        """
         it = tasks
         if self.progress and len(tasks) > 1:
             from tqdm.auto import tqdm
@@ -251,6 +379,27 @@ class CachedSerialRunner(_CachingRunner):
         self.progress = progress
 
     def map(self, fn, tasks, label=""):
+        """Run ``fn(**task)`` for every task not in the cache, in order; outputs in task order.
+
+        Parameters
+        ----------
+        fn : callable
+            A module-level task function returning a mapping of numbers or arrays.
+        tasks : sequence of mappings
+            The keyword arguments of each call.
+        label : str, optional
+            A name for the progress display (default ``fn``'s name).
+
+        Returns
+        -------
+        list of dict
+            One dict of NumPy arrays per task, in the order of ``tasks``.
+
+        Raises
+        ------
+        RunFailure
+            When the disk under the cache is full; a task's own exception propagates unchanged.
+        """
         results, pending, keys = self._lookup(fn, tasks)
         for i, path in pending.items():
             out = _as_dict(fn(**tasks[i]))
@@ -286,6 +435,29 @@ class DaskRunner(_CachingRunner):
             self.client = Client(self._cluster)
 
     def map(self, fn, tasks, label=""):
+        """Run ``fn(**task)`` on the cluster for every task not in the cache; outputs in task order.
+
+        Parameters
+        ----------
+        fn : callable
+            A module-level task function returning a mapping of numbers or arrays.
+        tasks : sequence of mappings
+            The keyword arguments of each call.
+        label : str, optional
+            A name for the progress display (default ``fn``'s name).
+
+        Returns
+        -------
+        list of dict
+            One dict of NumPy arrays per task, in the order of ``tasks``.
+
+        Raises
+        ------
+        SchedulerLost
+            When the scheduler or the connection to it goes away while tasks run (all futures are released).
+        RunFailure
+            When the disk under the cache is full; a task's own exception propagates unchanged.
+        """
         from distributed import as_completed
 
         results, pending, keys = self._lookup(fn, tasks)
@@ -340,6 +512,7 @@ class DaskRunner(_CachingRunner):
         return None
 
     def close(self):
+        """Close the client and the embedded cluster (if any) at once, with Dask's shutdown logging silenced."""
         import logging
 
         # an interrupted or failed run closes at once: no waiting on a lost scheduler, no shutdown chatter
@@ -368,12 +541,31 @@ def _call(fn, kwargs):
 
 
 def current() -> Runner:
+    """The active runner (set by :func:`using`).
+
+    Returns
+    -------
+    Runner
+        The runner of the innermost :func:`using` block, else a new :class:`SerialRunner`.
+    """
     r = _current.get()
     return r if r is not None else SerialRunner()
 
 
 @contextlib.contextmanager
 def using(runner: Runner) -> Iterator[Runner]:
+    """Make ``runner`` the active runner inside a ``with`` block (restored on leaving it).
+
+    Parameters
+    ----------
+    runner : Runner
+        The runner :func:`sweep` uses in the block.
+
+    Yields
+    ------
+    Runner
+        ``runner`` itself.
+    """
     token = _current.set(runner)
     try:
         yield runner
@@ -383,6 +575,17 @@ def using(runner: Runner) -> Iterator[Runner]:
 
 @contextlib.contextmanager
 def claim_scope(claim_id: str) -> Iterator[None]:
+    """Attribute the tasks swept inside a ``with`` block to ``claim_id`` (their cache folder and task keys).
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim being checked (outside any scope: "adhoc").
+
+    Yields
+    ------
+    None
+    """
     token = _claim_id.set(claim_id)
     try:
         yield
@@ -401,7 +604,7 @@ def sweep(fn: Callable[..., Mapping], tasks: Sequence[Mapping[str, Any]], label:
     tasks : sequence of mappings
         One mapping of keyword arguments per call; each carries its own seed.
     label : str, optional
-        A name for the progress display and the task cache.
+        A name for the progress display (default ``fn``'s name).
 
     Returns
     -------
@@ -411,6 +614,7 @@ def sweep(fn: Callable[..., Mapping], tasks: Sequence[Mapping[str, Any]], label:
     Raises
     ------
     verify.runner.RunFailure
-        When a task raises; the message names the task.
+        When the machinery fails (the Dask scheduler lost: :class:`SchedulerLost`; a full disk under the cache).
+        A task's own exception propagates unchanged; a task returning a non-mapping raises TypeError.
     """
     return current().map(fn, list(tasks), label)
