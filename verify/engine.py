@@ -45,7 +45,22 @@ class Results(list):
 
 
 def figure_filename(claim_id: str, figure_name: str) -> str:
-    """``<claim id with dots -> _>__<figure name>.png`` (anything unsafe in a file name -> _)."""
+    """The file name of a claim's figure.
+
+    ``<claim id with dots -> _>__<figure name>.png`` (anything unsafe in a file name -> _).
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim's id.
+    figure_name : str
+        The figure's name (:attr:`verify.registry.Figure.name`).
+
+    Returns
+    -------
+    str
+        The file name, with only letters, digits, ``_``, ``.`` and ``-``.
+    """
     stem = f"{claim_id.replace('.', '_')}__{figure_name}"
     return re.sub(r"[^A-Za-z0-9_.-]", "_", stem) + ".png"
 
@@ -84,6 +99,44 @@ def run_claims(
     run in parallel too, which threads cannot do under the GIL.  Only on an owned runner without a scheduler,
     with more than one claim at once, on a platform that forks (Linux); otherwise threads.  The numbers are
     the same either way: every task carries its own seed.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The claims to check; the results keep this order.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The run's seed, passed to every check.
+    out_dir : str or path
+        The output directory; the task cache is ``out_dir/cache`` (owned runner).
+    workers : int or None, optional
+        Threads of the embedded Dask cluster (default: the cores).
+    scheduler : str or None, optional
+        Address of an existing Dask scheduler to use instead of an embedded cluster.
+    progress : bool, optional
+        Show a progress bar and one line per finished claim on stderr.
+    runner : verify.runner.Runner or None, optional
+        See above.
+    plots_dir : str or path or None, optional
+        See above.
+    claim_workers : int or None, optional
+        See above.
+    processes : bool, optional
+        See above.
+
+    Returns
+    -------
+    Results
+        One :class:`verify.registry.Result` per claim, in the order of ``claims``, with the ids of crashed
+        checks in ``failed`` and the counts of tasks computed and reused.
+
+    Raises
+    ------
+    RunnerUnavailable
+        When the owned Dask runner cannot be started.
+    verify.runner.RunFailure
+        (from the checks) When the scheduler is lost or the disk is full; such failures end the run.
     """
     out = Path(out_dir)
     own = runner is None
@@ -224,7 +277,13 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
 
 
 def can_fork() -> bool:
-    """Whether worker processes can be forked from this one (Linux): the claims registered here are then there."""
+    """Whether worker processes can be forked from this one (Linux): the claims registered here are then there.
+
+    Returns
+    -------
+    bool
+        True on Linux when the ``fork`` start method is available.
+    """
     import multiprocessing
 
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
