@@ -49,18 +49,39 @@ DECADES_FOR_VIOLATION = 1.0
 # the family
 # --------------------------------------------------------------------------------------
 def family_size() -> int:
-    """Number of statistical tests the whole loaded ledger declares (the Bonferroni family)."""
+    """Number of statistical tests the whole loaded ledger declares (the Bonferroni family).
+
+    Loads the ledger (:func:`verify.registry.load_all`) first.
+
+    Returns
+    -------
+    int
+        The sum of every registered claim's ``tests``, at least 1.
+    """
 
     reg = registry.load_all()
     return max(1, sum(c.tests for c in reg.values()))
 
 
 def alpha_per_test() -> float:
-    """One-sided level of each ``violated`` test: FAMILY_ALPHA / family_size()."""
+    """One-sided level of each ``violated`` test: FAMILY_ALPHA / family_size().
+
+    Returns
+    -------
+    float
+        The Bonferroni-corrected level, in (0, FAMILY_ALPHA].
+    """
     return FAMILY_ALPHA / family_size()
 
 
 def family_text() -> str:
+    """The family a decision is corrected over, in words (recorded in :class:`Control`).
+
+    Returns
+    -------
+    str
+        E.g. "Bonferroni: 0.05 family-wise over the ledger's N statistical tests".
+    """
     n = family_size()
     return f"Bonferroni: {FAMILY_ALPHA:g} family-wise over the ledger's {n} statistical tests"
 
@@ -78,8 +99,24 @@ _spend: contextvars.ContextVar[_Spend | None] = contextvars.ContextVar("dpverify
 
 @contextlib.contextmanager
 def claim_tests(claim_id: str, declared: int, budget: str | None = None) -> Iterator[_Spend]:
-    """Scope a claim's check: its decisions spend from the ``declared`` tests of its family share (``budget``:
-    the budget it runs at, so that an undecided rate says what would decide it)."""
+    """Scope a claim's check: its decisions spend from the ``declared`` tests of its family share.
+
+    Used as a ``with`` block around the check (:func:`verify.registry.claim` does it).
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim being checked (named in the error when it overspends).
+    declared : int
+        The number of statistical tests the claim declares (``@claim(..., tests=k)``).
+    budget : str or None, optional
+        The budget it runs at, so that an undecided rate says what would decide it.
+
+    Yields
+    ------
+    _Spend
+        The running tally (claim id, declared, used so far, budget).
+    """
     token = _spend.set(_Spend(claim_id, int(declared), budget=budget))
     try:
         yield _spend.get()
@@ -111,7 +148,24 @@ def spend(k: int = 1) -> float:
 
     For checks that compute their own confidence bounds (the privacy audits' Clopper–Pearson and GDP
     estimators): they run each of the ``k`` bounds at level 1 − α, so their ``violated`` stays inside the
-    family-wise 5%."""
+    family-wise 5%.
+
+    Parameters
+    ----------
+    k : int, optional
+        The number of tests spent (default 1).
+
+    Returns
+    -------
+    float
+        :func:`alpha_per_test`, the one-sided level of each.
+
+    Raises
+    ------
+    RuntimeError
+        (from the tally) When the running claim makes more tests than it declares; outside a claim nothing
+        is counted.
+    """
     for _ in range(int(k)):
         _spend_one()
     return alpha_per_test()
@@ -131,6 +185,13 @@ class Control:
     holds_level: float | None = HOLDS_LEVEL  # None where 'holds' is no confidence statement (an audit's no-leak)
 
     def to_dict(self) -> dict:
+        """The control as plain JSON types.
+
+        Returns
+        -------
+        dict
+            ``test``, ``alpha``, ``family``, ``margin`` and ``holds_level``.
+        """
         return {"test": self.test, "alpha": self.alpha, "family": self.family, "margin": self.margin,
                 "holds_level": self.holds_level}
 
@@ -148,12 +209,27 @@ class Decision:
     details: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
+        """The decision as plain JSON types (an entry of a result's ``control``).
+
+        Returns
+        -------
+        dict
+            Verdict, estimate, both bounds, reason, the control (:meth:`Control.to_dict`) and the details,
+            non-finite numbers as text.
+        """
         return {"verdict": str(self.verdict), "estimate": _num(self.estimate), "holds_bound": _num(self.holds_bound),
                 "violated_bound": _num(self.violated_bound), "reason": self.reason,
                 "control": self.control.to_dict(), **{k: _num(v) for k, v in self.details.items()}}
 
     def phrase(self) -> str:
-        """How the verdict is worded for a user, with its control."""
+        """How the verdict is worded for a user, with its control.
+
+        Returns
+        -------
+        str
+            "violated (family-wise 5%): ...", "holds (95% one-sided): ..." (or "holds: ..." when the
+            control has no holds level) or "inconclusive: ...", followed by the reason.
+        """
         if self.verdict == Verdict.VIOLATED:
             return f"violated (family-wise {FAMILY_ALPHA:.0%}): {self.reason}"
         if self.verdict == Verdict.HOLDS:
@@ -182,10 +258,43 @@ class Estimate:
     df: float
 
     def upper(self, alpha: float) -> float:
-        """One-sided upper confidence bound at level 1 − alpha."""
+        """One-sided upper confidence bound at level 1 − alpha.
+
+        Parameters
+        ----------
+        alpha : float
+            The one-sided error level, in (0, 1).
+
+        Returns
+        -------
+        float
+            value + t_{1−alpha, df} · se (the normal quantile when df is not finite and positive).
+
+        Raises
+        ------
+        ValueError
+            (from the quantile) When ``alpha`` is not in (0, 1).
+        """
         return self.value + self._q(alpha) * self.se
 
     def lower(self, alpha: float) -> float:
+        """One-sided lower confidence bound at level 1 − alpha.
+
+        Parameters
+        ----------
+        alpha : float
+            The one-sided error level, in (0, 1).
+
+        Returns
+        -------
+        float
+            value − t_{1−alpha, df} · se (the normal quantile when df is not finite and positive).
+
+        Raises
+        ------
+        ValueError
+            (from the quantile) When ``alpha`` is not in (0, 1).
+        """
         return self.value - self._q(alpha) * self.se
 
     def _q(self, alpha: float) -> float:
@@ -205,7 +314,23 @@ def _welch_df(terms: np.ndarray, dfs: np.ndarray) -> float:
 
 
 def mean_estimate(x: Sequence[float]) -> Estimate:
-    """The sample mean with its standard error (n − 1 degrees of freedom)."""
+    """The sample mean with its standard error (n − 1 degrees of freedom).
+
+    Parameters
+    ----------
+    x : sequence of float
+        The sample, at least 2 values.
+
+    Returns
+    -------
+    Estimate
+        The mean, s/√n and n − 1 degrees of freedom.
+
+    Raises
+    ------
+    ValueError
+        When ``x`` has fewer than 2 values.
+    """
     x = np.asarray(x, dtype=float)
     if x.size < 2:
         raise ValueError("a mean's interval needs at least 2 values")
@@ -213,7 +338,23 @@ def mean_estimate(x: Sequence[float]) -> Estimate:
 
 
 def difference_estimate(a: Sequence[float], b: Sequence[float]) -> Estimate:
-    """mean(a) − mean(b) for independent samples, Welch's t."""
+    """mean(a) − mean(b) for independent samples, Welch's t.
+
+    Parameters
+    ----------
+    a, b : sequence of float
+        The two samples, at least 2 values each.
+
+    Returns
+    -------
+    Estimate
+        The difference of means, √(se_a² + se_b²) and the Welch–Satterthwaite degrees of freedom.
+
+    Raises
+    ------
+    ValueError
+        (from :func:`mean_estimate`) When a sample has fewer than 2 values.
+    """
     ea, eb = mean_estimate(a), mean_estimate(b)
     va, vb = ea.se**2, eb.se**2
     return Estimate(ea.value - eb.value, math.sqrt(va + vb), _welch_df(np.array([va, vb]), np.array([ea.df, eb.df])))
@@ -230,6 +371,24 @@ def log_slope_estimate(x: Sequence[float], samples: Sequence[Sequence[float]]) -
     (false alarms at 1.5× the nominal level in :func:`simulate_flat_rate`); the common largest value
     keeps the test at or below its level.  Degrees of freedom: Welch–Satterthwaite over the points.
     Needs ≥ 2 points, ≥ 2 runs each, positive means.
+
+    Parameters
+    ----------
+    x : sequence of float
+        The swept variable at each point (positive, at least 2 distinct values).
+    samples : sequence of sequences of float
+        The per-run values at each point, one sample per entry of ``x``.
+
+    Returns
+    -------
+    Estimate
+        The OLS slope of log mean against log x, its standard error and degrees of freedom.
+
+    Raises
+    ------
+    ValueError
+        When there are fewer than 2 points, ``samples`` does not match ``x``, a point has fewer than 2 runs,
+        a mean is not positive, or all x are equal.
     """
     lx = np.log(np.asarray(x, dtype=float))
     if lx.size < 2 or len(samples) != lx.size:
@@ -571,6 +730,37 @@ def simulate_flat_rate(*, replications: int = 2000, points: int = 3, runs: int =
     skew like an excess loss; "lognormal" with σ = 1; "normal" with sd 0.3), and applies the
     one-sided test of the rate rule at level ``alpha`` with ``margin``.  Returns the false-alarm
     count and its Clopper–Pearson upper bound.
+
+    Parameters
+    ----------
+    replications : int, optional
+        Number of simulated flat ratios.
+    points : int, optional
+        x-values per replication (log-spaced from 1).
+    runs : int, optional
+        Per-run ratios drawn at each point.
+    alpha : float, optional
+        One-sided level of the test.
+    margin : float, optional
+        The slope margin an alarm must exceed.
+    span_decades : float, optional
+        Decades of x the points span.
+    shape : str, optional
+        "exponential", "lognormal" or "normal".
+    seed : int, optional
+        Seed of the NumPy generator.
+
+    Returns
+    -------
+    dict
+        ``replications``, ``alarms``, ``rate`` (alarms / replications), ``rate_hi`` (the Clopper–Pearson
+        upper bound, 97.5% one-sided), and the settings ``alpha``, ``points``, ``runs``, ``shape``, ``margin``.
+        A replication whose slope cannot be formed (a non-positive mean) counts as no alarm.
+
+    Raises
+    ------
+    ValueError
+        When ``shape`` is not one of the three laws.
     """
     rng = np.random.default_rng(seed)
     x = np.logspace(0.0, span_decades, points)
@@ -602,6 +792,20 @@ def false_alarm_figure(*, replications: int = 2000, alphas: Sequence[float] = (0
     One panel per design (3 points × 4 runs, the quick budget's; 5 points × 12 runs, the full
     budget's), one series per law of the per-run ratio, with Clopper–Pearson 95% bars; the dashed
     diagonal is the nominal level, which every series must stay under.
+
+    Parameters
+    ----------
+    replications : int, optional
+        Replications per point (see :func:`simulate_flat_rate`).
+    alphas : sequence of float, optional
+        The nominal one-sided levels on the x axis.
+    seed : int, optional
+        Seed of every simulation.
+
+    Returns
+    -------
+    verify.registry.Figure
+        The figure "false_alarms", two panels on log-log axes.
     """
 
     panels = []
