@@ -62,17 +62,36 @@ class MutantResult:
 
     @property
     def killed(self) -> bool:
-        """Caught: the verdict moved away from the claim's own (a crash counts, flagged by ``error``)."""
+        """Caught: the verdict moved away from the claim's own (a crash counts, flagged by ``error``).
+
+        Returns
+        -------
+        bool
+            True when the verdict under the mutant differs from the original one.
+        """
         return self.verdict != self.original
 
     @property
     def refuted(self) -> bool:
-        """Caught outright: the mutant made a claim that was not violated say violated (or the reverse)."""
+        """Caught outright: the mutant made a claim that was not violated say violated (or the reverse).
+
+        Returns
+        -------
+        bool
+            True when a non-violated claim became violated, or a violated one became holds.
+        """
         if self.original == Verdict.VIOLATED:
             return self.verdict == Verdict.HOLDS
         return self.verdict == Verdict.VIOLATED
 
     def to_dict(self) -> dict:
+        """The result as one row of mutants.json.
+
+        Returns
+        -------
+        dict
+            Every field, plus ``killed`` and ``refuted``; ``seconds`` rounded to milliseconds.
+        """
         return {"claim": self.claim, "mutant": self.mutant, "description": self.description, "kind": self.kind,
                 "original": self.original, "verdict": self.verdict, "killed": self.killed,
                 "refuted": self.refuted, "seconds": round(self.seconds, 3), "error": self.error,
@@ -90,7 +109,25 @@ def mutate_value(value, fn: Callable[[sp.Expr], sp.Expr]):
     """Apply ``fn`` to every expression in a theory function's value (relations: the right-hand side).
 
     A numeric value (a float or an array: the theory functions that evaluate a formula on data) takes the
-    constant mutations (``fn`` applied to its value); an exponent mutation raises NotMutable for it."""
+    constant mutations (``fn`` applied to its value); an exponent mutation raises NotMutable for it.
+
+    Parameters
+    ----------
+    value : sympy.Basic, relation, number, numpy.ndarray, tuple, list or dict
+        What a theory function returned; containers are mutated entry by entry.
+    fn : callable
+        The mutation, ``sympy.Expr -> sympy.Expr``.
+
+    Returns
+    -------
+    same kind as ``value``
+        The mutated value (a relation keeps its left-hand side; a number is multiplied by ``fn(1.0)``).
+
+    Raises
+    ------
+    NotMutable
+        When ``value`` holds no expression, or a number meets a mutation that is not a constant factor.
+    """
     if isinstance(value, sp.core.relational.Relational):
         return value.func(value.lhs, fn(value.rhs))
     if isinstance(value, sp.Basic):
@@ -146,8 +183,23 @@ def _resolve(path: str):
 
 @contextlib.contextmanager
 def substituted(path: str, replacement: Callable) -> Iterator[None]:
-    """``path`` (``theory.<paper>.<fn>``) returns ``replacement``'s values while active, in its module and in
-    every loaded ``verify`` module that holds the same function under any name."""
+    """Replace the function at ``path`` by ``replacement`` inside a ``with`` block.
+
+    ``path`` (``theory.<paper>.<fn>``) returns ``replacement``'s values while active, in its module and in
+    every loaded ``verify`` module that holds the same function under any name.  The originals are put back
+    on leaving the block.
+
+    Parameters
+    ----------
+    path : str
+        Dotted path of a module-level function.
+    replacement : callable
+        The function to install in its place.
+
+    Yields
+    ------
+    None
+    """
     module, name, original = _resolve(path)
     targets = [(module, name)]
     for mname, m in list(sys.modules.items()):
@@ -167,9 +219,36 @@ def substituted(path: str, replacement: Callable) -> Iterator[None]:
 
 def theory_mutant(path: str, name: str, description: str, fn: Callable[[sp.Expr], sp.Expr],
                   sample=None) -> Mutant:
-    """The mutant of ``path`` under ``fn``.  ``sample``: a value the function returned (for functions that take
-    arguments, recorded while tracing the claim); without it the function is called with no arguments.  Raises
-    NotMutable when the value has nothing this mutation can change."""
+    """The mutant of ``path`` under ``fn``.
+
+    ``sample``: a value the function returned (for functions that take arguments, recorded while tracing the
+    claim); without it the function is called with no arguments.  Raises NotMutable when the value has nothing
+    this mutation can change.
+
+    Parameters
+    ----------
+    path : str
+        Dotted path of the theory function.
+    name : str
+        The mutation's name (e.g. "x10"); the mutant is named ``<function>:<name>``.
+    description : str
+        The mutation in words; the mutant's description is ``<path>: <description>``.
+    fn : callable
+        The mutation, ``sympy.Expr -> sympy.Expr`` (see :func:`mutate_value`).
+    sample : optional
+        A value the function returned, to try the mutation on.
+
+    Returns
+    -------
+    Mutant
+        A theory mutant whose ``apply()`` substitutes the mutated function (:func:`substituted`).
+
+    Raises
+    ------
+    NotMutable
+        (from :func:`mutate_value`) When the sample value has nothing this mutation can change; calling
+        the function with no arguments may raise TypeError.
+    """
     _, _, original = _resolve(path)
     mutate_value(original() if sample is None else sample, fn)
 
@@ -191,9 +270,26 @@ EQUIVALENT: dict[tuple[str, str], str] = {}
 
 
 def declare_equivalent(claim_id: str, mutant: str, reason: str) -> None:
-    """Declare that ``mutant`` (its name, e.g. ``lemma16_sides:x10``) cannot change ``claim_id``'s statement, with
+    """Declare that a mutant cannot change a claim's statement, with the reason (recorded in :data:`EQUIVALENT`).
+
+    Declare that ``mutant`` (its name, e.g. ``lemma16_sides:x10``) cannot change ``claim_id``'s statement, with
     the reason (one sentence, reported).  Only for a mutant that is equivalent whatever the data: a mutant that the
-    check merely fails to catch is a survivor, not an equivalent."""
+    check merely fails to catch is a survivor, not an equivalent.
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim's id.
+    mutant : str
+        The mutant's name.
+    reason : str
+        Why it is equivalent (a non-empty sentence; stripped).
+
+    Raises
+    ------
+    ValueError
+        When ``reason`` is not a non-empty string.
+    """
     if not (isinstance(reason, str) and reason.strip()):
         raise ValueError(f"declare_equivalent: the reason must be a non-empty sentence (got {reason!r})")
     EQUIVALENT[(claim_id, mutant)] = reason.strip()
@@ -205,7 +301,22 @@ def equivalence(c: Claim, m: Mutant, original: str = "") -> str:
     theory function in the direction the claim declares weakening (``weaker_if``) when the claim is not violated
     (a weaker form of a true statement is true), or in the other direction when it is violated (a stronger form
     of a false statement is false); for a privacy claim, a kernel fault that only weakens privacy when it is
-    violated (the mutated kernel leaks at least as much) and one that only strengthens it when it holds."""
+    violated (the mutated kernel leaks at least as much) and one that only strengthens it when it holds.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    m : Mutant
+        One of its mutants.
+    original : str, optional
+        The claim's verdict without the mutant.
+
+    Returns
+    -------
+    str
+        The reason the mutant is equivalent, or "" when it is a real error.
+    """
     if (c.id, m.name) in EQUIVALENT:
         return EQUIVALENT[(c.id, m.name)]
     kinds = getattr(m, "kinds", "")
@@ -230,7 +341,21 @@ def equivalence(c: Claim, m: Mutant, original: str = "") -> str:
 def theory_mutants(c: Claim, samples: dict | None = None) -> list[Mutant]:
     """The generic mutants of every function ``c`` declares in ``theory=``: constant and exponent mutations of a
     closed form, constant mutations of a numeric formula (``samples``: a value each function returned while the
-    claim ran, for those that take arguments).  O(·) claims get no constant mutations."""
+    claim ran, for those that take arguments).  O(·) claims get no constant mutations.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    samples : dict or None, optional
+        Theory path -> a value that function returned.
+
+    Returns
+    -------
+    list of Mutant
+        One per declared function and applicable mutation (:data:`THEORY_MUTATIONS`); a mutation that cannot
+        apply (nothing to change, or a function needing arguments with no sample) is left out.
+    """
     out = []
     for path in c.theory:
         for name, description, fn, constant in THEORY_MUTATIONS:
@@ -249,7 +374,26 @@ def theory_mutants(c: Claim, samples: dict | None = None) -> list[Mutant]:
 def kernel_mutant(name: str, description: str, hook: str, kinds: str, **faults) -> Mutant:
     """A fault of the kernels.  ``kinds``: "privacy" (it weakens privacy: for privacy claims), "privacy_fix" (it
     removes a leak the kernel has: for privacy claims, which it must turn from violated to holds), "utility" (it
-    harms accuracy while privacy is unchanged or stronger: for the other claims) or "both"."""
+    harms accuracy while privacy is unchanged or stronger: for the other claims) or "both".
+
+    Parameters
+    ----------
+    name : str
+        The mutant's name.
+    description : str
+        The fault in words.
+    hook : str
+        The fault hook of :mod:`kernels.faults` whose visit makes the mutant applicable to a check.
+    kinds : str
+        "privacy", "privacy_fix", "utility" or "both" (see above).
+    **faults
+        The fault options passed to ``kernels.faults.inject`` while the mutant is active.
+
+    Returns
+    -------
+    Mutant
+        A kernel mutant carrying ``hook`` and ``kinds`` as extra attributes.
+    """
 
     m = Mutant(name, description, "kernel", lambda: _faults.inject(**faults))
     object.__setattr__(m, "hook", hook)  # the fault hook whose visit makes the mutant applicable
@@ -286,7 +430,22 @@ def _kernel_mutant_fits(m: Mutant, c: Claim) -> bool:
 def mutants_of(c: Claim, visited_hooks: frozenset | None = None, called_theory: set | None = None) -> list[Mutant]:
     """Every mutant of a claim: its declared ones, the generic theory mutants (of the functions its check
     calls, when ``called_theory`` is given) and the kernel faults whose hooks its check visits (all, when
-    ``visited_hooks`` is None)."""
+    ``visited_hooks`` is None).
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    visited_hooks : frozenset or None, optional
+        The fault hooks its check visited; None for every kernel fault that fits the claim's kind.
+    called_theory : set or dict or None, optional
+        The theory paths its check called (a dict: path -> a value returned, used as samples); None for all.
+
+    Returns
+    -------
+    list of Mutant
+        The declared mutants, then the theory mutants, then the kernel mutants.
+    """
     out = list(getattr(c, "mutants", ()) or ())
     samples = called_theory if isinstance(called_theory, dict) else None
     out += [m for m in theory_mutants(c, samples)
@@ -298,8 +457,23 @@ def mutants_of(c: Claim, visited_hooks: frozenset | None = None, called_theory: 
 
 @contextlib.contextmanager
 def tracing_theory(c: Claim) -> Iterator[tuple[dict, dict]]:
-    """While active, count the calls of every function ``c`` declares in ``theory=`` and keep one value each
-    returned: yields (path -> calls, path -> a returned value)."""
+    """Count the calls of ``c``'s declared theory functions inside a ``with`` block.
+
+    While active, count the calls of every function ``c`` declares in ``theory=`` and keep one value each
+    returned: yields (path -> calls, path -> a returned value).
+
+    Parameters
+    ----------
+    c : Claim
+        The claim whose ``theory`` functions are traced.
+
+    Yields
+    ------
+    calls : dict of str to int
+        Theory path -> number of calls so far.
+    samples : dict
+        Theory path -> the first value it returned.
+    """
     calls = {path: 0 for path in c.theory}
     samples: dict = {}
     stack = contextlib.ExitStack()
@@ -353,6 +527,27 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
     called is reported as a surviving pseudo-mutant ("declared theory never evaluated").  Run inside a
     runner without an on-disk cache (``verify.runner.using``): tasks computed under a mutant must not be
     stored under the true code's keys.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The claims to analyse.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The seed of every check.
+    progress : callable or None, optional
+        Called with each :class:`MutantResult` as it is made.
+
+    Returns
+    -------
+    list of MutantResult
+        Per claim, its unused-theory pseudo-mutants, then one result per applicable mutant.
+
+    Raises
+    ------
+    RuntimeError
+        When a claim's check fails without any mutant.
     """
 
     out: list[MutantResult] = []
@@ -396,7 +591,31 @@ def run_in_processes(claims: Sequence[Claim], budget: str, seed: int, processes:
     """:func:`run` with the claims shared among ``processes`` worker processes forked from this one (each claim's
     tasks in order, nothing cached).  A fault is switched on in one process only, so claims under different
     mutants never see each other's faults.  Results in the order of ``claims``; ``progress`` is called for a
-    claim's results when it finishes."""
+    claim's results when it finishes.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The claims to analyse (registered, so that the forked workers find them).
+    budget : str
+        "quick" or "full".
+    seed : int
+        The seed of every check.
+    processes : int
+        Number of worker processes.
+    progress : callable or None, optional
+        Called with each :class:`MutantResult` once its claim finishes.
+
+    Returns
+    -------
+    list of MutantResult
+        As :func:`run`, in the order of ``claims``.
+
+    Raises
+    ------
+    RuntimeError
+        (from a worker) When a claim's check fails without any mutant; queued claims are then cancelled.
+    """
     import multiprocessing
     from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
@@ -433,6 +652,14 @@ class Summary:
     equivalent: int = 0
 
     def to_dict(self) -> dict:
+        """The summary as plain JSON types (the ``summary`` of mutants.json).
+
+        Returns
+        -------
+        dict
+            The counts, ``kill_rate`` and ``refute_rate`` (None when there are no mutants) and
+            ``claims_all_survived``.
+        """
         return {"mutants": self.mutants, "killed": self.killed, "refuted": self.refuted, "claims": self.claims,
                 "errors": self.errors, "equivalent": self.equivalent,
                 "kill_rate": self.killed / self.mutants if self.mutants else None,
@@ -441,7 +668,18 @@ class Summary:
 
 
 def summarize(results: Sequence[MutantResult]) -> Summary:
-    """Counts over the mutants that can make the statement false (equivalent ones are counted apart)."""
+    """Counts over the mutants that can make the statement false (equivalent ones are counted apart).
+
+    Parameters
+    ----------
+    results : sequence of MutantResult
+
+    Returns
+    -------
+    Summary
+        Mutants, killed, refuted and crash-only kills over the non-equivalent results, the number of
+        equivalent ones, the claims, and the claims none of whose mutants was caught.
+    """
     real = [r for r in results if not r.equivalent]
     s = Summary(mutants=len(real), killed=sum(r.killed for r in real), refuted=sum(r.refuted for r in real),
                 errors=sum(r.verdict == "error" for r in real), equivalent=len(results) - len(real))
@@ -455,6 +693,18 @@ def summarize(results: Sequence[MutantResult]) -> Summary:
 
 
 def format_table(results: Sequence[MutantResult]) -> str:
+    """A plain-text table of mutation results: one line per claim, then a summary line.
+
+    Parameters
+    ----------
+    results : sequence of MutantResult
+
+    Returns
+    -------
+    str
+        Per claim: its verdict, mutants caught of the real ones, refuted, the survivors and (in parentheses)
+        the equivalent ones; then the totals from :func:`summarize` when there is any real mutant.
+    """
     by_claim: dict[str, list[MutantResult]] = {}
     for r in results:
         by_claim.setdefault(r.claim, []).append(r)
@@ -495,15 +745,43 @@ class Tally:
     survivors: tuple[str, ...] = ()
 
     def label(self) -> str:
+        """Short form for a table cell.
+
+        Returns
+        -------
+        str
+            "caught k of m".
+        """
         return f"caught {self.caught} of {self.total}"
 
     def sentence(self) -> str:
+        """The record in one sentence for a report.
+
+        Returns
+        -------
+        str
+            Caught, refuted outright, the budget, and the survivors when any.
+        """
         s = f"caught {self.caught} of {self.total} mutants ({self.refuted} refuted outright), {self.budget} budget"
         return s + (f"; survived: {', '.join(self.survivors)}" if self.survivors else "")
 
 
 def rows_document(rows: Sequence[dict], meta: dict) -> dict:
-    """The mutants.json document: ``meta``, a ``summary`` over every row, and the rows."""
+    """The mutants.json document: ``meta``, a ``summary`` over every row, and the rows.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Rows of mutants.json (:meth:`MutantResult.to_dict`, stamped with budget and seed).
+    meta : dict
+        The run's description.
+
+    Returns
+    -------
+    dict
+        ``meta``, ``summary`` (counts over the non-equivalent rows, as :meth:`Summary.to_dict`) and
+        ``mutants`` (every row, equivalent ones included).
+    """
     equivalent = sum(bool(r.get("equivalent")) for r in rows)
     all_rows, rows = rows, [r for r in rows if not r.get("equivalent")]
     killed = sum(bool(r.get("killed")) for r in rows)
@@ -524,6 +802,22 @@ def merged_rows(new: Sequence[MutantResult], budget: str, seed: int, previous: d
 
     An earlier row of a claim this run checked is replaced, at any budget: a file holds one record per
     claim, the latest.
+
+    Parameters
+    ----------
+    new : sequence of MutantResult
+        This run's results.
+    budget : str
+        This run's budget.
+    seed : int
+        This run's seed.
+    previous : dict or None
+        The earlier mutants.json document, if any (its rows default to its meta's budget and seed).
+
+    Returns
+    -------
+    list of dict
+        The merged rows.
     """
     rows = [dict(r.to_dict(), budget=budget, seed=seed) for r in new]
     ran = {r["claim"] for r in rows}
@@ -536,7 +830,18 @@ def merged_rows(new: Sequence[MutantResult], budget: str, seed: int, previous: d
 
 
 def tallies(rows: Sequence[dict]) -> dict[str, Tally]:
-    """Per claim: how many of its mutants were caught and refuted, at which budget, which survived."""
+    """Per claim: how many of its mutants were caught and refuted, at which budget, which survived.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Rows of mutants.json; equivalent ones are left out.
+
+    Returns
+    -------
+    dict of str to Tally
+        Claim id -> its tally (budget "?" when the rows do not say).
+    """
     by_claim: dict[str, list[dict]] = {}
     for r in rows:
         if not r.get("equivalent"):
@@ -548,7 +853,18 @@ def tallies(rows: Sequence[dict]) -> dict[str, Tally]:
 
 
 def read_document(path) -> dict | None:
-    """A mutants.json document, or None when the file is absent or unreadable."""
+    """A mutants.json document, or None when the file is absent or unreadable.
+
+    Parameters
+    ----------
+    path : str or path
+        The file.
+
+    Returns
+    -------
+    dict or None
+        The document when it is JSON with a ``mutants`` list, else None.
+    """
     try:
         doc = json.loads(Path(path).read_text())
     except (OSError, ValueError):
@@ -557,7 +873,20 @@ def read_document(path) -> dict | None:
 
 
 def read_tallies(paths) -> tuple[dict[str, Tally], str | None]:
-    """The tallies of the first readable mutants.json among ``paths`` (and its path)."""
+    """The tallies of the first readable mutants.json among ``paths`` (and its path).
+
+    Parameters
+    ----------
+    paths : iterable of str or path
+        Candidate files, in order of preference.
+
+    Returns
+    -------
+    tallies : dict of str to Tally
+        Per claim (:func:`tallies`); empty when no file is readable.
+    path : str or None
+        The file read, or None.
+    """
     for p in paths:
         doc = read_document(p)
         if doc is not None:
