@@ -120,6 +120,30 @@ def epsilon_of(
     evaluate raise :class:`InvalidParameter` naming ``accountant``; so do PLD grids of more
     than :data:`MAX_PLD_POINTS` points (naming ``value_discretization_interval``), accountant
     failures on extreme events and infinite ε (naming ``event`` and ``delta``).
+
+    Parameters
+    ----------
+    event : dp_accounting.dp_event.DpEvent
+        The mechanism, as dp-accounting's event.
+    delta : float
+        The δ, in (0, 1).
+    accountant : str
+        "rdp" or "pld".
+    neighboring_relation : dp_accounting.NeighboringRelation, optional
+        The adjacency.
+    value_discretization_interval : float or None, optional
+        The PLD grid step in nats, in (0, 1] (None: 1e-4); ignored by "rdp".
+
+    Returns
+    -------
+    float
+        The (finite) ε.
+
+    Raises
+    ------
+    InvalidParameter
+        As described above, and for a δ outside (0, 1), an unknown accountant, or an ``event`` or
+        ``neighboring_relation`` of the wrong type.
     """
     return _epsilon_of(event, delta, accountant, neighboring_relation, value_discretization_interval, "event, delta")
 
@@ -167,6 +191,31 @@ def calibrate_multiplier(epsilon_at: Callable[[float], float], epsilon: float, g
     even that is.
     The one search behind every calibration in the suite (``verify.runs``, ``verify.papers.adadps``,
     ``verify.papers.noisy_adagrad``); each caller's accountant stays its own.
+
+    Parameters
+    ----------
+    epsilon_at : callable
+        z -> ε of the mechanism at noise multiplier z (decreasing in z); an InvalidParameter it raises counts
+        as "not certified".
+    epsilon : float
+        The target ε.
+    guess : float, optional
+        Where the bracketing starts.
+    rel : float, optional
+        Relative precision of the answer.
+    z_min, z_max : float, optional
+        The search range, clipped to [Z_MIN, Z_MAX].
+
+    Returns
+    -------
+    float
+        The smallest certified multiplier found (within a factor 1 + ``rel``, on the certified side).
+
+    Raises
+    ------
+    InvalidParameter
+        Naming ``epsilon``, when no multiplier up to ``z_max`` is certified (or ``guess`` is not finite or
+        exceeds it).
     """
     cap = min(float(z_max), Z_MAX)
     floor = max(float(z_min), Z_MIN)
@@ -315,6 +364,27 @@ def with_replacement_event(n: int, batch_size: int, noise_multiplier: float,
     the pair more private), but it moves each step's output distribution by less than
     ``tail`` in total variation, so over T steps it can lower the hockey-stick divergence
     at e^ε by less than T·e^ε·tail.  :meth:`Mechanism.epsilon` reserves δ for that.
+
+    Parameters
+    ----------
+    n : int
+        Number of records (≥ 1).
+    batch_size : int
+        Draws per batch, in [1, MAX_WITH_REPLACEMENT_BATCH].
+    noise_multiplier : float
+        σ, in NOISE_MULTIPLIER_RANGE.
+    tail : float, optional
+        The binomial tail mass cut off, in (0, 1).
+
+    Returns
+    -------
+    dp_accounting.dp_event.MixtureOfGaussiansDpEvent
+        Standard deviation σ, sensitivities 0..kmax and their (truncated, renormalised) probabilities.
+
+    Raises
+    ------
+    InvalidParameter
+        (from the validators) When a parameter is out of range.
     """
     n = V.integer("n", n)
     batch_size = V.integer("batch_size", batch_size, 1, MAX_WITH_REPLACEMENT_BATCH)
@@ -378,23 +448,62 @@ class Mechanism:
 
     @property
     def neighboring_relation(self) -> NeighboringRelation:
+        """The adjacency of this mechanism's sampling scheme.
+
+        Returns
+        -------
+        dp_accounting.NeighboringRelation
+            REPLACE_SPECIAL (zero-out) with replacement, else ADD_OR_REMOVE_ONE.
+        """
         if self.sampling == "with_replacement":
             return NeighboringRelation.REPLACE_SPECIAL
         return NeighboringRelation.ADD_OR_REMOVE_ONE
 
     def step_event(self, tail: float = 1e-14) -> dpe.DpEvent:
-        """The dp-accounting event of one step (``tail``: see :func:`with_replacement_event`)."""
+        """The dp-accounting event of one step (``tail``: see :func:`with_replacement_event`).
+
+        Parameters
+        ----------
+        tail : float, optional
+            The binomial tail cut off (with replacement only).
+
+        Returns
+        -------
+        dp_accounting.dp_event.DpEvent
+            A Gaussian event, Poisson-subsampled for "poisson", or the mixture of Gaussians with replacement.
+        """
         if self.sampling == "with_replacement":
             return with_replacement_event(self.n, self.batch_size, self.noise_multiplier, tail)
         gaussian = dpe.GaussianDpEvent(self.noise_multiplier)
         return dpe.PoissonSampledDpEvent(self.sampling_rate, gaussian) if self.sampling == "poisson" else gaussian
 
     def event(self, tail: float = 1e-14) -> dpe.DpEvent:
-        """The dp-accounting event of all ``steps`` steps."""
+        """The dp-accounting event of all ``steps`` steps.
+
+        Parameters
+        ----------
+        tail : float, optional
+            The binomial tail cut off (with replacement only).
+
+        Returns
+        -------
+        dp_accounting.dp_event.SelfComposedDpEvent
+            :meth:`step_event` composed ``steps`` times.
+        """
         return dpe.SelfComposedDpEvent(self.step_event(tail), self.steps)
 
     def with_steps(self, steps: int) -> "Mechanism":
-        """The same mechanism run for ``steps`` steps."""
+        """The same mechanism run for ``steps`` steps.
+
+        Parameters
+        ----------
+        steps : int
+            The new number of steps (validated as in the constructor).
+
+        Returns
+        -------
+        Mechanism
+        """
         return dataclasses.replace(self, steps=steps)
 
     def epsilon(self, delta: float, accountant: str = "pld",
@@ -410,6 +519,25 @@ class Mechanism:
         ``MixtureOfGaussiansDpEvent``) and cached, so evaluating many step counts of one
         mechanism builds it once; ``tests/verify/test_privacy.py`` checks this route
         against :func:`epsilon_of`.
+
+        Parameters
+        ----------
+        delta : float
+            The δ, in (0, 1).
+        accountant : str, optional
+            "pld" or "rdp" (only "pld" with replacement).
+        value_discretization_interval : float or None, optional
+            The PLD grid step in nats, in (0, 1] (None: 1e-4); ignored by "rdp".
+
+        Returns
+        -------
+        float
+            The (finite) ε.
+
+        Raises
+        ------
+        InvalidParameter
+            For a parameter out of range, an accountant that cannot evaluate the mechanism, or ε = inf.
         """
         delta = V.open_unit("delta", delta)
         accountant = V.choice("accountant", accountant, ACCOUNTANTS)
@@ -433,6 +561,27 @@ class Mechanism:
         With replacement the binomial tail is cut at ``tail`` ≤ a share
         :data:`TRUNCATION_DELTA_SHARE` of δ / (steps·e^ε), and that share of δ is kept
         back, so no iteration is needed.
+
+        Parameters
+        ----------
+        epsilon : float
+            The promised ε (> 0).
+        delta : float
+            The promised δ, in (0, 1).
+        accountant : str, optional
+            "pld" or "rdp" (only "pld" with replacement).
+        value_discretization_interval : float or None, optional
+            The PLD grid step in nats, in (0, 1] (None: 1e-4); ignored by "rdp".
+
+        Returns
+        -------
+        bool
+            True when the accountant certifies the promise.
+
+        Raises
+        ------
+        InvalidParameter
+            For a parameter out of range or an accountant that cannot evaluate the mechanism.
         """
         epsilon = V.positive("epsilon", epsilon)
         delta = V.open_unit("delta", delta)
@@ -477,7 +626,33 @@ def _with_replacement_step_pld(n: int, batch_size: int, noise_multiplier: float,
 # --------------------------------------------------------------------------------------
 def dp_sgd_epsilon(sampling_rate: float, noise_multiplier: float, steps: int, delta: float,
                    accountant: str = "rdp", value_discretization_interval: float | None = None) -> float:
-    """ε of DP-SGD: ``steps`` Poisson-subsampled Gaussian steps; add/remove-one adjacency."""
+    """ε of DP-SGD: ``steps`` Poisson-subsampled Gaussian steps; add/remove-one adjacency.
+
+    Parameters
+    ----------
+    sampling_rate : float
+        Poisson sampling rate q, in (0, 1].
+    noise_multiplier : float
+        σ, in NOISE_MULTIPLIER_RANGE.
+    steps : int
+        Number of steps, in [1, MAX_STEPS].
+    delta : float
+        The δ, in (0, 1).
+    accountant : str, optional
+        "rdp" (default) or "pld".
+    value_discretization_interval : float or None, optional
+        The PLD grid step in nats, in (0, 1] (None: 1e-4); ignored by "rdp".
+
+    Returns
+    -------
+    float
+        The (finite) ε.
+
+    Raises
+    ------
+    InvalidParameter
+        For a parameter out of range or an accountant failure (see :meth:`Mechanism.epsilon`).
+    """
     return Mechanism("poisson", noise_multiplier, steps, sampling_rate=sampling_rate).epsilon(
         delta, accountant, value_discretization_interval)
 
@@ -488,6 +663,28 @@ def composed_epsilon(phases: Sequence[tuple[float, float, int]], delta: float, a
 
     Poisson-subsampled Gaussian steps, add/remove-one adjacency; the phases compose
     (``ComposedDpEvent``).
+
+    Parameters
+    ----------
+    phases : sequence of (float, float, int)
+        ``(sampling_rate, noise_multiplier, steps)`` per phase; 1 to MAX_PHASES phases.
+    delta : float
+        The δ, in (0, 1).
+    accountant : str, optional
+        "rdp" (default) or "pld".
+    value_discretization_interval : float or None, optional
+        The PLD grid step in nats, in (0, 1] (None: 1e-4); ignored by "rdp".
+
+    Returns
+    -------
+    float
+        The (finite) ε of the composition.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``phases`` is empty, too long, or not a sequence of triples, a phase's values are out of range,
+        or the accountant fails.
     """
     try:
         phases = list(phases)
@@ -515,6 +712,33 @@ def with_replacement_epsilon(n: int, batch_size: int, noise_multiplier: float, s
 
     Zero-out adjacency (``REPLACE_SPECIAL``); PLD only (see :func:`with_replacement_event`
     and :meth:`Mechanism.epsilon` for the binomial truncation and the δ it reserves).
+
+    Parameters
+    ----------
+    n : int
+        Number of records.
+    batch_size : int
+        Draws per batch, in [1, MAX_WITH_REPLACEMENT_BATCH].
+    noise_multiplier : float
+        σ, in NOISE_MULTIPLIER_RANGE.
+    steps : int
+        Number of steps.
+    delta : float
+        The δ, in (0, 1).
+    accountant : str, optional
+        Must be "pld".
+    value_discretization_interval : float or None, optional
+        The PLD grid step in nats, in (0, 1] (None: 1e-4); ignored by "rdp".
+
+    Returns
+    -------
+    float
+        The (finite) ε, an upper estimate for the untruncated mechanism.
+
+    Raises
+    ------
+    InvalidParameter
+        For a parameter out of range, accountant "rdp", or an accountant failure.
     """
     return Mechanism("with_replacement", noise_multiplier, steps, n=n, batch_size=batch_size).epsilon(
         delta, accountant, value_discretization_interval)
@@ -522,7 +746,31 @@ def with_replacement_epsilon(n: int, batch_size: int, noise_multiplier: float, s
 
 def gaussian_epsilon(noise_multiplier: float, delta: float, steps: int = 1, accountant: str = "pld",
                      value_discretization_interval: float | None = None) -> float:
-    """ε of ``steps`` Gaussian mechanisms of sensitivity 1, no sampling; add/remove-one adjacency."""
+    """ε of ``steps`` Gaussian mechanisms of sensitivity 1, no sampling; add/remove-one adjacency.
+
+    Parameters
+    ----------
+    noise_multiplier : float
+        σ, in NOISE_MULTIPLIER_RANGE.
+    delta : float
+        The δ, in (0, 1).
+    steps : int, optional
+        Number of mechanisms composed.
+    accountant : str, optional
+        "pld" (default) or "rdp".
+    value_discretization_interval : float or None, optional
+        The PLD grid step in nats, in (0, 1] (None: 1e-4); ignored by "rdp".
+
+    Returns
+    -------
+    float
+        The (finite) ε.
+
+    Raises
+    ------
+    InvalidParameter
+        For a parameter out of range or an accountant failure.
+    """
     return Mechanism("none", noise_multiplier, steps).epsilon(delta, accountant, value_discretization_interval)
 
 
@@ -533,6 +781,29 @@ def gaussian_epsilon_interval(noise_multiplier: float, delta: float, steps: int 
     dp-accounting's PLD with ``pessimistic_estimate=False`` (privacy buckets) and ``True``: the true ε
     lies between them.  A promise is certainly broken when even the lower bound exceeds it.
     Add/remove-style dominating pair N(0, σ²) vs N(1, σ²), i.e. sensitivity 1 in units of the multiplier.
+
+    Parameters
+    ----------
+    noise_multiplier : float
+        σ, in NOISE_MULTIPLIER_RANGE.
+    delta : float
+        The δ, in (0, 1).
+    steps : int, optional
+        Number of mechanisms composed, in [1, MAX_STEPS].
+    value_discretization_interval : float, optional
+        The PLD grid step in nats, in (0, 1].
+
+    Returns
+    -------
+    lower : float
+        ε from the optimistic PLD.
+    upper : float
+        ε from the pessimistic PLD.
+
+    Raises
+    ------
+    InvalidParameter
+        For a parameter out of range, a grid too fine, or an infinite ε.
     """
     z = _noise_multiplier(noise_multiplier)
     delta = V.open_unit("delta", delta)
@@ -556,6 +827,28 @@ def optimal_composition_epsilon(epsilons: Sequence[float], deltas: Sequence[floa
     dp-accounting's PLD of the dominating pair of a generic (ε_i, δ_i)-DP mechanism
     (``from_privacy_parameters``), composed: the exact optimal composition up to the PLD grid
     (rounded pessimistically, so this is an upper bound on the optimal ε, tight as the grid shrinks).
+
+    Parameters
+    ----------
+    epsilons : sequence of float
+        ε_i ≥ 0 of each mechanism (1 to MAX_PHASES of them).
+    deltas : sequence of float
+        δ_i in [0, 1), one per mechanism.
+    delta : float
+        The δ of the composition, in (0, 1).
+    value_discretization_interval : float, optional
+        The PLD grid step in nats, in (0, 1].
+
+    Returns
+    -------
+    float
+        The (finite) ε of the composition.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``epsilons`` is empty, negative or too long, ``deltas`` out of [0, 1) or of another shape, the
+        PLD work or grid would exceed MAX_PLD_WORK or MAX_PLD_POINTS, or dp-accounting fails or gives ε = inf.
     """
     from dp_accounting.pld import common as _pld_common
 
