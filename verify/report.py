@@ -46,7 +46,20 @@ LEGEND = ("holds: the check could have failed and did not (statistical parts at 
 # how a verdict is worded, with its error control
 # --------------------------------------------------------------------------------------
 def control_label(r: Result) -> str:
-    """A short qualifier of the verdict: its error control ("family-wise 5%", "95%, margin 0.1", "exact")."""
+    """A short qualifier of the verdict: its error control ("family-wise 5%", "95%, margin 0.1", "exact").
+
+    Parameters
+    ----------
+    r : Result
+        A result (its ``control`` entries are :meth:`verify.decide.Decision.to_dict` records).
+
+    Returns
+    -------
+    str
+        "check failed", "exact" (no statistical decision), "family-wise 5%", "95%[, margin m]",
+        "no leak, audit tight", "needs --budget full", "needs more than full", "undecided", or "" for an
+        inconclusive result without decisions.
+    """
     if r.evidence.startswith("check failed:"):
         return "check failed"
     ctrl = [c for c in (r.control or []) if isinstance(c, Mapping)]
@@ -69,13 +82,35 @@ def control_label(r: Result) -> str:
 
 
 def verdict_phrase(r: Result) -> str:
-    """The verdict with its control, e.g. "violated (family-wise 5%)", "holds (95%, margin 0.1)"."""
+    """The verdict with its control, e.g. "violated (family-wise 5%)", "holds (95%, margin 0.1)".
+
+    Parameters
+    ----------
+    r : Result
+        A result (its ``control`` entries are :meth:`verify.decide.Decision.to_dict` records).
+
+    Returns
+    -------
+    str
+        The verdict, followed by :func:`control_label` in parentheses when that is not empty.
+    """
     label = control_label(r)
     return f"{r.verdict} ({label})" if label else str(r.verdict)
 
 
 def control_lines(r: Result) -> list[str]:
-    """One line per statistical decision: verdict, reason, test, level, family, margin."""
+    """One line per statistical decision: verdict, reason, test, level, family, margin.
+
+    Parameters
+    ----------
+    r : Result
+        A result (its ``control`` entries are :meth:`verify.decide.Decision.to_dict` records).
+
+    Returns
+    -------
+    list of str
+        One line per decision record (entries that are not mappings are skipped).
+    """
     out = []
     for c in r.control or []:
         if not isinstance(c, Mapping):
@@ -94,7 +129,26 @@ def control_lines(r: Result) -> list[str]:
 # --------------------------------------------------------------------------------------
 def build_meta(results: Sequence[Result], *, budget: str | None = None, seed: int | None = None,
                started: str | None = None, seconds: float | None = None) -> dict:
-    """The ``meta`` block of results.json; budget/seed default to the results' own."""
+    """The ``meta`` block of results.json; budget/seed default to the results' own.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        The run's results.
+    budget : str or None, optional
+        The run's budget (default: the first result's).
+    seed : int or None, optional
+        The run's seed (default: the first result's).
+    started : str or None, optional
+        ISO start time (default: now).
+    seconds : float or None, optional
+        Wall time (default: the sum of the results' seconds).
+
+    Returns
+    -------
+    dict
+        ``budget``, ``seed``, ``version``, ``started`` and ``seconds`` (rounded to milliseconds).
+    """
     if budget is None and results:
         budget = results[0].budget
     if seed is None and results:
@@ -111,10 +165,31 @@ def build_meta(results: Sequence[Result], *, budget: str | None = None, seed: in
 
 
 def now_iso() -> str:
+    """The current UTC time, to the second.
+
+    Returns
+    -------
+    str
+        ISO 8601 with offset, e.g. "2026-01-31T12:00:00+00:00".
+    """
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
 def results_document(results: Sequence[Result], meta: Mapping) -> dict:
+    """The results.json document.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        The results, in report order.
+    meta : mapping
+        The ``meta`` block (:func:`build_meta`).
+
+    Returns
+    -------
+    dict
+        ``results`` (each :meth:`Result.to_dict`) and ``meta``.
+    """
     return {"results": [r.to_dict() for r in results], "meta": dict(meta)}
 
 
@@ -128,6 +203,27 @@ def write_reports(results: Sequence[Result], claims: Iterable[Claim] | Mapping[s
     Plot paths in the results are relative to ``out_dir`` (where the engine rendered
     them); the Markdown links them, the HTML embeds them.  ``mutants`` (claim id →
     :class:`verify.mutants.Tally`) adds each claim's "caught k of m" from a mutation run.
+    Everything is rendered before anything is written; each file is written atomically.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        The results, in report order.
+    claims : iterable of Claim or mapping of str to Claim
+        The claims (for their statements, kinds, theory and notes).
+    out_dir : str or path
+        The directory written to.
+    budget, seed, started, seconds : optional
+        The ``meta`` entries (see :func:`build_meta`).
+    checked : sequence of str or None, optional
+        The ids this run checked (recorded as ``meta["ids"]``; the others were kept from earlier runs).
+    mutants : mapping of str to Tally, optional
+        Claim id -> its mutation record (:class:`verify.mutants.Tally`).
+
+    Returns
+    -------
+    dict of str to Path
+        "json", "md" and "html" -> the file written.
     """
     mutants = dict(mutants or {})
     out = Path(out_dir)
@@ -150,7 +246,25 @@ def merge_previous(results: Sequence[Result], out_dir: str | os.PathLike, staged
     check (still registered), with their figures copied into the staged set: a subset rerun keeps the rest.
 
     Each kept result carries its own seed, budget and code fingerprint; :func:`is_stale` tells whether the code
-    has changed since.  Returns the list in ledger order."""
+    has changed since.  Returns the list in ledger order.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        This run's results.
+    out_dir : str or path
+        The output directory holding the earlier results.json and figures.
+    staged_dir : str or path
+        The staged result set the kept figures are copied into.
+    known_ids : iterable of str
+        The registered claim ids, in ledger order; earlier results of other ids are dropped.
+
+    Returns
+    -------
+    list of Result
+        This run's and the kept results, in the order of ``known_ids``; only this run's when there is no
+        readable earlier results.json.  A kept result keeps only the plots whose files exist.
+    """
     import shutil as _sh
 
     out, staged = Path(out_dir), Path(staged_dir)
@@ -183,13 +297,36 @@ def merge_previous(results: Sequence[Result], out_dir: str | os.PathLike, staged
 
 
 def is_stale(r: Result) -> bool:
-    """The result was produced by other code than this (its code fingerprint differs)."""
+    """The result was produced by other code than this (its code fingerprint differs).
+
+    Parameters
+    ----------
+    r : Result
+
+    Returns
+    -------
+    bool
+        True when ``r`` records a fingerprint and it differs from :func:`verify.runner.code_fingerprint`.
+    """
 
     return bool(r.code) and r.code != code_fingerprint()
 
 
 def provenance(r: Result, meta: Mapping) -> str:
-    """'' for a result of this run; else where it comes from (and whether the code changed since)."""
+    """'' for a result of this run; else where it comes from (and whether the code changed since).
+
+    Parameters
+    ----------
+    r : Result
+        A result in the report.
+    meta : mapping
+        The report's ``meta`` (its seed, budget and ``ids`` checked).
+
+    Returns
+    -------
+    str
+        "" or "kept from an earlier run (seed s, budget b)", with "; STALE: ..." when the code changed.
+    """
     this = (r.seed == meta.get("seed") and r.budget == meta.get("budget")
             and (not meta.get("ids") or r.id in meta.get("ids", ())))
     if this:
@@ -232,6 +369,24 @@ def _md_cell(text) -> str:
 
 def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta: Mapping,
                     mutants: Mapping[str, Tally] | None = None) -> str:
+    """The Markdown report: a header, the summary table, then one section per claim.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        The results, in report order.
+    claims : mapping of str to Claim
+        Claim id -> claim (a result without its claim is shown without statement).
+    meta : mapping
+        The ``meta`` block (:func:`build_meta`).
+    mutants : mapping of str to Tally, optional
+        Claim id -> its mutation record (:class:`verify.mutants.Tally`).
+
+    Returns
+    -------
+    str
+        The Markdown text; plots are linked by their paths relative to the output directory.
+    """
     mutants = mutants or {}
     lines = [
         "# dpverify report",
@@ -358,7 +513,18 @@ FINDINGS_SECTION = "Findings about the papers"
 
 
 def is_audit(cid: str) -> bool:
-    """Privacy audits of the suite's own kernels (``<paper>.audit.<mechanism>``), not findings about a paper."""
+    """Privacy audits of the suite's own kernels (``<paper>.audit.<mechanism>``), not findings about a paper.
+
+    Parameters
+    ----------
+    cid : str
+        A claim id.
+
+    Returns
+    -------
+    bool
+        True when the id contains ".audit.".
+    """
     return ".audit." in cid
 
 
@@ -406,6 +572,24 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
     Findings about the papers and audits of the suite's kernels are separate sections, each grouped by paper,
     after a contents list and a short summary table; filters by verdict and paper run in the page (no network).
     Each claim shows its verdict, statement and figure first, then the evidence, decisions and counterexample.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        The results.
+    claims : mapping of str to Claim
+        Claim id -> claim.
+    meta : mapping
+        The ``meta`` block (:func:`build_meta`).
+    out_dir : str or path
+        The directory the results' plot paths are relative to (their PNGs are embedded).
+    mutants : mapping of str to Tally, optional
+        Claim id -> its mutation record (:class:`verify.mutants.Tally`).
+
+    Returns
+    -------
+    str
+        The HTML page.
     """
     out = Path(out_dir)
     mutants = mutants or {}
@@ -518,6 +702,22 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
     """A compact verdict table (id, verdict, control, [mutants,] seconds, evidence cut to the terminal width).
 
     The mutants column ("k/m" caught) appears when ``mutants`` has a record of any of the claims.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        The results, one row each.
+    width : int or None, optional
+        The line width (default: the terminal's, else 100).
+    colour : bool, optional
+        Colour the verdicts with ANSI codes.
+    mutants : mapping of str to Tally, optional
+        Claim id -> its mutation record (:class:`verify.mutants.Tally`).
+
+    Returns
+    -------
+    str
+        The table, the verdict counts, the mutants note (when shown) and the legend.
     """
     mutants = {k: v for k, v in (mutants or {}).items() if any(r.id == k for r in results)}
     if width is None:
@@ -567,7 +767,18 @@ def _shorten(text: str, room: int) -> str:
 
 def print_table(results: Sequence[Result], file: IO[str] | None = None,
                 mutants: Mapping[str, Tally] | None = None) -> None:
-    """Print :func:`format_table` to ``file`` (stdout by default), coloured on a terminal."""
+    """Print :func:`format_table` to ``file`` (stdout by default), coloured on a terminal.
+
+    Parameters
+    ----------
+    results : sequence of Result
+        The results.
+    file : text stream or None, optional
+        Where to print (default stdout); colour unless NO_COLOR is set, and the terminal's width, only when it
+        is a terminal (else 120 columns).
+    mutants : mapping of str to Tally, optional
+        Claim id -> its mutation record (:class:`verify.mutants.Tally`).
+    """
     file = file if file is not None else sys.stdout
     colour = _isatty(file) and "NO_COLOR" not in os.environ
     width = shutil.get_terminal_size((100, 24)).columns if _isatty(file) else 120
@@ -575,7 +786,20 @@ def print_table(results: Sequence[Result], file: IO[str] | None = None,
 
 
 def format_claims(claims: Sequence[Claim], width: int | None = None) -> str:
-    """The ledger: id, kind and statement (wrapped to the terminal width)."""
+    """The ledger: id, kind and statement (wrapped to the terminal width).
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The claims, one row each.
+    width : int or None, optional
+        The line width (default: the terminal's, else 100).
+
+    Returns
+    -------
+    str
+        The table and a final line with the number of claims.
+    """
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns
     idw = max([len("id")] + [len(c.id) for c in claims])
