@@ -24,6 +24,16 @@ class Interval:
     level: float = LEVEL
 
     def excludes(self, value: float) -> bool:
+        """Whether ``value`` lies outside the closed interval [lo, hi].
+
+        Parameters
+        ----------
+        value : float
+
+        Returns
+        -------
+        bool
+        """
         return self.lo > value or self.hi < value
 
     def __str__(self) -> str:
@@ -31,7 +41,20 @@ class Interval:
 
 
 def mean_ci(x: Sequence[float], level: float = LEVEL) -> Interval:
-    """Student-t interval for the mean."""
+    """Student-t interval for the mean.
+
+    Parameters
+    ----------
+    x : sequence of float
+        The sample.
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    Interval
+        The mean and its t interval (n − 1 degrees of freedom); (−inf, inf) with fewer than 2 values.
+    """
     x = np.asarray(x, dtype=float)
     m = float(np.mean(x))
     if x.size < 2:
@@ -42,7 +65,20 @@ def mean_ci(x: Sequence[float], level: float = LEVEL) -> Interval:
 
 
 def median_ci(x: Sequence[float], level: float = LEVEL) -> Interval:
-    """Distribution-free interval for the median from order statistics (binomial, exact coverage >= level)."""
+    """Distribution-free interval for the median from order statistics (binomial, exact coverage >= level).
+
+    Parameters
+    ----------
+    x : sequence of float
+        The sample.
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    Interval
+        The median and [x_(k), x_(n−k+1)]; (−inf, inf) when the sample is too small for that coverage.
+    """
     x = np.sort(np.asarray(x, dtype=float))
     n = x.size
     med = float(np.median(x))
@@ -59,7 +95,20 @@ def median_ci(x: Sequence[float], level: float = LEVEL) -> Interval:
 
 
 def median_bands(samples: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Column-wise median and its order-statistic CI for a (runs, points) array."""
+    """Column-wise median and its order-statistic CI for a (runs, points) array.
+
+    Parameters
+    ----------
+    samples : numpy.ndarray
+        Shape (runs, points).
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    median, lo, hi : numpy.ndarray
+        Each of shape (points,) (see :func:`median_ci`).
+    """
     samples = np.asarray(samples, dtype=float)
     cis = [median_ci(samples[:, j], level) for j in range(samples.shape[1])]
     return (np.array([c.estimate for c in cis]), np.array([c.lo for c in cis]), np.array([c.hi for c in cis]))
@@ -67,7 +116,26 @@ def median_bands(samples: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray,
 
 def bootstrap_ci(statistic, *samples: Sequence[float], level: float = LEVEL, n_boot: int = 4000,
                  seed: int = 0) -> Interval:
-    """Percentile bootstrap CI of ``statistic(*samples)`` resampling each sample independently."""
+    """Percentile bootstrap CI of ``statistic(*samples)`` resampling each sample independently.
+
+    Parameters
+    ----------
+    statistic : callable
+        Takes one array per sample and returns a number.
+    *samples : sequence of float
+        The samples.
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+    n_boot : int, optional
+        Number of bootstrap resamples.
+    seed : int, optional
+        Seed of the NumPy generator.
+
+    Returns
+    -------
+    Interval
+        The statistic on the data and the percentile interval of its resampled values.
+    """
     rng = np.random.default_rng(seed)
     arrs = [np.asarray(s, dtype=float) for s in samples]
     est = float(statistic(*arrs))
@@ -79,7 +147,21 @@ def bootstrap_ci(statistic, *samples: Sequence[float], level: float = LEVEL, n_b
 
 
 def median_difference(a: Sequence[float], b: Sequence[float], level: float = LEVEL, seed: int = 0) -> Interval:
-    """Bootstrap CI for median(a) - median(b) (independent samples)."""
+    """Bootstrap CI for median(a) - median(b) (independent samples).
+
+    Parameters
+    ----------
+    a, b : sequence of float
+        The samples.
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+    seed : int, optional
+        Seed of the bootstrap (:func:`bootstrap_ci`, 4000 resamples).
+
+    Returns
+    -------
+    Interval
+    """
     return bootstrap_ci(lambda u, v: np.median(u) - np.median(v), a, b, level=level, seed=seed)
 
 
@@ -88,6 +170,23 @@ def sign_verdict(interval: Interval, claimed: str) -> str:
 
     holds: the CI lies entirely on the claimed side; violated: entirely on the other
     side; inconclusive: it straddles zero.
+
+    Parameters
+    ----------
+    interval : Interval
+        The quantity's confidence interval.
+    claimed : str
+        "negative" or "positive".
+
+    Returns
+    -------
+    str
+        "holds", "violated" or "inconclusive".
+
+    Raises
+    ------
+    ValueError
+        When ``claimed`` is neither "negative" nor "positive".
     """
     if claimed not in ("negative", "positive"):
         raise ValueError("claimed must be 'negative' or 'positive'")
@@ -105,7 +204,18 @@ def sign_verdict(interval: Interval, claimed: str) -> str:
 
 
 def combine(verdicts: Sequence[str]) -> str:
-    """A conjunction of sub-statements: violated if any is, holds if all do, else inconclusive."""
+    """A conjunction of sub-statements: violated if any is, holds if all do, else inconclusive.
+
+    Parameters
+    ----------
+    verdicts : sequence of str
+        The sub-statements' verdicts.
+
+    Returns
+    -------
+    str
+        "violated", "holds" (all hold, at least one) or "inconclusive".
+    """
     verdicts = list(verdicts)
     if any(v == "violated" for v in verdicts):
         return "violated"
@@ -122,11 +232,36 @@ class SlopeFit:
 
     @property
     def constant(self) -> float:
+        """The fitted constant.
+
+        Returns
+        -------
+        float
+            exp(intercept).
+        """
         return float(np.exp(self.intercept))
 
 
 def loglog_slope(x: Sequence[float], y: Sequence[float], level: float = LEVEL) -> SlopeFit:
-    """OLS fit of log y = a + s log x with a t-interval for the slope s."""
+    """OLS fit of log y = a + s log x with a t-interval for the slope s.
+
+    Parameters
+    ----------
+    x, y : sequence of float
+        Positive values, at least 3 points.
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    SlopeFit
+        The slope with its t interval (n − 2 degrees of freedom), the intercept and R².
+
+    Raises
+    ------
+    ValueError
+        With fewer than 3 points.
+    """
     lx = np.log(np.asarray(x, dtype=float))
     ly = np.log(np.asarray(y, dtype=float))
     if lx.size < 3:
@@ -145,6 +280,25 @@ def weighted_loglog_slope(x: Sequence[float], y: Sequence[float], y_se: Sequence
     weighted least-squares estimate with those known variances, so two or more points suffice and
     the width reflects the Monte-Carlo error, not the scatter of a handful of points.  ``r2`` is the
     weighted R².
+
+    Parameters
+    ----------
+    x, y : sequence of float
+        The points (y positive), at least 2.
+    y_se : sequence of float
+        The standard error of each y (positive, finite).
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    SlopeFit
+        The slope with its normal interval, the intercept and the weighted R².
+
+    Raises
+    ------
+    ValueError
+        With fewer than 2 points, or a y or an error that is not positive (or an error not finite).
     """
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -172,6 +326,27 @@ def ratio_bounded(x: Sequence[float], ratio: Sequence[float], level: float = LEV
     holds when the slope CI contains 0 or lies below it; violated when it lies
     entirely above 0 (the ratio grows polynomially in x); the fitted constant is
     exp(intercept).
+
+    Parameters
+    ----------
+    x : sequence of float
+        The swept variable (positive).
+    ratio : sequence of float
+        The ratio at each x (positive), at least 3 points.
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    verdict : str
+        "holds" or "violated".
+    fit : SlopeFit
+        The log-log fit (:func:`loglog_slope`).
+
+    Raises
+    ------
+    ValueError
+        (from :func:`loglog_slope`) With fewer than 3 points.
     """
     fit = loglog_slope(x, ratio, level)
     if fit.slope.lo > 0:
@@ -180,7 +355,22 @@ def ratio_bounded(x: Sequence[float], ratio: Sequence[float], level: float = LEV
 
 
 def clopper_pearson(k: int, n: int, level: float = LEVEL) -> Interval:
-    """Exact binomial CI for a frequency k/n."""
+    """Exact binomial CI for a frequency k/n.
+
+    Parameters
+    ----------
+    k : int
+        Successes, in [0, n].
+    n : int
+        Trials.
+    level : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    Interval
+        k/n (nan when n is 0) and the two-sided Clopper–Pearson interval.
+    """
     alpha = 1 - level
     lo = 0.0 if k == 0 else float(_st.beta.ppf(alpha / 2, k, n - k + 1))
     hi = 1.0 if k == n else float(_st.beta.ppf(1 - alpha / 2, k + 1, n - k))
