@@ -107,6 +107,13 @@ def _invalid_message(exc: InvalidParameter) -> str:
 # the parser
 # --------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
+    """The ``dpverify`` argument parser: one subcommand per ``cmd_*`` handler (``args.func``).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The parser; errors in the command line end it with exit status 2.
+    """
     p = _Parser(prog=PROG, description="Numerical verification of claims from papers on "
                 "differentially private adaptive optimization.")
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -257,6 +264,21 @@ def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
 
     ``runner``: a :class:`verify.runner.Runner` for ``verify`` to use instead of its own
     Dask cluster (tests inject a SerialRunner); the caller closes it.
+
+    Bad input and unknown names are reported as one line with status 2; a command that could not run, 1;
+    SIGINT 130 and SIGTERM 143 (a SIGTERM handler is installed while it runs, on the main thread).
+
+    Parameters
+    ----------
+    argv : sequence of str or None, optional
+        The arguments (without the program name).
+    runner : verify.runner.Runner or None, optional
+        See above.
+
+    Returns
+    -------
+    int
+        The exit status (0 on success; ``--help`` and ``--version`` give 0).
     """
     on_main = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
@@ -320,6 +342,23 @@ def _paper(raw: str | None) -> str | None:
 
 
 def cmd_claims(args) -> int:
+    """``dpverify claims``: list the ledger (as a table, or JSON with ``--json``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify claims``.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    UnknownName
+        (from the selection) For an unknown id (exit status 2, from :func:`main`).
+    """
     from .report import format_claims  # lazy: dpverify's start-up loads only what the command needs
 
     claims = registry.select(args.ids, paper=_paper(args.paper))
@@ -334,7 +373,30 @@ def cmd_claims(args) -> int:
 # verify
 # --------------------------------------------------------------------------------------
 def cmd_verify(args, runner=None) -> int:
-    """``dpverify verify``; ``runner`` lets tests inject a runner (e.g. SerialRunner)."""
+    """``dpverify verify``; ``runner`` lets tests inject a runner (e.g. SerialRunner).
+
+    Checks the selected claims, merges the earlier results of the others, writes the result set into
+    ``--out`` and prints the verdict table.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify verify``.
+
+    Returns
+    -------
+    int
+        The exit status: 0, or 1 when a check crashed (recorded as inconclusive).
+    runner : verify.runner.Runner or None, optional
+        Used instead of the Dask cluster (the caller closes it).
+
+    Raises
+    ------
+    CouldNotRun
+        When no claims are registered, or the Dask runner cannot start (exit status 1, from :func:`main`).
+    BadInput
+        When ``--paper`` has no registered claims, or an option is invalid (exit status 2).
+    """
     budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
     seed = _param(V.integer, "--seed", args.seed, 0)
     workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1, MAX_WORKERS)
@@ -404,6 +466,18 @@ def _mutants_files(args, out: Path) -> list[Path]:
 
 
 def cmd_mutants(args) -> int:
+    """``dpverify mutants``: check the selected claims under their mutants, write mutants.json, print the table.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify mutants``.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+    """
     from . import engine, mutants, report  # lazy: dpverify's start-up loads only what the command needs
 
     budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
@@ -444,6 +518,23 @@ def cmd_mutants(args) -> int:
 
 
 def cmd_show(args) -> int:
+    """``dpverify show ID``: one claim, its latest result and mutation record.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify show``.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    BadInput
+        When ID is not a registered claim (exit status 2, from :func:`main`).
+    """
     from . import show  # lazy: dpverify's start-up loads only what the command needs
 
     reg = registry.load_all()
@@ -459,6 +550,23 @@ def cmd_show(args) -> int:
 
 
 def cmd_compare(args) -> int:
+    """``dpverify compare DIR...``: the verdicts of several result sets side by side.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify compare``.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    BadInput
+        When a DIR is not a dpverify output directory or results.json (exit status 2, from :func:`main`).
+    """
     from . import compare  # lazy: dpverify's start-up loads only what the command needs
 
     sets = []
@@ -563,6 +671,24 @@ def _run_epilog(runs) -> str:
 
 
 def cmd_run(args) -> int:
+    """``dpverify run ALGORITHM``: run one algorithm on a problem, write run.json and the loss-curve plot.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify run``.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    BadInput
+        When an option is invalid for this algorithm, named as the command line spells it (exit status 2, from
+        :func:`main`).
+    """
     from . import runs  # lazy: dpverify's start-up loads only what the command needs
 
     try:
@@ -640,6 +766,23 @@ def cmd_run(args) -> int:
 # bench
 # --------------------------------------------------------------------------------------
 def cmd_bench(args) -> int:
+    """``dpverify bench``: run the kernel benchmarks, write their result set, print the table.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify bench``.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    CouldNotRun
+        When the benchmarks cannot be imported (exit status 1, from :func:`main`).
+    """
     try:
         from .bench import run_benchmarks  # lazy: dpverify's start-up loads only what the command needs
     except ImportError as exc:
@@ -655,6 +798,17 @@ def cmd_bench(args) -> int:
 
 
 def format_bench(rows: Sequence[dict]) -> str:
+    """The benchmark rows as an aligned text table, followed by each row's peer note.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Benchmark rows (``verify.bench.run_benchmarks``); missing entries print empty.
+
+    Returns
+    -------
+    str
+    """
     cols = ("name", "unit", "kernel", "reference", "speedup_vs_reference", "peer", "speedup_vs_peer",
             "bandwidth_fraction", "limit_fraction")
     heads = ("name", "unit", "kernel", "reference", "x reference", "peer", "x peer", "of STREAM bandwidth",
@@ -710,6 +864,23 @@ def _add_audit_parser(sub) -> None:
 
 
 def cmd_audit(args) -> int:
+    """``dpverify audit FILE_OR_MODULE:FUNCTION``: a lower bound on a user's mechanism's ε; print the verdict.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify audit``.
+
+    Returns
+    -------
+    int
+        The exit status: 0, whether a leak is found or not.
+
+    Raises
+    ------
+    BadInput
+        When ``--out`` is a file, or the mechanism cannot be loaded or misbehaves (exit status 2, from :func:`main`).
+    """
     # lazy: dpverify's start-up loads only what the command needs
     from .audit import METHODS, MIN_MECHANISM_TRIALS, MechanismError, audit_mechanism, load_mechanism
 
