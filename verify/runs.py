@@ -78,7 +78,14 @@ class RunResult:
     epsilon_at: Callable[[float], float] | None = field(default=None, repr=False, compare=False)
 
     def summary(self) -> dict:
-        """The curve's median and 95% band per logged step, and the final values' median with its 95% CI."""
+        """The curve's median and 95% band per logged step, and the final values' median with its 95% CI.
+
+        Returns
+        -------
+        dict
+            ``median``, ``lo``, ``hi``: arrays over the logged steps (:func:`verify.stats.median_bands`);
+            ``final``: the :class:`verify.stats.Interval` of the final values' median.
+        """
 
         trials = int(np.asarray(self.final).size)
         values = np.asarray(self.values, dtype=float).reshape(trials, -1)
@@ -87,7 +94,14 @@ class RunResult:
         return {"median": med, "lo": lo, "hi": hi, "final": ci}
 
     def to_dict(self) -> dict:
-        """The ``run.json`` record (plain JSON types; non-finite CI ends as null)."""
+        """The ``run.json`` record (plain JSON types; non-finite CI ends as null).
+
+        Returns
+        -------
+        dict
+            Algorithm, problem, paper, metric, params, ``final_loss`` (median, CI, per trial), ``curve``
+            (steps, median, band), privacy, settings, problem parameters and notes.
+        """
 
         s = self.summary()
         ci = s["final"]
@@ -126,7 +140,29 @@ class Runnable:
 # ======================================================================================
 def calibrate(epsilon_at: Callable[[float], float], epsilon: float, guess: float = 1.0,
               rel: float = CALIBRATION_REL) -> float:
-    """The smallest multiplier with epsilon_at(z) ≤ epsilon, to 0.1 %: :func:`verify.privacy.calibrate_multiplier`."""
+    """The smallest multiplier with epsilon_at(z) ≤ epsilon, to 0.1 %: :func:`verify.privacy.calibrate_multiplier`.
+
+    Parameters
+    ----------
+    epsilon_at : callable
+        z -> the accountant's ε at noise multiplier z (decreasing).
+    epsilon : float
+        The target ε.
+    guess : float, optional
+        Where the search starts.
+    rel : float, optional
+        Relative precision (default :data:`CALIBRATION_REL`).
+
+    Returns
+    -------
+    float
+        The calibrated multiplier, in [Z_MIN, Z_MAX].
+
+    Raises
+    ------
+    InvalidParameter
+        (from :func:`verify.privacy.calibrate_multiplier`) When no multiplier up to Z_MAX is certified.
+    """
     return _privacy.calibrate_multiplier(epsilon_at, epsilon, guess, rel)
 
 
@@ -152,6 +188,22 @@ def gaussian_release_epsilon(z: float, delta: float, releases: int, vdi: float) 
 
     Gaussian releases compose exactly into one Gaussian of multiplier z/√releases (as verify.papers.noisy_adagrad
     uses), evaluated by dp-accounting's PLD (pessimistic, grid ``vdi``).  Add/remove = zero-out here.
+
+    Parameters
+    ----------
+    z : float
+        Noise multiplier of each release.
+    delta : float
+        The δ, in (0, 1).
+    releases : int
+        Number of releases (≥ 1).
+    vdi : float
+        The PLD grid step in nats.
+
+    Returns
+    -------
+    float
+        The ε (:func:`verify.privacy.gaussian_epsilon`, which raises InvalidParameter for bad input).
     """
 
     return gaussian_epsilon(z / math.sqrt(releases), delta, 1, "pld", vdi)
@@ -159,7 +211,22 @@ def gaussian_release_epsilon(z: float, delta: float, releases: int, vdi: float) 
 
 @lru_cache(maxsize=64)
 def gaussian_multiplier(epsilon: float, delta: float) -> float:
-    """Multiplier of ONE Gaussian release that the PLD accountant certifies (ε, δ)-DP (:func:`calibrate`)."""
+    """Multiplier of ONE Gaussian release that the PLD accountant certifies (ε, δ)-DP (:func:`calibrate`).
+
+    Remembered per (ε, δ).
+
+    Parameters
+    ----------
+    epsilon : float
+        The target ε (> 0).
+    delta : float
+        The δ, in (0, 1).
+
+    Returns
+    -------
+    float
+        The smallest certified multiplier (to 0.1 %), searched from the classical √(2 log(1.25/δ))/ε.
+    """
     guess = math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon  # the classical calibration: a starting point only
     return calibrate(lambda z: gaussian_release_epsilon(z, delta, 1, _gaussian_vdi(epsilon)), epsilon, guess)
 
@@ -178,6 +245,31 @@ def _gaussian_privacy(epsilon: float, delta: float, releases: int, mechanism: di
 
 def privacy_record(z: float, eps: float, delta: float, accountant: str, mechanism: dict,
                     calibration: str = "accountant", note: str | None = None) -> dict:
+    """The ``privacy`` record of a run (run.json).
+
+    Parameters
+    ----------
+    z : float
+        The noise multiplier used.
+    eps : float or None
+        The accountant's ε at ``z`` (None when not computed).
+    delta : float
+        The δ.
+    accountant : str
+        Which accountant computed ``eps``, in words.
+    mechanism : dict
+        The mechanism's description (sampling, sizes, steps, adjacency).
+    calibration : str, optional
+        "accountant" (the multiplier was calibrated through the accountant) or how else it was chosen.
+    note : str or None, optional
+        A note to record (replaces the automatic one).
+
+    Returns
+    -------
+    dict
+        The fields above; with accountant calibration also ``calibration_precision``, and a note when even
+        the smallest multiplier searched is certified.
+    """
     rec = {"calibration": calibration, "noise_multiplier": z, "accountant_epsilon": eps, "delta": delta,
            "accountant": accountant, "mechanism": mechanism}
     if calibration == "accountant":
@@ -194,7 +286,20 @@ def privacy_record(z: float, eps: float, delta: float, accountant: str, mechanis
 # Shared pieces
 # ======================================================================================
 def log_points(T: int, n_points: int = N_POINTS) -> np.ndarray:
-    """Up to ``n_points`` steps from 0 to T, evenly spread, as integers."""
+    """Up to ``n_points`` steps from 0 to T, evenly spread, as integers.
+
+    Parameters
+    ----------
+    T : int
+        The last step (≥ 0).
+    n_points : int, optional
+        Most points returned.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted distinct int64 steps, including 0 and T.
+    """
     return np.unique(np.linspace(0, T, min(n_points, T + 1)).round().astype(np.int64))
 
 
@@ -269,7 +374,24 @@ ADP_RULES = {"adp_sgd": ("poly", "adp"), "adp_sgd_adaptive": ("adaptive", "adp")
 
 def adp_alpha(b_rule: str, alpha_rule: str, T: int, a: float = 1.0, c: float = 1.0, b0: float = 1.0,
               C: float = 1.0) -> np.ndarray:
-    """α_t, t = 1..T, as kernels._shared.adp_scales sets it (data-independent for every rule)."""
+    """α_t, t = 1..T, as kernels._shared.adp_scales sets it (data-independent for every rule).
+
+    Parameters
+    ----------
+    b_rule : str
+        "poly" (b_t = √(a + ct), α_t = √b_t) or "adaptive" (α_t = (b₀² + tC)^{1/4}).
+    alpha_rule : str
+        "dp" (α_t = 1 for every t: DP-SGD) or "adp".
+    T : int
+        Number of steps.
+    a, c, b0, C : float, optional
+        The rules' constants.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (T,).
+    """
     t = np.arange(1, T + 1, dtype=np.float64)
     if alpha_rule == "dp":
         return np.ones(T)
@@ -283,6 +405,22 @@ def adp_phases(alpha: np.ndarray, z: float, q: float, blocks: int = ADP_BLOCKS) 
 
     Smaller multipliers lose more privacy, so accounting a block at its smallest α is an upper bound
     (the grouping verify.papers.adp uses for Theorem 4.1); equal neighbours merge (DP-SGD is one phase).
+
+    Parameters
+    ----------
+    alpha : numpy.ndarray
+        α_t per step (:func:`adp_alpha`).
+    z : float
+        The base noise multiplier.
+    q : float
+        The Poisson sampling rate.
+    blocks : int, optional
+        Most blocks.
+
+    Returns
+    -------
+    list of (float, float, int)
+        ``(q, multiplier, steps)`` phases for :func:`verify.privacy.composed_epsilon`.
     """
     out: list = []
     for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
@@ -667,8 +805,21 @@ PAPERS: tuple = tuple(dict.fromkeys(r.paper for r in RUNNABLES.values()))
 
 
 def register(spec: Runnable) -> None:
-    """Add a user's algorithm to the table (``verify.algorithms.algorithm`` builds ``spec``); a built-in name or
-    a name registered before with another runner is refused."""
+    """Add a user's algorithm to the table (``verify.algorithms.algorithm`` builds ``spec``).
+
+    A built-in name is refused; a user's name registered again is replaced.  ``ALGORITHMS`` and ``PAPERS`` are
+    updated.
+
+    Parameters
+    ----------
+    spec : Runnable
+        The algorithm's entry.
+
+    Raises
+    ------
+    InvalidParameter
+        Naming ``algorithm``, when ``spec.name`` is a built-in algorithm.
+    """
     global ALGORITHMS, PAPERS
     old = RUNNABLES.get(spec.name)
     if old is not None and old.name in _BUILTIN:
@@ -679,7 +830,13 @@ def register(spec: Runnable) -> None:
 
 
 def by_paper() -> dict[str, list[Runnable]]:
-    """The table grouped by paper, in table order."""
+    """The table grouped by paper, in table order.
+
+    Returns
+    -------
+    dict of str to list of Runnable
+        Paper key -> its algorithms.
+    """
     out: dict[str, list[Runnable]] = {}
     for r in RUNNABLES.values():
         out.setdefault(r.paper, []).append(r)
@@ -697,6 +854,39 @@ def run(algorithm: str, problem: str | None = None, *, epsilon=None, delta=None,
     ``alpha`` (the stepsize / learning rate) default to the paper's settings; an option the algorithm
     does not take must be omitted.  Bad input raises InvalidParameter naming the parameter.  Same seed ⇒
     same numbers.
+
+    Parameters
+    ----------
+    algorithm : str
+        A name of :data:`ALGORITHMS`.
+    problem : str or None, optional
+        One of the algorithm's problems (default: its paper's first).
+    epsilon : float or None, optional
+        The target ε (> 0).
+    delta : float or None, optional
+        The δ, in (0, 1).
+    trials : int, optional
+        Number of seeded trials (≥ 1).
+    seed : int, optional
+        The base seed (≥ 0).
+    steps : int or None, optional
+        Number of steps (≥ 1).
+    batch_size : int or None, optional
+        Batch size (≥ 1).
+    alpha : float or None, optional
+        Stepsize / learning rate (> 0).
+
+    Returns
+    -------
+    RunResult
+        The curves of every trial, their summary inputs, the resolved parameters and the privacy record.
+
+    Raises
+    ------
+    InvalidParameter
+        For a value out of range, an unknown algorithm or problem, counts that would not fit in memory, an
+        option the algorithm does not take, ε/δ for a non-private algorithm, or a kernel's refusal (renamed to
+        the parameter of ``run`` behind it).
     """
     V.choice("algorithm", algorithm, ALGORITHMS)
     spec = RUNNABLES[algorithm]
