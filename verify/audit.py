@@ -60,9 +60,23 @@ class AuditBound:
 
     @property
     def assumes(self) -> str:
+        """What the bound's method assumes about the mechanism, in words.
+
+        Returns
+        -------
+        str
+            :data:`ASSUMES` of ``method``.
+        """
         return ASSUMES[self.method]
 
     def to_dict(self) -> dict:
+        """The bound as a plain dict.
+
+        Returns
+        -------
+        dict
+            Every field, plus ``assumes``.
+        """
         return dict(epsilon_lb=self.epsilon_lb, threshold=self.threshold, direction=self.direction,
                     fpr_hi=self.fpr_hi, fnr_hi=self.fnr_hi, trials=self.trials, level=self.level,
                     method=self.method, mu_lb=self.mu_lb, thresholds_tested=self.thresholds_tested,
@@ -95,7 +109,20 @@ def _eps_from_rates(fpr: float, fnr: float, delta: float) -> float:
 
 
 def gdp_delta(epsilon: float, mu: float) -> float:
-    r"""δ(ε) of μ-GDP (Dong, Roth & Su 2022, Cor. 2.13): Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)."""
+    r"""δ(ε) of μ-GDP (Dong, Roth & Su 2022, Cor. 2.13): Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
+
+    Parameters
+    ----------
+    epsilon : float
+        The ε.
+    mu : float
+        The GDP parameter μ.
+
+    Returns
+    -------
+    float
+        δ(ε); 0 when μ ≤ 0.
+    """
     from scipy.special import log_ndtr, ndtr
 
     if mu <= 0:
@@ -104,8 +131,22 @@ def gdp_delta(epsilon: float, mu: float) -> float:
 
 
 def gdp_epsilon(mu: float, delta: float) -> float:
-    """The smallest ε with δ(ε) ≤ ``delta`` on the μ-GDP curve (0 when δ(0) ≤ δ already): a closed form solved
-    for ε, not an accountant."""
+    """The smallest ε with δ(ε) ≤ ``delta`` on the μ-GDP curve (0 when δ(0) ≤ δ already).
+
+    A closed form (:func:`gdp_delta`) solved for ε by bracketing and Brent's method, not an accountant.
+
+    Parameters
+    ----------
+    mu : float
+        The GDP parameter μ (≤ 0 gives 0).
+    delta : float
+        The δ.
+
+    Returns
+    -------
+    float
+        The ε ≥ 0.
+    """
     from scipy.optimize import brentq
 
     if mu <= 0 or gdp_delta(0.0, mu) <= delta:
@@ -179,6 +220,35 @@ def epsilon_lower_bound(without: np.ndarray, with_canary: np.ndarray, delta: flo
       for other mechanisms it can exceed the true ε.  Needs δ > 0.
 
     Bonferroni: the 2 × ``thresholds`` rates each get level 1 − (1 − ``level``)/(2·thresholds).
+
+    Parameters
+    ----------
+    without : array_like
+        1-d finite scores on D (at least 4).
+    with_canary : array_like
+        1-d finite scores on D′ (at least 4).
+    delta : float
+        The δ: in [0, 1), in (0, 1) for "gdp".
+    level : float, optional
+        Confidence of the bound, in (0, 1).
+    seed : int, optional
+        Seed of the random split (≥ 0).
+    method : str, optional
+        "clopper_pearson" or "gdp".
+    thresholds : int, optional
+        Thresholds counted, in [1, 1000]; must be 1 for "clopper_pearson".
+
+    Returns
+    -------
+    AuditBound
+        The bound (0 when the test shows nothing), the chosen threshold and direction, the error-rate upper
+        bounds, and the counts behind them.
+
+    Raises
+    ------
+    InvalidParameter
+        For scores that are not a 1-d finite array of at least 4, an unknown method, or ``delta``,
+        ``level``, ``thresholds`` or ``seed`` out of range.
     """
 
     def scores(name, x):
@@ -249,7 +319,26 @@ class MechanismError(ValueError):
 
 
 def load_mechanism(spec: str):
-    """The function named by ``FILE.py:FUNCTION`` or ``package.module:FUNCTION``."""
+    """The function named by ``FILE.py:FUNCTION`` or ``package.module:FUNCTION``.
+
+    The file or module is imported; the function must accept ``(neighbour, rng)``.
+
+    Parameters
+    ----------
+    spec : str
+        ``FILE.py:FUNCTION`` or ``package.module:FUNCTION``.
+
+    Returns
+    -------
+    callable
+        The mechanism.
+
+    Raises
+    ------
+    MechanismError
+        When ``spec`` is malformed, the file or module is missing or fails to import, the name is absent or
+        not callable, or its signature cannot take ``(neighbour, rng)`` (one line naming it).
+    """
     import importlib
     import importlib.util
     import inspect
@@ -349,6 +438,39 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
     choose the score (a vector release is projected on :func:`_direction`; a scalar is its own score) and the
     threshold; the other half count the errors (:func:`epsilon_lower_bound`'s estimators).  Verdict
     ``violated`` when the audited lower bound exceeds ``epsilon``, else ``holds`` (no leak found).
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(neighbour, rng)`` returning a float or a 1-d array (one shape for every release).
+    epsilon : float
+        The claimed ε (> 0).
+    delta : float
+        The claimed δ, in (0, 1).
+    trials : int, optional
+        Runs per neighbour, in [MIN_MECHANISM_TRIALS, 10⁸].
+    seed : int, optional
+        Seed (≥ 0).
+    method : str, optional
+        "clopper_pearson" or "gdp".
+    level : float, optional
+        Confidence of the lower bound, in (0, 1).
+    progress : bool, optional
+        Show a progress bar of the runs.
+
+    Returns
+    -------
+    dict
+        ``verdict``, ``epsilon_lb``, the claimed ε and δ, the method and what it assumes, the settings, the
+        score used, the threshold, direction and error-rate bounds, ``evaluation_runs`` and ``seconds``.
+
+    Raises
+    ------
+    InvalidParameter
+        For a parameter out of range or an unknown method.
+    MechanismError
+        When ``fn`` is not callable, raises, returns something other than finite floats of one shape, or its
+        releases overflow when projected.
     """
     import time
 
@@ -415,7 +537,18 @@ AUDIT_POWER = 0.5
 
 def audit_level(tests: int) -> float:
     """The level of each of a claim's ``tests`` audited bounds: 1 − α with α the ledger's per-test level
-    (verify.decide: Bonferroni over every statistical test of the ledger).  Spends them from the claim's share."""
+    (verify.decide: Bonferroni over every statistical test of the ledger).  Spends them from the claim's share.
+
+    Parameters
+    ----------
+    tests : int
+        Number of audited bounds the claim computes.
+
+    Returns
+    -------
+    float
+        1 − :func:`verify.decide.spend` (``tests``).
+    """
 
     return 1.0 - decide.spend(tests)
 
@@ -433,7 +566,18 @@ def claim_method(sampling_rate: float) -> str:
     """The estimator an audit row uses against its accountant: ``"gdp"`` when the accountant's claim is a
     composition of Gaussian mechanisms without subsampling (sampling rate 1: the claim *is* μ-GDP, so a μ lower
     bound above the claimed μ refutes it whatever the mechanism's curve), ``"clopper_pearson"`` (assumption-free)
-    for a subsampled mechanism, whose trade-off curve is not Gaussian and whose GDP conversion could overstate ε."""
+    for a subsampled mechanism, whose trade-off curve is not Gaussian and whose GDP conversion could overstate ε.
+
+    Parameters
+    ----------
+    sampling_rate : float
+        The mechanism's sampling rate (1 for no subsampling).
+
+    Returns
+    -------
+    str
+        "gdp" when ``sampling_rate`` ≥ 1, else "clopper_pearson".
+    """
     return "gdp" if sampling_rate >= 1.0 else "clopper_pearson"
 
 
@@ -449,6 +593,44 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     row is NaN (the evidence names which); ``violated`` when some audited lower bound exceeds its accountant ε
     (the first such row is the counterexample); else ``holds`` — with :data:`_QUICK_CAVEAT` at the quick budget,
     since an audit can only show leaks.
+
+    Parameters
+    ----------
+    figure : str
+        The figure's name.
+    title : str
+        The figure's title.
+    rows : iterable of dict
+        One per configuration, with ``audit_epsilon_lb`` and ``accountant_epsilon`` (and optionally
+        ``audit_method``).
+    labels : iterable of str
+        One per row.
+    trials : int
+        Runs per dataset behind each bound.
+    level : float
+        Confidence of each audited bound.
+    budget : str
+        "quick" or "full".
+    family : str
+        See above.
+    series : sequence of (str, str), optional
+        See above.
+    figures : dict or None, optional
+        See above.
+    delta : float, optional
+        The δ of the audit (shown on the figure).
+
+    Returns
+    -------
+    verify.registry.Outcome
+        The verdict (also ``inconclusive`` when no leak is found but the best audited bound is below
+        :data:`AUDIT_POWER` of its accountant ε), the evidence, the numbers, the counterexample, one figure and
+        one decision per row.
+
+    Raises
+    ------
+    InvalidParameter
+        When there are no rows or not one label per row.
     """
 
     rows, labels = list(rows), list(labels)
