@@ -25,7 +25,24 @@ class ResultSet:
 
 
 def load(path: str | Path) -> ResultSet:
-    """A result set from a ``dpverify verify`` output directory or its results.json."""
+    """A result set from a ``dpverify verify`` output directory or its results.json.
+
+    Parameters
+    ----------
+    path : str or Path
+        An output directory (its results.json is read) or a results.json file.
+
+    Returns
+    -------
+    ResultSet
+        Labelled "<budget> s<seed>" from the file's meta ("?" where absent), with each claim's verdict and
+        control label.
+
+    Raises
+    ------
+    ValueError
+        When the file cannot be read, is not JSON, or has no ``results``.
+    """
 
     p = Path(path)
     f = p / RESULTS_JSON if p.is_dir() else p
@@ -42,13 +59,35 @@ def load(path: str | Path) -> ResultSet:
 
 
 def contradicts(verdicts: Sequence[str]) -> bool:
-    """holds in one set and violated in another."""
+    """holds in one set and violated in another.
+
+    Parameters
+    ----------
+    verdicts : sequence of str
+        One claim's verdicts across sets.
+
+    Returns
+    -------
+    bool
+        True when both "holds" and "violated" occur.
+    """
     vs = set(verdicts)
     return "holds" in vs and "violated" in vs
 
 
 def table(sets: Sequence[ResultSet]) -> list[dict]:
-    """One row per claim present in any set: its verdict in each (None where absent), moved, contradiction."""
+    """One row per claim present in any set: its verdict in each (None where absent), moved, contradiction.
+
+    Parameters
+    ----------
+    sets : sequence of ResultSet
+
+    Returns
+    -------
+    list of dict
+        ``id``, ``verdicts`` (one per set), ``moved`` (more than one distinct verdict) and ``contradiction``
+        (:func:`contradicts`), in order of first appearance.
+    """
     ids: list[str] = []
     for s in sets:
         ids += [i for i in s.verdicts if i not in ids]
@@ -61,10 +100,36 @@ def table(sets: Sequence[ResultSet]) -> list[dict]:
 
 
 def counts(s: ResultSet) -> dict:
+    """How many claims of a set have each verdict.
+
+    Parameters
+    ----------
+    s : ResultSet
+
+    Returns
+    -------
+    dict of str to int
+        Verdict -> count, for all three verdicts.
+    """
     return {v: sum(1 for x in s.verdicts.values() if x == v) for v in VERDICTS}
 
 
 def format_table(sets: Sequence[ResultSet], rows: Sequence[dict], only_moved: bool = False) -> str:
+    """The comparison as text: the sets' labels, one line per claim, each set's counts, the totals.
+
+    Parameters
+    ----------
+    sets : sequence of ResultSet
+        The sets compared (columns [0], [1], ...).
+    rows : sequence of dict
+        :func:`table` of ``sets``.
+    only_moved : bool, optional
+        Show only the claims whose verdict moved.
+
+    Returns
+    -------
+    str
+    """
     labels = [f"[{i}] {s.label}" for i, s in enumerate(sets)]
     idw = max([len("id")] + [len(r["id"]) for r in rows])
     cw = max(len("inconclusive"), *(len(f"[{i}]") for i in range(len(sets))))

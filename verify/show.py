@@ -17,14 +17,38 @@ from .report import RESULTS_JSON, control_lines, verdict_phrase
 
 
 def suggest(name: str, known) -> str:
-    """' (did you mean X?)' for the closest known names, or ''."""
+    """' (did you mean X?)' for the closest known names, or ''.
+
+    Parameters
+    ----------
+    name : str
+        The unknown name.
+    known : iterable of str
+        The known names.
+
+    Returns
+    -------
+    str
+        Up to three close matches (difflib, cutoff 0.6) in that phrase, or "".
+    """
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def theory_forms(c: Claim) -> list[dict]:
-    """Each declared theory function: its path, first docstring line and pretty-printed value (if it takes no
-    arguments)."""
+    """Each declared theory function: its path, first docstring line and pretty-printed value.
+
+    The value is shown only if the function takes no arguments.
+
+    Parameters
+    ----------
+    c : Claim
+
+    Returns
+    -------
+    list of dict
+        ``path``, ``doc`` and ``formula`` (pretty-printed, or "(takes arguments)") per declared function.
+    """
     out = []
     for path in c.theory:
         mod, _, name = path.rpartition(".")
@@ -52,7 +76,22 @@ def _pretty(value) -> str:
 
 
 def latest(cid: str, out: Path) -> tuple[Result | None, dict]:
-    """The claim's result in ``out/results.json`` (None if absent) and the run's meta."""
+    """The claim's result in ``out/results.json`` (None if absent) and the run's meta.
+
+    Parameters
+    ----------
+    cid : str
+        The claim id.
+    out : Path
+        The output directory.
+
+    Returns
+    -------
+    result : Result or None
+        The claim's recorded result.
+    meta : dict
+        The file's meta ({} when the file is missing or unreadable).
+    """
     f = out / RESULTS_JSON
     try:
         doc = json.loads(f.read_text())
@@ -65,7 +104,22 @@ def latest(cid: str, out: Path) -> tuple[Result | None, dict]:
 
 
 def mutant_rows(cid: str, paths) -> tuple[list[dict], Path | None]:
-    """The claim's rows of the first readable mutants.json among ``paths`` that has any (and that file)."""
+    """The claim's rows of the first readable mutants.json among ``paths`` that has any (and that file).
+
+    Parameters
+    ----------
+    cid : str
+        The claim id.
+    paths : iterable of str or Path
+        Candidate mutants.json files, in order.
+
+    Returns
+    -------
+    rows : list of dict
+        The claim's mutation rows ([] when none is found).
+    path : Path or None
+        The file they came from.
+    """
     for p in paths:
         doc = read_document(p)
         rows = [] if doc is None else [m for m in doc["mutants"] if isinstance(m, dict) and m.get("claim") == cid]
@@ -75,6 +129,23 @@ def mutant_rows(cid: str, paths) -> tuple[list[dict], Path | None]:
 
 
 def describe(cid: str, out: Path, mutants_paths=()) -> dict:
+    """Everything ``dpverify show`` says about one claim, as plain data.
+
+    Parameters
+    ----------
+    cid : str
+        A registered claim id (KeyError otherwise).
+    out : Path
+        The output directory holding results.json (and possibly mutants.json).
+    mutants_paths : iterable of Path, optional
+        Further mutants.json files, tried after ``out/mutants.json``.
+
+    Returns
+    -------
+    dict
+        The claim's description, its theory forms, its latest result (with its verdict phrase, or None), the
+        decision lines, and its mutation rows with their file.
+    """
     reg = registry.load_all()
     c = reg[cid]
     res, meta = latest(cid, out)
@@ -90,6 +161,21 @@ def describe(cid: str, out: Path, mutants_paths=()) -> dict:
 
 
 def format_text(d: dict, width: int = 100) -> str:
+    """:func:`describe`'s record as text for the terminal.
+
+    Parameters
+    ----------
+    d : dict
+        A record of :func:`describe`.
+    width : int, optional
+        The width paragraphs are wrapped to.
+
+    Returns
+    -------
+    str
+        Statement, notes, theory, latest verdict with decisions, counterexample (first 40 lines) and figures,
+        then the mutants.
+    """
     w = lambda s, ind="  ": textwrap.fill(s, width, initial_indent=ind, subsequent_indent=ind)  # noqa: E731
     lines = [f"{d['id']}  ({d['kind']}, paper {d['paper']}; {d['tests']} statistical test(s) in the family)", "",
              "Statement:", w(d["statement"])]
