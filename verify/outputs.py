@@ -54,6 +54,17 @@ class OutputBusy(BadOutput):
 
 
 def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk (or the file-size limit) is full.
+
+    Parameters
+    ----------
+    exc : BaseException
+
+    Returns
+    -------
+    bool
+        True for an OSError whose errno is one of ``DISK_FULL``.
+    """
     return isinstance(exc, OSError) and exc.errno in DISK_FULL
 
 
@@ -66,6 +77,23 @@ def check_out(raw, option: str = "--out") -> Path:
     Refused: an empty path, an existing file, a path under a file, a directory this process cannot
     create or write in (permissions, a read-only filesystem, ``/proc``).  The check creates missing
     directories and a probe file and removes them again: it leaves nothing behind either way.
+
+    Parameters
+    ----------
+    raw : str or path or None
+        The path given on the command line.
+    option : str, optional
+        The option's name, for the messages.
+
+    Returns
+    -------
+    Path
+        ``raw`` as a path (not created).
+
+    Raises
+    ------
+    BadOutput
+        For any of the refusals above, the message naming ``option``.
     """
     s = "" if raw is None else str(raw)
     if not s.strip():
@@ -103,7 +131,18 @@ def check_out(raw, option: str = "--out") -> Path:
 
 
 def make_out(path: Path) -> list[Path]:
-    """Create ``path`` (and missing parents); return the directories created, deepest last."""
+    """Create ``path`` (and missing parents); return the directories created, deepest last.
+
+    Parameters
+    ----------
+    path : Path
+        The output directory.
+
+    Returns
+    -------
+    list of Path
+        The directories created (absolute), outermost first; [] when ``path`` existed.
+    """
     missing = []
     p = path.absolute()
     while not p.exists():
@@ -117,7 +156,15 @@ def make_out(path: Path) -> list[Path]:
 
 
 def remove_created(created: Sequence[Path]) -> None:
-    """Undo :func:`make_out` for a command refused before it wrote anything (only empty directories go)."""
+    """Undo :func:`make_out` for a command refused before it wrote anything (only empty directories go).
+
+    The lock files in the deepest directory are removed first.
+
+    Parameters
+    ----------
+    created : sequence of Path
+        What :func:`make_out` returned.
+    """
     if not created:
         return
     for name in (HOLDER_NAME, LOCK_NAME):
@@ -210,7 +257,21 @@ def _signals_deferred() -> Iterator[None]:
 
 
 def public_name(filename, out: Path) -> str:
-    """A path in a staging directory as the user knows it (``DIR/results.json``, not ``DIR/.dpverify-staging-…/…``)."""
+    """A path in a staging directory as the user knows it (``DIR/results.json``, not ``DIR/.dpverify-staging-…/…``).
+
+    Parameters
+    ----------
+    filename : str or path or None
+        A path from an error (e.g. ``OSError.filename``).
+    out : Path
+        The output directory.
+
+    Returns
+    -------
+    str
+        The path with the staging directory left out; ``out`` when ``filename`` is empty; the path itself when
+        it is not under ``out``.
+    """
     if not filename:
         return str(out)
     p = Path(str(filename))
@@ -224,7 +285,18 @@ def public_name(filename, out: Path) -> str:
 
 
 def previous_set_text(out: Path) -> str:
-    """What a failed command kept, for its message: '… the previous result set in DIR (started T) is kept'."""
+    """What a failed command kept, for its message: '… the previous result set in DIR (started T) is kept'.
+
+    Parameters
+    ----------
+    out : Path
+        The output directory.
+
+    Returns
+    -------
+    str
+        The previous result set (from its results.json), else the visible files kept, else that there was none.
+    """
     try:
         meta = json.loads((out / "results.json").read_text()).get("meta", {})
         return f"the previous result set in {out} (started {meta.get('started')}) is kept"
@@ -297,6 +369,11 @@ def recover(out: str | os.PathLike) -> None:
     """Finish a commit an interrupted command left (its journal), remove stale staging/previous directories.
 
     Call with the output lock held.
+
+    Parameters
+    ----------
+    out : str or path
+        The output directory (existing).
     """
     out = Path(out)
     jpath = out / JOURNAL_NAME
