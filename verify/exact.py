@@ -38,13 +38,44 @@ def rounding_tolerance(n_terms: int, magnitude: float, ops_per_term: int = 4) ->
 
     Standard backward-error bound for recursive summation: |error| ≤ (n + k)·u·Σ|terms|
     with u the unit roundoff; we use u = eps and Σ|terms| ≤ n·magnitude.
+
+    Parameters
+    ----------
+    n_terms : int
+        Number of terms summed.
+    magnitude : float
+        Bound on each term's absolute value.
+    ops_per_term : int, optional
+        Flops behind each term (k above).
+
+    Returns
+    -------
+    float
+        (n + k) · eps · n · magnitude.
     """
     return (n_terms + ops_per_term) * EPS * n_terms * magnitude
 
 
 def edge_values(rng: np.random.Generator, size: int, lo: float, hi: float) -> np.ndarray:
-    """``size`` floats in [lo, hi] mixing the bounds, zeros (both signs), subnormals, ties,
-    one-hot spikes, and uniform and log-uniform draws."""
+    """``size`` floats in [lo, hi] mixing the bounds, zeros, subnormals, ties, spikes and wide magnitudes.
+
+    ``size`` floats in [lo, hi] mixing the bounds, zeros (both signs), subnormals, ties,
+    one-hot spikes, and uniform and log-uniform draws.  Each call picks one of six kinds at random.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The generator drawn from.
+    size : int
+        Number of values.
+    lo, hi : float
+        The bounds (lo ≤ hi).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (size,), clipped to [lo, hi].
+    """
     kind = rng.integers(0, 6)
     if kind == 0:  # uniform
         v = rng.uniform(lo, hi, size)
@@ -67,7 +98,24 @@ def edge_values(rng: np.random.Generator, size: int, lo: float, hi: float) -> np
 
 def random_search(slack: Callable[[Any], float], sample: Callable[[np.random.Generator], Any], n: int,
                   seed: int) -> Worst:
-    """Minimise ``slack`` over ``n`` examples from ``sample(rng)`` (seeded; no assertion made)."""
+    """Minimise ``slack`` over ``n`` examples from ``sample(rng)`` (seeded; no assertion made).
+
+    Parameters
+    ----------
+    slack : callable
+        example -> the slack (≥ 0 where the claim holds).
+    sample : callable
+        rng -> one example.
+    n : int
+        Number of examples.
+    seed : int
+        Seed of the generator (combined with a fixed stream tag).
+
+    Returns
+    -------
+    Worst
+        The smallest slack seen (a non-finite slack also replaces it), its example and ``n`` evaluations.
+    """
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0xE8AC7]))
     worst = Worst(np.inf, None, 0)
     for _ in range(n):
@@ -81,7 +129,26 @@ def random_search(slack: Callable[[Any], float], sample: Callable[[np.random.Gen
 
 def adversarial_search(slack_vec: Callable[[np.ndarray], float], dim: int, bounds: tuple[float, float],
                        starts: int, seed: int) -> Worst:
-    """Minimise ``slack_vec`` over a box with L-BFGS-B from ``starts`` seeded random points."""
+    """Minimise ``slack_vec`` over a box with L-BFGS-B from ``starts`` seeded random points.
+
+    Parameters
+    ----------
+    slack_vec : callable
+        x (shape (dim,)) -> the slack.
+    dim : int
+        Dimension of x.
+    bounds : (float, float)
+        The box's bounds, the same for each coordinate.
+    starts : int
+        Number of uniformly random starting points.
+    seed : int
+        Seed of the starting points.
+
+    Returns
+    -------
+    Worst
+        The smallest minimum found, its point, and the total number of function evaluations.
+    """
     from scipy.optimize import minimize
 
     rng = np.random.default_rng(seed)
