@@ -20,13 +20,44 @@ DISK_FULL = frozenset(e for e in (getattr(errno, "ENOSPC", None), getattr(errno,
 
 
 def temp_path(path: str | os.PathLike) -> Path:
-    """A fresh hidden temporary name next to ``path`` (same directory, so ``os.replace`` is atomic)."""
+    """A fresh hidden temporary name next to ``path`` (same directory, so ``os.replace`` is atomic).
+
+    Parameters
+    ----------
+    path : str or path
+        The file meant.
+
+    Returns
+    -------
+    Path
+        ``.<name>.<random hex>.tmp`` in the same directory (not created).
+    """
     path = Path(path)
     return path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
 
 
 def write_with(path: str | os.PathLike, write: Callable[[Path], None]) -> Path:
-    """Call ``write(tmp)`` to produce the file at a temporary path, then move it to ``path``."""
+    """Call ``write(tmp)`` to produce the file at a temporary path, then move it to ``path``.
+
+    Missing parent directories are created; the temporary file never outlives the call.
+
+    Parameters
+    ----------
+    path : str or path
+        The file to produce (replaced if present).
+    write : callable
+        Writes the complete file at the temporary path it is given.
+
+    Returns
+    -------
+    Path
+        ``path``.
+
+    Raises
+    ------
+    OSError
+        Any error of the write or the rename; a full disk is reported under ``path``, not the temporary name.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_path(path)
@@ -44,7 +75,20 @@ def write_with(path: str | os.PathLike, write: Callable[[Path], None]) -> Path:
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> Path:
-    """Write text or bytes to ``path`` atomically (fsync'd before the rename)."""
+    """Write text or bytes to ``path`` atomically (fsync'd before the rename).
+
+    Parameters
+    ----------
+    path : str or path
+        The file (parents created).
+    data : str or bytes
+        The contents; text is encoded as UTF-8.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
 
     def write(tmp: Path) -> None:
         with open(tmp, "xb") as f:
