@@ -60,7 +60,23 @@ PROBLEMS: dict[str, Callable[[int], kernels.Dataset]] = {}
 
 
 def problem(name: str):
-    """Register ``fn(seed) -> kernels.Dataset`` (build it with :func:`kernels.make_dataset`) as a problem name."""
+    """Register ``fn(seed) -> kernels.Dataset`` (build it with :func:`kernels.make_dataset`) as a problem name.
+
+    Parameters
+    ----------
+    name : str
+        ``KEY.name`` with a key of your own (not a built-in paper key).
+
+    Returns
+    -------
+    callable
+        A decorator that registers ``fn`` under ``name`` and returns it unchanged.
+
+    Raises
+    ------
+    InvalidParameter
+        (from the name check) When ``name`` is not ``KEY.name`` or uses a built-in paper key.
+    """
     _check_name("problem", name)
 
     def register(fn):
@@ -71,7 +87,20 @@ def problem(name: str):
 
 
 def dataset(name: str, seed: int) -> kernels.Dataset:
-    """A registered user problem, or a built-in PAGAN-family problem, as a dataset."""
+    """A registered user problem, or a built-in PAGAN-family problem, as a dataset.
+
+    Parameters
+    ----------
+    name : str
+        A problem registered with :func:`problem`, or a built-in problem name.
+    seed : int
+        The dataset's seed.
+
+    Returns
+    -------
+    kernels.Dataset
+        The dataset (a user problem's is checked by ``kernels.pagan_problems.check_dataset``).
+    """
     if name in PROBLEMS:
         ds = PROBLEMS[name](seed)
         return kernels.pagan_problems.check_dataset(ds, f"problem {name}")
@@ -92,7 +121,36 @@ def _check_name(what: str, name: str) -> None:
 
 def algorithm(name: str, *, problems, private: bool = True, sampling: str = "poisson",
               metric: str = "training_loss", description: str = "", defaults: Defaults = Defaults()):
-    """Register ``fn`` (see the module's contract) as the algorithm ``name`` of ``dpverify run``."""
+    """Register ``fn`` (see the module's contract) as the algorithm ``name`` of ``dpverify run``.
+
+    Parameters
+    ----------
+    name : str
+        ``KEY.name`` with a key of your own.
+    problems : iterable of str
+        The problems it runs on (registered or built-in; the first is the default), at least one.
+    private : bool, optional
+        Whether it is private: its noise multiplier is then calibrated through the accountant to ε.
+    sampling : str, optional
+        "poisson" (DP-SGD accounting at rate batch_size/n) or "full" (composed Gaussian releases).
+    metric : str, optional
+        A key of :data:`verify.runs.METRICS`.
+    description : str, optional
+        One line for ``dpverify run --help`` (default: the first line of ``fn``'s docstring, else ``name``).
+    defaults : Defaults, optional
+        The settings used where the command line gives none.
+
+    Returns
+    -------
+    callable
+        A decorator that adds ``fn`` to :data:`verify.runs.RUNNABLES` and returns it unchanged.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``name`` is malformed or uses a built-in key, ``problems`` is empty, or ``sampling`` or ``metric``
+        is not accepted.
+    """
     _check_name("algorithm", name)
     problems = tuple(problems)
     if not problems:
