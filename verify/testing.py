@@ -22,15 +22,57 @@ DEFAULT_BUDGET = "quick"
 
 
 def run_claim(claim_id: str, budget: str | None = None, seed: int = 0) -> Outcome:
-    """The claim's Outcome at ``budget`` and ``seed`` (unknown ids raise registry.UnknownName)."""
+    """The claim's Outcome at ``budget`` and ``seed`` (unknown ids raise registry.UnknownName).
+
+    The check runs in this process on a serial runner (no cache).
+
+    Parameters
+    ----------
+    claim_id : str
+        A registered claim id (the registry is loaded first).
+    budget : str or None, optional
+        "quick" or "full" (default :data:`DEFAULT_BUDGET`).
+    seed : int, optional
+        The check's seed.
+
+    Returns
+    -------
+    verify.registry.Outcome
+        What the check returned.
+    """
     (c,) = registry.select([claim_id])
     with using(SerialRunner()):
         return c.check(budget or DEFAULT_BUDGET, seed)
 
 
 def assert_verdict(claim_id: str, expected: str, budget: str | None = None, seed: int = 0) -> Outcome:
-    """Run ``claim_id`` and fail unless its verdict is ``expected``; the failure message carries the evidence,
-    the decisions and the counterexample.  Returns the Outcome."""
+    """Run ``claim_id`` and fail unless its verdict is ``expected``.
+
+    The failure message carries the evidence, the decisions and the counterexample.  Returns the Outcome.
+
+    Parameters
+    ----------
+    claim_id : str
+        A registered claim id.
+    expected : str
+        "holds", "violated" or "inconclusive".
+    budget : str or None, optional
+        "quick" or "full" (default :data:`DEFAULT_BUDGET`, set by ``--dpverify-budget``).
+    seed : int, optional
+        The check's seed.
+
+    Returns
+    -------
+    verify.registry.Outcome
+        The claim's outcome, when its verdict is ``expected``.
+
+    Raises
+    ------
+    ValueError
+        When ``expected`` is not a verdict.
+    AssertionError
+        When the verdict differs from ``expected``.
+    """
     if expected not in VERDICTS:
         raise ValueError(f"expected must be one of {', '.join(VERDICTS)} (got {expected!r})")
     budget = budget or DEFAULT_BUDGET
