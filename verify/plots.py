@@ -30,13 +30,37 @@ TITLE_CHARS = 52  # characters of a panel title per line at PANEL_WIDTH
 
 
 def render(figure: Figure, path: str | os.PathLike) -> Path:
-    """Draw ``figure`` (its panels side by side) and write it atomically as a PNG to ``path``."""
+    """Draw ``figure`` (its panels side by side) and write it atomically as a PNG to ``path``.
+
+    Parameters
+    ----------
+    figure : verify.registry.Figure
+        The figure's data.
+    path : str or path
+        The PNG file (parents created).
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
     fig = build(figure)
     return write_with(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
 
 
 def png_bytes(figure: Figure) -> bytes:
-    """``figure`` as PNG bytes, written nowhere (for notebooks: ``display(Image(data=png_bytes(fig)))``)."""
+    """``figure`` as PNG bytes, written nowhere (for notebooks: ``display(Image(data=png_bytes(fig)))``).
+
+    Parameters
+    ----------
+    figure : verify.registry.Figure
+        The figure's data.
+
+    Returns
+    -------
+    bytes
+        The PNG image.
+    """
     import io
 
     buf = io.BytesIO()
@@ -48,7 +72,18 @@ def build(figure: Figure) -> _MplFigure:
     """The matplotlib figure for ``figure`` (attached to an Agg canvas, not shown anywhere).
 
     Panels sit side by side, at most :data:`MAX_COLUMNS` to a row; titles wrap to the panel width; legends
-    go below their panel, outside the data."""
+    go below their panel, outside the data.
+
+    Parameters
+    ----------
+    figure : verify.registry.Figure
+        The figure's data.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The drawn figure (not registered with pyplot).
+    """
     panels = list(figure.panels)
     n = max(1, len(panels))
     cols = min(n, MAX_COLUMNS)
