@@ -118,7 +118,33 @@ def _jax_setup(problem: LogisticProblem, w0: np.ndarray, batch_size: int, lr: fl
 def one_step(peer: str, problem: LogisticProblem, w0: np.ndarray, idx: np.ndarray, lr: float,
              clip: float) -> np.ndarray:
     """The noise-free DP-SGD update of ``peer`` ("dpverify", "opacus" or "jax_privacy") on the records ``idx``
-    from ``w0``."""
+    from ``w0``.
+
+    Parameters
+    ----------
+    peer : str
+        "dpverify", "opacus" or "jax_privacy".
+    problem : LogisticProblem
+        The data.
+    w0 : numpy.ndarray
+        The starting weights, shape (d,).
+    idx : array_like of int
+        The batch's record indices.
+    lr : float
+        The learning rate.
+    clip : float
+        The per-record clipping norm.
+
+    Returns
+    -------
+    numpy.ndarray
+        The weights after one clipped, noise-free step.
+
+    Raises
+    ------
+    ValueError
+        When ``peer`` is not one of the three.
+    """
     idx = np.asarray(idx, dtype=np.int64)
     if peer == "dpverify":
         sub = LogisticProblem(problem.features[idx], problem.labels[idx], problem.sqnorms[idx])
@@ -136,7 +162,35 @@ def one_step(peer: str, problem: LogisticProblem, w0: np.ndarray, idx: np.ndarra
 def stepper(peer: str, problem: LogisticProblem, *, batch_size: int, lr: float, clip: float, sigma: float,
             seed: int = 0) -> Callable[[int], None]:
     """A callable taking ``k`` noisy DP-SGD steps of ``peer`` (its own batch sampling and noise) and returning
-    when they are done."""
+    when they are done.
+
+    Parameters
+    ----------
+    peer : str
+        "opacus" or "jax_privacy".
+    problem : LogisticProblem
+        The data.
+    batch_size : int
+        Records per step.
+    lr : float
+        The learning rate.
+    clip : float
+        The per-record clipping norm.
+    sigma : float
+        The noise multiplier.
+    seed : int, optional
+        Seed of the peer's sampling and noise.
+
+    Returns
+    -------
+    callable
+        ``run(k)``: takes ``k`` steps from the state the previous call left (weights start at zero).
+
+    Raises
+    ------
+    ValueError
+        When ``peer`` is not "opacus" or "jax_privacy".
+    """
     w0 = np.zeros(problem.d, dtype=problem.features.dtype)
     if peer == "opacus":
         torch, step, _ = _opacus_setup(problem, w0, batch_size, lr, clip, sigma, seed)
