@@ -413,7 +413,28 @@ BENCHMARKS = {
 
 def run_benchmarks(out_dir: str | os.PathLike | None = None, quick: bool = False,
                    names: tuple[str, ...] | None = None) -> list[dict]:
-    """Run the benchmarks (all, or ``names``); write ``bench.json`` under ``out_dir`` when given."""
+    """Run the benchmarks (all, or ``names``); write ``bench.json`` under ``out_dir`` when given.
+
+    Parameters
+    ----------
+    out_dir : str or path or None, optional
+        Where to write ``bench.json`` (the rows and the machine's description); None writes nothing.
+    quick : bool, optional
+        Smaller sizes and fewer repeats.
+    names : tuple of str or None, optional
+        Keys of :data:`BENCHMARKS`; None or empty for all.
+
+    Returns
+    -------
+    list of dict
+        One row per benchmark, in the order run (name, unit, timings and ratios; see ``format_bench`` in
+        :mod:`verify.cli`).
+
+    Raises
+    ------
+    InvalidParameter
+        Naming ``benchmark``, for a name not in :data:`BENCHMARKS`.
+    """
     chosen = list(BENCHMARKS) if not names else list(names)
     unknown = [n for n in chosen if n not in BENCHMARKS]
     if unknown:
