@@ -446,7 +446,7 @@ def theorem4_2_bound(b, alpha, expected_grad_sq, D_F: float, eta_: float, L_: fl
     expected_grad_sq : array_like of float
         E‖∇f(θ_t, ξ_t)‖² for t = 0..T−1, finite, of the same length as ``b``.
     D_F : float
-        The initial gap D_F: 0 (the first term dropped) or a finite positive number.
+        The initial gap D_F = F(θ_0) − F*: 0 (the first term dropped) or a finite positive number.
     eta_ : float
         The base stepsize η > 0.
     L_ : float
