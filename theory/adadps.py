@@ -237,7 +237,9 @@ S_tau = sp.Symbol("S_tau", positive=True)  # ‖τ²‖₁
 
 
 def theorem5_explicit_bound() -> sp.Expr:
-    """adadps Theorem 5 with the constants of its proof (eqs. (59)–(65)), fixed A with A_j ≥ ϵ and α ≤ ϵ/L:
+    """adadps Theorem 5's bound with the explicit constants of its proof.
+
+    adadps Theorem 5 with the constants of its proof (eqs. (59)–(65)), fixed A with A_j ≥ ϵ and α ≤ ϵ/L:
 
     (1/T)Σₜ E‖∇F(wᵗ)‖²_{A⁻¹} ≤ 2(F(w¹) − F*)/(αT) + (αL/ϵ)·Σⱼ τⱼ²/(Aⱼ b) + αLdσ²C²/b².
 
@@ -305,7 +307,9 @@ B_grad = sp.Symbol("B_grad", positive=True)  # B: |∇_j F(wᵗ)| ≤ B on the p
 
 
 def theorem4_explicit_bound() -> sp.Expr:
-    """adadps Theorem 4 with the constants of its proof (eq. (57) summed over t = 1..T and divided by αT/(2(√βB + ϵ))):
+    """adadps Theorem 4's bound with the explicit constants of its proof.
+
+    adadps Theorem 4 with the constants of its proof (eq. (57) summed over t = 1..T and divided by αT/(2(√βB + ϵ))):
 
     (1/T)Σₜ E‖∇F(wᵗ)‖² ≤ (2(√βB + ϵ)/α)·[(F(w¹) − F*)/T + (αB√(1−β)/(√a ϵ²) + Lα²/(2ϵ²√β))‖τ²‖₁/b
     + α²Ldσ²C²/(2b²)],

@@ -879,7 +879,9 @@ def stp_private_gradient_factor() -> sp.Expr:
 # ======================================================================================
 @lru_cache(maxsize=None)
 def postprocessing_update_bound() -> sp.Expr:
-    r"""§4.4.2 (exact bound, attained; β₁ = 0, ξ = 0): post-processing's per-coordinate update |m̂_t/√v̂_t| is at
+    r"""Post-processing's per-coordinate update bound √((1 − β₂ᵗ)/(1 − β₂)) (§4.4.2).
+
+    §4.4.2 (exact bound, attained; β₁ = 0, ξ = 0): post-processing's per-coordinate update |m̂_t/√v̂_t| is at
     most √((1 − β₂ᵗ)/(1 − β₂)) whatever the noise — its self-regularisation: a large noisy g̃_t enters v_t too.
 
     Derivation: m̂_t = g̃_t and v_t = β₂v_{t−1} + (1 − β₂)g̃_t² ≥ (1 − β₂)g̃_t², so

@@ -47,7 +47,9 @@ LEMMA13_MAX_WORK = 10**11
 # Theorem 3.1, eq. (25), and the learning rate
 # --------------------------------------------------------------------------------------
 def theorem3_1_bound(with_lemma12_factor: bool = False) -> sp.Expr:
-    r"""noisy_adagrad Theorem 3.1 in the explicit form of eq. (25) (upper bound, explicit constants):
+    r"""noisy_adagrad Theorem 3.1's upper bound in the explicit form of eq. (25).
+
+    noisy_adagrad Theorem 3.1 in the explicit form of eq. (25) (upper bound, explicit constants):
 
         (C²/(2ηT) + 8η/(6T))·Tr(G_T) + (η/(2T))·Σ_t σ_b(t)²Tr(G_t⁺) + C·L·γ.
 

@@ -505,7 +505,9 @@ def theorem2_radius() -> sp.Expr:
 
 
 def theorem1_bound() -> sp.Expr:
-    r"""Theorem 1 (PASAN), general p, up to one unknown O(1) factor (an upper bound on E[f(x̄_T) − min f]):
+    r"""Theorem 1's (PASAN) excess-loss bound for general p.
+
+    Theorem 1 (PASAN), general p, up to one unknown O(1) factor (an upper bound on E[f(x̄_T) − min f]):
 
     diam₂·R_std(T) + diam₂·G_2p(C)·(√(tr(C⁻¹) log(1/δ))/(nε))^{(p−1)/p}·(diam_{C⁻¹}/diam₂)^{1/p},
 
@@ -521,7 +523,9 @@ def theorem1_bound() -> sp.Expr:
 
 
 def theorem2_bound() -> sp.Expr:
-    r"""Theorem 2 (PAGAN), general p, up to one unknown O(1) factor:
+    r"""Theorem 2's (PAGAN) excess-loss bound for general p.
+
+    Theorem 2 (PAGAN), general p, up to one unknown O(1) factor:
 
     diam∞·R_ada(T) + diam∞·G_2p(C)·(√(log(1/δ))·tr(C^{-1/2})/(nε))^{(p−1)/p}·(diam_{C⁻¹}/diam∞)^{1/p},
 
