@@ -237,7 +237,7 @@ S_tau = sp.Symbol("S_tau", positive=True)  # ‖τ²‖₁
 
 
 def theorem5_explicit_bound() -> sp.Expr:
-    """adadps Theorem 5's bound with the explicit constants of its proof.
+    """adadps Theorem 5 with the explicit constants of its proof (eqs. (59)–(65)): an upper bound.
 
     adadps Theorem 5 with the constants of its proof (eqs. (59)–(65)), fixed A with A_j ≥ ϵ and α ≤ ϵ/L:
 
@@ -307,7 +307,7 @@ B_grad = sp.Symbol("B_grad", positive=True)  # B: |∇_j F(wᵗ)| ≤ B on the p
 
 
 def theorem4_explicit_bound() -> sp.Expr:
-    """adadps Theorem 4's bound with the explicit constants of its proof.
+    """adadps Theorem 4 with the explicit constants of its proof (eq. (57)): an upper bound.
 
     adadps Theorem 4 with the constants of its proof (eq. (57) summed over t = 1..T and divided by αT/(2(√βB + ϵ))):
 

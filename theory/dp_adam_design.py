@@ -94,7 +94,7 @@ def postprocessing_bias_normalized() -> sp.Expr:
 
 
 def postprocessing_bias_dpmf() -> sp.Expr:
-    r"""Post-processing bias of E[v_t] under DP-MF (correlated) noise, as an unevaluated sum.
+    r"""App. A (exact): post-processing bias of E[v_t] under DP-MF noise, as an unevaluated sum.
 
     App. A (exact): with DP-MF noise the excess of E[v_t] is Σ_k (1 − β₂)β₂^{t−k} s² r_k,
     r_k = ‖row_k(C⁻¹)‖² (Var z̃_k = s² r_k).  Unevaluated sum over the IndexedBase ``r``.
@@ -234,7 +234,7 @@ def ime_noise_stds() -> tuple[sp.Expr, sp.Expr]:
 # §4.3.1 / App. B scale-then-privatize
 # ======================================================================================
 def stp_expected_v() -> sp.Expr:
-    r"""Scale-then-privatize: the expected second moment E[v_t | past] after one round.
+    r"""App. B eq. (5) (exact in the idealised setting): scale-then-privatize's E[v_t | past].
 
     App. B eq. (5) (exact in the idealised setting): E[v_t | past] = α v_{t−1} + (1 − β₂)g²,
     α = β₂ + (1 − β₂)s².
@@ -254,7 +254,7 @@ def stp_expected_v() -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def stp_contraction() -> sp.Expr:
-    """Scale-then-privatize: the per-round contraction factor α of v's multiplicative error.
+    """App. B (exact in the same setting): scale-then-privatize's per-round contraction factor α.
 
     App. B (exact in the same setting): α = β₂ + (1 − β₂)s², the factor by which the multiplicative
     error of v contracts in expectation per round; α < 1 iff s = σC/B < 1.
@@ -270,7 +270,7 @@ def stp_contraction() -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def stp_steady_state() -> sp.Expr:
-    r"""Scale-then-privatize: the fixed point of E[v_t] in units of g², κ = 1/(1 − s²).
+    r"""§4.3.1 / App. B (exact in the same setting): the fixed point v*/g² = κ = 1/(1 − s²).
 
     §4.3.1 / App. B (exact in the same setting): the fixed point v* = κg², κ = 1/(1 − s²) (s < 1),
     proportional to the clean second moment g².
@@ -301,7 +301,7 @@ def stp_error_after_one_round() -> sp.Expr:
 
 
 def stp_update_noise_bound() -> sp.Expr:
-    r"""Scale-then-privatize: upper bound on the per-update noise variance multiplier.
+    r"""§4.5 (exact upper bound): scale-then-privatize's per-update noise variance multiplier.
 
     §4.5 (exact upper bound, β₁ = 0, ξ = 0): the per-update noise of scale-then-privatize on coordinate j
     is z_j·√v̂_{t−1,j}/√v̂_{t,j}, and v_t ≥ β₂v_{t−1} gives v̂_{t−1}/v̂_t ≤ (1 − β₂^t)/(β₂(1 − β₂^{t−1})):
@@ -320,9 +320,7 @@ def stp_update_noise_bound() -> sp.Expr:
 # ======================================================================================
 @lru_cache(maxsize=None)
 def vhat_variance_factor() -> sp.Expr:
-    r"""The factor K(β₂, t) of Var(v̂_t) for bias-corrected Adam.
-
-    App. C (exact): K(β₂, t) = Σ_k ((1 − β₂)β₂^{t−k})²/(1 − β₂^t)² = (1 − β₂)(1 + β₂^t)/((1 + β₂)(1 − β₂^t)).
+    r"""App. C (exact): K(β₂, t) = Σ_k ((1 − β₂)β₂^{t−k})²/(1 − β₂^t)² = (1 − β₂)(1 + β₂^t)/((1 + β₂)(1 − β₂^t)).
 
     K = 1 at t = 1, decreases in t, and K → (1 − β₂)/(1 + β₂) (≈ 1/2000 at β₂ = 0.999).
 
@@ -339,7 +337,7 @@ def vhat_variance_factor() -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def vhat_variance() -> sp.Expr:
-    r"""Variance of the bias-corrected v̂_t with a constant signal g and noise std s.
+    r"""App. C (exact): Var(v̂_t) = K(β₂, t)·(4g²s² + 2s⁴) for bias correction with a constant signal g.
 
     App. C (exact): Var(v̂_t) for bias correction with a constant signal g: K(β₂,t)·(4g²s² + 2s⁴)
     (Var (g + z)² = 4g²s² + 2s⁴ for z ~ N(0, s²)).
@@ -389,7 +387,7 @@ def _threshold(var: sp.Expr, mean_times_d: sp.Expr) -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def threshold_optimistic(general_t: bool = False) -> sp.Expr:
-    r"""Dimension threshold of eq. (2) (aligned records) with general β₂.
+    r"""Eq. (2) with general β₂ (approximate threshold): the dimension d* for aligned records.
 
     Eq. (2) with App. C's general β₂ (approximate threshold): d* = B²/(σ²√(2K)), K = (1 − β₂)/(1 + β₂)
     (or K(β₂, t) with ``general_t``).  Derivation: aligned records ⇒ ‖ḡ‖ = C, a typical coordinate
@@ -413,7 +411,7 @@ def threshold_optimistic(general_t: bool = False) -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def threshold_pessimistic(general_t: bool = False) -> sp.Expr:
-    r"""Dimension threshold of eq. (3) (orthogonal records) with general β₂.
+    r"""Eq. (3) with general β₂ (approximate threshold): the dimension d* for orthogonal records.
 
     Eq. (3) with general β₂ (approximate threshold): d* = B/(σ²√(2K)): orthogonal records ⇒ ‖ḡ‖ = C/√B,
     ḡ_j² = C²/(Bd).
@@ -436,7 +434,7 @@ def threshold_pessimistic(general_t: bool = False) -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def threshold_ime_optimistic(general_t: bool = False) -> sp.Expr:
-    """Dimension threshold of independent moment estimation with aligned records.
+    """§4.4.1 aside (approximate threshold): IME's dimension d* with aligned records.
 
     §4.4.1 aside (approximate threshold): IME (noise std τ = √2σ(2B − 1)C²/B² on ḡ²) with aligned records:
     d* = C²/(√K τ) — linear in B, far below eq. (2)'s B².
@@ -459,7 +457,7 @@ def threshold_ime_optimistic(general_t: bool = False) -> sp.Expr:
 
 
 def dpmf_variance_lower() -> sp.Expr:
-    r"""Lower bound on the variance of DP-MF-privatised bias-corrected v̂_t.
+    r"""§4.4.1 / App. C (exact lower bound): variance of the DP-MF-privatised bias-corrected v̂_t.
 
     §4.4.1 'prefix sums' / App. C (exact lower bound, any factorisation): the noise of the DP-MF-privatised
     decaying sum v̂_t = Σ_k w_k x_k/(1 − β₂^t), w_k = (1 − β₂)β₂^{t−k}, has variance ≥ (1 − β₂)²τ²/(1 − β₂^t)².
@@ -478,7 +476,7 @@ def dpmf_variance_lower() -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def dpmf_threshold_gain() -> sp.Expr:
-    r"""Upper bound on the factor by which DP-MF can raise the dimension thresholds.
+    r"""App. C (upper bound on the gain): the most DP-MF can raise the dimension thresholds.
 
     App. C (upper bound on the gain): ratio of the std of independent noise to the DP-MF lower bound,
     √(K(β₂,t))·(1 − β₂^t)/(1 − β₂), → 1/√(1 − β₂²) (≈ 22.4 at β₂ = 0.999): the most DP-MF can raise
@@ -588,9 +586,7 @@ MAX_STEPS = 10**7  # negative_probability: one weight per step is held in memory
 
 
 def vhat_weights(beta2_value: float, steps: int) -> np.ndarray:
-    """The weights w_k of the bias-corrected v̂_t as a weighted sum of squares.
-
-    w_k = (1 − β₂)β₂^{t−k}/(1 − β₂^t), k = 1..t (zero weights dropped): v̂ + s² = Σ w_k (g + z_k)².
+    """w_k = (1 − β₂)β₂^{t−k}/(1 − β₂^t), k = 1..t (zero weights dropped): v̂ + s² = Σ w_k (g + z_k)².
 
     ``beta2_value`` in [0, 1), ``steps`` an integer in [1, 10⁷].
 
@@ -614,7 +610,7 @@ def vhat_weights(beta2_value: float, steps: int) -> np.ndarray:
 
 
 def negative_probability(signal, noise_std, beta2, steps) -> float:
-    r"""Exact probability that the bias-corrected second moment v̂_t is negative.
+    r"""P(v̂_t < 0) exactly for bias-corrected Adam (one coordinate, constant clipped average).
 
     P(v̂_t < 0) exactly, v̂_t = v_t/(1 − β₂^t) − noise_std², v_t = (1 − β₂)Σ_k β₂^{t−k}(signal + z_k)²,
     z_k ~ N(0, noise_std²) independent (bias correction, one coordinate, constant clipped average).
@@ -819,7 +815,7 @@ off_q = sp.Symbol("o", real=True)  # θ_j − μ_j
 
 @lru_cache(maxsize=None)
 def quadratic_clean_second_moment() -> sp.Expr:
-    r"""Clean second moment E[ḡ_j²] of the §4.1 quadratic example.
+    r"""§4.1 (exact): E[ḡ_j²] = h²((θ_j − μ_j)² + s_x²/B) in the quadratic example.
 
     §4.1 (exact): E[ḡ_j²] = h²((θ_j − μ_j)² + s_x²/B) for ℓ(θ; x) = ½Σ h_j(θ_j − x_j)², x ~ N(μ, diag s_x²),
     at a fixed θ, ḡ the average of B records (unclipped).
@@ -839,7 +835,7 @@ def quadratic_clean_second_moment() -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def quadratic_dp_adam_vhat() -> sp.Expr:
-    r"""Post-processing DP-Adam's expected v̂_j in the §4.1 quadratic example.
+    r"""§4.1 (exact in expectation): post-processing DP-Adam's E[v̂_j] = E[ḡ_j²] + (σC/B)².
 
     §4.1 (exact in expectation, every t, fixed θ, clipping inactive): post-processing DP-Adam's
     E[v̂_j] = E[ḡ_j²] + (σC/B)² — the noise's variance is a floor under every coordinate's second moment, so
@@ -858,7 +854,7 @@ def quadratic_dp_adam_vhat() -> sp.Expr:
 # ======================================================================================
 @lru_cache(maxsize=None)
 def stp_private_gradient_factor() -> sp.Expr:
-    r"""Scale-then-privatize: the factor E[g̃_j²]/E[ḡ_j²] at the steady-state preconditioner.
+    r"""§4.3.2 (exact in expectation): scale-then-privatize's factor E[g̃_j²]/E[ḡ_j²] = 1 + κs².
 
     §4.3.2 (exact in expectation in §4.3.1's setting: ξ = 0, t large, scaled clipping inactive): at the
     preconditioner v̂ = κ·E[ḡ²] (κ from :func:`stp_steady_state`), the private gradient g̃ = ḡ + √v̂·z,
@@ -879,7 +875,7 @@ def stp_private_gradient_factor() -> sp.Expr:
 # ======================================================================================
 @lru_cache(maxsize=None)
 def postprocessing_update_bound() -> sp.Expr:
-    r"""Post-processing's per-coordinate update bound √((1 − β₂ᵗ)/(1 − β₂)) (§4.4.2).
+    r"""§4.4.2 (exact bound, attained): post-processing's update |m̂_t/√v̂_t| ≤ √((1 − β₂ᵗ)/(1 − β₂)).
 
     §4.4.2 (exact bound, attained; β₁ = 0, ξ = 0): post-processing's per-coordinate update |m̂_t/√v̂_t| is at
     most √((1 − β₂ᵗ)/(1 − β₂)) whatever the noise — its self-regularisation: a large noisy g̃_t enters v_t too.

@@ -88,7 +88,7 @@ def theorem3_1_eta() -> sp.Expr:
 # Corollary 3, Remark 4, Corollary 6
 # --------------------------------------------------------------------------------------
 def trace_growth_exponent(a=alpha) -> sp.Expr:
-    """Exponent of T in Tr(G_T) for gradients decaying as t^(−α) (Corollary 6's regime).
+    """Exponent (1 − 2α)/2 of T in Tr(G_T) for ‖∇_t‖ ≍ t^(−α), α < 1/2 (asymptotic; Corollary 6).
 
     Exponent of T in Tr(G_T) when ‖∇_t‖ ≍ t^(−α) in a fixed rank-k span, α < 1/2 (asymptotic):
     Tr(G_T) ≍ √(Σ_t t^(−2α)) ≍ T^{(1−2α)/2} — as in the proof of Corollary 6 (App. C.7).
@@ -120,7 +120,7 @@ def trace_growth_exponent(a=alpha) -> sp.Expr:
 
 
 def remark4_exponents() -> tuple[sp.Expr, sp.Expr]:
-    """Remark 4's printed exponents of T: 3/8 for Tr(G_T) and −5/8 for the regret.
+    """Remark 4 as printed (asymptotic): the exponents 3/8 of Tr(G_T) and −5/8 of the regret.
 
     Remark 4 as printed (asymptotic): ‖∇_t‖ = O(t^(−1/4)) ⇒ Tr(G_T) = O(√(Σ_t t^(−1/4))) = O(T^{3/8}) and
     regret O(T^{−5/8}).  (The square root of Σ‖∇_t‖² = Σ t^(−1/2) gives T^{1/4}; 3/8 is an upper bound.)
@@ -196,7 +196,7 @@ def corollary6_proof_bound() -> sp.Expr:
 # Theorem 5.1 (unconstrained DP-GD)
 # --------------------------------------------------------------------------------------
 def theorem5_1_bound() -> sp.Expr:
-    """noisy_adagrad Theorem 5.1's excess-risk bound for unconstrained DP-GD, eq. (14).
+    """noisy_adagrad Theorem 5.1, eq. (14): DP-GD's excess risk (explicit upper bound in expectation).
 
     noisy_adagrad Theorem 5.1, eq. (14) (explicit upper bound in expectation):
     E L(θ_priv) − L(θ*) ≤ L‖θ*‖_M √(1 + 2·rank(M)·log(1/δ))/(εn), with T = ε²n².
@@ -210,7 +210,7 @@ def theorem5_1_bound() -> sp.Expr:
 
 
 def theorem5_1_sigma() -> sp.Expr:
-    """DP-GD noise std of App. C.8 (constant 2 reconstructed).
+    """DP-GD noise std of App. C.8, σ = L√(2T log(1/δ))/(εn) (the constant 2 reconstructed).
 
     DP-GD noise std of App. C.8: σ = L√(2T log(1/δ))/(εn) — the constant 2 is reconstructed (the paper
     writes O(·)) as the one that turns ‖θ*‖_M√((L² + kσ²)/T) at T = ε²n² into eq. (14) exactly.
@@ -271,7 +271,7 @@ def lemma5_proof_line() -> sp.Expr:
 
 
 def lemma5_rigorous() -> sp.Expr:
-    """A rigorous sensitivity bound Δ₂(G_t) ≤ √2·L√t/n (our addition).
+    """A rigorous bound Δ₂(G_t) ≤ √2·L√t/n (our addition, not the paper's; explicit upper bound).
 
     A rigorous bound (our addition, not the paper's): G_t = |A_tᵀ| with A_t the p×t matrix of the
     gradients, and ‖|X| − |Y|‖_F ≤ √2‖X − Y‖_F (Araki–Yamagami); neighbours change each column by at
@@ -286,7 +286,7 @@ def lemma5_rigorous() -> sp.Expr:
 
 
 def theorem10_sigma() -> sp.Expr:
-    """Gaussian-mechanism noise std σ = cΔ₂/ε of Theorem 10.
+    """Theorem 10 (Dwork–Roth A.1; explicit): the Gaussian mechanism's noise std σ = cΔ₂/ε.
 
     Theorem 10 (Dwork–Roth A.1; explicit): σ = cΔ₂/ε with c = √(2 ln(1.25/δ)) (the extraction prints
     'c² > 2 ln(1.25δ)'; the classical statement has 1.25/δ), claimed (ε, δ)-DP for ε ∈ (0, 1).
@@ -311,7 +311,7 @@ def sigma_b_calibration() -> sp.Expr:
 
 
 def sigma_B_calibration() -> sp.Expr:
-    """§4.1's noise std σ_B(t) for the preconditioners (asymptotic).
+    """§4.1 (asymptotic, unknown constant): the noise std σ_B(t) for the preconditioners.
 
     §4.1 (asymptotic, unknown constant): σ_B(t) = O(L√(T·t·log(1/δ))/(ε√n)) for the preconditioners —
     built on Lemma 5's proof line L√t/√n, not on its statement L√t/n.
@@ -325,7 +325,7 @@ def sigma_B_calibration() -> sp.Expr:
 
 
 def goe_noise_multiplier() -> sp.Expr:
-    """Noise multiplier of GOE matrix noise σ_B·M against Frobenius sensitivity Δ.
+    """Noise multiplier σ_B√2/Δ of GOE matrix noise σ_B·M against Frobenius sensitivity Δ (exact).
 
     A GOE matrix σ_B·M is isotropic Gaussian noise of std σ_B√2 in the coordinates (M_ii, √2 M_ij)_{i<j},
     whose Euclidean norm is the Frobenius norm; so its noise multiplier against Frobenius sensitivity Δ is
@@ -574,7 +574,7 @@ def theorem3_1_assumption_residual(V, Vt) -> float:
 
 
 def subspace_gap(V, Vt) -> float:
-    """The subspace gap ‖V_tV_tᵀ − Ṽ_tṼ_tᵀ‖_op that γ bounds in Theorem 3.1.
+    """The subspace gap ‖V_tV_tᵀ − Ṽ_tṼ_tᵀ‖_op that γ bounds in Theorem 3.1 (exact).
 
     The quantity γ bounds in Theorem 3.1: ‖V_tV_tᵀ − Ṽ_tṼ_tᵀ‖_op (exact; the sine of the largest principal
     angle when k̃ = k).  ``V``, ``Vt`` as in :func:`theorem3_1_assumption_residual`.
@@ -647,7 +647,7 @@ def corollary6_appendix_rate() -> sp.Expr:
 
 
 def corollary6_proof_floor() -> sp.Expr:
-    r"""Lower bound on what App. C.7's proof route can give for rank-k gradients (our derivation).
+    r"""App. C.7's route: the least it can give for rank-k gradients (explicit lower bound; our derivation).
 
     The least that C.7's route (eq. (25) at its best η, γ = 0, σ_b = L√(T log(1/δ))/(εn) of §4.1) can give, for
     ANY gradient sequence whose G_t has rank k at m of the T steps (explicit lower bound; our derivation):
@@ -667,7 +667,7 @@ def corollary6_proof_floor() -> sp.Expr:
 
 
 def corollary6_proof_isotropic() -> sp.Expr:
-    r"""App. C.7's proof route for isotropic rank-k gradients decaying as t^(−α) (our derivation).
+    r"""App. C.7's route for isotropic rank-k gradients ‖∇_t‖ = t^(−α) (explicit to leading order; ours).
 
     C.7's route in the case its growth rates describe (explicit to leading order; our derivation): ‖∇_t‖ = t^(−α)
     spread evenly over a rank-k span, so G_t = √(S_t/k)·P with S_t = Σ_{s≤t} s^(−2α) ≈ T^{1−2α}/(1−2α): Tr G_T =
@@ -691,7 +691,7 @@ def corollary6_proof_isotropic() -> sp.Expr:
 # Lemma 14: projection in a seminorm (issue 22)
 # --------------------------------------------------------------------------------------
 def seminorm(kind: str, M, z) -> float:
-    """A seminorm of z: √(zᵀMz) (kind "quad") or ‖Mz‖_q (kind "l<q>").
+    """A seminorm of z: √(zᵀMz) (kind "quad") or ‖Mz‖_q (kind "l<q>") (exact up to rounding).
 
     A seminorm of z (exact up to rounding): kind "quad" gives √(zᵀMz) for M positive semi-definite (the H_t-seminorm
     of Algorithm 1), kind "l<q>" (q ≥ 1 or "inf", e.g. "l4", "linf") gives ‖Mz‖_q for any square M (a norm when M

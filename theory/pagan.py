@@ -505,7 +505,7 @@ def theorem2_radius() -> sp.Expr:
 
 
 def theorem1_bound() -> sp.Expr:
-    r"""Theorem 1's (PASAN) excess-loss bound for general p.
+    r"""Theorem 1 (PASAN), general p: the excess-loss upper bound, up to one unknown O(1) factor.
 
     Theorem 1 (PASAN), general p, up to one unknown O(1) factor (an upper bound on E[f(x̄_T) − min f]):
 
@@ -523,7 +523,7 @@ def theorem1_bound() -> sp.Expr:
 
 
 def theorem2_bound() -> sp.Expr:
-    r"""Theorem 2's (PAGAN) excess-loss bound for general p.
+    r"""Theorem 2 (PAGAN), general p: the excess-loss upper bound, up to one unknown O(1) factor.
 
     Theorem 2 (PAGAN), general p, up to one unknown O(1) factor:
 
@@ -661,7 +661,7 @@ def theorem3_estimated_C() -> sp.Expr:
 
 
 def theorem3_factor_bound() -> sp.Expr:
-    r"""Upper bound 2^{4/3}·(Σσ_j^{2/3})^{3/2} on PAGAN's rate factor with Theorem 3's plug-in geometry.
+    r"""Upper bound 2^{4/3}·(Σσ_j^{2/3})^{3/2} on PAGAN's rate factor with Theorem 3's plug-in geometry (derived).
 
     Under (10), PAGAN's rate factor tr(Ĉ^{-1/2})·√(Σ_j Ĉ_jj σ_j²) with Ĉ = (rσ̂)^{-4/3}/4 is at most
     2^{4/3}·(Σσ_j^{2/3})^{3/2} (derived: Ĉ_jj^{-1/2} = 2(rσ̂_j)^{2/3} ≤ 2^{5/3} r^{2/3} σ_j^{2/3} from σ̂_j ≤ 2σ_j, and
@@ -752,7 +752,7 @@ def upper_lower_ratio_ball() -> sp.Expr:
 
 
 def noncentral_norm_moments(w, m, kmax: int) -> np.ndarray:
-    """Raw moments E[Q^k], k = 1..kmax, of a weighted sum of non-central χ²₁ variables.
+    """Raw moments E[Q^k], k = 1..kmax, of a weighted sum of non-central χ²₁ variables (exact up to rounding).
 
     E[Q^k], k = 1..kmax, for Q = Σ_j w_j (N_j + m_j)², N_j iid N(0, 1) (exact up to rounding; all terms positive).
 
