@@ -55,7 +55,30 @@ def _cached(expr: sp.Expr, backend: str) -> _Evaluator:
 
 
 def numeric(expr: sp.Expr, backend: str = "numpy") -> Callable[..., object]:
-    """A fast numeric function of ``expr``'s free symbols, called by keyword."""
+    """A fast numeric function of ``expr``'s free symbols, called by keyword.
+
+    The evaluator is cached per ``(expr, backend)``; it takes every free symbol of ``expr`` as a keyword
+    argument (by the symbol's name) and refuses missing, unexpected or NaN values.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        The closed form to evaluate (anything :func:`sympy.sympify` accepts).
+    backend : {"numpy", "mpmath"}, optional
+        ``"numpy"`` (default) for vectorised float evaluation (SciPy/NumPy modules, ``cse=True``);
+        ``"mpmath"`` for high-precision evaluation, e.g. in oracles.
+
+    Returns
+    -------
+    Callable[..., object]
+        A function called as ``f(name=value, ...)`` with exactly the free symbols' names; it raises
+        ``TypeError`` for missing or unexpected names and ``ValueError`` for a NaN value.
+
+    Raises
+    ------
+    ValueError
+        When ``backend`` is neither ``"numpy"`` nor ``"mpmath"``.
+    """
     if backend not in ("numpy", "mpmath"):
         raise ValueError(f"backend must be 'numpy' or 'mpmath' (got {backend!r})")
     return _cached(sp.sympify(expr), backend)
