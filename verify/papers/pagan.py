@@ -24,6 +24,7 @@ from theory import pagan as tp
 from verify import decide, stats
 from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
+from verify.mutants import declare_equivalent
 from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
 from verify.runner import sweep
@@ -441,6 +442,37 @@ def lemma31_steps(c: float, n: int, b: int) -> int:
     return max(1, math.floor(float(numeric(tp.lemma3_1_steps())(b=b, c=c, n=n)) * (1 + 1e-12)))
 
 
+def lemma31_c_of_steps(steps: int, n: int, b: int) -> float:
+    """The c at which Lemma 3.1's step count (theory.pagan.lemma3_1_steps) equals ``steps``.
+
+    Solved from the declared closed form, not from a hand-written c = T b²/n², so that the uniformity
+    test of :func:`lemma3_1` tests the lemma's own scaling in n/b.
+
+    Parameters
+    ----------
+    steps : int
+        A step count T >= 1.
+    n, b : int
+        Records and batch size.
+
+    Returns
+    -------
+    float
+        The positive root c of lemma3_1_steps(c, n, b) = T.
+
+    Raises
+    ------
+    ValueError
+        When the closed form has no positive real root for ``steps``.
+    """
+    expr = tp.lemma3_1_steps().subs({tp.n: n, tp.b: b})
+    roots = [complex(r) for r in sp.solve(sp.Eq(expr, int(steps)), tp.c)]
+    real = [r.real for r in roots if abs(r.imag) <= 1e-12 * max(1.0, abs(r.real)) and r.real > 0]
+    if not real:
+        raise ValueError(f"lemma3_1_steps has no positive root c for T = {steps}, n = {n}, b = {b}")
+    return float(min(real))
+
+
 def _pld_grid(epsilon: float, sampling_rate: float, sigma: float) -> float:
     """PLD discretisation for this check: fine against the target ε and the per-step loss.
 
@@ -467,9 +499,8 @@ def lemma31_c_star(n: int, b: int, delta: float, epsilon: float) -> dict:
         calls[0] += 1
         return mech.with_steps(steps).is_private(epsilon, delta, "pld", vdi)
 
-    scale = b * b / (n * n)  # c per step
     if not ok(1):
-        return dict(t_star=0, t_fail=1, c_star=0.0, c_fail=scale, eps_at_t_star=float("nan"),
+        return dict(t_star=0, t_fail=1, c_star=0.0, c_fail=lemma31_c_of_steps(1, n, b), eps_at_t_star=float("nan"),
                     sigma=sigma, vdi=vdi, evaluations=calls[0])
     lo, hi = 1, None
     guess = lemma31_steps(0.5, n, b)
@@ -492,7 +523,8 @@ def lemma31_c_star(n: int, b: int, delta: float, epsilon: float) -> dict:
         else:
             hi = mid
     eps_star = mech.with_steps(lo).epsilon(delta, "pld", vdi)
-    return dict(t_star=lo, t_fail=hi, c_star=lo * scale, c_fail=hi * scale, eps_at_t_star=eps_star,
+    return dict(t_star=lo, t_fail=hi, c_star=lemma31_c_of_steps(lo, n, b), c_fail=lemma31_c_of_steps(hi, n, b),
+                eps_at_t_star=eps_star,
                 sigma=sigma, vdi=vdi, evaluations=calls[0] + 1)
 
 
@@ -522,6 +554,45 @@ def lemma31_uniformity(points: list[dict], c_star, levels) -> tuple[list[dict], 
                                    nb_min=float(xs.min()), nb_max=float(xs.max())))
     decays = [f for f in series_fit if f["slope"] < -LEMMA31_SLOPE_MARGIN and f["span"] >= 1.0 - 1e-12]
     return series_fit, decays
+
+
+def lemma31_small_epsilon(points: list[dict], c_star) -> tuple[list[dict], list[dict]]:
+    """How c* moves as ε → 0: per (n, b, δ), the log-log slope of c* against ε over ε ∈ [ε_min, 10 ε_min].
+
+    The lemma needs one c > 0 for every ε ≤ ε̄, so c* may not vanish as ε → 0.  A series that spans a decade of
+    ε and whose c* shrinks with ε faster than ε^LEMMA31_SLOPE_MARGIN is evidence that it does.
+
+    Parameters
+    ----------
+    points : list of dict
+        The evaluated grid points (n, b, delta, epsilon).
+    c_star : array_like
+        c* per point (0 where one step already exceeds ε).
+
+    Returns
+    -------
+    series : list of dict
+        Per (n, b, δ) with two or more ε in the window: its slope and the span of ε in decades.
+    shrinking : list of dict
+        The series that span a decade and shrink faster than the margin.
+    """
+    c_star = np.asarray(c_star, dtype=float)
+    eps_min = min(p["epsilon"] for p in points)
+    groups: dict[tuple, list[tuple[float, float]]] = {}
+    for p, cs in zip(points, c_star):
+        if p["epsilon"] <= 10 * eps_min * (1 + 1e-12):
+            groups.setdefault((p["n"], p["b"], p["delta"]), []).append((p["epsilon"], float(cs)))
+    series = []
+    for (n, b, delta), pts in sorted(groups.items()):
+        es = np.array([e for e, _ in pts])
+        cs = np.array([c for _, c in pts])
+        if len(set(es.tolist())) < 2 or np.any(cs <= 0):
+            continue
+        slope = float(np.polyfit(np.log(es), np.log(cs), 1)[0])
+        series.append(dict(n=n, b=b, delta=delta, slope=slope, span=float(np.log10(es.max() / es.min())),
+                           eps_min=float(es.min()), eps_max=float(es.max())))
+    shrinking = [f for f in series if f["slope"] > LEMMA31_SLOPE_MARGIN and f["span"] >= 1.0 - 1e-12]
+    return series, shrinking
 
 
 def _lemma31_points(budget: str) -> tuple[list[dict], list[dict]]:
@@ -565,7 +636,12 @@ def _lemma31_points(budget: str) -> tuple[list[dict], list[dict]]:
         "grid uses b ∈ {70, 250} instead of b ∈ {1, 70} for the same reason and to stay within seconds. "
         "Quick and full agree on the verdict but not on ε̄: the quick grid has no n = 1000 point, so it "
         "finds a c up to ε̄ = 4, while at full budget one step with b/n = 1/4 already exceeds ε ≥ 2 "
-        "(no c works there) and ε̄ = 1."
+        "(no c works there) and ε̄ = 1. The lemma needs one c for every ε ≤ ε̄, so c* may not vanish as ε → 0 "
+        "either: per (n, b, δ), the log-log slope of c* in ε over [ε_min, 10 ε_min] must not exceed +0.1 (the same "
+        "margin) over a decade of ε, else violated. c* is solved from the declared T = c n²/b² "
+        "(theory.pagan.lemma3_1_steps), so a wrong exponent there moves c* with n/b. Equivalent mutants: a constant "
+        "factor on T or on the noise multiplier is absorbed by the unspecified c; T^0.75 (fewer steps) and a noise "
+        "multiplier^1.25 (more noise for ε < √log(1/δ)) only weaken the promise."
     ),
 )
 def lemma3_1(budget: str, seed: int) -> Outcome:
@@ -589,7 +665,16 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
     uniform_tested = any(f["span"] >= 1.0 - 1e-12 for f in smallest)
     for f in series_fit:
         figures[f"c_slope_in_n_over_b_eps{f['epsilon']:g}_delta{f['delta']:g}"] = f["slope"]
-    if working and decays:
+    eps_series, shrinking = lemma31_small_epsilon(points, c_star)
+    for f in eps_series:
+        figures[f"c_slope_in_eps_n{f['n']}_b{f['b']}_delta{f['delta']:g}"] = f["slope"]
+    eps_tested = any(f["span"] >= 1.0 - 1e-12 for f in eps_series)
+    if working and shrinking:
+        verdict = "violated"
+        f = max(shrinking, key=lambda f: f["slope"])
+        counterexample = dict(f, reason="c*(ε) shrinks as ε → 0: no c > 0 works for every ε ≤ ε̄")
+        figures["eps_bar"] = float(max(working))
+    elif working and decays:
         verdict = "violated"
         f = min(decays, key=lambda f: f["slope"])
         counterexample = dict(f, reason="c*(n, b) decays in n/b: no c uniform in n/b")
@@ -597,7 +682,7 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
         figures["eps_bar"] = float(eps_bar)
     elif working:
         eps_bar = max(working)
-        verdict = "holds" if uniform_tested else "inconclusive"
+        verdict = "holds" if uniform_tested and eps_tested else "inconclusive"
         figures["eps_bar"] = float(eps_bar)
         figures["c_at_eps_bar"] = c_max[eps_bar]
         figures["c_at_smallest_eps"] = c_max[levels[0]]
@@ -632,10 +717,15 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
     cmax_txt = ", ".join(f"ε̄={e:g}: {c_max[e]:.3g}" for e in levels)
     unif_txt = "; ".join(f"ε={f['epsilon']:g}, δ={f['delta']:g}: slope of c* in n/b {f['slope']:+.3g} over n/b "
                          f"{f['nb_min']:.3g}..{f['nb_max']:.3g}" for f in series_fit)
-    evidence = (("violated (exact accountant): c* decays in n/b faster than the margin: " if decays else
-                 "inconclusive: the smallest ε's series spans < 1 decade of n/b; " if verdict == "inconclusive" else
-                 f"holds (exact accountant): c uniform in n/b within slope margin "
-                 f"{LEMMA31_SLOPE_MARGIN:g}: ") + unif_txt
+    small_txt = "; ".join(f"n={f['n']}, b={f['b']}, δ={f['delta']:g}: slope of c* in ε {f['slope']:+.3g} over ε "
+                          f"{f['eps_min']:g}..{f['eps_max']:g}" for f in eps_series) or "no series spans two ε"
+    head = ("violated (exact accountant): c* shrinks as ε → 0 faster than ε^margin: " if shrinking and working else
+            "violated (exact accountant): c* decays in n/b faster than the margin: " if decays and working else
+            "inconclusive: the smallest ε's series spans < 1 decade of n/b or no series spans a decade of ε; "
+            if verdict == "inconclusive" else
+            f"holds (exact accountant): c uniform in n/b and not shrinking as ε → 0, within slope margin "
+            f"{LEMMA31_SLOPE_MARGIN:g}: ")
+    evidence = (head + unif_txt + "; as ε → 0: " + small_txt
                 + "; " +
         f"{len(points)} grid points ({len(skipped)} with n/b>{_MAX_N_OVER_B} not evaluated); "
         f"c_max(ε̄) = {cmax_txt}; "
@@ -646,6 +736,15 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
            f"ε={figures['paper_point_eps_accountant']:.3f}" if "paper_point_T" in figures else "")
     )
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counterexample, plots=[plot])
+
+
+_L31_ABSORBED = "the constant c of the lemma is unspecified, so a constant factor here is absorbed by another c"
+for _m in ("lemma3_1_steps:x10", "lemma3_1_steps:x0.1", "noise_multiplier:x10", "noise_multiplier:x0.1"):
+    declare_equivalent("pagan.lemma3.1", _m, _L31_ABSORBED)
+declare_equivalent("pagan.lemma3.1", "lemma3_1_steps:pow0.75", "T = (c n²/b²)^0.75 = c' (n/b)^1.5 steps with c' ≤ c "
+                   "are at most the lemma's T for every n/b ≥ 1, so the mutated promise is implied by the lemma")
+declare_equivalent("pagan.lemma3.1", "noise_multiplier:pow1.25", "σ^1.25 ≥ σ whenever σ ≥ 1, i.e. for every ε ≤ "
+                   "√log(1/δ): more noise for all ε below an ε̄ the lemma leaves free only strengthens privacy")
 
 
 # ======================================================================================
