@@ -31,20 +31,8 @@ from typing import Iterator
 class Faults:
     """One set of faults (the defaults: none); the fields are the faults listed in the module docstring.
 
-    Attributes
-    ----------
-    noise_scale : float
-        Factor on the privacy noise's standard deviation (1.0: no fault).
-    noise_geometry_inverse : bool
-        PAGAN/PASAN noise drawn with covariance A instead of A⁻¹.
-    skip_clipping : bool
-        Per-record clipping (or projection onto the ellipsoid) left out.
-    stepsize_scale : float
-        Factor on the stepsize / learning rate (1.0: no fault).
-    drop_bias_correction : bool
-        DP-Adam's bias correction of the moments left out.
-    public_stepsize : bool
-        ADP-SGD's adaptive b_{t+1} grown by ν alone.
+    ``noise_scale`` and ``stepsize_scale`` are float factors (1.0: no fault); the other four fields are
+    booleans (False: no fault).
     """
 
     noise_scale: float = 1.0
