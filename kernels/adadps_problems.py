@@ -312,7 +312,7 @@ def collinear_regression(n: int = 1000, d: int = 1, n_public: int = 100, s_low: 
     decay : float, optional
         The exponent of u_j ∝ j^(−decay), ≥ 0 (default 1).
     w_norm : float, optional
-        The scale of w* = w_norm·(1, ..., 1)/√d, finite (default 1; ‖w*‖ = |w_norm|).
+        The scale of w* = w_norm·(1, ..., 1)/√d, finite (default 1; ‖w*‖ = abs(w_norm)).
     seed : int, optional
         Seed ≥ 0 of the generator (default 0).
 
