@@ -295,7 +295,7 @@ def glm_loss(X, y, loss, theta):
     y : ndarray of float64, shape (n,)
         The labels.
     loss : int
-        The loss code, a value of :data:`LOSSES` (0 absolute |m − y|, 1 logistic log(1 + e^{−ym}),
+        The loss code, a value of :data:`LOSSES` (0 absolute abs(m − y), 1 logistic log(1 + e^{−ym}),
         2 hinge max(0, 1 − ym)).
     theta : ndarray of float64, shape (p,)
         The point θ.
