@@ -61,7 +61,7 @@ class Dataset(DataMatrix):
         Returns
         -------
         float or ndarray of float64, shape (k,)
-            The mean of |⟨a_i, x⟩ − y_i| (absolute loss) or of ⟨a_i, x⟩ (linear loss), per point (a NumPy
+            The mean of abs(⟨a_i, x⟩ − y_i) (absolute loss) or of ⟨a_i, x⟩ (linear loss), per point (a NumPy
             scalar for a single point).
         """
         r = np.asarray(x) @ self.features.T  # (..., n)
