@@ -49,6 +49,27 @@ def _short(got) -> str:
 
 
 def real(name: str, value) -> float:
+    """A real number, not NaN (±inf accepted); the base of the scalar checks below.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        Anything ``float()`` accepts (Python/NumPy numbers, numeric strings such as ``"0.5"``); booleans are
+        refused.
+
+    Returns
+    -------
+    float
+        ``float(value)``.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is a boolean, does not convert to float (including an integer beyond the float range),
+        or is NaN.
+    """
     if isinstance(value, bool):
         raise InvalidParameter(name, "a real number", value)
     try:
@@ -61,7 +82,27 @@ def real(name: str, value) -> float:
 
 
 def positive(name: str, value, allow_inf: bool = False) -> float:
-    """value > 0 (finite unless ``allow_inf``)."""
+    """value > 0 (finite unless ``allow_inf``).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check, converted as by :func:`real`.
+    allow_inf : bool, optional
+        Accept +inf (default False).
+
+    Returns
+    -------
+    float
+        The value as a float.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is not a real number (see :func:`real`), is ≤ 0, or is +inf while ``allow_inf`` is False.
+    """
     v = real(name, value)
     if not v > 0 or (math.isinf(v) and not allow_inf):
         raise InvalidParameter(name, "> 0" + ("" if allow_inf else " and finite"), value)
@@ -69,7 +110,25 @@ def positive(name: str, value, allow_inf: bool = False) -> float:
 
 
 def finite(name: str, value) -> float:
-    """A finite real number (not NaN, not ±inf)."""
+    """A finite real number (not NaN, not ±inf).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check, converted as by :func:`real`.
+
+    Returns
+    -------
+    float
+        The value as a float.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is not a real number (see :func:`real`) or is ±inf.
+    """
     v = real(name, value)
     if math.isinf(v):
         raise InvalidParameter(name, "a finite number", value)
@@ -77,6 +136,25 @@ def finite(name: str, value) -> float:
 
 
 def nonnegative(name: str, value) -> float:
+    """value ≥ 0 and finite.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check, converted as by :func:`real`.
+
+    Returns
+    -------
+    float
+        The value as a float.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is not a real number (see :func:`real`), is negative, or is +inf.
+    """
     v = real(name, value)
     if not (v >= 0) or math.isinf(v):
         raise InvalidParameter(name, ">= 0 and finite", value)
@@ -84,7 +162,25 @@ def nonnegative(name: str, value) -> float:
 
 
 def open_unit(name: str, value) -> float:
-    """0 < value < 1."""
+    """0 < value < 1.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check, converted as by :func:`real`.
+
+    Returns
+    -------
+    float
+        The value as a float.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is not a real number (see :func:`real`) or lies outside the open interval (0, 1).
+    """
     v = real(name, value)
     if not 0 < v < 1:
         raise InvalidParameter(name, "in the open interval (0, 1)", value)
@@ -92,7 +188,25 @@ def open_unit(name: str, value) -> float:
 
 
 def unit_interval(name: str, value) -> float:
-    """0 < value <= 1 (a sampling probability)."""
+    """0 < value <= 1 (a sampling probability).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check, converted as by :func:`real`.
+
+    Returns
+    -------
+    float
+        The value as a float.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is not a real number (see :func:`real`) or lies outside (0, 1].
+    """
     v = real(name, value)
     if not 0 < v <= 1:
         raise InvalidParameter(name, "in (0, 1]", value)
@@ -104,6 +218,28 @@ def integer(name: str, value, minimum: int = 1, maximum: int | None = None) -> i
 
     Python and NumPy integers are taken exactly; other values must convert to an integral float
     (``2.0``, ``"3"``).  Booleans are refused.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check.
+    minimum : int, optional
+        The smallest accepted value (default 1).
+    maximum : int or None, optional
+        The largest accepted value; None (default) for no upper limit.
+
+    Returns
+    -------
+    int
+        The value as a Python int.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is a boolean, does not convert to a finite integral float, or lies outside
+        [minimum, maximum].
     """
     accepted = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {maximum}]"
     if isinstance(value, bool):
@@ -124,12 +260,41 @@ def integer(name: str, value, minimum: int = 1, maximum: int | None = None) -> i
 
 
 def count(name: str, value, minimum: int = 1, maximum: int = MAX_COUNT) -> int:
-    """A count that drives a loop or an allocation: an integer in [minimum, :data:`MAX_COUNT`]."""
+    """A count that drives a loop or an allocation: an integer in [minimum, :data:`MAX_COUNT`].
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check, as accepted by :func:`integer`.
+    minimum : int, optional
+        The smallest accepted count (default 1).
+    maximum : int, optional
+        The largest accepted count (default :data:`MAX_COUNT`).
+
+    Returns
+    -------
+    int
+        The count as a Python int.
+
+    Raises
+    ------
+    InvalidParameter
+        As :func:`integer`: not an integer, or outside [minimum, maximum].
+    """
     return integer(name, value, minimum, maximum)
 
 
 def available_memory() -> int | None:
-    """Bytes of memory this machine has available now (``MemAvailable``; else its physical memory), or None."""
+    """Bytes of memory this machine has available now (``MemAvailable``; else its physical memory), or None.
+
+    Returns
+    -------
+    int or None
+        ``MemAvailable`` of ``/proc/meminfo`` in bytes when it can be read; otherwise page size × physical pages
+        from ``os.sysconf``; None when neither is available.
+    """
     try:
         with open("/proc/meminfo") as f:
             for line in f:
@@ -156,6 +321,23 @@ def memory(names: str, *shape: int, itemsize: int = 8, limit: int = MAX_BYTES) -
 
     ``names`` are the parameters that set the shape, e.g. ``"n, d"``; the message names them, what the
     array would need and what the machine has.
+
+    Parameters
+    ----------
+    names : str
+        The parameters that set the shape, for the message (e.g. ``"n, d"``).
+    *shape : int
+        The array's dimensions (negative ones count as 0).
+    itemsize : int, optional
+        Bytes per entry (default 8, float64).
+    limit : int, optional
+        The most bytes one array may take (default :data:`MAX_BYTES`); the machine's available memory lowers it
+        further when known.
+
+    Raises
+    ------
+    InvalidParameter
+        When the array would need more than ``limit`` bytes or more than :func:`available_memory`.
     """
     size = 1
     for s in shape:
@@ -176,6 +358,18 @@ def finite_output(names: str, *arrays) -> None:
 
     Called by wrappers after a run: finite inputs whose product overflows (a step size of 1e300
     times a noise of 1e300) are reported as one bad-parameter message, never returned as NaN.
+
+    Parameters
+    ----------
+    names : str
+        The parameters that scale the result, for the message (e.g. ``"eta, sigma"``).
+    *arrays : array_like
+        The results to check (anything ``np.isfinite`` accepts).
+
+    Raises
+    ------
+    InvalidParameter
+        When any entry of any array is NaN or ±inf.
     """
     for a in arrays:
         if not np.all(np.isfinite(a)):
@@ -185,7 +379,19 @@ def finite_output(names: str, *arrays) -> None:
 
 def describe_array(a) -> str:
     """What an array given to a kernel is, for a message's "got" part: dtype, shape and what is wrong with it
-    (not C-contiguous, non-finite entries), so that it differs from the "must be" part it answers."""
+    (not C-contiguous, non-finite entries), so that it differs from the "must be" part it answers.
+
+    Parameters
+    ----------
+    a : object
+        The value given (an array or anything else).
+
+    Returns
+    -------
+    str
+        For an ndarray: its dtype and shape, then "not C-contiguous …" and/or the number of non-finite entries
+        (float/complex arrays) when they apply; for any other object, its type's name.
+    """
     if not isinstance(a, np.ndarray):
         return type(a).__name__
     parts = [f"{a.dtype} array of shape {a.shape}"]
@@ -199,7 +405,25 @@ def describe_array(a) -> str:
 
 
 def flag(name: str, value) -> bool:
-    """A boolean switch: True/False (NumPy booleans and the integers 0/1 too)."""
+    """A boolean switch: True/False (NumPy booleans and the integers 0/1 too).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check.
+
+    Returns
+    -------
+    bool
+        The value as a Python bool.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is neither a (NumPy) boolean nor the integer 0 or 1.
+    """
     if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and int(value) in (0, 1)):
         return bool(value)
     raise InvalidParameter(name, "True or False", value)
@@ -207,7 +431,27 @@ def flag(name: str, value) -> bool:
 
 def choice(name: str, value, accepted: Iterable[str]) -> str:
     """``value`` if it is one of ``accepted``; otherwise InvalidParameter listing them (a long list shortened)
-    with the closest names as a suggestion."""
+    with the closest names as a suggestion.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The value to check; must be a str equal to one of ``accepted``.
+    accepted : iterable of str
+        The accepted names (listed in the message in this order, cut after :data:`CHOICES_LISTED`).
+
+    Returns
+    -------
+    str
+        ``value`` itself.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``value`` is not a str or not one of ``accepted`` (the message suggests up to three close names).
+    """
     accepted = list(accepted)
     if not isinstance(value, str) or value not in accepted:  # (an array would compare elementwise)
         listed = ", ".join(accepted) if len(accepted) <= CHOICES_LISTED else (
@@ -222,7 +466,30 @@ CHOICES_LISTED = 12  # a longer list of accepted names is cut after this many (t
 
 
 def finite_array(name: str, arr, ndim: int | None = None, shape: tuple | None = None) -> np.ndarray:
-    """A float64 array with no NaN/inf, optionally of a given rank or shape (None entries are free)."""
+    """A float64 array with no NaN/inf, optionally of a given rank or shape (None entries are free).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    arr : array_like
+        The value to convert with ``np.asarray(arr, dtype=np.float64)``.
+    ndim : int or None, optional
+        The required number of dimensions; None (default) for any.
+    shape : tuple of (int or None), or None, optional
+        The required shape; a None entry accepts any length in that dimension.  None (default) for any shape.
+
+    Returns
+    -------
+    ndarray of float64
+        The array, C-contiguous (the input itself when it already is a C-contiguous float64 array).
+
+    Raises
+    ------
+    InvalidParameter
+        When ``arr`` does not convert to a float64 array (strings, ragged nesting, objects), has the wrong rank
+        or shape, or has a NaN or infinite entry.
+    """
     try:
         a = np.asarray(arr, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):  # strings, ragged nesting, objects
@@ -239,7 +506,25 @@ def finite_array(name: str, arr, ndim: int | None = None, shape: tuple | None = 
 
 
 def square_matrix(name: str, x) -> np.ndarray:
-    """A finite, non-empty square float64 matrix (C-contiguous)."""
+    """A finite, non-empty square float64 matrix (C-contiguous).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    x : array_like
+        The matrix, converted as by :func:`finite_array`.
+
+    Returns
+    -------
+    ndarray of float64, shape (k, k)
+        The matrix, k ≥ 1, C-contiguous.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``x`` is not a finite 2-d real array (see :func:`finite_array`), is not square, or is empty.
+    """
     a = finite_array(name, x, ndim=2)
     if a.shape[0] != a.shape[1] or a.shape[0] == 0:
         raise InvalidParameter(name, "a non-empty square matrix", f"shape {a.shape}")
@@ -248,6 +533,24 @@ def square_matrix(name: str, x) -> np.ndarray:
 
 def finite_result(names: str, value):
     """``value`` itself when every entry is finite; else :class:`InvalidParameter` naming the inputs
-    (``names``) whose size overflowed float64 (:func:`finite_output` for a computed closed form)."""
+    (``names``) whose size overflowed float64 (:func:`finite_output` for a computed closed form).
+
+    Parameters
+    ----------
+    names : str
+        The inputs that scale the value, for the message.
+    value : float or array_like of float
+        The computed value (converted to float64 only for the check).
+
+    Returns
+    -------
+    object
+        ``value`` unchanged (same object, same type).
+
+    Raises
+    ------
+    InvalidParameter
+        When any entry of ``value`` is NaN or ±inf.
+    """
     finite_output(names, np.asarray(value, dtype=np.float64))
     return value

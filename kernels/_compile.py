@@ -29,6 +29,24 @@ HELPERS = (
 
 
 def compile_helpers(decorate: Callable) -> types.SimpleNamespace:
+    """Compile every helper named in ``HELPERS`` with one target's decorator.
+
+    Each helper of ``kernels._shared`` is rebuilt from its code object over a private globals table
+    (holding ``math``, the Newton constants and the helpers compiled so far, in ``HELPERS`` order), so a
+    helper that calls another calls the compiled version; then ``decorate`` is applied to it.  The
+    originals in ``kernels._shared`` are left untouched (they stay plain Python, the NumPy twins' helpers).
+
+    Parameters
+    ----------
+    decorate : callable
+        Takes a plain Python function and returns the compiled one, e.g.
+        ``numba.njit(inline="always")`` for the CPU or ``numba.cuda.jit(device=True)`` for the GPU.
+
+    Returns
+    -------
+    types.SimpleNamespace
+        One attribute per name in ``HELPERS``, bound to that helper's compiled version.
+    """
     table: dict = {
         "math": math,
         "NEWTON_MAX_ITER": _shared.NEWTON_MAX_ITER,

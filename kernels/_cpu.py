@@ -82,7 +82,23 @@ def _dot16_blocks(typingctx, u, v):
 
 
 def dot(u, v):
-    """Σ u_j v_j with the fixed order of ``kernels._shared.dot`` (in jitted code: vectorised, same bits)."""
+    """Σ u_j v_j with the fixed order of ``kernels._shared.dot`` (in jitted code: vectorised, same bits).
+
+    Called from Python, it converts both vectors to C-contiguous float64 and runs ``dot_scalar`` (the shared
+    source compiled as written).  Inside jitted code the overload replaces it: contiguous float64 vectors
+    use the explicit 4×4-lane intrinsic, anything else ``dot_scalar``; both sum in the same order.
+
+    Parameters
+    ----------
+    u, v : array_like of float, shape (d,)
+        The two vectors, of the same length d (converted to float64).
+
+    Returns
+    -------
+    float
+        The inner product, summed in sixteen interleaved lanes combined as a tree, then the last d mod 16
+        products in order.
+    """
     return float(dot_scalar(np.ascontiguousarray(u, dtype=np.float64), np.ascontiguousarray(v, dtype=np.float64)))
 
 
@@ -114,7 +130,20 @@ if _lemire32 is not None:
 
     @njit(inline="always", nogil=True)
     def randint_below(rng, n):
-        """A uniform integer in [0, n), n ≥ 1: the same draw as ``rng.integers(0, n)``."""
+        """A uniform integer in [0, n), n ≥ 1: the same draw as ``rng.integers(0, n)``.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The generator (inside jitted code); advanced exactly as ``rng.integers(0, n)`` would advance it.
+        n : int
+            Size of the range, n ≥ 1 (n = 1 returns 0 without drawing).
+
+        Returns
+        -------
+        int
+            The draw, in [0, n).
+        """
         r = n - 1
         if r == 0:
             return 0
@@ -126,7 +155,20 @@ else:  # pragma: no cover
 
     @njit(inline="always", nogil=True)
     def randint_below(rng, n):
-        """A uniform integer in [0, n), n ≥ 1: ``rng.integers(0, n)``."""
+        """A uniform integer in [0, n), n ≥ 1: ``rng.integers(0, n)``.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The generator (inside jitted code).
+        n : int
+            Size of the range, n ≥ 1.
+
+        Returns
+        -------
+        int
+            The draw, in [0, n).
+        """
         return rng.integers(0, n)
 
 
@@ -190,7 +232,21 @@ def _rows_combination16(typingctx, out, mat, idx, coef, count):
 
 @njit(inline="always", nogil=True)
 def rows_combination_scalar(out, mat, idx, coef, count):
-    """out = Σ_{b<count} coef[b]·mat[idx[b]] as the plain loop: out zeroed, then each record added in order."""
+    """out = Σ_{b<count} coef[b]·mat[idx[b]] as the plain loop: out zeroed, then each record added in order.
+
+    Parameters
+    ----------
+    out : ndarray of float64, shape (d,)
+        Overwritten in place with the combination.
+    mat : ndarray of float64, shape (n, d)
+        The records, one per row.
+    idx : ndarray of int, shape (≥ count,)
+        Row indices into ``mat``; the first ``count`` are used (repeats allowed).
+    coef : ndarray of float64, shape (≥ count,)
+        The coefficient of each selected row.
+    count : int
+        How many entries of ``idx`` / ``coef`` to use.
+    """
     d = mat.shape[1]
     for j in range(d):
         out[j] = 0.0
@@ -202,7 +258,26 @@ def rows_combination_scalar(out, mat, idx, coef, count):
 
 
 def rows_combination(out, mat, idx, coef, count):
-    """out[:] = Σ_{b<count} coef[b]·mat[idx[b]] (jitted code: register-blocked, the same bits as the plain loop)."""
+    """out[:] = Σ_{b<count} coef[b]·mat[idx[b]] (jitted code: register-blocked, the same bits as the plain loop).
+
+    Called from Python it converts ``mat`` to C-contiguous float64, ``idx`` to int64 and ``coef`` to float64
+    and runs :func:`rows_combination_scalar`.  Inside jitted code the overload replaces it: with C-contiguous
+    float64 ``out``/``mat``/``coef``, int64 ``idx`` and an integer ``count`` it runs the register-blocked
+    intrinsic (sixteen coordinates per block), otherwise the scalar loop.
+
+    Parameters
+    ----------
+    out : ndarray of float64, shape (d,)
+        Overwritten in place with the combination (must already be float64; it is not converted).
+    mat : array_like of float, shape (n, d)
+        The records, one per row.
+    idx : array_like of int, shape (≥ count,)
+        Row indices into ``mat``; the first ``count`` are used.
+    coef : array_like of float, shape (≥ count,)
+        The coefficient of each selected row.
+    count : int
+        How many records to combine.
+    """
     rows_combination_scalar(out, np.ascontiguousarray(mat, dtype=np.float64), np.asarray(idx, np.int64),
                             np.asarray(coef, np.float64), int(count))
 

@@ -24,7 +24,21 @@ ROOT = Path(__file__).resolve().parent
 
 
 def sources_fingerprint(root: Path = ROOT) -> bytes:
-    """SHA-256 over the relative path and bytes of every ``.py`` file under ``root`` (sorted)."""
+    """SHA-256 over the relative path and bytes of every ``.py`` file under ``root`` (sorted).
+
+    Files under a ``__pycache__`` folder are skipped; each path (POSIX form, relative to ``root``) and each
+    file's bytes are followed by a NUL byte, so a rename changes the digest as well as an edit.
+
+    Parameters
+    ----------
+    root : pathlib.Path, optional
+        The folder to fingerprint, searched recursively; defaults to this package's folder (``kernels/``).
+
+    Returns
+    -------
+    bytes
+        The 32-byte SHA-256 digest.
+    """
     h = hashlib.sha256()
     for f in sorted(root.rglob("*.py")):
         if "__pycache__" in f.parts:
@@ -43,10 +57,33 @@ class KernelsCacheLocator(_caching.InTreeCacheLocator):
     """In-tree cache for this package's kernels, stamped with the fingerprint of all its sources."""
 
     def get_source_stamp(self):
+        """The source stamp Numba compares with the one stored beside a cached kernel.
+
+        Returns
+        -------
+        bytes
+            The fingerprint of every ``.py`` file of this package, computed once at import.
+        """
         return _FINGERPRINT
 
     @classmethod
     def from_function(cls, py_func, py_file):
+        """Build a locator for a function defined in this package, or decline (Numba then tries the next one).
+
+        Parameters
+        ----------
+        py_func : function
+            The Python function being compiled with ``cache=True``.
+        py_file : str
+            Path of the source file that defines ``py_func``.
+
+        Returns
+        -------
+        KernelsCacheLocator or None
+            A locator (built as Numba's in-tree locator builds it, which itself gives None when ``py_file``
+            does not exist or its ``__pycache__`` folder cannot be created or written) when ``py_file`` lies
+            under ``kernels/``; None when it lies elsewhere or its path cannot be resolved.
+        """
         try:
             inside = Path(py_file).resolve().is_relative_to(ROOT)
         except (OSError, ValueError):
@@ -57,7 +94,11 @@ class KernelsCacheLocator(_caching.InTreeCacheLocator):
 
 
 def install() -> None:
-    """Put :class:`KernelsCacheLocator` first among Numba's locators (idempotent)."""
+    """Put :class:`KernelsCacheLocator` first among Numba's locators (idempotent).
+
+    Edits Numba's class-level list ``CacheImpl._locator_classes`` in place; does nothing when a class of the
+    same name from this module is already in it.  Called at import unless ``NUMBA_CACHE_LOCATOR_CLASSES`` is set.
+    """
     classes = _caching.CacheImpl._locator_classes
     if not any(getattr(c, "__name__", "") == KernelsCacheLocator.__name__ and c.__module__ == __name__
                for c in classes):
@@ -65,7 +106,19 @@ def install() -> None:
 
 
 def locator_of(dispatcher) -> object | None:
-    """The cache locator a jitted kernel uses (None if it is not cached)."""
+    """The cache locator a jitted kernel uses (None if it is not cached).
+
+    Parameters
+    ----------
+    dispatcher : numba dispatcher
+        A function compiled by ``numba.njit`` (or ``numba.jit``); any object without a Numba cache gives None.
+
+    Returns
+    -------
+    object or None
+        The locator instance of the dispatcher's cache implementation, or None when the kernel was compiled
+        without ``cache=True``.
+    """
     cache = getattr(dispatcher, "_cache", None)
     impl = getattr(cache, "_impl", None)
     return getattr(impl, "locator", None) or getattr(impl, "_locator", None)

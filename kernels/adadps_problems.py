@@ -36,16 +36,58 @@ class GLMProblem(DataMatrix):
 
     @property
     def n_users(self) -> int:
+        """The number of users U (0 for a problem without user splits).
+
+        Returns
+        -------
+        int
+            ``len(user_ptr) − 1``, or 0 when ``user_ptr`` is None.
+        """
         return 0 if self.user_ptr is None else self.user_ptr.size - 1
 
     def loss_value(self, w: np.ndarray, X: np.ndarray | None = None, y: np.ndarray | None = None) -> float:
-        """Mean loss (NumPy; the reference for the kernel's logged losses)."""
+        """Mean loss (NumPy; the reference for the kernel's logged losses).
+
+        Parameters
+        ----------
+        w : ndarray of float, shape (d,)
+            The weights.
+        X : ndarray of float, shape (m, d), optional
+            The records; None (default) for the private training features.
+        y : ndarray of float, shape (m,), optional
+            Their labels; None (default) for the training labels.
+
+        Returns
+        -------
+        float
+            The mean of ½(⟨x, w⟩ − y)² (``loss="squared"``) or log(1 + exp(−y⟨x, w⟩)) (``"logistic"``).
+
+        Raises
+        ------
+        KeyError
+            When ``self.loss`` is not a key of ``LOSSES``.
+        """
         X = self.features if X is None else X
         y = self.labels if y is None else y
         return float(np.mean(_np_losses(LOSSES[self.loss], X @ w, y)))
 
     def accuracy(self, w: np.ndarray, X: np.ndarray | None = None, y: np.ndarray | None = None) -> float:
-        """Fraction of correct signs (logistic problems; default: the test split)."""
+        """Fraction of correct signs (logistic problems; default: the test split).
+
+        Parameters
+        ----------
+        w : ndarray of float, shape (d,)
+            The weights; the prediction is +1 where ⟨x, w⟩ ≥ 0, else −1.
+        X : ndarray of float, shape (m, d), optional
+            The records; None (default) for the test features.
+        y : ndarray of float, shape (m,), optional
+            Their ±1 labels; None (default) for the test labels.
+
+        Returns
+        -------
+        float
+            The fraction of records whose predicted sign equals the label.
+        """
         X = self.test_features if X is None else X
         y = self.test_labels if y is None else y
         return float(np.mean(np.where(X @ w >= 0, 1.0, -1.0) == y))
@@ -76,6 +118,37 @@ def sparse_linear_regression(n: int = 1000, d: int = 500, n_frequent: int = 50, 
     the authors' generator uses 0.01 as the standard deviation, taken here); loss ½(⟨w, x⟩ − y)².
     Side information ``"paper"``: A_j = 1 (frequent) and 0.01 (rare), as in the paper; ``"mean"``:
     A_j = E|x_j| (Theorem 3's GLM choice).  Limits: n, d ≤ 10⁹ with the (n, d) features ≤ 8 GiB.
+
+    Parameters
+    ----------
+    n : int, optional
+        Number of records (default 1000).
+    d : int, optional
+        Dimension (default 500).
+    n_frequent : int, optional
+        How many leading coordinates are frequent, 0 ≤ n_frequent ≤ d (default 50).
+    p_frequent, p_rare : float, optional
+        P(x_j = 1) for frequent and rare coordinates, each in (0, 1] (defaults 0.9, 0.01).
+    w_frequent, w_rare : float, optional
+        The true weights of frequent and rare coordinates, finite (defaults 0.01, 1.0).
+    noise_std : float, optional
+        Standard deviation of the label noise, ≥ 0 (default 0.01).
+    a_frequent, a_rare : float, optional
+        The ``"paper"`` side information of frequent and rare coordinates, > 0 (defaults 1.0, 0.01).
+    seed : int, optional
+        Seed ≥ 0 of the generator (default 0).
+
+    Returns
+    -------
+    GLMProblem
+        A ``"squared"`` problem with side information ``"paper"`` and ``"mean"`` and ``w_true`` the true weights
+        (no public, test or user splits).
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a parameter is outside the ranges above, ``n_frequent`` exceeds d, or the features would not fit
+        in memory.
     """
     n, d = V.count("n", n), V.count("d", d)
     V.memory("n, d", n, d)
@@ -116,6 +189,43 @@ def zipf_bow_logistic(n: int = 4000, d: int = 1000, zipf_s: float = 1.1, doc_len
 
     Limits: n, d, n_test, n_users ≤ 10⁹, ``doc_len`` ≤ 10⁶ tokens, and the (n, d), (n_test, d), (n_users, d)
     and public (⌈public_fraction·n⌉, d) arrays ≤ 8 GiB each.
+
+    Parameters
+    ----------
+    n : int, optional
+        Private training records (default 4000).
+    d : int, optional
+        Vocabulary size (default 1000).
+    zipf_s : float, optional
+        The Zipf exponent s > 0 (default 1.1).
+    doc_len : float, optional
+        Mean tokens per record, in [1, 10⁶] (default 40).
+    predictive_power : float, optional
+        The exponent of ((j + 1)/d) in w*, ≥ 0 (default 1).
+    signal : float, optional
+        The scale of w*, > 0 (default 4).
+    public_fraction : float, optional
+        The public split's size as a fraction of n, in (0, 1) (default 0.01; at least one record).
+    n_test : int, optional
+        Test records (default 2000).
+    n_users : int, optional
+        Number of users (default 100).
+    user_skew : float, optional
+        Standard deviation of the users' log-tilts, ≥ 0 (default 1; 0: identical users).
+    seed : int, optional
+        Seed ≥ 0 of the generator (default 0).
+
+    Returns
+    -------
+    GLMProblem
+        A ``"logistic"`` problem with public and test splits, ``user_ptr``, side information ``"frequency"``
+        and ``"inverse_idf"``, and ``w_true`` = w*.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a parameter is outside the ranges above, an array would not fit in memory, or some token is certain
+        to appear in every record (its IDF would be 0).
     """
     n, d = V.count("n", n), V.count("d", d)
     zipf_s = V.positive("zipf_s", zipf_s)
@@ -188,6 +298,34 @@ def collinear_regression(n: int = 1000, d: int = 1, n_public: int = 100, s_low: 
     coordinate by coordinate, (g_j/ĝ_j)² ∈ [(s_low/s_high)⁴, (s_high/s_low)⁴], at every w.  The public split
     (``n_public`` records) is drawn from the same law.  Side information ``"scale"``: A = u.
     Limits: n, d, n_public ≤ 10⁹ with each (·, d) array ≤ 8 GiB; 0 < s_low ≤ s_high.
+
+    Parameters
+    ----------
+    n : int, optional
+        Private records (default 1000).
+    d : int, optional
+        Dimension (default 1).
+    n_public : int, optional
+        Public records (default 100).
+    s_low, s_high : float, optional
+        The range of the record scales s_i, 0 < s_low ≤ s_high < ∞ (defaults 1, 2).
+    decay : float, optional
+        The exponent of u_j ∝ j^(−decay), ≥ 0 (default 1).
+    w_norm : float, optional
+        The scale of w* = w_norm·(1, ..., 1)/√d, finite (default 1; ‖w*‖ = abs(w_norm)).
+    seed : int, optional
+        Seed ≥ 0 of the generator (default 0).
+
+    Returns
+    -------
+    GLMProblem
+        A ``"squared"`` problem with a public split, side information ``"scale"``, ``w_true`` = w* and
+        ``extra["u"]`` = u.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a parameter is outside the ranges above or an array would not fit in memory.
     """
     n, d, n_public = V.count("n", n), V.count("d", d), V.count("n_public", n_public)
     V.memory("n, d", n, d)
@@ -215,7 +353,27 @@ def aligned_no_signal_logistic(n: int = 64, d: int = 1, value: float = 1.0) -> G
     is ``value``·e_{(i mod d)+1}, labels ±1 alternating within each feature, so every feature is balanced, the
     optimum is w* = 0 (F* = log 2) and sits where the logistic loss is most curved (f'' = 1/4): stochastic
     gradients keep their largest variance there and a step of 1/curvature is the largest a smoothness bound allows.
-    Side information "frequency": 1 for every feature (all features equally frequent).  Deterministic (no seed)."""
+    Side information "frequency": 1 for every feature (all features equally frequent).  Deterministic (no seed).
+
+    Parameters
+    ----------
+    n : int, optional
+        Number of records, a multiple of 2d (default 64).
+    d : int, optional
+        Dimension (default 1).
+    value : float, optional
+        The non-zero entry of every record, > 0 and finite (default 1).
+
+    Returns
+    -------
+    GLMProblem
+        A ``"logistic"`` problem with ``w_true`` = 0 and no public, test or user splits.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When n or d is not a count, n is not a multiple of 2d, or ``value`` is not a finite positive number.
+    """
     n = V.count("n", n)
     d = V.count("d", d)
     if n % (2 * d):

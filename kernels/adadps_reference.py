@@ -21,18 +21,67 @@ from kernels.pagan_reference import Transform
 
 
 def glm_grads(kind: str, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Per-record gradients c(x; w)·x, shape (m, d)."""
+    """Per-record gradients c(x; w)·x, shape (m, d).
+
+    Parameters
+    ----------
+    kind : str
+        The loss, a key of ``LOSSES``: ``"squared"`` (c = ⟨x, w⟩ − y) or ``"logistic"``
+        (c = −y/(1 + exp(y⟨x, w⟩)), labels ±1).
+    X : ndarray of float, shape (m, d)
+        The records.
+    y : ndarray of float, shape (m,)
+        Their labels.
+    w : ndarray of float, shape (d,)
+        The iterate.
+
+    Returns
+    -------
+    ndarray of float64, shape (m, d)
+        Row i is the gradient of record i's loss at ``w``.
+
+    Raises
+    ------
+    KeyError
+        When ``kind`` is not a key of ``LOSSES`` (not validated here).
+    """
     z = X @ w
     c = z - y if LOSSES[kind] == 0 else -y / (1.0 + np.exp(y * z))
     return c[:, None] * X
 
 
 def clip_rows(G: np.ndarray, C: float) -> np.ndarray:
+    """ℓ₂ clipping of each row: g·min(1, C/‖g‖) (a zero row stays zero).
+
+    Parameters
+    ----------
+    G : ndarray of float, shape (m, d)
+        The rows (per-record gradients, or model deltas in the federated reference).
+    C : float
+        The clipping threshold (``inf``: no clipping).
+
+    Returns
+    -------
+    ndarray of float64, shape (m, d)
+        The clipped rows (a new array).
+    """
     norms = np.linalg.norm(G, axis=1)
     return G * np.where(norms > C, C / np.where(norms > 0, norms, 1.0), 1.0)[:, None]
 
 
 def sgd(lr: float) -> Transform:
+    """Plain SGD as a stateless transform: the step −lr·g.
+
+    Parameters
+    ----------
+    lr : float
+        The stepsize.
+
+    Returns
+    -------
+    Transform
+        ``init(d)`` gives None; ``update(g, state, A=None)`` gives (−lr·g, None), ``A`` ignored.
+    """
     return Transform(lambda d: None, lambda g, s, A=None: (-lr * g, None))
 
 
@@ -43,6 +92,25 @@ class AdamState(NamedTuple):
 
 
 def adam(lr: float, b1: float, b2: float, eps: float) -> Transform:
+    """Adam with bias correction (the DP-Adam baseline's optimizer step).
+
+    Step t (1-based): m ← β₁m + (1 − β₁)g, v ← β₂v + (1 − β₂)g², step = −lr·(m/(1 − β₁ᵗ))/(√(v/(1 − β₂ᵗ)) + ε).
+
+    Parameters
+    ----------
+    lr : float
+        The stepsize.
+    b1, b2 : float
+        The moment rates β₁ and β₂.
+    eps : float
+        The stabiliser ε added to the square root.
+
+    Returns
+    -------
+    Transform
+        ``init(d)`` gives an :class:`AdamState` of zeros with t = 0; ``update(g, state, A=None)`` gives
+        (step, new state), ``A`` ignored.
+    """
     def init(d):
         return AdamState(np.zeros(d), np.zeros(d), 0)
 
@@ -56,6 +124,22 @@ def adam(lr: float, b1: float, b2: float, eps: float) -> Transform:
 
 
 def rmsprop(lr: float, b2: float, eps: float) -> Transform:
+    """RMSProp (the DP-RMSProp baseline's optimizer step): v ← β₂v + (1 − β₂)g², step = −lr·g/(√v + ε).
+
+    Parameters
+    ----------
+    lr : float
+        The stepsize.
+    b2 : float
+        The second-moment rate β₂.
+    eps : float
+        The stabiliser ε.
+
+    Returns
+    -------
+    Transform
+        ``init(d)`` gives a (d,) array of zeros (v); ``update(g, v, A=None)`` gives (step, new v), ``A`` ignored.
+    """
     def init(d):
         return np.zeros(d)
 
@@ -67,7 +151,18 @@ def rmsprop(lr: float, b2: float, eps: float) -> Transform:
 
 
 def scale_by_public(lr: float) -> Transform:
-    """DP-R-Pub: step along g̃/A with A from the public statistics (privatise, then precondition)."""
+    """DP-R-Pub: step along g̃/A with A from the public statistics (privatise, then precondition).
+
+    Parameters
+    ----------
+    lr : float
+        The stepsize.
+
+    Returns
+    -------
+    Transform
+        ``init(d)`` gives None; ``update(g, state, A)`` gives (−lr·g/A, None); ``A`` (d,) must be passed.
+    """
     return Transform(lambda d: None, lambda g, s, A=None: (-lr * g / A, None))
 
 
@@ -80,7 +175,24 @@ def public_stats(rule: str, beta1: float, eps: float) -> Transform:
     """A = √v + ε from public-batch mean gradients ĝ: EMA (RMSProp/Adam) or sum (AdaGrad); Adam's M.
 
     ``update(ĝ, state, beta2)`` returns (A, new state); β₂ is an argument because Theorem 2's schedule
-    changes it every step."""
+    changes it every step.
+
+    Parameters
+    ----------
+    rule : str
+        ``"adagrad"``: v ← v + ĝ²; any other value: v ← β₂v + (1 − β₂)ĝ².  With ``"adam"`` the state also keeps
+        M ← β₁M + (1 − β₁)ĝ (otherwise M stays 0).
+    beta1 : float
+        β₁ of Adam's first moment M.
+    eps : float
+        The stabiliser ε in A = √v + ε.
+
+    Returns
+    -------
+    Transform
+        ``init(d)`` gives a :class:`PublicState` of zeros; ``update(ĝ, state, beta2)`` gives (A, new state),
+        A of shape (d,).
+    """
     def init(d):
         return PublicState(np.zeros(d), np.zeros(d))
 
@@ -93,6 +205,30 @@ def public_stats(rule: str, beta1: float, eps: float) -> Transform:
 
 
 def draw_batch(rng: np.random.Generator, perm: np.ndarray, sampling: str, q: float, b: int) -> np.ndarray:
+    """A batch of distinct indices, drawn as the kernels draw it.
+
+    The size is Binomial(n, q) for ``"poisson"`` (each index in with probability q) and ``b`` otherwise; the
+    indices are the first ``size`` entries of ``perm`` after that many steps of a Fisher–Yates shuffle, one
+    ``rng.integers`` draw each.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The trial's generator.
+    perm : ndarray of int, shape (n,)
+        A permutation of 0..n−1, shuffled in place and carried over from batch to batch.
+    sampling : str
+        ``"poisson"``, or any other value (the kernels' ``"fixed"``) for batches of exactly ``b``.
+    q : float
+        The sampling rate of Poisson batches.
+    b : int
+        The size of fixed batches, ≤ n.
+
+    Returns
+    -------
+    ndarray of int, shape (size,)
+        The batch (a copy of the start of ``perm``).
+    """
     n = perm.size
     size = int(rng.binomial(n, q)) if sampling == "poisson" else b
     for k in range(size):
@@ -112,6 +248,58 @@ def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator
     the iterate wᵗ, the public batch's mean gradient ĝᵗ (None without public data), the private batch's
     (1/b)Σ of raw gradients gᵗ, the preconditioner Aᵗ and the per-record rows that are clipped next
     (g_i/Aᵗ for AdaDPS, g_i otherwise).  It draws nothing: the run is the same with or without it.
+
+    Per step t: draw the private batch (:func:`draw_batch`, rate b/n); for the public-data methods draw
+    ``public_batch`` public indices with replacement and update the preconditioner A from their mean gradient
+    (:func:`public_stats`); for AdaDPS precondition each record's gradient (g_i/A, after mixing in Adam's public
+    first moment for adadps_adam); clip each row to ``clip``, sum, add N(0, (σC)² I_d) with C = ``noise_clip``
+    or ``clip``, divide by b, and apply the optimizer step, scaled by 1/√t with ``lr_decay``.  No input is
+    validated.
+
+    Parameters
+    ----------
+    problem : GLMProblem
+        The data (and the public split for the public-data methods).
+    method : str
+        A key of ``kernels.adadps.METHODS``: dp_sgd, adadps_fixed, adadps_rmsprop, adadps_adam, adadps_adagrad,
+        dp_adam, dp_rmsprop, dp_r_pub.
+    rng : numpy.random.Generator
+        The trial's generator.
+    lr : float
+        The stepsize.
+    clip : float
+        The per-record clipping threshold (``inf``: none).
+    sigma : float
+        The noise multiplier (0: no noise drawn).
+    batch_size : int
+        The (expected) batch size b; the sum is always divided by b.
+    steps : int
+        The number of steps T.
+    sampling : str, optional
+        ``"poisson"`` (default) or fixed-size batches.
+    A_fixed : array_like of float, shape (d,), optional
+        The fixed preconditioner of adadps_fixed; None (default) for ones.
+    beta1, beta2 : float, optional
+        The moment rates (defaults 0.9, 0.99).
+    eps_a : float, optional
+        The stabiliser ε of the adaptive methods and of A = √v + ε (default 1e-8).
+    public_batch : int, optional
+        Public records per step; None (default) for ``batch_size``.
+    harmonic_beta2 : bool, optional
+        Use β₂ᵗ = 1 − 1/t for the public statistics (Theorem 2's schedule) instead of ``beta2``.
+    lr_decay : bool, optional
+        Scale the step at t by 1/√t.
+    noise_clip : float, optional
+        The C of the noise σC when it differs from ``clip``.
+    w0 : array_like of float, shape (d,), optional
+        The starting point (default 0).
+    observe : callable, optional
+        ``observe(t, w, ghat, g, A, scaled)``, described above.
+
+    Returns
+    -------
+    ndarray of float64, shape (d,)
+        The last iterate w_T.
     """
     X, y, d, n = problem.features, problem.labels, problem.d, problem.n
     b_pub = batch_size if public_batch is None else public_batch
@@ -158,6 +346,50 @@ def federated_reference(problem: GLMProblem, rng: np.random.Generator, *, A, loc
 
     The server steps along the averaged noisy delta Δ with ``server="sgd"``, or with FedAdam (Reddi et al.
     2021, no bias correction) on Δ with ``server="adam"``.
+
+    Per round: draw users (:func:`draw_batch` over the U users, rate ``users_per_round``/U); each drawn user
+    with records runs ``local_steps`` steps w ← w − local_lr·ḡ/A from the server's w, ḡ the mean gradient of
+    ``local_batch`` of its records drawn with replacement; its delta is clipped to ℓ₂ norm ``clip``; the deltas
+    are summed with N(0, (σ·clip)² I_d) noise (once per user with ``device_noise``, else once per round) and the
+    sum divided by ``users_per_round`` is Δ.  No input is validated.
+
+    Parameters
+    ----------
+    problem : GLMProblem
+        The data, grouped by user through ``problem.user_ptr``.
+    rng : numpy.random.Generator
+        The trial's generator.
+    A : ndarray of float, shape (d,)
+        The preconditioner of the local steps (ones: DP-FedAvg).
+    local_lr : float
+        The users' stepsize.
+    clip : float
+        The user-level clipping threshold of model deltas.
+    sigma : float
+        The noise multiplier (0: no noise drawn).
+    users_per_round : int
+        The (expected) number of users per round.
+    rounds : int
+        The number of rounds.
+    local_steps : int
+        Local steps per user per round.
+    local_batch : int
+        Records per local step.
+    server_lr : float, optional
+        The server's stepsize η_s (default 1).
+    sampling : str, optional
+        ``"poisson"`` (default) or fixed-size user batches.
+    device_noise : bool, optional
+        Add the noise on every device rather than once at the server (default False).
+    server : str, optional
+        ``"sgd"`` (default): w ← w + η_sΔ; any other value (``"adam"``): FedAdam.
+    server_beta1, server_beta2, server_tau : float, optional
+        FedAdam's β₁, β₂ and τ (defaults 0.9, 0.99, 1e-3).
+
+    Returns
+    -------
+    ndarray of float64, shape (d,)
+        The last iterate w_T.
     """
     X, y, ptr, d = problem.features, problem.labels, problem.user_ptr, problem.d
     U = ptr.size - 1

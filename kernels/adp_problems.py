@@ -16,6 +16,22 @@ REG_GRAD_MAX = 3.0 * math.sqrt(3.0) / 8.0  # max_u 2u/(1+u²)², at u = 1/√3
 
 @dataclass(frozen=True)
 class NonconvexProblem(DataMatrix):
+    """Non-convex regularised logistic regression: F(θ) = (1/n) Σ_i log(1 + exp(−y_i⟨x_i, θ⟩)) + λ Σ_j θ_j²/(1 + θ_j²).
+
+    Attributes
+    ----------
+    features : ndarray of float64, shape (n, d)
+        The records, unit rows.
+    labels : ndarray of float64, shape (n,)
+        Labels ±1.
+    lam : float
+        The regularisation weight λ ≥ 0.
+    theta_star : ndarray of float64, shape (d,)
+        The direction that generated the labels.
+    params : dict
+        The arguments of :func:`smooth_nonconvex` that built it.
+    """
+
     features: np.ndarray  # (n, d), unit rows
     labels: np.ndarray  # (n,), ±1
     lam: float
@@ -24,11 +40,28 @@ class NonconvexProblem(DataMatrix):
 
     @property
     def gradient_bound(self) -> float:
-        """G of Assumption 2.2: ‖∇f(θ; x_i, y_i)‖ ≤ 1 + λ√d·3√3/8 for every θ and record."""
+        """G of Assumption 2.2: ‖∇f(θ; x_i, y_i)‖ ≤ 1 + λ√d·3√3/8 for every θ and record.
+
+        Returns
+        -------
+        float
+            1 + λ√d·3√3/8 (the logistic part is at most ‖x_i‖ = 1; each regulariser coordinate at most λ·3√3/8).
+        """
         return 1.0 + self.lam * math.sqrt(self.d) * REG_GRAD_MAX
 
     def full_gradient(self, theta: np.ndarray) -> np.ndarray:
-        """∇F(θ) (NumPy; the reference)."""
+        """∇F(θ) (NumPy; the reference).
+
+        Parameters
+        ----------
+        theta : ndarray of float, shape (d,)
+            The point θ.
+
+        Returns
+        -------
+        ndarray of float64, shape (d,)
+            (1/n) Σ_i −y_i x_i/(1 + exp(y_i⟨x_i, θ⟩)) + λ·2θ/(1 + θ²)² (the last term coordinatewise).
+        """
         m = self.labels * (self.features @ theta)
         w = -self.labels / (1.0 + np.exp(m))
         return self.features.T @ w / self.n + self.lam * 2.0 * theta / (1.0 + theta**2) ** 2
@@ -39,6 +72,33 @@ def smooth_nonconvex(n: int = 2000, d: int = 20, lam: float = 0.05, flip: float 
     """The ``adp`` stand-in for its image experiments (docs/catalogue.md): non-convex regularised logistic regression.
 
     Limits: n, d ≤ 10⁹ with the (n, d) features ≤ 8 GiB.
+
+    Gaussian rows normalised to unit norm, labels sign(⟨x_i, θ*⟩) (0 read as +1) for a Gaussian θ*, each
+    flipped with probability ``flip``; all from one generator seeded by ``seed``.
+
+    Parameters
+    ----------
+    n : int, optional
+        Number of records (default 2000).
+    d : int, optional
+        Dimension (default 20).
+    lam : float, optional
+        Regularisation weight λ ≥ 0, finite (default 0.05).
+    flip : float, optional
+        Label-flip probability, in (0, 1] (default 0.1).
+    seed : int, optional
+        Seed ≥ 0 (default 0).
+
+    Returns
+    -------
+    NonconvexProblem
+        The problem, with ``params`` recording these arguments.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a size is not an integer in [1, 10⁹], the features would not fit in memory, ``lam`` is negative or
+        not finite, ``flip`` lies outside (0, 1], or ``seed`` is not an integer ≥ 0.
     """
     n = V.count("n", n)
     d = V.count("d", d)

@@ -13,7 +13,46 @@ from kernels.adp_problems import NonconvexProblem
 def adp_reference(problem: NonconvexProblem, rng: np.random.Generator, *, steps: int, eta: float, b_rule: str,
                   alpha_rule: str, sigma: float, a: float = 1.0, c: float = 1.0, b0: float = 1.0, nu: float = 1e-3,
                   C: float = 1.0, clip: float | None = None) -> np.ndarray:
-    """Short NumPy reference of one trial (same draws as the kernel: an index, then d normals, per step); returns θ_T."""  # noqa: E501
+    """Short NumPy reference of one trial (same draws as the kernel: an index, then d normals, per step); returns θ_T.
+
+    From θ_0 = 0, each step draws one record i, takes its gradient (logistic loss plus the regulariser's
+    λ·2θ/(1 + θ²)², coordinatewise), clips it to ℓ₂ norm ``clip``, updates b (``"poly"``: b_{t+1} = √(a + c(t+1));
+    otherwise adaptive: b²_{t+1} = b_t² + max(‖g‖², ν) from b_0 = ``b0``) and α (``"dp"``: 1; otherwise √b for
+    ``"poly"`` and (b0² + (t+1)C)^{1/4} for adaptive b), then θ ← θ − (η/b)(g + α σ ξ) with ξ ~ N(0, I_d).
+    No input is validated.
+
+    Parameters
+    ----------
+    problem : NonconvexProblem
+        The data and λ.
+    rng : numpy.random.Generator
+        The trial's generator (one ``integers`` draw, then d normals, per step).
+    steps : int
+        The number of steps T.
+    eta : float
+        The base stepsize η.
+    b_rule : str
+        ``"poly"`` for the polynomial b_t; any other value (the kernel's ``"adaptive"``) for the adaptive one.
+    alpha_rule : str
+        ``"dp"`` for α_t = 1 (DP-SGD); any other value (the kernel's ``"adp"``) for ADP-SGD's α_t.
+    sigma : float
+        Standard deviation of the Gaussian noise per coordinate (times α_t).
+    a, c : float, optional
+        Constants of the polynomial schedule b_{t+1} = √(a + c(t+1)) (default 1).
+    b0 : float, optional
+        b_0 of the adaptive schedule (default 1).
+    nu : float, optional
+        Floor ν on the squared gradient norm in the adaptive schedule (default 1e-3).
+    C : float, optional
+        Constant of the adaptive α_t = (b0² + (t+1)C)^{1/4} (default 1).
+    clip : float or None, optional
+        Per-record clipping threshold; None (default) for ``problem.gradient_bound``.
+
+    Returns
+    -------
+    ndarray of float64, shape (d,)
+        The last iterate θ_T.
+    """  # noqa: E501
     clip = problem.gradient_bound if clip is None else clip
     X, Y, lam = problem.features, problem.labels, problem.lam
     theta = np.zeros(problem.d)

@@ -27,7 +27,18 @@ class LogisticProblem(DataMatrix):
     sqnorms: np.ndarray
 
     def loss_value(self, w: np.ndarray) -> float:
-        """Mean logistic loss at ``w`` (NumPy, float64)."""
+        """Mean logistic loss at ``w`` (NumPy, float64).
+
+        Parameters
+        ----------
+        w : array_like of float, shape (d,)
+            The weights.
+
+        Returns
+        -------
+        float
+            (1/n) Σ_i log(1 + exp(−y_i⟨x_i, w⟩)), computed stably with ``logaddexp``.
+        """
         m = -self.labels.astype(np.float64) * (self.features.astype(np.float64) @ np.asarray(w, np.float64))
         return float(np.mean(np.logaddexp(0.0, m)))
 

@@ -29,6 +29,12 @@ from typing import Iterator
 
 @dataclass(frozen=True)
 class Faults:
+    """One set of faults (the defaults: none); the fields are the faults listed in the module docstring.
+
+    ``noise_scale`` and ``stepsize_scale`` are float factors (1.0: no fault); the other four fields are
+    booleans (False: no fault).
+    """
+
     noise_scale: float = 1.0
     noise_geometry_inverse: bool = False
     skip_clipping: bool = False
@@ -37,6 +43,13 @@ class Faults:
     public_stepsize: bool = False
 
     def any(self) -> bool:
+        """Whether any fault is switched on.
+
+        Returns
+        -------
+        bool
+            True when some field differs from its default (i.e. ``self != Faults()``).
+        """
         return self != Faults()
 
 
@@ -54,33 +67,80 @@ def _visit(name: str) -> None:
 
 
 def visited() -> frozenset[str]:
-    """The hooks the kernels have passed through since :func:`clear_visited`."""
+    """The hooks the kernels have passed through since :func:`clear_visited`.
+
+    Returns
+    -------
+    frozenset of str
+        The names of the hooks (:func:`noise_scale`, :func:`skip_clipping`, ...) called at least once, faults
+        or not.
+    """
     return frozenset(_visited)
 
 
 def clear_visited() -> None:
+    """Forget the hooks visited so far (start of a new record for :func:`visited`)."""
     with _lock:
         _visited.clear()
 
 
 def active() -> Faults:
-    """The faults in force (``NONE`` outside :func:`inject`)."""
+    """The faults in force (``NONE`` outside :func:`inject`).
+
+    Returns
+    -------
+    Faults
+        The process-wide faults now active.
+    """
     return _active
 
 
 def applied(name: str) -> None:
-    """A wrapper records that it applied the fault ``name``."""
+    """A wrapper records that it applied the fault ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The fault's name (a field of :class:`Faults`).
+    """
     with _lock:
         _applied.add(name)
 
 
 def applied_names() -> frozenset[str]:
+    """The faults the wrappers applied since the last :func:`inject` began (kept after its block ends).
+
+    Returns
+    -------
+    frozenset of str
+        The names recorded by :func:`applied`.
+    """
     return frozenset(_applied)
 
 
 @contextlib.contextmanager
 def inject(**faults) -> Iterator[Faults]:
-    """Switch faults on for the duration of the block; records which of them the kernels applied."""
+    """Switch faults on for the duration of the block; records which of them the kernels applied.
+
+    On entry the record of applied faults (:func:`applied_names`) is cleared; on exit the faults in force
+    before the block are restored (the record is kept).  Not re-entrant across threads.
+
+    Parameters
+    ----------
+    **faults
+        Field values of :class:`Faults` (e.g. ``noise_scale=0.7``, ``skip_clipping=True``); fields not given
+        keep their no-fault defaults.  The values are not type-checked.
+
+    Yields
+    ------
+    Faults
+        The faults in force inside the block.
+
+    Raises
+    ------
+    ValueError
+        When a keyword is not a field of :class:`Faults` (raised before anything is switched on).
+    """
     global _active
     names = {f.name for f in fields(Faults)}
     unknown = set(faults) - names
@@ -98,7 +158,15 @@ def inject(**faults) -> Iterator[Faults]:
 
 
 def noise_scale() -> float:
-    """The factor on the noise's standard deviation (records that it was applied when ≠ 1)."""
+    """The factor on the noise's standard deviation (records that it was applied when ≠ 1).
+
+    Marks the hook ``noise_scale`` visited.
+
+    Returns
+    -------
+    float
+        ``active().noise_scale`` (1.0 when no fault is in force).
+    """
     _visit("noise_scale")
     s = _active.noise_scale
     if s != 1.0:
@@ -107,6 +175,15 @@ def noise_scale() -> float:
 
 
 def stepsize_scale() -> float:
+    """The factor on the stepsize / learning rate (records that it was applied when ≠ 1).
+
+    Marks the hook ``stepsize_scale`` visited.
+
+    Returns
+    -------
+    float
+        ``active().stepsize_scale`` (1.0 when no fault is in force).
+    """
     _visit("stepsize_scale")
     s = _active.stepsize_scale
     if s != 1.0:
@@ -115,6 +192,15 @@ def stepsize_scale() -> float:
 
 
 def skip_clipping() -> bool:
+    """Whether per-record clipping (or the projection onto the ellipsoid) should be left out.
+
+    Records that the fault was applied when True, and marks the hook ``skip_clipping`` visited.
+
+    Returns
+    -------
+    bool
+        ``active().skip_clipping`` (False when no fault is in force).
+    """
     _visit("skip_clipping")
     if _active.skip_clipping:
         applied("skip_clipping")
@@ -122,6 +208,15 @@ def skip_clipping() -> bool:
 
 
 def noise_geometry_inverse() -> bool:
+    """Whether PAGAN/PASAN should draw their noise with covariance A instead of A⁻¹.
+
+    Records that the fault was applied when True, and marks the hook ``noise_geometry_inverse`` visited.
+
+    Returns
+    -------
+    bool
+        ``active().noise_geometry_inverse`` (False when no fault is in force).
+    """
     _visit("noise_geometry_inverse")
     if _active.noise_geometry_inverse:
         applied("noise_geometry_inverse")
@@ -129,6 +224,15 @@ def noise_geometry_inverse() -> bool:
 
 
 def drop_bias_correction() -> bool:
+    """Whether DP-Adam should leave out the bias correction of its moments.
+
+    Records that the fault was applied when True, and marks the hook ``drop_bias_correction`` visited.
+
+    Returns
+    -------
+    bool
+        ``active().drop_bias_correction`` (False when no fault is in force).
+    """
     _visit("drop_bias_correction")
     if _active.drop_bias_correction:
         applied("drop_bias_correction")
@@ -136,6 +240,15 @@ def drop_bias_correction() -> bool:
 
 
 def public_stepsize() -> bool:
+    """Whether ADP-SGD's adaptive b_{t+1} should grow by ν alone, ignoring the gradient norm.
+
+    Records that the fault was applied when True, and marks the hook ``public_stepsize`` visited.
+
+    Returns
+    -------
+    bool
+        ``active().public_stepsize`` (False when no fault is in force).
+    """
     _visit("public_stepsize")
     if _active.public_stepsize:
         applied("public_stepsize")

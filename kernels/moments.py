@@ -34,20 +34,82 @@ MAX_ROUNDS = 1000  # 2^{-T} underflows float64 for T > 1074; T = ⌈1.5 log₂ d
 
 
 def rounds_for(d: int) -> int:
-    """T = ⌈(3/2) log₂ d⌉ (at least 1)."""
+    """T = ⌈(3/2) log₂ d⌉ (at least 1).
+
+    Parameters
+    ----------
+    d : int
+        The dimension, 1 ≤ d ≤ :data:`dpvalidate.MAX_COUNT`.
+
+    Returns
+    -------
+    int
+        The number of rounds T (1 for d = 1).
+
+    Raises
+    ------
+    InvalidParameter
+        When ``d`` is not an integer in [1, MAX_COUNT].
+    """
     d = V.count("d", d)
     return max(1, math.ceil(1.5 * math.log2(d))) if d > 1 else 1
 
 
 def truncation_level(r: float, t: int) -> float:
-    """ρ_t = 4 r Δ_t max(1, log r) with Δ_t = 2^{-(t-1)} (reconstruction, see module docstring)."""
+    """ρ_t = 4 r Δ_t max(1, log r) with Δ_t = 2^{-(t-1)} (reconstruction, see module docstring).
+
+    Parameters
+    ----------
+    r : float
+        The moment ratio of Definition 4.1, > 0 and finite.
+    t : int
+        The round, 1 ≤ t ≤ :data:`MAX_ROUNDS`.
+
+    Returns
+    -------
+    float
+        The truncation level ρ_t (in the data's units).
+
+    Raises
+    ------
+    InvalidParameter
+        When ``r`` is not a finite number > 0, ``t`` is not an integer in [1, MAX_ROUNDS], or ρ_t overflows
+        float64.
+    """
     r = V.positive("r", r)
     t = V.integer("t", t, 1, MAX_ROUNDS)
     return _finite("r", 4.0 * r * 2.0 ** (-(t - 1)) * max(1.0, math.log(r)))
 
 
 def noise_std(rho: float, rounds: int, d: int, n: int, epsilon: float, delta: float) -> float:
-    """Standard deviation ρ²·T·√(d log(T/δ))/(nε) of Algorithm 3's noise (line 5, the T² reading)."""
+    """Standard deviation ρ²·T·√(d log(T/δ))/(nε) of Algorithm 3's noise (line 5, the T² reading).
+
+    Parameters
+    ----------
+    rho : float
+        The round's truncation level ρ_t, ≥ 0 and finite.
+    rounds : int
+        The number of rounds T, 1 ≤ T ≤ :data:`MAX_ROUNDS`.
+    d : int
+        The dimension (≥ 1).
+    n : int
+        The number of records (≥ 1).
+    epsilon : float
+        The privacy parameter ε > 0, finite.
+    delta : float
+        The privacy parameter δ, in (0, 1).
+
+    Returns
+    -------
+    float
+        The standard deviation of the Gaussian noise added to each truncated second moment in a round (in
+        squared data units).
+
+    Raises
+    ------
+    InvalidParameter
+        When a parameter is out of its range above, or the standard deviation overflows float64.
+    """
     rho = V.nonnegative("rho", rho)
     rounds = V.integer("rounds", rounds, 1, MAX_ROUNDS)
     d, n = V.count("d", d), V.count("n", n)
@@ -91,7 +153,38 @@ def _halving_search(Z, rhos, stds, rng, sigma_hat, exit_round):
 
 def schedule(n: int, d: int, r: float, epsilon: float, delta: float, rounds: int | None = None):
     """(rounds, ρ_t array, noise std array) for Algorithm 3 (``rounds`` ≤ 1000; r, ε such that ρ_t² and the
-    noise std are finite)."""
+    noise std are finite).
+
+    Parameters
+    ----------
+    n : int
+        The number of records (≥ 1).
+    d : int
+        The dimension (≥ 1); sets T = :func:`rounds_for` (d) when ``rounds`` is None.
+    r : float
+        The moment ratio, > 0 and finite.
+    epsilon : float
+        The privacy parameter ε > 0, finite.
+    delta : float
+        The privacy parameter δ, in (0, 1).
+    rounds : int or None, optional
+        The number of rounds T, 1 ≤ T ≤ :data:`MAX_ROUNDS`; None (default) for ⌈(3/2) log₂ d⌉.
+
+    Returns
+    -------
+    T : int
+        The number of rounds.
+    rhos : ndarray of float64, shape (T,)
+        The truncation levels ρ_1, …, ρ_T (:func:`truncation_level`).
+    stds : ndarray of float64, shape (T,)
+        The noise standard deviation of each round (:func:`noise_std`).
+
+    Raises
+    ------
+    InvalidParameter
+        When a parameter is out of range, or ρ_t or the noise standard deviation overflows float64 (the
+        latter reported against ``r, epsilon``).
+    """
     T = rounds_for(d) if rounds is None else V.integer("rounds", rounds, 1, MAX_ROUNDS)
     rhos = np.array([truncation_level(r, t) for t in range(1, T + 1)])
     try:
@@ -109,6 +202,40 @@ def second_moment_estimate(Z, *, r: float, epsilon: float, delta: float, seed: i
     """Run Algorithm 3 on data ``Z`` (n, d); returns σ̂ (d,), the exit round of each coordinate, and the schedule.
 
     Limits: ``rounds`` ≤ 1000; ``r`` and ``epsilon`` such that ρ_t² and the noise std stay finite.
+
+    Parameters
+    ----------
+    Z : array_like of float, shape (n, d)
+        The data, one record per row; finite, n, d ≥ 1.
+    r : float
+        The moment ratio of Definition 4.1, > 0 and finite (sets the truncation levels ρ_t).
+    epsilon : float
+        The privacy parameter ε > 0, finite.
+    delta : float
+        The privacy parameter δ, in (0, 1).
+    seed : int, optional
+        Seed (≥ 0) of the generator used when ``rng`` is None (default 0).
+    rounds : int or None, optional
+        The number of rounds T (1 to 1000); None (default) for ⌈(3/2) log₂ d⌉.
+    rng : numpy.random.Generator or None, optional
+        The generator of the noise draws (one standard normal per active coordinate per round, coordinates in
+        order); None (default) for ``default_rng(SeedSequence(seed))``.
+
+    Returns
+    -------
+    dict
+        ``sigma_hat``: ndarray (d,), the scale estimate σ̂_j ∈ {2^{-1}, …, 2^{-T}};
+        ``exit_round``: int64 ndarray (d,), the round t at which coordinate j left the active set
+        (T + 1 for coordinates still active at the end);
+        ``rounds``: int, T; ``rho``: ndarray (T,), the truncation levels; ``noise_std``: ndarray (T,), the
+        noise standard deviation of each round.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``Z`` is not a finite 2-d array with n, d ≥ 1, ``r``/``epsilon``/``delta``/``rounds``/``seed`` are
+        out of range, ``rng`` is neither None nor a ``numpy.random.Generator``, or the schedule overflows
+        (see :func:`schedule`).
     """
     Z = V.finite_array("Z", Z, ndim=2)
     if min(Z.shape) < 1:
@@ -129,7 +256,27 @@ def second_moment_estimate(Z, *, r: float, epsilon: float, delta: float, seed: i
 
 
 def second_moment_reference(Z, rhos, stds, rng) -> np.ndarray:
-    """NumPy reference of the halving search (same draws: one normal per active coordinate, in order)."""
+    """NumPy reference of the halving search (same draws: one normal per active coordinate, in order).
+
+    The NumPy twin of the jitted search in :func:`second_moment_estimate`; it takes the schedule as given and
+    does not validate its inputs.
+
+    Parameters
+    ----------
+    Z : ndarray of float, shape (n, d)
+        The data, one record per row.
+    rhos : sequence of float, length T
+        The truncation levels ρ_1, …, ρ_T.
+    stds : sequence of float, length T
+        The noise standard deviation of each round.
+    rng : numpy.random.Generator
+        The generator of the noise draws (advanced by one normal per active coordinate per round).
+
+    Returns
+    -------
+    ndarray of float64, shape (d,)
+        The scale estimate σ̂ (2^{-T} for coordinates that never leave the active set).
+    """
     n, d = Z.shape
     sigma_hat = np.full(d, 2.0 ** (-len(rhos)))
     active = np.ones(d, dtype=bool)

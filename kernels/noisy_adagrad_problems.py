@@ -17,6 +17,12 @@ LOSSES = {"absolute": 0, "logistic": 1, "hinge": 2}
 
 @dataclass(frozen=True)
 class LowRankGLM(DataMatrix):
+    """A GLM whose records lie in a k-dimensional subspace of R^p (the fields' shapes are noted beside them).
+
+    ``loss`` is a key of :data:`LOSSES`; ``params`` records the generator's arguments.  ``n`` and ``d`` (= p)
+    are read off ``X`` (:class:`kernels.problem_data.DataMatrix`).
+    """
+
     X: np.ndarray  # (n, p) records, rows in span(V), ‖x_i‖ ≤ 1
     y: np.ndarray  # (n,)
     V: np.ndarray  # (p, k) orthonormal basis of the feature span
@@ -30,21 +36,65 @@ class LowRankGLM(DataMatrix):
 
     @property
     def p(self) -> int:
+        """The ambient dimension p.
+
+        Returns
+        -------
+        int
+            The number of columns of ``X``.
+        """
         return self.d
 
     @property
     def k(self) -> int:
+        """The rank k of the feature subspace.
+
+        Returns
+        -------
+        int
+            The number of columns of the basis ``V``.
+        """
         return self.V.shape[1]
 
     @property
     def lipschitz(self) -> float:
-        """L: every per-record (sub)gradient has norm ≤ max_i ‖x_i‖ ≤ 1 (all three losses are 1-Lipschitz in ⟨x, θ⟩)."""
+        """L: every per-record (sub)gradient has norm ≤ max_i ‖x_i‖ ≤ 1 (all three losses are 1-Lipschitz in ⟨x, θ⟩).
+
+        Returns
+        -------
+        float
+            max_i ‖x_i‖₂ over the private records.
+        """
         return float(np.max(np.linalg.norm(self.X, axis=1)))
 
     def loss_value(self, theta: np.ndarray) -> float:
+        """The empirical loss L(θ; D) = (1/n) Σ_i ℓ(⟨x_i, θ⟩; y_i) (jitted, :func:`glm_loss`).
+
+        Parameters
+        ----------
+        theta : array_like of float, shape (p,)
+            The point θ.
+
+        Returns
+        -------
+        float
+            The mean loss.
+        """
         return float(glm_loss(self.X, self.y, LOSSES[self.loss], np.ascontiguousarray(theta, dtype=np.float64)))
 
     def gradient(self, theta: np.ndarray) -> np.ndarray:
+        """A (sub)gradient of the empirical loss at θ (jitted, :func:`glm_grad`).
+
+        Parameters
+        ----------
+        theta : array_like of float, shape (p,)
+            The point θ.
+
+        Returns
+        -------
+        ndarray of float64, shape (p,)
+            (1/n) Σ_i ℓ'(⟨x_i, θ⟩; y_i)·x_i (for the absolute loss, 0 is taken at a kink).
+        """
         out = np.empty(self.p)
         glm_grad(self.X, self.y, LOSSES[self.loss], np.ascontiguousarray(theta, dtype=np.float64), out)
         return out
@@ -57,6 +107,41 @@ def low_rank_glm(n: int = 200, p: int = 50, k: int = 3, loss: str = "absolute", 
     The k-dimensional data (z_i, labels, w_true) depend only on (n, k, seed, loss, label_noise, w_norm);
     V and the public noise also on p — the problem seen in the subspace is the same for every p.
     Limits: n, p, m_public ≤ 10⁹ with the (n, p), (m_public, p) and the kernels' (p, p) arrays ≤ 8 GiB.
+
+    z_i ~ N(0, diag(1/j)) scaled so that max_i ‖z_i‖ ≤ 1, w_true a random direction of norm ``w_norm``; labels
+    y_i = ⟨z_i, w_true⟩ (absolute loss) or its sign flipped with probability ``label_noise`` (logistic, hinge);
+    V from the QR factorisation of a Gaussian p×k matrix.
+
+    Parameters
+    ----------
+    n : int, optional
+        Private records (default 200).
+    p : int, optional
+        Ambient dimension (default 50).
+    k : int, optional
+        Rank of the feature subspace, 1 ≤ k ≤ p (default 3).
+    loss : {"absolute", "logistic", "hinge"}, optional
+        The GLM loss (default ``"absolute"``).
+    m_public : int, optional
+        Public records, ≥ 0 (default 0).
+    public_shift : float, optional
+        Total standard deviation ≥ 0 of the isotropic noise added to the public records (default 0).
+    label_noise : float, optional
+        Label-flip probability in [0, 0.5) for logistic and hinge (default 0).
+    w_norm : float, optional
+        ‖θ_true‖ > 0 (default 1).
+    seed : int, optional
+        Seed ≥ 0 (default 0).
+
+    Returns
+    -------
+    LowRankGLM
+        The problem, with ``params`` recording these arguments.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a parameter is outside the ranges above, k > p, or an array would not fit in memory.
     """
     n = V.count("n", n)
     p = V.count("p", p)
@@ -104,6 +189,28 @@ def aligned_glm(n: int = 40, p: int = 20, k: int = 1, w_norm: float = 1.0) -> Lo
     y_i = ⟨θ*, x_i⟩, θ* = (w_norm/√k)·(e_1 + … + e_k).  The loss is a sum of k V-shapes whose kinks sit at
     distance w_norm/√k from θ_0 = 0: gradient descent drifts at the largest speed the Lipschitz constant allows
     until it reaches them, the case in which the first term of the DP-GD analysis is tight.  Deterministic (no seed).
+
+    Parameters
+    ----------
+    n : int, optional
+        Records (default 40).
+    p : int, optional
+        Ambient dimension (default 20).
+    k : int, optional
+        Number of axes used, 1 ≤ k ≤ min(n, p) (default 1).
+    w_norm : float, optional
+        ‖θ*‖ > 0 (default 1).
+
+    Returns
+    -------
+    LowRankGLM
+        An absolute-loss problem with no public records and V = the first k unit axes.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a size is not a count, k > min(n, p), ``w_norm`` is not a finite positive number, or the records
+        would not fit in memory.
     """
     n = V.count("n", n)
     p = V.count("p", p)
@@ -144,6 +251,24 @@ def _lval(m, yi, loss):
 
 @njit(cache=True, nogil=True)
 def glm_grad(X, y, loss, theta, out):
+    """Write the mean (sub)gradient (1/n) Σ_i ℓ'(⟨x_i, θ⟩; y_i)·x_i into ``out`` (jitted).
+
+    ℓ' is sign(m − y) for the absolute loss (0 at m = y), −y/(1 + e^{ym}) for the logistic loss and −y where
+    ym < 1 (else 0) for the hinge loss.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n, p)
+        The records.
+    y : ndarray of float64, shape (n,)
+        The labels.
+    loss : int
+        The loss code, a value of :data:`LOSSES` (0 absolute, 1 logistic, 2 hinge).
+    theta : ndarray of float64, shape (p,)
+        The point θ.
+    out : ndarray of float64, shape (p,)
+        Overwritten with the gradient.
+    """
     n, p = X.shape
     for j in range(p):
         out[j] = 0.0
@@ -161,6 +286,25 @@ def glm_grad(X, y, loss, theta, out):
 
 @njit(cache=True, nogil=True)
 def glm_loss(X, y, loss, theta):
+    """The mean loss (1/n) Σ_i ℓ(⟨x_i, θ⟩; y_i) (jitted; the logistic loss computed without overflow).
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n, p)
+        The records.
+    y : ndarray of float64, shape (n,)
+        The labels.
+    loss : int
+        The loss code, a value of :data:`LOSSES` (0 absolute abs(m − y), 1 logistic log(1 + e^{−ym}),
+        2 hinge max(0, 1 − ym)).
+    theta : ndarray of float64, shape (p,)
+        The point θ.
+
+    Returns
+    -------
+    float
+        The mean loss.
+    """
     n, p = X.shape
     s = 0.0
     for i in range(n):

@@ -21,6 +21,20 @@ class Preconditioner(NamedTuple):
 
 
 def grad(prob: LowRankGLM, theta: np.ndarray) -> np.ndarray:
+    """∇L(θ; D), the mean per-record (sub)gradient, in NumPy.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+        The problem (its ``loss``: ``"absolute"``, ``"logistic"``, anything else read as hinge).
+    theta : ndarray of float, shape (p,)
+        The point θ.
+
+    Returns
+    -------
+    ndarray of float64, shape (p,)
+        (1/n) Σ_i ℓ'(⟨x_i, θ⟩; y_i)·x_i, with sign(m − y) (0 at the kink) for the absolute loss.
+    """
     m = prob.X @ theta
     if prob.loss == "absolute":
         w = np.sign(m - prob.y)
@@ -32,7 +46,20 @@ def grad(prob: LowRankGLM, theta: np.ndarray) -> np.ndarray:
 
 
 def psd_sqrt(S: np.ndarray, rtol: float = RTOL) -> np.ndarray:
-    """S^{1/2} by eigh; eigenvalues of the root ≤ rtol·max set to 0."""
+    """S^{1/2} by eigh; eigenvalues of the root ≤ rtol·max set to 0.
+
+    Parameters
+    ----------
+    S : ndarray of float, shape (p, p)
+        A symmetric PSD matrix (symmetrised as (S + Sᵀ)/2; negative rounding eigenvalues read as 0).
+    rtol : float, optional
+        The relative rank tolerance on the root's eigenvalues (default the kernels' ``RTOL``).
+
+    Returns
+    -------
+    ndarray of float64, shape (p, p)
+        The PSD square root G with GG = S up to the truncation.
+    """
     w, U = np.linalg.eigh((S + S.T) / 2)
     r = np.sqrt(np.clip(w, 0.0, None))
     r[r <= rtol * r.max(initial=0.0)] = 0.0
@@ -40,7 +67,22 @@ def psd_sqrt(S: np.ndarray, rtol: float = RTOL) -> np.ndarray:
 
 
 def treat(kappa: np.ndarray, mode: str, rtol: float = RTOL) -> np.ndarray:
-    """The kernels' rule for an indefinite H: |κ| ≤ rtol·max|κ| → 0; negatives → |κ| ("abs") or 0 ("clip")."""
+    """The kernels' rule for an indefinite H: |κ| ≤ rtol·max|κ| → 0; negatives → |κ| ("abs") or 0 ("clip").
+
+    Parameters
+    ----------
+    kappa : ndarray of float, shape (m,)
+        Eigenvalues of H (not changed).
+    mode : str
+        ``"abs"``, or any other value (``"clip"``) to drop the negative ones.
+    rtol : float, optional
+        The relative tolerance below which an eigenvalue counts as zero (default ``RTOL``).
+
+    Returns
+    -------
+    ndarray of float64, shape (m,)
+        The treated eigenvalues, all ≥ 0.
+    """
     k = kappa.copy()
     small = np.abs(k) <= rtol * np.max(np.abs(k), initial=0.0)
     k[small] = 0.0
@@ -48,13 +90,53 @@ def treat(kappa: np.ndarray, mode: str, rtol: float = RTOL) -> np.ndarray:
 
 
 def pinv_apply(U: np.ndarray, kappa: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """H⁺v for H = U diag(κ) Uᵀ (κ ≥ 0; zero eigenvalues give zero weight).
+
+    Parameters
+    ----------
+    U : ndarray of float, shape (p, m)
+        Orthonormal eigenvectors (columns).
+    kappa : ndarray of float, shape (m,)
+        The treated eigenvalues; those ≤ 0 are left out.
+    v : ndarray of float, shape (p,)
+        The vector.
+
+    Returns
+    -------
+    ndarray of float64, shape (p,)
+        U diag(1/κ on κ > 0, else 0) Uᵀ v.
+    """
     inv = np.where(kappa > 0, 1.0 / np.where(kappa > 0, kappa, 1.0), 0.0)
     return U @ (inv * (U.T @ v))
 
 
 def project_seminorm(U: np.ndarray, kappa: np.ndarray, y: np.ndarray, radius: float,
                      delta_c: float = 0.0) -> np.ndarray:
-    """argmin_{‖θ‖ ≤ R} ‖θ − y‖_H, H = U diag(κ) Uᵀ + δ_c(I − UUᵀ): the tie-break of the kernels' docstring."""
+    """argmin_{‖θ‖ ≤ R} ‖θ − y‖_H, H = U diag(κ) Uᵀ + δ_c(I − UUᵀ): the tie-break of the kernels' docstring.
+
+    y inside the ball is returned as is.  Otherwise, if the part of y that H weights fits in the ball it is kept
+    and the unweighted (null-space) part scaled to the remaining radius; else the weighted coordinates are
+    shrunk, κc/(κ + μ) (and the complement of span(U) by δ_c/(δ_c + μ) when δ_c > 0), with μ > 0 found by
+    Brent's method (SciPy) so that the result has norm R, and the unweighted part dropped.
+
+    Parameters
+    ----------
+    U : ndarray of float, shape (p, m)
+        Orthonormal eigenvectors of H's weighted part.
+    kappa : ndarray of float, shape (m,)
+        Treated eigenvalues (≥ 0; zero ones belong to the null space).
+    y : ndarray of float, shape (p,)
+        The point to project.
+    radius : float
+        The ball's radius R > 0.
+    delta_c : float, optional
+        The weight δ_c of the complement of span(U) (default 0: unweighted).
+
+    Returns
+    -------
+    ndarray of float64, shape (p,)
+        The projection.
+    """
     if y @ y <= radius**2:
         return y.copy()
     c = U.T @ y
@@ -82,16 +164,65 @@ def project_seminorm(U: np.ndarray, kappa: np.ndarray, y: np.ndarray, radius: fl
 
 # -- optax-like pieces ------------------------------------------------------------------
 def accumulate_init(p: int) -> Preconditioner:
+    """The empty accumulator S_0 = 0.
+
+    Parameters
+    ----------
+    p : int
+        The dimension.
+
+    Returns
+    -------
+    Preconditioner
+        With S the p×p zero matrix.
+    """
     return Preconditioner(np.zeros((p, p)))
 
 
 def accumulate_update(g: np.ndarray, state: Preconditioner) -> tuple[np.ndarray, Preconditioner]:
+    """S_t = S_{t−1} + ∇_t∇_tᵀ and G_t = S_t^{1/2} (Algorithm 1's accumulation).
+
+    Parameters
+    ----------
+    g : ndarray of float, shape (p,)
+        The step's gradient ∇_t.
+    state : Preconditioner
+        Holds S_{t−1} (not changed).
+
+    Returns
+    -------
+    G : ndarray of float64, shape (p, p)
+        G_t (:func:`psd_sqrt`).
+    state : Preconditioner
+        Holds S_t.
+    """
     S = state.S + np.outer(g, g)
     return psd_sqrt(S), Preconditioner(S)
 
 
 def noisy_precondition(G: np.ndarray, Vt: np.ndarray, sigma_B: float, goe_k: np.ndarray, mode: str):
-    """H = Π(G + σ_B ṼM̃Ṽᵀ)Π formed in R^{p×p}, its eigenbasis and treated eigenvalues."""
+    """H = Π(G + σ_B ṼM̃Ṽᵀ)Π formed in R^{p×p}, its eigenbasis and treated eigenvalues.
+
+    Parameters
+    ----------
+    G : ndarray of float, shape (p, p)
+        G_t.
+    Vt : ndarray of float, shape (p, k̃)
+        The oracle's orthonormal basis Ṽ (Π = ṼṼᵀ).
+    sigma_B : float
+        The preconditioner noise scale σ_B(t).
+    goe_k : ndarray of float, shape (k̃, k̃)
+        The step's k̃×k̃ GOE matrix M̃.
+    mode : str
+        The indefinite-H rule of :func:`treat` (``"abs"`` or ``"clip"``).
+
+    Returns
+    -------
+    U : ndarray of float64, shape (p, p)
+        Eigenvectors of H.
+    kappa : ndarray of float64, shape (p,)
+        Their treated eigenvalues.
+    """
     Pi = Vt @ Vt.T
     H = Pi @ (G + sigma_B * Vt @ goe_k @ Vt.T) @ Pi
     kap, U = np.linalg.eigh((H + H.T) / 2)
@@ -101,6 +232,46 @@ def noisy_precondition(G: np.ndarray, Vt: np.ndarray, sigma_B: float, goe_k: np.
 def noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, Vt: np.ndarray, sigma_b: np.ndarray,
                   sigma_b_mode: str, sigma_B: np.ndarray, xi: np.ndarray, goe_k: np.ndarray, indefinite: str = "abs",
                   decay_alpha: float = 0.0) -> dict:
+    """Algorithm 1 (noisy AdaGrad) with every p×p matrix formed explicitly, given pre-drawn noise.
+
+    From θ_1 = 0, each step t: ∇_t = s_t∇L(θ_t), G_t = (S_{t−1} + ∇_t∇_tᵀ)^{1/2},
+    H_t = Π(G_t + σ_B(t)ṼM̃_tṼᵀ)Π, ∇̃_t = ∇_t + σ_b(t)ξ_t (σ_b(t)·‖∇_t‖ in ``"grad_norm"`` mode),
+    y = θ_t − ηH_t⁺∇̃_t and θ_{t+1} the H_t-seminorm projection of y onto ‖θ‖ ≤ R.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+        The problem.
+    steps : int
+        The number of steps T.
+    eta : float
+        The stepsize η.
+    radius : float
+        The constraint radius R.
+    Vt : ndarray of float, shape (p, k̃)
+        The subspace oracle's orthonormal basis Ṽ.
+    sigma_b : ndarray of float, shape (T,)
+        The gradient noise scale σ_b(t) (or its factor c in ``"grad_norm"`` mode).
+    sigma_b_mode : str
+        ``"grad_norm"`` for σ_b(t)·‖∇_t‖, any other value (``"constant"``) for σ_b(t).
+    sigma_B : ndarray of float, shape (T,)
+        The preconditioner noise scale σ_B(t).
+    xi : ndarray of float, shape (T, p)
+        The gradient noise ξ_t ~ N(0, I_p).
+    goe_k : ndarray of float, shape (T, k̃, k̃)
+        The GOE matrices M̃_t.
+    indefinite : str, optional
+        The indefinite-H rule, ``"abs"`` (default) or ``"clip"`` (:func:`treat`).
+    decay_alpha : float, optional
+        α of the loss scales s_t = t^(−α) (default 0).
+
+    Returns
+    -------
+    dict
+        ``losses``: (T,) L(θ_t) before each step; ``theta_avg``: (p,) the mean of θ_1..θ_T; ``theta_last``: (p,)
+        θ_{T+1}; ``released_gradient``: (T, p) the ∇̃_t; ``released_preconditioner``: (T, k̃, k̃) the released
+        Ṽᵀ G_t Ṽ + σ_B(t)M̃_t.
+    """
     scales = loss_scales(steps, decay_alpha)
     theta = np.zeros(prob.p)
     state = accumulate_init(prob.p)
@@ -123,7 +294,32 @@ def noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, Vt: n
 
 def adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: float = 0.0,
             decay_alpha: float = 0.0) -> dict:
-    """Full-matrix AdaGrad, H = δI + G (δ = 0: pseudo-inverse and seminorm projection)."""
+    """Full-matrix AdaGrad, H = δI + G (δ = 0: pseudo-inverse and seminorm projection).
+
+    Non-private: the step uses ∇_t itself.  Eigenvalues of G_t and of H below ``RTOL`` times the largest count
+    as zero.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+        The problem.
+    steps : int
+        The number of steps T.
+    eta : float
+        The stepsize η.
+    radius : float
+        The constraint radius R.
+    delta : float, optional
+        The ridge δ ≥ 0 (default 0).
+    decay_alpha : float, optional
+        α of the loss scales s_t = t^(−α) (default 0).
+
+    Returns
+    -------
+    dict
+        ``losses``: (T,) L(θ_t) before each step; ``theta_avg``: (p,) the mean of θ_1..θ_T; ``theta_last``: (p,)
+        θ_{T+1}.
+    """
     scales = loss_scales(steps, decay_alpha)
     theta = np.zeros(prob.p)
     state = accumulate_init(prob.p)
@@ -143,6 +339,24 @@ def adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: floa
 
 
 def dpgd(prob: LowRankGLM, eta: float, sigma: float, xi: np.ndarray) -> dict:
+    """Unconstrained DP-GD from θ_1 = 0: θ_{t+1} = θ_t − η(∇L(θ_t) + σξ_t), one step per row of ``xi``.
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+        The problem.
+    eta : float
+        The stepsize η.
+    sigma : float
+        The noise standard deviation σ.
+    xi : ndarray of float, shape (T, p)
+        The pre-drawn standard normal noise ξ_t (T ≥ 1).
+
+    Returns
+    -------
+    dict
+        ``theta_avg``: (p,) the mean of θ_1..θ_T; ``theta_last``: (p,) θ_{T+1}.
+    """
     theta = np.zeros(prob.p)
     avg = np.zeros(prob.p)
     for t in range(xi.shape[0]):

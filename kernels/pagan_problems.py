@@ -32,6 +32,13 @@ PROBLEMS = ("abs_regression", "linear_subgaussian", "sign_mean")
 
 @dataclass(frozen=True)
 class Dataset(DataMatrix):
+    """A PAGAN-family dataset: records, loss, domain and a public sample (the fields' shapes are noted beside them).
+
+    ``loss_kind`` is ``LOSS_ABS`` or ``LOSS_LINEAR``; ``domain`` one of :data:`DOMAINS` with its ``radius``;
+    ``params`` records the generator's arguments.  Build one with a generator, :func:`make_problem` or
+    :func:`make_dataset`; :func:`check_dataset` says whether a hand-made one can run.
+    """
+
     name: str
     features: np.ndarray  # (n, d): the a_i
     targets: np.ndarray  # (n,): the y_i (zeros for linear losses)
@@ -44,14 +51,33 @@ class Dataset(DataMatrix):
     params: dict = field(default_factory=dict)
 
     def loss(self, x: np.ndarray) -> np.ndarray:
-        """Empirical loss f(x) = (1/n) Σ F(x; z_i) for x of shape (d,) or (k, d)."""
+        """Empirical loss f(x) = (1/n) Σ F(x; z_i) for x of shape (d,) or (k, d).
+
+        Parameters
+        ----------
+        x : array_like of float, shape (d,) or (k, d)
+            One point or k points (rows).
+
+        Returns
+        -------
+        float or ndarray of float64, shape (k,)
+            The mean of abs(⟨a_i, x⟩ − y_i) (absolute loss) or of ⟨a_i, x⟩ (linear loss), per point (a NumPy
+            scalar for a single point).
+        """
         r = np.asarray(x) @ self.features.T  # (..., n)
         if self.loss_kind == LOSS_ABS:
             return np.mean(np.abs(r - self.targets), axis=-1)
         return np.mean(r, axis=-1)
 
     def min_loss(self) -> float | None:
-        """min_{x∈X} f(x) when it has a closed form (linear losses on the box/ball), else None."""
+        """min_{x∈X} f(x) when it has a closed form (linear losses on the box/ball), else None.
+
+        Returns
+        -------
+        float or None
+            −R‖ā‖₁ on the box [−R, R]^d, −R‖ā‖₂ on the ball of radius R (ā the mean record); None for the
+            absolute loss or the unconstrained domain.
+        """
         if self.loss_kind != LOSS_LINEAR:
             return None
         mean = self.features.mean(axis=0)
@@ -69,23 +95,36 @@ def make_dataset(features, targets=None, *, loss: str = "absolute", domain: str 
                  public=None, name: str = "user") -> Dataset:
     """A dataset of your own for the PAGAN-family kernels (``kernels.run_algorithm``, ``dpverify run``).
 
-    Args:
-        features: (n, d) real array, the records a_i (finite).
-        targets: (n,) real array, the y_i of the absolute loss abs(⟨x, a_i⟩ − y_i) (default zeros; must be
-            omitted or zero for the linear loss ⟨x, a_i⟩).
-        loss: "absolute" or "linear".
-        domain: the constraint set X: "none", "box" ([−radius, radius]^d) or "ball" (ℓ₂ ball of ``radius``).
-        radius: > 0, the size of the domain.
-        public: optional (m, d) public sample of features, m ≥ 1 (``pdp_sgd`` projects onto its top
-            singular subspace; default: one zero row, i.e. no public information).
-        name: a label carried into outputs.
+    Parameters
+    ----------
+    features : array_like of float, shape (n, d)
+        The records a_i (finite, n, d ≥ 1).
+    targets : array_like of float, shape (n,), optional
+        The y_i of the absolute loss abs(⟨x, a_i⟩ − y_i) (default zeros; must be omitted or zero for the linear
+        loss ⟨x, a_i⟩).
+    loss : {"absolute", "linear"}, optional
+        The per-record loss (default ``"absolute"``).
+    domain : {"none", "box", "ball"}, optional
+        The constraint set X: "none" (default), "box" ([−radius, radius]^d) or "ball" (ℓ₂ ball of ``radius``).
+    radius : float, optional
+        > 0, the size of the domain (default 1).
+    public : array_like of float, shape (m, d), optional
+        Public sample of features, m ≥ 1 (``pdp_sgd`` projects onto its top singular subspace; default: one zero
+        row, i.e. no public information).
+    name : str, optional
+        A label carried into outputs (default ``"user"``).
 
-    Returns:
-        A validated :class:`Dataset` (contiguous float64 arrays; σ_j is the features' coordinate standard
-        deviation, used only by the §3.2 choice of ``pagan_opt``).
+    Returns
+    -------
+    Dataset
+        A validated dataset (contiguous float64 arrays; σ_j is the features' coordinate standard deviation,
+        floored at the smallest positive float, used only by the §3.2 choice of ``pagan_opt``).
 
-    Raises:
-        InvalidParameter: naming the argument (shape, non-finite entries, unknown loss or domain, radius ≤ 0).
+    Raises
+    ------
+    InvalidParameter
+        Naming the argument (shape, non-finite entries, unknown loss or domain, radius ≤ 0, non-zero targets with
+        the linear loss, a public sample of the wrong width or with no rows).
     """
     X = V.finite_array("features", features, ndim=2)
     n, d = X.shape
@@ -112,6 +151,25 @@ def check_dataset(dataset, name: str = "dataset") -> "Dataset":
     A dataset built by hand (or edited with ``dataclasses.replace``) must keep the layout the generators
     make: float64 features (n, d) and targets (n,), coordinate scales σ (d,) > 0, a public sample (m, d),
     m >= 1, all finite; a known loss kind and domain; a positive radius.  O(n·d), once per run.
+
+    Parameters
+    ----------
+    dataset : object
+        The value to check.
+    name : str, optional
+        The parameter name used in the error message (default ``"dataset"``).
+
+    Returns
+    -------
+    Dataset
+        ``dataset`` itself.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``dataset`` is not a :class:`Dataset`, an array breaks the layout above (dtype, shape, finiteness,
+        C-contiguity), the public sample is empty, a scale σ_j ≤ 0, the loss kind or domain is unknown, or the
+        radius is not positive (finite unless the domain is ``"none"``).
     """
     if not isinstance(dataset, Dataset):
         raise V.InvalidParameter(name, "a kernels.Dataset (see kernels.make_problem)", type(dataset).__name__)
@@ -141,7 +199,20 @@ def check_dataset(dataset, name: str = "dataset") -> "Dataset":
 
 
 def power_law_sigma(d: int, decay: float) -> np.ndarray:
-    """σ_j = j^(−decay), j = 1..d."""
+    """σ_j = j^(−decay), j = 1..d.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    decay : float
+        The exponent (0: all scales 1).
+
+    Returns
+    -------
+    ndarray of float64, shape (d,)
+        The coordinate scales σ_1 = 1 ≥ σ_2 ≥ … (for decay ≥ 0).
+    """
     return np.arange(1, d + 1, dtype=np.float64) ** (-float(decay))
 
 
@@ -163,6 +234,32 @@ def abs_regression(n: int = 5000, d: int = 100, tau: float = 0.01, decay: float 
     """pagan §6.1: x* ~ U{−1,1}^d, a_i ~ N(0, diag(σ)²), σ_j = j^(−decay), y_i = ⟨a_i,x*⟩ + Laplace(0, τ).
 
     Limits: n, d, n_public ≤ 10⁹ and each of the (n, d), (n_public, d) arrays ≤ 8 GiB.
+
+    Parameters
+    ----------
+    n : int, optional
+        Private records (default 5000).
+    d : int, optional
+        Dimension (default 100).
+    tau : float, optional
+        Scale τ ≥ 0 of the Laplace label noise (default 0.01; 0: none drawn).
+    decay : float, optional
+        σ_j = j^(−decay), decay ≥ 0 (default 1.5).
+    n_public : int, optional
+        Public records, drawn from the same population with an independent stream (default 1000).
+    seed : int, optional
+        Seed ≥ 0; the private and public streams are spawned from it (default 0).
+
+    Returns
+    -------
+    Dataset
+        Absolute loss on the box [−1, 1]^d, with ``x_star`` = x*.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a size is not a count, an array would not fit in memory, ``tau`` or ``decay`` is negative or not
+        finite, or ``seed`` is not an integer ≥ 0.
     """
     n, d, n_public = _sizes(n, d, n_public)
     tau = V.nonnegative("tau", tau)
@@ -184,6 +281,36 @@ def linear_subgaussian(n: int = 5000, d: int = 100, decay: float = 1.5, variant:
     ``variant`` "gaussian" (Z_j ~ N(0, σ_j²)) or "rademacher" (Z_j = ±σ_j); domain X∞ ("box")
     or the unit ℓ₂ ball ("ball").  σ_j = j^(−decay), or any positive profile given as ``sigma``
     (then of length ``d``).  Limits: n, d, n_public ≤ 10⁹ and each of the (n, d), (n_public, d) arrays ≤ 8 GiB.
+
+    Parameters
+    ----------
+    n : int, optional
+        Private records (default 5000).
+    d : int, optional
+        Dimension (default 100).
+    decay : float, optional
+        σ_j = j^(−decay), decay ≥ 0 (default 1.5; unused when ``sigma`` is given).
+    variant : {"gaussian", "rademacher"}, optional
+        The law of Z_j (default ``"gaussian"``).
+    domain : {"box", "ball"}, optional
+        The constraint set, radius 1 (default ``"box"``).
+    n_public : int, optional
+        Public records, drawn from the same population with an independent stream (default 1000).
+    seed : int, optional
+        Seed ≥ 0; the private and public streams are spawned from it (default 0).
+    sigma : array_like of float, shape (d,), optional
+        A custom profile of positive scales σ_j.
+
+    Returns
+    -------
+    Dataset
+        Linear loss (targets zero), ``x_star`` None.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a parameter is outside the ranges above, an array would not fit in memory, or ``sigma`` is not a
+        finite (d,) array of positive entries.
     """
     n, d, n_public = _sizes(n, d, n_public)
     decay = V.nonnegative("decay", decay)
@@ -216,6 +343,33 @@ def sign_mean(n: int = 1000, d: int = 100, decay: float = 1.5, bias: float = 0.1
     with s_ij = ±1 and P(s_ij = v_j) = (1 + bias)/2.  Stored as features a_i = −z_i with
     the linear loss, so F(x; a_i) = ⟨a_i, x⟩ = −⟨z_i, x⟩.  Limits: n, d, n_public ≤ 10⁹ and each of the
     (n, d), (n_public, d) arrays ≤ 8 GiB.
+
+    Parameters
+    ----------
+    n : int, optional
+        Private records (default 1000).
+    d : int, optional
+        Dimension (default 100).
+    decay : float, optional
+        σ_j = j^(−decay), decay ≥ 0 (default 1.5).
+    bias : float, optional
+        The agreement bias in [0, 1] (default 0.1).
+    domain : {"box", "ball"}, optional
+        The constraint set, radius 1 (default ``"box"``).
+    n_public : int, optional
+        Public records, drawn from the same population with an independent stream (default 1000).
+    seed : int, optional
+        Seed ≥ 0; the private and public streams are spawned from it (default 0).
+
+    Returns
+    -------
+    Dataset
+        Linear loss with features −z_i; ``x_star`` the planted signs v on the box, None on the ball.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a parameter is outside the ranges above or an array would not fit in memory.
     """
     n, d, n_public = _sizes(n, d, n_public)
     decay = V.nonnegative("decay", decay)
@@ -241,7 +395,28 @@ _GENERATORS = {"abs_regression": abs_regression, "linear_subgaussian": linear_su
 
 
 def make_problem(name: str, seed: int = 0, **params) -> Dataset:
-    """Build the stylized problem ``name`` (one of :data:`PROBLEMS`) with the paper's defaults."""
+    """Build the stylized problem ``name`` (one of :data:`PROBLEMS`) with the paper's defaults.
+
+    Parameters
+    ----------
+    name : str
+        ``"abs_regression"``, ``"linear_subgaussian"`` or ``"sign_mean"``.
+    seed : int, optional
+        Seed ≥ 0 (default 0).
+    **params
+        Keyword arguments of that generator (other than ``seed``), overriding its defaults.
+
+    Returns
+    -------
+    Dataset
+        The generator's dataset.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``name`` is not in :data:`PROBLEMS`, a keyword is not a parameter of its generator, or the generator
+        refuses a value.
+    """
     V.choice("problem", name, PROBLEMS)
     gen = _GENERATORS[name]
     known = [p for p in inspect.signature(gen).parameters if p != "seed"]

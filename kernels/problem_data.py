@@ -17,10 +17,22 @@ class DataMatrix:
 
     @property
     def n(self) -> int:
-        """The number of records (rows of the data matrix)."""
+        """The number of records (rows of the data matrix).
+
+        Returns
+        -------
+        int
+            ``shape[0]`` of the (n, d) array named by ``data_matrix``.
+        """
         return getattr(self, self.data_matrix).shape[0]
 
     @property
     def d(self) -> int:
-        """The dimension (columns of the data matrix)."""
+        """The dimension (columns of the data matrix).
+
+        Returns
+        -------
+        int
+            ``shape[1]`` of the (n, d) array named by ``data_matrix``.
+        """
         return getattr(self, self.data_matrix).shape[1]
