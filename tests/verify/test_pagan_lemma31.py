@@ -3,6 +3,7 @@
 import math
 
 import pytest
+import sympy as sp
 
 from theory import numeric
 from theory import pagan as tp
@@ -42,7 +43,10 @@ def test_verdict_is_the_one_its_numbers_imply(outcome):
     assert slopes, "the uniformity of c in n/b was not evaluated"
     # the smallest ε's series spans a decade of n/b (20 .. 200), so it decides
     decays = any(v < -pagan.LEMMA31_SLOPE_MARGIN for k, v in slopes.items() if "eps0.1_" in k or "eps1_" in k)
-    expected = "violated" if (c_max[eps_levels[0]] <= 0 or decays) else "holds"
+    in_eps = {k: v for k, v in outcome.numbers.items() if k.startswith("c_slope_in_eps_")}
+    assert len(in_eps) == 3  # (n, b) = (1000, 5), (5000, 70), (5000, 250): each has ε = 0.1 and 1
+    shrinks = any(v > pagan.LEMMA31_SLOPE_MARGIN for v in in_eps.values())
+    expected = "violated" if (c_max[eps_levels[0]] <= 0 or decays or shrinks) else "holds"
     assert outcome.verdict == expected
     assert outcome.verdict == "holds"  # what the quick grid finds (see the evidence)
     assert abs(slopes["c_slope_in_n_over_b_eps0.1_delta1e-05"]) < pagan.LEMMA31_SLOPE_MARGIN
@@ -71,3 +75,21 @@ def test_c_star_at_one_point_independently(outcome):
     t_more = lemma31_steps(c * 1.05, n, b)
     assert t_more > t_star
     assert with_replacement_epsilon(n, b, sigma, t_more, delta) > eps
+
+
+def test_small_epsilon_rule_flags_a_vanishing_c():
+    """Negative control: c* ∝ ε^0.3 over ε = 0.1..1 (c* → 0 as ε → 0) is flagged; c* ∝ ε^-0.2 is not."""
+    pts = [dict(n=5000, b=70, delta=1e-5, epsilon=e) for e in (0.1, 0.3, 1.0, 4.0)]
+    series, shrinking = pagan.lemma31_small_epsilon(pts, [0.5 * p["epsilon"] ** 0.3 for p in pts])
+    assert len(series) == 1 and series[0]["slope"] == pytest.approx(0.3) and series[0]["eps_max"] == 1.0
+    assert shrinking == series
+    series, shrinking = pagan.lemma31_small_epsilon(pts, [0.5 * p["epsilon"] ** -0.2 for p in pts])
+    assert not shrinking and series[0]["span"] == pytest.approx(1.0)
+
+
+def test_c_star_is_solved_from_the_declared_step_count(monkeypatch):
+    """c* inverts theory.pagan.lemma3_1_steps, so an exponent mutant of T changes how c* scales with n/b."""
+    assert pagan.lemma31_c_of_steps(200, 1000, 5) == pytest.approx(200 * 5**2 / 1000**2)
+    original = tp.lemma3_1_steps
+    monkeypatch.setattr(tp, "lemma3_1_steps", lambda: original() ** sp.Rational(5, 4))
+    assert pagan.lemma31_c_of_steps(200, 1000, 5) == pytest.approx(200 ** 0.8 * 5**2 / 1000**2)

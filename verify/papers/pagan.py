@@ -729,7 +729,7 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
                 + "; " +
         f"{len(points)} grid points ({len(skipped)} with n/b>{_MAX_N_OVER_B} not evaluated); "
         f"c_max(ε̄) = {cmax_txt}; "
-        + (f"holds with c = {c_max[max(working)]:.3g} for ε ≤ ε̄ = {max(working):g}" if working
+        + (f"on this grid c = {c_max[max(working)]:.3g} works for ε ≤ ε̄ = {max(working):g}" if working
            else "violated: one step already exceeds ε at the smallest ε")
         + (f"; no c works at ε ∈ {{{', '.join(f'{e:g}' for e in no_c)}}} (one step exceeds ε)" if no_c else "")
         + (f"; paper point n=5000,b=70,ε=1: T={int(figures['paper_point_T'])} gives accountant "
