@@ -320,11 +320,19 @@ def side_information(problem: GLMProblem, side_info) -> np.ndarray:
     """A named side-information vector of ``problem`` or a user's own (d,) positive vector."""
     if isinstance(side_info, str):
         V.choice("side_info", side_info, tuple(problem.side_info))
-        return np.ascontiguousarray(problem.side_info[side_info], dtype=np.float64)
+        return _inverted_if_faulty(np.ascontiguousarray(problem.side_info[side_info], dtype=np.float64))
     A = V.finite_array("side_info", side_info, shape=(problem.d,))
     if np.any(A <= 0):
         raise V.InvalidParameter("side_info", "a vector of positive numbers", "a non-positive entry")
-    return A
+    return _inverted_if_faulty(A)
+
+
+def _inverted_if_faulty(A: np.ndarray) -> np.ndarray:
+    """``A``, or G²/A under the ``preconditioner_inverse`` fault (kernels/faults.py; G = A's geometric mean)."""
+    if not faults.preconditioner_inverse():
+        return A
+    log_g = float(np.mean(np.log(A)))
+    return np.exp(2.0 * log_g - np.log(A))
 
 
 def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.0, sigma: float = 1.0,

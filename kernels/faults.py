@@ -15,6 +15,8 @@ faults that the claim's check exercises, and counts a fault that it exercised an
 * ``skip_clipping`` — per-record clipping (or projection onto the ellipsoid) not applied;
 * ``stepsize_scale`` — the stepsize / learning rate multiplied by this factor;
 * ``drop_bias_correction`` — DP-Adam's bias correction of the moments left out;
+* ``preconditioner_inverse`` — AdaDPS's fixed side-information preconditioner A applied as G²/A (G the geometric
+  mean of A: the same overall scale, the coordinates' weights inverted);
 * ``public_stepsize`` — ADP-SGD's adaptive b_{t+1} grown by ν alone, not by the record's gradient norm (the
   data-dependent stepsize replaced by a public one: the leak the adaptive audits find disappears).
 """
@@ -41,6 +43,7 @@ class Faults:
     stepsize_scale: float = 1.0
     drop_bias_correction: bool = False
     public_stepsize: bool = False
+    preconditioner_inverse: bool = False
 
     def any(self) -> bool:
         """Whether any fault is switched on.
@@ -221,6 +224,22 @@ def noise_geometry_inverse() -> bool:
     if _active.noise_geometry_inverse:
         applied("noise_geometry_inverse")
     return _active.noise_geometry_inverse
+
+
+def preconditioner_inverse() -> bool:
+    """Whether AdaDPS should apply its fixed side information A as G²/A (G: A's geometric mean).
+
+    Records that the fault was applied when True, and marks the hook ``preconditioner_inverse`` visited.
+
+    Returns
+    -------
+    bool
+        ``active().preconditioner_inverse`` (False when no fault is in force).
+    """
+    _visit("preconditioner_inverse")
+    if _active.preconditioner_inverse:
+        applied("preconditioner_inverse")
+    return _active.preconditioner_inverse
 
 
 def drop_bias_correction() -> bool:

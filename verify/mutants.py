@@ -413,6 +413,8 @@ KERNEL_MUTANTS: tuple[Mutant, ...] = (
                   stepsize_scale=10.0),
     kernel_mutant("no-bias-correction", "DP-Adam's noise-variance bias correction of v̂ left out",
                   "drop_bias_correction", "utility", drop_bias_correction=True),
+    kernel_mutant("precond-inverse", "AdaDPS's side-information preconditioner A applied as G²/A (its weights "
+                  "inverted, same geometric mean)", "preconditioner_inverse", "utility", preconditioner_inverse=True),
     kernel_mutant("stepsize-public", "ADP-SGD's adaptive b_{t+1} grown by ν alone (the data-dependent stepsize "
                   "replaced by a public one)", "public_stepsize", "privacy_fix", public_stepsize=True),
 )

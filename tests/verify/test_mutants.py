@@ -288,6 +288,28 @@ def test_public_stepsize_fault_makes_adaptive_b_ignore_the_gradient_and_only_ada
     assert np.array_equal(poly, run_adp(prob, b_rule="poly", **kw)["theta"])
 
 
+def test_preconditioner_inverse_fault_inverts_adadps_side_information_and_nothing_else():
+    import numpy as np
+
+    from kernels import faults
+    from kernels.adadps import side_information
+    from kernels.adadps_problems import sparse_linear_regression
+
+    prob = sparse_linear_regression()
+    faults.clear_visited()
+    clean = side_information(prob, "paper")
+    assert "preconditioner_inverse" in faults.visited()
+    assert np.array_equal(clean, prob.side_info["paper"])  # no fault: the vector itself, every bit
+    with faults.inject(preconditioner_inverse=True):
+        inv = side_information(prob, "paper")
+        own = side_information(prob, np.array(prob.side_info["paper"]))
+        assert "preconditioner_inverse" in faults.applied_names()
+    np.testing.assert_allclose(inv * clean, np.exp(2 * np.mean(np.log(clean))), rtol=1e-12)  # G²/A
+    np.testing.assert_allclose(np.exp(np.mean(np.log(inv))), np.exp(np.mean(np.log(clean))), rtol=1e-12)
+    assert np.array_equal(own, inv)
+    assert np.argmax(inv) == np.argmin(clean)  # the weights are inverted
+
+
 def test_privacy_faults_are_equivalent_on_the_side_they_cannot_move():
     from verify.registry import Claim
 
