@@ -51,6 +51,7 @@ with θ_1 = θ_0 = 0.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -260,9 +261,34 @@ def _sqrt_psd(SQ, r, rtol):
     return U, w
 
 
+class NoisyAdagradParams(NamedTuple):
+    """The scalar settings of :func:`_noisy_adagrad_loop` (one argument of the jitted loop)."""
+
+    loss: int  # the GLM loss code (LOSSES)
+    eta: float  # the stepsize
+    radius: float  # the radius of the constraint set (may be inf)
+    rtol: float  # the relative rank tolerance of the pseudo-inverses
+    rank_tol: float  # the relative residual below which a gradient adds no direction to the basis
+    mode: int  # what to do with negative eigenvalues (INDEFINITE)
+    b_mode: int  # σ_b constant or proportional to ‖∇_t‖ (SIGMA_B_MODES)
+
+
+class AdagradParams(NamedTuple):
+    """The scalar settings of :func:`_adagrad_loop` (one argument of the jitted loop)."""
+
+    loss: int  # the GLM loss code (LOSSES)
+    eta: float  # the stepsize
+    delta: float  # the δ of H_t = δI + G_t
+    radius: float  # the radius of the constraint set (may be inf)
+    rtol: float  # the relative rank tolerance of the pseudo-inverses
+    rank_tol: float  # the relative residual below which a gradient adds no direction to the basis
+
+
 @njit(cache=True, nogil=True)
-def _noisy_adagrad_loop(X, y, loss, scales, theta0, eta, Vt, radius, rtol, rank_tol, mode, sigma_b, b_mode,
-                        sigma_B, xi, goe_k, losses, gnorm, tr_g, tr_ginv, lam_min, indef, theta_sum, rel_g, rel_K):
+def _noisy_adagrad_loop(X, y, scales, theta0, Vt, sigma_b, sigma_B, xi, goe_k, prm, losses, gnorm, tr_g, tr_ginv,
+                        lam_min, indef, theta_sum, rel_g, rel_K):
+    loss, eta, radius, rtol, rank_tol, mode, b_mode = (prm.loss, prm.eta, prm.radius, prm.rtol, prm.rank_tol,
+                                                       prm.mode, prm.b_mode)
     n, p = X.shape
     T = scales.shape[0]
     kk = Vt.shape[1]
@@ -354,7 +380,8 @@ def _noisy_adagrad_loop(X, y, loss, scales, theta0, eta, Vt, radius, rtol, rank_
 
 
 @njit(cache=True, nogil=True)
-def _adagrad_loop(X, y, loss, scales, theta0, eta, delta, radius, rtol, rank_tol, losses, tr_g, theta_sum):
+def _adagrad_loop(X, y, scales, theta0, prm, losses, tr_g, theta_sum):
+    loss, eta, delta, radius, rtol, rank_tol = prm.loss, prm.eta, prm.delta, prm.radius, prm.rtol, prm.rank_tol
     n, p = X.shape
     T = scales.shape[0]
     theta = theta0.copy()
@@ -549,12 +576,13 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     kk = Vt.shape[1]
     rel_g = np.empty((trials, steps, prob.p) if releases else (1, 0, prob.p))
     rel_K = np.empty((trials, steps, kk, kk) if releases else (1, 0, kk, kk))
+    prm = NoisyAdagradParams(LOSSES[prob.loss], eta, radius, rtol, RANK_TOL, mode, bm)
     for i, (xi, gk) in enumerate(draw_noise(seed, trials, steps, prob.p, kk)):
         ts = np.empty(prob.p)
         out["theta_last"][i] = _noisy_adagrad_loop(
-            prob.X, prob.y, LOSSES[prob.loss], scales, th0, eta, Vt, radius, rtol, RANK_TOL, mode, sb, bm, sB, xi,
-            gk, out["losses"][i], out["gnorm"][i], out["tr_g"][i], out["tr_ginv"][i], out["lam_min"][i],
-            out["indefinite"][i], ts, rel_g[i if releases else 0], rel_K[i if releases else 0])
+            prob.X, prob.y, scales, th0, Vt, sb, sB, xi, gk, prm, out["losses"][i], out["gnorm"][i], out["tr_g"][i],
+            out["tr_ginv"][i], out["lam_min"][i], out["indefinite"][i], ts, rel_g[i if releases else 0],
+            rel_K[i if releases else 0])
         out["theta_avg"][i] = ts / steps
     if releases:
         out["released_gradient"], out["released_preconditioner"] = rel_g, rel_K
@@ -598,8 +626,8 @@ def run_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: 
     delta = V.nonnegative("delta", delta)
     th0 = np.zeros(prob.p) if theta0 is None else V.finite_array("theta0", theta0, shape=(prob.p,))
     losses, tr_g, ts = np.empty(steps), np.empty(steps), np.empty(prob.p)
-    last = _adagrad_loop(prob.X, prob.y, LOSSES[prob.loss], loss_scales(steps, decay_alpha), th0, eta, delta,
-                         radius, V.positive("rtol", rtol), RANK_TOL, losses, tr_g, ts)
+    prm = AdagradParams(LOSSES[prob.loss], eta, delta, radius, V.positive("rtol", rtol), RANK_TOL)
+    last = _adagrad_loop(prob.X, prob.y, loss_scales(steps, decay_alpha), th0, prm, losses, tr_g, ts)
     V.finite_output("eta, delta, theta0", losses, last)
     return {"losses": losses, "tr_g": tr_g, "theta_avg": ts / steps, "theta_last": last}
 
