@@ -29,7 +29,7 @@ optimised for prefix-sum RMSE), ``sqrt`` (C = A^{1/2} of the prefix-sum matrix A
 unconstrained near-optimal single-epoch factorisation).  Single participation: the
 sensitivity is the largest column norm of C.
 
-Layout: jitted kernels fill caller-allocated arrays (``fused_round``, ``_filter_noise``, ``_logistic_1d_loop``,
+Layout: jitted kernels fill caller-allocated arrays (``round_with``, ``_filter_noise``, ``_logistic_1d_loop``,
 ``_const_signal_vhat``); :func:`run_stream`, :func:`run_logistic_1d` and :func:`constant_signal_vhat` are the
 public wrappers (they validate and spawn one stream per trial from a SeedSequence).  ``fused_round`` makes two passes
 over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fixed lanes, vectorised, the same
@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -57,6 +58,26 @@ STRATEGY_MAX_T = 10**4  # a strategy's series are O(T²) to build; run_logistic_
 STRATEGY_MAX_BANDS = 64  # "banded" optimises bands − 1 coefficients, each gradient one O(T²) evaluation per band
 MAX_NOISE_STD = 1e150  # σ·C/B: squared into the second moment, which must stay finite
 _BLOCK = 512  # coordinates per block of the fused pass (B·512 doubles stay in L1/L2)
+
+
+class AdamParams(NamedTuple):
+    """The scalar settings of a round that stay fixed over a run, as the jitted round takes them (one argument).
+
+    Built from a validated :class:`RoundConfig` and its noise standard deviations by :func:`adam_params` (or inside
+    the jitted :func:`fused_round`); the round index t and the bias-correction amount change per round and are
+    passed beside it.
+    """
+
+    variant: int  # VARIANTS code
+    opt: int  # OPTIMIZERS code
+    lr: float
+    beta1: float
+    beta2: float
+    xi: float  # the denominator's stabiliser ξ
+    clip: float  # the per-record clipping threshold C (may be inf)
+    std_m: float  # the std of the gradient (m-part) noise, in gradient units
+    std_v: float  # the std of IME's v-part noise
+    floor: float  # the floor of the corrected v̂
 
 
 # ======================================================================================
@@ -250,11 +271,12 @@ def _record_factor(g, v, t, stp, opt, c2p, xi, clip, B):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi,
-                  std_m, std_v, bc_sub, floor, gbar_out, averaged=False):
+def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, averaged=False):
     """Coordinates j0 .. j0+len(blk)−1: average the clipped records into ``blk`` (records summed in order; skipped
     when ``averaged``: ``blk`` holds the average already), add the block's unit noise ``nbm``/``nbv`` and update
-    m, v, θ.  Returns the count of negative corrected v̂."""
+    m, v, θ.  ``prm`` is the run's :class:`AdamParams`.  Returns the count of negative corrected v̂."""
+    variant, opt, lr, beta1, beta2, xi = prm.variant, prm.opt, prm.lr, prm.beta1, prm.beta2, prm.xi
+    std_m, std_v, floor = prm.std_m, prm.std_v, prm.floor
     B = grads.shape[0]
     n = blk.shape[0]
     j1 = j0 + n
@@ -300,8 +322,54 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant
 @njit(cache=True, nogil=True)
 def fused_round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
                 floor, zm, zv, rng, draw, fac, gbar_out, row_major=False):
+    """One round on caller-owned state, its settings given one by one (the positional form :mod:`verify.bench` uses).
+
+    The same round as :func:`round_with` with ``prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m,
+    std_v, floor)``, built here (same bits).
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        (B, d) per-record gradients.
+    theta, m, v, vclean : numpy.ndarray
+        (d,) state, updated in place.
+    t : int
+        Rounds done before this one.
+    variant, opt : int
+        :data:`VARIANTS` and :data:`OPTIMIZERS` codes.
+    lr, beta1, beta2, xi, clip, std_m, std_v : float
+        As the fields of :class:`AdamParams`.
+    bc_sub : float
+        This round's bias-correction amount.
+    floor : float
+        The floor of the corrected v̂.
+    zm, zv : numpy.ndarray
+        (d,) given unit noise (ignored when ``draw``).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    fac : numpy.ndarray
+        (B,) scratch.
+    gbar_out : numpy.ndarray
+        (d,) receives the clean clipped average.
+    row_major : bool, optional
+        The order of the arithmetic (:func:`round_with`).
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+    """
+    prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, floor)
+    return round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major)
+
+
+@njit(cache=True, nogil=True)
+def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major=False):
     """One round on caller-owned state (theta, m, v, vclean updated in place); t = rounds done before.
 
+    ``prm`` holds the run's fixed settings (:class:`AdamParams`), ``bc_sub`` this round's bias-correction amount.
     grads (B, d); zm, zv (d) unit noise (ignored, and drawn in-kernel, when ``draw``); fac (B) scratch
     for clip factors; gbar_out (d) receives the clean clipped average (unscaled geometry).
     Returns the number of coordinates whose corrected v̂ (before the floor) is negative.
@@ -311,7 +379,38 @@ def fused_round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, x
     are read from memory twice); ``row_major=True`` takes record i's norm and at once adds its clipped row into
     ``gbar_out``, while the row is still in cache — the gradients are read from memory once, if a row and
     ``gbar_out`` (2·d·8 bytes) fit in the last-level cache (:func:`row_major_fits`).
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        (B, d) per-record gradients.
+    theta, m, v, vclean : numpy.ndarray
+        (d,) state, updated in place.
+    t : int
+        Rounds done before this one.
+    prm : AdamParams
+        The run's settings.
+    bc_sub : float
+        This round's bias-correction amount.
+    zm, zv : numpy.ndarray
+        (d,) given unit noise (ignored when ``draw``).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    fac : numpy.ndarray
+        (B,) scratch.
+    gbar_out : numpy.ndarray
+        (d,) receives the clean clipped average.
+    row_major : bool, optional
+        The order of the arithmetic, as above.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
     """
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     c2p = 1.0 - beta2**t
@@ -343,11 +442,11 @@ def fused_round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, x
             if variant == 1:
                 for jj in range(n):
                     nbv[jj] = rng.standard_normal()
-            neg += _update_block(grads, fac, j0, avg, nbm, nbv, theta, m, v, vclean, t, variant, opt, lr,
-                                 beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out, row_major)
+            neg += _update_block(grads, fac, j0, avg, nbm, nbv, theta, m, v, vclean, t, prm, bc_sub, gbar_out,
+                                 row_major)
         else:
-            neg += _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, variant, opt,
-                                 lr, beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out, row_major)
+            neg += _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub,
+                                 gbar_out, row_major)
     return neg
 
 
@@ -373,12 +472,45 @@ def row_major_fits(d: int) -> bool:
     return 2 * d * 8 <= _last_level_cache_bytes()
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def fused_round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
                          floor, zm, zv, fac, gbar_out):
-    """:func:`fused_round` with given noise, both passes split over Numba's threads: records in pass 1, coordinate
-    blocks in pass 2.  Every output element is computed by one thread in the serial order, so the result is
-    bit-identical to ``fused_round(..., draw=False)`` for any thread count."""
+    """:func:`round_parallel_with`, its settings given one by one (the positional form :mod:`verify.bench` uses).
+
+    Parameters
+    ----------
+    grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub, floor, zm, zv
+        As :func:`fused_round`.
+    fac, gbar_out : numpy.ndarray
+        (B,) scratch and the (d,) clean clipped average, as :func:`fused_round`.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+    """
+    prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, floor)
+    return round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out)
+
+
+@njit(cache=True, parallel=True)
+def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out):
+    """:func:`round_with` with given noise, both passes split over Numba's threads.
+
+    Records in pass 1, coordinate blocks in pass 2.  Every output element is computed by one thread in the serial
+    order, so the result is bit-identical to ``round_with(..., draw=False)`` for any thread count.
+
+    Parameters
+    ----------
+    grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out
+        As :func:`round_with`.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+    """
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     c2p = 1.0 - beta2**t
@@ -389,14 +521,12 @@ def fused_round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1,
     for b in prange(nblk):
         j0 = b * _BLOCK
         blk = np.empty(min(d, j0 + _BLOCK) - j0)
-        negs[b] = _update_block(grads, fac, j0, blk, zm[j0:], zv[j0:], theta, m, v, vclean, t, variant, opt, lr,
-                                beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out)
+        negs[b] = _update_block(grads, fac, j0, blk, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub, gbar_out)
     return negs.sum()
 
 
 @njit(cache=True, nogil=True)
-def _logistic_1d_loop(x, y, theta0, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc, floor, zm, zv,
-                      rng):
+def _logistic_1d_loop(x, y, theta0, prm, bc, zm, zv, rng):
     """One epoch, batch size 1, over records (x_t, y_t) of 1-D logistic regression; zm, zv (T,) unit noise
     (already DP-MF-correlated); bc (T,) bias-correction amounts.  Returns θ_T."""
     T = x.shape[0]
@@ -414,8 +544,7 @@ def _logistic_1d_loop(x, y, theta0, variant, opt, lr, beta1, beta2, xi, clip, st
         grads[0, 0] = -y[t] * x[t] / (1.0 + math.exp(min(700.0, y[t] * theta[0] * x[t])))
         nm[0] = zm[t]
         nv[0] = zv[t]
-        fused_round(grads, theta, m, v, vc, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc[t], floor,
-               nm, nv, rng, False, fac, gb)
+        round_with(grads, theta, m, v, vc, t, prm, bc[t], nm, nv, rng, False, fac, gb)
     return theta[0]
 
 
@@ -469,6 +598,25 @@ class RoundConfig:
         if variant == "bias_correction" and faults.drop_bias_correction():
             variant = "post_processing"  # the noise-variance correction of v̂ left out
         return RoundConfig(variant, self.optimizer, lr, b1, b2, xi, clip_norm, sigma, batch_size, floor, ime_split)
+
+
+def adam_params(cfg: RoundConfig, std_m: float, std_v: float) -> AdamParams:
+    """The record of a run's fixed settings the jitted round takes.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        A validated configuration (:meth:`RoundConfig.validated`).
+    std_m, std_v : float
+        The noise standard deviations of the m-part and IME's v-part (:func:`noise_stds`).
+
+    Returns
+    -------
+    AdamParams
+        ``cfg``'s fields, the variant and optimizer as their codes, and the two standard deviations.
+    """
+    return AdamParams(VARIANTS[cfg.variant], OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi,
+                      cfg.clip_norm, std_m, std_v, cfg.floor)
 
 
 def noise_stds(cfg: RoundConfig, sensitivity: float = 1.0) -> tuple[float, float]:
@@ -572,15 +720,14 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
     std_m, std_v = noise_stds(cfg, sensitivity)
     fac = np.empty(grads.shape[0])
     gb = np.empty(state.theta.size) if gbar_out is None else gbar_out
-    args = (grads, state.theta, state.m, state.v, state.vclean, state.t, VARIANTS[cfg.variant],
-            OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, std_m, std_v,
-            bc_sub, cfg.floor, zm, zv)
+    args = (grads, state.theta, state.m, state.v, state.vclean, state.t, adam_params(cfg, std_m, std_v), bc_sub, zm,
+            zv)
     threads = V.integer("threads", threads, 1)
     try:
         if threads == 1:
-            neg = fused_round(*args, _DUMMY_RNG, False, fac, gb, row_major_fits(d))
+            neg = round_with(*args, _DUMMY_RNG, False, fac, gb, row_major_fits(d))
         else:
-            neg = with_threads(threads, fused_round_parallel, *args, fac, gb)
+            neg = with_threads(threads, round_parallel_with, *args, fac, gb)
     except ZeroDivisionError:  # v̂ overflowed to inf, so a scale 1/(√v̂ + ξ) became 0 and the round divided by it
         raise V.InvalidParameter("grads, cfg", "small enough that the round stays within float64 range (its second "
                                  "moment overflowed; scale the gradients, sigma or clip_norm down)") from None
@@ -808,16 +955,15 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
     bc = bias_schedule(cfg, strat, T) if cfg.variant == "bias_correction" else np.zeros(T)
     M = None if strat is None else _toeplitz_cached(strat)
     out = np.empty(trials)
+    prm = adam_params(cfg, std_m, std_v)
     Z = np.empty((T, 2 * trials))
     for k, ss in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
         Z[:, 2 * k:2 * k + 2] = np.random.default_rng(ss).standard_normal((T, 2))
     if M is not None:
         Z = M @ Z  # one product for all trials
     for k in range(trials):
-        out[k] = _logistic_1d_loop(x, y, float(theta0), VARIANTS[cfg.variant], OPTIMIZERS[cfg.optimizer], cfg.lr,
-                                   cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, std_m, std_v, bc, cfg.floor,
-                                   np.ascontiguousarray(Z[:, 2 * k]), np.ascontiguousarray(Z[:, 2 * k + 1]),
-                                   _DUMMY_RNG)
+        out[k] = _logistic_1d_loop(x, y, float(theta0), prm, bc, np.ascontiguousarray(Z[:, 2 * k]),
+                                   np.ascontiguousarray(Z[:, 2 * k + 1]), _DUMMY_RNG)
     V.finite_output("lr, x, theta0", out)
     return out
 
