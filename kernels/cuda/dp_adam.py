@@ -38,11 +38,10 @@ from kernels import validate as V
 from kernels._compile import compile_helpers
 from kernels.cuda import require
 from kernels.dp_adam import (
-    OPTIMIZERS,
     STRATEGIES,
     STRATEGY_MAX_T,
-    VARIANTS,
     RoundConfig,
+    adam_params,
     bias_schedule,
     noise_stds,
     strategy,
@@ -84,9 +83,13 @@ def _unit(states, sid, use_unit, unit, t, k, part, j, p, q, num, den, hz, ho):
 
 
 @cuda.jit
-def _rounds(gbar, rounds, variant, opt, lr, beta1, beta2, xi, std_m, std_v, bias, floor, states, use_unit, unit, p,
-            q, num, den, hz, ho, theta, m, v, neg):
-    """One thread per (trial k, coordinate j), all rounds; ``gbar`` (d) the clipped average (state-independent)."""
+def _rounds(gbar, prm, rounds, bias, states, use_unit, unit, p, q, num, den, hz, ho, theta, m, v, neg):
+    """One thread per (trial k, coordinate j), all rounds; ``gbar`` (d) the clipped average (state-independent).
+
+    ``prm`` is the run's :class:`kernels.dp_adam.AdamParams` (a NamedTuple of scalars: a kernel argument).
+    """
+    variant, opt, lr, beta1, beta2, xi = prm.variant, prm.opt, prm.lr, prm.beta1, prm.beta2, prm.xi
+    std_m, std_v, floor = prm.std_m, prm.std_v, prm.floor
     tid = cuda.grid(1)
     trials = theta.shape[0]
     d = theta.shape[1]
@@ -116,8 +119,7 @@ def _rounds(gbar, rounds, variant, opt, lr, beta1, beta2, xi, std_m, std_v, bias
 
 
 @cuda.jit
-def _rounds_block(grads, rounds, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bias, floor, states,
-                  use_unit, unit, p, q, num, den, hz, ho, scale, theta, m, v, neg):
+def _rounds_block(grads, prm, rounds, bias, states, use_unit, unit, p, q, num, den, hz, ho, scale, theta, m, v, neg):
     """One block per trial k (blockDim ≤ MAX_BLOCK_THREADS threads), threads striding over the coordinates.
 
     Each round: the scales s_j (1 in round 1 and for the variants without scale-then-privatize) into ``scale``;
@@ -127,7 +129,10 @@ def _rounds_block(grads, rounds, variant, opt, lr, beta1, beta2, xi, clip, std_m
     ḡ_j = Σ_i fac_i g_ij (records in order, as the CPU), g = ḡ_j + std_m ζ̃/s_j (scale-then-privatize) or
     ḡ_j + std_m ζ̃, and ``adam_coordinate``.  A thread reads and writes only its own coordinates' state, so the
     norms are the only synchronisation (two barriers per chunk of records, one chunk for B ≤ 32 at any d).
+    ``prm`` is the run's :class:`kernels.dp_adam.AdamParams`.
     """
+    variant, opt, lr, beta1, beta2, xi = prm.variant, prm.opt, prm.lr, prm.beta1, prm.beta2, prm.xi
+    clip, std_m, std_v, floor = prm.clip, prm.std_m, prm.std_v, prm.floor
     sh = cuda.shared.array(SHARED_PARTIALS, float64)
     fac = cuda.shared.array(MAX_BLOCK_BATCH, float64)
     k = cuda.blockIdx.x
@@ -279,13 +284,13 @@ def run_rounds_batch(cfg: RoundConfig, grads, rounds: int, *, trials: int = 1024
     ho = cuda.to_device(np.zeros((parts, max(q, 1), n) if filt else (1, 1, 1)))
     theta, m, v = (cuda.to_device(np.zeros((trials, d))) for _ in range(3))
     neg = cuda.to_device(np.zeros(rounds, dtype=np.int64))
-    common = (rounds, VARIANTS[cfg.variant], OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi)
-    noise = (std_m, std_v, cuda.to_device(bias), cfg.floor, states, unit_noise is not None, cuda.to_device(unit), p,
-             q, cuda.to_device(num), cuda.to_device(den), hz, ho)
+    common = (adam_params(cfg, std_m, std_v), rounds, cuda.to_device(bias))
+    noise = (states, unit_noise is not None, cuda.to_device(unit), p, q, cuda.to_device(num), cuda.to_device(den), hz,
+             ho)
     if block:
         nt = min(MAX_BLOCK_THREADS, d)
         scale = cuda.device_array((trials, d))
-        _rounds_block[trials, nt](cuda.to_device(grads), *common, cfg.clip_norm, *noise, scale, theta, m, v, neg)
+        _rounds_block[trials, nt](cuda.to_device(grads), *common, *noise, scale, theta, m, v, neg)
     else:
         blocks = (n + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
         _rounds[blocks, THREADS_PER_BLOCK](cuda.to_device(gbar), *common, *noise, theta, m, v, neg)
