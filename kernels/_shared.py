@@ -177,13 +177,17 @@ def project_ball_hnorm(x, inv_h, radius):
                 x[j] *= f
 
 
-def adp_scales(b_rule, alpha_rule, t, a, c, b0, C, b2, gn2, nu):
+def adp_scales(prm, t, b2, gn2):
     """ADP-SGD (``adp`` Algorithm 1) at step t (0-based): (b_{t+1}, α_{t+1}, running b²).
+
+    ``prm`` is the run's settings record (:class:`kernels.adp.AdpParams`: its fields ``b_rule``, ``alpha_rule``,
+    ``a``, ``c``, ``b0``, ``C``, ``nu`` are read); ``b2`` the running b², ``gn2`` = ‖∇f‖² of this step's record.
 
     b_rule 0: b_{t+1} = √(a + c(t+1)); 1: b²_{t+1} = b_t² + max(‖∇f‖², ν) with ``gn2`` = ‖∇f‖²;
     2 (a kernel fault for mutation analysis only): b²_{t+1} = b_t² + ν, the gradient ignored.
     alpha_rule 0: α ≡ 1 (DP-SGD); 1: α = √b (polynomial b) or α = (b₀² + (t+1)C)^{1/4} (adaptive b).
     """
+    b_rule, alpha_rule, a, c, b0, C, nu = prm.b_rule, prm.alpha_rule, prm.a, prm.c, prm.b0, prm.C, prm.nu
     if b_rule == 0:
         b = math.sqrt(a + c * (t + 1))
     else:
@@ -201,14 +205,20 @@ def adp_scales(b_rule, alpha_rule, t, a, c, b0, C, b2, gn2, nu):
     return b, al, b2
 
 
-def adam_coordinate(variant, opt, acc, g, nv, std_v, theta, m, v, lr, beta1, beta2, xi, c1, c2, bc_sub, floor):
+def adam_coordinate(prm, acc, g, nv, theta, m, v, c1, c2, bc_sub):
     """One coordinate of a ``dp_adam_design`` round: (θ, m, v, v̂) after it.
+
+    ``prm`` is the run's settings record (:class:`kernels.dp_adam.AdamParams`: its fields ``variant``, ``opt``,
+    ``lr``, ``beta1``, ``beta2``, ``xi``, ``std_v``, ``floor`` are read); ``theta``, ``m``, ``v`` the coordinate's
+    state before the round.
 
     ``acc`` the clean clipped average ḡ_j, ``g`` the privatised gradient fed to m, ``nv`` the unit noise of
     the v part (IME only).  Variant codes as ``kernels.dp_adam.VARIANTS``; ``opt`` 0 Adam (bias-corrected
     with c1 = 1 − β₁ᵗ, c2 = 1 − β₂ᵗ), 1 AdaGrad.  v̂ is the corrected second moment before the floor
     (``bc_sub`` subtracted for bias correction), 0 for momentum SGD (which has none).
     """
+    variant, opt, lr, beta1, beta2, xi, std_v, floor = (prm.variant, prm.opt, prm.lr, prm.beta1, prm.beta2, prm.xi,
+                                                         prm.std_v, prm.floor)
     if variant == 1:
         q = acc * acc + std_v * nv
     elif variant == 4 or variant == 5:

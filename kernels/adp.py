@@ -90,8 +90,7 @@ class AdpParams(NamedTuple):
 
 @njit(cache=True, nogil=True)
 def _adp_loop(X, Y, theta0, prm, rng, log_steps, grad_norms, theta):
-    lam, steps, eta, b_rule, a, c, b0, nu = prm.lam, prm.steps, prm.eta, prm.b_rule, prm.a, prm.c, prm.b0, prm.nu
-    alpha_rule, C, sigma, clip = prm.alpha_rule, prm.C, prm.sigma, prm.clip
+    lam, steps, eta, b0, sigma, clip = prm.lam, prm.steps, prm.eta, prm.b0, prm.sigma, prm.clip
     n, d = X.shape
     g = np.empty(d)
     tmp = np.empty(d)
@@ -116,7 +115,7 @@ def _adp_loop(X, Y, theta0, prm, rng, log_steps, grad_norms, theta):
             for j in range(d):
                 g[j] *= f
             gn2 = clip * clip
-        b, al, b2 = _cpu.adp_scales(b_rule, alpha_rule, t, a, c, b0, C, b2, gn2, nu)
+        b, al, b2 = _cpu.adp_scales(prm, t, b2, gn2)
         step = eta / b
         for j in range(d):
             theta[j] -= step * (g[j] + al * sigma * rng.standard_normal())

@@ -275,8 +275,7 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc
     """Coordinates j0 .. j0+len(blk)−1: average the clipped records into ``blk`` (records summed in order; skipped
     when ``averaged``: ``blk`` holds the average already), add the block's unit noise ``nbm``/``nbv`` and update
     m, v, θ.  ``prm`` is the run's :class:`AdamParams`.  Returns the count of negative corrected v̂."""
-    variant, opt, lr, beta1, beta2, xi = prm.variant, prm.opt, prm.lr, prm.beta1, prm.beta2, prm.xi
-    std_m, std_v, floor = prm.std_m, prm.std_v, prm.floor
+    variant, opt, beta1, beta2, xi, std_m = prm.variant, prm.opt, prm.beta1, prm.beta2, prm.xi, prm.std_m
     B = grads.shape[0]
     n = blk.shape[0]
     j1 = j0 + n
@@ -307,8 +306,7 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc
             g = acc + std_m * nm / sc  # (s·ḡ + z)/s
         else:
             g = acc + std_m * nm
-        th, mj, vj, vh = _cpu.adam_coordinate(variant, opt, acc, g, nv, std_v, theta[j], m[j], v[j], lr, beta1,
-                                              beta2, xi, c1, c2, bc_sub, floor)
+        th, mj, vj, vh = _cpu.adam_coordinate(prm, acc, g, nv, theta[j], m[j], v[j], c1, c2, bc_sub)
         theta[j] = th
         m[j] = mj
         v[j] = vj

@@ -88,8 +88,7 @@ def _rounds(gbar, prm, rounds, bias, states, use_unit, unit, p, q, num, den, hz,
 
     ``prm`` is the run's :class:`kernels.dp_adam.AdamParams` (a NamedTuple of scalars: a kernel argument).
     """
-    variant, opt, lr, beta1, beta2, xi = prm.variant, prm.opt, prm.lr, prm.beta1, prm.beta2, prm.xi
-    std_m, std_v, floor = prm.std_m, prm.std_v, prm.floor
+    variant, beta1, beta2, std_m = prm.variant, prm.beta1, prm.beta2, prm.std_m
     tid = cuda.grid(1)
     trials = theta.shape[0]
     d = theta.shape[1]
@@ -109,8 +108,7 @@ def _rounds(gbar, prm, rounds, bias, states, use_unit, unit, p, q, num, den, hz,
         nv = 0.0
         if variant == 1:
             nv = _unit(states, tid, use_unit, unit, t, k, 1, j, p, q, num, den, hz, ho)
-        th, mm, vv, vh = dev.adam_coordinate(variant, opt, acc, g, nv, std_v, th, mm, vv, lr, beta1, beta2, xi,
-                                             1.0 - beta1**tt, 1.0 - beta2**tt, bias[t], floor)
+        th, mm, vv, vh = dev.adam_coordinate(prm, acc, g, nv, th, mm, vv, 1.0 - beta1**tt, 1.0 - beta2**tt, bias[t])
         if vh < 0.0:
             cuda.atomic.add(neg, t, 1)
     theta[k, j] = th
@@ -131,8 +129,8 @@ def _rounds_block(grads, prm, rounds, bias, states, use_unit, unit, p, q, num, d
     norms are the only synchronisation (two barriers per chunk of records, one chunk for B ≤ 32 at any d).
     ``prm`` is the run's :class:`kernels.dp_adam.AdamParams`.
     """
-    variant, opt, lr, beta1, beta2, xi = prm.variant, prm.opt, prm.lr, prm.beta1, prm.beta2, prm.xi
-    clip, std_m, std_v, floor = prm.clip, prm.std_m, prm.std_v, prm.floor
+    variant, opt, beta1, beta2, xi, clip, std_m = prm.variant, prm.opt, prm.beta1, prm.beta2, prm.xi, prm.clip, \
+        prm.std_m
     sh = cuda.shared.array(SHARED_PARTIALS, float64)
     fac = cuda.shared.array(MAX_BLOCK_BATCH, float64)
     k = cuda.blockIdx.x
@@ -191,8 +189,7 @@ def _rounds_block(grads, prm, rounds, bias, states, use_unit, unit, p, q, num, d
                     g = math.nan
             else:
                 g = acc + std_m * nm
-            th, mm, vv, vh = dev.adam_coordinate(variant, opt, acc, g, nv, std_v, theta[k, j], m[k, j], v[k, j], lr,
-                                                 beta1, beta2, xi, c1, c2, bias[t], floor)
+            th, mm, vv, vh = dev.adam_coordinate(prm, acc, g, nv, theta[k, j], m[k, j], v[k, j], c1, c2, bias[t])
             theta[k, j] = th
             m[k, j] = mm
             v[k, j] = vv

@@ -164,8 +164,7 @@ def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed
 # --------------------------------------------------------------------------------------
 @cuda.jit
 def _adp_batch(X, Y, prm, states, g, theta):
-    lam, steps, eta, b_rule, a, c, b0, nu = prm.lam, prm.steps, prm.eta, prm.b_rule, prm.a, prm.c, prm.b0, prm.nu
-    alpha_rule, C, sigma, clip = prm.alpha_rule, prm.C, prm.sigma, prm.clip
+    lam, steps, eta, b0, sigma, clip = prm.lam, prm.steps, prm.eta, prm.b0, prm.sigma, prm.clip
     t = cuda.grid(1)
     if t >= theta.shape[1]:
         return
@@ -191,7 +190,7 @@ def _adp_batch(X, Y, prm, states, g, theta):
             for j in range(d):
                 gt[j] *= f
             gn2 = clip * clip
-        b, al, b2 = _adp_scales(b_rule, alpha_rule, s, a, c, b0, C, b2, gn2, nu)
+        b, al, b2 = _adp_scales(prm, s, b2, gn2)
         step = eta / b
         for j in range(d):
             th[j] -= step * (gt[j] + al * sigma * xoroshiro128p_normal_float64(states, t))
