@@ -334,6 +334,20 @@ def _fed_loop(X, Y, ptr, A, prm, rng, log_steps, losses, w):
 # Public wrappers
 # ======================================================================================
 def log_points(steps: int, n_log: int) -> np.ndarray:
+    """The steps at which the loss is recorded: ``n_log`` (at most ``steps`` + 1) evenly spaced in [0, steps].
+
+    Parameters
+    ----------
+    steps : int
+        The run's length.
+    n_log : int
+        The number of checkpoints wanted.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted distinct int64 steps, rounded to the nearest integer; 0 and ``steps`` included.
+    """
     return np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
 
 
@@ -363,7 +377,25 @@ def _problem(problem) -> GLMProblem:
 
 
 def side_information(problem: GLMProblem, side_info) -> np.ndarray:
-    """A named side-information vector of ``problem`` or a user's own (d,) positive vector."""
+    """A named side-information vector of ``problem`` or a user's own (d,) positive vector.
+
+    Parameters
+    ----------
+    problem : GLMProblem
+        The problem; its ``side_info`` dict holds the named vectors.
+    side_info : str or array_like
+        A key of ``problem.side_info``, or a (d,) vector of finite positive numbers.
+
+    Returns
+    -------
+    numpy.ndarray
+        (d,) float64 C-contiguous.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        An unknown name, or a vector of the wrong shape, non-finite or with a non-positive entry.
+    """
     if isinstance(side_info, str):
         V.choice("side_info", side_info, tuple(problem.side_info))
         return np.ascontiguousarray(problem.side_info[side_info], dtype=np.float64)

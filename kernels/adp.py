@@ -122,6 +122,20 @@ def _adp_loop(X, Y, theta0, prm, rng, log_steps, grad_norms, theta):
 
 
 def log_points(steps: int, n_log: int) -> np.ndarray:
+    """The steps at which the loss is recorded: ``n_log`` (at most ``steps`` + 1) evenly spaced in [0, steps].
+
+    Parameters
+    ----------
+    steps : int
+        The run's length.
+    n_log : int
+        The number of checkpoints wanted.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted distinct int64 steps, rounded to the nearest integer; 0 and ``steps`` included.
+    """
     return np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
 
 

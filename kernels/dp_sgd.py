@@ -190,5 +190,20 @@ def run_dp_sgd(problem: LogisticProblem, *, steps: int, batch_size: int = 256, l
 
 
 def minimum_bytes_per_step(batch_size: int, d: int, itemsize: int) -> int:
-    """The least memory traffic of one step: the B records' rows read once, w read and written once."""
+    """The least memory traffic of one step: the B records' rows read once, w read and written once.
+
+    Parameters
+    ----------
+    batch_size : int
+        B, the records per step.
+    d : int
+        The dimension.
+    itemsize : int
+        Bytes per number (8 for float64, 4 for float32).
+
+    Returns
+    -------
+    int
+        (B·d + 2d)·itemsize bytes.
+    """
     return (batch_size * d + 2 * d) * itemsize

@@ -78,6 +78,25 @@ RANK_TOL = 1e-9  # relative residual below which a gradient adds no new directio
 # Subspace oracles
 # ======================================================================================
 def orthonormal(name: str, Vt) -> np.ndarray:
+    """Check that ``Vt`` is a finite p×k matrix with orthonormal columns (k ≤ p) and return it as an array.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    Vt : array_like
+        The candidate basis, shape (p, k); columns orthonormal to within 1e-8 (``np.allclose``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``Vt`` as a finite float array (not re-orthonormalised).
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``Vt`` is not a finite 2-D array, has more columns than rows, or its columns are not orthonormal.
+    """
     Vt = V.finite_array(name, Vt, ndim=2)
     if Vt.shape[1] > Vt.shape[0] or not np.allclose(Vt.T @ Vt, np.eye(Vt.shape[1]), atol=1e-8):
         raise V.InvalidParameter(name, "a p×k matrix with orthonormal columns (k ≤ p)", f"shape {Vt.shape}")
@@ -88,7 +107,33 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
                     seed: int = 0) -> np.ndarray:
     """Ṽ (p×k̃, orthonormal): ``exact`` V; ``public`` the top-k̃ right singular vectors of the public
     sample; ``rotated`` Ṽ = V cos θ + W sin θ with W ⟂ V random and sin θ = γ, so every principal angle
-    is θ and ‖VVᵀ − ṼṼᵀ‖_op = γ (needs p ≥ 2k)."""
+    is θ and ‖VVᵀ − ṼṼᵀ‖_op = γ (needs p ≥ 2k).
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+        The problem (its true span V and public sample).
+    kind : {"exact", "public", "rotated"}, optional
+        Which oracle (:data:`ORACLES`).
+    gamma : float, optional
+        ``rotated`` only: sin θ ∈ [0, 1], the operator-norm distance of the two projections.
+    k : int, optional
+        ``public`` only: k̃ ∈ [1, p], the number of singular vectors (default the problem's k).  The ``exact`` and
+        ``rotated`` oracles have k columns.
+    seed : int, optional
+        ``rotated`` only: seeds the random complement W.
+
+    Returns
+    -------
+    numpy.ndarray
+        Ṽ, (p, k̃) with orthonormal columns.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``prob`` not a LowRankGLM, an unknown ``kind``, ``k``/``seed``/``gamma`` out of range, fewer public records
+        than k̃, or p < 2k for ``rotated``.
+    """
     if not isinstance(prob, LowRankGLM):
         raise V.InvalidParameter("prob", "a LowRankGLM (kernels.noisy_adagrad.low_rank_glm)", type(prob).__name__)
     V.choice("kind", kind, ORACLES)
@@ -119,13 +164,39 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
 
 
 def principal_distance(Va: np.ndarray, Vb: np.ndarray) -> float:
-    """‖V_aV_aᵀ − V_bV_bᵀ‖_op (the sine of the largest principal angle when the dimensions agree)."""
+    """‖V_aV_aᵀ − V_bV_bᵀ‖_op (the sine of the largest principal angle when the dimensions agree).
+
+    Parameters
+    ----------
+    Va, Vb : numpy.ndarray
+        (p, k_a) and (p, k_b) matrices with orthonormal columns.
+
+    Returns
+    -------
+    float
+        The largest absolute eigenvalue of V_aV_aᵀ − V_bV_bᵀ.
+    """
     D = Va @ Va.T - Vb @ Vb.T
     return float(np.max(np.abs(np.linalg.eigvalsh(D))))
 
 
 def goe(rng: np.random.Generator, k: int, size: int | None = None) -> np.ndarray:
-    """GOE (Definition 8): symmetric, off-diagonal N(0, 1), diagonal N(0, 2)."""
+    """GOE (Definition 8): symmetric, off-diagonal N(0, 1), diagonal N(0, 2).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The stream the entries are drawn from.
+    k : int
+        The matrix size.
+    size : int, optional
+        The number of matrices (None: one).
+
+    Returns
+    -------
+    numpy.ndarray
+        (k, k), or (size, k, k), (A + Aᵀ)/√2 for A with standard normal entries.
+    """
     shape = (k, k) if size is None else (size, k, k)
     A = rng.standard_normal(shape)
     return (A + np.swapaxes(A, -1, -2)) / math.sqrt(2.0)
@@ -465,7 +536,20 @@ def _schedule(name: str, value, T: int) -> np.ndarray:
 
 
 def loss_scales(T: int, decay_alpha: float) -> np.ndarray:
-    """s_t = t^(−α), t = 1..T (the online losses f_t = s_t·L)."""
+    """s_t = t^(−α), t = 1..T (the online losses f_t = s_t·L).
+
+    Parameters
+    ----------
+    T : int
+        The number of steps.
+    decay_alpha : float
+        α ≥ 0 (0: every s_t = 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        (T,) float64 scales.
+    """
     return np.arange(1, T + 1, dtype=np.float64) ** (-float(decay_alpha))
 
 
@@ -491,7 +575,29 @@ def _check_run(prob, steps, eta, radius, trials, seed, decay_alpha):
 
 
 def draw_noise(seed: int, trials: int, steps: int, p: int, kk: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per trial (one SeedSequence child each): ξ (T×p) standard normals and T k̃×k̃ GOE matrices."""
+    """Per trial (one SeedSequence child each): ξ (T×p) standard normals and T k̃×k̃ GOE matrices.
+
+    The noise :func:`run_noisy_adagrad` feeds its loop (same ``seed`` ⇒ same draws), exposed so that a
+    reference can be run on the same noise.
+
+    Parameters
+    ----------
+    seed : int
+        The root of the per-trial streams.
+    trials : int
+        Trials, one spawned stream each.
+    steps : int
+        T.
+    p : int
+        The dimension of the gradient noise ξ.
+    kk : int
+        k̃, the size of the preconditioner noise (:func:`goe`).
+
+    Returns
+    -------
+    list of tuple of numpy.ndarray
+        One ``(xi, goe_k)`` per trial: ξ (steps, p) and the GOE draws (steps, kk, kk).
+    """
     out = []
     for child in np.random.SeedSequence(seed).spawn(trials):
         rng = np.random.default_rng(child)

@@ -119,6 +119,13 @@ class RunOutput:
 
     @property
     def final_loss(self) -> np.ndarray:
+        """The loss at the last checkpoint, per trial.
+
+        Returns
+        -------
+        numpy.ndarray
+            (trials,) ``losses[:, -1]``.
+        """
         return self.losses[:, -1]
 
 
@@ -288,7 +295,20 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
 # Configuration and the public wrapper
 # --------------------------------------------------------------------------------------
 def pagan_noise_multiplier(epsilon: float, delta: float) -> float:
-    """Algorithms 1/2, line 6: the whitened noise std times b, √(log(1/δ))/ε (see theory.pagan.noise_multiplier)."""
+    """Algorithms 1/2, line 6: the whitened noise std times b, √(log(1/δ))/ε (see theory.pagan.noise_multiplier).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε > 0.
+    delta : float
+        δ ∈ (0, 1).
+
+    Returns
+    -------
+    float
+        √(log(1/δ))/ε.
+    """
     return math.sqrt(math.log(1.0 / delta)) / epsilon
 
 
@@ -299,6 +319,20 @@ def optimal_ellipsoid(dataset: Dataset, clip_norm: float = 1.0) -> tuple[np.ndar
     at which E_A clips the same fraction of the *public* sample as the ℓ₂ ball of
     radius ``clip_norm`` used with A = I (equal clipping bias, different geometry).
     Returns (a, info).
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The problem; its ``sigma`` (per-coordinate scales) and ``public`` sample are used.
+    clip_norm : float, optional
+        The ℓ₂ clipping radius whose clipped fraction of the public sample B matches.
+
+    Returns
+    -------
+    a : numpy.ndarray
+        (d,) the diagonal of A = C/B².
+    info : dict
+        ``B`` and ``public_clipped_fraction`` (the fraction of public records outside the ℓ₂ ball).
     """
     C = dataset.sigma ** (-4.0 / 3.0)
     pub = dataset.public
@@ -309,7 +343,20 @@ def optimal_ellipsoid(dataset: Dataset, clip_norm: float = 1.0) -> tuple[np.ndar
 
 
 def public_subspace(dataset: Dataset, rank: int) -> np.ndarray:
-    """Top-``rank`` eigenvectors of the public second-moment matrix (PDP-SGD)."""
+    """Top-``rank`` eigenvectors of the public second-moment matrix (PDP-SGD).
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The problem; its ``public`` sample gives the matrix.
+    rank : int
+        The number of eigenvectors, 1 ≤ rank ≤ d.
+
+    Returns
+    -------
+    numpy.ndarray
+        (d, rank) C-contiguous, orthonormal columns in decreasing order of eigenvalue.
+    """
     pub = dataset.public
     m2 = pub.T @ pub / pub.shape[0]
     w, U = np.linalg.eigh(m2)
@@ -434,7 +481,25 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
 
 
 def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
-    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)`` (``trials`` ≤ 2·10⁶: ~4 KiB each)."""  # noqa: E501
+    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)`` (``trials`` ≤ 2·10⁶: ~4 KiB each).
+
+    Parameters
+    ----------
+    seed : int
+        The root seed, ≥ 0.
+    trials : int
+        The number of generators.
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        One per trial, in spawn order.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        (from :mod:`kernels.validate`) ``seed`` negative or not an integer, ``trials`` out of range or too large.
+    """
     seed = V.integer("seed", seed, 0)
     trials = V.count("trials", trials)
     V.memory("trials", trials, itemsize=4096)
@@ -607,5 +672,20 @@ _CONFIG_KEYS = ("epsilon", "delta", "noise_multiplier", "steps", "batch_size", "
 
 
 def with_params(cfg: LoopConfig, **changes) -> LoopConfig:
-    """A copy of a configuration with some fields changed (e.g. a different stepsize)."""
+    """A copy of a configuration with some fields changed (e.g. a different stepsize).
+
+    The fields are not re-validated: change them to values :func:`make_config` would accept.
+
+    Parameters
+    ----------
+    cfg : LoopConfig
+        The configuration to copy.
+    **changes
+        Field names of :class:`LoopConfig` and their new values.
+
+    Returns
+    -------
+    LoopConfig
+        The copy (``dataclasses.replace``).
+    """
     return replace(cfg, **changes)
