@@ -102,12 +102,32 @@ class Strategy:
     rmse: float
 
     def row_norms2(self) -> np.ndarray:
-        """‖row_t(C⁻¹)‖², t = 1..T (the variance of ζ̃_t)."""
+        """‖row_t(C⁻¹)‖², t = 1..T (the variance of ζ̃_t).
+
+        Returns
+        -------
+        numpy.ndarray
+            (T,) the cumulative sums of ``cinv``².
+        """
         return np.cumsum(self.cinv**2)
 
 
 def series_inverse(c: np.ndarray, T: int) -> np.ndarray:
-    """Coefficients of 1/c(x) up to x^{T−1} (c[0] ≠ 0)."""
+    """Coefficients of 1/c(x) up to x^{T−1} (c[0] ≠ 0).
+
+    Parameters
+    ----------
+    c : array_like
+        The power-series coefficients of c(x), c[0] ≠ 0 (truncated or zero-padded to T).
+    T : int
+        The number of coefficients wanted.
+
+    Returns
+    -------
+    numpy.ndarray
+        (T,) the coefficients r of 1/c(x): the first column of the inverse of the lower-triangular Toeplitz
+        matrix with first column c.
+    """
     c = np.concatenate([np.asarray(c, float), np.zeros(max(0, T - len(c)))])[:T]
     r = np.zeros(T)
     r[0] = 1.0 / c[0]
@@ -120,6 +140,20 @@ def prefix_rmse(c: np.ndarray, T: int) -> tuple[float, float]:
     """(sensitivity, RMSE) of prefix sums for the Toeplitz strategy with coefficients c (unit multiplier).
 
     ‖A C⁻¹‖_F² = Σ_n (T − n) P_n², P_n = Σ_{k≤n} (C⁻¹)_k; RMSE = sens·‖A C⁻¹‖_F/√T.
+
+    Parameters
+    ----------
+    c : numpy.ndarray
+        The Toeplitz coefficients of the strategy C (at least T of them; c[0] ≠ 0).
+    T : int
+        The number of rounds.
+
+    Returns
+    -------
+    sensitivity : float
+        ‖c[:T]‖₂, the column norm of C.
+    rmse : float
+        The prefix-sum RMSE per unit noise multiplier.
     """
     cinv = series_inverse(c, T)
     P = np.cumsum(cinv)
@@ -159,6 +193,20 @@ def strategy(kind: str, T: int, bands: int = 4) -> Strategy:
     * ``sqrt``: C = C⁻¹·A = A^{1/2}, coefficients binom(2k, k)/4^k; C⁻¹ has those of (1 − x)^{1/2}.
 
     Limits: ``T`` ≤ :data:`STRATEGY_MAX_T` = 10⁴, ``bands`` ≤ :data:`STRATEGY_MAX_BANDS` = 64.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`STRATEGIES`.
+    T : int
+        The number of rounds.
+    bands : int, optional
+        ``banded`` only: the number of coefficients of C.
+
+    Returns
+    -------
+    Strategy
+        The strategy (cached: the same object for the same (kind, T, bands)).
     """
     V.choice("kind", kind, STRATEGIES)
     T = V.integer("T", T, 1, STRATEGY_MAX_T)
@@ -218,7 +266,27 @@ def _filter_noise(zeta, num, den, hist_z, hist_out, pos, out):
 # Sensitivities and noise calibration
 # ======================================================================================
 def ime_sensitivities(clip_norm: float, batch_size: int) -> tuple[float, float]:
-    """Zero-out sensitivities of ḡ (C/B) and of ḡ⊙ḡ ((2B − 1)C²/B²) (paper §3.2)."""
+    """Zero-out sensitivities of ḡ (C/B) and of ḡ⊙ḡ ((2B − 1)C²/B²) (paper §3.2).
+
+    Parameters
+    ----------
+    clip_norm : float
+        C > 0.
+    batch_size : int
+        B ≥ 1.
+
+    Returns
+    -------
+    delta1 : float
+        C/B.
+    delta2 : float
+        (2B − 1)C²/B².
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``clip_norm`` so small or large that C² under- or overflows (Δ₂ not in (0, inf)).
+    """
     B = V.count("batch_size", batch_size)
     C = V.positive("clip_norm", clip_norm)
     try:
@@ -238,6 +306,26 @@ def ime_noise_stds(sigma: float, clip_norm: float, batch_size: int, gamma: float
     the second half by γ gives stds σΔ and σΔ/γ.  Default γ = Δ₁/Δ₂ balances the two (each part then
     has multiplier √2σ: 1/σ² = 1/σ₁² + 1/σ₂²).  ``split=False`` is the "for free" baseline (each part
     at multiplier σ, i.e. not the same privacy).
+
+    Parameters
+    ----------
+    sigma : float
+        σ ≥ 0.
+    clip_norm : float
+        C > 0.
+    batch_size : int
+        B ≥ 1.
+    gamma : float, optional
+        γ > 0 (default Δ₁/Δ₂).
+    split : bool, optional
+        False for the baseline above.
+
+    Returns
+    -------
+    std_m : float
+        The standard deviation of the noise on ḡ.
+    std_v : float
+        The standard deviation of the noise on ḡ⊙ḡ.
     """
     s = V.nonnegative("sigma", sigma)
     d1, d2 = ime_sensitivities(clip_norm, batch_size)
@@ -465,8 +553,19 @@ def _last_level_cache_bytes() -> int:
 
 
 def row_major_fits(d: int) -> bool:
-    """Whether a round at dimension d should run row-major: one record row plus the average (2·d·8 bytes) fit
-    in the last-level cache."""
+    """Whether a round at dimension d should run row-major.
+
+    True when one record row plus the average (2·d·8 bytes) fit in the last-level cache.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    bool
+    """
     return 2 * d * 8 <= _last_level_cache_bytes()
 
 
@@ -477,7 +576,7 @@ def fused_round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1,
 
     Parameters
     ----------
-    grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub, floor, zm, zv
+    grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub, floor, zm, zv :
         As :func:`fused_round`.
     fac, gbar_out : numpy.ndarray
         (B,) scratch and the (d,) clean clipped average, as :func:`fused_round`.
@@ -500,7 +599,7 @@ def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac,
 
     Parameters
     ----------
-    grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out
+    grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out :
         As :func:`round_with`.
 
     Returns
@@ -564,7 +663,22 @@ class RoundConfig:
     ime_split: bool = True
 
     def validated(self) -> "RoundConfig":
-        """This configuration with every field checked and converted to its type (``batch_size`` ≤ 10⁹)."""
+        """This configuration with every field checked and converted to its type (``batch_size`` ≤ 10⁹).
+
+        The fault hooks of :mod:`kernels.faults` are applied here (factors of exactly 1 outside a mutation run).
+
+        Returns
+        -------
+        RoundConfig
+            A new, validated configuration.
+
+        Raises
+        ------
+        kernels.validate.InvalidParameter
+            A field outside what it accepts: β₁ not in [0, 1), β₂ not in [0, 1) for Adam or not finite, ξ = 0 for
+            scale-then-privatize, an infinite ``clip_norm`` with σ > 0, or a noise std σ·C/B above
+            :data:`MAX_NOISE_STD` (the message names it).
+        """
         V.choice("variant", self.variant, tuple(VARIANTS))
         V.choice("optimizer", self.optimizer, tuple(OPTIMIZERS))
         lr = V.positive("lr", self.lr)
@@ -618,7 +732,22 @@ def adam_params(cfg: RoundConfig, std_m: float, std_v: float) -> AdamParams:
 
 
 def noise_stds(cfg: RoundConfig, sensitivity: float = 1.0) -> tuple[float, float]:
-    """(std of the m/gradient noise, std of the IME v-part noise) for one round, in gradient units."""
+    """(std of the m/gradient noise, std of the IME v-part noise) for one round, in gradient units.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        A validated configuration.
+    sensitivity : float, optional
+        The strategy's sensitivity (1 without DP-MF); multiplies both.
+
+    Returns
+    -------
+    std_m : float
+        σC/B (IME: :func:`ime_noise_stds`'s first), times ``sensitivity``; 0 when σ = 0.
+    std_v : float
+        IME's v-part std times ``sensitivity``; 0 for the other variants.
+    """
     if cfg.sigma == 0:
         return 0.0, 0.0
     if cfg.variant == "ime":
@@ -631,6 +760,20 @@ def bias_schedule(cfg: RoundConfig, strat: Strategy | None, T: int) -> np.ndarra
     """The amount bias correction subtracts in rounds 1..T: E[v̂] − clean v̂ of post-processing.
 
     Adam: (1−β₂)Σ_k β₂^{t−k} s²‖row_k(C⁻¹)‖² / (1 − β₂^t); AdaGrad: Σ_k s²‖row_k‖² (App. A).
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        A validated configuration (s = its m-part noise std).
+    strat : Strategy or None
+        The DP-MF strategy (None: independent noise, every ‖row_k‖² = 1).
+    T : int
+        The number of rounds (at most ``strat.T``).
+
+    Returns
+    -------
+    numpy.ndarray
+        (T,) the amounts for rounds 1..T.
     """
     s2 = noise_stds(cfg, 1.0 if strat is None else strat.sensitivity)[0] ** 2
     r = np.ones(T) if strat is None else strat.row_norms2()[:T]
@@ -656,6 +799,19 @@ class State:
 
     @staticmethod
     def zeros(d: int, theta0=None) -> "State":
+        """A fresh state: θ = ``theta0`` (default 0), m = v = v_clean = 0, t = 0.
+
+        Parameters
+        ----------
+        d : int
+            The dimension.
+        theta0 : array_like, optional
+            The starting point (copied as float64).
+
+        Returns
+        -------
+        State
+        """
         th = np.zeros(d) if theta0 is None else np.array(theta0, dtype=np.float64)
         return State(th, np.zeros(d), np.zeros(d), np.zeros(d), 0)
 
@@ -675,6 +831,13 @@ class NoiseStream:
         self.out = [np.empty(d) for _ in range(parts)]
 
     def next(self) -> list[np.ndarray]:
+        """The next round's unit noise, one (d,) array per part (filtered when the strategy is not the identity).
+
+        Returns
+        -------
+        list of numpy.ndarray
+            ``parts`` arrays owned by the stream: overwritten by the next call.
+        """
         for p in range(self.parts):
             z = self.rng.standard_normal(self.d)
             if self.hz is None:
@@ -694,12 +857,44 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
          threads: int = 1) -> int:
     """One validated round with given unit noise; updates ``state`` in place; returns the negative-v̂ count.
 
-    ``threads`` > 1 splits the round over that many Numba threads (:func:`fused_round_parallel`, worth it for
+    ``threads`` > 1 splits the round over that many Numba threads (:func:`round_parallel_with`, worth it for
     large d); the result is bit-identical to ``threads=1``.
 
     ``grads`` (B, d) and the unit noise ``zm``, ``zv`` (d,) are checked (shape, finite noise); a gradient
     with NaN/inf raises InvalidParameter naming ``grads`` after the round (found, at O(d) cost, in its
     clean average, which clipping cannot make finite).
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The round's configuration (validated by the caller: :meth:`RoundConfig.validated`).
+    state : State
+        θ, m, v, v_clean and t, updated in place (t incremented).
+    grads : array_like
+        (B, d) per-record gradients.
+    zm : array_like
+        (d,) unit noise of the m-part.
+    zv : array_like, optional
+        (d,) unit noise of IME's v-part (default ``zm``).
+    sensitivity : float, optional
+        The DP-MF strategy's sensitivity (scales the noise stds).
+    bc_sub : float, optional
+        This round's bias-correction amount (:func:`bias_schedule`).
+    gbar_out : numpy.ndarray, optional
+        (d,) C-contiguous float64: receives the clean clipped average.
+    threads : int, optional
+        As above.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``state`` not a State, ``grads``/``zm``/``zv``/``gbar_out`` of the wrong shape or type, non-finite
+        noise or gradients, ``threads`` < 1, or a round that overflows float64.
     """
     if not isinstance(state, State):
         raise V.InvalidParameter("state", "a kernels.dp_adam.State", type(state).__name__)
@@ -739,7 +934,22 @@ _DUMMY_RNG = np.random.default_rng(0)
 
 
 def with_threads(threads: int, fn, *args):
-    """``fn(*args)`` with Numba's thread count set to ``threads`` (at most the configured maximum), then restored."""
+    """``fn(*args)`` with Numba's thread count set to ``threads`` (at most the configured maximum), then restored.
+
+    Parameters
+    ----------
+    threads : int
+        The thread count for the call.
+    fn : callable
+        The (parallel) jitted function.
+    *args
+        Its arguments.
+
+    Returns
+    -------
+    object
+        ``fn(*args)``.
+    """
     import numba
 
     before = numba.get_num_threads()
@@ -864,7 +1074,20 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
 
 
 def toeplitz_matrix(coeffs: np.ndarray, T: int) -> np.ndarray:
-    """The dense T×T lower-triangular Toeplitz matrix with first column ``coeffs`` (padded with zeros)."""
+    """The dense T×T lower-triangular Toeplitz matrix with first column ``coeffs`` (padded with zeros).
+
+    Parameters
+    ----------
+    coeffs : array_like
+        The first column (truncated or zero-padded to T).
+    T : int
+        The size.
+
+    Returns
+    -------
+    numpy.ndarray
+        (T, T) float64.
+    """
     c = np.concatenate([np.asarray(coeffs, float), np.zeros(max(0, T - len(coeffs)))])[:T]
     i, j = np.indices((T, T))
     return np.where(i >= j, c[np.clip(i - j, 0, T - 1)], 0.0)
@@ -999,6 +1222,31 @@ def constant_signal_vhat(signal, noise_std: float, beta2: float, steps: int, *, 
     Returns {"vhat": (trials, d) at t = steps, "neg_frac": (steps,) fraction negative per round over all
     trials and coordinates}.  ``noise_std`` is the std of the noise on the gradient (bias correction) or on
     the squared gradient (IME).
+
+    Parameters
+    ----------
+    signal : array_like
+        (d,) the constant clean signal per coordinate, non-empty and finite.
+    noise_std : float
+        ≥ 0, as above.
+    beta2 : float
+        β₂ ∈ [0, 1).
+    steps : int
+        Rounds.
+    mode : {"bias_correction", "ime"}, optional
+        Bias correction (v from (g + z)², minus noise_std²) or IME (v from g² + z).
+    trials, seed : int, optional
+        Trials (one spawned stream each) and their root seed.
+
+    Returns
+    -------
+    dict
+        ``vhat`` and ``neg_frac`` as above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        An empty or non-finite ``signal``, β₂ outside [0, 1), or another parameter out of range.
     """
     signal = V.finite_array("signal", signal, ndim=1)
     if signal.size == 0:
