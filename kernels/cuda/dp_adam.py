@@ -199,7 +199,20 @@ def _rounds_block(grads, prm, rounds, bias, states, use_unit, unit, p, q, num, d
 
 
 def clipped_average(grads: np.ndarray, clip_norm: float) -> np.ndarray:
-    """ḡ = Σ_i g_i·min(1, C/‖g_i‖)/B (host; the clip of the CPU round, records added in order)."""
+    """ḡ = Σ_i g_i·min(1, C/‖g_i‖)/B (host; the clip of the CPU round, records added in order).
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        (B, d) per-record gradients.
+    clip_norm : float
+        C > 0 (may be inf).
+
+    Returns
+    -------
+    numpy.ndarray
+        (d,) the clipped average.
+    """
     norms = np.sqrt(np.sum(grads * grads, axis=1))
     fac = np.where(norms > clip_norm, clip_norm / np.where(norms > 0, norms, 1.0), 1.0) / grads.shape[0]
     return (fac[:, None] * grads).sum(axis=0)
@@ -226,6 +239,41 @@ def run_rounds_batch(cfg: RoundConfig, grads, rounds: int, *, trials: int = 1024
     identity needs ``rounds`` ≤ 10⁴, and its per-coordinate filter history ((p − 1 + q) values per part and
     coordinate; ``sqrt`` has p = rounds) ≤ 8 GiB; the block kernel takes B ≤ :data:`MAX_BLOCK_BATCH` records.
     A run that overflows float64 raises InvalidParameter instead of returning NaN.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The rounds' configuration (validated here).
+    grads : array_like
+        (B, d) finite per-record gradients, B = ``cfg.batch_size``.
+    rounds : int
+        The number of rounds.
+    trials : int, optional
+        Noise streams (one per trial and coordinate).
+    seed : int, optional
+        Seeds the xoroshiro128+ streams.
+    strat_kind : str, optional
+        One of :data:`kernels.dp_adam.STRATEGIES`.
+    bands : int, optional
+        ``banded`` only: the strategy's number of coefficients.
+    unit_noise : array_like, optional
+        Given unit noise, as above.
+    kernel : {"auto", "coordinate", "block"}, optional
+        As above.
+
+    Returns
+    -------
+    dict
+        The arrays listed above.
+
+    Raises
+    ------
+    kernels.cuda.CudaUnavailable
+        Neither a GPU nor the simulator is available.
+    kernels.validate.InvalidParameter
+        ``cfg`` not a RoundConfig or invalid, ``grads`` of the wrong shape, ``kernel="coordinate"`` for a
+        state-dependent variant, too many records for the block kernel, too many rounds for a DP-MF strategy,
+        outputs over the size limits, bad ``unit_noise``, or a float64 overflow.
     """
 
     require()

@@ -133,8 +133,34 @@ def _grid(trials: int) -> tuple[int, int]:
 
 
 def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed: int = 0, **params) -> BatchOutput:
-    """``trials`` independent runs of a PAGAN-family algorithm on the GPU (same parameters as
-    :func:`kernels.run_algorithm`; ``pdp_sgd``'s public subspace is CPU-only)."""
+    """``trials`` independent runs of a PAGAN-family algorithm on the GPU, one thread per trial.
+
+    Same parameters as :func:`kernels.run_algorithm`; ``pdp_sgd``'s public subspace is CPU-only.  The loop takes
+    the configuration's scalars as one :class:`kernels.pagan.LoopParams` kernel argument.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`kernels.ALGORITHMS` except ``pdp_sgd``.
+    dataset : Dataset
+        The problem.
+    trials : int, optional
+        Independent trials (threads), ≥ 1.
+    seed : int, optional
+        Seeds the per-thread xoroshiro128+ streams (trial t's stream does not depend on ``trials``).
+    **params
+        As :func:`kernels.make_config`.
+
+    Returns
+    -------
+    BatchOutput
+        Final and averaged iterates, their losses and the clipped fraction, per trial.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``dataset`` not a Dataset, ``pdp_sgd``, or a parameter outside what :func:`kernels.make_config` accepts.
+    """
 
     if not isinstance(dataset, Dataset):
         raise V.InvalidParameter("dataset", "a kernels.Dataset (see kernels.make_problem)", type(dataset).__name__)
@@ -200,8 +226,37 @@ def run_adp_batch(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 
                   alpha_rule: str = "adp", sigma: float = 0.0, a: float = 1.0, c: float = 1.0, b0: float = 1.0,
                   nu: float = 1e-3, C: float = 1.0, clip: float | None = None, trials: int = 1024,
                   seed: int = 0) -> BatchOutput:
-    """``trials`` runs of ADP-SGD/DP-SGD (:func:`kernels.adp.run_adp`'s parameters) on the GPU;
-    ``final_loss`` is ‖∇F(θ_T)‖²."""
+    """``trials`` runs of ADP-SGD/DP-SGD (:func:`kernels.adp.run_adp`'s parameters) on the GPU.
+
+    ``final_loss`` is ‖∇F(θ_T)‖².  The settings reach the kernel as one :class:`kernels.adp.AdpParams` (from
+    :func:`kernels.adp.check_run`); unlike :func:`kernels.adp.run_adp`, no fault hook is applied.
+
+    Parameters
+    ----------
+    problem : NonconvexProblem
+        The problem.
+    steps : int, optional
+        Iterations.
+    eta : float, optional
+        The base stepsize.
+    b_rule, alpha_rule : str, optional
+        The b_t schedule and the α_t rule, as :func:`kernels.adp.run_adp`.
+    sigma : float, optional
+        The noise standard deviation (times α_t).
+    a, c, b0, nu, C : float, optional
+        The schedules' constants.
+    clip : float, optional
+        The per-record clipping threshold (default the problem's gradient bound).
+    trials : int, optional
+        Independent trials (threads), ≥ 1.
+    seed : int, optional
+        Seeds the per-thread xoroshiro128+ streams.
+
+    Returns
+    -------
+    BatchOutput
+        θ_T per trial (as both ``x_final`` and ``x_avg``) and ‖∇F(θ_T)‖².
+    """
 
     prm = check_run(problem, steps=steps, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=sigma, a=a, c=c, b0=b0,
                     nu=nu, C=C, clip=clip)
