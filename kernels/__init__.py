@@ -44,7 +44,23 @@ PROBLEM_GENERATORS = {
 
 
 def problem_generator(name: str):
-    """The generator of the stylized problem ``name`` (one of :data:`PROBLEM_GENERATORS`)."""
+    """The generator of the stylized problem ``name`` (one of :data:`PROBLEM_GENERATORS`).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`PROBLEM_GENERATORS`.
+
+    Returns
+    -------
+    callable
+        The generator function (its module is imported on first use).
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        An unknown name (raised by :func:`kernels.validate.choice`).
+    """
     import importlib
 
     target = PROBLEM_GENERATORS[choice("problem", name, tuple(PROBLEM_GENERATORS))]

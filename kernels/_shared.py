@@ -25,7 +25,26 @@ NEWTON_RTOL = 1e-13
 
 
 def shrink_q(x, a, weighted, mu):
-    """q(μ) and dq/dμ for the secular equation (see module docstring)."""
+    """q(μ) and dq/dμ for the secular equation (see module docstring).
+
+    Parameters
+    ----------
+    x : array
+        (d,) the point.
+    a : array
+        (d,) positive weights.
+    weighted : bool
+        True for the ellipsoid's q (terms times a_j), False for the H-norm ball's.
+    mu : float
+        μ ≥ 0.
+
+    Returns
+    -------
+    q : float
+        q(μ).
+    dq : float
+        dq/dμ at μ.
+    """
     q = 0.0
     dq = 0.0
     for j in range(x.shape[0]):
@@ -44,6 +63,22 @@ def shrink_mu(x, a, weighted, target):
     Newton starts at μ₀ = (√(q(0)/target) − 1)/max_j a_j, a lower bound on the root
     (q(μ) ≥ q(0)/(1 + μ max a)²) that is the root itself when a is constant; from a
     point left of the root the iteration stays left of it.
+
+    Parameters
+    ----------
+    x : array
+        (d,) the point.
+    a : array
+        (d,) positive weights.
+    weighted : bool
+        As :func:`shrink_q`.
+    target : float
+        The level, > 0 (1 for the ellipsoid, R² for the ball).
+
+    Returns
+    -------
+    float
+        μ (after at most :data:`NEWTON_MAX_ITER` Newton steps, relative tolerance :data:`NEWTON_RTOL`).
     """
     q0 = 0.0
     amax = 0.0
@@ -79,6 +114,20 @@ def project_ellipsoid(x, a, out):
     A final rescaling by 1/√q (a relative change below 1e-12 after Newton) makes
     the output satisfy the constraint exactly up to rounding, so the sensitivity
     bound used by the privacy analysis is never exceeded.
+
+    Parameters
+    ----------
+    x : array
+        (d,) the point.
+    a : array
+        (d,) the positive diagonal of A.
+    out : array
+        (d,) receives the projection (may not alias ``x``).
+
+    Returns
+    -------
+    bool
+        Whether x was outside the ellipsoid (``out`` = x when it was not).
     """
     mu = shrink_mu(x, a, True, 1.0)
     if mu == 0.0:
@@ -104,6 +153,16 @@ def dot(u, v):
     Sixteen independent chains break the add-latency chain, and the order is fixed by this source, not
     by the compiler or the CPU's vector width: the CPU build (:mod:`kernels._cpu`) runs the same lanes
     as four 4-wide vectors and gives the same bits (tested).  No fastmath, so no contraction into FMA.
+
+    Parameters
+    ----------
+    u, v : array
+        (d,) vectors of the same length.
+
+    Returns
+    -------
+    float
+        Σ u_j v_j, summed in the order above.
     """
     d = u.shape[0]
     m = d - d % 16
@@ -137,14 +196,35 @@ def dot(u, v):
 
 
 def clip_factor(norm, clip_norm):
-    """min(1, C/‖g‖) — the factor of ℓ₂ clipping (1 for a zero vector)."""
+    """min(1, C/‖g‖) — the factor of ℓ₂ clipping (1 for a zero vector).
+
+    Parameters
+    ----------
+    norm : float
+        ‖g‖ ≥ 0.
+    clip_norm : float
+        C > 0.
+
+    Returns
+    -------
+    float
+        1 when ‖g‖ ≤ C, else C/‖g‖.
+    """
     if norm <= clip_norm:
         return 1.0
     return clip_norm / norm
 
 
 def project_box(x, radius):
-    """In place: clip every coordinate to [−R, R] (the projection onto the box in any diagonal norm)."""
+    """In place: clip every coordinate to [−R, R] (the projection onto the box in any diagonal norm).
+
+    Parameters
+    ----------
+    x : array
+        (d,) the point, overwritten.
+    radius : float
+        R ≥ 0.
+    """
     for j in range(x.shape[0]):
         if x[j] > radius:
             x[j] = radius
@@ -153,7 +233,15 @@ def project_box(x, radius):
 
 
 def project_ball_euclidean(x, radius):
-    """In place: Euclidean projection onto {‖y‖₂ ≤ R}."""
+    """In place: Euclidean projection onto {‖y‖₂ ≤ R}.
+
+    Parameters
+    ----------
+    x : array
+        (d,) the point, overwritten.
+    radius : float
+        R ≥ 0.
+    """
     s = 0.0
     for j in range(x.shape[0]):
         s += x[j] * x[j]
@@ -164,7 +252,17 @@ def project_ball_euclidean(x, radius):
 
 
 def project_ball_hnorm(x, inv_h, radius):
-    """In place: projection onto {‖y‖₂ ≤ R} in the norm ‖·‖_H, H = diag(1/inv_h)."""
+    """In place: projection onto {‖y‖₂ ≤ R} in the norm ‖·‖_H, H = diag(1/inv_h).
+
+    Parameters
+    ----------
+    x : array
+        (d,) the point, overwritten.
+    inv_h : array
+        (d,) the positive diagonal of H⁻¹.
+    radius : float
+        R > 0.
+    """
     mu = shrink_mu(x, inv_h, False, radius * radius)
     if mu > 0.0:
         s = 0.0
@@ -177,13 +275,37 @@ def project_ball_hnorm(x, inv_h, radius):
                 x[j] *= f
 
 
-def adp_scales(b_rule, alpha_rule, t, a, c, b0, C, b2, gn2, nu):
+def adp_scales(prm, t, b2, gn2):
     """ADP-SGD (``adp`` Algorithm 1) at step t (0-based): (b_{t+1}, α_{t+1}, running b²).
+
+    ``prm`` is the run's settings record (:class:`kernels.adp.AdpParams`: its fields ``b_rule``, ``alpha_rule``,
+    ``a``, ``c``, ``b0``, ``C``, ``nu`` are read).
 
     b_rule 0: b_{t+1} = √(a + c(t+1)); 1: b²_{t+1} = b_t² + max(‖∇f‖², ν) with ``gn2`` = ‖∇f‖²;
     2 (a kernel fault for mutation analysis only): b²_{t+1} = b_t² + ν, the gradient ignored.
     alpha_rule 0: α ≡ 1 (DP-SGD); 1: α = √b (polynomial b) or α = (b₀² + (t+1)C)^{1/4} (adaptive b).
+
+    Parameters
+    ----------
+    prm : AdpParams
+        The run's settings, as above.
+    t : int
+        The step, 0-based.
+    b2 : float
+        The running b² before this step (b₀² at t = 0).
+    gn2 : float
+        ‖∇f‖² of this step's (clipped) record gradient.
+
+    Returns
+    -------
+    b : float
+        b_{t+1}.
+    alpha : float
+        α_{t+1}.
+    b2 : float
+        The running b² after this step.
     """
+    b_rule, alpha_rule, a, c, b0, C, nu = prm.b_rule, prm.alpha_rule, prm.a, prm.c, prm.b0, prm.C, prm.nu
     if b_rule == 0:
         b = math.sqrt(a + c * (t + 1))
     else:
@@ -201,14 +323,44 @@ def adp_scales(b_rule, alpha_rule, t, a, c, b0, C, b2, gn2, nu):
     return b, al, b2
 
 
-def adam_coordinate(variant, opt, acc, g, nv, std_v, theta, m, v, lr, beta1, beta2, xi, c1, c2, bc_sub, floor):
+def adam_coordinate(prm, acc, g, nv, theta, m, v, c1, c2, bc_sub):
     """One coordinate of a ``dp_adam_design`` round: (θ, m, v, v̂) after it.
+
+    ``prm`` is the run's settings record (:class:`kernels.dp_adam.AdamParams`: its fields ``variant``, ``opt``,
+    ``lr``, ``beta1``, ``beta2``, ``xi``, ``std_v``, ``floor`` are read).
 
     ``acc`` the clean clipped average ḡ_j, ``g`` the privatised gradient fed to m, ``nv`` the unit noise of
     the v part (IME only).  Variant codes as ``kernels.dp_adam.VARIANTS``; ``opt`` 0 Adam (bias-corrected
     with c1 = 1 − β₁ᵗ, c2 = 1 − β₂ᵗ), 1 AdaGrad.  v̂ is the corrected second moment before the floor
     (``bc_sub`` subtracted for bias correction), 0 for momentum SGD (which has none).
+
+    Parameters
+    ----------
+    prm : AdamParams
+        The run's settings, as above.
+    acc : float
+        ḡ_j, the clean clipped average.
+    g : float
+        The privatised gradient fed to m.
+    nv : float
+        IME's unit v-part noise (ignored by the other variants).
+    theta, m, v : float
+        The coordinate's state before the round.
+    c1, c2 : float
+        1 − β₁ᵗ and 1 − β₂ᵗ (Adam's bias corrections; unused by AdaGrad).
+    bc_sub : float
+        The amount bias correction subtracts from v̂ this round.
+
+    Returns
+    -------
+    theta : float
+    m : float
+    v : float
+    vhat : float
+        The state after the round, and v̂ before the floor.
     """
+    variant, opt, lr, beta1, beta2, xi, std_v, floor = (prm.variant, prm.opt, prm.lr, prm.beta1, prm.beta2, prm.xi,
+                                                         prm.std_v, prm.floor)
     if variant == 1:
         q = acc * acc + std_v * nv
     elif variant == 4 or variant == 5:

@@ -37,6 +37,7 @@ contribution: user-level DP.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -56,6 +57,45 @@ METHODS = {"dp_sgd": 0, "adadps_fixed": 1, "adadps_rmsprop": 2, "adadps_adam": 3
            "dp_adam": 5, "dp_rmsprop": 6, "dp_r_pub": 7}
 PUBLIC_METHODS = ("adadps_rmsprop", "adadps_adam", "adadps_adagrad", "dp_r_pub")
 SAMPLINGS = {"poisson": 0, "fixed": 1}
+
+
+class CentralParams(NamedTuple):
+    """The scalar settings of :func:`_central_loop` (one argument of the jitted loop), built by :func:`run_central`."""
+
+    kind: int  # the GLM loss code (LOSSES)
+    method: int  # the method code (METHODS)
+    lr: float  # the stepsize (decayed as lr/√t when lr_decay)
+    C: float  # the per-record clipping threshold (may be inf)
+    noise_scale: float  # the std of the noise added to the summed clipped gradients
+    b: int  # the expected (Poisson) or exact (fixed) batch size
+    sampling: int  # SAMPLINGS code
+    beta1: float
+    beta2: float
+    eps_a: float  # the preconditioner's stabiliser
+    b_pub: int  # the public batch size
+    harmonic: bool  # the public statistics use β₂ᵗ = 1 − 1/t
+    lr_decay: bool
+    steps: int
+
+
+class FedParams(NamedTuple):
+    """The scalar settings of :func:`_fed_loop` (one argument of the jitted loop), built by :func:`run_federated`."""
+
+    kind: int  # the GLM loss code (LOSSES)
+    server_lr: float
+    local_lr: float
+    local_steps: int
+    local_batch: int
+    C: float  # the user-level clipping threshold of model deltas (may be inf)
+    sigma: float  # the noise multiplier
+    b: int  # users per round (expected, with Poisson sampling)
+    sampling: int  # SAMPLINGS code
+    device_noise: bool  # each user adds its own noise
+    steps: int  # rounds
+    server_opt: int  # 0 SGD, 1 FedAdam
+    sb1: float  # FedAdam's β₁
+    sb2: float  # FedAdam's β₂
+    tau: float  # FedAdam's τ
 
 
 # ======================================================================================
@@ -132,8 +172,11 @@ def _draw_batch(rng, perm, n, sampling, q, b):
 
 
 @njit(cache=True, nogil=True)
-def _central_loop(X, Y, kind, Xp, Yp, method, A_fixed, lr, C, noise_scale, b, sampling, beta1, beta2, eps_a, b_pub,
-                  harmonic, lr_decay, steps, rng, log_steps, losses, w, clip_frac, track_weights, track_out):
+def _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, clip_frac, track_weights, track_out):
+    kind, method, lr, C, noise_scale, b, sampling = prm.kind, prm.method, prm.lr, prm.C, prm.noise_scale, prm.b, \
+        prm.sampling
+    beta1, beta2, eps_a, b_pub, harmonic, lr_decay, steps = prm.beta1, prm.beta2, prm.eps_a, prm.b_pub, prm.harmonic, \
+        prm.lr_decay, prm.steps
     n, d = X.shape
     n_pub = Xp.shape[0]
     q = b / n
@@ -223,8 +266,11 @@ def _central_loop(X, Y, kind, Xp, Yp, method, A_fixed, lr, C, noise_scale, b, sa
 
 
 @njit(cache=True, nogil=True)
-def _fed_loop(X, Y, kind, ptr, A, server_lr, local_lr, local_steps, local_batch, C, sigma, b, sampling,
-              device_noise, steps, rng, log_steps, losses, w, server_opt, sb1, sb2, tau):
+def _fed_loop(X, Y, ptr, A, prm, rng, log_steps, losses, w):
+    kind, server_lr, local_lr, local_steps, local_batch = prm.kind, prm.server_lr, prm.local_lr, prm.local_steps, \
+        prm.local_batch
+    C, sigma, b, sampling, device_noise, steps = prm.C, prm.sigma, prm.b, prm.sampling, prm.device_noise, prm.steps
+    server_opt, sb1, sb2, tau = prm.server_opt, prm.sb1, prm.sb2, prm.tau
     d = X.shape[1]
     sm = np.zeros(d)  # the server's Adam moments (server_opt = 1)
     sv = np.zeros(d)
@@ -288,6 +334,20 @@ def _fed_loop(X, Y, kind, ptr, A, server_lr, local_lr, local_steps, local_batch,
 # Public wrappers
 # ======================================================================================
 def log_points(steps: int, n_log: int) -> np.ndarray:
+    """The steps at which the loss is recorded: ``n_log`` (at most ``steps`` + 1) evenly spaced in [0, steps].
+
+    Parameters
+    ----------
+    steps : int
+        The run's length.
+    n_log : int
+        The number of checkpoints wanted.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted distinct int64 steps, rounded to the nearest integer; 0 and ``steps`` included.
+    """
     return np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
 
 
@@ -317,7 +377,25 @@ def _problem(problem) -> GLMProblem:
 
 
 def side_information(problem: GLMProblem, side_info) -> np.ndarray:
-    """A named side-information vector of ``problem`` or a user's own (d,) positive vector."""
+    """A named side-information vector of ``problem`` or a user's own (d,) positive vector.
+
+    Parameters
+    ----------
+    problem : GLMProblem
+        The problem; its ``side_info`` dict holds the named vectors.
+    side_info : str or array_like
+        A key of ``problem.side_info``, or a (d,) vector of finite positive numbers.
+
+    Returns
+    -------
+    numpy.ndarray
+        (d,) float64 C-contiguous.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        An unknown name, or a vector of the wrong shape, non-finite or with a non-positive entry.
+    """
     if isinstance(side_info, str):
         V.choice("side_info", side_info, tuple(problem.side_info))
         return _inverted_if_faulty(np.ascontiguousarray(problem.side_info[side_info], dtype=np.float64))
@@ -434,14 +512,14 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     clip = math.inf if faults.skip_clipping() else clip
     tw = np.zeros(0) if track_weights is None else V.finite_array("track_weights", track_weights, shape=(problem.d,))
     grad_avg = np.zeros(trials)
+    prm = CentralParams(kind, code, lr, clip, noise_scale, batch_size, samp, beta1, beta2, eps_a, b_pub,
+                        bool(harmonic_beta2), bool(lr_decay), steps)
     for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
         rng = np.random.default_rng(s)
         out_w[k] = w0
         cf = np.zeros(1)
         tr = np.zeros(1)
-        _central_loop(problem.features, problem.labels, kind, Xp, Yp, code, A, lr, clip, noise_scale, batch_size, samp,
-                      beta1, beta2, eps_a, b_pub, bool(harmonic_beta2), bool(lr_decay), steps, rng, log_steps, out_l[k],
-                      out_w[k], cf, tw, tr)
+        _central_loop(problem.features, problem.labels, Xp, Yp, A, prm, rng, log_steps, out_l[k], out_w[k], cf, tw, tr)
         clip_frac[k] = cf[0]
         grad_avg[k] = tr[0] / steps
     V.finite_output("lr, sigma, noise_clip, w0, side_info", out_l, out_w, grad_avg)
@@ -524,11 +602,11 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     V.memory("trials", trials, problem.d)
     out_l = np.empty((trials, log_steps.size))
     out_w = np.empty((trials, problem.d))
+    prm = FedParams(LOSSES[problem.loss], server_lr, local_lr, local_steps, local_batch, clip, sigma, users_per_round,
+                    samp, bool(device_noise), rounds, server_opt, sb1, sb2, tau)
     for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
         rng = np.random.default_rng(s)
         out_w[k] = w0
-        _fed_loop(problem.features, problem.labels, LOSSES[problem.loss], problem.user_ptr, A, server_lr, local_lr,
-                  local_steps, local_batch, clip, sigma, users_per_round, samp, bool(device_noise), rounds, rng,
-                  log_steps, out_l[k], out_w[k], server_opt, sb1, sb2, tau)
+        _fed_loop(problem.features, problem.labels, problem.user_ptr, A, prm, rng, log_steps, out_l[k], out_w[k])
     V.finite_output("local_lr, server_lr, sigma, w0, side_info", out_l, out_w)
     return {"rounds": log_steps, "loss": out_l, "w": out_w}

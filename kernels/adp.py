@@ -19,6 +19,7 @@ non-convex, and ‖∇f(θ; x, y)‖ ≤ 1 + λ·√d·max_u 2u/(1+u²)² = 1 + 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -67,9 +68,29 @@ def _full_grad_norm2(X, Y, lam, theta, tmp, acc):
     return s
 
 
+class AdpParams(NamedTuple):
+    """The validated scalar settings of one ADP-SGD/DP-SGD run, as the jitted loops take them (one argument).
+
+    Built by :func:`check_run`; :func:`run_adp` and :func:`kernels.cuda.loops.run_adp_batch` pass it to their loops.
+    """
+
+    lam: float  # the problem's regulariser λ
+    steps: int
+    eta: float  # the base stepsize
+    b_rule: int  # the b_t schedule's code (B_RULES; 2 only under the public-stepsize fault)
+    a: float
+    c: float
+    b0: float
+    nu: float
+    alpha_rule: int  # the α_t rule's code (ALPHA_RULES)
+    C: float
+    sigma: float  # the noise standard deviation (times α_t)
+    clip: float  # the per-record clipping threshold
+
+
 @njit(cache=True, nogil=True)
-def _adp_loop(X, Y, lam, theta0, steps, eta, b_rule, a, c, b0, nu, alpha_rule, C, sigma, clip, rng, log_steps,
-              grad_norms, theta):
+def _adp_loop(X, Y, theta0, prm, rng, log_steps, grad_norms, theta):
+    lam, steps, eta, b0, sigma, clip = prm.lam, prm.steps, prm.eta, prm.b0, prm.sigma, prm.clip
     n, d = X.shape
     g = np.empty(d)
     tmp = np.empty(d)
@@ -94,13 +115,27 @@ def _adp_loop(X, Y, lam, theta0, steps, eta, b_rule, a, c, b0, nu, alpha_rule, C
             for j in range(d):
                 g[j] *= f
             gn2 = clip * clip
-        b, al, b2 = _cpu.adp_scales(b_rule, alpha_rule, t, a, c, b0, C, b2, gn2, nu)
+        b, al, b2 = _cpu.adp_scales(prm, t, b2, gn2)
         step = eta / b
         for j in range(d):
             theta[j] -= step * (g[j] + al * sigma * rng.standard_normal())
 
 
 def log_points(steps: int, n_log: int) -> np.ndarray:
+    """The steps at which the loss is recorded: ``n_log`` (at most ``steps`` + 1) evenly spaced in [0, steps].
+
+    Parameters
+    ----------
+    steps : int
+        The run's length.
+    n_log : int
+        The number of checkpoints wanted.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted distinct int64 steps, rounded to the nearest integer; 0 and ``steps`` included.
+    """
     return np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
 
 
@@ -124,13 +159,46 @@ def _check_problem(problem) -> NonconvexProblem:
     return problem
 
 
-def check_run(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C, clip):
+def check_run(problem, *, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C, clip) -> AdpParams:
+    """Validate the settings of an ADP-SGD/DP-SGD run into the record its jitted loop takes.
+
+    Parameters
+    ----------
+    problem : NonconvexProblem
+        The problem (checked; gives λ and the default clipping threshold).
+    steps : int
+        Iterations, at most 10⁹.
+    eta : float
+        The base stepsize, > 0.
+    b_rule : str
+        One of :data:`B_RULES`.
+    alpha_rule : str
+        One of :data:`ALPHA_RULES`.
+    sigma : float
+        The noise standard deviation, >= 0.
+    a, c, b0, nu, C : float
+        The constants of the b_t and α_t schedules, each > 0.
+    clip : float or None
+        The per-record clipping threshold, > 0 (None: the problem's gradient bound).
+
+    Returns
+    -------
+    AdpParams
+        The validated values, the rules as their integer codes; no fault hook applied.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        A malformed problem or a setting outside what it accepts (the message names it).
+    """
     _check_problem(problem)
     V.choice("b_rule", b_rule, tuple(B_RULES))
     V.choice("alpha_rule", alpha_rule, tuple(ALPHA_RULES))
-    return (V.count("steps", steps), V.positive("eta", eta), V.nonnegative("sigma", sigma), V.positive("a", a),
-            V.positive("c", c), V.positive("b0", b0), V.positive("nu", nu), V.positive("C", C),
-            V.positive("clip", problem.gradient_bound if clip is None else clip))
+    steps, eta, sigma = V.count("steps", steps), V.positive("eta", eta), V.nonnegative("sigma", sigma)
+    a, c, b0, nu, C = V.positive("a", a), V.positive("c", c), V.positive("b0", b0), V.positive("nu", nu), \
+        V.positive("C", C)
+    clip = V.positive("clip", problem.gradient_bound if clip is None else clip)
+    return AdpParams(problem.lam, steps, eta, B_RULES[b_rule], a, c, b0, nu, ALPHA_RULES[alpha_rule], C, sigma, clip)
 
 
 def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b_rule: str = "poly",
@@ -173,14 +241,14 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     dpvalidate.InvalidParameter
         A parameter of ``run_adp`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
-    steps, eta, sigma, a, c, b0, nu, C, clip = check_run(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
-                                                         C, clip)
+    prm = check_run(problem, steps=steps, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=sigma, a=a, c=c, b0=b0,
+                    nu=nu, C=C, clip=clip)
+    steps = prm.steps
     # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
     # (no clipping fault: on smooth_nonconvex the gradient bound is exact and clipping never triggers)
-    eta, sigma = eta * faults.stepsize_scale(), sigma * faults.noise_scale()
-    b_code = B_RULES[b_rule]
+    prm = prm._replace(eta=prm.eta * faults.stepsize_scale(), sigma=prm.sigma * faults.noise_scale())
     if b_rule == "adaptive" and faults.public_stepsize():
-        b_code = 2  # the fault: b grows by ν alone (kernels._shared.adp_scales)
+        prm = prm._replace(b_rule=2)  # the fault: b grows by ν alone (kernels._shared.adp_scales)
     trials = V.count("trials", trials)
     log_steps = log_points(steps, V.count("n_log", n_log, 2))
     V.memory("trials, n_log", trials, log_steps.size)
@@ -190,8 +258,7 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     out_t = np.empty((trials, problem.d))
     for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
         rng = np.random.default_rng(s)
-        _adp_loop(problem.features, problem.labels, problem.lam, np.zeros(problem.d), steps, eta, b_code,
-                  a, c, b0, nu, ALPHA_RULES[alpha_rule], C, sigma, clip, rng, log_steps, out_g[k], out_t[k])
+        _adp_loop(problem.features, problem.labels, np.zeros(problem.d), prm, rng, log_steps, out_g[k], out_t[k])
     V.finite_output("eta, sigma, a, c, b0, nu, C", out_g, out_t)
     return {"steps": log_steps, "grad_norm2": out_g, "theta": out_t}
 

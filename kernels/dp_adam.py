@@ -29,7 +29,7 @@ optimised for prefix-sum RMSE), ``sqrt`` (C = A^{1/2} of the prefix-sum matrix A
 unconstrained near-optimal single-epoch factorisation).  Single participation: the
 sensitivity is the largest column norm of C.
 
-Layout: jitted kernels fill caller-allocated arrays (``fused_round``, ``_filter_noise``, ``_logistic_1d_loop``,
+Layout: jitted kernels fill caller-allocated arrays (``round_with``, ``_filter_noise``, ``_logistic_1d_loop``,
 ``_const_signal_vhat``); :func:`run_stream`, :func:`run_logistic_1d` and :func:`constant_signal_vhat` are the
 public wrappers (they validate and spawn one stream per trial from a SeedSequence).  ``fused_round`` makes two passes
 over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fixed lanes, vectorised, the same
@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -57,6 +58,26 @@ STRATEGY_MAX_T = 10**4  # a strategy's series are O(T²) to build; run_logistic_
 STRATEGY_MAX_BANDS = 64  # "banded" optimises bands − 1 coefficients, each gradient one O(T²) evaluation per band
 MAX_NOISE_STD = 1e150  # σ·C/B: squared into the second moment, which must stay finite
 _BLOCK = 512  # coordinates per block of the fused pass (B·512 doubles stay in L1/L2)
+
+
+class AdamParams(NamedTuple):
+    """The scalar settings of a round that stay fixed over a run, as the jitted round takes them (one argument).
+
+    Built from a validated :class:`RoundConfig` and its noise standard deviations by :func:`adam_params` (or inside
+    the jitted :func:`fused_round`); the round index t and the bias-correction amount change per round and are
+    passed beside it.
+    """
+
+    variant: int  # VARIANTS code
+    opt: int  # OPTIMIZERS code
+    lr: float
+    beta1: float
+    beta2: float
+    xi: float  # the denominator's stabiliser ξ
+    clip: float  # the per-record clipping threshold C (may be inf)
+    std_m: float  # the std of the gradient (m-part) noise, in gradient units
+    std_v: float  # the std of IME's v-part noise
+    floor: float  # the floor of the corrected v̂
 
 
 # ======================================================================================
@@ -81,12 +102,32 @@ class Strategy:
     rmse: float
 
     def row_norms2(self) -> np.ndarray:
-        """‖row_t(C⁻¹)‖², t = 1..T (the variance of ζ̃_t)."""
+        """‖row_t(C⁻¹)‖², t = 1..T (the variance of ζ̃_t).
+
+        Returns
+        -------
+        numpy.ndarray
+            (T,) the cumulative sums of ``cinv``².
+        """
         return np.cumsum(self.cinv**2)
 
 
 def series_inverse(c: np.ndarray, T: int) -> np.ndarray:
-    """Coefficients of 1/c(x) up to x^{T−1} (c[0] ≠ 0)."""
+    """Coefficients of 1/c(x) up to x^{T−1} (c[0] ≠ 0).
+
+    Parameters
+    ----------
+    c : array_like
+        The power-series coefficients of c(x), c[0] ≠ 0 (truncated or zero-padded to T).
+    T : int
+        The number of coefficients wanted.
+
+    Returns
+    -------
+    numpy.ndarray
+        (T,) the coefficients r of 1/c(x): the first column of the inverse of the lower-triangular Toeplitz
+        matrix with first column c.
+    """
     c = np.concatenate([np.asarray(c, float), np.zeros(max(0, T - len(c)))])[:T]
     r = np.zeros(T)
     r[0] = 1.0 / c[0]
@@ -99,6 +140,20 @@ def prefix_rmse(c: np.ndarray, T: int) -> tuple[float, float]:
     """(sensitivity, RMSE) of prefix sums for the Toeplitz strategy with coefficients c (unit multiplier).
 
     ‖A C⁻¹‖_F² = Σ_n (T − n) P_n², P_n = Σ_{k≤n} (C⁻¹)_k; RMSE = sens·‖A C⁻¹‖_F/√T.
+
+    Parameters
+    ----------
+    c : numpy.ndarray
+        The Toeplitz coefficients of the strategy C (at least T of them; c[0] ≠ 0).
+    T : int
+        The number of rounds.
+
+    Returns
+    -------
+    sensitivity : float
+        ‖c[:T]‖₂, the column norm of C.
+    rmse : float
+        The prefix-sum RMSE per unit noise multiplier.
     """
     cinv = series_inverse(c, T)
     P = np.cumsum(cinv)
@@ -138,6 +193,20 @@ def strategy(kind: str, T: int, bands: int = 4) -> Strategy:
     * ``sqrt``: C = C⁻¹·A = A^{1/2}, coefficients binom(2k, k)/4^k; C⁻¹ has those of (1 − x)^{1/2}.
 
     Limits: ``T`` ≤ :data:`STRATEGY_MAX_T` = 10⁴, ``bands`` ≤ :data:`STRATEGY_MAX_BANDS` = 64.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`STRATEGIES`.
+    T : int
+        The number of rounds.
+    bands : int, optional
+        ``banded`` only: the number of coefficients of C.
+
+    Returns
+    -------
+    Strategy
+        The strategy (cached: the same object for the same (kind, T, bands)).
     """
     V.choice("kind", kind, STRATEGIES)
     T = V.integer("T", T, 1, STRATEGY_MAX_T)
@@ -197,7 +266,27 @@ def _filter_noise(zeta, num, den, hist_z, hist_out, pos, out):
 # Sensitivities and noise calibration
 # ======================================================================================
 def ime_sensitivities(clip_norm: float, batch_size: int) -> tuple[float, float]:
-    """Zero-out sensitivities of ḡ (C/B) and of ḡ⊙ḡ ((2B − 1)C²/B²) (paper §3.2)."""
+    """Zero-out sensitivities of ḡ (C/B) and of ḡ⊙ḡ ((2B − 1)C²/B²) (paper §3.2).
+
+    Parameters
+    ----------
+    clip_norm : float
+        C > 0.
+    batch_size : int
+        B ≥ 1.
+
+    Returns
+    -------
+    delta1 : float
+        C/B.
+    delta2 : float
+        (2B − 1)C²/B².
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``clip_norm`` so small or large that C² under- or overflows (Δ₂ not in (0, inf)).
+    """
     B = V.count("batch_size", batch_size)
     C = V.positive("clip_norm", clip_norm)
     try:
@@ -217,6 +306,26 @@ def ime_noise_stds(sigma: float, clip_norm: float, batch_size: int, gamma: float
     the second half by γ gives stds σΔ and σΔ/γ.  Default γ = Δ₁/Δ₂ balances the two (each part then
     has multiplier √2σ: 1/σ² = 1/σ₁² + 1/σ₂²).  ``split=False`` is the "for free" baseline (each part
     at multiplier σ, i.e. not the same privacy).
+
+    Parameters
+    ----------
+    sigma : float
+        σ ≥ 0.
+    clip_norm : float
+        C > 0.
+    batch_size : int
+        B ≥ 1.
+    gamma : float, optional
+        γ > 0 (default Δ₁/Δ₂).
+    split : bool, optional
+        False for the baseline above.
+
+    Returns
+    -------
+    std_m : float
+        The standard deviation of the noise on ḡ.
+    std_v : float
+        The standard deviation of the noise on ḡ⊙ḡ.
     """
     s = V.nonnegative("sigma", sigma)
     d1, d2 = ime_sensitivities(clip_norm, batch_size)
@@ -250,11 +359,11 @@ def _record_factor(g, v, t, stp, opt, c2p, xi, clip, B):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi,
-                  std_m, std_v, bc_sub, floor, gbar_out, averaged=False):
+def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, averaged=False):
     """Coordinates j0 .. j0+len(blk)−1: average the clipped records into ``blk`` (records summed in order; skipped
     when ``averaged``: ``blk`` holds the average already), add the block's unit noise ``nbm``/``nbv`` and update
-    m, v, θ.  Returns the count of negative corrected v̂."""
+    m, v, θ.  ``prm`` is the run's :class:`AdamParams`.  Returns the count of negative corrected v̂."""
+    variant, opt, beta1, beta2, xi, std_m = prm.variant, prm.opt, prm.beta1, prm.beta2, prm.xi, prm.std_m
     B = grads.shape[0]
     n = blk.shape[0]
     j1 = j0 + n
@@ -285,8 +394,7 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant
             g = acc + std_m * nm / sc  # (s·ḡ + z)/s
         else:
             g = acc + std_m * nm
-        th, mj, vj, vh = _cpu.adam_coordinate(variant, opt, acc, g, nv, std_v, theta[j], m[j], v[j], lr, beta1,
-                                              beta2, xi, c1, c2, bc_sub, floor)
+        th, mj, vj, vh = _cpu.adam_coordinate(prm, acc, g, nv, theta[j], m[j], v[j], c1, c2, bc_sub)
         theta[j] = th
         m[j] = mj
         v[j] = vj
@@ -300,8 +408,54 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, variant
 @njit(cache=True, nogil=True)
 def fused_round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
                 floor, zm, zv, rng, draw, fac, gbar_out, row_major=False):
+    """One round on caller-owned state, its settings given one by one (the positional form :mod:`verify.bench` uses).
+
+    The same round as :func:`round_with` with ``prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m,
+    std_v, floor)``, built here (same bits).
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        (B, d) per-record gradients.
+    theta, m, v, vclean : numpy.ndarray
+        (d,) state, updated in place.
+    t : int
+        Rounds done before this one.
+    variant, opt : int
+        :data:`VARIANTS` and :data:`OPTIMIZERS` codes.
+    lr, beta1, beta2, xi, clip, std_m, std_v : float
+        As the fields of :class:`AdamParams`.
+    bc_sub : float
+        This round's bias-correction amount.
+    floor : float
+        The floor of the corrected v̂.
+    zm, zv : numpy.ndarray
+        (d,) given unit noise (ignored when ``draw``).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    fac : numpy.ndarray
+        (B,) scratch.
+    gbar_out : numpy.ndarray
+        (d,) receives the clean clipped average.
+    row_major : bool, optional
+        The order of the arithmetic (:func:`round_with`).
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+    """
+    prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, floor)
+    return round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major)
+
+
+@njit(cache=True, nogil=True)
+def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major=False):
     """One round on caller-owned state (theta, m, v, vclean updated in place); t = rounds done before.
 
+    ``prm`` holds the run's fixed settings (:class:`AdamParams`), ``bc_sub`` this round's bias-correction amount.
     grads (B, d); zm, zv (d) unit noise (ignored, and drawn in-kernel, when ``draw``); fac (B) scratch
     for clip factors; gbar_out (d) receives the clean clipped average (unscaled geometry).
     Returns the number of coordinates whose corrected v̂ (before the floor) is negative.
@@ -311,7 +465,38 @@ def fused_round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, x
     are read from memory twice); ``row_major=True`` takes record i's norm and at once adds its clipped row into
     ``gbar_out``, while the row is still in cache — the gradients are read from memory once, if a row and
     ``gbar_out`` (2·d·8 bytes) fit in the last-level cache (:func:`row_major_fits`).
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        (B, d) per-record gradients.
+    theta, m, v, vclean : numpy.ndarray
+        (d,) state, updated in place.
+    t : int
+        Rounds done before this one.
+    prm : AdamParams
+        The run's settings.
+    bc_sub : float
+        This round's bias-correction amount.
+    zm, zv : numpy.ndarray
+        (d,) given unit noise (ignored when ``draw``).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    fac : numpy.ndarray
+        (B,) scratch.
+    gbar_out : numpy.ndarray
+        (d,) receives the clean clipped average.
+    row_major : bool, optional
+        The order of the arithmetic, as above.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
     """
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     c2p = 1.0 - beta2**t
@@ -343,11 +528,11 @@ def fused_round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, x
             if variant == 1:
                 for jj in range(n):
                     nbv[jj] = rng.standard_normal()
-            neg += _update_block(grads, fac, j0, avg, nbm, nbv, theta, m, v, vclean, t, variant, opt, lr,
-                                 beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out, row_major)
+            neg += _update_block(grads, fac, j0, avg, nbm, nbv, theta, m, v, vclean, t, prm, bc_sub, gbar_out,
+                                 row_major)
         else:
-            neg += _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, variant, opt,
-                                 lr, beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out, row_major)
+            neg += _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub,
+                                 gbar_out, row_major)
     return neg
 
 
@@ -368,17 +553,61 @@ def _last_level_cache_bytes() -> int:
 
 
 def row_major_fits(d: int) -> bool:
-    """Whether a round at dimension d should run row-major: one record row plus the average (2·d·8 bytes) fit
-    in the last-level cache."""
+    """Whether a round at dimension d should run row-major.
+
+    True when one record row plus the average (2·d·8 bytes) fit in the last-level cache.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    bool
+    """
     return 2 * d * 8 <= _last_level_cache_bytes()
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def fused_round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
                          floor, zm, zv, fac, gbar_out):
-    """:func:`fused_round` with given noise, both passes split over Numba's threads: records in pass 1, coordinate
-    blocks in pass 2.  Every output element is computed by one thread in the serial order, so the result is
-    bit-identical to ``fused_round(..., draw=False)`` for any thread count."""
+    """:func:`round_parallel_with`, its settings given one by one (the positional form :mod:`verify.bench` uses).
+
+    Parameters
+    ----------
+    grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub, floor, zm, zv :
+        As :func:`fused_round`.
+    fac, gbar_out : numpy.ndarray
+        (B,) scratch and the (d,) clean clipped average, as :func:`fused_round`.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+    """
+    prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, floor)
+    return round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out)
+
+
+@njit(cache=True, parallel=True)
+def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out):
+    """:func:`round_with` with given noise, both passes split over Numba's threads.
+
+    Records in pass 1, coordinate blocks in pass 2.  Every output element is computed by one thread in the serial
+    order, so the result is bit-identical to ``round_with(..., draw=False)`` for any thread count.
+
+    Parameters
+    ----------
+    grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out :
+        As :func:`round_with`.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+    """
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     c2p = 1.0 - beta2**t
@@ -389,14 +618,12 @@ def fused_round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1,
     for b in prange(nblk):
         j0 = b * _BLOCK
         blk = np.empty(min(d, j0 + _BLOCK) - j0)
-        negs[b] = _update_block(grads, fac, j0, blk, zm[j0:], zv[j0:], theta, m, v, vclean, t, variant, opt, lr,
-                                beta1, beta2, xi, std_m, std_v, bc_sub, floor, gbar_out)
+        negs[b] = _update_block(grads, fac, j0, blk, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub, gbar_out)
     return negs.sum()
 
 
 @njit(cache=True, nogil=True)
-def _logistic_1d_loop(x, y, theta0, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc, floor, zm, zv,
-                      rng):
+def _logistic_1d_loop(x, y, theta0, prm, bc, zm, zv, rng):
     """One epoch, batch size 1, over records (x_t, y_t) of 1-D logistic regression; zm, zv (T,) unit noise
     (already DP-MF-correlated); bc (T,) bias-correction amounts.  Returns θ_T."""
     T = x.shape[0]
@@ -414,8 +641,7 @@ def _logistic_1d_loop(x, y, theta0, variant, opt, lr, beta1, beta2, xi, clip, st
         grads[0, 0] = -y[t] * x[t] / (1.0 + math.exp(min(700.0, y[t] * theta[0] * x[t])))
         nm[0] = zm[t]
         nv[0] = zv[t]
-        fused_round(grads, theta, m, v, vc, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc[t], floor,
-               nm, nv, rng, False, fac, gb)
+        round_with(grads, theta, m, v, vc, t, prm, bc[t], nm, nv, rng, False, fac, gb)
     return theta[0]
 
 
@@ -437,7 +663,22 @@ class RoundConfig:
     ime_split: bool = True
 
     def validated(self) -> "RoundConfig":
-        """This configuration with every field checked and converted to its type (``batch_size`` ≤ 10⁹)."""
+        """This configuration with every field checked and converted to its type (``batch_size`` ≤ 10⁹).
+
+        The fault hooks of :mod:`kernels.faults` are applied here (factors of exactly 1 outside a mutation run).
+
+        Returns
+        -------
+        RoundConfig
+            A new, validated configuration.
+
+        Raises
+        ------
+        kernels.validate.InvalidParameter
+            A field outside what it accepts: β₁ not in [0, 1), β₂ not in [0, 1) for Adam or not finite, ξ = 0 for
+            scale-then-privatize, an infinite ``clip_norm`` with σ > 0, or a noise std σ·C/B above
+            :data:`MAX_NOISE_STD` (the message names it).
+        """
         V.choice("variant", self.variant, tuple(VARIANTS))
         V.choice("optimizer", self.optimizer, tuple(OPTIMIZERS))
         lr = V.positive("lr", self.lr)
@@ -471,8 +712,42 @@ class RoundConfig:
         return RoundConfig(variant, self.optimizer, lr, b1, b2, xi, clip_norm, sigma, batch_size, floor, ime_split)
 
 
+def adam_params(cfg: RoundConfig, std_m: float, std_v: float) -> AdamParams:
+    """The record of a run's fixed settings the jitted round takes.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        A validated configuration (:meth:`RoundConfig.validated`).
+    std_m, std_v : float
+        The noise standard deviations of the m-part and IME's v-part (:func:`noise_stds`).
+
+    Returns
+    -------
+    AdamParams
+        ``cfg``'s fields, the variant and optimizer as their codes, and the two standard deviations.
+    """
+    return AdamParams(VARIANTS[cfg.variant], OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi,
+                      cfg.clip_norm, std_m, std_v, cfg.floor)
+
+
 def noise_stds(cfg: RoundConfig, sensitivity: float = 1.0) -> tuple[float, float]:
-    """(std of the m/gradient noise, std of the IME v-part noise) for one round, in gradient units."""
+    """(std of the m/gradient noise, std of the IME v-part noise) for one round, in gradient units.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        A validated configuration.
+    sensitivity : float, optional
+        The strategy's sensitivity (1 without DP-MF); multiplies both.
+
+    Returns
+    -------
+    std_m : float
+        σC/B (IME: :func:`ime_noise_stds`'s first), times ``sensitivity``; 0 when σ = 0.
+    std_v : float
+        IME's v-part std times ``sensitivity``; 0 for the other variants.
+    """
     if cfg.sigma == 0:
         return 0.0, 0.0
     if cfg.variant == "ime":
@@ -485,6 +760,20 @@ def bias_schedule(cfg: RoundConfig, strat: Strategy | None, T: int) -> np.ndarra
     """The amount bias correction subtracts in rounds 1..T: E[v̂] − clean v̂ of post-processing.
 
     Adam: (1−β₂)Σ_k β₂^{t−k} s²‖row_k(C⁻¹)‖² / (1 − β₂^t); AdaGrad: Σ_k s²‖row_k‖² (App. A).
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        A validated configuration (s = its m-part noise std).
+    strat : Strategy or None
+        The DP-MF strategy (None: independent noise, every ‖row_k‖² = 1).
+    T : int
+        The number of rounds (at most ``strat.T``).
+
+    Returns
+    -------
+    numpy.ndarray
+        (T,) the amounts for rounds 1..T.
     """
     s2 = noise_stds(cfg, 1.0 if strat is None else strat.sensitivity)[0] ** 2
     r = np.ones(T) if strat is None else strat.row_norms2()[:T]
@@ -510,6 +799,19 @@ class State:
 
     @staticmethod
     def zeros(d: int, theta0=None) -> "State":
+        """A fresh state: θ = ``theta0`` (default 0), m = v = v_clean = 0, t = 0.
+
+        Parameters
+        ----------
+        d : int
+            The dimension.
+        theta0 : array_like, optional
+            The starting point (copied as float64).
+
+        Returns
+        -------
+        State
+        """
         th = np.zeros(d) if theta0 is None else np.array(theta0, dtype=np.float64)
         return State(th, np.zeros(d), np.zeros(d), np.zeros(d), 0)
 
@@ -529,6 +831,13 @@ class NoiseStream:
         self.out = [np.empty(d) for _ in range(parts)]
 
     def next(self) -> list[np.ndarray]:
+        """The next round's unit noise, one (d,) array per part (filtered when the strategy is not the identity).
+
+        Returns
+        -------
+        list of numpy.ndarray
+            ``parts`` arrays owned by the stream: overwritten by the next call.
+        """
         for p in range(self.parts):
             z = self.rng.standard_normal(self.d)
             if self.hz is None:
@@ -548,12 +857,44 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
          threads: int = 1) -> int:
     """One validated round with given unit noise; updates ``state`` in place; returns the negative-v̂ count.
 
-    ``threads`` > 1 splits the round over that many Numba threads (:func:`fused_round_parallel`, worth it for
+    ``threads`` > 1 splits the round over that many Numba threads (:func:`round_parallel_with`, worth it for
     large d); the result is bit-identical to ``threads=1``.
 
     ``grads`` (B, d) and the unit noise ``zm``, ``zv`` (d,) are checked (shape, finite noise); a gradient
     with NaN/inf raises InvalidParameter naming ``grads`` after the round (found, at O(d) cost, in its
     clean average, which clipping cannot make finite).
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The round's configuration (validated by the caller: :meth:`RoundConfig.validated`).
+    state : State
+        θ, m, v, v_clean and t, updated in place (t incremented).
+    grads : array_like
+        (B, d) per-record gradients.
+    zm : array_like
+        (d,) unit noise of the m-part.
+    zv : array_like, optional
+        (d,) unit noise of IME's v-part (default ``zm``).
+    sensitivity : float, optional
+        The DP-MF strategy's sensitivity (scales the noise stds).
+    bc_sub : float, optional
+        This round's bias-correction amount (:func:`bias_schedule`).
+    gbar_out : numpy.ndarray, optional
+        (d,) C-contiguous float64: receives the clean clipped average.
+    threads : int, optional
+        As above.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``state`` not a State, ``grads``/``zm``/``zv``/``gbar_out`` of the wrong shape or type, non-finite
+        noise or gradients, ``threads`` < 1, or a round that overflows float64.
     """
     if not isinstance(state, State):
         raise V.InvalidParameter("state", "a kernels.dp_adam.State", type(state).__name__)
@@ -572,15 +913,14 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
     std_m, std_v = noise_stds(cfg, sensitivity)
     fac = np.empty(grads.shape[0])
     gb = np.empty(state.theta.size) if gbar_out is None else gbar_out
-    args = (grads, state.theta, state.m, state.v, state.vclean, state.t, VARIANTS[cfg.variant],
-            OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, std_m, std_v,
-            bc_sub, cfg.floor, zm, zv)
+    args = (grads, state.theta, state.m, state.v, state.vclean, state.t, adam_params(cfg, std_m, std_v), bc_sub, zm,
+            zv)
     threads = V.integer("threads", threads, 1)
     try:
         if threads == 1:
-            neg = fused_round(*args, _DUMMY_RNG, False, fac, gb, row_major_fits(d))
+            neg = round_with(*args, _DUMMY_RNG, False, fac, gb, row_major_fits(d))
         else:
-            neg = with_threads(threads, fused_round_parallel, *args, fac, gb)
+            neg = with_threads(threads, round_parallel_with, *args, fac, gb)
     except ZeroDivisionError:  # v̂ overflowed to inf, so a scale 1/(√v̂ + ξ) became 0 and the round divided by it
         raise V.InvalidParameter("grads, cfg", "small enough that the round stays within float64 range (its second "
                                  "moment overflowed; scale the gradients, sigma or clip_norm down)") from None
@@ -594,7 +934,22 @@ _DUMMY_RNG = np.random.default_rng(0)
 
 
 def with_threads(threads: int, fn, *args):
-    """``fn(*args)`` with Numba's thread count set to ``threads`` (at most the configured maximum), then restored."""
+    """``fn(*args)`` with Numba's thread count set to ``threads`` (at most the configured maximum), then restored.
+
+    Parameters
+    ----------
+    threads : int
+        The thread count for the call.
+    fn : callable
+        The (parallel) jitted function.
+    *args
+        Its arguments.
+
+    Returns
+    -------
+    object
+        ``fn(*args)``.
+    """
     import numba
 
     before = numba.get_num_threads()
@@ -719,7 +1074,20 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
 
 
 def toeplitz_matrix(coeffs: np.ndarray, T: int) -> np.ndarray:
-    """The dense T×T lower-triangular Toeplitz matrix with first column ``coeffs`` (padded with zeros)."""
+    """The dense T×T lower-triangular Toeplitz matrix with first column ``coeffs`` (padded with zeros).
+
+    Parameters
+    ----------
+    coeffs : array_like
+        The first column (truncated or zero-padded to T).
+    T : int
+        The size.
+
+    Returns
+    -------
+    numpy.ndarray
+        (T, T) float64.
+    """
     c = np.concatenate([np.asarray(coeffs, float), np.zeros(max(0, T - len(coeffs)))])[:T]
     i, j = np.indices((T, T))
     return np.where(i >= j, c[np.clip(i - j, 0, T - 1)], 0.0)
@@ -808,16 +1176,15 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
     bc = bias_schedule(cfg, strat, T) if cfg.variant == "bias_correction" else np.zeros(T)
     M = None if strat is None else _toeplitz_cached(strat)
     out = np.empty(trials)
+    prm = adam_params(cfg, std_m, std_v)
     Z = np.empty((T, 2 * trials))
     for k, ss in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
         Z[:, 2 * k:2 * k + 2] = np.random.default_rng(ss).standard_normal((T, 2))
     if M is not None:
         Z = M @ Z  # one product for all trials
     for k in range(trials):
-        out[k] = _logistic_1d_loop(x, y, float(theta0), VARIANTS[cfg.variant], OPTIMIZERS[cfg.optimizer], cfg.lr,
-                                   cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, std_m, std_v, bc, cfg.floor,
-                                   np.ascontiguousarray(Z[:, 2 * k]), np.ascontiguousarray(Z[:, 2 * k + 1]),
-                                   _DUMMY_RNG)
+        out[k] = _logistic_1d_loop(x, y, float(theta0), prm, bc, np.ascontiguousarray(Z[:, 2 * k]),
+                                   np.ascontiguousarray(Z[:, 2 * k + 1]), _DUMMY_RNG)
     V.finite_output("lr, x, theta0", out)
     return out
 
@@ -855,6 +1222,31 @@ def constant_signal_vhat(signal, noise_std: float, beta2: float, steps: int, *, 
     Returns {"vhat": (trials, d) at t = steps, "neg_frac": (steps,) fraction negative per round over all
     trials and coordinates}.  ``noise_std`` is the std of the noise on the gradient (bias correction) or on
     the squared gradient (IME).
+
+    Parameters
+    ----------
+    signal : array_like
+        (d,) the constant clean signal per coordinate, non-empty and finite.
+    noise_std : float
+        ≥ 0, as above.
+    beta2 : float
+        β₂ ∈ [0, 1).
+    steps : int
+        Rounds.
+    mode : {"bias_correction", "ime"}, optional
+        Bias correction (v from (g + z)², minus noise_std²) or IME (v from g² + z).
+    trials, seed : int, optional
+        Trials (one spawned stream each) and their root seed.
+
+    Returns
+    -------
+    dict
+        ``vhat`` and ``neg_frac`` as above.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        An empty or non-finite ``signal``, β₂ outside [0, 1), or another parameter out of range.
     """
     signal = V.finite_array("signal", signal, ndim=1)
     if signal.size == 0:

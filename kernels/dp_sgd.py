@@ -22,6 +22,7 @@ Features may be float32 or float64: margins, the clipped rows' sums and ``w`` ar
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange, types
@@ -73,8 +74,19 @@ def _logistic_coef(y, z):
     return -y / (1.0 + math.exp(m))
 
 
+class DpSgdParams(NamedTuple):
+    """The scalar settings of :func:`_loop` (one argument of the jitted loop), built by :func:`run_dp_sgd`."""
+
+    steps: int
+    batch: int  # distinct records per step
+    lr: float  # the step size
+    clip: float  # the per-example clipping threshold (may be inf)
+    noise_std: float  # the standard deviation of the noise added to the clipped sum (σ·C, or 0)
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def _loop(X, y, sq, w, steps, batch, lr, clip, noise_std, rng, perm, acc, factor, clipped):
+def _loop(X, y, sq, w, prm, rng, perm, acc, factor, clipped):
+    steps, batch, lr, clip, noise_std = prm.steps, prm.batch, prm.lr, prm.clip, prm.noise_std
     n, d = X.shape
     chunks = acc.shape[0]
     for _ in range(steps):
@@ -171,12 +183,27 @@ def run_dp_sgd(problem: LogisticProblem, *, steps: int, batch_size: int = 256, l
     acc = np.empty((CHUNKS, problem.d), dtype=X.dtype)
     factor = np.empty(CHUNKS, dtype=X.dtype)
     clipped = np.zeros(CHUNKS, dtype=np.int64)
-    _loop(X, problem.labels, problem.sqnorms, w, steps, batch, lr, clip, sigma * clip if sigma > 0 else 0.0, rng, perm,
-          acc, factor, clipped)
+    prm = DpSgdParams(steps, batch, lr, clip, sigma * clip if sigma > 0 else 0.0)
+    _loop(X, problem.labels, problem.sqnorms, w, prm, rng, perm, acc, factor, clipped)
     V.finite_output("w", w)
     return {"w": w, "clip_fraction": int(clipped.sum()) / (steps * batch)}
 
 
 def minimum_bytes_per_step(batch_size: int, d: int, itemsize: int) -> int:
-    """The least memory traffic of one step: the B records' rows read once, w read and written once."""
+    """The least memory traffic of one step: the B records' rows read once, w read and written once.
+
+    Parameters
+    ----------
+    batch_size : int
+        B, the records per step.
+    d : int
+        The dimension.
+    itemsize : int
+        Bytes per number (8 for float64, 4 for float32).
+
+    Returns
+    -------
+    int
+        (B·d + 2d)·itemsize bytes.
+    """
     return (batch_size * d + 2 * d) * itemsize

@@ -51,6 +51,7 @@ with θ_1 = θ_0 = 0.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -77,6 +78,25 @@ RANK_TOL = 1e-9  # relative residual below which a gradient adds no new directio
 # Subspace oracles
 # ======================================================================================
 def orthonormal(name: str, Vt) -> np.ndarray:
+    """Check that ``Vt`` is a finite p×k matrix with orthonormal columns (k ≤ p) and return it as an array.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    Vt : array_like
+        The candidate basis, shape (p, k); columns orthonormal to within 1e-8 (``np.allclose``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``Vt`` as a finite float array (not re-orthonormalised).
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``Vt`` is not a finite 2-D array, has more columns than rows, or its columns are not orthonormal.
+    """
     Vt = V.finite_array(name, Vt, ndim=2)
     if Vt.shape[1] > Vt.shape[0] or not np.allclose(Vt.T @ Vt, np.eye(Vt.shape[1]), atol=1e-8):
         raise V.InvalidParameter(name, "a p×k matrix with orthonormal columns (k ≤ p)", f"shape {Vt.shape}")
@@ -87,7 +107,33 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
                     seed: int = 0) -> np.ndarray:
     """Ṽ (p×k̃, orthonormal): ``exact`` V; ``public`` the top-k̃ right singular vectors of the public
     sample; ``rotated`` Ṽ = V cos θ + W sin θ with W ⟂ V random and sin θ = γ, so every principal angle
-    is θ and ‖VVᵀ − ṼṼᵀ‖_op = γ (needs p ≥ 2k)."""
+    is θ and ‖VVᵀ − ṼṼᵀ‖_op = γ (needs p ≥ 2k).
+
+    Parameters
+    ----------
+    prob : LowRankGLM
+        The problem (its true span V and public sample).
+    kind : {"exact", "public", "rotated"}, optional
+        Which oracle (:data:`ORACLES`).
+    gamma : float, optional
+        ``rotated`` only: sin θ ∈ [0, 1], the operator-norm distance of the two projections.
+    k : int, optional
+        ``public`` only: k̃ ∈ [1, p], the number of singular vectors (default the problem's k).  The ``exact`` and
+        ``rotated`` oracles have k columns.
+    seed : int, optional
+        ``rotated`` only: seeds the random complement W.
+
+    Returns
+    -------
+    numpy.ndarray
+        Ṽ, (p, k̃) with orthonormal columns.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``prob`` not a LowRankGLM, an unknown ``kind``, ``k``/``seed``/``gamma`` out of range, fewer public records
+        than k̃, or p < 2k for ``rotated``.
+    """
     if not isinstance(prob, LowRankGLM):
         raise V.InvalidParameter("prob", "a LowRankGLM (kernels.noisy_adagrad.low_rank_glm)", type(prob).__name__)
     V.choice("kind", kind, ORACLES)
@@ -118,13 +164,39 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
 
 
 def principal_distance(Va: np.ndarray, Vb: np.ndarray) -> float:
-    """‖V_aV_aᵀ − V_bV_bᵀ‖_op (the sine of the largest principal angle when the dimensions agree)."""
+    """‖V_aV_aᵀ − V_bV_bᵀ‖_op (the sine of the largest principal angle when the dimensions agree).
+
+    Parameters
+    ----------
+    Va, Vb : numpy.ndarray
+        (p, k_a) and (p, k_b) matrices with orthonormal columns.
+
+    Returns
+    -------
+    float
+        The largest absolute eigenvalue of V_aV_aᵀ − V_bV_bᵀ.
+    """
     D = Va @ Va.T - Vb @ Vb.T
     return float(np.max(np.abs(np.linalg.eigvalsh(D))))
 
 
 def goe(rng: np.random.Generator, k: int, size: int | None = None) -> np.ndarray:
-    """GOE (Definition 8): symmetric, off-diagonal N(0, 1), diagonal N(0, 2)."""
+    """GOE (Definition 8): symmetric, off-diagonal N(0, 1), diagonal N(0, 2).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The stream the entries are drawn from.
+    k : int
+        The matrix size.
+    size : int, optional
+        The number of matrices (None: one).
+
+    Returns
+    -------
+    numpy.ndarray
+        (k, k), or (size, k, k), (A + Aᵀ)/√2 for A with standard normal entries.
+    """
     shape = (k, k) if size is None else (size, k, k)
     A = rng.standard_normal(shape)
     return (A + np.swapaxes(A, -1, -2)) / math.sqrt(2.0)
@@ -260,9 +332,34 @@ def _sqrt_psd(SQ, r, rtol):
     return U, w
 
 
+class NoisyAdagradParams(NamedTuple):
+    """The scalar settings of :func:`_noisy_adagrad_loop` (one argument of the jitted loop)."""
+
+    loss: int  # the GLM loss code (LOSSES)
+    eta: float  # the stepsize
+    radius: float  # the radius of the constraint set (may be inf)
+    rtol: float  # the relative rank tolerance of the pseudo-inverses
+    rank_tol: float  # the relative residual below which a gradient adds no direction to the basis
+    mode: int  # what to do with negative eigenvalues (INDEFINITE)
+    b_mode: int  # σ_b constant or proportional to ‖∇_t‖ (SIGMA_B_MODES)
+
+
+class AdagradParams(NamedTuple):
+    """The scalar settings of :func:`_adagrad_loop` (one argument of the jitted loop)."""
+
+    loss: int  # the GLM loss code (LOSSES)
+    eta: float  # the stepsize
+    delta: float  # the δ of H_t = δI + G_t
+    radius: float  # the radius of the constraint set (may be inf)
+    rtol: float  # the relative rank tolerance of the pseudo-inverses
+    rank_tol: float  # the relative residual below which a gradient adds no direction to the basis
+
+
 @njit(cache=True, nogil=True)
-def _noisy_adagrad_loop(X, y, loss, scales, theta0, eta, Vt, radius, rtol, rank_tol, mode, sigma_b, b_mode,
-                        sigma_B, xi, goe_k, losses, gnorm, tr_g, tr_ginv, lam_min, indef, theta_sum, rel_g, rel_K):
+def _noisy_adagrad_loop(X, y, scales, theta0, Vt, sigma_b, sigma_B, xi, goe_k, prm, losses, gnorm, tr_g, tr_ginv,
+                        lam_min, indef, theta_sum, rel_g, rel_K):
+    loss, eta, radius, rtol, rank_tol, mode, b_mode = (prm.loss, prm.eta, prm.radius, prm.rtol, prm.rank_tol,
+                                                       prm.mode, prm.b_mode)
     n, p = X.shape
     T = scales.shape[0]
     kk = Vt.shape[1]
@@ -354,7 +451,8 @@ def _noisy_adagrad_loop(X, y, loss, scales, theta0, eta, Vt, radius, rtol, rank_
 
 
 @njit(cache=True, nogil=True)
-def _adagrad_loop(X, y, loss, scales, theta0, eta, delta, radius, rtol, rank_tol, losses, tr_g, theta_sum):
+def _adagrad_loop(X, y, scales, theta0, prm, losses, tr_g, theta_sum):
+    loss, eta, delta, radius, rtol, rank_tol = prm.loss, prm.eta, prm.delta, prm.radius, prm.rtol, prm.rank_tol
     n, p = X.shape
     T = scales.shape[0]
     theta = theta0.copy()
@@ -438,7 +536,20 @@ def _schedule(name: str, value, T: int) -> np.ndarray:
 
 
 def loss_scales(T: int, decay_alpha: float) -> np.ndarray:
-    """s_t = t^(−α), t = 1..T (the online losses f_t = s_t·L)."""
+    """s_t = t^(−α), t = 1..T (the online losses f_t = s_t·L).
+
+    Parameters
+    ----------
+    T : int
+        The number of steps.
+    decay_alpha : float
+        α ≥ 0 (0: every s_t = 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        (T,) float64 scales.
+    """
     return np.arange(1, T + 1, dtype=np.float64) ** (-float(decay_alpha))
 
 
@@ -464,7 +575,29 @@ def _check_run(prob, steps, eta, radius, trials, seed, decay_alpha):
 
 
 def draw_noise(seed: int, trials: int, steps: int, p: int, kk: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per trial (one SeedSequence child each): ξ (T×p) standard normals and T k̃×k̃ GOE matrices."""
+    """Per trial (one SeedSequence child each): ξ (T×p) standard normals and T k̃×k̃ GOE matrices.
+
+    The noise :func:`run_noisy_adagrad` feeds its loop (same ``seed`` ⇒ same draws), exposed so that a
+    reference can be run on the same noise.
+
+    Parameters
+    ----------
+    seed : int
+        The root of the per-trial streams.
+    trials : int
+        Trials, one spawned stream each.
+    steps : int
+        T.
+    p : int
+        The dimension of the gradient noise ξ.
+    kk : int
+        k̃, the size of the preconditioner noise (:func:`goe`).
+
+    Returns
+    -------
+    list of tuple of numpy.ndarray
+        One ``(xi, goe_k)`` per trial: ξ (steps, p) and the GOE draws (steps, kk, kk).
+    """
     out = []
     for child in np.random.SeedSequence(seed).spawn(trials):
         rng = np.random.default_rng(child)
@@ -549,12 +682,13 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     kk = Vt.shape[1]
     rel_g = np.empty((trials, steps, prob.p) if releases else (1, 0, prob.p))
     rel_K = np.empty((trials, steps, kk, kk) if releases else (1, 0, kk, kk))
+    prm = NoisyAdagradParams(LOSSES[prob.loss], eta, radius, rtol, RANK_TOL, mode, bm)
     for i, (xi, gk) in enumerate(draw_noise(seed, trials, steps, prob.p, kk)):
         ts = np.empty(prob.p)
         out["theta_last"][i] = _noisy_adagrad_loop(
-            prob.X, prob.y, LOSSES[prob.loss], scales, th0, eta, Vt, radius, rtol, RANK_TOL, mode, sb, bm, sB, xi,
-            gk, out["losses"][i], out["gnorm"][i], out["tr_g"][i], out["tr_ginv"][i], out["lam_min"][i],
-            out["indefinite"][i], ts, rel_g[i if releases else 0], rel_K[i if releases else 0])
+            prob.X, prob.y, scales, th0, Vt, sb, sB, xi, gk, prm, out["losses"][i], out["gnorm"][i], out["tr_g"][i],
+            out["tr_ginv"][i], out["lam_min"][i], out["indefinite"][i], ts, rel_g[i if releases else 0],
+            rel_K[i if releases else 0])
         out["theta_avg"][i] = ts / steps
     if releases:
         out["released_gradient"], out["released_preconditioner"] = rel_g, rel_K
@@ -598,8 +732,8 @@ def run_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: 
     delta = V.nonnegative("delta", delta)
     th0 = np.zeros(prob.p) if theta0 is None else V.finite_array("theta0", theta0, shape=(prob.p,))
     losses, tr_g, ts = np.empty(steps), np.empty(steps), np.empty(prob.p)
-    last = _adagrad_loop(prob.X, prob.y, LOSSES[prob.loss], loss_scales(steps, decay_alpha), th0, eta, delta,
-                         radius, V.positive("rtol", rtol), RANK_TOL, losses, tr_g, ts)
+    prm = AdagradParams(LOSSES[prob.loss], eta, delta, radius, V.positive("rtol", rtol), RANK_TOL)
+    last = _adagrad_loop(prob.X, prob.y, loss_scales(steps, decay_alpha), th0, prm, losses, tr_g, ts)
     V.finite_output("eta, delta, theta0", losses, last)
     return {"losses": losses, "tr_g": tr_g, "theta_avg": ts / steps, "theta_last": last}
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -86,6 +87,25 @@ class LoopConfig:
     info: dict = field(default_factory=dict)
 
 
+class LoopParams(NamedTuple):
+    """The scalar settings of one trial of :func:`_adaptive_loop`, as the jitted loop takes them (one argument).
+
+    Built from a :class:`LoopConfig` and its dataset by :func:`loop_params`; the arrays of the configuration
+    (ellipsoid, noise standard deviations, subspace basis, checkpoints, starting point) are passed beside it.
+    """
+
+    loss_kind: int  # the dataset's loss (LOSS_ABS or linear)
+    domain: int  # the constraint set X: 0 none, 1 box, 2 ball (DOMAIN_CODE)
+    radius: float  # the radius of X
+    steps: int
+    batch: int  # records drawn per step, with replacement
+    step_rule: int  # STEP_CONSTANT, STEP_ADANORM or STEP_ADAGRAD
+    alpha: float  # the stepsize (AdaGrad's α for the adaptive rules)
+    eps_stab: float  # the stabiliser of the adaptive step rules
+    clip: bool  # project each record's subgradient onto E_A
+    noise: bool  # add the Gaussian noise
+
+
 @dataclass
 class RunOutput:
     algorithm: str
@@ -99,6 +119,13 @@ class RunOutput:
 
     @property
     def final_loss(self) -> np.ndarray:
+        """The loss at the last checkpoint, per trial.
+
+        Returns
+        -------
+        numpy.ndarray
+            (trials,) ``losses[:, -1]``.
+        """
         return self.losses[:, -1]
 
 
@@ -119,10 +146,11 @@ def _full_loss(feat, targ, loss_kind, x):
 
 
 @njit(cache=True, nogil=True)
-def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step_rule, alpha, eps_stab,
-                   clip, ell_a, noise, noise_std, basis, rng, log_steps, losses, avg_losses, x, xbar,
+def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps, losses, avg_losses, x, xbar,
                    pcache, pstate, pscale):
     """One trial.  Fills ``losses``/``avg_losses`` at ``log_steps`` and ``x``/``xbar``; returns the clipped fraction.
+
+    ``prm`` is the trial's :class:`LoopParams` (its scalars); the arrays come beside it.
 
     ``pcache`` (n, d) with ``pstate`` (n,) zeroed, or both empty: a lazy cache of the
     projected records π_A(a_i).  A is fixed for the run and every subgradient is s·a_i
@@ -133,6 +161,8 @@ def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step
     the scaling a_i·min(1, 1/(√a‖a_i‖)), so only that factor is cached and the record's row,
     already loaded for the residual, is reused (one row read per record instead of two).
     """
+    loss_kind, domain, radius, steps, batch = prm.loss_kind, prm.domain, prm.radius, prm.steps, prm.batch
+    step_rule, alpha, eps_stab, clip, noise = prm.step_rule, prm.alpha, prm.eps_stab, prm.clip, prm.noise
     n, d = feat.shape
     use_scale = clip and pscale.shape[0] == n
     use_cache = clip and not use_scale and pcache.shape[0] == n
@@ -265,7 +295,20 @@ def _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step
 # Configuration and the public wrapper
 # --------------------------------------------------------------------------------------
 def pagan_noise_multiplier(epsilon: float, delta: float) -> float:
-    """Algorithms 1/2, line 6: the whitened noise std times b, √(log(1/δ))/ε (see theory.pagan.noise_multiplier)."""
+    """Algorithms 1/2, line 6: the whitened noise std times b, √(log(1/δ))/ε (see theory.pagan.noise_multiplier).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε > 0.
+    delta : float
+        δ ∈ (0, 1).
+
+    Returns
+    -------
+    float
+        √(log(1/δ))/ε.
+    """
     return math.sqrt(math.log(1.0 / delta)) / epsilon
 
 
@@ -276,6 +319,20 @@ def optimal_ellipsoid(dataset: Dataset, clip_norm: float = 1.0) -> tuple[np.ndar
     at which E_A clips the same fraction of the *public* sample as the ℓ₂ ball of
     radius ``clip_norm`` used with A = I (equal clipping bias, different geometry).
     Returns (a, info).
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The problem; its ``sigma`` (per-coordinate scales) and ``public`` sample are used.
+    clip_norm : float, optional
+        The ℓ₂ clipping radius whose clipped fraction of the public sample B matches.
+
+    Returns
+    -------
+    a : numpy.ndarray
+        (d,) the diagonal of A = C/B².
+    info : dict
+        ``B`` and ``public_clipped_fraction`` (the fraction of public records outside the ℓ₂ ball).
     """
     C = dataset.sigma ** (-4.0 / 3.0)
     pub = dataset.public
@@ -286,7 +343,20 @@ def optimal_ellipsoid(dataset: Dataset, clip_norm: float = 1.0) -> tuple[np.ndar
 
 
 def public_subspace(dataset: Dataset, rank: int) -> np.ndarray:
-    """Top-``rank`` eigenvectors of the public second-moment matrix (PDP-SGD)."""
+    """Top-``rank`` eigenvectors of the public second-moment matrix (PDP-SGD).
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The problem; its ``public`` sample gives the matrix.
+    rank : int
+        The number of eigenvectors, 1 ≤ rank ≤ d.
+
+    Returns
+    -------
+    numpy.ndarray
+        (d, rank) C-contiguous, orthonormal columns in decreasing order of eigenvalue.
+    """
     pub = dataset.public
     m2 = pub.T @ pub / pub.shape[0]
     w, U = np.linalg.eigh(m2)
@@ -411,11 +481,48 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
 
 
 def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
-    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)`` (``trials`` ≤ 2·10⁶: ~4 KiB each)."""  # noqa: E501
+    """One independent ``Generator`` per trial, spawned from ``SeedSequence(seed)`` (``trials`` ≤ 2·10⁶: ~4 KiB each).
+
+    Parameters
+    ----------
+    seed : int
+        The root seed, ≥ 0.
+    trials : int
+        The number of generators.
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        One per trial, in spawn order.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        (from :mod:`kernels.validate`) ``seed`` negative or not an integer, ``trials`` out of range or too large.
+    """
     seed = V.integer("seed", seed, 0)
     trials = V.count("trials", trials)
     V.memory("trials", trials, itemsize=4096)
     return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(trials)]
+
+
+def loop_params(cfg: LoopConfig, dataset: Dataset) -> LoopParams:
+    """The scalar record the jitted loop takes, from a resolved configuration and its dataset.
+
+    Parameters
+    ----------
+    cfg : LoopConfig
+        A configuration from :func:`make_config`.
+    dataset : Dataset
+        The dataset it was made for (gives the loss kind).
+
+    Returns
+    -------
+    LoopParams
+        ``cfg``'s scalar fields and ``dataset.loss_kind``, unchanged in value and type.
+    """
+    return LoopParams(dataset.loss_kind, cfg.domain, cfg.radius, cfg.steps, cfg.batch_size, cfg.step_rule, cfg.alpha,
+                      cfg.eps_stab, cfg.clip, cfg.noise)
 
 
 def run_config(cfg: LoopConfig, dataset: Dataset, rng: np.random.Generator) -> dict:
@@ -444,26 +551,23 @@ def run_config(cfg: LoopConfig, dataset: Dataset, rng: np.random.Generator) -> d
     else:
         pcache, pstate = np.empty((0, 0)), np.zeros(0, dtype=np.int8)
     out = dict(losses=np.empty(m), avg_losses=np.empty(m), x=np.empty(dataset.d), xbar=np.empty(dataset.d))
-    frac = _adaptive_loop(dataset.features, dataset.targets, dataset.loss_kind, cfg.x0, cfg.domain, cfg.radius,
-                          cfg.steps, cfg.batch_size, cfg.step_rule, cfg.alpha, cfg.eps_stab, cfg.clip, cfg.ellipsoid,
-                          cfg.noise, cfg.noise_std, cfg.subspace, rng, cfg.log_steps, out["losses"],
-                          out["avg_losses"], out["x"], out["xbar"], pcache, pstate, pscale)
+    frac = _adaptive_loop(dataset.features, dataset.targets, cfg.x0, cfg.ellipsoid, cfg.noise_std, cfg.subspace,
+                          loop_params(cfg, dataset), rng, cfg.log_steps, out["losses"], out["avg_losses"], out["x"],
+                          out["xbar"], pcache, pstate, pscale)
     out["clipped_fraction"] = frac
     return out
 
 
 @njit(cache=True, nogil=True)
-def _trials_one_stream(feat, targ, loss_kind, x0, domain, radius, steps, batch, step_rule, alpha, eps_stab, clip,
-                       ell_a, noise, noise_std, basis, rng, trials, x_out, xbar_out):
+def _trials_one_stream(feat, targ, x0, ell_a, noise_std, basis, prm, rng, trials, x_out, xbar_out):
     n, d = feat.shape
     log_steps = np.zeros(1, dtype=np.int64)
     losses = np.empty(1)
     avg = np.empty(1)
     for t in range(trials):
         pstate = np.zeros(n, dtype=np.int8)
-        _adaptive_loop(feat, targ, loss_kind, x0, domain, radius, steps, batch, step_rule, alpha, eps_stab, clip,
-                       ell_a, noise, noise_std, basis, rng, log_steps, losses, avg, x_out[t], xbar_out[t],
-                       np.empty((n, d)), pstate, np.empty(0))
+        _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps, losses, avg, x_out[t],
+                       xbar_out[t], np.empty((n, d)), pstate, np.empty(0))
 
 
 def run_trials_one_stream(cfg: LoopConfig, dataset: Dataset, trials: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -500,9 +604,8 @@ def run_trials_one_stream(cfg: LoopConfig, dataset: Dataset, trials: int, seed: 
     V.memory("trials", trials, 2 * dataset.d)
     rng = np.random.default_rng(V.integer("seed", seed, 0))
     x_out, xbar_out = np.empty((trials, dataset.d)), np.empty((trials, dataset.d))
-    _trials_one_stream(dataset.features, dataset.targets, dataset.loss_kind, cfg.x0, cfg.domain, cfg.radius,
-                       cfg.steps, cfg.batch_size, cfg.step_rule, cfg.alpha, cfg.eps_stab, cfg.clip, cfg.ellipsoid,
-                       cfg.noise, cfg.noise_std, cfg.subspace, rng, trials, x_out, xbar_out)
+    _trials_one_stream(dataset.features, dataset.targets, cfg.x0, cfg.ellipsoid, cfg.noise_std, cfg.subspace,
+                       loop_params(cfg, dataset), rng, trials, x_out, xbar_out)
     return x_out, xbar_out
 
 
@@ -569,5 +672,20 @@ _CONFIG_KEYS = ("epsilon", "delta", "noise_multiplier", "steps", "batch_size", "
 
 
 def with_params(cfg: LoopConfig, **changes) -> LoopConfig:
-    """A copy of a configuration with some fields changed (e.g. a different stepsize)."""
+    """A copy of a configuration with some fields changed (e.g. a different stepsize).
+
+    The fields are not re-validated: change them to values :func:`make_config` would accept.
+
+    Parameters
+    ----------
+    cfg : LoopConfig
+        The configuration to copy.
+    **changes
+        Field names of :class:`LoopConfig` and their new values.
+
+    Returns
+    -------
+    LoopConfig
+        The copy (``dataclasses.replace``).
+    """
     return replace(cfg, **changes)

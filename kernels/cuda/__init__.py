@@ -33,7 +33,18 @@ class CudaUnavailable(RuntimeError):
 
 
 def status() -> tuple[bool, str]:
-    """(available, reason): whether the CUDA path can run here, and what it runs on."""
+    """(available, reason): whether the CUDA path can run here, and what it runs on.
+
+    Under the simulator it also installs the lock on its shared-array allocation (see
+    ``_serialise_simulator_shared_arrays``).
+
+    Returns
+    -------
+    available : bool
+        Whether a GPU or the simulator can run the kernels.
+    reason : str
+        What they run on, or why not.
+    """
     try:
         from numba import config, cuda
     except Exception as exc:  # pragma: no cover - numba is a hard dependency
@@ -102,6 +113,13 @@ def _serialise_simulator_shared_arrays() -> None:
 
 
 def require() -> None:
+    """Check that the CUDA path can run here (:func:`status`).
+
+    Raises
+    ------
+    CudaUnavailable
+        Neither a usable GPU nor the simulator is present; the message gives :func:`status`'s reason.
+    """
     ok, why = status()
     if not ok:
         raise CudaUnavailable(f"the CUDA path is unavailable: {why}")

@@ -38,11 +38,10 @@ import dpvalidate as V
 from kernels._compile import compile_helpers
 from kernels.cuda import require
 from kernels.dp_adam import (
-    OPTIMIZERS,
     STRATEGIES,
     STRATEGY_MAX_T,
-    VARIANTS,
     RoundConfig,
+    adam_params,
     bias_schedule,
     noise_stds,
     strategy,
@@ -84,9 +83,12 @@ def _unit(states, sid, use_unit, unit, t, k, part, j, p, q, num, den, hz, ho):
 
 
 @cuda.jit
-def _rounds(gbar, rounds, variant, opt, lr, beta1, beta2, xi, std_m, std_v, bias, floor, states, use_unit, unit, p,
-            q, num, den, hz, ho, theta, m, v, neg):
-    """One thread per (trial k, coordinate j), all rounds; ``gbar`` (d) the clipped average (state-independent)."""
+def _rounds(gbar, prm, rounds, bias, states, use_unit, unit, p, q, num, den, hz, ho, theta, m, v, neg):
+    """One thread per (trial k, coordinate j), all rounds; ``gbar`` (d) the clipped average (state-independent).
+
+    ``prm`` is the run's :class:`kernels.dp_adam.AdamParams` (a NamedTuple of scalars: a kernel argument).
+    """
+    variant, beta1, beta2, std_m = prm.variant, prm.beta1, prm.beta2, prm.std_m
     tid = cuda.grid(1)
     trials = theta.shape[0]
     d = theta.shape[1]
@@ -106,8 +108,7 @@ def _rounds(gbar, rounds, variant, opt, lr, beta1, beta2, xi, std_m, std_v, bias
         nv = 0.0
         if variant == 1:
             nv = _unit(states, tid, use_unit, unit, t, k, 1, j, p, q, num, den, hz, ho)
-        th, mm, vv, vh = dev.adam_coordinate(variant, opt, acc, g, nv, std_v, th, mm, vv, lr, beta1, beta2, xi,
-                                             1.0 - beta1**tt, 1.0 - beta2**tt, bias[t], floor)
+        th, mm, vv, vh = dev.adam_coordinate(prm, acc, g, nv, th, mm, vv, 1.0 - beta1**tt, 1.0 - beta2**tt, bias[t])
         if vh < 0.0:
             cuda.atomic.add(neg, t, 1)
     theta[k, j] = th
@@ -116,8 +117,7 @@ def _rounds(gbar, rounds, variant, opt, lr, beta1, beta2, xi, std_m, std_v, bias
 
 
 @cuda.jit
-def _rounds_block(grads, rounds, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bias, floor, states,
-                  use_unit, unit, p, q, num, den, hz, ho, scale, theta, m, v, neg):
+def _rounds_block(grads, prm, rounds, bias, states, use_unit, unit, p, q, num, den, hz, ho, scale, theta, m, v, neg):
     """One block per trial k (blockDim ≤ MAX_BLOCK_THREADS threads), threads striding over the coordinates.
 
     Each round: the scales s_j (1 in round 1 and for the variants without scale-then-privatize) into ``scale``;
@@ -127,7 +127,10 @@ def _rounds_block(grads, rounds, variant, opt, lr, beta1, beta2, xi, clip, std_m
     ḡ_j = Σ_i fac_i g_ij (records in order, as the CPU), g = ḡ_j + std_m ζ̃/s_j (scale-then-privatize) or
     ḡ_j + std_m ζ̃, and ``adam_coordinate``.  A thread reads and writes only its own coordinates' state, so the
     norms are the only synchronisation (two barriers per chunk of records, one chunk for B ≤ 32 at any d).
+    ``prm`` is the run's :class:`kernels.dp_adam.AdamParams`.
     """
+    variant, opt, beta1, beta2, xi, clip, std_m = prm.variant, prm.opt, prm.beta1, prm.beta2, prm.xi, prm.clip, \
+        prm.std_m
     sh = cuda.shared.array(SHARED_PARTIALS, float64)
     fac = cuda.shared.array(MAX_BLOCK_BATCH, float64)
     k = cuda.blockIdx.x
@@ -186,8 +189,7 @@ def _rounds_block(grads, rounds, variant, opt, lr, beta1, beta2, xi, clip, std_m
                     g = math.nan
             else:
                 g = acc + std_m * nm
-            th, mm, vv, vh = dev.adam_coordinate(variant, opt, acc, g, nv, std_v, theta[k, j], m[k, j], v[k, j], lr,
-                                                 beta1, beta2, xi, c1, c2, bias[t], floor)
+            th, mm, vv, vh = dev.adam_coordinate(prm, acc, g, nv, theta[k, j], m[k, j], v[k, j], c1, c2, bias[t])
             theta[k, j] = th
             m[k, j] = mm
             v[k, j] = vv
@@ -197,7 +199,20 @@ def _rounds_block(grads, rounds, variant, opt, lr, beta1, beta2, xi, clip, std_m
 
 
 def clipped_average(grads: np.ndarray, clip_norm: float) -> np.ndarray:
-    """ḡ = Σ_i g_i·min(1, C/‖g_i‖)/B (host; the clip of the CPU round, records added in order)."""
+    """ḡ = Σ_i g_i·min(1, C/‖g_i‖)/B (host; the clip of the CPU round, records added in order).
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        (B, d) per-record gradients.
+    clip_norm : float
+        C > 0 (may be inf).
+
+    Returns
+    -------
+    numpy.ndarray
+        (d,) the clipped average.
+    """
     norms = np.sqrt(np.sum(grads * grads, axis=1))
     fac = np.where(norms > clip_norm, clip_norm / np.where(norms > 0, norms, 1.0), 1.0) / grads.shape[0]
     return (fac[:, None] * grads).sum(axis=0)
@@ -224,6 +239,41 @@ def run_rounds_batch(cfg: RoundConfig, grads, rounds: int, *, trials: int = 1024
     identity needs ``rounds`` ≤ 10⁴, and its per-coordinate filter history ((p − 1 + q) values per part and
     coordinate; ``sqrt`` has p = rounds) ≤ 8 GiB; the block kernel takes B ≤ :data:`MAX_BLOCK_BATCH` records.
     A run that overflows float64 raises InvalidParameter instead of returning NaN.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The rounds' configuration (validated here).
+    grads : array_like
+        (B, d) finite per-record gradients, B = ``cfg.batch_size``.
+    rounds : int
+        The number of rounds.
+    trials : int, optional
+        Noise streams (one per trial and coordinate).
+    seed : int, optional
+        Seeds the xoroshiro128+ streams.
+    strat_kind : str, optional
+        One of :data:`kernels.dp_adam.STRATEGIES`.
+    bands : int, optional
+        ``banded`` only: the strategy's number of coefficients.
+    unit_noise : array_like, optional
+        Given unit noise, as above.
+    kernel : {"auto", "coordinate", "block"}, optional
+        As above.
+
+    Returns
+    -------
+    dict
+        The arrays listed above.
+
+    Raises
+    ------
+    kernels.cuda.CudaUnavailable
+        Neither a GPU nor the simulator is available.
+    kernels.validate.InvalidParameter
+        ``cfg`` not a RoundConfig or invalid, ``grads`` of the wrong shape, ``kernel="coordinate"`` for a
+        state-dependent variant, too many records for the block kernel, too many rounds for a DP-MF strategy,
+        outputs over the size limits, bad ``unit_noise``, or a float64 overflow.
     """
 
     require()
@@ -279,13 +329,13 @@ def run_rounds_batch(cfg: RoundConfig, grads, rounds: int, *, trials: int = 1024
     ho = cuda.to_device(np.zeros((parts, max(q, 1), n) if filt else (1, 1, 1)))
     theta, m, v = (cuda.to_device(np.zeros((trials, d))) for _ in range(3))
     neg = cuda.to_device(np.zeros(rounds, dtype=np.int64))
-    common = (rounds, VARIANTS[cfg.variant], OPTIMIZERS[cfg.optimizer], cfg.lr, cfg.beta1, cfg.beta2, cfg.xi)
-    noise = (std_m, std_v, cuda.to_device(bias), cfg.floor, states, unit_noise is not None, cuda.to_device(unit), p,
-             q, cuda.to_device(num), cuda.to_device(den), hz, ho)
+    common = (adam_params(cfg, std_m, std_v), rounds, cuda.to_device(bias))
+    noise = (states, unit_noise is not None, cuda.to_device(unit), p, q, cuda.to_device(num), cuda.to_device(den), hz,
+             ho)
     if block:
         nt = min(MAX_BLOCK_THREADS, d)
         scale = cuda.device_array((trials, d))
-        _rounds_block[trials, nt](cuda.to_device(grads), *common, cfg.clip_norm, *noise, scale, theta, m, v, neg)
+        _rounds_block[trials, nt](cuda.to_device(grads), *common, *noise, scale, theta, m, v, neg)
     else:
         blocks = (n + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
         _rounds[blocks, THREADS_PER_BLOCK](cuda.to_device(gbar), *common, *noise, theta, m, v, neg)

@@ -21,9 +21,9 @@ from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_
 
 import dpvalidate as V
 from kernels._compile import compile_helpers
-from kernels.adp import ALPHA_RULES, B_RULES, NonconvexProblem, check_run
+from kernels.adp import NonconvexProblem, check_run
 from kernels.cuda import status
-from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, make_config
+from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, loop_params, make_config
 from kernels.pagan_problems import LOSS_ABS, Dataset
 
 dev = compile_helpers(cuda.jit(device=True))
@@ -44,8 +44,9 @@ def _record_index(states, t, n):
 
 
 @cuda.jit
-def _pagan_batch(feat, targ, loss_kind, domain, radius, steps, batch, step_rule, alpha, eps_stab, clip, ell_a,
-                 noise, noise_std, states, g, gbar, proj, accum, inv_h, x, xbar, clipped):
+def _pagan_batch(feat, targ, ell_a, noise_std, prm, states, g, gbar, proj, accum, inv_h, x, xbar, clipped):
+    loss_kind, domain, radius, steps, batch = prm.loss_kind, prm.domain, prm.radius, prm.steps, prm.batch
+    step_rule, alpha, eps_stab, clip, noise = prm.step_rule, prm.alpha, prm.eps_stab, prm.clip, prm.noise
     t = cuda.grid(1)
     if t >= x.shape[1]:
         return
@@ -132,8 +133,34 @@ def _grid(trials: int) -> tuple[int, int]:
 
 
 def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed: int = 0, **params) -> BatchOutput:
-    """``trials`` independent runs of a PAGAN-family algorithm on the GPU (same parameters as
-    :func:`kernels.run_algorithm`; ``pdp_sgd``'s public subspace is CPU-only)."""
+    """``trials`` independent runs of a PAGAN-family algorithm on the GPU, one thread per trial.
+
+    Same parameters as :func:`kernels.run_algorithm`; ``pdp_sgd``'s public subspace is CPU-only.  The loop takes
+    the configuration's scalars as one :class:`kernels.pagan.LoopParams` kernel argument.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`kernels.ALGORITHMS` except ``pdp_sgd``.
+    dataset : Dataset
+        The problem.
+    trials : int, optional
+        Independent trials (threads), ≥ 1.
+    seed : int, optional
+        Seeds the per-thread xoroshiro128+ streams (trial t's stream does not depend on ``trials``).
+    **params
+        As :func:`kernels.make_config`.
+
+    Returns
+    -------
+    BatchOutput
+        Final and averaged iterates, their losses and the clipped fraction, per trial.
+
+    Raises
+    ------
+    kernels.validate.InvalidParameter
+        ``dataset`` not a Dataset, ``pdp_sgd``, or a parameter outside what :func:`kernels.make_config` accepts.
+    """
 
     if not isinstance(dataset, Dataset):
         raise V.InvalidParameter("dataset", "a kernels.Dataset (see kernels.make_problem)", type(dataset).__name__)
@@ -150,10 +177,9 @@ def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed
     clipped = cuda.to_device(np.zeros(trials, dtype=np.int64))
     states = create_xoroshiro128p_states(trials, seed=seed)
     blocks, tpb = _grid(trials)
-    _pagan_batch[blocks, tpb](cuda.to_device(dataset.features), cuda.to_device(dataset.targets), dataset.loss_kind,
-                              cfg.domain, cfg.radius, cfg.steps, cfg.batch_size, cfg.step_rule, cfg.alpha,
-                              cfg.eps_stab, cfg.clip, cuda.to_device(cfg.ellipsoid), cfg.noise,
-                              cuda.to_device(cfg.noise_std), states, *work, x, xbar, clipped)
+    _pagan_batch[blocks, tpb](cuda.to_device(dataset.features), cuda.to_device(dataset.targets),
+                              cuda.to_device(cfg.ellipsoid), cuda.to_device(cfg.noise_std), loop_params(cfg, dataset),
+                              states, *work, x, xbar, clipped)
     xf, xa = x.copy_to_host().T.copy(), xbar.copy_to_host().T.copy()
     frac = clipped.copy_to_host() / (cfg.steps * cfg.batch_size) if cfg.clip else np.zeros(trials)
     return BatchOutput(name, xf, xa, dataset.loss(xf), dataset.loss(xa), frac, status()[1])
@@ -163,7 +189,8 @@ def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed
 # ADP-SGD / DP-SGD on smooth_nonconvex (kernels.adp), one record per step
 # --------------------------------------------------------------------------------------
 @cuda.jit
-def _adp_batch(X, Y, lam, steps, eta, b_rule, a, c, b0, nu, alpha_rule, C, sigma, clip, states, g, theta):
+def _adp_batch(X, Y, prm, states, g, theta):
+    lam, steps, eta, b0, sigma, clip = prm.lam, prm.steps, prm.eta, prm.b0, prm.sigma, prm.clip
     t = cuda.grid(1)
     if t >= theta.shape[1]:
         return
@@ -189,7 +216,7 @@ def _adp_batch(X, Y, lam, steps, eta, b_rule, a, c, b0, nu, alpha_rule, C, sigma
             for j in range(d):
                 gt[j] *= f
             gn2 = clip * clip
-        b, al, b2 = _adp_scales(b_rule, alpha_rule, s, a, c, b0, C, b2, gn2, nu)
+        b, al, b2 = _adp_scales(prm, s, b2, gn2)
         step = eta / b
         for j in range(d):
             th[j] -= step * (gt[j] + al * sigma * xoroshiro128p_normal_float64(states, t))
@@ -199,11 +226,40 @@ def run_adp_batch(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 
                   alpha_rule: str = "adp", sigma: float = 0.0, a: float = 1.0, c: float = 1.0, b0: float = 1.0,
                   nu: float = 1e-3, C: float = 1.0, clip: float | None = None, trials: int = 1024,
                   seed: int = 0) -> BatchOutput:
-    """``trials`` runs of ADP-SGD/DP-SGD (:func:`kernels.adp.run_adp`'s parameters) on the GPU;
-    ``final_loss`` is ‖∇F(θ_T)‖²."""
+    """``trials`` runs of ADP-SGD/DP-SGD (:func:`kernels.adp.run_adp`'s parameters) on the GPU.
 
-    steps, eta, sigma, a, c, b0, nu, C, clip = check_run(problem, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu,
-                                                         C, clip)
+    ``final_loss`` is ‖∇F(θ_T)‖².  The settings reach the kernel as one :class:`kernels.adp.AdpParams` (from
+    :func:`kernels.adp.check_run`); unlike :func:`kernels.adp.run_adp`, no fault hook is applied.
+
+    Parameters
+    ----------
+    problem : NonconvexProblem
+        The problem.
+    steps : int, optional
+        Iterations.
+    eta : float, optional
+        The base stepsize.
+    b_rule, alpha_rule : str, optional
+        The b_t schedule and the α_t rule, as :func:`kernels.adp.run_adp`.
+    sigma : float, optional
+        The noise standard deviation (times α_t).
+    a, c, b0, nu, C : float, optional
+        The schedules' constants.
+    clip : float, optional
+        The per-record clipping threshold (default the problem's gradient bound).
+    trials : int, optional
+        Independent trials (threads), ≥ 1.
+    seed : int, optional
+        Seeds the per-thread xoroshiro128+ streams.
+
+    Returns
+    -------
+    BatchOutput
+        θ_T per trial (as both ``x_final`` and ``x_avg``) and ‖∇F(θ_T)‖².
+    """
+
+    prm = check_run(problem, steps=steps, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=sigma, a=a, c=c, b0=b0,
+                    nu=nu, C=C, clip=clip)
     trials = V.integer("trials", trials, 1)
     seed = V.integer("seed", seed, 0)
     d = problem.d
@@ -211,9 +267,7 @@ def run_adp_batch(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 
     g = cuda.to_device(np.zeros((d, trials)))
     states = create_xoroshiro128p_states(trials, seed=seed)
     blocks, tpb = _grid(trials)
-    _adp_batch[blocks, tpb](cuda.to_device(problem.features), cuda.to_device(problem.labels), problem.lam, steps,
-                            eta, B_RULES[b_rule], a, c, b0, nu, ALPHA_RULES[alpha_rule], C, sigma, clip, states, g,
-                            theta)
+    _adp_batch[blocks, tpb](cuda.to_device(problem.features), cuda.to_device(problem.labels), prm, states, g, theta)
     th = theta.copy_to_host().T.copy()
     gn2 = np.array([float(np.sum(problem.full_gradient(v) ** 2)) for v in th])
     return BatchOutput(f"adp_sgd[{alpha_rule},{b_rule}]", th, th, gn2, None, None, status()[1])

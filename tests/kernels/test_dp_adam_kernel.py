@@ -101,6 +101,37 @@ def test_row_major_and_two_pass_orders_are_bit_identical():
                 np.testing.assert_array_equal(a, b)
 
 
+def test_the_record_form_of_the_round_is_the_positional_form_bit_for_bit():
+    """round_with / round_parallel_with take one AdamParams record; fused_round / fused_round_parallel build it
+    in the kernel from their positional settings: the same bits, every variant and optimizer."""
+    rng = np.random.default_rng(12)
+    d, B = 700, 3
+    for variant in range(7):
+        for opt in (0, 1):
+            G = rng.standard_normal((B, d))
+            z = rng.standard_normal(d)
+            settings = (variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2)
+            prm = kd.AdamParams(*settings, 1e-4)
+            outs = []
+            for form in range(4):
+                st = [np.full(d, 0.1), np.full(d, 0.01), np.full(d, 0.5), np.zeros(d)]
+                fac, gb = np.empty(B), np.empty(d)
+                if form == 0:
+                    neg = kd.fused_round(G, *st, 2, *settings, 0.05, 1e-4, z, z, np.random.default_rng(4), False, fac,
+                                         gb)
+                elif form == 1:
+                    neg = kd.round_with(G, *st, 2, prm, 0.05, z, z, np.random.default_rng(4), False, fac, gb)
+                elif form == 2:
+                    neg = kd.fused_round_parallel(G, *st, 2, *settings, 0.05, 1e-4, z, z, fac, gb)
+                else:
+                    neg = kd.round_parallel_with(G, *st, 2, prm, 0.05, z, z, fac, gb)
+                outs.append((neg, st, gb))
+            for neg, st, gb in outs[1:]:
+                assert neg == outs[0][0]
+                for a, b in zip(st + [gb], outs[0][1] + [outs[0][2]]):
+                    np.testing.assert_array_equal(a, b)
+
+
 def test_row_major_is_chosen_when_a_row_and_the_average_fit_in_cache():
     llc = kd._last_level_cache_bytes()
     assert llc > 0

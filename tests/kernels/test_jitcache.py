@@ -66,3 +66,26 @@ def test_editing_an_inlined_helper_gives_fresh_numbers(tmp_path):
     _edit_clip_factor(ours_pkg)
     assert _run(stock_pkg.parent, **stock) == 0.5  # stale: the edit is not seen
     assert _run(ours_pkg.parent) == 0.25  # fresh
+
+
+_RECORD_SNIPPET = ("import kernels; from kernels import pagan as kp; "
+                   "ds = kernels.make_problem('abs_regression', seed=0, n=20, d=3); "
+                   "kp.run_algorithm('pagan', ds, epsilon=1.0, delta=1e-5, steps=3, seed=1); "
+                   "s = kp._adaptive_loop.stats; "
+                   "print(type(kp.loop_params(kp.make_config('pagan', ds, epsilon=1.0, delta=1e-5), ds)).__name__, "
+                   "sum(s.cache_hits.values()), sum(s.cache_misses.values()))")
+
+
+def test_a_kernel_taking_a_namedtuple_record_is_cached(tmp_path):
+    """The PAGAN loop takes its scalars as one ``LoopParams`` NamedTuple: a second interpreter loads its machine
+    code from the on-disk cache (a hit, no miss) instead of compiling it again."""
+    pkg = _copy_package(tmp_path)
+    e = dict(os.environ, PYTHONPATH=str(pkg.parent))
+    e.pop("NUMBA_CACHE_DIR", None)
+    e.pop("NUMBA_DISABLE_JIT", None)
+    runs = [subprocess.run([sys.executable, "-c", _RECORD_SNIPPET], capture_output=True, text=True, env=e,
+                           timeout=600, cwd=pkg.parent) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr
+    first, second = (r.stdout.split() for r in runs)
+    assert first == ["LoopParams", "0", "1"]  # compiled and written
+    assert second == ["LoopParams", "1", "0"]  # loaded
