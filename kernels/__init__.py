@@ -58,8 +58,8 @@ def problem_generator(name: str):
 
     Raises
     ------
-    kernels.validate.InvalidParameter
-        An unknown name (raised by :func:`kernels.validate.choice`).
+    dpvalidate.InvalidParameter
+        An unknown name (raised by :func:`dpvalidate.choice`).
     """
     import importlib
 

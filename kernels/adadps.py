@@ -393,7 +393,7 @@ def side_information(problem: GLMProblem, side_info) -> np.ndarray:
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         An unknown name, or a vector of the wrong shape, non-finite or with a non-positive entry.
     """
     if isinstance(side_info, str):

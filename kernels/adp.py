@@ -188,7 +188,7 @@ def check_run(problem, *, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         A malformed problem or a setting outside what it accepts (the message names it).
     """
     _check_problem(problem)

@@ -284,7 +284,7 @@ def ime_sensitivities(clip_norm: float, batch_size: int) -> tuple[float, float]:
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         ``clip_norm`` so small or large that C² under- or overflows (Δ₂ not in (0, inf)).
     """
     B = V.count("batch_size", batch_size)
@@ -674,7 +674,7 @@ class RoundConfig:
 
         Raises
         ------
-        kernels.validate.InvalidParameter
+        dpvalidate.InvalidParameter
             A field outside what it accepts: β₁ not in [0, 1), β₂ not in [0, 1) for Adam or not finite, ξ = 0 for
             scale-then-privatize, an infinite ``clip_norm`` with σ > 0, or a noise std σ·C/B above
             :data:`MAX_NOISE_STD` (the message names it).
@@ -892,7 +892,7 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         ``state`` not a State, ``grads``/``zm``/``zv``/``gbar_out`` of the wrong shape or type, non-finite
         noise or gradients, ``threads`` < 1, or a round that overflows float64.
     """
@@ -1245,7 +1245,7 @@ def constant_signal_vhat(signal, noise_std: float, beta2: float, steps: int, *, 
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         An empty or non-finite ``signal``, β₂ outside [0, 1), or another parameter out of range.
     """
     signal = V.finite_array("signal", signal, ndim=1)

@@ -94,7 +94,7 @@ def orthonormal(name: str, Vt) -> np.ndarray:
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         ``Vt`` is not a finite 2-D array, has more columns than rows, or its columns are not orthonormal.
     """
     Vt = V.finite_array(name, Vt, ndim=2)
@@ -130,7 +130,7 @@ def subspace_oracle(prob: LowRankGLM, kind: str = "exact", gamma: float = 0.0, k
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         ``prob`` not a LowRankGLM, an unknown ``kind``, ``k``/``seed``/``gamma`` out of range, fewer public records
         than k̃, or p < 2k for ``rotated``.
     """

@@ -497,8 +497,8 @@ def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
 
     Raises
     ------
-    kernels.validate.InvalidParameter
-        (from :mod:`kernels.validate`) ``seed`` negative or not an integer, ``trials`` out of range or too large.
+    dpvalidate.InvalidParameter
+        (from :mod:`dpvalidate`) ``seed`` negative or not an integer, ``trials`` out of range or too large.
     """
     seed = V.integer("seed", seed, 0)
     trials = V.count("trials", trials)

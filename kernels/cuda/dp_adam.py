@@ -270,7 +270,7 @@ def run_rounds_batch(cfg: RoundConfig, grads, rounds: int, *, trials: int = 1024
     ------
     kernels.cuda.CudaUnavailable
         Neither a GPU nor the simulator is available.
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         ``cfg`` not a RoundConfig or invalid, ``grads`` of the wrong shape, ``kernel="coordinate"`` for a
         state-dependent variant, too many records for the block kernel, too many rounds for a DP-MF strategy,
         outputs over the size limits, bad ``unit_noise``, or a float64 overflow.

@@ -158,7 +158,7 @@ def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed
 
     Raises
     ------
-    kernels.validate.InvalidParameter
+    dpvalidate.InvalidParameter
         ``dataset`` not a Dataset, ``pdp_sgd``, or a parameter outside what :func:`kernels.make_config` accepts.
     """
 
