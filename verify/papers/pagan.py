@@ -2492,7 +2492,7 @@ def _thm3p_task(n: int, d: int, c: float, datasets: int, runs: int, seed: int, d
     f_lo, f_up = numeric(tp.theorem3_lower()), numeric(tp.theorem3_upper())
     p = moment_order(d)
     steps = lemma31_steps(c, n, 1)
-    keys = ("ok10", "excess", "excess_se", "bound", "bound_thm2", "trivial", "factor_ratio")
+    keys = ("ok10", "excess", "excess_se", "trivial", "factor_ratio") + _THM3P_VALS
     res: dict = {k: np.full(datasets, np.nan) for k in keys}
     data_seeds = np.random.SeedSequence(data_seed).generate_state(datasets)
     for i in range(datasets):
@@ -2528,10 +2528,30 @@ def _thm3p_task(n: int, d: int, c: float, datasets: int, runs: int, seed: int, d
         ex = np.array([ds.loss(x) for x in out.x_avg]) - ds.min_loss()
         res["excess"][i] = float(ex.mean())
         res["excess_se"][i] = float(ex.std(ddof=1) / math.sqrt(runs)) if runs > 1 else float("nan")
-        res["bound"][i] = ev(tp.theorem3_rate())
-        res["bound_thm2"][i] = ev(tp.theorem2_bound())
+        for k in _THM3P_VALS:  # the bounds are evaluated by the claim (theory mutants then reuse the runs)
+            res[k][i] = vals[k]
     res.update(steps=steps, p=p)
     return res
+
+
+_THM3P_VALS = ("G_2p", "diam_C", "tr_Cinv_half", "S_2_3", "R_ada")  # per-dataset inputs of the bounds
+
+
+def _thm3p_bounds(t: dict, o: dict) -> dict:
+    """The task's output with each dataset's bounds added (NaN where (10) fails): ``bound`` = Theorem 3's
+    (theory.pagan.theorem3_rate), ``bound_thm2`` = Theorem 2's general-p bound at C = Ĉ (constant 1 both)."""
+    out = dict(o)
+    for key, expr in (("bound", tp.theorem3_rate()), ("bound_thm2", tp.theorem2_bound())):
+        f = numeric(expr)
+        vals = dict(diam_inf=2.0, p=int(o["p"]), n=t["n"], epsilon=THM3P_EPSILON, delta=RATE_DELTA, d=t["d"],
+                    r=THM3_R)
+        col = np.full(len(o["ok10"]), np.nan)
+        for i in range(col.size):
+            if o["ok10"][i] > 0.5:
+                vals.update({k: float(o[k][i]) for k in _THM3P_VALS})
+                col[i] = float(f(**{k: vals[k] for k in f.names}))
+        out[key] = col
+    return out
 
 
 def _thm3p_runs(budget: str, seed: int) -> tuple[list[dict], list[dict]]:
@@ -2566,6 +2586,20 @@ def _thm3p_slope(rows: list[dict]) -> float:
     return stats.loglog_slope([r["task"]["n"] for r in use], [r["ratio_mean"] for r in use]).slope.estimate
 
 
+def _thm3p_theorem2_rate_mutant():
+    """A declared mutant: the stated rate with Theorem 2's n-dependence at p = ⌈log d⌉, (nε)^{-(p-1)/p} in place of
+    (nε)^{-1} (the factor (nε)^{1/p} the statement drops, restored)."""
+    from verify.mutants import Mutant, substituted
+
+    def rate():
+        return tp.R_ada + tp.diam_inf * tp.r_moment * tp.power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2) \
+            * sp.log(tp.d / tp.delta) / (tp.n * tp.epsilon) ** ((tp.p - 1) / tp.p)
+
+    return Mutant("theorem3_rate:(nε)^((p-1)/p)", "theory.pagan.theorem3_rate: r·(Σσ^{2/3})^{3/2}·log(d/δ)/"
+                  "(nε)^{(p−1)/p} (Theorem 2's dependence on nε at p = ⌈log d⌉) in place of the stated …/(nε)",
+                  "theory", lambda: substituted("theory.pagan.theorem3_rate", rate))
+
+
 @claim(
     "pagan.theorem3.pagan",
     kind="rate",
@@ -2574,6 +2608,7 @@ def _thm3p_slope(rows: list[dict]) -> float:
     Algorithm 3 on S), p = log d and b = 1 has E[f(x_T; S) − min_{x∈X} f(x; S)] ≤ R_ada(T) +
     O(1)·diam∞(X)·r·(Σ_j σ_j^{2/3})^{3/2}/(nε)·log(d/δ): one constant for every n (and S satisfying (10)).""",
     theory=(tp.theorem3_rate, tp.theorem3_estimated_C, tp.theorem2_radius, tp.theorem3_lower, tp.theorem3_upper),
+    mutants=[_thm3p_theorem2_rate_mutant()],
     notes="Reading of the damaged privacy term: after 'O(1)diam∞(X)r' the extraction keeps Σ_{j=1}^d σ_j^{2/3}, the "
     "exponent 3/2, nε below and 'd … log … δ': r·(Σσ_j^{2/3})^{3/2}·log(d/δ)/(nε), eq. (7)'s term times r "
     "(theory.pagan.theorem3_rate). It is Theorem 2 evaluated at C = Ĉ in its large-p form (eq. (6)): G_2p(Ĉ) ≲ "
@@ -2601,6 +2636,7 @@ def _thm3p_slope(rows: list[dict]) -> float:
 )
 def theorem3_pagan(budget: str, seed: int) -> Outcome:
     tasks, outs = _thm3p_runs(budget, seed)
+    outs = [_thm3p_bounds(t, o) for t, o in zip(tasks, outs)]
     rows = [_thm3p_row(t, o, "bound") for t, o in zip(tasks, outs)]
     rows2 = [_thm3p_row(t, o, "bound_thm2") for t, o in zip(tasks, outs)]
     r2 = shifted_gaussian_moment_ratio(THM3P_D)
