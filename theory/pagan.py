@@ -403,6 +403,11 @@ def theorem3_rate() -> sp.Expr:
     tr(Ĉ^{-1/2})·√(Σ_j Ĉ_jj σ_j²) ≤ 2^{4/3}·(Σσ_j^{2/3})^{3/2} under (10) (:func:`theorem3_factor_bound`) and
     √(log d·log(1/δ)) ≤ log(d/δ).  R_ada(T) is written without diam∞ as in the statement; an upper bound up to
     the unknown O(1) factor on its second term (constant 1 here).
+
+    Returns
+    -------
+    sympy.Expr
+        R_ada + diam∞·r·S_{2/3}^{3/2}·log(d/δ)/(nε) in the symbols R_ada, diam_inf, r, S_{2/3}, d, delta, n, epsilon.
     """
     return R_ada + diam_inf * r_moment * power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2) / (n * epsilon) \
         * sp.log(d / delta)

@@ -2455,7 +2455,26 @@ def thm3p_dataset(n: int, d: int, c: float, data_seed: int):
     """Planted dataset of pagan.theorem3.pagan: z_i = μ + N(0, diag s²), s_j = j^{-THM3P_DECAY}, μ_j = ±ADV_PLANTED ×
     the per-coordinate std of PAGAN's privacy noise in the T-step average at b = 1 with the optimal C = s^{-4/3}
     (z·B·C_jj^{-1/2}/√T, random signs; as the planted sweep of the rate claims), rescaled so that max_j σ_j = 1
-    with σ_j² = s_j² + μ_j² = E z_j² (Theorem 3's normalisation).  Returns (dataset on X∞, σ)."""
+    with σ_j² = s_j² + μ_j² = E z_j² (Theorem 3's normalisation).
+
+    Parameters
+    ----------
+    n : int
+        Number of records (≥ 2).
+    d : int
+        Dimension.
+    c : float
+        Lemma 3.1's constant: PAGAN runs T = c n² steps at b = 1 (sets the planted level).
+    data_seed : int
+        Seed of the records and of the signs of μ.
+
+    Returns
+    -------
+    dataset : kernels Dataset
+        The linear problem on X∞ = [−1, 1]^d with the planted, rescaled records.
+    sigma : numpy.ndarray
+        Shape (d,): σ_j = √(E z_j²) after the rescaling (max 1).
+    """
     s = kernels.pagan_problems.power_law_sigma(d, THM3P_DECAY)
     C0 = _geometry(s, "pagan")
     p = moment_order(d)
@@ -2475,7 +2494,18 @@ def thm3p_dataset(n: int, d: int, c: float, data_seed: int):
 def shifted_gaussian_moment_ratio(d: int) -> float:
     """An upper bound on Definition 4.1's r² for z_j = μ_j + s_j·N(0,1), any μ_j, s_j: for p ≤ 2, E|z|^p^{2/p} ≤
     E z² ≤ p·E z² (Jensen); for 2 ≤ p ≤ 2 log d, Minkowski and Cauchy–Schwarz give E|z|^p^{2/p} ≤ (|μ| + s·m_p)² ≤
-    (1 + m_p²)(μ² + s²) with m_p² = E|N|^p^{2/p}, so r² ≤ sup_p (1 + m_p²)/p (computed, gamma functions)."""
+    (1 + m_p²)(μ² + s²) with m_p² = E|N|^p^{2/p}, so r² ≤ sup_p (1 + m_p²)/p (computed, gamma functions).
+
+    Parameters
+    ----------
+    d : int
+        Dimension: Definition 4.1 asks for 1 ≤ p ≤ 2 log d.
+
+    Returns
+    -------
+    float
+        max(1, sup over p ∈ [2, max(2, 2 log d)] of (1 + m_p²)/p), an upper bound on r².
+    """
     from scipy.special import gammaln
     hi = max(2.0, 2 * math.log(d))
     ps = np.linspace(2.0, hi, 200)
