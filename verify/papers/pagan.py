@@ -1576,7 +1576,7 @@ def thm3_empty_interval(dims=range(2, 11)) -> dict | None:
     "Theorem 3 is pagan.algorithm3.privacy. Of the second half (PAGAN with Ĉ = (rσ̂)^{-4/3}/4 attains eq. (7)'s "
     "rate) the check covers the step it rests on: under (10) the rate factor tr(Ĉ^{-1/2})·√(ΣĈσ²) is within "
     "2^{4/3} of the optimal (Σσ^{2/3})^{3/2} (theory.pagan.theorem3_factor_bound), at every output where (10) "
-    "holds (exact comparison); PAGAN is not rerun with Ĉ.",
+    "holds (exact comparison); PAGAN rerun with Ĉ at b = 1 is pagan.theorem3.pagan.",
 )
 def theorem3(budget: str, seed: int) -> Outcome:
     tasks, outs = _thm3_runs(budget, seed)
