@@ -676,6 +676,26 @@ def theorem3_factor_bound() -> sp.Expr:
     return 2 ** sp.Rational(4, 3) * power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2)
 
 
+def theorem3_rate() -> sp.Expr:
+    r"""Theorem 3, second part: PAGAN with Ĉ = (rσ̂)^{-4/3}/4, p = log d, b = 1 under (10) has
+    E[f(x_T;S) − min_X f(·;S)] ≤ R_ada(T) + O(1)·diam∞(X)·r·(Σ_j σ_j^{2/3})^{3/2}/(nε)·log(d/δ).
+
+    Reading of the damaged extraction: the fragments after "O(1)diam∞(X)r" are Σ_{j=1}^d σ_j^{2/3}, the exponent
+    3/2, nε in a denominator and "d … log … δ", i.e. eq. (7)'s privacy term times r (the factor log(d/δ)).  It is
+    Theorem 2's large-p form (eq. (6)) at C = Ĉ with G_2p(Ĉ) ≲ r√p·√(Σ_j Ĉ_jj σ_j²) and p = log d:
+    tr(Ĉ^{-1/2})·√(Σ_j Ĉ_jj σ_j²) ≤ 2^{4/3}·(Σσ_j^{2/3})^{3/2} under (10) (:func:`theorem3_factor_bound`) and
+    √(log d·log(1/δ)) ≤ log(d/δ).  R_ada(T) is written without diam∞ as in the statement; an upper bound up to
+    the unknown O(1) factor on its second term (constant 1 here).
+
+    Returns
+    -------
+    sympy.Expr
+        R_ada + diam∞·r·S_{2/3}^{3/2}·log(d/δ)/(nε) in the symbols R_ada, diam_inf, r, S_{2/3}, d, delta, n, epsilon.
+    """
+    return R_ada + diam_inf * r_moment * power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2) / (n * epsilon) \
+        * sp.log(d / delta)
+
+
 # --------------------------------------------------------------------------------------
 # Lower bounds of §5: Proposition 1 / Theorem 4 (X∞), Proposition 2 / Theorem 5 (X₂)
 # --------------------------------------------------------------------------------------
