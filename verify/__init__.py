@@ -27,10 +27,11 @@ from verify.registry import (  # noqa: E402
     Series,
     Verdict,
     by_budget,
+    child_seed,
     claim,
     load,
 )
 from verify.runner import sweep  # noqa: E402
 
-__all__ = ["Budgets", "Claim", "Figure", "Outcome", "Panel", "Result", "Series", "Verdict", "by_budget", "claim",
-           "decide", "load", "stats", "sweep", "__version__"]
+__all__ = ["Budgets", "Claim", "Figure", "Outcome", "Panel", "Result", "Series", "Verdict", "by_budget", "child_seed",
+           "claim", "decide", "load", "stats", "sweep", "__version__"]
