@@ -24,7 +24,7 @@ from verify import decide, stats
 from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
-from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 
 
@@ -81,8 +81,9 @@ def eq7(budget: str, seed: int) -> Outcome:
         v = edge_values(rng, int(rng.integers(1, dmax + 1)), 0.0, 1e6)
         return v if v.sum() > 0 else np.ones(1)
 
-    hw = random_search(worst_of, profile, examples, seed)
-    adv = [adversarial_search(worst_of, dim, (0.0, 1.0), starts, seed + dim) for dim in (2, 5, 20)]
+    hw = random_search(worst_of, profile, examples, child_seed(seed, "pagan.eq7", "random"))
+    adv = [adversarial_search(worst_of, dim, (0.0, 1.0), starts, child_seed(seed, "pagan.eq7", "adversarial", dim))
+           for dim in (2, 5, 20)]
     worst_adv = min(adv, key=lambda w: w.slack)
     worst = hw if hw.slack <= worst_adv.slack else worst_adv
     tol = rounding_tolerance(dmax, 1.0)
@@ -140,9 +141,9 @@ def eq7(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 def _sign_mean_outputs(algorithm: str, epsilon: float, delta: float, n: int, d: int, steps: int, trials: int,
                        seed: int) -> dict:
-    ds = kernels.make_problem("sign_mean", seed=seed, n=n, d=d)
+    ds = kernels.make_problem("sign_mean", seed=child_seed(seed, "pagan.theorem4", "data"), n=n, d=d)
     out = kernels.run_algorithm(algorithm, ds, epsilon=epsilon, delta=delta, steps=steps, batch_size=1,
-                                alpha=1.0, trials=trials, seed=seed + 1, n_log=2)
+                                alpha=1.0, trials=trials, seed=child_seed(seed, "pagan.theorem4", "runs"), n_log=2)
     zbar = -ds.features.mean(axis=0)
     return {"x": out.x_avg, "zbar": zbar}
 
@@ -184,17 +185,18 @@ def theorem4(budget: str, seed: int) -> Outcome:
         k = int(rng.integers(1, dmax + 1))
         return edge_values(rng, k, -1.0, 1.0), edge_values(rng, k, -1e6, 1e6)
 
-    hw = random_search(lambda p: total_slack(*p), pair, examples, seed)
+    hw = random_search(lambda p: total_slack(*p), pair, examples, child_seed(seed, "pagan.theorem4", "random"))
 
     def vec(v):
         k = v.size // 2
         return total_slack(np.clip(v[:k], -1, 1), v[k:])
 
-    adv = [adversarial_search(vec, 2 * k, (-1.0, 1.0), starts, seed + k) for k in (1, 4, 16)]
+    adv = [adversarial_search(vec, 2 * k, (-1.0, 1.0), starts, child_seed(seed, "pagan.theorem4", "adversarial", k))
+           for k in (1, 4, 16)]
 
     # outputs of the private algorithms on hard instances
-    tasks = [dict(algorithm=a, epsilon=1.0, delta=1e-5, n=500, d=dmax, steps=500, trials=trials, seed=seed + 10 * i)
-             for i, a in enumerate(("pagan", "pasan"))]
+    tasks = [dict(algorithm=a, epsilon=1.0, delta=1e-5, n=500, d=dmax, steps=500, trials=trials,
+                  seed=child_seed(seed, "pagan.theorem4", "task", i)) for i, a in enumerate(("pagan", "pasan"))]
     outs = sweep(_sign_mean_outputs, tasks, "pagan.theorem4 hard instances")
     alg_worst = min(total_slack(x, o["zbar"]) for o in outs for x in o["x"])
     gaps = [float(np.sum(f_gap(x_j=x, z_j=o["zbar"]))) for o in outs for x in o["x"]]
@@ -256,10 +258,6 @@ def _fig1_task(algorithm: str, epsilon: float, alpha: float, steps: int, trials:
     return {"steps": out.steps, "losses": out.losses, "clipped": out.clipped_fraction}
 
 
-def _seed_for(seed: int, *parts: int) -> int:
-    return int(np.random.SeedSequence([seed, *parts]).generate_state(1)[0])
-
-
 class Fig1Runs(NamedTuple):
     """Figure 1's runs: steps per run, trials of each final run, trials of each tuning run (per method and
     stepsize), logged points of the final runs."""
@@ -279,7 +277,7 @@ def figure1_runs(budget: str, seed: int) -> dict:
     (fresh seeds), then fresh final runs at it. Returns {"res": {(algorithm, ε or 0): run}, "best": {(algorithm,
     ε or 0): (stepsize, tuning score)}, "steps", "runs"}; the tasks go through verify.runner.sweep (and its cache)."""
     steps, runs, tune_runs, n_log = FIG1_BUDGETS.at(budget)
-    data_seed = _seed_for(seed, 1)
+    data_seed = child_seed(seed, "pagan.figure1", "data")
     private = [a for a in FIG1_ALGORITHMS if kernels.SPECS[a].private]
     public = [a for a in FIG1_ALGORITHMS if not kernels.SPECS[a].private]
     cells = [(a, None) for a in public] + [(a, e) for a in private for e in FIG1_EPSILONS]
@@ -289,7 +287,8 @@ def figure1_runs(budget: str, seed: int) -> dict:
     for ci, (a, e) in enumerate(cells):
         for si, alpha in enumerate(FIG1_STEPSIZES):
             tasks.append(dict(algorithm=a, epsilon=e if e is not None else 0.0, alpha=alpha, steps=steps,
-                              trials=tune_runs, n_log=2, seed=_seed_for(seed, 2, ci, si), data_seed=data_seed))
+                              trials=tune_runs, n_log=2, seed=child_seed(seed, "pagan.figure1", "tune", ci, si),
+                              data_seed=data_seed))
     tuned = sweep(_fig1_task, tasks, "pagan.figure1 tuning")
     best: dict = {}
     for t, out in zip(tasks, tuned):
@@ -305,7 +304,8 @@ def figure1_runs(budget: str, seed: int) -> dict:
     for ci, (a, e) in enumerate(cells):
         eps = e if e is not None else 0.0
         final_tasks.append(dict(algorithm=a, epsilon=eps, alpha=best[(a, eps)][0], steps=steps, trials=runs,
-                                n_log=n_log, seed=_seed_for(seed, 3, ci), data_seed=data_seed))
+                                n_log=n_log, seed=child_seed(seed, "pagan.figure1", "final", ci),
+                                data_seed=data_seed))
     finals = sweep(_fig1_task, final_tasks, "pagan.figure1 final runs")
     res = {(t["algorithm"], t["epsilon"]): o for t, o in zip(final_tasks, finals)}
     return {"res": res, "best": best, "steps": steps, "runs": runs}
@@ -819,7 +819,7 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
         for j, d in enumerate(dims):
             plog = int(2 * math.ceil(math.log(d) / 2))
             ps = sorted({2, 4, plog})
-            tasks.append(dict(n=n, d=d, datasets=datasets, ps=ps, seed=_seed_for(seed, 30, i, j)))
+            tasks.append(dict(n=n, d=d, datasets=datasets, ps=ps, seed=child_seed(seed, "pagan.lemma3.2", i, j)))
             keys.append((n, d, ps))
     outs = sweep(_lemma32_task, tasks, "pagan.lemma3.2 datasets")
     f_bound = numeric(tp.lemma3_2_bound())  # G_p + G_2p
@@ -1050,11 +1050,13 @@ def _rate_task(setting: str, n: int, d: int, epsilon: float, c: float, trials: i
                                   domain=domain, sigma=profile)
         if planted > 0:
             z_mult = float(numeric(tp.noise_multiplier())(epsilon=epsilon, delta=RATE_DELTA))
-            signs = np.random.default_rng(int(data_seeds[i]) + 1).choice(np.array([-1.0, 1.0]), size=d)
+            signs_rng = np.random.default_rng(child_seed(int(data_seeds[i]), "pagan.theorem1", "signs"))
+            signs = signs_rng.choice(np.array([-1.0, 1.0]), size=d)
             mu = signs * planted * z_mult * B / (np.sqrt(C) * batch * math.sqrt(steps))
             ds = dataclasses.replace(ds, features=ds.features + mu)
         out = kernels.run_algorithm(algorithm, ds, epsilon=epsilon, delta=RATE_DELTA, steps=steps, batch_size=batch,
-                                    alpha=alpha, ellipsoid=C / B**2, trials=1, seed=_seed_for(seed, i), n_log=2)
+                                    alpha=alpha, ellipsoid=C / B**2, trials=1,
+                                    seed=child_seed(seed, "pagan.theorem1", "run", i), n_log=2)
         # The non-private terms for i.i.d. mini-batch gradients (linear loss, b draws with replacement):
         # E(g_j)² = z̄_j² + (mean_i z_ij² − z̄_j²)/b, so R_std = √(Σ_j E g_j²/T) exactly and
         # R_ada ≤ Σ_j √(E g_j²)/√T (Jensen; tight as T grows).
@@ -1089,9 +1091,10 @@ def rate_tasks(setting: str, budget: str, seed: int, axes: Sequence[str] | None 
                 continue
             seen.add(key)
             tasks.append(dict(setting=setting, trials=g["trials"], **point,
-                              seed=_seed_for(seed, 40, int(point["n"]), int(point["d"]), int(1000 * point["epsilon"]),
-                                             int(round(1 / point["c"]))),
-                              data_seed=_seed_for(seed, 41, int(point["n"]), int(point["d"])),
+                              seed=child_seed(seed, "pagan.theorem1", "rate", int(point["n"]), int(point["d"]),
+                                              int(1000 * point["epsilon"]), int(round(1 / point["c"]))),
+                              data_seed=child_seed(seed, "pagan.theorem1", "rate data", int(point["n"]),
+                                                   int(point["d"])),
                               batch=rate_batch(int(point["n"]))))
     return tasks
 
@@ -1170,7 +1173,8 @@ def rate_picture(sigma: Sequence[float], n: Sequence[int], epsilon: float = RATE
             raise kernels.InvalidParameter("c, n", f"small enough that T = c·n²/b² is at most {V.MAX_COUNT} steps "
                                            f"(b = {rate_batch(v)} at n = {v})", f"T = {T:.3g}")
     tasks = [dict(setting=setting, n=v, d=int(sigma.size), epsilon=epsilon, c=c, trials=trials,
-                  seed=_seed_for(seed, 70, v), data_seed=_seed_for(seed, 71, v), batch=rate_batch(v),
+                  seed=child_seed(seed, "pagan.rate_picture", "run", v),
+                  data_seed=child_seed(seed, "pagan.rate_picture", "data", v), batch=rate_batch(v),
                   sigma=sigma.tolist()) for v in ns]
     try:
         outs = sweep(_rate_task, tasks, "pagan rate picture")
@@ -1255,7 +1259,8 @@ def adversarial_tasks(setting: str, budget: str, seed: int) -> list[dict]:
     """The planted-mean, b = 1 sweep along n (ADV_GRIDS) for ``setting``."""
     g = ADV_GRIDS[by_budget(budget, "quick", "full")]
     return [dict(setting=setting, trials=g["trials"], n=n, **g["base"], batch=1, planted=ADV_PLANTED,
-                 seed=_seed_for(seed, 80, n), data_seed=_seed_for(seed, 81, n)) for n in g["n"]]
+                 seed=child_seed(seed, "pagan.theorem1", "adversarial", n),
+                 data_seed=child_seed(seed, "pagan.theorem1", "adversarial data", n)) for n in g["n"]]
 
 
 def _rate_check(setting: str, bound_key: str, budget: str, seed: int) -> tuple:
@@ -1535,7 +1540,8 @@ def gaussian_moment_ratio(pmax: float) -> float:
 
 def _thm3_runs(budget: str, seed: int) -> tuple[list[dict], list[dict]]:
     g = THM3_GRIDS[by_budget(budget, "quick", "full")]
-    tasks = [dict(profile=pr, d=d, n=thm3_sample_size(d), trials=g["trials"], seed=_seed_for(seed, 50, i))
+    tasks = [dict(profile=pr, d=d, n=thm3_sample_size(d), trials=g["trials"],
+                  seed=child_seed(seed, "pagan.theorem3", i))
              for i, (pr, d) in enumerate(g["configs"])]
     return tasks, _memo_sweep(_thm3_task, tasks, "pagan.theorem3 Algorithm 3 runs")
 
@@ -1712,8 +1718,10 @@ def _lb_runs(domain: str, decay: float, budget: str, seed: int) -> tuple[list[di
                 for k in range(g["datasets"]):
                     for ai, a in enumerate(LB_ALGORITHMS):
                         tasks.append(dict(algorithm=a, domain=domain, decay=decay, n=LB_N, d=d, epsilon=e, bias=bias,
-                                          trials=g["trials"], seed=_seed_for(seed, 60, d, int(1000 * e), bi, k, ai),
-                                          data_seed=_seed_for(seed, 61, d, bi, k)))
+                                          trials=g["trials"],
+                                          seed=child_seed(seed, "pagan.proposition1.d3", "run", d, int(1000 * e),
+                                                          bi, k, ai),
+                                          data_seed=child_seed(seed, "pagan.proposition1.d3", "data", d, bi, k)))
     outs = _memo_sweep(_lb_task, tasks, f"pagan lower bounds on {domain}")
     steps = lemma31_steps(RATE_C, LB_N, LB_BATCH)
     acct = {}
@@ -2085,7 +2093,7 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
     n_tests = len(PAGAN_AUDIT_CONFIGS)  # this claim's bounds; each at the ledger's per-test level
     level = audit_level(n_tests)
     tasks = [dict(algorithm=algorithm, n=n, batch_size=b, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
+                  seed=child_seed(seed, f"pagan.audit.{algorithm}", k, int(c)), noise_scale=noise_scale,
                   noise_geometry=noise_geometry)
              for k, (n, b, T) in enumerate(PAGAN_AUDIT_CONFIGS) for c in (False, True)]
     outs = sweep(pagan_family_audit_task, tasks, f"audit {algorithm}")
@@ -2096,7 +2104,8 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
         # PLD on a 0.01 grid: a pessimistic estimate, above the exact ε by at most T·0.01
         acct = with_replacement_epsilon(n, b, z, T, AUDIT_DELTA, value_discretization_interval=0.01)
         # n = 1: every draw (with replacement) is the canary, T Gaussian steps, a Gaussian claim
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k,
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level,
+                                    seed=child_seed(seed, f"pagan.audit.{algorithm}", "bound", k),
                                     method=claim_method(1.0 if n == 1 else 0.0))
         rows.append(dict(n=n, batch_size=b, steps=T, noise_multiplier=z, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
@@ -2329,7 +2338,7 @@ def theorem1_dp_sgd(budget: str, seed: int) -> Outcome:
     parts = {"lim_p theorem1_bound": general, "eq. (5) at C = I": large}
     symbolic = {k: sp.simplify(v - rate) == 0 for k, v in parts.items()}
     radius_ok = sp.simplify(radius - 2 * tp.G_inf) == 0
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x5D9]))
+    rng = np.random.default_rng(child_seed(seed, "pagan.theorem1.dp_sgd"))
     syms = sorted(set().union(*(e.free_symbols for e in (rate, *parts.values()))), key=lambda s_: s_.name)
     worst = 0.0
     points = by_budget(budget, 64, 512)
