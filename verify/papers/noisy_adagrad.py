@@ -30,7 +30,7 @@ from verify.privacy import (
     gaussian_epsilon,
     gaussian_epsilon_interval,
 )
-from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 from verify.stats import clopper_pearson, loglog_slope, mean_ci, weighted_loglog_slope
 
@@ -147,7 +147,8 @@ def lemma16(budget: str, seed: int) -> Outcome:
 
     hw = random_search(slack, sample, examples, seed)
     adv = [adversarial_search(lambda x: -tn.lemma16_sides(np.abs(x))[0] / max(tn.lemma16_sides(np.abs(x))[1], 1e-300)
-                              if np.any(x != 0) else 0.0, d, (0.0, 1.0), starts, seed + d) for d in dims]
+                              if np.any(x != 0) else 0.0, d, (0.0, 1.0), starts,
+                              child_seed(seed, "noisy_adagrad.lemma16", "adversarial", d)) for d in dims]
     for w in adv:
         slack(np.abs(w.example))
     n_eval = hw.evaluated + sum(w.evaluated for w in adv)
@@ -243,7 +244,8 @@ def lemma13(budget: str, seed: int) -> Outcome:
         def neg_ratio(x, T_=T_, p_=p_):
             lhs, rhs = tn.lemma13_sides(x.reshape(T_, p_))
             return -lhs / rhs if rhs > 0 else 0.0
-        w = adversarial_search(neg_ratio, T_ * p_, (-1.0, 1.0), starts, seed + T_)
+        w = adversarial_search(neg_ratio, T_ * p_, (-1.0, 1.0), starts,
+                               child_seed(seed, "noisy_adagrad.lemma13", "adversarial", T_))
         adv.append(w)
         slack(w.example.reshape(T_, p_))
     n_eval = hw.evaluated + sum(w.evaluated for w in adv)
@@ -311,7 +313,7 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     B = σ_B·GOE with σ_B = ρ·λ_min⁺, C = H_t = Π(A + B)Π on the span (exact oracle), u = v = b ~ N(0, I).
     Returns the frequencies of ‖b‖²_{C⁺} > (4/3)‖b‖²_{A⁺} and of Tr C⁺ > (4/3) Tr A⁺ (the b-averaged form (20)),
     and of an indefinite C."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 12, int(round(rho * 1e6))]))
+    rng = np.random.default_rng(child_seed(seed, "noisy_adagrad.lemma12", "proof form", int(round(rho * 1e6))))
     lam = np.logspace(0.0, math.log10(spread), k)
     Ainv_tr = float(np.sum(1 / lam))
     fail_b = fail_tr = indef = 0
@@ -378,7 +380,7 @@ _declare_both_sides_equivalent("noisy_adagrad.lemma12", "lemma12_ratio")
 def lemma12(budget: str, seed: int) -> Outcome:
     per_family, draws = LEMMA12_BUDGETS.at(budget)
     rhos = np.array([1e-3, 1e-2, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 3.0, 10.0])
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 1212]))
+    rng = np.random.default_rng(child_seed(seed, "noisy_adagrad.lemma12", "as stated"))
     fam_rows = {}
     smallest = None
     tried = 0
@@ -470,7 +472,7 @@ def _to_balls(x: np.ndarray, t: int, p: int, n: int, L: float = 1.0):
 
 def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: int) -> dict:
     """Worst ‖G_t^D − G_t^{D'}‖_F/(L√t/n) found (L = 1): seeded random + structured cases + L-BFGS-B."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 5, t, n, p]))
+    rng = np.random.default_rng(child_seed(seed, "noisy_adagrad.lemma5", t, n, p))
     scale = math.sqrt(t) / n
     best = 0.0
     for _ in range(random_cases):
@@ -661,7 +663,7 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     sig = float(numeric(tn.theorem5_1_sigma())(L=Lg, T=T, delta=delta, epsilon=epsilon, n=n))
     th = float(np.linalg.norm(prob.V.T @ prob.theta_true))  # ‖θ*‖_M (L* = 0 at θ_true)
     eta_ = float(numeric(tn.theorem5_1_eta())(theta_norm=th, T=T, L=Lg, k=k, sigma=sig))
-    out = kn.run_dpgd(prob, T, eta_, sig, trials=trials, seed=seed + 1)
+    out = kn.run_dpgd(prob, T, eta_, sig, trials=trials, seed=child_seed(seed, "noisy_adagrad.theorem5.1", "runs"))
     bound = float(numeric(tn.theorem5_1_bound())(L=Lg, theta_norm=th, k=k, delta=delta, epsilon=epsilon, n=n))
     return {"excess": out["loss_avg"], "bound": bound, "sigma": sig, "T": T, "eta": eta_}
 
@@ -800,7 +802,8 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     C_ = 2 * THM31_RADIUS
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, C_))
     out = kn.run_noisy_adagrad(prob, T, eta_, THM31_RADIUS, Vt=Vt, sigma_b=THM31_SIGMA_B, sigma_B=sigma_B,
-                               indefinite=indefinite, trials=trials, seed=seed + 1)
+                               indefinite=indefinite, trials=trials,
+                               seed=child_seed(seed, "noisy_adagrad.theorem3.1", "runs"))
     regret = out["losses"].mean(axis=1)  # L* = 0
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)
     f = numeric(tn.theorem3_1_bound())
@@ -925,12 +928,14 @@ def _cor3_task(T: int, trials: int, p: int, n: int, k: int, seed: int, precond: 
     sigma_B = 0.0
     if precond == "lambda_min":
         pilot = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=0.0,
-                                     decay_alpha=COR3_ALPHA, trials=max(2, trials // 4), seed=seed + 7 * T + 3)
+                                     decay_alpha=COR3_ALPHA, trials=max(2, trials // 4),
+                                     seed=child_seed(seed, "noisy_adagrad.corollary3.algorithm1", "pilot", T))
         sigma_B = np.ascontiguousarray(np.mean(pilot["lam_min"], axis=0))
     elif precond != "none":
         raise ValueError(f"precond must be none or lambda_min (got {precond!r})")
     out = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=sigma_B,
-                               decay_alpha=COR3_ALPHA, trials=trials, seed=seed + T)
+                               decay_alpha=COR3_ALPHA, trials=trials,
+                               seed=child_seed(seed, "noisy_adagrad.corollary3.algorithm1", "runs", T))
     regret = (out["losses"] * out["scales"][None, :]).mean(axis=1)  # (1/T) Σ f_t(θ_t) − f_t(θ*), L* = 0
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)  # Σ σ_b(t)² Tr G_t⁺ (eq. (13)'s noise term)
     f = numeric(tn.theorem3_1_bound())
@@ -1132,7 +1137,7 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     C_ = 2.0
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, C_))
     out = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=sigma_b, sigma_B=sigma_B, trials=trials,
-                               seed=seed + int(1000 * epsilon))
+                               seed=child_seed(seed, "noisy_adagrad.corollary6", "runs", int(1000 * epsilon)))
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)
     f = numeric(tn.theorem3_1_bound())
     bound = np.array([f(C=C_, L=Lg, T=T, eta=eta_, gamma=0.0, noise_sum=float(ns), trG=float(tg))
@@ -1243,19 +1248,19 @@ NA_AUDIT_P = 2
 NA_AUDIT_FAR = 1e6  # the canary's target: |⟨x, θ⟩ − y| keeps the sign −1, so its gradient is −x/n at every step
 # the canary pair's gap in the average gradient, in units of one record's bound L/n
 NA_AUDIT_SENSITIVITY = {"zero_out": 1, "replace_one": 2}
-# claim suffix: (mechanism, adjacency, configurations (n, T), seed tag).  Threat model: every step's release is
+# claim suffix: (mechanism, adjacency, configurations (n, T)).  Threat model: every step's release is
 # observed (the accountant composes all of them).  DP-GD is scored on its last iterate θ_T (for this canary the
 # likelihood ratio of all T iterates is a function of θ_T[0]); noisy AdaGrad on its 2T privatised statistics (the
 # noisy gradient and the noisy preconditioner of every step) by their Gaussian likelihood ratio.
 NA_AUDITS = {
-    "dp_gd": ("dp_gd", "zero_out", ((1, 2), (4, 3)), 51),
-    "noisy_adagrad": ("noisy_adagrad", "zero_out", ((16, 1),), 61),
-    "dp_gd_replace_one": ("dp_gd", "replace_one", ((1, 2), (4, 4)), 52),
-    "noisy_adagrad_replace_one": ("noisy_adagrad", "replace_one", ((16, 1),), 62),
-    "noisy_adagrad_composed": ("noisy_adagrad", "zero_out", ((16, 4),), 63),
+    "dp_gd": ("dp_gd", "zero_out", ((1, 2), (4, 3))),
+    "noisy_adagrad": ("noisy_adagrad", "zero_out", ((16, 1),)),
+    "dp_gd_replace_one": ("dp_gd", "replace_one", ((1, 2), (4, 4))),
+    "noisy_adagrad_replace_one": ("noisy_adagrad", "replace_one", ((16, 1),)),
+    "noisy_adagrad_composed": ("noisy_adagrad", "zero_out", ((16, 4),)),
 }
 NA_AUDIT_SCORES = {"dp_gd": ("last",), "noisy_adagrad": ("releases",)}
-NA_AUDIT_TESTS = sum(len(cfgs) * len(NA_AUDIT_SCORES[m]) for m, _, cfgs, _ in NA_AUDITS.values())  # Bonferroni
+NA_AUDIT_TESTS = sum(len(cfgs) * len(NA_AUDIT_SCORES[m]) for m, _, cfgs in NA_AUDITS.values())  # Bonferroni
 # noisy AdaGrad's audit pair: the targets are so far that no iterate reaches them (every gradient keeps its sign)
 NA_ADAGRAD_AUDIT_FAR = 1e12
 
@@ -1433,13 +1438,13 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
     """The audit claim ``noisy_adagrad.audit.<name>``; ``noise_scale`` < 1 under-noises the kernel (a negative
     control: the accountant is still told the calibrated noise) and ``trials`` overrides the budget's runs."""
 
-    mech, adjacency, configs, tag = NA_AUDITS[name]
+    mech, adjacency, configs = NA_AUDITS[name]
     task = na_dpgd_audit_task if mech == "dp_gd" else na_adagrad_audit_task
     scores = NA_AUDIT_SCORES[mech]
     trials = by_budget(budget, 50_000, 500_000) if trials is None else int(trials)
     level = audit_level(_na_audit_tests(name))  # each bound at the ledger's per-test level
     tasks = [dict(n=n, steps=T, canary=c, trials=trials, noise_scale=noise_scale, adjacency=adjacency,
-                  seed=int(np.random.SeedSequence([seed, tag, k, int(c)]).generate_state(1)[0]))
+                  seed=child_seed(seed, f"noisy_adagrad.audit.{name}", k, int(c)))
              for k, (n, T) in enumerate(configs) for c in (False, True)]
     outs = _sweep(task, tasks, f"audit noisy_adagrad {name}")
     rows, figures = [], {}
@@ -1455,7 +1460,8 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
         figures[f"canary_mu_over_accountant_mu_{k}"] = attain
         for j, s in enumerate(scores):
             # full batch, no subsampling: the accountant's claim is a composition of Gaussians (μ-GDP)
-            b = epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level, seed=seed + len(scores) * k + j,
+            b = epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level,
+                                    seed=child_seed(seed, f"noisy_adagrad.audit.{name}", "bound", k, j),
                                     method=claim_method(1.0))
             rows.append(dict(n=n, steps=T, adjacency=adjacency, score=s, noise_multiplier=z, accountant_epsilon=acct,
                              audit_epsilon_lb=b.epsilon_lb, audit_fpr_hi=b.fpr_hi, audit_fnr_hi=b.fnr_hi,
@@ -1467,7 +1473,7 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
 
 def _na_audit_tests(name: str) -> int:
     """The bounds one noisy_adagrad audit computes: one per configuration and score."""
-    mech, _, configs, _ = NA_AUDITS[name]
+    mech, _, configs = NA_AUDITS[name]
     return len(configs) * len(NA_AUDIT_SCORES[mech])
 
 
@@ -2249,7 +2255,8 @@ def lemma14(budget: str, seed: int) -> Outcome:
             _r[0] = max(_r[0], r)
             return s
 
-        w = random_search(slack, lambda rng, _k=kind: lemma14_case(rng, _k), per_kind, seed * 101 + i)
+        w = random_search(slack, lambda rng, _k=kind: lemma14_case(rng, _k), per_kind,
+                          child_seed(seed, "noisy_adagrad.lemma14", kind))
         worst[kind] = (w.slack, ratios[0], w.example)
     lq_violated = [k for k in LEMMA14_KINDS if k != "quad" and worst[k][0] < -1.0]
     quad_ok = worst["quad"][0] >= -1.0
@@ -2413,7 +2420,8 @@ def theorem15(budget: str, seed: int) -> Outcome:
             lhs, rhs = tn.davis_kahan_sides(A, B, 1, 2)
             return -lhs / rhs
 
-        res = adversarial_search(neg_ratio, dim, (-1.0, 1.0), starts, seed + dim)
+        res = adversarial_search(neg_ratio, dim, (-1.0, 1.0), starts,
+                                 child_seed(seed, "noisy_adagrad.theorem15", "adversarial", dim))
         A, B = unpack(res.example)
         s = dk_slack(A, B, 1, 2)[0] if tn.eigenvalue(A, 1) - tn.eigenvalue(B, 2) > 1e-6 else math.inf
         return -res.slack, s, res.evaluated
