@@ -27,7 +27,7 @@ from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, 
 from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify.mutants import declare_equivalent
 from verify.privacy import gaussian_epsilon, gaussian_epsilon_interval
-from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 from verify.stats import clopper_pearson, mean_ci
 
@@ -117,7 +117,7 @@ def section3_1(budget: str, seed: int) -> Outcome:
     d, batch, rounds, trials = S31_BUDGETS.at(budget)
     beta2, sigma = 0.95, 1.0
     tasks = [dict(noise=n, d=d, batch=batch, rounds=rounds, beta2=beta2, sigma=sigma, trials=trials,
-                  seed=seed * 1000 + i) for i, n in enumerate(S31_NOISES)]
+                  seed=child_seed(seed, "dp_adam_design.section3.1", i)) for i, n in enumerate(S31_NOISES)]
     res = sweep(_s31_task, tasks, "section3.1")
     checkpoints = np.unique(np.geomspace(1, rounds, 8).astype(int)) - 1
     tested = [rounds - 1 if r is None else r - 1 for r in S31_TESTED_ROUNDS]
@@ -238,7 +238,8 @@ def _s32_compute(budget: str, seed: int) -> dict:
     for k, (B, d) in enumerate([(2, 1), (4, 3), (8, 2)]):
         adv.append(adversarial_search(lambda u, B=B, d=d: -squares_sensitivity(u.reshape(B, d), C) /
                                       float(numeric(td.ime_sensitivity_squares())(B=B, C=C)),
-                                      B * d, (-2.0, 2.0), starts, seed + 11 + k))
+                                      B * d, (-2.0, 2.0), starts,
+                                      child_seed(seed, "dp_adam_design.section3.2.bound", "adversarial", k)))
     max_ratio_adv = max(-w.slack for w in adv)
     # tightness at all-equal batches
     Bs = np.arange(1, 33)
@@ -355,7 +356,7 @@ STP = dict(d=64, batch=64, clip=16.0, sigma=2.0, beta2=0.9, xi=1e-12, t0=10**6) 
 
 
 def _stp_signal(d: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 431]))
+    rng = np.random.default_rng(child_seed(seed, "dp_adam_design.section4.3.1", "signal"))
     return rng.choice([-1.0, 1.0], d) * 10 ** rng.uniform(-2, 0, d)  # heterogeneous clean second moments
 
 
@@ -416,7 +417,8 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     alpha = float(numeric(td.stp_contraction())(beta2=p["beta2"], s=s))
     kappa = float(numeric(td.stp_steady_state())(s=s))
     deltas = (-0.5, 2.0)
-    res = sweep(_stp_task, [dict(delta0=dl, rounds=rounds, trials=trials, seed=seed * 7 + i)
+    res = sweep(_stp_task, [dict(delta0=dl, rounds=rounds, trials=trials,
+                                 seed=child_seed(seed, "dp_adam_design.section4.3.1", i))
                             for i, dl in enumerate(deltas)], "section4.3.1")
     checkpoints = np.unique(np.linspace(0, rounds - 1, 10).astype(int))
     decisions, worst = [], (0.0, None)
@@ -543,7 +545,8 @@ def _ime_part(budget: str, seed: int):
             rows.append(dict(B=B, sigma=sig, beta2=b2, steps=steps, x=x, d=d, dstar=dstar, signal=1 / math.sqrt(d),
                              tau=tau, dstar_bc=float(thr_bc(B=B, sigma=sig, beta2=b2))))
             tasks.append(dict(signal=1 / math.sqrt(d), noise_std=tau, beta2=b2, steps=steps,
-                              n_coords=by_budget(budget, 4000, 40000), seed=seed * 7919 + len(tasks)))
+                              n_coords=by_budget(budget, 4000, 40000),
+                              seed=child_seed(seed, "dp_adam_design.eq2", "ime", len(tasks))))
     sims = sweep(_eq2_ime_task, tasks, "eq2 ime")
     exact_ok, bad = True, None
     for r, sres in zip(rows, sims):
@@ -579,7 +582,7 @@ def _ime_part(budget: str, seed: int):
 def _eq3_task(d: int, batch: int, sigma: float, beta2: float, steps: int, trials: int, seed: int) -> dict:
     """The real round kernel (bias correction) on exactly orthogonal records whose average has every
     coordinate ±C/√(Bd) (records = C·(orthonormal frame reflected onto that average))."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 3]))
+    rng = np.random.default_rng(child_seed(seed, "dp_adam_design.eq3", "records"))
     q = np.linalg.qr(rng.standard_normal((d, batch)))[0]  # d×B orthonormal
     u = rng.choice([-1.0, 1.0], d) / math.sqrt(d)
     m = q.sum(axis=1) / math.sqrt(batch)
@@ -619,11 +622,12 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
             rows.append(dict(B=B, sigma=sig, beta2=b2, steps=steps, x=x, d=d, dstar=dstar, signal=a, noise_std=s))
             if case == "optimistic":
                 tasks.append(dict(signal=a, noise_std=s, beta2=b2, steps=steps,
-                                  n_coords=by_budget(budget, 4000, 40000), seed=seed * 100003 + len(tasks)))
+                                  n_coords=by_budget(budget, 4000, 40000),
+                                  seed=child_seed(seed, "dp_adam_design.eq2", len(tasks))))
             else:
                 tasks.append(dict(d=d, batch=B, sigma=sig, beta2=b2, steps=steps,
                                   trials=max(1, min(by_budget(budget, 100, 1000), by_budget(budget, 4000, 40000) // d)),
-                                  seed=seed * 100003 + len(tasks)))
+                                  seed=child_seed(seed, "dp_adam_design.eq3", len(tasks))))
     sims = sweep(_eq2_task if case == "optimistic" else _eq3_task, tasks, f"eq {case}")
     for r, sres in zip(rows, sims):
         r["exact"] = td.negative_probability(r["signal"], r["noise_std"], r["beta2"], r["steps"])
@@ -793,7 +797,7 @@ S441_MARGIN = 0.05
 def section4_4_1(budget: str, seed: int) -> Outcome:
     n_rand = by_budget(budget, 200, 3000)
     b2s, ts = (0.9, 0.99), (20, 200)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 441]))
+    rng = np.random.default_rng(child_seed(seed, "dp_adam_design.section4.4.1", "search"))
     worst = (np.inf, None)
     ratios = []
     named = []
@@ -823,7 +827,8 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                     worst = (slack, dict(kind="random", c=c.tolist(), beta2=b2, t=t, factor=f, lower=lower))
     bound_holds = worst[0] >= -1.0
     # Monte Carlo: the kernel's IME noise variance equals the factor
-    tasks = [dict(kind=k, bands=b, beta2=0.9, t=40, trials=by_budget(budget, 100, 400), seed=seed * 31 + i)
+    tasks = [dict(kind=k, bands=b, beta2=0.9, t=40, trials=by_budget(budget, 100, 400),
+                  seed=child_seed(seed, "dp_adam_design.section4.4.1", "mc", i))
              for i, (k, b) in enumerate([("identity", 1), ("half", 1), ("banded", 4)])]
     mc = sweep(_s441_task, tasks, "section4.4.1")
     decisions = []
@@ -1024,12 +1029,13 @@ def section4_5(budget: str, seed: int) -> Outcome:
     d, rounds, burn, trials = S45_BUDGETS.at(budget)
     beta2 = S45["beta2"]
     res = sweep(_s45_task, [dict(variant=v, d=d, batch=S45["batch"], rounds=rounds, burn=burn, beta2=beta2,
-                                 trials=trials, seed=seed * 13 + i)
+                                 trials=trials, seed=child_seed(seed, "dp_adam_design.section4.5", i))
                             for i, v in enumerate(("scale_then_privatize", "post_processing"))], "section4.5")
     stp, pp = res
     ga = S45_ADV[by_budget(budget, "quick", "full")]
     adv = sweep(_s45_adversarial_task, [dict(stream=st_, d=ga["d"], batch=S45["batch"], rounds=ga["rounds"],
-                                             beta2=beta2, trials=ga["trials"], seed=seed * 13 + 7 + i)
+                                             beta2=beta2, trials=ga["trials"],
+                                             seed=child_seed(seed, "dp_adam_design.section4.5", "adversarial", i))
                                         for i, st_ in enumerate(S45_STREAMS)], "section4.5 adversarial streams")
     adv_worst = max(zip(S45_STREAMS, adv), key=lambda x: float(x[1]["worst"]))
     logan = [np.log(np.max(r["per_coord"], axis=1) / np.min(r["per_coord"], axis=1)) for r in res]
@@ -1372,7 +1378,8 @@ def figure4(budget: str, seed: int) -> Outcome:
     d = int(dstar / 20)
     rounds, trials, n_exact = F4_BUDGETS.at(budget)
     res = sweep(_fig4_task, [dict(scale=sc, d=d, batch=B, rounds=rounds, beta2=beta2, sigma=sigma, trials=trials,
-                                  seed=seed * 17 + i) for i, sc in enumerate(("powerlaw", "uniform"))], "figure4")
+                                  seed=child_seed(seed, "dp_adam_design.figure4", i))
+                             for i, sc in enumerate(("powerlaw", "uniform"))], "figure4")
     s = sigma / B
     checkpoints = [9, 49, rounds - 1]
     decisions, panels, figures = [], [], {"d": d, "dstar": dstar}
@@ -1556,7 +1563,7 @@ def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, t
     trials = by_budget(budget, 10_000, 100_000) if trials is None else int(trials)
     level = audit_level(len(configs))  # each bound at the ledger's per-test level
     tasks = [dict(mech=mech, B=B, T=Tr, sigma=s, canary=c, trials=trials, noise_scale=noise_scale,
-                  seed=int(np.random.SeedSequence([seed, 9, k, int(c)]).generate_state(1)[0]))
+                  seed=child_seed(seed, f"dp_adam_design.audit.{mech}", k, int(c)))
              for k, (B, Tr, s) in enumerate(configs) for c in (False, True)]
     outs = sweep(dpa_audit_task, tasks, f"audit dp_adam {mech}")
     rows = []
@@ -1567,7 +1574,8 @@ def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, t
         # dp-accounting's pessimistic PLD on a 1e-3 grid: an upper bound, at most steps·1e-3 above the exact ε
         acct = gaussian_epsilon(s, AUDIT_DELTA, steps=steps, accountant="pld", value_discretization_interval=1e-3)
         bound = epsilon_lower_bound(outs[2 * k]["score"], outs[2 * k + 1]["score"], AUDIT_DELTA, level,
-                                    seed=seed + k, method=claim_method(1.0))  # no subsampling: a Gaussian claim
+                                    seed=child_seed(seed, f"dp_adam_design.audit.{mech}", "bound", k),
+                                    method=claim_method(1.0))  # no subsampling: a Gaussian claim
         rows.append(dict(batch_size=B, rounds=Tr, sigma=s, strategy=kind, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"B={r['batch_size']} T={r['rounds']} σ={r['sigma']}" for r in rows]
@@ -1767,7 +1775,8 @@ def _s32p_search(fn, dim: int, c: float, n_rand: int, starts: int, seed: int):
     from scipy.optimize import minimize_scalar
 
     w = random_search(lambda u: -fn(u), lambda rng: edge_values(rng, dim, -2 * c, 2 * c), n_rand, seed)
-    a = adversarial_search(lambda u: -fn(u), dim, (-c, c), starts, seed + 1)
+    a = adversarial_search(lambda u: -fn(u), dim, (-c, c), starts,
+                           child_seed(seed, "dp_adam_design.section3.2.zero_out_vs_replace", "adversarial"))
     best = w if w.slack <= a.slack else a
     x = np.clip(np.asarray(best.example, dtype=float), -c, c)
     val = fn(x)
@@ -1834,12 +1843,13 @@ def section3_2_zero_out_vs_replace(budget: str, seed: int) -> Outcome:
             for B in S32P_ZERO_OUT_B:
                 k += 1
                 found, _ = _s32p_search(lambda u, B=B: _pair_change_zero_out(u, c, gam), B, c, n_rand, starts,
-                                        seed * 1000 + k)
+                                        child_seed(seed, "dp_adam_design.section3.2.zero_out_vs_replace", k))
                 closed = float(zo.subs({td.C: c, td.B: B, td.gamma: gam}))
                 rows.append(dict(adjacency="zero-out", C=c, B=B, gamma=gam, found=found, closed=closed,
                                  gbar=c / B, argmax_sum=float("nan")))
             k += 1
-            found, arg = _s32p_search(lambda u: _pair_change_replace(u, c, gam), 2, c, n_rand, starts, seed * 1000 + k)
+            found, arg = _s32p_search(lambda u: _pair_change_replace(u, c, gam), 2, c, n_rand, starts,
+                                      child_seed(seed, "dp_adam_design.section3.2.zero_out_vs_replace", k))
             cl = _clip1(arg, c)
             closed = float(rp.subs({td.C: c, td.gamma: gam}))
             rows.append(dict(adjacency="replace-one", C=c, B=1, gamma=gam, found=found, closed=closed, gbar=2 * c,
@@ -1860,7 +1870,8 @@ def section3_2_zero_out_vs_replace(budget: str, seed: int) -> Outcome:
             bad.append(r)
     # outside the reading: replace-one with B = 2 at small γ (other record non-zero)
     c0, g0 = S32P_CLIPS[0], S32P_GAMMA_C[0] / S32P_CLIPS[0]
-    b2, _ = _s32p_search(lambda u: _pair_change_replace(u, c0, g0, B=2), 3, c0, n_rand, starts, seed * 1000 + 999)
+    b2, _ = _s32p_search(lambda u: _pair_change_replace(u, c0, g0, B=2), 3, c0, n_rand, starts,
+                         child_seed(seed, "dp_adam_design.section3.2.zero_out_vs_replace", "replace B=2"))
     b2_excess = b2 / (2 * c0 / 2) - 1.0
     verdict = "violated" if bad else "holds"
     worst = max(rows, key=lambda r: abs(r["rel_gap"]))
@@ -1970,7 +1981,8 @@ S41_BUDGETS = Budgets(quick=S41Settings(rounds=300, trials=100),
 def section4_1(budget: str, seed: int) -> Outcome:
     rounds, trials = S41_BUDGETS.at(budget)
     p = S41
-    r = sweep(_s41_task, [dict(rounds=rounds, trials=trials, seed=seed * 7 + 41)], "section4.1")[0]
+    r = sweep(_s41_task, [dict(rounds=rounds, trials=trials, seed=child_seed(seed, "dp_adam_design.section4.1"))],
+              "section4.1")[0]
     expr = numeric(td.quadratic_dp_adam_vhat())
     clean_expr = numeric(td.quadratic_clean_second_moment())
     pred = np.array([float(expr(h=p["h"][j], s_x=p["s"][j], o=p["off"][j], B=p["batch"], C=p["clip"],
@@ -2107,7 +2119,8 @@ def section4_3_2(budget: str, seed: int) -> Outcome:
     s_val = p["sigma"] * p["clip"] / p["batch"]
     kappa = float(numeric(td.stp_steady_state())(s=s_val))
     factor = float(numeric(td.stp_private_gradient_factor())(s=s_val))
-    r = sweep(_s432_task, [dict(rounds=rounds, trials=trials, seed=seed * 7 + 432)], "section4.3.2")[0]
+    r = sweep(_s432_task, [dict(rounds=rounds, trials=trials, seed=child_seed(seed, "dp_adam_design.section4.3.2"))],
+              "section4.3.2")[0]
     clean = np.asarray(p["h"]) ** 2 * np.asarray(p["s"]) ** 2 / p["batch"]
     d = clean.size
     decisions = []
@@ -2260,8 +2273,11 @@ def section4_4_2(budget: str, seed: int) -> Outcome:
     bexpr = numeric(td.postprocessing_update_bound())
     bound = np.array([float(bexpr(beta2=p["beta2"], t=int(x))) for x in tt])
     bt = tuple(float(b) for b in bound)
-    pp, ime = sweep(_s442_task, [dict(variant="post_processing", bound=bt, trials=trials, seed=seed * 7 + 442),
-                                 dict(variant="ime", bound=bt, trials=trials, seed=seed * 7 + 443)], "section4.4.2")
+    s442 = "dp_adam_design.section4.4.2"
+    pp, ime = sweep(_s442_task, [dict(variant="post_processing", bound=bt, trials=trials,
+                                      seed=child_seed(seed, s442, "post_processing")),
+                                 dict(variant="ime", bound=bt, trials=trials, seed=child_seed(seed, s442, "ime"))],
+                    "section4.4.2")
     pp_max = float(pp["max_ratio"].max())
     spikes = {t: _s442_spike(t) for t in p["spike_rounds"]}
     spike_rel = {t: spikes[t] / float(bexpr(beta2=p["beta2"], t=t)) - 1 for t in spikes}
