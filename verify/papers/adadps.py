@@ -27,7 +27,7 @@ from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, 
 from verify.exact import EPS, random_search
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.privacy import NeighboringRelation, calibrate_multiplier, dp_sgd_epsilon, epsilon_of
-from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 
 PAPER_LR_GRID = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)  # App. B
@@ -70,7 +70,7 @@ def _central_task(problem: str, problem_kw: dict, method: str, lr: float, clip: 
     prob = make_problem(problem, problem_kw)
     w0 = None
     if w0_std > 0:
-        w0 = w0_std * np.random.default_rng(np.random.SeedSequence([seed, 7])).standard_normal(prob.d)
+        w0 = w0_std * np.random.default_rng(child_seed(seed, "adadps.section4.1", "w0")).standard_normal(prob.d)
     out = ka.run_central(prob, method, lr=lr, clip=clip, sigma=sigma, batch_size=batch_size, steps=steps,
                          sampling=sampling, side_info=side_info, beta2=beta2, eps_a=eps_a, lr_decay=lr_decay,
                          harmonic_beta2=harmonic_beta2, noise_clip=noise_clip, w0=w0, trials=trials, seed=seed,
@@ -411,7 +411,7 @@ def assumption3_failure_rate(problem, batch_size: int, steps: int, seed: int) ->
     present in the private batch (Poisson, rate b/n) but absent from the public batch (b draws with
     replacement) forces a = 0.  Index draws only (w-independent), seeded.
     """
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 3]))
+    rng = np.random.default_rng(child_seed(seed, "adadps.theorem2", "assumption3"))
     Xb = problem.features > 0
     Pb = problem.public_features > 0
     bad = 0
@@ -431,7 +431,8 @@ def _rate_check(budget: str, seed: int, method: str, side_info: str, label: str)
     fs = f_star_logistic(prob)
     C = assumption2_bound(prob, method, side_info, RATE_EPS_A)
     tasks = [dict(problem_kw=RATE_PROBLEM, method=method, lr=RATE_LR, sigma=RATE_SIGMA, noise_clip=C, batch_size=16,
-                  steps=T, trials=g["trials"], seed=int(seed) * 100 + 31 + k, side_info=side_info, f_star=fs,
+                  steps=T, trials=g["trials"], seed=child_seed(seed, "adadps.theorem3", "rate", k),
+                  side_info=side_info, f_star=fs,
                   eps_a=RATE_EPS_A) for k, T in enumerate(g["T"])]
     outs = sweep(_rate_task, tasks, label)
     best, se, samples = [], [], []
@@ -508,7 +509,7 @@ def _t2_rate(budget: str, seed: int) -> dict:
     g = T2_GRIDS[by_budget(budget, "quick", "full")]
     Ts = list(g["T"])
     tasks = [dict(problem_kw=T2_PROBLEM, lr=T2_LR, sigma=T2_SIGMA, clip=T2_CLIP, batch_size=T2_BATCH,
-                  eps_a=T2_EPS_A, steps=T, trials=g["trials"], seed=int(seed) * 100 + 61 + k)
+                  eps_a=T2_EPS_A, steps=T, trials=g["trials"], seed=child_seed(seed, "adadps.theorem2", "rate", k))
              for k, T in enumerate(Ts)]
     outs = sweep(_t2_task, tasks, "adadps.theorem2 rate")
     a_T = [float(np.min(o["a"])) for o in outs]
@@ -706,13 +707,14 @@ def glm_kernel_monte_carlo(d: int, p: float, v: float, records: int, seed: int, 
     Noise: kernels.adadps.run_central (fixed A) on b all-zero records (zero gradients) with σ and C, one step of
     learning rate 1 from w⁰ = 0: −Δw = N, the kernel's noise after its division by b; per run Σ_j A_j N_j²."""
 
-    rng = np.random.default_rng(np.random.SeedSequence([seed, d, int(p * 1e6)]))
+    rng = np.random.default_rng(child_seed(seed, "adadps.theorem3", "features", d, int(p * 1e6)))
     A = np.full(d, p * v + eps_a)
     X = (rng.random((records, d)) < p) * float(v)
     r_rows = np.mean(X**2 / A**2, axis=1)  # c_max = 1
     Z = ka.GLMProblem(np.zeros((b, d)), np.zeros(b), "squared", {"glm": A.copy()}, {"glm": True})
     outn = ka.run_central(Z, "adadps_fixed", lr=1.0, clip=C, sigma=sigma, batch_size=b, steps=1, sampling="fixed",
-                          side_info="glm", trials=GLM_NOISE_RUNS, seed=seed + 1, n_log=2)
+                          side_info="glm", trials=GLM_NOISE_RUNS,
+                          seed=child_seed(seed, "adadps.theorem3", "noise"), n_log=2)
     nA = np.sum(A * np.asarray(outn["w"]) ** 2, axis=1)
     return {"R": r_rows, "noise": nA, "A": A}
 
@@ -747,7 +749,7 @@ def theorem3(budget: str, seed: int) -> Outcome:
     fR, fN = numeric(ta.glm_R_bound()), numeric(ta.expected_noise_A_norm())
     decisions, rows = [], []
     for k, (d, p, v) in enumerate(g["cases"]):
-        mc = glm_kernel_monte_carlo(d, p, v, g["records"], seed * 100 + k)
+        mc = glm_kernel_monte_carlo(d, p, v, g["records"], child_seed(seed, "adadps.theorem3", "glm", k))
         R_th = float(fR(c_max=1.0, p=p, v=v, eps_a=GLM_EPS_A))
         N_th = float(fN(sigma=1.0, C=1.0, S_A=float(mc["A"].sum()), b=GLM_B))
         eR, eN = decide.mean_estimate(mc["R"]), decide.mean_estimate(mc["noise"])
@@ -881,11 +883,12 @@ def theorem5(budget: str, seed: int) -> Outcome:
     # a full batch without noise is deterministic: two runs suffice for its (zero-width) interval
     tasks = [dict(problem_kw=RATE_PROBLEM, batch_size=b, sigma=s, steps=T,
                   trials=2 if (b >= RATE_PROBLEM["n"] and s == 0) else g["trials"],
-                  seed=int(seed) * 100 + 50 + i) for i, (b, s, T) in enumerate(g["cases"])]
+                  seed=child_seed(seed, "adadps.theorem5", i)) for i, (b, s, T) in enumerate(g["cases"])]
     adv = T5_DATA_ADVERSARIAL
     adv_kw = [dict(aligned_no_signal=dict(n=adv["n"], d=dd)) for dd, _ in adv["cases"]]
     tasks += [dict(problem_kw=kw, batch_size=adv["b"], sigma=s, steps=adv["T"], trials=g["trials"],
-                   seed=int(seed) * 100 + 80 + i) for i, (kw, (_, s)) in enumerate(zip(adv_kw, adv["cases"]))]
+                   seed=child_seed(seed, "adadps.theorem5", "adversarial", i))
+              for i, (kw, (_, s)) in enumerate(zip(adv_kw, adv["cases"]))]
     cases = [(b, s, T, "zipf", k) for b, s, T in g["cases"]]
     cases += [(adv["b"], s, adv["T"], f"aligned no-signal d={dd}", theorem5_constants(_t5_problem(kw)))
               for kw, (dd, s) in zip(adv_kw, adv["cases"])]
@@ -989,8 +992,8 @@ def section4_1(budget: str, seed: int) -> Outcome:
         grid = [dict(lr=lr, clip=c) for lr in PAPER_LR_GRID for c in g["clips"]]
         chosen[method], tables[method] = _tune(f"adadps.section4.1 tune {method}", dict(base, method=method,
                                                                                         trials=g["tune_trials"]),
-                                               grid, "final_loss", int(seed) * 1000 + 1)
-    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 2, **chosen[m])
+                                               grid, "final_loss", child_seed(seed, "adadps.section4.1", "tune"))
+    tasks = [dict(base, method=m, trials=g["trials"], seed=child_seed(seed, "adadps.section4.1", "run"), **chosen[m])
              for m in ("adadps_fixed", "dp_sgd")]
     ada, sgd = sweep(_central_task, tasks, "adadps.section4.1 runs")
     fa, fs = np.asarray(ada["final_loss"]), np.asarray(sgd["final_loss"])
@@ -1080,8 +1083,10 @@ def table(budget: str, seed: int) -> Outcome:
     chosen = {}
     for m in TABLE_METHODS:
         chosen[m], _ = _tune(f"adadps.table tune {m}", dict(base, method=m, trials=g["tune_trials"]), grid, "val_acc",
-                             int(seed) * 1000 + 5)
-    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 6, **chosen[m]) for m in TABLE_METHODS]
+                             child_seed(seed, "adadps.table.adadps_best", "tune"))
+    tasks = [dict(base, method=m, trials=g["trials"], seed=child_seed(seed, "adadps.table.adadps_best", "run"),
+                  **chosen[m])
+             for m in TABLE_METHODS]
     outs = dict(zip(TABLE_METHODS, sweep(_central_task, tasks, "adadps.table runs")))
     acc = {m: np.asarray(outs[m]["test_acc"]) for m in TABLE_METHODS}
     decisions = [decide.better(-acc[big], -acc[small],
@@ -1213,12 +1218,14 @@ def figure6(budget: str, seed: int) -> Outcome:
     grid = [dict(local_lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
     chosen, outs = {}, {}
     for si in ("frequency", "ones"):
-        tasks = [dict(base, side_info=si, trials=g["tune_trials"], seed=int(seed) * 1000 + 8, **p) for p in grid]
+        tasks = [dict(base, side_info=si, trials=g["tune_trials"], seed=child_seed(seed, "adadps.figure6", "tune"),
+                      **p) for p in grid]
         res = sweep(_fed_task, tasks, f"adadps.figure6 tune {si}")
         scores = [float(np.mean(r["val_acc"])) for r in res]
         chosen[si] = grid[int(np.argmax(scores))]
-        outs[si] = sweep(_fed_task, [dict(base, side_info=si, trials=g["trials"], seed=int(seed) * 1000 + 9,
-                                          **chosen[si])], f"adadps.figure6 run {si}")[0]
+        outs[si] = sweep(_fed_task, [dict(base, side_info=si, trials=g["trials"],
+                                          seed=child_seed(seed, "adadps.figure6", "run"), **chosen[si])],
+                         f"adadps.figure6 run {si}")[0]
     a, f = np.asarray(outs["frequency"]["test_acc"]), np.asarray(outs["ones"]["test_acc"])
     ci = stats.bootstrap_ci(lambda u, w: np.mean(u) - np.mean(w), a, f, seed=int(seed))
     dec = decide.better(-a, -f, what="test accuracy DP-FedAvg − federated AdaDPS", margin=FED_MARGIN)
@@ -1341,14 +1348,15 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
     trials = by_budget(budget, 20_000, 200_000)
     level = audit_level(len(AUDIT_CENTRAL_CONFIGS))  # each bound at the ledger's per-test level
     tasks = [dict(method=method, sampling=s, n=n, batch_size=b, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, 91, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
+                  seed=child_seed(seed, f"adadps.audit.{method}", k, int(c)), noise_scale=noise_scale,
                   clip_target=clip_target)
              for k, (s, n, b, T) in enumerate(AUDIT_CENTRAL_CONFIGS) for c in (False, True)]
     outs = sweep(audit_central_task, tasks, f"adadps audit {method}")
     rows = []
     for k, (s, n, b, T) in enumerate(AUDIT_CENTRAL_CONFIGS):
         a, c = outs[2 * k], outs[2 * k + 1]
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k,
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level,
+                                    seed=child_seed(seed, f"adadps.audit.{method}", "bound", k),
                                     method=claim_method(b / n))  # b = n: every step takes the canary
         rows.append(dict(method=method, sampling=s, n=n, batch_size=b, steps=T, sigma=AUDIT_SIGMA,
                          adjacency="zero-out (add/remove accountant)" if s == "poisson" else "replace-one",
@@ -1364,13 +1372,14 @@ def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome
     trials = by_budget(budget, 20_000, 200_000)
     level = audit_level(len(AUDIT_FED_CONFIGS))  # each bound at the ledger's per-test level
     tasks = [dict(users=U, per_round=b, rounds=R, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, 93, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
+                  seed=child_seed(seed, "adadps.audit.federated", k, int(c)), noise_scale=noise_scale)
              for k, (U, b, R) in enumerate(AUDIT_FED_CONFIGS) for c in (False, True)]
     outs = sweep(audit_federated_task, tasks, "adadps audit federated")
     rows = []
     for k, (U, b, R) in enumerate(AUDIT_FED_CONFIGS):
         a, c = outs[2 * k], outs[2 * k + 1]
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + 50 + k,
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level,
+                                    seed=child_seed(seed, "adadps.audit.federated", "bound", k),
                                     method=claim_method(b / U))
         rows.append(dict(users=U, users_per_round=b, rounds=R, sigma=AUDIT_SIGMA, adjacency="user-level zero-out",
                          accountant_epsilon=dp_sgd_epsilon(b / U, AUDIT_SIGMA, R, AUDIT_DELTA, "pld",
@@ -1676,7 +1685,7 @@ def theorem4(budget: str, seed: int) -> Outcome:
     k = theorem4_constants(prob)
     rhs_f = numeric(ta.theorem4_explicit_bound())
     tasks = [dict(problem_kw=T4_PROBLEM, batch_size=b, sigma=s, steps=T, trials=g["trials"],
-                  seed=int(seed) * 100 + 40 + i) for i, (b, s, T) in enumerate(g["cases"])]
+                  seed=child_seed(seed, "adadps.theorem4", i)) for i, (b, s, T) in enumerate(g["cases"])]
     outs = sweep(_t4_task, tasks, "adadps.theorem4 runs")
     rows, decisions = [], []
     for (b, s, T), o in zip(g["cases"], outs):
@@ -1819,9 +1828,11 @@ def table10(budget: str, seed: int) -> Outcome:
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
     chosen = {m: _tune_acc(f"adadps.table10 tune {m}", dict(base, public_keep=keep[m], method=method[m],
-                                                            trials=g["tune_trials"]), grid, int(seed) * 1000 + 21)
+                                                            trials=g["tune_trials"]), grid,
+                            child_seed(seed, "adadps.table10", "tune"))
               for m in T10_METHODS}
-    tasks = [dict(base, public_keep=keep[m], method=method[m], trials=g["trials"], seed=int(seed) * 1000 + 22,
+    tasks = [dict(base, public_keep=keep[m], method=method[m], trials=g["trials"],
+                  seed=child_seed(seed, "adadps.table10", "run"),
                   **chosen[m]) for m in T10_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T10_METHODS, sweep(_acc_task, tasks, "adadps.table10 runs"))}
     drop = decide.upper_bounded(decide.difference_estimate(acc["all"], acc["small"]), T10_DROP,
@@ -1911,9 +1922,10 @@ def table9(budget: str, seed: int) -> Outcome:
     extra = {m: (dict(side_info=side) if m == "adas_frequency" else {}) for m in T9_METHODS}
     grid = [dict(lr=lr) for lr in g["lrs"]]
     chosen = {m: _tune_acc(f"adadps.table9 tune {m}", dict(base, method=T9_KERNEL[m], trials=g["tune_trials"],
-                                                           **extra[m]), grid, int(seed) * 1000 + 31)
+                                                           **extra[m]), grid, child_seed(seed, "adadps.table9", "tune"))
               for m in T9_METHODS}
-    tasks = [dict(base, method=T9_KERNEL[m], trials=g["trials"], seed=int(seed) * 1000 + 32, **chosen[m], **extra[m])
+    tasks = [dict(base, method=T9_KERNEL[m], trials=g["trials"], seed=child_seed(seed, "adadps.table9", "run"),
+                  **chosen[m], **extra[m])
              for m in T9_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T9_METHODS, sweep(_acc_task, tasks, "adadps.table9 runs"))}
     decisions = [decide.equivalent(decide.difference_estimate(acc[m], acc["adam"]),
@@ -2038,10 +2050,12 @@ def table8(budget: str, seed: int) -> Outcome:
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
     chosen = {}
     for m in T8_METHODS:
-        outs = sweep(_t8_task, [dict(base, method=m, trials=g["tune_trials"], seed=int(seed) * 1000 + 41, **p)
+        outs = sweep(_t8_task, [dict(base, method=m, trials=g["tune_trials"],
+                                     seed=child_seed(seed, "adadps.table8", "tune"), **p)
                                 for p in grid], f"adadps.table8 tune {m}")
         chosen[m] = grid[int(np.argmax([float(np.mean(o["val_acc"])) for o in outs]))]
-    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 42, **chosen[m]) for m in T8_METHODS]
+    tasks = [dict(base, method=m, trials=g["trials"], seed=child_seed(seed, "adadps.table8", "run"), **chosen[m])
+             for m in T8_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T8_METHODS, sweep(_t8_task, tasks, "adadps.table8 runs"))}
     decisions = [decide.better(-acc["adadps_rmsprop"], -acc[m], what=f"test accuracy {T8_LABELS[m]} − AdaDPS (w/ "
                                "public)", margin=TABLE_MARGIN) for m in T8_READINGS]
@@ -2171,10 +2185,12 @@ def table4(budget: str, seed: int) -> Outcome:
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
     chosen = {}
     for m in T4T_METHODS:
-        outs = sweep(_t4t_task, [dict(base, method=m, trials=g["tune_trials"], seed=int(seed) * 1000 + 51, **p)
+        outs = sweep(_t4t_task, [dict(base, method=m, trials=g["tune_trials"],
+                                      seed=child_seed(seed, "adadps.table4", "tune"), **p)
                                  for p in grid], f"adadps.table4 tune {m}")
         chosen[m] = grid[int(np.argmax([float(np.mean(o["val_acc"])) for o in outs]))]
-    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 52, **chosen[m]) for m in T4T_METHODS]
+    tasks = [dict(base, method=m, trials=g["trials"], seed=child_seed(seed, "adadps.table4", "run"), **chosen[m])
+             for m in T4T_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T4T_METHODS, sweep(_t4t_task, tasks, "adadps.table4 runs"))}
     decisions = [decide.better(-acc["adadps"], -acc[m], what=f"test accuracy {T4T_LABELS[m]} − AdaDPS",
                                margin=TABLE_MARGIN) for m in ("dp_sgd", "dp_adam")]
@@ -2277,8 +2293,9 @@ def _fedadam_noiseless_mutant():
     mutants=[_fedadam_inverted_side_info_mutant(), _fedadam_noiseless_mutant()],
     notes="Stand-in and AdaDPS side exactly as adadps.figure6 (zipf_bow_logistic's user partition, σ = 0.3, Poisson "
     "user sampling, server-side noise, frequency side information, server SGD with learning rate 1, (local lr, C)"
-    " tuned on FED_GRIDS by validation accuracy with tuning seed 1000·seed + 8, test accuracy on fresh seeds "
-    "1000·seed + 9). DP-FedAdam = the same clipped and noised user deltas with A ≡ 1, the server applying FedAdam"
+    " tuned on FED_GRIDS by validation accuracy with figure6's tuning seed, test accuracy on its fresh run seed "
+    "(verify.child_seed). DP-FedAdam = the same clipped and noised user deltas with A ≡ 1, the server applying "
+    "FedAdam"
     " (Reddi et al. 2021) to the noisy averaged delta Δ: m ← β₁m + (1 − β₁)Δ, v ← β₂v + (1 − β₂)Δ², w ← w + η_s "
     "m/(√v + τ), no bias correction (kernels.adadps.run_federated(server='adam')). Reading: β₁ = 0.9 (the paper's"
     " 'server-side momentum 0.9'), β₂ = 0.99, τ = 10⁻³ (the paper states neither; FedAdam's usual values); the "
@@ -2301,7 +2318,8 @@ def figure6_fedadam(budget: str, seed: int) -> Outcome:
     base = dict(problem_kw=g["problem"], sigma=FED_SIGMA, users_per_round=g["per_round"], rounds=g["rounds"],
                 local_steps=g["local_steps"], local_batch=g["local_batch"])
     grid = [dict(local_lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
-    tune_seed, run_seed = int(seed) * 1000 + 8, int(seed) * 1000 + 9
+    # figure6's seeds (its AdaDPS tuning runs are shared through the task cache)
+    tune_seed, run_seed = child_seed(seed, "adadps.figure6", "tune"), child_seed(seed, "adadps.figure6", "run")
     res = sweep(_fed_task, [dict(base, side_info="frequency", trials=g["tune_trials"], seed=tune_seed, **p)
                             for p in grid], "adadps.figure6.fedadam tune adadps")
     chosen = {"adadps": grid[int(np.argmax([float(np.mean(r["val_acc"])) for r in res]))]}
