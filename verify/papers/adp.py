@@ -40,7 +40,7 @@ from verify.privacy import (
     gaussian_epsilon_interval,
     optimal_composition_epsilon,
 )
-from verify.registry import Budgets, Figure, Outcome, Panel, Series, Verdict, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, Verdict, by_budget, child_seed, claim
 from verify.runner import sweep
 
 
@@ -93,8 +93,9 @@ def remark4_1(budget: str, seed: int) -> Outcome:
     hw = random_search(slack, pair, examples, seed)
     adv = []
     for k, dim in enumerate((2, 5, 20)):
-        b = 10.0 ** np.random.default_rng(seed + k).uniform(-3, 3, dim)
-        adv.append(adversarial_search(lambda u, b=b: slack((10.0 ** u, b)), dim, (-6.0, 6.0), starts, seed + 7 + k))
+        b = 10.0 ** np.random.default_rng(child_seed(seed, "adp.remark4.1", "b", k)).uniform(-3, 3, dim)
+        adv.append(adversarial_search(lambda u, b=b: slack((10.0 ** u, b)), dim, (-6.0, 6.0), starts,
+                                      child_seed(seed, "adp.remark4.1", "adversarial", k)))
     worst = min([hw] + adv, key=lambda w: w.slack)
     holds = worst.slack >= -1.0 and eq_dev[0] <= 1.0 and ratio_min[0] >= -1.0
     counter = None
@@ -155,7 +156,7 @@ LEMMA22_BUDGETS = Budgets(quick=Lemma22Settings(cases=40, kmax=6), full=Lemma22S
 def lemma2_2(budget: str, seed: int) -> Outcome:
     cases, kmax = LEMMA22_BUDGETS.at(budget)
     vdi = 1e-4
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 22]))
+    rng = np.random.default_rng(child_seed(seed, "adp.lemma2.2"))
     rows = []
     for _ in range(cases):
         eps, deltas, dp_ = _lemma22_case(rng, kmax)
@@ -401,7 +402,7 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     else:
         raise ValueError(f"noise must be matched or theorem4.1 (got {noise!r})")
     out = kadp.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
-                     trials=trials, seed=seed + 1, n_log=41)
+                     trials=trials, seed=child_seed(seed, "adp.proposition5.1", "runs"), n_log=41)
     return {"steps": out["steps"], "grad_norm2": out["grad_norm2"], "sigma": sigma}
 
 
@@ -441,7 +442,8 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     f_priv = numeric(tadp.proposition5_1_privacy_ratio())
     priv = [float(f_priv(T=T, a=P51_A, c=P51_C)) for T in g["T_exact"]]
 
-    tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"], seed=int(seed) * 1000 + 17 + k)
+    tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"],
+                  seed=child_seed(seed, "adp.proposition5.1", k))
              for k, T in enumerate(g["T_run"]) for r in ("dp", "adp")]
     outs = sweep(_p51_task, tasks, "adp.proposition5.1 runs")
     meas = {}
@@ -452,7 +454,8 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     util_ratio, util_ci = [], []
     for k, T in enumerate(g["T_run"]):
         dp_v, adp_v = meas[("dp", T)][1], meas[("adp", T)][1]
-        ci = stats.bootstrap_ci(lambda u, v: np.mean(u) / np.mean(v), dp_v, adp_v, seed=int(seed) + k)
+        ci = stats.bootstrap_ci(lambda u, v: np.mean(u) / np.mean(v), dp_v, adp_v,
+                                seed=child_seed(seed, "adp.proposition5.1", "bootstrap", k))
         util_ratio.append(ci.estimate)
         util_ci.append(ci)
     evidence = (f"exact M_dp/M_adp inside the integral brackets at all {len(exact)} T up to {max(g['T_exact']):.0e} "
@@ -527,7 +530,7 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
         verdict = "violated"
     # schedule-level M for admissible b sequences
     trials, T_m = P52_BUDGETS.at(budget)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 52]))
+    rng = np.random.default_rng(child_seed(seed, "adp.proposition5.2"))
     G2, nu_, C = 1.0, 1e-2, 0.1
     t = np.arange(1, T_m + 1, dtype=np.float64)
     alpha = (1.0 + t * C) ** 0.25
@@ -617,7 +620,8 @@ def log_growth_estimate(d0, a0, d1, a1):
 )
 def table1(budget: str, seed: int) -> Outcome:
     g = TABLE1_GRIDS[by_budget(budget, "quick", "full")]
-    tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"], seed=int(seed) * 1000 + 500 + k, a=20.0,
+    tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"],
+                  seed=child_seed(seed, "adp.table1", k), a=20.0,
                   epsilon=e) for k, (T, e) in enumerate((T, e) for e in g["epsilon"] for T in g["T"])
              for r in ("dp", "adp")]
     outs = sweep(_p51_task, tasks, "adp.table1 runs")
@@ -834,7 +838,7 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
     n_tests = len(ADP_AUDIT_CONFIGS) * 2  # two scores per configuration; each at the ledger's per-test level
     level = audit_level(n_tests)
     tasks = [dict(b_rule=b_rule, alpha_rule=alpha_rule, n=n, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, 7, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
+                  seed=child_seed(seed, f"adp.audit.{name}", k, int(c)), noise_scale=noise_scale)
              for k, (n, T) in enumerate(ADP_AUDIT_CONFIGS) for c in (False, True)]
     outs = sweep(adp_audit_task, tasks, f"audit adp {name}")
     rows = []
@@ -843,7 +847,8 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
         z = adp_noise_scales(b_rule, alpha_rule, T) * ADP_AUDIT_SIGMA  # G = 1
         acct = composed_epsilon([(1.0 / n, float(zt), 1) for zt in z], AUDIT_DELTA, "pld",
                                 value_discretization_interval=0.01)
-        bounds = {s: epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level, seed=seed + 2 * k + j,
+        bounds = {s: epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level,
+                                         seed=child_seed(seed, f"adp.audit.{name}", "bound", k, j),
                                          method=claim_method(1.0 / n))
                   for j, s in enumerate(("shift", "spread"))}
         best = max(bounds, key=lambda s: bounds[s].epsilon_lb)
@@ -1353,7 +1358,7 @@ def theorem4_2_runs(trials: int, seed: int, setting: Thm42Setting) -> dict:
     g0 = g0_over_noise * math.sqrt(d * sigma2)
     r0 = g0 / (L * math.sqrt(1.0 - (g0 / G) ** 2))
     D_F = (G * G / L) * (math.sqrt(1.0 + (L * r0 / G) ** 2) - 1.0)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x7A42]))
+    rng = np.random.default_rng(child_seed(seed, "adp.theorem4.2"))
     theta = np.zeros((trials, d))
     theta[:, 0] = r0
     grad_sq = np.empty((trials, T))
