@@ -72,8 +72,27 @@ def _s31_task(noise: str, d: int, batch: int, rounds: int, beta2: float, sigma: 
 
 
 def dpmf_bias_closed_form(row_norms2: np.ndarray, beta2: float, s_value: float, t_value: int) -> float:
-    """App. A's DP-MF excess of E[v_t] from its closed form (theory.dp_adam_design.postprocessing_bias_dpmf, the
-    sum Σ_k (1 − β₂)β₂^{t−k}s²r_k) evaluated at round ``t_value`` with r_k = ``row_norms2[k − 1]``."""
+    """App. A's DP-MF excess of E[v_t], evaluated from its closed form.
+
+    The closed form is theory.dp_adam_design.postprocessing_bias_dpmf, the sum Σ_k (1 − β₂)β₂^{t−k}s²r_k,
+    evaluated at round ``t_value`` with r_k = ``row_norms2[k − 1]``.
+
+    Parameters
+    ----------
+    row_norms2 : numpy.ndarray
+        The squared row norms r_1, r_2, … of the DP-MF decoder; at least ``t_value`` entries.
+    beta2 : float
+        Adam's second-moment decay β₂.
+    s_value : float
+        The per-round noise scale s (σC/B).
+    t_value : int
+        The round t (>= 1) at which the sum is evaluated.
+
+    Returns
+    -------
+    float
+        The excess Σ_{k=1..t} (1 − β₂)β₂^{t−k}s²r_k.
+    """
     e = td.postprocessing_bias_dpmf().subs({td.beta2: beta2, td.s: s_value, td.t: int(t_value)}).doit()
     return float(e.xreplace({td.r[i]: float(row_norms2[i - 1]) for i in range(1, int(t_value) + 1)}))
 
@@ -179,7 +198,23 @@ def section3_1(budget: str, seed: int) -> Outcome:
 # §3.2 zero-out sensitivity of the squared part; noise split
 # ======================================================================================
 def squares_sensitivity(records: np.ndarray, clip_norm: float) -> float:
-    """max_j ‖ḡ⊙ḡ − ḡ_{−j}⊙ḡ_{−j}‖ over zero-out neighbours (record j replaced by a zero gradient)."""
+    """The sensitivity of the squared mean gradient ḡ⊙ḡ of one batch under zero-out neighbours.
+
+    The value is max_j ‖ḡ⊙ḡ − ḡ_{−j}⊙ḡ_{−j}‖ over the neighbours that replace record j by a zero gradient; the
+    records are clipped to ``clip_norm`` first and ḡ is their mean over the B records.
+
+    Parameters
+    ----------
+    records : numpy.ndarray
+        The batch's gradients, shape (B, d).
+    clip_norm : float
+        The clipping norm C (each row is scaled to norm at most C).
+
+    Returns
+    -------
+    float
+        The largest Euclidean change of ḡ⊙ḡ over the B zero-out neighbours.
+    """
     c = records * np.minimum(1.0, clip_norm / np.maximum(np.linalg.norm(records, axis=1), 1e-300))[:, None]
     B = c.shape[0]
     gbar = c.mean(axis=0)
@@ -523,7 +558,27 @@ def _eq2_ime_task(signal: float, noise_std: float, beta2: float, steps: int, n_c
 
 
 def ime_negative_probability(signal: float, noise_std: float, beta2: float, steps: int) -> float:
-    """Exact P(v̂ < 0) for IME with a constant signal: v̂ ~ N(signal², K(β₂,t)·noise_std²) (linear noise)."""
+    """Exact P(v̂ < 0) for IME with a constant signal.
+
+    With IME the noise enters v̂ linearly: v̂ ~ N(signal², K(β₂, t)·noise_std²), K from
+    theory.dp_adam_design.vhat_variance_factor.
+
+    Parameters
+    ----------
+    signal : float
+        The constant clean gradient coordinate.
+    noise_std : float
+        The standard deviation of IME's noise on the squared-gradient input.
+    beta2 : float
+        Adam's second-moment decay β₂.
+    steps : int
+        The round t at which v̂ is read.
+
+    Returns
+    -------
+    float
+        Φ(−signal² / (√K · noise_std)).
+    """
     Kv = float(numeric(td.vhat_variance_factor())(beta2=beta2, t=steps))
     return float(st.norm.cdf(-signal**2 / (math.sqrt(Kv) * noise_std)))
 
@@ -1143,6 +1198,24 @@ def s51_calibration(sigmas=S51_CALIBRATION["sigmas"], dataset_seeds=S51_CALIBRAT
     post-processing's excess (best lr, mean of ``trials`` DP-MF noise draws) on each such dataset; the mean over
     them, with its t interval over datasets.  The calibrated σ is the grid point whose mean is nearest the paper's
     0.6010 − 0.5976 = 0.0034.  Independent moment estimation is never run here.
+
+    Parameters
+    ----------
+    sigmas : sequence of float
+        The noise multipliers tried.
+    dataset_seeds : sequence of int
+        The dataset seeds (each one dataset of the §5.1 stand-in).
+    trials : int
+        Noise draws per run.
+    nonprivate_tol : float
+        The largest |non-private excess| for a dataset to be kept.
+
+    Returns
+    -------
+    dict
+        ``nonprivate_excess`` (per dataset seed), ``selected`` (the kept dataset seeds), ``rows`` (per σ: the
+        mean post-processing excess, its t interval ``lo``/``hi`` and ``per_dataset``) and ``sigma`` (the
+        calibrated multiplier).
     """
     lrs = S51_LRS
     nonprivate = {d: None for d in dataset_seeds}
@@ -1439,6 +1512,38 @@ def negative_fraction(d: int, batch_size: int, sigma: float, clip_norm: float, b
     the Gaussian mean-vs-std prediction, the exact probability (:func:`theory.dp_adam_design.negative_probability`),
     the simulated fraction over ``trials``·d coordinates with its Clopper–Pearson interval, and the bias of
     post-processing's v̂, (σC/B)² (section 3.1).
+
+    Parameters
+    ----------
+    d : int
+        The model dimension (>= 1).
+    batch_size : int
+        The batch size B (>= 1).
+    sigma : float
+        The noise multiplier σ (> 0).
+    clip_norm : float
+        The clipping norm C (> 0).
+    beta2 : float
+        Adam's second-moment decay β₂, in (0, 1).
+    steps : int
+        The round T at which v̂ is read (>= 1).
+    case : str
+        "optimistic" or "pessimistic".
+    trials : int
+        Simulated runs (>= 1).
+    seed : int
+        The simulation's seed (>= 0).
+
+    Returns
+    -------
+    dict
+        ``d``, ``d_star``, ``signal``, ``noise_std``, ``predicted_gaussian``, ``exact``, ``simulated`` with
+        ``simulated_lo``/``simulated_hi``, ``bias_vhat`` ((σC/B)²) and ``bias_v`` ((1 − β₂ᵀ)(σC/B)²).
+
+    Raises
+    ------
+    kernels.InvalidParameter
+        When a parameter is out of range (β₂ outside (0, 1), T·(σC/B)² not finite in float64, …).
     """
 
     d = V.count("d", d)
@@ -1529,7 +1634,32 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
 
     The kernel runs at multiplier σ·``noise_scale`` (1 = as implemented; < 1 is the negative control).  The score
     is the likelihood-ratio statistic of the noisy inputs recovered from the released θ and v:
-    post-processing Σ_t g̃_t[0]; IME Σ_t (g̃_t[0]/Δ₁ + q_t[0]/Δ₂); DP-MF Σ_t c_t (C g̃)_t[0] (C the strategy)."""
+    post-processing Σ_t g̃_t[0]; IME Σ_t (g̃_t[0]/Δ₁ + q_t[0]/Δ₂); DP-MF Σ_t c_t (C g̃)_t[0] (C the strategy).
+
+    Parameters
+    ----------
+    mech : str
+        A key of DPA_AUDITS ("post_processing", "ime" or "dpmf_half").
+    B : int
+        The batch size.
+    T : int
+        The rounds.
+    sigma : float
+        The noise multiplier σ.
+    canary : bool
+        Run on D′ (with the canary) rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies σ in the kernel only.
+
+    Returns
+    -------
+    dict
+        ``score``: one score per run, shape (trials,).
+    """
     variant, kind, _ = DPA_AUDITS[mech]
     G = _dpa_batches(mech, B, T, canary)
     cfg = kd.RoundConfig(variant=variant, lr=1.0, xi=1.0, clip_norm=1.0, sigma=sigma * noise_scale, batch_size=B)
@@ -1555,8 +1685,29 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
 
 
 def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
-    """The audit claim of ``mech``; ``noise_scale`` < 1 under-noises the kernel (negative control) and ``trials``
-    overrides the budget's runs per dataset (the tests' smaller negative controls)."""
+    """The audit claim ``dp_adam_design.audit.<mech>``.
+
+    ``noise_scale`` < 1 under-noises the kernel (negative control) and ``trials`` overrides the budget's runs per
+    dataset (the tests' smaller negative controls).
+
+    Parameters
+    ----------
+    mech : str
+        A key of DPA_AUDITS ("post_processing", "ime" or "dpmf_half").
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise (the accountant is still told the calibrated one).
+    trials : int or None
+        Runs per dataset; None takes the budget's (10⁴ quick, 10⁵ full).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome: one ε lower bound per configuration against dp-accounting's ε.
+    """
 
     _, kind, configs = DPA_AUDITS[mech]
     # 10⁴ runs per dataset at quick (run_stream's per-trial overhead, ≈ 0.1 ms, keeps a claim near 4 s), 10× at full
@@ -1649,8 +1800,29 @@ S341_XI = 1e-30  # ξ > 0 only so that the zero-gradient rounds are 0/ξ = 0 (th
 
 
 def s341_update(B: int, t: int, beta2: float, g0: float, present: bool) -> float:
-    """|θ_t − θ_{t−1}|/lr of the suite's Adam round (β₁ = 0, bias-corrected, no clipping, no noise) after t − 1
-    rounds of zero gradients and a t-th batch of B records whose first is g0 (``present``) or zeroed out."""
+    """|θ_t − θ_{t−1}|/lr of the suite's Adam round after t − 1 rounds of zero gradients.
+
+    The round is β₁ = 0, bias-corrected, without clipping or noise; the t-th batch has B records whose first is
+    g0 (``present``) or zeroed out, the others zero.
+
+    Parameters
+    ----------
+    B : int
+        The batch size.
+    t : int
+        The round whose update is measured (>= 1).
+    beta2 : float
+        Adam's second-moment decay β₂.
+    g0 : float
+        The first record's gradient in round t.
+    present : bool
+        Whether that record is present (False: zeroed out).
+
+    Returns
+    -------
+    float
+        The size of the t-th update divided by the learning rate.
+    """
     cfg = kd.RoundConfig(variant="post_processing", optimizer="adam", lr=1.0, beta1=0.0, beta2=beta2, xi=S341_XI,
                          clip_norm=math.inf, sigma=0.0, batch_size=B)
     st_ = kd.State.zeros(1)
@@ -1666,8 +1838,21 @@ def s341_update(B: int, t: int, beta2: float, g0: float, present: bool) -> float
 
 
 def s341_tolerance(beta2: float) -> float:
-    """Rounding bound of the measured update relative to the exact one: a dozen operations of relative error ≤ u,
-    and the two cancellations 1 − β₂ and 1 − β₂ᵗ (relative error ≤ u/(1 − β₂) each), doubled."""
+    """Rounding bound of the measured update relative to the exact one.
+
+    A dozen operations of relative error ≤ u, and the two cancellations 1 − β₂ and 1 − β₂ᵗ (relative error
+    ≤ u/(1 − β₂) each), doubled.
+
+    Parameters
+    ----------
+    beta2 : float
+        Adam's second-moment decay β₂, in (0, 1).
+
+    Returns
+    -------
+    float
+        2u(12 + 2/(1 − β₂)), u the unit roundoff.
+    """
     u = EPS / 2
     return 2 * u * (12 + 2 / (1 - beta2))
 
