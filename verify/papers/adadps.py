@@ -50,6 +50,21 @@ def _problem_cached(kind: str, items: tuple):
 
 
 def make_problem(kind: str, kw: dict):
+    """One of the adadps stand-in problems, built once per (kind, keyword arguments) and then reused.
+
+    Parameters
+    ----------
+    kind : str
+        "sparse_linear_regression", "zipf_bow_logistic" or "collinear_regression" (the kernels.adadps generator
+        of that name).
+    kw : dict
+        The generator's keyword arguments (hashable values; the cache keys on their sorted items).
+
+    Returns
+    -------
+    kernels.adadps.GLMProblem
+        The problem (the same object for equal arguments: do not modify it).
+    """
     return _problem_cached(kind, tuple(sorted(kw.items())))
 
 
@@ -311,7 +326,26 @@ def theorem1(budget: str, seed: int) -> Outcome:
 # Theorem 2: public-data RMSProp preconditioner — the pathwise steps (19), (24) and the rate
 # ======================================================================================
 def theorem2_path(ghat: np.ndarray, g: np.ndarray, beta: np.ndarray, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """v and A = √v + ε along a path: vᵗ = βᵗvᵗ⁻¹ + (1 − βᵗ)(ĝᵗ)², v⁰ = 0 (eqs. (4)–(5))."""
+    """v and A = √v + ε along a path: vᵗ = βᵗvᵗ⁻¹ + (1 − βᵗ)(ĝᵗ)², v⁰ = 0 (eqs. (4)–(5)).
+
+    Parameters
+    ----------
+    ghat : numpy.ndarray
+        The public gradients ĝᵗ of one coordinate, t = 1..T.
+    g : numpy.ndarray
+        The private gradients gᵗ (not used: the path depends on ĝ only; kept for a uniform signature).
+    beta : numpy.ndarray
+        The decays βᵗ, length T.
+    eps : numpy.ndarray
+        The offsets εᵗ, length T.
+
+    Returns
+    -------
+    v : numpy.ndarray
+        vᵗ, t = 1..T.
+    A : numpy.ndarray
+        Aᵗ = √vᵗ + εᵗ.
+    """
     v = np.empty(ghat.size)
     prev = 0.0
     for k in range(ghat.size):
@@ -324,6 +358,24 @@ def theorem2_slacks(ghat, g, beta, eps, a: float, gamma: float) -> tuple[float, 
     """Relative slacks of (19) √t·Aᵗ ≥ √(t−1)·Aᵗ⁻¹ (min over t) and of (24) for one coordinate, pathwise:
 
     Σₜ (gᵗ)²/(√(t vᵗ) + √t εᵗ) ≤ 2(2 − γ)/(aγ)·(√(T vᵀ) + √T εᵀ).  Both ≥ 0 when they hold.
+
+    Parameters
+    ----------
+    ghat, g : numpy.ndarray
+        The public and private gradients of one coordinate, t = 1..T.
+    beta, eps : numpy.ndarray
+        The decays βᵗ and offsets εᵗ, length T.
+    a : float
+        Assumption 3's constant a (> 0).
+    gamma : float
+        The decay bound γ (> 0).
+
+    Returns
+    -------
+    s19 : float
+        The smallest relative slack of (19) over t (inf when T = 1).
+    s24 : float
+        The relative slack (right − left)/right of (24).
     """
     T = ghat.size
     t = np.arange(1, T + 1, dtype=float)
@@ -340,7 +392,21 @@ def theorem2_slacks(ghat, g, beta, eps, a: float, gamma: float) -> tuple[float, 
 
 
 def theorem2_sample(rng: np.random.Generator, tmax: int = 60):
-    """A path satisfying the hypotheses: a ĝ² ≤ g² ≤ ĝ²/a, 1 − γ/t ≥ βᵗ ≥ 1 − 1/t, √t εᵗ non-decreasing."""
+    """A random path satisfying the hypotheses: a ĝ² ≤ g² ≤ ĝ²/a, 1 − γ/t ≥ βᵗ ≥ 1 − 1/t, √t εᵗ non-decreasing.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    tmax : int
+        The largest path length T (T is drawn from 1..tmax).
+
+    Returns
+    -------
+    tuple
+        ``(ghat, g, beta, eps, a, gamma)``: the arrays of length T and the two constants, the arguments of
+        :func:`theorem2_slacks`.
+    """
     T = int(rng.integers(1, tmax + 1))
     a = float(10 ** rng.uniform(-2, 0)) if rng.random() < 0.8 else 1.0
     gamma = float(10 ** rng.uniform(-2, 0)) if rng.random() < 0.8 else 1.0
@@ -370,7 +436,18 @@ def _rate_task(problem_kw: dict, method: str, lr: float, sigma: float, noise_cli
 
 
 def f_star_logistic(problem) -> float:
-    """min_w F(w) for a logistic GLM (L-BFGS on the exact loss; a numerical optimum)."""
+    """min_w F(w) for a logistic GLM (L-BFGS on the exact loss; a numerical optimum).
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        A problem with labels ±1 and the logistic loss.
+
+    Returns
+    -------
+    float
+        The smallest mean logistic loss L-BFGS-B finds from w = 0.
+    """
     from scipy.optimize import minimize
 
     X, y = problem.features, problem.labels
@@ -395,6 +472,22 @@ def assumption2_bound(problem, method: str, side_info: str, eps_a: float) -> flo
     """A C with ‖g/A‖ ≤ C for every record and every w (Assumption 2), logistic loss (|c| ≤ 1).
 
     Fixed A: max_i ‖x_i/A‖ (attained as |c| → 1).  Public RMSProp: Aᵗ ≥ ε_a, so max_i ‖x_i‖/ε_a.
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        The problem (its training features).
+    method : str
+        "adadps_fixed" (fixed A from side information); any other value is read as public RMSProp.
+    side_info : str
+        The side-information key of A (fixed A only).
+    eps_a : float
+        RMSProp's offset ε_a (> 0; public RMSProp only).
+
+    Returns
+    -------
+    float
+        The bound C.
     """
     X = problem.features
     if method == "adadps_fixed":
@@ -410,6 +503,22 @@ def assumption3_failure_rate(problem, batch_size: int, steps: int, seed: int) ->
     g_j = 0 exactly when (almost surely) no record of the private batch has it; a step where some feature is
     present in the private batch (Poisson, rate b/n) but absent from the public batch (b draws with
     replacement) forces a = 0.  Index draws only (w-independent), seeded.
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        The problem (training and public features).
+    batch_size : int
+        The batch size b (Poisson rate b/n for the private batch, b public draws).
+    steps : int
+        The steps simulated.
+    seed : int
+        The claim's base seed (the draws come from its adadps.theorem2 child seed).
+
+    Returns
+    -------
+    float
+        The fraction of the steps at which Assumption 3 must fail.
     """
     rng = np.random.default_rng(child_seed(seed, "adadps.theorem2", "assumption3"))
     Xb = problem.features > 0
@@ -705,7 +814,34 @@ def glm_kernel_monte_carlo(d: int, p: float, v: float, records: int, seed: int, 
     R = max_j E[g_j²]/A_j² for one-record gradients c_max·x (the worst case |c| = c_max), Bernoulli(p) features of
     value v, A = pv + ϵ: per record, the mean over the (exchangeable) coordinates (NumPy; it checks the closed form).
     Noise: kernels.adadps.run_central (fixed A) on b all-zero records (zero gradients) with σ and C, one step of
-    learning rate 1 from w⁰ = 0: −Δw = N, the kernel's noise after its division by b; per run Σ_j A_j N_j²."""
+    learning rate 1 from w⁰ = 0: −Δw = N, the kernel's noise after its division by b; per run Σ_j A_j N_j².
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    p : float
+        The features' Bernoulli probability.
+    v : float
+        The features' value.
+    records : int
+        Records drawn for R.
+    seed : int
+        The claim's base seed (the features and the noise runs come from its adadps.theorem3 child seeds).
+    sigma : float
+        The noise multiplier σ.
+    C : float
+        The clipping norm.
+    b : int
+        The batch size.
+    eps_a : float
+        The offset ϵ of A.
+
+    Returns
+    -------
+    dict
+        ``R``: per record the mean of x_j²/A_j² over j; ``noise``: per run Σ_j A_j N_j²; ``A``: the vector A.
+    """
 
     rng = np.random.default_rng(child_seed(seed, "adadps.theorem3", "features", d, int(p * 1e6)))
     A = np.full(d, p * v + eps_a)
@@ -821,6 +957,18 @@ def theorem5_constants(problem, side_info: str = "frequency") -> dict:
 
     L = λ_max(XᵀX)/(4n) (f'' ≤ 1/4), ϵ = min_j A_j, τ_j² = mean_i x_ij² (≥ the per-record variance of g_j, as
     |c| ≤ 1), C = max_i ‖x_i/A‖ (Assumption 2 for every w), F(w¹) − F* with w¹ = 0 and F* by L-BFGS.
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        A logistic problem.
+    side_info : str
+        The side-information key of the fixed A.
+
+    Returns
+    -------
+    dict
+        ``L``, ``eps_a`` (min_j A_j), ``S_tau_A`` (Σ_j τ_j²/A_j), ``C``, ``F1_gap``, ``d`` and ``A``.
     """
     X = problem.features
     A = problem.side_info[side_info]
@@ -950,7 +1098,14 @@ S41 = {"quick": dict(clips=(TOY["clip"],), tune_trials=2, trials=5),
 
 
 def toy_privacy() -> dict:
-    """The accountant's ε of the toy run: Poisson rate b/n (RDP and PLD), and fixed-size batches (replace-one, RDP)."""
+    """The accountant's ε of the toy run: Poisson rate b/n (RDP and PLD), and fixed-size batches (replace-one, RDP).
+
+    Returns
+    -------
+    dict
+        ``epsilon_rdp``, ``epsilon_pld``, ``epsilon_rdp_fixed_batch_replace_one``, the run's settings (``sigma``,
+        ``batch_size``, ``n``, ``sampling_rate``, ``steps``, ``delta``) and the paper's ``stated_epsilon``.
+    """
     from dp_accounting import dp_event as dpe
 
     n, b, T, s, dl = 1000, TOY["batch_size"], TOY["steps"], TOY["sigma"], TOY["delta"]
@@ -1288,6 +1443,34 @@ def audit_central_task(method: str, sampling: str, n: int, batch_size: int, step
     preconditions (clip_C(g)/A + σC·ξ) instead of clipping g/A.  On the audit's datasets every gradient lies along
     e₀, where clip_C(g)/A = clip_{C/A₀}(g/A); so the mutant is the kernel run with clipping threshold C/A₀ and its
     noise still σC (``noise_clip`` = C).  For dp_sgd (no preconditioner) it changes nothing.
+
+    Parameters
+    ----------
+    method : str
+        The kernel method ("adadps_fixed" or "dp_sgd").
+    sampling : str
+        "poisson" (zero-out pair) or another kernel sampling (replace-one pair).
+    n : int
+        Records.
+    batch_size : int
+        The batch size.
+    steps : int
+        The steps T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the σ handed to the kernel.
+    clip_target : str
+        "preconditioned" (as implemented) or "raw" (the mutant).
+
+    Returns
+    -------
+    dict
+        ``score`` (−w_T[0] per run) and ``clip_fraction`` (the mean fraction of clipped gradients).
     """
 
     choice("clip_target", clip_target, AUDIT_CLIP_TARGETS)
@@ -1314,7 +1497,30 @@ def audit_central_task(method: str, sampling: str, n: int, batch_size: int, step
 def audit_federated_task(users: int, per_round: int, rounds: int, canary: bool, trials: int, seed: int,
                          noise_scale: float = 1.0) -> dict:
     """Score −w_R[0] of ``trials`` runs of federated AdaDPS (A = AUDIT_A) from w⁰ = 0; user 0 holds one record,
-    zero on D and the canary on D′ (its local delta, ≈ −local_lr·10⁴·e₀, is clipped to C: user-level)."""
+    zero on D and the canary on D′ (its local delta, ≈ −local_lr·10⁴·e₀, is clipped to C: user-level).
+
+    Parameters
+    ----------
+    users : int
+        Users U.
+    per_round : int
+        Expected users per round (Poisson rate per_round/U).
+    rounds : int
+        Rounds R.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the σ handed to the kernel.
+
+    Returns
+    -------
+    dict
+        ``score``: −w_R[0] per run.
+    """
 
     X = np.zeros((users, AUDIT_D))
     if canary:
@@ -1330,7 +1536,24 @@ def audit_federated_task(users: int, per_round: int, rounds: int, canary: bool, 
 
 
 def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int) -> float:
-    """dp-accounting's ε at δ = AUDIT_DELTA for the mechanism of a configuration (see AUDIT_CENTRAL_CONFIGS)."""
+    """dp-accounting's ε at δ = AUDIT_DELTA for the mechanism of a configuration (see AUDIT_CENTRAL_CONFIGS).
+
+    Parameters
+    ----------
+    sampling : str
+        "poisson" (add/remove, PLD) or fixed-size batches (replace-one, RDP at multiplier σ/2).
+    n : int
+        Records.
+    batch_size : int
+        The batch size.
+    steps : int
+        The steps.
+
+    Returns
+    -------
+    float
+        The accountant's ε.
+    """
     from dp_accounting import dp_event as dpe
 
     if sampling == "poisson":  # PLD on a 0.01 grid: pessimistic, ≤ T·0.01 above the exact ε
@@ -1344,6 +1567,26 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
 
 def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
                   clip_target: str = "preconditioned") -> Outcome:
+    """The audit claim ``adadps.audit.<method>``: an ε lower bound per AUDIT_CENTRAL_CONFIGS entry.
+
+    Parameters
+    ----------
+    method : str
+        The kernel method audited.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise (the accountant is still told the calibrated one): the negative control.
+    clip_target : str
+        "preconditioned" or "raw" (see :func:`audit_central_task`).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
 
     trials = by_budget(budget, 20_000, 200_000)
     level = audit_level(len(AUDIT_CENTRAL_CONFIGS))  # each bound at the ledger's per-test level
@@ -1369,6 +1612,22 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
 
 
 def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
+    """The audit claim ``adadps.audit.federated`` (user level): an ε lower bound per AUDIT_FED_CONFIGS entry.
+
+    Parameters
+    ----------
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise (the negative control).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
     trials = by_budget(budget, 20_000, 200_000)
     level = audit_level(len(AUDIT_FED_CONFIGS))  # each bound at the ledger's per-test level
     tasks = [dict(users=U, per_round=b, rounds=R, canary=c, trials=trials,
@@ -1456,6 +1715,12 @@ def eq39_ratio() -> dict:
     log(1/δ) is the positive symbol ℓ (δ = e^{−ℓ}), γ = 1/(1 + g) with g ≥ 0 (γ ∈ (0, 1]).  Returns the ratio at
     the paper's T and its limits as S_A → ∞, n → ∞, ε → 0⁺ and ℓ → ∞ (the stated rate holds, as an O(·) in these,
     iff every limit is finite).
+
+    Returns
+    -------
+    dict
+        ``paper`` (the ratio, ``sympy.Expr``), ``limits`` (per ("paper_T", limit label) its growth), ``ell`` and
+        ``g`` (the two symbols introduced).
     """
     import sympy as sp
 
@@ -1502,8 +1767,22 @@ def _eq39_growth(expr, var, to):
 
 
 def eq39_smallest(ratio) -> dict:
-    """The smallest integer S_A (= d with every A_j = 1) at which the substituted bound over the stated rate exceeds
-    EQ39_FACTOR times its value at S_A = 1, all constants of eq. (38) equal to 1 (exact rationals)."""
+    """The smallest integer S_A (= d with every A_j = 1) at which the bound over the stated rate grows EQ39_FACTOR×.
+
+    The substituted bound over the stated rate is compared with EQ39_FACTOR times its value at S_A = 1, all
+    constants of eq. (38) equal to 1 (exact rationals), γ = 1.
+
+    Parameters
+    ----------
+    ratio : sympy.Expr
+        :func:`eq39_ratio`'s ``paper`` ratio.
+
+    Returns
+    -------
+    dict
+        ``S_A``, ``ratio`` and ``ratio_at_1`` (exact); empty when S_A is not the only free symbol left or no
+        S_A ≤ 10⁴ qualifies.
+    """
     import sympy as sp
 
     unit = ratio.subs({getattr(ta, k): v for k, v in EQ39_UNIT.items()})
@@ -1627,7 +1906,18 @@ def theorem4_constants(problem) -> dict:
     L = mean s² (exact), a = (s_low/s_high)⁴ (Assumption 3 for any two non-empty batches, exact), B = L·D̄
     (|∇F| on |w − w*| ≤ D̄), ϵ = 4B√(1 − β)/√a (the smallest ϵ with B√(1 − β) ≤ √a ϵ/4), α = ϵ/(2L) (the largest
     step allowed), C = s_high²·D̄/ϵ (‖g_i/A‖ ≤ C as A ≥ ϵ), ‖τ²‖₁ = Var_i(s_i²)·D̄² (per-record gradient variance),
-    F(w¹) − F* at w¹ = 0."""
+    F(w¹) − F* at w¹ = 0.
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        A d = 1 collinear_regression problem.
+
+    Returns
+    -------
+    dict
+        ``L``, ``a``, ``B``, ``eps_a``, ``alpha``, ``C``, ``S_tau``, ``F1_gap`` and ``d``.
+    """
     s2 = problem.features[:, 0] ** 2
     L = float(np.mean(s2))
     kw = problem.params
@@ -1879,7 +2169,18 @@ T9_LABELS = {"adam": "Adam", "adas_public": "AdaS (w/ public)", "adas_frequency"
 
 
 def t9_side_info(d: int):
-    """AdaS (w/o public)'s side information: the token frequencies ("frequency", as adadps.table)."""
+    """AdaS (w/o public)'s side information: the token frequencies ("frequency", as adadps.table).
+
+    Parameters
+    ----------
+    d : int
+        The dimension (not used: the key is the same for every d).
+
+    Returns
+    -------
+    str
+        "frequency".
+    """
     return "frequency"
 
 
@@ -1973,6 +2274,30 @@ def dp_adam_pub(problem, rng: np.random.Generator, *, lr: float, clip: float, si
     w⁰ = 0, β's = T8_BETAS (β₁ = ``beta1`` if given), ϵ = T8_EPS.  The batch and public draws reuse
     kernels.adadps_reference's helpers.
     A diverging run ends non-finite (its accuracy is then scored at w = 0 by the caller).
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        The problem (training and public records).
+    rng : numpy.random.Generator
+        The run's randomness (batches, public draws, noise).
+    lr : float
+        The learning rate α.
+    clip : float
+        The clipping norm C.
+    sigma : float
+        The noise multiplier σ.
+    batch_size : int
+        The expected batch size b.
+    steps : int
+        The steps T.
+    beta1 : float or None
+        β₁ (None: T8_BETAS's).
+
+    Returns
+    -------
+    numpy.ndarray
+        w_T, shape (d,).
     """
 
     b1, b2, b3 = T8_BETAS
