@@ -275,7 +275,20 @@ FIG1_BUDGETS = Budgets(quick=Fig1Runs(steps=200, runs=10, tune_runs=1, n_log=21)
 def figure1_runs(budget: str, seed: int) -> dict:
     """Figure 1's runs (shared by pagan.figure1 and pagan.section6.1): each method's stepsize chosen on tuning runs
     (fresh seeds), then fresh final runs at it. Returns {"res": {(algorithm, ε or 0): run}, "best": {(algorithm,
-    ε or 0): (stepsize, tuning score)}, "steps", "runs"}; the tasks go through verify.runner.sweep (and its cache)."""
+    ε or 0): (stepsize, tuning score)}, "steps", "runs"}; the tasks go through verify.runner.sweep (and its cache).
+
+    Parameters
+    ----------
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed (the runs' seeds are pagan.figure1's child seeds, whichever claim asks).
+
+    Returns
+    -------
+    dict
+        ``res``, ``best``, ``steps`` and ``runs`` as above.
+    """
     steps, runs, tune_runs, n_log = FIG1_BUDGETS.at(budget)
     data_seed = child_seed(seed, "pagan.figure1", "data")
     private = [a for a in FIG1_ALGORITHMS if kernels.SPECS[a].private]
@@ -436,7 +449,22 @@ _PAPER_POINT = dict(n=5000, b=70, delta=1e-5, epsilon=1.0)  # pagan §6.1
 
 
 def lemma31_steps(c: float, n: int, b: int) -> int:
-    """T = max(1, floor(c n²/b²)) (Lemma 3.1's T; the 1e-12 guards the floor against rounding)."""
+    """T = max(1, floor(c n²/b²)) (Lemma 3.1's T; the 1e-12 guards the floor against rounding).
+
+    Parameters
+    ----------
+    c : float
+        Lemma 3.1's constant c.
+    n : int
+        Records.
+    b : int
+        The batch size.
+
+    Returns
+    -------
+    int
+        T.
+    """
     return max(1, math.floor(float(numeric(tp.lemma3_1_steps())(b=b, c=c, n=n)) * (1 + 1e-12)))
 
 
@@ -456,6 +484,21 @@ def lemma31_c_star(n: int, b: int, delta: float, epsilon: float) -> dict:
     c* = T*·b²/n² with T* the largest step count found certified; ``c_fail`` is the c of the
     smallest step count found not certified (c* ≤ c_true < c_fail up to the PLD grid).
     c* = 0 when even one step is not (ε, δ)-DP.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    b : int
+        The batch size.
+    delta, epsilon : float
+        The (ε, δ) the noise multiplier is set for and the accountant is asked about.
+
+    Returns
+    -------
+    dict
+        ``t_star``, ``t_fail``, ``c_star``, ``c_fail``, ``eps_at_t_star``, ``sigma`` (the multiplier), ``vdi`` (the
+        PLD grid) and ``evaluations`` (accountant calls).
     """
     sigma = float(numeric(tp.noise_multiplier())(delta=delta, epsilon=epsilon))
     vdi = _pld_grid(epsilon, b / n, sigma)
@@ -504,7 +547,25 @@ LEMMA31_SLOPE_MARGIN = 0.1  # c* may not decay faster than (n/b)^-0.1 over a dec
 
 def lemma31_uniformity(points: list[dict], c_star, levels) -> tuple[list[dict], list[dict]]:
     """Per (ε, δ) with ε in ``levels``: the least-squares log-log slope of c* against n/b and the decades of n/b
-    it spans; and the series that decay faster than LEMMA31_SLOPE_MARGIN over ≥ 1 decade (exact values)."""
+    it spans; and the series that decay faster than LEMMA31_SLOPE_MARGIN over ≥ 1 decade (exact values).
+
+    Parameters
+    ----------
+    points : list of dict
+        The grid points, each with ``n``, ``b``, ``delta`` and ``epsilon``.
+    c_star : array_like
+        c* per point (points with c* = 0 are left out of the fits).
+    levels : iterable of float
+        The ε values fitted.
+
+    Returns
+    -------
+    series_fit : list of dict
+        Per (ε, δ) series with two or more distinct n/b: ``epsilon``, ``delta``, ``slope``, ``span`` (decades),
+        ``nb_min`` and ``nb_max``.
+    decays : list of dict
+        The entries of ``series_fit`` that decay too fast over at least a decade.
+    """
     c_star = np.asarray(c_star, dtype=float)
     eps = np.array([p["epsilon"] for p in points])
     nb = np.array([p["n"] / p["b"] for p in points], dtype=float)
@@ -664,7 +725,20 @@ def _geometry(sigma: np.ndarray, name: str) -> np.ndarray:
 
 
 def gaussian_norm_moments(w: np.ndarray, kmax: int) -> np.ndarray:
-    """E[(Q/W)^k], k = 1..kmax, for Q = Σ w_j N_j² and W = Σ w_j (theory.pagan.gaussian_norm_moment)."""
+    """E[(Q/W)^k], k = 1..kmax, for Q = Σ w_j N_j² and W = Σ w_j (theory.pagan.gaussian_norm_moment).
+
+    Parameters
+    ----------
+    w : numpy.ndarray
+        The positive weights w_j.
+    kmax : int
+        The highest moment.
+
+    Returns
+    -------
+    numpy.ndarray
+        The kmax moments.
+    """
     wn = np.asarray(w, dtype=float) / float(np.sum(w))
     sums = {f"P_{r}": float(np.sum(wn**r)) for r in range(1, kmax + 1)}
     out = []
@@ -992,17 +1066,52 @@ RATE_GRIDS = {
 
 
 def rate_batch(n: int) -> int:
-    """Batch size of the rate sweeps: b = max(20, n/1600), so T = c n²/b² stays ≤ 640k steps at c = 1/4."""
+    """Batch size of the rate sweeps: b = max(20, n/1600), so T = c n²/b² stays ≤ 640k steps at c = 1/4.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+
+    Returns
+    -------
+    int
+        b (n/1600 rounded down).
+    """
     return max(20, n // 1600)
 
 
 def moment_order(d: int) -> int:
-    """p = max(1, ⌈log d⌉): the paper's p = log d, rounded up to an integer so that G_2p is exact."""
+    """p = max(1, ⌈log d⌉): the paper's p = log d, rounded up to an integer so that G_2p is exact.
+
+    Parameters
+    ----------
+    d : int
+        The dimension (>= 1).
+
+    Returns
+    -------
+    int
+        p.
+    """
     return max(1, math.ceil(math.log(d)))
 
 
 def domain_diameters(domain: str, C: np.ndarray) -> dict:
-    """diam₂, diam∞ and diam in ‖x‖_{C⁻¹} = √(Σ x_j²/C_jj) of X∞ = [−1,1]^d ("box") or the unit ℓ₂ ball (exact)."""
+    """diam₂, diam∞ and diam in ‖x‖_{C⁻¹} = √(Σ x_j²/C_jj) of X∞ = [−1,1]^d ("box") or the unit ℓ₂ ball (exact).
+
+    Parameters
+    ----------
+    domain : str
+        "box"; any other value is read as the unit ℓ₂ ball.
+    C : numpy.ndarray
+        The diagonal of C (positive), length d.
+
+    Returns
+    -------
+    dict
+        ``diam2``, ``diam_inf`` and ``diam_C``.
+    """
     d = C.size
     if domain == "box":
         return {"diam2": 2.0 * math.sqrt(d), "diam_inf": 2.0, "diam_C": 2.0 * math.sqrt(float(np.sum(1.0 / C)))}
@@ -1078,7 +1187,25 @@ def _rate_task(setting: str, n: int, d: int, epsilon: float, c: float, trials: i
 
 
 def rate_tasks(setting: str, budget: str, seed: int, axes: Sequence[str] | None = None) -> list[dict]:
-    """The tasks of a rate sweep: every axis of RATE_GRIDS[budget] varied around the base point (deduplicated)."""
+    """The tasks of a rate sweep: every axis of RATE_GRIDS[budget] varied around the base point (deduplicated).
+
+    Parameters
+    ----------
+    setting : str
+        The rate setting (a key of RATE_SETTINGS).
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed (the tasks' seeds are pagan.theorem1's child seeds for every setting, so the claims
+        that sweep the same points share their runs).
+    axes : sequence of str or None
+        Only these axes (None: all).
+
+    Returns
+    -------
+    list of dict
+        One task of ``_rate_task`` per point.
+    """
     g = RATE_GRIDS[by_budget(budget, "quick", "full")]
     tasks, seen = [], set()
     for axis, values in g["axes"].items():
@@ -1136,6 +1263,36 @@ def rate_picture(sigma: Sequence[float], n: Sequence[int], epsilon: float = RATE
     ``setting`` "pagan" (PAGAN on X∞, C = σ^{-4/3}) or "pasan" (PASAN on the unit ball, C = σ^{-1});
     every other parameter is prescribed as in the theorems (see :data:`_RATE_NOTES`).  Returns the
     figure (render it with verify.plots.render) and one row of numbers per n.
+
+    Parameters
+    ----------
+    sigma : sequence of float
+        The σ-profile (positive scales σ_j; d = its length).
+    n : sequence of int
+        The dataset sizes (each >= 2).
+    epsilon : float
+        The privacy parameter ε (> 0).
+    setting : str
+        "pagan" or "pasan".
+    c : float
+        Lemma 3.1's constant c (T = c n²/b²; > 0).
+    trials : int
+        Runs per n (>= 2).
+    seed : int
+        The base seed (>= 0).
+
+    Returns
+    -------
+    figure : Figure
+        The picture.
+    rows : list of dict
+        Per n: ``n``, ``measured`` with ``lo``/``hi``, ``bound``, ``rate``, ``free_output`` and
+        ``hypothesis_met``.
+
+    Raises
+    ------
+    kernels.InvalidParameter
+        When an argument is out of range, or a quantity derived from it is refused (naming the arguments).
     """
     V = kernels.validate
     sigma = V.finite_array("sigma", sigma, ndim=1)
@@ -1256,7 +1413,22 @@ def _sweep_panel(title: str, label: str, sel: list[dict], kmax: float) -> Panel:
 
 
 def adversarial_tasks(setting: str, budget: str, seed: int) -> list[dict]:
-    """The planted-mean, b = 1 sweep along n (ADV_GRIDS) for ``setting``."""
+    """The planted-mean, b = 1 sweep along n (ADV_GRIDS) for ``setting``.
+
+    Parameters
+    ----------
+    setting : str
+        The rate setting.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed (pagan.theorem1's child seeds, as :func:`rate_tasks`).
+
+    Returns
+    -------
+    list of dict
+        One task per n.
+    """
     g = ADV_GRIDS[by_budget(budget, "quick", "full")]
     return [dict(setting=setting, trials=g["trials"], n=n, **g["base"], batch=1, planted=ADV_PLANTED,
                  seed=child_seed(seed, "pagan.theorem1", "adversarial", n),
@@ -1491,14 +1663,38 @@ THM3_GRIDS = {
 
 
 def thm3_sigma(profile: str, d: int) -> np.ndarray:
-    """The σ-profiles of the Theorem 3 check (max σ_j = 1 as the theorem assumes)."""
+    """The σ-profiles of the Theorem 3 check (max σ_j = 1 as the theorem assumes).
+
+    Parameters
+    ----------
+    profile : str
+        "(1, 0.1)", "j^-1.5" or "j^-2".
+    d : int
+        The dimension (power-law profiles only; "(1, 0.1)" has d = 2).
+
+    Returns
+    -------
+    numpy.ndarray
+        σ_1..σ_d.
+    """
     if profile == "(1, 0.1)":
         return np.array([1.0, 0.1])
     return kernels.pagan_problems.power_law_sigma(d, {"j^-1.5": 1.5, "j^-2": 2.0}[profile])
 
 
 def thm3_sample_size(d: int) -> int:
-    """Theorem 3's n (reconstructed condition, theory.pagan.theorem3_sample_size) at r = 1, β, ε, δ of the check."""
+    """Theorem 3's n (reconstructed condition, theory.pagan.theorem3_sample_size) at r = 1, β, ε, δ of the check.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    int
+        n, rounded up.
+    """
     T = kernels.moments.rounds_for(d)
     f = numeric(tp.theorem3_sample_size())
     return int(math.ceil(float(f(T=T, beta=THM3_BETA, d=d, delta=THM3_DELTA, epsilon=THM3_EPSILON, r=THM3_R))))
@@ -1531,7 +1727,18 @@ def _thm3_task(profile: str, d: int, n: int, trials: int, seed: int) -> dict:
 
 
 def gaussian_moment_ratio(pmax: float) -> float:
-    """sup over p ∈ [1, pmax] of E|N|^p^{2/p}/p for N ~ N(0,1): Definition 4.1 holds with r² = this (exact, gamma functions)."""  # noqa: E501
+    """sup over p ∈ [1, pmax] of E|N|^p^{2/p}/p for N ~ N(0,1): Definition 4.1 holds with r² = this (exact, gamma functions).
+
+    Parameters
+    ----------
+    pmax : float
+        The largest p (values below 1 are read as 1).
+
+    Returns
+    -------
+    float
+        The supremum over a grid of 400 values of p.
+    """  # noqa: E501
     from scipy.special import gammaln
     ps = np.linspace(1.0, max(1.0, pmax), 400)
     log_m = ps / 2 * math.log(2) + gammaln((ps + 1) / 2) - 0.5 * math.log(math.pi)
@@ -1552,7 +1759,18 @@ def _thm3_key(t: dict) -> str:
 
 def thm3_empty_interval(dims=range(2, 11)) -> dict | None:
     """Exact: the smallest d and a σ (max σ_j = 1) for which eq. (10)'s interval [½max(σ_j, d^{-3/2}), 2σ_j] is empty
-    for some j (σ_j < d^{-3/2}/4), evaluated with theory.pagan.theorem3_lower/upper; None if none in ``dims``."""
+    for some j (σ_j < d^{-3/2}/4), evaluated with theory.pagan.theorem3_lower/upper; None if none in ``dims``.
+
+    Parameters
+    ----------
+    dims : iterable of int
+        The dimensions tried, in order.
+
+    Returns
+    -------
+    dict or None
+        ``d``, ``sigma``, ``coordinate`` (1-based), ``lower`` and ``upper``.
+    """
     f_lo, f_up = numeric(tp.theorem3_lower()), numeric(tp.theorem3_upper())
     for d in dims:
         sj = float(d) ** -1.5 / 5.0  # below d^{-3/2}/4
@@ -2066,6 +2284,32 @@ def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int,
     gives the same ratio and j = 0).  Mutants for the negative controls (mechanism options, no file edits):
     ``noise_scale`` multiplies the noise the mechanism adds (1 = as implemented); ``noise_geometry="direct"`` draws
     the noise with covariance ∝ A instead of A⁻¹ (std z·√a_j/b instead of z/(b·√a_j)).
+
+    Parameters
+    ----------
+    algorithm : str
+        The kernel algorithm.
+    n : int
+        Records.
+    batch_size : int
+        The batch size.
+    steps : int
+        T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the mechanism's noise.
+    noise_geometry : str
+        "inverse" (as implemented) or "direct" (the mutant).
+
+    Returns
+    -------
+    dict
+        ``score`` (per run), ``noise_multiplier`` and ``canary_axis`` (j).
     """
     choice("noise_geometry", noise_geometry, PAGAN_NOISE_GEOMETRIES)
     d_without, _ = _pagan_family_datasets(n)
@@ -2089,6 +2333,26 @@ def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int,
 
 def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: float = 1.0,
                        noise_geometry: str = "inverse"):
+    """The audit claim ``pagan.audit.<algorithm>``: an ε lower bound per PAGAN_AUDIT_CONFIGS entry.
+
+    Parameters
+    ----------
+    algorithm : str
+        The kernel algorithm audited.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the mechanism's noise (the negative control).
+    noise_geometry : str
+        "inverse" or "direct" (see :func:`pagan_family_audit_task`).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
     trials = by_budget(budget, 50_000, 500_000)
     n_tests = len(PAGAN_AUDIT_CONFIGS)  # this claim's bounds; each at the ledger's per-test level
     level = audit_level(n_tests)
