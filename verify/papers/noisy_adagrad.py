@@ -62,7 +62,24 @@ def expectation_below(regret, bound) -> tuple[str, float, float]:
     """Is E[regret] ≤ E[bound]?  holds: the lower bound of E[bound] (:func:`mean_lower_nonnegative`) exceeds the
     t-interval's upper end of E[regret]; violated: the t-interval of E[bound] lies below that of E[regret] and no
     single trial's bound reaches the regret's lower end; else inconclusive.  Returns (verdict, lower E[bound],
-    regret CI upper end)."""
+    regret CI upper end).
+
+    Parameters
+    ----------
+    regret : array_like
+        The measured regret per trial.
+    bound : array_like
+        The bound per trial (non-negative).
+
+    Returns
+    -------
+    verdict : str
+        "holds", "violated" or "inconclusive".
+    bound_lo : float
+        The lower bound of E[bound].
+    regret_hi : float
+        The upper end of E[regret]'s t-interval.
+    """
     r = mean_ci(regret)
     b_lo = mean_lower_nonnegative(bound)
     b = mean_ci(bound)
@@ -98,7 +115,20 @@ def _declare_both_sides_equivalent(claim_id: str, fn: str) -> None:
 
 
 def lemma16_slack(a: np.ndarray) -> tuple[float, float, float]:
-    """(slack in rounding units, lhs, rhs): slack ≥ −1 means the inequality holds up to rounding."""
+    """(slack in rounding units, lhs, rhs): slack ≥ −1 means the inequality holds up to rounding.
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        Lemma 16's non-negative sequence.
+
+    Returns
+    -------
+    slack : float
+        (rhs − lhs) in rounding units (−inf when rhs = 0 < lhs).
+    lhs, rhs : float
+        The two sides (theory.noisy_adagrad.lemma16_sides).
+    """
     lhs, rhs = tn.lemma16_sides(a)
     tol = rounding_tolerance(max(a.size, 1), max(rhs, lhs, 1e-300), ops_per_term=6)
     if rhs == 0.0:
@@ -174,7 +204,20 @@ def lemma16(budget: str, seed: int) -> Outcome:
 def lemma13_tolerance(grads: np.ndarray, rtol: float = 1e-12) -> float:
     """First-order rounding bound of Σ∇ᵀG_t⁺∇ and 2Tr G_T: each quadratic form is computed from an eigh of
     S_t (backward error ~p·eps·‖S_t‖), whose effect on ∇ᵀG⁺∇ is at most ~p·eps·‖∇‖²·κ(G_t)/λ_min⁺(G_t);
-    summed over t, plus the trace's rounding."""
+    summed over t, plus the trace's rounding.
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        The gradients ∇_1..∇_T, shape (T, p).
+    rtol : float
+        Singular values below rtol times the largest count as zero.
+
+    Returns
+    -------
+    float
+        The absolute tolerance.
+    """
     p = grads.shape[1]
     S = np.zeros((p, p))
     tot = 0.0
@@ -189,6 +232,22 @@ def lemma13_tolerance(grads: np.ndarray, rtol: float = 1e-12) -> float:
 
 
 def lemma13_sample(rng: np.random.Generator, tmax: int = 40, pmax: int = 6) -> np.ndarray:
+    """A random gradient sequence for Lemma 13's search: edge values, a low-rank span or decaying norms.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    tmax : int
+        The largest T (T is drawn from 1..tmax).
+    pmax : int
+        The largest dimension p (drawn from 1..pmax).
+
+    Returns
+    -------
+    numpy.ndarray
+        The gradients, shape (T, p).
+    """
     T = int(rng.integers(1, tmax + 1))
     p = int(rng.integers(1, pmax + 1))
     kind = rng.integers(0, 3)
@@ -280,7 +339,22 @@ LEMMA12_PIN_PSD = {"A": [[1.0, 0.0], [0.0, 0.0]], "B": [[2.0, 1.0], [1.0, 1.0]],
 def lemma12_case(rng: np.random.Generator, p: int, family: str):
     """(A, B, u, v) meeting the lemma's hypotheses: A ⪰ 0, C = A + B ⪰ 0 and invertible, B and B⁻¹A + I
     invertible, v ∈ im(A).  family: "general" (any u), "general_B_psd" (any u, B ⪰ 0), "u_eq_v" (B indefinite
-    allowed), "u_eq_v_B_psd" (B ⪰ 0)."""
+    allowed), "u_eq_v_B_psd" (B ⪰ 0).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    p : int
+        The dimension.
+    family : str
+        One of the four families above.
+
+    Returns
+    -------
+    tuple
+        ``(A, B, u, v)``: two p×p matrices and two vectors of length p (check them with :func:`lemma12_valid`).
+    """
     r = int(rng.integers(1, p + 1))
     F = rng.standard_normal((p, r)) * 10.0 ** rng.uniform(-2, 2, r)
     A = F @ F.T
@@ -298,6 +372,20 @@ def lemma12_case(rng: np.random.Generator, p: int, family: str):
 
 
 def lemma12_valid(A, B) -> bool:
+    """Whether (A, B) meets Lemma 12's invertibility hypotheses, with a 1e-12 relative margin.
+
+    C = A + B positive definite, B invertible and B⁻¹A + I invertible (determinants away from 0).
+
+    Parameters
+    ----------
+    A, B : numpy.ndarray
+        p×p symmetric matrices.
+
+    Returns
+    -------
+    bool
+        True when all three hold.
+    """
     p = A.shape[0]
     Cm = A + B
     if np.linalg.eigvalsh(Cm).min() <= 1e-12 * max(1.0, np.abs(Cm).max()):
@@ -312,7 +400,27 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     """The proof's use (eqs. (20), (22)): A = G_t with positive spectrum λ_min⁺ = 1 … spread (k-dim span),
     B = σ_B·GOE with σ_B = ρ·λ_min⁺, C = H_t = Π(A + B)Π on the span (exact oracle), u = v = b ~ N(0, I).
     Returns the frequencies of ‖b‖²_{C⁺} > (4/3)‖b‖²_{A⁺} and of Tr C⁺ > (4/3) Tr A⁺ (the b-averaged form (20)),
-    and of an indefinite C."""
+    and of an indefinite C.
+
+    Parameters
+    ----------
+    rho : float
+        σ_B / λ_min⁺.
+    k : int
+        The span's dimension.
+    draws : int
+        Draws of (B, b).
+    seed : int
+        The claim's base seed (the draws come from a noisy_adagrad.lemma12 child seed per ρ).
+    spread : float
+        The largest eigenvalue of A (the smallest is 1).
+
+    Returns
+    -------
+    dict
+        ``fail_b``, ``fail_trace``, ``indefinite`` (counts), ``draws`` and ``median_ratio``
+        (median ‖b‖²_{C⁺}/‖b‖²_{A⁺}).
+    """
     rng = np.random.default_rng(child_seed(seed, "noisy_adagrad.lemma12", "proof form", int(round(rho * 1e6))))
     lam = np.logspace(0.0, math.log10(spread), k)
     Ainv_tr = float(np.sum(1 / lam))
@@ -1120,7 +1228,18 @@ def half_budget_multiplier(epsilon: float, delta: float) -> float:
     :func:`verify.privacy.calibrate_multiplier` to relative precision 1e-9).
 
     T releases of multiplier z√T compose to exactly this one (Gaussian composition), so a phase of T releases
-    with multiplier z√T each is (ε/2, δ/2)-DP."""
+    with multiplier z√T each is (ε/2, δ/2)-DP.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The whole budget (ε, δ); the release gets half of each.
+
+    Returns
+    -------
+    float
+        z.
+    """
 
     return calibrate_multiplier(lambda z: gaussian_epsilon(z, delta / 2, 1), epsilon / 2, guess=1.0, rel=1e-9)
 
@@ -1597,7 +1716,24 @@ def _orthonormal(rng: np.random.Generator, p: int, k: int) -> np.ndarray:
 def gamma_pair(rng: np.random.Generator, pmax: int = 8) -> tuple[np.ndarray, np.ndarray, str]:
     """A seeded (V, Ṽ, family): 'nested' draws Ṽ inside span V (any k̃ ≤ k, so the hypothesis of Theorem 3.1 holds);
     'rotated' turns span V by principal angles up to 10^u, u ∈ [−6, 0.2] (k̃ = k, the oracle γ is meant to model);
-    'random' draws Ṽ independently of V."""
+    'random' draws Ṽ independently of V.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    pmax : int
+        The largest dimension p (drawn from 2..pmax).
+
+    Returns
+    -------
+    V : numpy.ndarray
+        p×k orthonormal.
+    Vt : numpy.ndarray
+        p×k̃ orthonormal.
+    family : str
+        "nested", "rotated" or "random".
+    """
     p = int(rng.integers(2, pmax + 1))
     k = int(rng.integers(1, p))
     V = _orthonormal(rng, p, k)
@@ -1616,7 +1752,22 @@ def gamma_pair(rng: np.random.Generator, pmax: int = 8) -> tuple[np.ndarray, np.
 
 def gamma_witness_slack(V: np.ndarray, Vt: np.ndarray) -> tuple[float, float, float]:
     """(slack, residual, gap): slack < 0 iff (V, Ṽ) satisfies Theorem 3.1's hypothesis ṼṼᵀ(I − VVᵀ) = 0 (to
-    rounding) with a gap 0 < ‖VVᵀ − ṼṼᵀ‖_op < 1 clear of both ends by more than rounding; in rounding units."""
+    rounding) with a gap 0 < ‖VVᵀ − ṼṼᵀ‖_op < 1 clear of both ends by more than rounding; in rounding units.
+
+    Parameters
+    ----------
+    V, Vt : numpy.ndarray
+        Orthonormal bases of the two subspaces (p rows each).
+
+    Returns
+    -------
+    slack : float
+        As above.
+    residual : float
+        ‖ṼṼᵀ(I − VVᵀ)‖ (theory.noisy_adagrad.theorem3_1_assumption_residual).
+    gap : float
+        ‖VVᵀ − ṼṼᵀ‖_op.
+    """
     res = tn.theorem3_1_assumption_residual(V, Vt)
     gap = tn.subspace_gap(V, Vt)
     tol = 10 * V.shape[0] ** 2 * EPS
@@ -1735,7 +1886,18 @@ COR6_K_GRID = tuple(range(1, 11))
 
 
 def k_dependence(expr: sp.Expr) -> sp.Expr:
-    """expr / expr|_{k=1}, simplified: the k-dependence of an O(·) rate (its constant cancels)."""
+    """expr / expr|_{k=1}, simplified: the k-dependence of an O(·) rate (its constant cancels).
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A rate in the symbol k of theory.noisy_adagrad.
+
+    Returns
+    -------
+    sympy.Expr
+        The simplified ratio.
+    """
     return sp.simplify(expr / expr.subs(tn.k, 1))
 
 
@@ -1857,7 +2019,22 @@ def proof_route_sides(case: dict) -> tuple[float, float, int]:
 
 def isotropic_route(k: int, en: float, delta: float = COR6_DELTA) -> float:
     """C.7's route computed exactly for α = 0, L = C = 1: T = (εn)² steps with unit gradients cycling through k
-    orthonormal directions (G_t diagonal: √(count) per direction); eq. (25) at its best η, γ = 0; times εn."""
+    orthonormal directions (G_t diagonal: √(count) per direction); eq. (25) at its best η, γ = 0; times εn.
+
+    Parameters
+    ----------
+    k : int
+        The number of directions.
+    en : float
+        εn.
+    delta : float
+        δ.
+
+    Returns
+    -------
+    float
+        εn times the bound.
+    """
     T = int(round(en**2))
     t = np.arange(1, T + 1)
     counts = (t[:, None] - 1 - np.arange(k)[None, :]) // k + 1  # visits of direction j in the first t steps
@@ -2192,7 +2369,20 @@ LEMMA14_MARGIN = 1e-9
 def lemma14_case(rng: np.random.Generator, kind: str) -> dict:
     """A seeded instance: p ∈ 2..5, the seminorm's matrix (quad: M = BBᵀ with B p×r, r ∈ 0..p, so possibly singular;
     ℓ_q: a random square M, singular in a quarter of the draws), a segment [a, b], a point x and v = a + u(b − a),
-    u from {0, 1, uniform}."""
+    u from {0, 1, uniform}.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    kind : str
+        "quad" or an ℓ_q kind of theory.noisy_adagrad.lemma14_sides.
+
+    Returns
+    -------
+    dict
+        ``kind``, ``M``, ``x``, ``a``, ``b`` and ``u`` (the arguments of :func:`lemma14_slack`).
+    """
     p = int(rng.integers(2, 6))
     if kind == "quad":
         B = rng.standard_normal((p, int(rng.integers(0, p + 1))))
@@ -2207,7 +2397,20 @@ def lemma14_case(rng: np.random.Generator, kind: str) -> dict:
 
 
 def lemma14_slack(case: dict) -> tuple[float, float]:
-    """((rhs − lhs)/(margin·max(rhs, tiny)), lhs/rhs): slack < −1 is a violation beyond rounding and search error."""
+    """((rhs − lhs)/(margin·max(rhs, tiny)), lhs/rhs): slack < −1 is a violation beyond rounding and search error.
+
+    Parameters
+    ----------
+    case : dict
+        An instance as :func:`lemma14_case` returns.
+
+    Returns
+    -------
+    slack : float
+        As above (the scale is max(rhs, lhs, tiny)).
+    ratio : float
+        lhs/rhs (inf when rhs = 0 < lhs, 1 when both are 0).
+    """
     lhs, rhs = tn.lemma14_sides(case["kind"], case["M"], case["x"], case["a"], case["b"], case["u"])
     scale = max(rhs, lhs, 1e-300)
     return (rhs - lhs) / (LEMMA14_MARGIN * scale), (lhs / rhs if rhs > 0 else (math.inf if lhs > 0 else 1.0))
@@ -2299,7 +2502,20 @@ def _sym(X: np.ndarray) -> np.ndarray:
 
 def dk_case(rng: np.random.Generator, pmax: int = 8) -> dict:
     """A seeded (A, B): A = U·diag(w)·Uᵀ (w with ties in a third of the draws, scale 10^[−2, 2]); B = A + E with
-    ‖E‖ ~ 10^[−8, 1]·‖A‖ (two thirds) or an independent draw."""
+    ‖E‖ ~ 10^[−8, 1]·‖A‖ (two thirds) or an independent draw.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    pmax : int
+        The largest dimension p (drawn from 2..pmax).
+
+    Returns
+    -------
+    dict
+        ``A``, ``B`` (symmetric p×p) and ``u`` (a uniform draw).
+    """
     p = int(rng.integers(2, pmax + 1))
     U = _orthonormal(rng, p, p)
     w = rng.standard_normal(p) * 10.0 ** rng.uniform(-2, 2)
@@ -2315,7 +2531,20 @@ def dk_case(rng: np.random.Generator, pmax: int = 8) -> dict:
 
 
 def dk_pairs(A: np.ndarray, B: np.ndarray, ascending: bool = False) -> list[tuple[int, int]]:
-    """The index pairs (i, j) meeting Theorem 15's hypothesis λ_i(A) > λ_j(B)."""
+    """The index pairs (i, j) meeting Theorem 15's hypothesis λ_i(A) > λ_j(B).
+
+    Parameters
+    ----------
+    A, B : numpy.ndarray
+        Symmetric p×p matrices.
+    ascending : bool
+        Eigenvalues indexed in ascending order (default: descending).
+
+    Returns
+    -------
+    list of tuple of int
+        The 1-based pairs (i, j).
+    """
     p = A.shape[0]
     return [(i, j) for i in range(1, p + 1) for j in range(1, p + 1)
             if tn.eigenvalue(A, i, ascending) > tn.eigenvalue(B, j, ascending)]
@@ -2324,7 +2553,24 @@ def dk_pairs(A: np.ndarray, B: np.ndarray, ascending: bool = False) -> list[tupl
 def dk_slack(A: np.ndarray, B: np.ndarray, i: int, j: int, ascending: bool = False) -> tuple[float, float]:
     """((allowed − lhs)/(10p·eps), lhs/rhs): allowed is the stated bound at a backward-perturbed (A, B) — eigh's
     eigenvectors are exact for matrices within c = 8p·eps·(‖A‖ + ‖B‖) — so rhs·(1 + c/‖A − B‖)/(1 − c/gap), plus
-    the rounding 10p·eps of lhs. slack < 0: a violation beyond rounding (inf when the gap is within rounding)."""
+    the rounding 10p·eps of lhs. slack < 0: a violation beyond rounding (inf when the gap is within rounding).
+
+    Parameters
+    ----------
+    A, B : numpy.ndarray
+        Symmetric p×p matrices.
+    i, j : int
+        The 1-based eigenvalue indices.
+    ascending : bool
+        Eigenvalues indexed in ascending order (default: descending).
+
+    Returns
+    -------
+    slack : float
+        As above.
+    ratio : float
+        lhs/rhs (0 when rhs = 0).
+    """
     lhs, rhs = tn.davis_kahan_sides(A, B, i, j, ascending)
     p = A.shape[0]
     c = 8 * p * EPS * (float(np.linalg.norm(A, 2)) + float(np.linalg.norm(B, 2)))
@@ -2338,7 +2584,18 @@ def dk_slack(A: np.ndarray, B: np.ndarray, i: int, j: int, ascending: bool = Fal
 
 def dk_tight(theta: float) -> tuple[np.ndarray, np.ndarray]:
     """A = diag(1, −1), B = R_θ A R_θᵀ: ‖A − B‖ = 2 sin θ, λ₁(A) − λ₂(B) = 2, and the top eigenvectors are θ apart,
-    so both sides of (37) (i = 1, j = 2) equal sin θ: the constant 1 is attained."""
+    so both sides of (37) (i = 1, j = 2) equal sin θ: the constant 1 is attained.
+
+    Parameters
+    ----------
+    theta : float
+        The rotation angle θ.
+
+    Returns
+    -------
+    A, B : numpy.ndarray
+        The 2×2 pair.
+    """
     R = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     A = np.diag([1.0, -1.0])
     return A, _sym(R @ A @ R.T)
