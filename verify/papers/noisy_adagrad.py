@@ -49,7 +49,25 @@ def mean_lower_nonnegative(x, level: float = 0.95) -> float:
     """A distribution-free lower confidence bound on E[X] for X ≥ 0 (heavy tails allowed): for a threshold q,
     E[X] ≥ q·P(X ≥ q) ≥ q·(Clopper–Pearson lower end of the frequency of X ≥ q); q runs over the sample minimum,
     lower quartile and median, with a Bonferroni split of the level.  (A t-interval is not valid for the
-    heavy-tailed bound terms that Tr G_t⁺ produces.)"""
+    heavy-tailed bound terms that Tr G_t⁺ produces.)
+
+    Parameters
+    ----------
+    x : array_like
+        The non-negative sample.
+    level : float
+        The confidence level.
+
+    Returns
+    -------
+    float
+        The lower bound.
+
+    Raises
+    ------
+    ValueError
+        When a sample is negative.
+    """
     x = np.sort(np.asarray(x, dtype=float))
     if np.any(x < 0):
         raise ValueError("mean_lower_nonnegative needs non-negative samples")
@@ -563,7 +581,20 @@ def lemma12(budget: str, seed: int) -> Outcome:
 # Lemma 5: sensitivity of G_t over neighbouring datasets
 # ======================================================================================
 def lemma5_gap(a: np.ndarray, h: np.ndarray) -> float:
-    """‖G^D − G^{D'}‖_F for per-step averages a_i (D', without the record) and a_i + h_i (D)."""
+    """‖G^D − G^{D'}‖_F for per-step averages a_i (D', without the record) and a_i + h_i (D).
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        The per-step average gradients on D′, shape (t, p).
+    h : numpy.ndarray
+        The record's contributions, shape (t, p).
+
+    Returns
+    -------
+    float
+        The Frobenius distance of the two G = (MᵀM)^{1/2}.
+    """
     def root(M):
         w, U = np.linalg.eigh(M.T @ M)
         return (U * np.sqrt(np.clip(w, 0, None))) @ U.T
@@ -579,7 +610,28 @@ def _to_balls(x: np.ndarray, t: int, p: int, n: int, L: float = 1.0):
 
 
 def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: int) -> dict:
-    """Worst ‖G_t^D − G_t^{D'}‖_F/(L√t/n) found (L = 1): seeded random + structured cases + L-BFGS-B."""
+    """Worst ‖G_t^D − G_t^{D'}‖_F/(L√t/n) found (L = 1): seeded random + structured cases + L-BFGS-B.
+
+    Parameters
+    ----------
+    t : int
+        Steps.
+    n : int
+        Records.
+    p : int
+        The dimension.
+    starts : int
+        L-BFGS-B starts.
+    random_cases : int
+        Random cases.
+    seed : int
+        The claim's base seed (a noisy_adagrad.lemma5 child seed per (t, n, p)).
+
+    Returns
+    -------
+    dict
+        ``worst`` (the ratio), ``worst_gap`` (the distance) and ``evaluated`` (cases evaluated).
+    """
     rng = np.random.default_rng(child_seed(seed, "noisy_adagrad.lemma5", t, n, p))
     scale = math.sqrt(t) / n
     best = 0.0
@@ -1391,7 +1443,22 @@ def na_audit_datasets(n: int, p: int = NA_AUDIT_P, adjacency: str = "zero_out"):
     zero on D and the canary x = e₁ (‖x‖ = L = 1) with target y = 10⁶ on D′, whose gradient −e₁/n is the largest
     a record can contribute, at every step.  ``"replace_one"``: record 0 is x = e₁ on both, with target −10⁶ on D
     (gradient +e₁/n) and +10⁶ on D′ (gradient −e₁/n) — the two average gradients are 2L/n apart, the full
-    replace-one sensitivity, at every step (and G_t = √t/n·e₁e₁ᵀ is the same on both)."""
+    replace-one sensitivity, at every step (and G_t = √t/n·e₁e₁ᵀ is the same on both).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    p : int
+        The dimension.
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    D, D_prime : kernels.noisy_adagrad.LowRankGLM
+        The pair (D first).
+    """
 
     adjacency = _na_adjacency(adjacency)
     X1 = np.zeros((n, p))
@@ -1415,7 +1482,22 @@ def _na_adjacency(adjacency: str) -> str:
 
 def na_dpgd_audit_sigma(n: int, steps: int, adjacency: str = "zero_out") -> float:
     """DP-GD's σ as Theorem 5.1's check sets it (nominal ε = AUDIT_EPSILON, δ = AUDIT_DELTA), for the audit's
-    adjacency: L = 1 for zero-out; for replace-one the sensitivity 2L/n takes the place of L/n (L → 2)."""
+    adjacency: L = 1 for zero-out; for replace-one the sensitivity 2L/n takes the place of L/n (L → 2).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : int
+        T.
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    float
+        σ.
+    """
 
     L = float(NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)])
     return float(numeric(tn.theorem5_1_sigma())(L=L, T=steps, delta=AUDIT_DELTA, epsilon=AUDIT_EPSILON, n=n))
@@ -1427,7 +1509,30 @@ def na_dpgd_audit_task(n: int, steps: int, canary: bool, trials: int, seed: int,
     the canary pushes +η/n per step along e₁ (zero-out; replace-one moves it 2η/n), the noise is isotropic and i.i.d.,
     so the likelihood ratio of all T iterates depends on them only through θ_T[0] — observing θ_T is as strong as
     observing every step.  (The released average iterate sums θ_0..θ_{T−1} and misses the last step.)
-    ``multiplier`` = σn/L, the noise in units of one record's bound L/n (L = 1)."""
+    ``multiplier`` = σn/L, the noise in units of one record's bound L/n (L = 1).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : int
+        T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the kernel's σ (the negative control).
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    dict
+        ``last`` (θ_T[0] per run) and ``multiplier``.
+    """
 
     d0, d1 = na_audit_datasets(n, adjacency=adjacency)
     sigma = na_dpgd_audit_sigma(n, steps, adjacency)
@@ -1436,7 +1541,18 @@ def na_dpgd_audit_task(n: int, steps: int, canary: bool, trials: int, seed: int,
 
 
 def na_adagrad_audit_multiplier(steps: int) -> float:
-    """z of every release of Corollary 6's calibration (half the budget to each noise): z₀√T."""
+    """z of every release of Corollary 6's calibration (half the budget to each noise): z₀√T.
+
+    Parameters
+    ----------
+    steps : int
+        T.
+
+    Returns
+    -------
+    float
+        z₀√T at the audit's nominal (ε, δ).
+    """
 
     return half_budget_multiplier(float(AUDIT_EPSILON), AUDIT_DELTA) * math.sqrt(steps)
 
@@ -1452,6 +1568,20 @@ def na_adagrad_audit_datasets(n: int, adjacency: str = "zero_out", p: int = NA_A
     worst case of Lemma 5's rigorous bound (Araki–Yamagami's √2 is attained by a small rotation of a large
     rank-one matrix); at n = 16 it is 0.999 of it (zero-out; 0.998 replace-one) — while the gradient release
     moves by the full bound.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    adjacency : str
+        "zero_out" or "replace_one".
+    p : int
+        The dimension (>= 2).
+
+    Returns
+    -------
+    D, D_prime : kernels.noisy_adagrad.LowRankGLM
+        The pair (D first).
     """
 
     adjacency = _na_adjacency(adjacency)
@@ -1496,7 +1626,23 @@ def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out"
     G_t = (t·∇∇ᵀ)^{1/2}.  The log-likelihood ratio is, up to a constant, the score
     Σ_t ⟨ĝ_t, ∆g⟩/σ_b² + ⟨K_t, ∆G_t⟩_F/(2σ_B(t)²); it is N(m, μ²) on D and N(m + μ², μ²) on D′ with
     μ² = Σ_t ‖∆g‖²/σ_b² + ‖∆G_t‖²_F/(2σ_B(t)²) — the μ-GDP parameter this canary attains (``mu``), against the
-    accountant's √(2T)/z (``mu_accountant``)."""
+    accountant's √(2T)/z (``mu_accountant``).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : int
+        T.
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    dict
+        ``w_gradient`` (p), ``w_preconditioner`` (T, p, p), ``mu``, ``mu_accountant``, ``gradient_gap`` and
+        ``preconditioner_gap`` (per t).
+    """
     d0, d1 = na_adagrad_audit_datasets(n, adjacency)
     z, sigma_b, sigma_B = _na_adagrad_noise(n, steps, adjacency)
     g0, g1 = d0.gradient(np.zeros(NA_AUDIT_P)), d1.gradient(np.zeros(NA_AUDIT_P))
@@ -1520,7 +1666,30 @@ def na_adagrad_audit_task(n: int, steps: int, canary: bool, trials: int, seed: i
     (replace-one: each column of A_t, hence Δ_t, moves twice as far).  Score ``releases``: the likelihood ratio
     of the 2T privatised statistics the kernel releases (:func:`na_adagrad_release_direction`; the weights use the
     calibrated noise, so a kernel that adds less noise than it is told shows a larger shift); ``multiplier`` = kz,
-    both noises in units of one record's bound (L/n, Δ_t)."""
+    both noises in units of one record's bound (L/n, Δ_t).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : int
+        T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies both noises in the kernel (the negative control).
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    dict
+        ``releases`` (the score per run) and ``multiplier`` (kz).
+    """
 
     k = NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)]
     d0, d1 = na_adagrad_audit_datasets(n, adjacency)
@@ -1544,6 +1713,20 @@ def na_audit_accountant_epsilon(multiplier: float, releases: int, adjacency: str
     sensitivity 2L/n — what the mechanism does.  Its RDP accountant would not: under REPLACE_ONE it takes the
     multiplier against the replace-one sensitivity (dp-accounting issue #378), reporting ε(z) for a mechanism
     whose ε is ε(z/2); so PLD, on a 0.01 grid (pessimistic: ≤ releases·0.01 above the exact ε).
+
+    Parameters
+    ----------
+    multiplier : float
+        z.
+    releases : int
+        The number of Gaussian releases.
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    float
+        ε.
     """
     from dp_accounting import dp_event as dpe
 
@@ -1555,7 +1738,26 @@ def na_audit_accountant_epsilon(multiplier: float, releases: int, adjacency: str
 
 def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
     """The audit claim ``noisy_adagrad.audit.<name>``; ``noise_scale`` < 1 under-noises the kernel (a negative
-    control: the accountant is still told the calibrated noise) and ``trials`` overrides the budget's runs."""
+    control: the accountant is still told the calibrated noise) and ``trials`` overrides the budget's runs.
+
+    Parameters
+    ----------
+    name : str
+        A key of NA_AUDITS.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise.
+    trials : int or None
+        Runs per dataset (None: the budget's, 5·10⁴ quick, 5·10⁵ full).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
 
     mech, adjacency, configs = NA_AUDITS[name]
     task = na_dpgd_audit_task if mech == "dp_gd" else na_adagrad_audit_task
@@ -1976,7 +2178,22 @@ def corollary6_k(budget: str, seed: int) -> Outcome:
 # --------------------------------------------------------------------------------------
 def proof_route_case(rng: np.random.Generator, pmax: int = 6, tmax: int = 40) -> dict:
     """A seeded gradient sequence in a random rank-k span (p ≤ pmax, T ≤ tmax steps, norms t^(−α) times a random
-    factor in [1/4, 1], α ∈ [0, 1/2)) and seeded (ε, n, δ, C)."""
+    factor in [1/4, 1], α ∈ [0, 1/2)) and seeded (ε, n, δ, C).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    pmax : int
+        The largest dimension p.
+    tmax : int
+        The largest T.
+
+    Returns
+    -------
+    dict
+        ``grads`` (T, p), ``k``, ``epsilon``, ``n``, ``delta`` and ``C``.
+    """
     p = int(rng.integers(1, pmax + 1))
     k = int(rng.integers(1, p + 1))
     T = int(rng.integers(k, tmax + 1))
@@ -1992,7 +2209,22 @@ def proof_route_case(rng: np.random.Generator, pmax: int = 6, tmax: int = 40) ->
 def proof_route_sides(case: dict) -> tuple[float, float, int]:
     """(eq. (25) at its best η with γ = 0 and σ_b = L√(T log(1/δ))/(εn), the floor C·k·σ_b·√m/T, m): the traces
     Tr G_T and Σ_t Tr G_t⁺ computed exactly (eigh) from the sequence, L its largest gradient norm, m the number of
-    steps with rank G_t = k."""
+    steps with rank G_t = k.
+
+    Parameters
+    ----------
+    case : dict
+        A case as :func:`proof_route_case` returns.
+
+    Returns
+    -------
+    bound : float
+        Eq. (25) at its best η.
+    floor : float
+        The floor (0 when m = 0).
+    m : int
+        The steps with rank G_t = k.
+    """
     g = np.asarray(case["grads"], float)
     T, p = g.shape
     S = np.zeros((p, p))
@@ -2189,7 +2421,18 @@ SEC41_DIRECT = ((1.0, 1e-5, 10, 40), (0.5, 1e-6, 20, 60))
 @lru_cache(maxsize=64)
 def sec41_half_multiplier(epsilon: float, delta: float) -> float:
     """z₀: the one-release Gaussian multiplier dp-accounting's PLD certifies (ε/2, δ/2)-DP (add/remove-one;
-    relative precision 1e-6, rounded up)."""
+    relative precision 1e-6, rounded up).
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The whole budget (ε, δ).
+
+    Returns
+    -------
+    float
+        z₀.
+    """
 
     return calibrate_multiplier(lambda z: gaussian_epsilon(z, delta / 2, 1), epsilon / 2, guess=2.0 / epsilon, rel=1e-6)
 
@@ -2198,7 +2441,24 @@ def sec41_constants(T: int, n: float, eps: float, delta: float, L: float = 1.0) 
     """The constants §4.1's O(·) must hide: the smallest c such that T releases of the average gradient (sensitivity
     L/n) with noise c·σ_b, and the T preconditioners G_t + c·σ_B(t)·GOE (Frobenius sensitivity Δ_t of
     lemma5_rigorous, GOE multiplier goe_noise_multiplier), are each (ε/2, δ/2)-DP. The T releases of multipliers z_t
-    compose to one Gaussian release of multiplier (Σ_t z_t⁻²)^{−1/2}, which must be at least z₀ (the accountant's)."""
+    compose to one Gaussian release of multiplier (Σ_t z_t⁻²)^{−1/2}, which must be at least z₀ (the accountant's).
+
+    Parameters
+    ----------
+    T : int
+        Steps.
+    n : float
+        Records.
+    eps, delta : float
+        The whole budget (ε, δ).
+    L : float
+        The gradient bound.
+
+    Returns
+    -------
+    dict
+        ``z0``, ``c_b``, ``c_B``, ``zb_unit`` (the gradient releases' multiplier at c = 1) and ``zB_unit`` (per t).
+    """
     z0 = sec41_half_multiplier(eps, delta)
     t = np.arange(1, T + 1, dtype=float)
     sb = float(numeric(tn.sigma_b_calibration())(L=L, T=T, delta=delta, epsilon=eps, n=n))
@@ -2214,7 +2474,22 @@ def sec41_constants(T: int, n: float, eps: float, delta: float, L: float = 1.0) 
 
 def sec41_direct(eps: float, delta: float, n: int, T: int) -> dict:
     """dp-accounting's PLD ε (at δ/2, add/remove-one) of each phase at its calibrated constant (c_b, c_B), one
-    Gaussian event per step, and of the gradient phase as printed (c = 1)."""
+    Gaussian event per step, and of the gradient phase as printed (c = 1).
+
+    Parameters
+    ----------
+    eps, delta : float
+        The whole budget (ε, δ).
+    n : int
+        Records.
+    T : int
+        Steps.
+
+    Returns
+    -------
+    dict
+        ``eps_b``, ``eps_B``, ``eps_b_unit_constant``, ``c_b`` and ``c_B``.
+    """
     from dp_accounting import dp_event as dpe
 
     k = sec41_constants(T, n, eps, delta)
@@ -2240,7 +2515,14 @@ declare_equivalent("noisy_adagrad.section4.1.sigma", "theorem10_sigma:x10", "The
 def sec41_closed_constants() -> dict:
     """The constants §4.1's forms need when one release's multiplier is Theorem 10's (an upper bound on the
     accountant's z₀ for ε/2 < 1, checked pointwise): K_b = z₁₀(ε/2, δ/2)·√T·(L/n)/σ_b and K_B = z₁₀(ε/2, δ/2)·√T/z_t
-    with z_t = goe_noise_multiplier(σ_B(t), Δ_t) (SymPy, simplified), and their limits ε → 0⁺ and δ → 0⁺."""
+    with z_t = goe_noise_multiplier(σ_B(t), Δ_t) (SymPy, simplified), and their limits ε → 0⁺ and δ → 0⁺.
+
+    Returns
+    -------
+    dict
+        ``K_b`` and ``K_B`` (``sympy.Expr``), and for each ``_eps0``, ``_delta0`` and ``_at_delta_max`` (δ =
+        SEC41_DELTA_MAX).
+    """
     e, d = tn.epsilon, tn.delta
     half = {e: e / 2, d: d / 2}
     z10 = tn.theorem10_sigma().xreplace({**half, tn.Delta: 1})
