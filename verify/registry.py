@@ -65,6 +65,79 @@ def by_budget(budget: str, quick, full):
     return quick if budget == "quick" else full
 
 
+_CHILD_SEED_DOMAIN = 0x64707665  # "dpve": keeps these streams apart from plain SeedSequence([seed, ...]) ones
+_CHILD_SEED_INT, _CHILD_SEED_STR = 1, 2  # type tags of the parts
+
+
+def _child_seed_words(value: int) -> list[int]:
+    """A non-negative int as its length in 32-bit words followed by the words (least significant first)."""
+    words = []
+    while True:
+        words.append(value & 0xFFFFFFFF)
+        value >>= 32
+        if not value:
+            return [len(words), *words]
+
+
+def child_seed(seed: int, claim_id: str, *parts: int | str) -> int:
+    """A claim's sub-seed: one deterministic, non-negative int per ``(seed, claim_id, *parts)``.
+
+    Use it wherever a check needs a seed of its own for one task, data set or search, in place of arithmetic on
+    the base seed (``seed * 7 + i`` gives seed 0, i = 7 the same stream as seed 1, i = 0)::
+
+        tasks = [dict(noise=n, seed=child_seed(seed, "mylab.bound", "task", i)) for i, n in enumerate(NOISES)]
+
+    The inputs are encoded without ambiguity (each part with its type and length) into the entropy of a
+    :class:`numpy.random.SeedSequence`, so different inputs give independent streams and the same inputs give
+    the same value in every process and Python run (no ``hash()``).  Claims that share cached task runs on
+    purpose pass the same ``claim_id`` (the owning claim's).
+
+    Parameters
+    ----------
+    seed : int
+        The base seed the check was given (``check(budget, seed)``), an integer >= 0.
+    claim_id : str
+        The claim's id (non-empty), e.g. ``"pagan.figure1"``; any string works, its UTF-8 bytes are used.
+    *parts : int or str
+        What tells this sub-seed apart from the claim's others: a tag, an index, a grid value (integers of
+        any sign, or strings).  Booleans and floats are refused (round a float grid value to an int first).
+
+    Returns
+    -------
+    int
+        A seed in [0, 2**63): accepted by every kernel's ``seed`` parameter and by ``numpy.random.default_rng``.
+
+    Raises
+    ------
+    TypeError
+        When ``seed`` is not an integer, ``claim_id`` not a string, or a part neither an integer nor a string.
+    ValueError
+        When ``seed`` is negative or ``claim_id`` empty.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"child_seed: seed must be an integer >= 0 (got {seed!r})")
+    if seed < 0:
+        raise ValueError(f"child_seed: seed must be an integer >= 0 (got {seed!r})")
+    if not isinstance(claim_id, str):
+        raise TypeError(f"child_seed: claim_id must be a string (got {claim_id!r})")
+    if not claim_id:
+        raise ValueError("child_seed: claim_id must be a non-empty string")
+    id_bytes = claim_id.encode("utf-8")
+    words = [_CHILD_SEED_DOMAIN, *_child_seed_words(int(seed)), len(id_bytes), *id_bytes, len(parts)]
+    for k, part in enumerate(parts):
+        if isinstance(part, str):
+            data = part.encode("utf-8")
+            words += [_CHILD_SEED_STR, len(data), *data]
+        elif isinstance(part, (int, np.integer)) and not isinstance(part, (bool, np.bool_)):
+            part = int(part)
+            words += [_CHILD_SEED_INT, int(part < 0), *_child_seed_words(abs(part))]
+        else:
+            raise TypeError(f"child_seed: part {k} must be an int or a str (got {part!r} of type "
+                            f"{type(part).__name__})")
+    state = np.random.SeedSequence(words).generate_state(1, dtype=np.uint64)[0]
+    return int(state >> np.uint64(1))
+
+
 S = TypeVar("S")
 
 

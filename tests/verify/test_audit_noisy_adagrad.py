@@ -133,7 +133,7 @@ def test_quick_audit_finds_no_leak_and_sees_most_of_the_accountants_epsilon(name
     assert 0.8 <= f["max_audit_over_accountant"] <= 1.0
     assert f["trials_per_dataset"] == 50_000
     assert len(out.plots) == 1 and len(out.plots[0].panels[0].series) == 2
-    mech, adjacency, configs, _ = vn.NA_AUDITS[name]
+    mech, adjacency, configs = vn.NA_AUDITS[name]
     rows = len(configs) * len(vn.NA_AUDIT_SCORES[mech])
     assert all(f[f"accountant_epsilon_{k}"] > 0 for k in range(rows)) and f"accountant_epsilon_{rows}" not in f
     assert all(f[f"audit_epsilon_lb_{k}"] >= 0.8 * f[f"accountant_epsilon_{k}"] for k in range(rows))

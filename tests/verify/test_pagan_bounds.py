@@ -194,7 +194,9 @@ def test_lower_bound_main_statements_for_d_at_least_3():
         expected = "holds" if f["cells_holding"] == f["cells_applicable"] else "inconclusive"
         assert out.verdict == expected
     assert pagan.theorem4_risk_d3("quick", 0).verdict == "holds"
-    assert pagan.proposition1_d3("quick", 0).verdict == "inconclusive"  # one cell shows no instance above it
+    # with verify.child_seed's streams every cell shows an instance above the bound at seed 0; the streams before
+    # it left one d = 16 cell without one at seeds 0 and 1 (inconclusive): the quick verdict is seed-fragile
+    assert pagan.proposition1_d3("quick", 0).verdict == "holds"
 
 
 def test_lower_bound_comparison_negative_controls():

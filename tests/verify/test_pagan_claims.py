@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from verify import stats
+from verify import child_seed, stats
 from verify.papers import pagan
 from verify.registry import REGISTRY, Outcome, load_all
 
@@ -62,12 +62,12 @@ def test_figure1_near_tie_recomputed_from_kernels(fig1):
     A = I ends within the 0.01 margin of the midpoint between non-private AdaGrad and SGD (mean final losses)."""
     import kernels
 
-    ds = kernels.make_problem("abs_regression", seed=pagan._seed_for(0, 1))
+    ds = kernels.make_problem("abs_regression", seed=child_seed(0, "pagan.figure1", "data"))
 
     def final(alg, alpha, cell):
         kw = dict(epsilon=4.0, delta=1e-5) if kernels.SPECS[alg].private else {}
         return kernels.run_algorithm(alg, ds, steps=200, batch_size=70, alpha=alpha, trials=10,
-                                     seed=pagan._seed_for(0, 3, cell), n_log=2, **kw).final_loss
+                                     seed=child_seed(0, "pagan.figure1", "final", cell), n_log=2, **kw).final_loss
 
     fig = fig1
     cells = {"sgd": 0, "adagrad": 1}

@@ -27,7 +27,7 @@ from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, 
 from verify.exact import EPS, random_search
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.privacy import NeighboringRelation, calibrate_multiplier, dp_sgd_epsilon, epsilon_of
-from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 
 PAPER_LR_GRID = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)  # App. B
@@ -50,6 +50,21 @@ def _problem_cached(kind: str, items: tuple):
 
 
 def make_problem(kind: str, kw: dict):
+    """One of the adadps stand-in problems, built once per (kind, keyword arguments) and then reused.
+
+    Parameters
+    ----------
+    kind : str
+        "sparse_linear_regression", "zipf_bow_logistic" or "collinear_regression" (the kernels.adadps generator
+        of that name).
+    kw : dict
+        The generator's keyword arguments (hashable values; the cache keys on their sorted items).
+
+    Returns
+    -------
+    kernels.adadps.GLMProblem
+        The problem (the same object for equal arguments: do not modify it).
+    """
     return _problem_cached(kind, tuple(sorted(kw.items())))
 
 
@@ -70,7 +85,7 @@ def _central_task(problem: str, problem_kw: dict, method: str, lr: float, clip: 
     prob = make_problem(problem, problem_kw)
     w0 = None
     if w0_std > 0:
-        w0 = w0_std * np.random.default_rng(np.random.SeedSequence([seed, 7])).standard_normal(prob.d)
+        w0 = w0_std * np.random.default_rng(child_seed(seed, "adadps.section4.1", "w0")).standard_normal(prob.d)
     out = ka.run_central(prob, method, lr=lr, clip=clip, sigma=sigma, batch_size=batch_size, steps=steps,
                          sampling=sampling, side_info=side_info, beta2=beta2, eps_a=eps_a, lr_decay=lr_decay,
                          harmonic_beta2=harmonic_beta2, noise_clip=noise_clip, w0=w0, trials=trials, seed=seed,
@@ -311,7 +326,26 @@ def theorem1(budget: str, seed: int) -> Outcome:
 # Theorem 2: public-data RMSProp preconditioner — the pathwise steps (19), (24) and the rate
 # ======================================================================================
 def theorem2_path(ghat: np.ndarray, g: np.ndarray, beta: np.ndarray, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """v and A = √v + ε along a path: vᵗ = βᵗvᵗ⁻¹ + (1 − βᵗ)(ĝᵗ)², v⁰ = 0 (eqs. (4)–(5))."""
+    """v and A = √v + ε along a path: vᵗ = βᵗvᵗ⁻¹ + (1 − βᵗ)(ĝᵗ)², v⁰ = 0 (eqs. (4)–(5)).
+
+    Parameters
+    ----------
+    ghat : numpy.ndarray
+        The public gradients ĝᵗ of one coordinate, t = 1..T.
+    g : numpy.ndarray
+        The private gradients gᵗ (not used: the path depends on ĝ only; kept for a uniform signature).
+    beta : numpy.ndarray
+        The decays βᵗ, length T.
+    eps : numpy.ndarray
+        The offsets εᵗ, length T.
+
+    Returns
+    -------
+    v : numpy.ndarray
+        vᵗ, t = 1..T.
+    A : numpy.ndarray
+        Aᵗ = √vᵗ + εᵗ.
+    """
     v = np.empty(ghat.size)
     prev = 0.0
     for k in range(ghat.size):
@@ -324,6 +358,24 @@ def theorem2_slacks(ghat, g, beta, eps, a: float, gamma: float) -> tuple[float, 
     """Relative slacks of (19) √t·Aᵗ ≥ √(t−1)·Aᵗ⁻¹ (min over t) and of (24) for one coordinate, pathwise:
 
     Σₜ (gᵗ)²/(√(t vᵗ) + √t εᵗ) ≤ 2(2 − γ)/(aγ)·(√(T vᵀ) + √T εᵀ).  Both ≥ 0 when they hold.
+
+    Parameters
+    ----------
+    ghat, g : numpy.ndarray
+        The public and private gradients of one coordinate, t = 1..T.
+    beta, eps : numpy.ndarray
+        The decays βᵗ and offsets εᵗ, length T.
+    a : float
+        Assumption 3's constant a (> 0).
+    gamma : float
+        The decay bound γ (> 0).
+
+    Returns
+    -------
+    s19 : float
+        The smallest relative slack of (19) over t (inf when T = 1).
+    s24 : float
+        The relative slack (right − left)/right of (24).
     """
     T = ghat.size
     t = np.arange(1, T + 1, dtype=float)
@@ -340,7 +392,21 @@ def theorem2_slacks(ghat, g, beta, eps, a: float, gamma: float) -> tuple[float, 
 
 
 def theorem2_sample(rng: np.random.Generator, tmax: int = 60):
-    """A path satisfying the hypotheses: a ĝ² ≤ g² ≤ ĝ²/a, 1 − γ/t ≥ βᵗ ≥ 1 − 1/t, √t εᵗ non-decreasing."""
+    """A random path satisfying the hypotheses: a ĝ² ≤ g² ≤ ĝ²/a, 1 − γ/t ≥ βᵗ ≥ 1 − 1/t, √t εᵗ non-decreasing.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    tmax : int
+        The largest path length T (T is drawn from 1..tmax).
+
+    Returns
+    -------
+    tuple
+        ``(ghat, g, beta, eps, a, gamma)``: the arrays of length T and the two constants, the arguments of
+        :func:`theorem2_slacks`.
+    """
     T = int(rng.integers(1, tmax + 1))
     a = float(10 ** rng.uniform(-2, 0)) if rng.random() < 0.8 else 1.0
     gamma = float(10 ** rng.uniform(-2, 0)) if rng.random() < 0.8 else 1.0
@@ -370,7 +436,18 @@ def _rate_task(problem_kw: dict, method: str, lr: float, sigma: float, noise_cli
 
 
 def f_star_logistic(problem) -> float:
-    """min_w F(w) for a logistic GLM (L-BFGS on the exact loss; a numerical optimum)."""
+    """min_w F(w) for a logistic GLM (L-BFGS on the exact loss; a numerical optimum).
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        A problem with labels ±1 and the logistic loss.
+
+    Returns
+    -------
+    float
+        The smallest mean logistic loss L-BFGS-B finds from w = 0.
+    """
     from scipy.optimize import minimize
 
     X, y = problem.features, problem.labels
@@ -395,6 +472,22 @@ def assumption2_bound(problem, method: str, side_info: str, eps_a: float) -> flo
     """A C with ‖g/A‖ ≤ C for every record and every w (Assumption 2), logistic loss (|c| ≤ 1).
 
     Fixed A: max_i ‖x_i/A‖ (attained as |c| → 1).  Public RMSProp: Aᵗ ≥ ε_a, so max_i ‖x_i‖/ε_a.
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        The problem (its training features).
+    method : str
+        "adadps_fixed" (fixed A from side information); any other value is read as public RMSProp.
+    side_info : str
+        The side-information key of A (fixed A only).
+    eps_a : float
+        RMSProp's offset ε_a (> 0; public RMSProp only).
+
+    Returns
+    -------
+    float
+        The bound C.
     """
     X = problem.features
     if method == "adadps_fixed":
@@ -410,8 +503,24 @@ def assumption3_failure_rate(problem, batch_size: int, steps: int, seed: int) ->
     g_j = 0 exactly when (almost surely) no record of the private batch has it; a step where some feature is
     present in the private batch (Poisson, rate b/n) but absent from the public batch (b draws with
     replacement) forces a = 0.  Index draws only (w-independent), seeded.
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        The problem (training and public features).
+    batch_size : int
+        The batch size b (Poisson rate b/n for the private batch, b public draws).
+    steps : int
+        The steps simulated.
+    seed : int
+        The claim's base seed (the draws come from its adadps.theorem2 child seed).
+
+    Returns
+    -------
+    float
+        The fraction of the steps at which Assumption 3 must fail.
     """
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 3]))
+    rng = np.random.default_rng(child_seed(seed, "adadps.theorem2", "assumption3"))
     Xb = problem.features > 0
     Pb = problem.public_features > 0
     bad = 0
@@ -431,7 +540,8 @@ def _rate_check(budget: str, seed: int, method: str, side_info: str, label: str)
     fs = f_star_logistic(prob)
     C = assumption2_bound(prob, method, side_info, RATE_EPS_A)
     tasks = [dict(problem_kw=RATE_PROBLEM, method=method, lr=RATE_LR, sigma=RATE_SIGMA, noise_clip=C, batch_size=16,
-                  steps=T, trials=g["trials"], seed=int(seed) * 100 + 31 + k, side_info=side_info, f_star=fs,
+                  steps=T, trials=g["trials"], seed=child_seed(seed, "adadps.theorem3", "rate", k),
+                  side_info=side_info, f_star=fs,
                   eps_a=RATE_EPS_A) for k, T in enumerate(g["T"])]
     outs = sweep(_rate_task, tasks, label)
     best, se, samples = [], [], []
@@ -508,7 +618,7 @@ def _t2_rate(budget: str, seed: int) -> dict:
     g = T2_GRIDS[by_budget(budget, "quick", "full")]
     Ts = list(g["T"])
     tasks = [dict(problem_kw=T2_PROBLEM, lr=T2_LR, sigma=T2_SIGMA, clip=T2_CLIP, batch_size=T2_BATCH,
-                  eps_a=T2_EPS_A, steps=T, trials=g["trials"], seed=int(seed) * 100 + 61 + k)
+                  eps_a=T2_EPS_A, steps=T, trials=g["trials"], seed=child_seed(seed, "adadps.theorem2", "rate", k))
              for k, T in enumerate(Ts)]
     outs = sweep(_t2_task, tasks, "adadps.theorem2 rate")
     a_T = [float(np.min(o["a"])) for o in outs]
@@ -704,15 +814,43 @@ def glm_kernel_monte_carlo(d: int, p: float, v: float, records: int, seed: int, 
     R = max_j E[g_j²]/A_j² for one-record gradients c_max·x (the worst case |c| = c_max), Bernoulli(p) features of
     value v, A = pv + ϵ: per record, the mean over the (exchangeable) coordinates (NumPy; it checks the closed form).
     Noise: kernels.adadps.run_central (fixed A) on b all-zero records (zero gradients) with σ and C, one step of
-    learning rate 1 from w⁰ = 0: −Δw = N, the kernel's noise after its division by b; per run Σ_j A_j N_j²."""
+    learning rate 1 from w⁰ = 0: −Δw = N, the kernel's noise after its division by b; per run Σ_j A_j N_j².
 
-    rng = np.random.default_rng(np.random.SeedSequence([seed, d, int(p * 1e6)]))
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    p : float
+        The features' Bernoulli probability.
+    v : float
+        The features' value.
+    records : int
+        Records drawn for R.
+    seed : int
+        The claim's base seed (the features and the noise runs come from its adadps.theorem3 child seeds).
+    sigma : float
+        The noise multiplier σ.
+    C : float
+        The clipping norm.
+    b : int
+        The batch size.
+    eps_a : float
+        The offset ϵ of A.
+
+    Returns
+    -------
+    dict
+        ``R``: per record the mean of x_j²/A_j² over j; ``noise``: per run Σ_j A_j N_j²; ``A``: the vector A.
+    """
+
+    rng = np.random.default_rng(child_seed(seed, "adadps.theorem3", "features", d, int(p * 1e6)))
     A = np.full(d, p * v + eps_a)
     X = (rng.random((records, d)) < p) * float(v)
     r_rows = np.mean(X**2 / A**2, axis=1)  # c_max = 1
     Z = ka.GLMProblem(np.zeros((b, d)), np.zeros(b), "squared", {"glm": A.copy()}, {"glm": True})
     outn = ka.run_central(Z, "adadps_fixed", lr=1.0, clip=C, sigma=sigma, batch_size=b, steps=1, sampling="fixed",
-                          side_info="glm", trials=GLM_NOISE_RUNS, seed=seed + 1, n_log=2)
+                          side_info="glm", trials=GLM_NOISE_RUNS,
+                          seed=child_seed(seed, "adadps.theorem3", "noise"), n_log=2)
     nA = np.sum(A * np.asarray(outn["w"]) ** 2, axis=1)
     return {"R": r_rows, "noise": nA, "A": A}
 
@@ -747,7 +885,7 @@ def theorem3(budget: str, seed: int) -> Outcome:
     fR, fN = numeric(ta.glm_R_bound()), numeric(ta.expected_noise_A_norm())
     decisions, rows = [], []
     for k, (d, p, v) in enumerate(g["cases"]):
-        mc = glm_kernel_monte_carlo(d, p, v, g["records"], seed * 100 + k)
+        mc = glm_kernel_monte_carlo(d, p, v, g["records"], child_seed(seed, "adadps.theorem3", "glm", k))
         R_th = float(fR(c_max=1.0, p=p, v=v, eps_a=GLM_EPS_A))
         N_th = float(fN(sigma=1.0, C=1.0, S_A=float(mc["A"].sum()), b=GLM_B))
         eR, eN = decide.mean_estimate(mc["R"]), decide.mean_estimate(mc["noise"])
@@ -819,6 +957,18 @@ def theorem5_constants(problem, side_info: str = "frequency") -> dict:
 
     L = λ_max(XᵀX)/(4n) (f'' ≤ 1/4), ϵ = min_j A_j, τ_j² = mean_i x_ij² (≥ the per-record variance of g_j, as
     |c| ≤ 1), C = max_i ‖x_i/A‖ (Assumption 2 for every w), F(w¹) − F* with w¹ = 0 and F* by L-BFGS.
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        A logistic problem.
+    side_info : str
+        The side-information key of the fixed A.
+
+    Returns
+    -------
+    dict
+        ``L``, ``eps_a`` (min_j A_j), ``S_tau_A`` (Σ_j τ_j²/A_j), ``C``, ``F1_gap``, ``d`` and ``A``.
     """
     X = problem.features
     A = problem.side_info[side_info]
@@ -881,11 +1031,12 @@ def theorem5(budget: str, seed: int) -> Outcome:
     # a full batch without noise is deterministic: two runs suffice for its (zero-width) interval
     tasks = [dict(problem_kw=RATE_PROBLEM, batch_size=b, sigma=s, steps=T,
                   trials=2 if (b >= RATE_PROBLEM["n"] and s == 0) else g["trials"],
-                  seed=int(seed) * 100 + 50 + i) for i, (b, s, T) in enumerate(g["cases"])]
+                  seed=child_seed(seed, "adadps.theorem5", i)) for i, (b, s, T) in enumerate(g["cases"])]
     adv = T5_DATA_ADVERSARIAL
     adv_kw = [dict(aligned_no_signal=dict(n=adv["n"], d=dd)) for dd, _ in adv["cases"]]
     tasks += [dict(problem_kw=kw, batch_size=adv["b"], sigma=s, steps=adv["T"], trials=g["trials"],
-                   seed=int(seed) * 100 + 80 + i) for i, (kw, (_, s)) in enumerate(zip(adv_kw, adv["cases"]))]
+                   seed=child_seed(seed, "adadps.theorem5", "adversarial", i))
+              for i, (kw, (_, s)) in enumerate(zip(adv_kw, adv["cases"]))]
     cases = [(b, s, T, "zipf", k) for b, s, T in g["cases"]]
     cases += [(adv["b"], s, adv["T"], f"aligned no-signal d={dd}", theorem5_constants(_t5_problem(kw)))
               for kw, (dd, s) in zip(adv_kw, adv["cases"])]
@@ -947,7 +1098,14 @@ S41 = {"quick": dict(clips=(TOY["clip"],), tune_trials=2, trials=5),
 
 
 def toy_privacy() -> dict:
-    """The accountant's ε of the toy run: Poisson rate b/n (RDP and PLD), and fixed-size batches (replace-one, RDP)."""
+    """The accountant's ε of the toy run: Poisson rate b/n (RDP and PLD), and fixed-size batches (replace-one, RDP).
+
+    Returns
+    -------
+    dict
+        ``epsilon_rdp``, ``epsilon_pld``, ``epsilon_rdp_fixed_batch_replace_one``, the run's settings (``sigma``,
+        ``batch_size``, ``n``, ``sampling_rate``, ``steps``, ``delta``) and the paper's ``stated_epsilon``.
+    """
     from dp_accounting import dp_event as dpe
 
     n, b, T, s, dl = 1000, TOY["batch_size"], TOY["steps"], TOY["sigma"], TOY["delta"]
@@ -989,8 +1147,8 @@ def section4_1(budget: str, seed: int) -> Outcome:
         grid = [dict(lr=lr, clip=c) for lr in PAPER_LR_GRID for c in g["clips"]]
         chosen[method], tables[method] = _tune(f"adadps.section4.1 tune {method}", dict(base, method=method,
                                                                                         trials=g["tune_trials"]),
-                                               grid, "final_loss", int(seed) * 1000 + 1)
-    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 2, **chosen[m])
+                                               grid, "final_loss", child_seed(seed, "adadps.section4.1", "tune"))
+    tasks = [dict(base, method=m, trials=g["trials"], seed=child_seed(seed, "adadps.section4.1", "run"), **chosen[m])
              for m in ("adadps_fixed", "dp_sgd")]
     ada, sgd = sweep(_central_task, tasks, "adadps.section4.1 runs")
     fa, fs = np.asarray(ada["final_loss"]), np.asarray(sgd["final_loss"])
@@ -1080,8 +1238,10 @@ def table(budget: str, seed: int) -> Outcome:
     chosen = {}
     for m in TABLE_METHODS:
         chosen[m], _ = _tune(f"adadps.table tune {m}", dict(base, method=m, trials=g["tune_trials"]), grid, "val_acc",
-                             int(seed) * 1000 + 5)
-    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 6, **chosen[m]) for m in TABLE_METHODS]
+                             child_seed(seed, "adadps.table.adadps_best", "tune"))
+    tasks = [dict(base, method=m, trials=g["trials"], seed=child_seed(seed, "adadps.table.adadps_best", "run"),
+                  **chosen[m])
+             for m in TABLE_METHODS]
     outs = dict(zip(TABLE_METHODS, sweep(_central_task, tasks, "adadps.table runs")))
     acc = {m: np.asarray(outs[m]["test_acc"]) for m in TABLE_METHODS}
     decisions = [decide.better(-acc[big], -acc[small],
@@ -1213,12 +1373,14 @@ def figure6(budget: str, seed: int) -> Outcome:
     grid = [dict(local_lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
     chosen, outs = {}, {}
     for si in ("frequency", "ones"):
-        tasks = [dict(base, side_info=si, trials=g["tune_trials"], seed=int(seed) * 1000 + 8, **p) for p in grid]
+        tasks = [dict(base, side_info=si, trials=g["tune_trials"], seed=child_seed(seed, "adadps.figure6", "tune"),
+                      **p) for p in grid]
         res = sweep(_fed_task, tasks, f"adadps.figure6 tune {si}")
         scores = [float(np.mean(r["val_acc"])) for r in res]
         chosen[si] = grid[int(np.argmax(scores))]
-        outs[si] = sweep(_fed_task, [dict(base, side_info=si, trials=g["trials"], seed=int(seed) * 1000 + 9,
-                                          **chosen[si])], f"adadps.figure6 run {si}")[0]
+        outs[si] = sweep(_fed_task, [dict(base, side_info=si, trials=g["trials"],
+                                          seed=child_seed(seed, "adadps.figure6", "run"), **chosen[si])],
+                         f"adadps.figure6 run {si}")[0]
     a, f = np.asarray(outs["frequency"]["test_acc"]), np.asarray(outs["ones"]["test_acc"])
     ci = stats.bootstrap_ci(lambda u, w: np.mean(u) - np.mean(w), a, f, seed=int(seed))
     dec = decide.better(-a, -f, what="test accuracy DP-FedAvg − federated AdaDPS", margin=FED_MARGIN)
@@ -1281,6 +1443,34 @@ def audit_central_task(method: str, sampling: str, n: int, batch_size: int, step
     preconditions (clip_C(g)/A + σC·ξ) instead of clipping g/A.  On the audit's datasets every gradient lies along
     e₀, where clip_C(g)/A = clip_{C/A₀}(g/A); so the mutant is the kernel run with clipping threshold C/A₀ and its
     noise still σC (``noise_clip`` = C).  For dp_sgd (no preconditioner) it changes nothing.
+
+    Parameters
+    ----------
+    method : str
+        The kernel method ("adadps_fixed" or "dp_sgd").
+    sampling : str
+        "poisson" (zero-out pair) or another kernel sampling (replace-one pair).
+    n : int
+        Records.
+    batch_size : int
+        The batch size.
+    steps : int
+        The steps T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the σ handed to the kernel.
+    clip_target : str
+        "preconditioned" (as implemented) or "raw" (the mutant).
+
+    Returns
+    -------
+    dict
+        ``score`` (−w_T[0] per run) and ``clip_fraction`` (the mean fraction of clipped gradients).
     """
 
     choice("clip_target", clip_target, AUDIT_CLIP_TARGETS)
@@ -1307,7 +1497,30 @@ def audit_central_task(method: str, sampling: str, n: int, batch_size: int, step
 def audit_federated_task(users: int, per_round: int, rounds: int, canary: bool, trials: int, seed: int,
                          noise_scale: float = 1.0) -> dict:
     """Score −w_R[0] of ``trials`` runs of federated AdaDPS (A = AUDIT_A) from w⁰ = 0; user 0 holds one record,
-    zero on D and the canary on D′ (its local delta, ≈ −local_lr·10⁴·e₀, is clipped to C: user-level)."""
+    zero on D and the canary on D′ (its local delta, ≈ −local_lr·10⁴·e₀, is clipped to C: user-level).
+
+    Parameters
+    ----------
+    users : int
+        Users U.
+    per_round : int
+        Expected users per round (Poisson rate per_round/U).
+    rounds : int
+        Rounds R.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the σ handed to the kernel.
+
+    Returns
+    -------
+    dict
+        ``score``: −w_R[0] per run.
+    """
 
     X = np.zeros((users, AUDIT_D))
     if canary:
@@ -1323,7 +1536,24 @@ def audit_federated_task(users: int, per_round: int, rounds: int, canary: bool, 
 
 
 def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int) -> float:
-    """dp-accounting's ε at δ = AUDIT_DELTA for the mechanism of a configuration (see AUDIT_CENTRAL_CONFIGS)."""
+    """dp-accounting's ε at δ = AUDIT_DELTA for the mechanism of a configuration (see AUDIT_CENTRAL_CONFIGS).
+
+    Parameters
+    ----------
+    sampling : str
+        "poisson" (add/remove, PLD) or fixed-size batches (replace-one, RDP at multiplier σ/2).
+    n : int
+        Records.
+    batch_size : int
+        The batch size.
+    steps : int
+        The steps.
+
+    Returns
+    -------
+    float
+        The accountant's ε.
+    """
     from dp_accounting import dp_event as dpe
 
     if sampling == "poisson":  # PLD on a 0.01 grid: pessimistic, ≤ T·0.01 above the exact ε
@@ -1337,18 +1567,39 @@ def audit_accountant_epsilon(sampling: str, n: int, batch_size: int, steps: int)
 
 def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
                   clip_target: str = "preconditioned") -> Outcome:
+    """The audit claim ``adadps.audit.<method>``: an ε lower bound per AUDIT_CENTRAL_CONFIGS entry.
+
+    Parameters
+    ----------
+    method : str
+        The kernel method audited.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise (the accountant is still told the calibrated one): the negative control.
+    clip_target : str
+        "preconditioned" or "raw" (see :func:`audit_central_task`).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
 
     trials = by_budget(budget, 20_000, 200_000)
     level = audit_level(len(AUDIT_CENTRAL_CONFIGS))  # each bound at the ledger's per-test level
     tasks = [dict(method=method, sampling=s, n=n, batch_size=b, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, 91, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
+                  seed=child_seed(seed, f"adadps.audit.{method}", k, int(c)), noise_scale=noise_scale,
                   clip_target=clip_target)
              for k, (s, n, b, T) in enumerate(AUDIT_CENTRAL_CONFIGS) for c in (False, True)]
     outs = sweep(audit_central_task, tasks, f"adadps audit {method}")
     rows = []
     for k, (s, n, b, T) in enumerate(AUDIT_CENTRAL_CONFIGS):
         a, c = outs[2 * k], outs[2 * k + 1]
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k,
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level,
+                                    seed=child_seed(seed, f"adadps.audit.{method}", "bound", k),
                                     method=claim_method(b / n))  # b = n: every step takes the canary
         rows.append(dict(method=method, sampling=s, n=n, batch_size=b, steps=T, sigma=AUDIT_SIGMA,
                          adjacency="zero-out (add/remove accountant)" if s == "poisson" else "replace-one",
@@ -1361,16 +1612,33 @@ def audit_central(method: str, budget: str, seed: int, noise_scale: float = 1.0,
 
 
 def audit_federated(budget: str, seed: int, noise_scale: float = 1.0) -> Outcome:
+    """The audit claim ``adadps.audit.federated`` (user level): an ε lower bound per AUDIT_FED_CONFIGS entry.
+
+    Parameters
+    ----------
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise (the negative control).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
     trials = by_budget(budget, 20_000, 200_000)
     level = audit_level(len(AUDIT_FED_CONFIGS))  # each bound at the ledger's per-test level
     tasks = [dict(users=U, per_round=b, rounds=R, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, 93, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
+                  seed=child_seed(seed, "adadps.audit.federated", k, int(c)), noise_scale=noise_scale)
              for k, (U, b, R) in enumerate(AUDIT_FED_CONFIGS) for c in (False, True)]
     outs = sweep(audit_federated_task, tasks, "adadps audit federated")
     rows = []
     for k, (U, b, R) in enumerate(AUDIT_FED_CONFIGS):
         a, c = outs[2 * k], outs[2 * k + 1]
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + 50 + k,
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level,
+                                    seed=child_seed(seed, "adadps.audit.federated", "bound", k),
                                     method=claim_method(b / U))
         rows.append(dict(users=U, users_per_round=b, rounds=R, sigma=AUDIT_SIGMA, adjacency="user-level zero-out",
                          accountant_epsilon=dp_sgd_epsilon(b / U, AUDIT_SIGMA, R, AUDIT_DELTA, "pld",
@@ -1447,6 +1715,12 @@ def eq39_ratio() -> dict:
     log(1/δ) is the positive symbol ℓ (δ = e^{−ℓ}), γ = 1/(1 + g) with g ≥ 0 (γ ∈ (0, 1]).  Returns the ratio at
     the paper's T and its limits as S_A → ∞, n → ∞, ε → 0⁺ and ℓ → ∞ (the stated rate holds, as an O(·) in these,
     iff every limit is finite).
+
+    Returns
+    -------
+    dict
+        ``paper`` (the ratio, ``sympy.Expr``), ``limits`` (per ("paper_T", limit label) its growth), ``ell`` and
+        ``g`` (the two symbols introduced).
     """
     import sympy as sp
 
@@ -1493,8 +1767,22 @@ def _eq39_growth(expr, var, to):
 
 
 def eq39_smallest(ratio) -> dict:
-    """The smallest integer S_A (= d with every A_j = 1) at which the substituted bound over the stated rate exceeds
-    EQ39_FACTOR times its value at S_A = 1, all constants of eq. (38) equal to 1 (exact rationals)."""
+    """The smallest integer S_A (= d with every A_j = 1) at which the bound over the stated rate grows EQ39_FACTOR×.
+
+    The substituted bound over the stated rate is compared with EQ39_FACTOR times its value at S_A = 1, all
+    constants of eq. (38) equal to 1 (exact rationals), γ = 1.
+
+    Parameters
+    ----------
+    ratio : sympy.Expr
+        :func:`eq39_ratio`'s ``paper`` ratio.
+
+    Returns
+    -------
+    dict
+        ``S_A``, ``ratio`` and ``ratio_at_1`` (exact); empty when S_A is not the only free symbol left or no
+        S_A ≤ 10⁴ qualifies.
+    """
     import sympy as sp
 
     unit = ratio.subs({getattr(ta, k): v for k, v in EQ39_UNIT.items()})
@@ -1618,7 +1906,18 @@ def theorem4_constants(problem) -> dict:
     L = mean s² (exact), a = (s_low/s_high)⁴ (Assumption 3 for any two non-empty batches, exact), B = L·D̄
     (|∇F| on |w − w*| ≤ D̄), ϵ = 4B√(1 − β)/√a (the smallest ϵ with B√(1 − β) ≤ √a ϵ/4), α = ϵ/(2L) (the largest
     step allowed), C = s_high²·D̄/ϵ (‖g_i/A‖ ≤ C as A ≥ ϵ), ‖τ²‖₁ = Var_i(s_i²)·D̄² (per-record gradient variance),
-    F(w¹) − F* at w¹ = 0."""
+    F(w¹) − F* at w¹ = 0.
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        A d = 1 collinear_regression problem.
+
+    Returns
+    -------
+    dict
+        ``L``, ``a``, ``B``, ``eps_a``, ``alpha``, ``C``, ``S_tau``, ``F1_gap`` and ``d``.
+    """
     s2 = problem.features[:, 0] ** 2
     L = float(np.mean(s2))
     kw = problem.params
@@ -1676,7 +1975,7 @@ def theorem4(budget: str, seed: int) -> Outcome:
     k = theorem4_constants(prob)
     rhs_f = numeric(ta.theorem4_explicit_bound())
     tasks = [dict(problem_kw=T4_PROBLEM, batch_size=b, sigma=s, steps=T, trials=g["trials"],
-                  seed=int(seed) * 100 + 40 + i) for i, (b, s, T) in enumerate(g["cases"])]
+                  seed=child_seed(seed, "adadps.theorem4", i)) for i, (b, s, T) in enumerate(g["cases"])]
     outs = sweep(_t4_task, tasks, "adadps.theorem4 runs")
     rows, decisions = [], []
     for (b, s, T), o in zip(g["cases"], outs):
@@ -1819,9 +2118,11 @@ def table10(budget: str, seed: int) -> Outcome:
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
     chosen = {m: _tune_acc(f"adadps.table10 tune {m}", dict(base, public_keep=keep[m], method=method[m],
-                                                            trials=g["tune_trials"]), grid, int(seed) * 1000 + 21)
+                                                            trials=g["tune_trials"]), grid,
+                            child_seed(seed, "adadps.table10", "tune"))
               for m in T10_METHODS}
-    tasks = [dict(base, public_keep=keep[m], method=method[m], trials=g["trials"], seed=int(seed) * 1000 + 22,
+    tasks = [dict(base, public_keep=keep[m], method=method[m], trials=g["trials"],
+                  seed=child_seed(seed, "adadps.table10", "run"),
                   **chosen[m]) for m in T10_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T10_METHODS, sweep(_acc_task, tasks, "adadps.table10 runs"))}
     drop = decide.upper_bounded(decide.difference_estimate(acc["all"], acc["small"]), T10_DROP,
@@ -1868,7 +2169,18 @@ T9_LABELS = {"adam": "Adam", "adas_public": "AdaS (w/ public)", "adas_frequency"
 
 
 def t9_side_info(d: int):
-    """AdaS (w/o public)'s side information: the token frequencies ("frequency", as adadps.table)."""
+    """AdaS (w/o public)'s side information: the token frequencies ("frequency", as adadps.table).
+
+    Parameters
+    ----------
+    d : int
+        The dimension (not used: the key is the same for every d).
+
+    Returns
+    -------
+    str
+        "frequency".
+    """
     return "frequency"
 
 
@@ -1911,9 +2223,10 @@ def table9(budget: str, seed: int) -> Outcome:
     extra = {m: (dict(side_info=side) if m == "adas_frequency" else {}) for m in T9_METHODS}
     grid = [dict(lr=lr) for lr in g["lrs"]]
     chosen = {m: _tune_acc(f"adadps.table9 tune {m}", dict(base, method=T9_KERNEL[m], trials=g["tune_trials"],
-                                                           **extra[m]), grid, int(seed) * 1000 + 31)
+                                                           **extra[m]), grid, child_seed(seed, "adadps.table9", "tune"))
               for m in T9_METHODS}
-    tasks = [dict(base, method=T9_KERNEL[m], trials=g["trials"], seed=int(seed) * 1000 + 32, **chosen[m], **extra[m])
+    tasks = [dict(base, method=T9_KERNEL[m], trials=g["trials"], seed=child_seed(seed, "adadps.table9", "run"),
+                  **chosen[m], **extra[m])
              for m in T9_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T9_METHODS, sweep(_acc_task, tasks, "adadps.table9 runs"))}
     decisions = [decide.equivalent(decide.difference_estimate(acc[m], acc["adam"]),
@@ -1961,6 +2274,30 @@ def dp_adam_pub(problem, rng: np.random.Generator, *, lr: float, clip: float, si
     w⁰ = 0, β's = T8_BETAS (β₁ = ``beta1`` if given), ϵ = T8_EPS.  The batch and public draws reuse
     kernels.adadps_reference's helpers.
     A diverging run ends non-finite (its accuracy is then scored at w = 0 by the caller).
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        The problem (training and public records).
+    rng : numpy.random.Generator
+        The run's randomness (batches, public draws, noise).
+    lr : float
+        The learning rate α.
+    clip : float
+        The clipping norm C.
+    sigma : float
+        The noise multiplier σ.
+    batch_size : int
+        The expected batch size b.
+    steps : int
+        The steps T.
+    beta1 : float or None
+        β₁ (None: T8_BETAS's).
+
+    Returns
+    -------
+    numpy.ndarray
+        w_T, shape (d,).
     """
 
     b1, b2, b3 = T8_BETAS
@@ -2038,10 +2375,12 @@ def table8(budget: str, seed: int) -> Outcome:
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
     chosen = {}
     for m in T8_METHODS:
-        outs = sweep(_t8_task, [dict(base, method=m, trials=g["tune_trials"], seed=int(seed) * 1000 + 41, **p)
+        outs = sweep(_t8_task, [dict(base, method=m, trials=g["tune_trials"],
+                                     seed=child_seed(seed, "adadps.table8", "tune"), **p)
                                 for p in grid], f"adadps.table8 tune {m}")
         chosen[m] = grid[int(np.argmax([float(np.mean(o["val_acc"])) for o in outs]))]
-    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 42, **chosen[m]) for m in T8_METHODS]
+    tasks = [dict(base, method=m, trials=g["trials"], seed=child_seed(seed, "adadps.table8", "run"), **chosen[m])
+             for m in T8_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T8_METHODS, sweep(_t8_task, tasks, "adadps.table8 runs"))}
     decisions = [decide.better(-acc["adadps_rmsprop"], -acc[m], what=f"test accuracy {T8_LABELS[m]} − AdaDPS (w/ "
                                "public)", margin=TABLE_MARGIN) for m in T8_READINGS]
@@ -2171,10 +2510,12 @@ def table4(budget: str, seed: int) -> Outcome:
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
     chosen = {}
     for m in T4T_METHODS:
-        outs = sweep(_t4t_task, [dict(base, method=m, trials=g["tune_trials"], seed=int(seed) * 1000 + 51, **p)
+        outs = sweep(_t4t_task, [dict(base, method=m, trials=g["tune_trials"],
+                                      seed=child_seed(seed, "adadps.table4", "tune"), **p)
                                  for p in grid], f"adadps.table4 tune {m}")
         chosen[m] = grid[int(np.argmax([float(np.mean(o["val_acc"])) for o in outs]))]
-    tasks = [dict(base, method=m, trials=g["trials"], seed=int(seed) * 1000 + 52, **chosen[m]) for m in T4T_METHODS]
+    tasks = [dict(base, method=m, trials=g["trials"], seed=child_seed(seed, "adadps.table4", "run"), **chosen[m])
+             for m in T4T_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T4T_METHODS, sweep(_t4t_task, tasks, "adadps.table4 runs"))}
     decisions = [decide.better(-acc["adadps"], -acc[m], what=f"test accuracy {T4T_LABELS[m]} − AdaDPS",
                                margin=TABLE_MARGIN) for m in ("dp_sgd", "dp_adam")]
@@ -2277,8 +2618,9 @@ def _fedadam_noiseless_mutant():
     mutants=[_fedadam_inverted_side_info_mutant(), _fedadam_noiseless_mutant()],
     notes="Stand-in and AdaDPS side exactly as adadps.figure6 (zipf_bow_logistic's user partition, σ = 0.3, Poisson "
     "user sampling, server-side noise, frequency side information, server SGD with learning rate 1, (local lr, C)"
-    " tuned on FED_GRIDS by validation accuracy with tuning seed 1000·seed + 8, test accuracy on fresh seeds "
-    "1000·seed + 9). DP-FedAdam = the same clipped and noised user deltas with A ≡ 1, the server applying FedAdam"
+    " tuned on FED_GRIDS by validation accuracy with figure6's tuning seed, test accuracy on its fresh run seed "
+    "(verify.child_seed). DP-FedAdam = the same clipped and noised user deltas with A ≡ 1, the server applying "
+    "FedAdam"
     " (Reddi et al. 2021) to the noisy averaged delta Δ: m ← β₁m + (1 − β₁)Δ, v ← β₂v + (1 − β₂)Δ², w ← w + η_s "
     "m/(√v + τ), no bias correction (kernels.adadps.run_federated(server='adam')). Reading: β₁ = 0.9 (the paper's"
     " 'server-side momentum 0.9'), β₂ = 0.99, τ = 10⁻³ (the paper states neither; FedAdam's usual values); the "
@@ -2301,7 +2643,8 @@ def figure6_fedadam(budget: str, seed: int) -> Outcome:
     base = dict(problem_kw=g["problem"], sigma=FED_SIGMA, users_per_round=g["per_round"], rounds=g["rounds"],
                 local_steps=g["local_steps"], local_batch=g["local_batch"])
     grid = [dict(local_lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
-    tune_seed, run_seed = int(seed) * 1000 + 8, int(seed) * 1000 + 9
+    # figure6's seeds (its AdaDPS tuning runs are shared through the task cache)
+    tune_seed, run_seed = child_seed(seed, "adadps.figure6", "tune"), child_seed(seed, "adadps.figure6", "run")
     res = sweep(_fed_task, [dict(base, side_info="frequency", trials=g["tune_trials"], seed=tune_seed, **p)
                             for p in grid], "adadps.figure6.fedadam tune adadps")
     chosen = {"adadps": grid[int(np.argmax([float(np.mean(r["val_acc"])) for r in res]))]}

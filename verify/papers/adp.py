@@ -40,7 +40,7 @@ from verify.privacy import (
     gaussian_epsilon_interval,
     optimal_composition_epsilon,
 )
-from verify.registry import Budgets, Figure, Outcome, Panel, Series, Verdict, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, Verdict, by_budget, child_seed, claim
 from verify.runner import sweep
 
 
@@ -49,6 +49,16 @@ def relative_tolerance(T: int) -> float:
 
     Each M is a product of two sums of T positive terms (relative error ≤ (T + 4)u each, u the unit
     roundoff, recursive-summation bound) and a quotient; a difference of two such is within 4(T + 4)u.
+
+    Parameters
+    ----------
+    T : int
+        The sequences' length.
+
+    Returns
+    -------
+    float
+        4(T + 4)u, u the unit roundoff.
     """
     return 4.0 * (T + 4) * EPS
 
@@ -93,8 +103,9 @@ def remark4_1(budget: str, seed: int) -> Outcome:
     hw = random_search(slack, pair, examples, seed)
     adv = []
     for k, dim in enumerate((2, 5, 20)):
-        b = 10.0 ** np.random.default_rng(seed + k).uniform(-3, 3, dim)
-        adv.append(adversarial_search(lambda u, b=b: slack((10.0 ** u, b)), dim, (-6.0, 6.0), starts, seed + 7 + k))
+        b = 10.0 ** np.random.default_rng(child_seed(seed, "adp.remark4.1", "b", k)).uniform(-3, 3, dim)
+        adv.append(adversarial_search(lambda u, b=b: slack((10.0 ** u, b)), dim, (-6.0, 6.0), starts,
+                                      child_seed(seed, "adp.remark4.1", "adversarial", k)))
     worst = min([hw] + adv, key=lambda w: w.slack)
     holds = worst.slack >= -1.0 and eq_dev[0] <= 1.0 and ratio_min[0] >= -1.0
     counter = None
@@ -155,7 +166,7 @@ LEMMA22_BUDGETS = Budgets(quick=Lemma22Settings(cases=40, kmax=6), full=Lemma22S
 def lemma2_2(budget: str, seed: int) -> Outcome:
     cases, kmax = LEMMA22_BUDGETS.at(budget)
     vdi = 1e-4
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 22]))
+    rng = np.random.default_rng(child_seed(seed, "adp.lemma2.2"))
     rows = []
     for _ in range(cases):
         eps, deltas, dp_ = _lemma22_case(rng, kmax)
@@ -200,7 +211,25 @@ THM41_SCHEDULES = ("dp", "adp_poly")
 
 def alpha_schedule(kind: str, T: int) -> np.ndarray:
     """α_t, t = 1..T: "dp" (α ≡ 1), "adp_poly" (α_t² = b_t, b_t = √(1 + t)), "adp_adaptive" (α_t = (1 + t)^{1/4},
-    the same numbers as adp_poly: kept for callers, not swept)."""
+    the same numbers as adp_poly: kept for callers, not swept).
+
+    Parameters
+    ----------
+    kind : str
+        "dp", "adp_poly" or "adp_adaptive".
+    T : int
+        The steps.
+
+    Returns
+    -------
+    numpy.ndarray
+        α_1..α_T.
+
+    Raises
+    ------
+    ValueError
+        When ``kind`` is none of the three.
+    """
     t = np.arange(1, T + 1, dtype=np.float64)
     if kind == "dp":
         return np.ones(T)
@@ -216,7 +245,30 @@ def replace_one_pld_epsilon(alpha: np.ndarray, sigma: float, n: int, delta: floa
     """dp-accounting's PLD ε at ``delta`` of T one-record steps (sampling rate 1/n) with multipliers α_t·σ under
     REPLACE_ONE adjacency (the paper's).  ``pessimistic``: connect-the-dots, each α block at its smallest α (an upper
     bound on the true ε); otherwise privacy buckets with pessimistic_estimate=False, each block at its largest α
-    (a lower bound: the mechanism's ε is at least this).  NaN when a block's multiplier is below THM41_PLD_MIN_Z."""
+    (a lower bound: the mechanism's ε is at least this).  NaN when a block's multiplier is below THM41_PLD_MIN_Z.
+
+    Parameters
+    ----------
+    alpha : numpy.ndarray
+        α_1..α_T.
+    sigma : float
+        The base noise multiplier σ.
+    n : int
+        Records (sampling rate 1/n).
+    delta : float
+        The δ at which ε is read.
+    blocks : int
+        The number of blocks of consecutive steps that share one multiplier (at most T).
+    pessimistic : bool
+        Upper bound (True) or lower bound (False), as above.
+    vdi : float
+        dp-accounting's value discretisation interval.
+
+    Returns
+    -------
+    float
+        The ε (NaN as above).
+    """
 
     dist = None
     for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
@@ -257,6 +309,22 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     steps' outputs along u are N(0, z_t²) under one and (1 − q)N(0, z_t²) + qN(1, z_t²) under the other,
     given the past.  For the event E = {some step's output along u exceeds τ}, δ(ε) ≥ P₁(E) − e^ε P₀(E)
     (the definition of (ε, δ)-DP applied to one event), evaluated exactly in log space.
+
+    Parameters
+    ----------
+    z : numpy.ndarray
+        The steps' noise multipliers z_t.
+    q : float
+        The sampling probability of the differing record per step.
+    epsilon : float
+        The ε at which δ is bounded.
+    thresholds : sequence of float
+        The thresholds τ tried (the best bound is kept).
+
+    Returns
+    -------
+    float
+        The largest P₁(E) − e^ε P₀(E) over the thresholds (0 when none is positive).
     """
     best = 0.0
     for tau in thresholds:
@@ -373,7 +441,22 @@ def _schedule_phases(alpha: np.ndarray, sigma: float, n: int, blocks: int = MATC
 def matched_sigma(alpha: np.ndarray, n: int, epsilon: float, delta: float) -> float:
     """The smallest σ (relative precision MATCHED_REL) whose T steps of multipliers α_t·σ the accountant (dp-accounting RDP,
     add/remove, the α blocks of :func:`_schedule_phases`) certifies (ε, δ)-DP: both methods of a comparison are run
-    at this same accountant ε, whatever Theorem 4.1 would give them."""  # noqa: E501
+    at this same accountant ε, whatever Theorem 4.1 would give them.
+
+    Parameters
+    ----------
+    alpha : numpy.ndarray
+        α_1..α_T.
+    n : int
+        Records.
+    epsilon, delta : float
+        The target (ε, δ).
+
+    Returns
+    -------
+    float
+        The multiplier σ (results are cached per argument values).
+    """  # noqa: E501
     return _matched_sigma_cached(tuple(np.asarray(alpha, float).tolist()), int(n), float(epsilon), float(delta))
 
 
@@ -401,7 +484,7 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
     else:
         raise ValueError(f"noise must be matched or theorem4.1 (got {noise!r})")
     out = kadp.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
-                     trials=trials, seed=seed + 1, n_log=41)
+                     trials=trials, seed=child_seed(seed, "adp.proposition5.1", "runs"), n_log=41)
     return {"steps": out["steps"], "grad_norm2": out["grad_norm2"], "sigma": sigma}
 
 
@@ -441,7 +524,8 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     f_priv = numeric(tadp.proposition5_1_privacy_ratio())
     priv = [float(f_priv(T=T, a=P51_A, c=P51_C)) for T in g["T_exact"]]
 
-    tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"], seed=int(seed) * 1000 + 17 + k)
+    tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"],
+                  seed=child_seed(seed, "adp.proposition5.1", k))
              for k, T in enumerate(g["T_run"]) for r in ("dp", "adp")]
     outs = sweep(_p51_task, tasks, "adp.proposition5.1 runs")
     meas = {}
@@ -452,7 +536,8 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     util_ratio, util_ci = [], []
     for k, T in enumerate(g["T_run"]):
         dp_v, adp_v = meas[("dp", T)][1], meas[("adp", T)][1]
-        ci = stats.bootstrap_ci(lambda u, v: np.mean(u) / np.mean(v), dp_v, adp_v, seed=int(seed) + k)
+        ci = stats.bootstrap_ci(lambda u, v: np.mean(u) / np.mean(v), dp_v, adp_v,
+                                seed=child_seed(seed, "adp.proposition5.1", "bootstrap", k))
         util_ratio.append(ci.estimate)
         util_ci.append(ci)
     evidence = (f"exact M_dp/M_adp inside the integral brackets at all {len(exact)} T up to {max(g['T_exact']):.0e} "
@@ -527,7 +612,7 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
         verdict = "violated"
     # schedule-level M for admissible b sequences
     trials, T_m = P52_BUDGETS.at(budget)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 52]))
+    rng = np.random.default_rng(child_seed(seed, "adp.proposition5.2"))
     G2, nu_, C = 1.0, 1e-2, 0.1
     t = np.arange(1, T_m + 1, dtype=np.float64)
     alpha = (1.0 + t * C) ** 0.25
@@ -588,7 +673,20 @@ def _utility_at_best_t(o: dict) -> np.ndarray:
 
 def log_growth_estimate(d0, a0, d1, a1):
     """log of advantage(T1)/advantage(T0) with advantage = mean(DP)/mean(ADP): Σ ± log(mean) of four independent
-    samples, delta-method standard error Σ s_i²/(n_i m_i²), Welch–Satterthwaite degrees of freedom."""
+    samples, delta-method standard error Σ s_i²/(n_i m_i²), Welch–Satterthwaite degrees of freedom.
+
+    Parameters
+    ----------
+    d0, a0 : array_like
+        DP-SGD's and ADP-SGD's samples at T0.
+    d1, a1 : array_like
+        Their samples at T1.
+
+    Returns
+    -------
+    verify.decide.Estimate
+        The log growth, its standard error and degrees of freedom.
+    """
     parts = [(np.asarray(x, float), sgn) for x, sgn in ((d1, 1), (a1, -1), (d0, -1), (a0, 1))]
     val = sum(sgn * math.log(float(x.mean())) for x, sgn in parts)
     terms = np.array([float(x.var(ddof=1)) / (x.size * float(x.mean()) ** 2) for x, _ in parts])
@@ -617,7 +715,8 @@ def log_growth_estimate(d0, a0, d1, a1):
 )
 def table1(budget: str, seed: int) -> Outcome:
     g = TABLE1_GRIDS[by_budget(budget, "quick", "full")]
-    tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"], seed=int(seed) * 1000 + 500 + k, a=20.0,
+    tasks = [dict(alpha_rule=r, T=T, n=g["n"], d=g["d"], trials=g["trials"],
+                  seed=child_seed(seed, "adp.table1", k), a=20.0,
                   epsilon=e) for k, (T, e) in enumerate((T, e) for e in g["epsilon"] for T in g["T"])
              for r in ("dp", "adp")]
     outs = sweep(_p51_task, tasks, "adp.table1 runs")
@@ -670,7 +769,22 @@ def gaussian_hockey_stick(m1: float, s1: float, m2: float, s2: float, epsilon: f
     """δ(ε) = ∫ max(0, p − e^ε q) of P = N(m1, s1²) against Q = N(m2, s2²), exactly (mpmath, 60 digits).
 
     The privacy-loss log p/q − ε is a quadratic a·y² + b·y + c; the set where it is positive is an interval,
-    its complement, a half-line or empty, and δ = P(set) − e^ε·Q(set) in normal CDFs."""
+    its complement, a half-line or empty, and δ = P(set) − e^ε·Q(set) in normal CDFs.
+
+    Parameters
+    ----------
+    m1, s1 : float
+        P's mean and standard deviation.
+    m2, s2 : float
+        Q's mean and standard deviation.
+    epsilon : float
+        The ε.
+
+    Returns
+    -------
+    float
+        δ(ε) (>= 0).
+    """
     with mp.workdps(_MP_DIGITS):
         m1, s1, m2, s2, eps = (mp.mpf(x) for x in (m1, s1, m2, s2, epsilon))
         a = 1 / (2 * s2**2) - 1 / (2 * s1**2)
@@ -701,7 +815,28 @@ def adaptive_step_delta(b0_sq: float, z: float, epsilon: float, nu: float = ADAP
     """Exact δ(ε) of one released update of Algorithm 1 (η = 1) for the replace-one pair whose drawn record has
     gradient G·u on D and 0 on D′: the update is −(g + ασ·c)/b₁ with b₁² = b_0² + max(‖g‖², ν) computed from the
     clean g (line 4), so along u it is N(−G/b₁, (zG/b₁)²) on D and N(0, (zG/b₁′)²) on D′ (z = ασ/G).  Both
-    orderings; ``adaptive=False`` uses D's b₁ for both (the stepsize treated as public: a control)."""
+    orderings; ``adaptive=False`` uses D's b₁ for both (the stepsize treated as public: a control).
+
+    Parameters
+    ----------
+    b0_sq : float
+        b_0².
+    z : float
+        ασ/G.
+    epsilon : float
+        The ε.
+    nu : float
+        The floor ν of ‖g‖² in b₁.
+    G : float
+        The gradient bound.
+    adaptive : bool
+        Whether b₁ depends on the data (False: the control).
+
+    Returns
+    -------
+    float
+        The larger δ(ε) of the two orderings.
+    """
     b1 = math.sqrt(b0_sq + max(G * G, nu))
     b2 = math.sqrt(b0_sq + max(0.0, nu)) if adaptive else b1
     s1, s2 = z * G / b1, z * G / b2
@@ -711,7 +846,20 @@ def adaptive_step_delta(b0_sq: float, z: float, epsilon: float, nu: float = ADAP
 def replace_one_gaussian_epsilon(z: float, delta: float) -> float:
     """dp-accounting's ε (PLD, connect-the-dots, pessimistic, 1e-4 grid) of one Gaussian release of multiplier z under
     replace-one adjacency (gradients bounded by G: the accountant shifts by 2G), the ε the paper's analysis certifies
-    for the step."""
+    for the step.
+
+    Parameters
+    ----------
+    z : float
+        The multiplier.
+    delta : float
+        The δ.
+
+    Returns
+    -------
+    float
+        ε at ``delta``.
+    """
 
     dist = pld.from_gaussian_mechanism(float(z), pessimistic_estimate=True, value_discretization_interval=1e-4,
                                        neighboring_relation=NeighboringRelation.REPLACE_ONE)
@@ -806,7 +954,22 @@ ADP_AUDIT_D = 20
 
 
 def adp_noise_scales(b_rule: str, alpha_rule: str, steps: int) -> np.ndarray:
-    """α_t of the steps t = 1..T as kernels.adp computes them (a = c = b₀ = C = 1); 1 for DP-SGD."""
+    """α_t of the steps t = 1..T as kernels.adp computes them (a = c = b₀ = C = 1); 1 for DP-SGD.
+
+    Parameters
+    ----------
+    b_rule : str
+        The b rule ("poly" or "adaptive"; both give the same α here).
+    alpha_rule : str
+        "dp" (α ≡ 1) or "adp".
+    steps : int
+        T.
+
+    Returns
+    -------
+    numpy.ndarray
+        α_1..α_T.
+    """
     t = np.arange(1, steps + 1, dtype=float)
     if alpha_rule == "dp":
         return np.ones(steps)
@@ -817,7 +980,30 @@ def adp_audit_task(b_rule: str, alpha_rule: str, n: int, steps: int, canary: boo
                    noise_scale: float = 1.0) -> dict:
     """θ_T of ``trials`` runs from θ₀ = 0 with λ = 0 on D (n zero records: zero gradient) or D′ (record 0 = 10·e₁,
     whose logistic gradient is clipped to G = 1).  Two scores: the shift θ_T[0] along the canary, and
-    −‖θ_T[1:]‖², which sees the *scale* of the update (a stepsize that depends on the data)."""
+    −‖θ_T[1:]‖², which sees the *scale* of the update (a stepsize that depends on the data).
+
+    Parameters
+    ----------
+    b_rule, alpha_rule : str
+        kernels.adp.run_adp's rules.
+    n : int
+        Records.
+    steps : int
+        T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the kernel's σ (the negative control).
+
+    Returns
+    -------
+    dict
+        ``shift`` and ``spread``: one score per run each.
+    """
     X = np.zeros((n, ADP_AUDIT_D))
     if canary:
         X[0, 0] = 10.0
@@ -829,12 +1015,30 @@ def adp_audit_task(b_rule: str, alpha_rule: str, n: int, steps: int, canary: boo
 
 
 def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
+    """The audit claim ``adp.audit.<name>``: per ADP_AUDIT_CONFIGS entry the better of two scores' ε lower bounds.
+
+    Parameters
+    ----------
+    name : str
+        A key of ADP_AUDITS.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise (the negative control).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
     b_rule, alpha_rule = ADP_AUDITS[name]
     trials = by_budget(budget, 20_000, 200_000)
     n_tests = len(ADP_AUDIT_CONFIGS) * 2  # two scores per configuration; each at the ledger's per-test level
     level = audit_level(n_tests)
     tasks = [dict(b_rule=b_rule, alpha_rule=alpha_rule, n=n, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, 7, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale)
+                  seed=child_seed(seed, f"adp.audit.{name}", k, int(c)), noise_scale=noise_scale)
              for k, (n, T) in enumerate(ADP_AUDIT_CONFIGS) for c in (False, True)]
     outs = sweep(adp_audit_task, tasks, f"audit adp {name}")
     rows = []
@@ -843,7 +1047,8 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
         z = adp_noise_scales(b_rule, alpha_rule, T) * ADP_AUDIT_SIGMA  # G = 1
         acct = composed_epsilon([(1.0 / n, float(zt), 1) for zt in z], AUDIT_DELTA, "pld",
                                 value_discretization_interval=0.01)
-        bounds = {s: epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level, seed=seed + 2 * k + j,
+        bounds = {s: epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level,
+                                         seed=child_seed(seed, f"adp.audit.{name}", "bound", k, j),
                                          method=claim_method(1.0 / n))
                   for j, s in enumerate(("shift", "spread"))}
         best = max(bounds, key=lambda s: bounds[s].epsilon_lb)
@@ -887,7 +1092,20 @@ _register_adp()
 def alternative_alphas(b: np.ndarray, free: np.ndarray) -> np.ndarray:
     """α solving Remark 4.1's alternative relation α_t·α_{T−t+1} = b_t for a palindromic b (b_t = b_{T−t+1}, which
     the relation forces): α_t = ``free[t]`` for the first half, α_{T−t+1} = b_t/α_t, and α_m = √b_m in the middle
-    of an odd T.  ``free`` has length ⌊T/2⌋."""
+    of an odd T.  ``free`` has length ⌊T/2⌋.
+
+    Parameters
+    ----------
+    b : numpy.ndarray
+        b_1..b_T (palindromic, positive).
+    free : numpy.ndarray
+        The free first-half values α_1..α_⌊T/2⌋ (positive).
+
+    Returns
+    -------
+    numpy.ndarray
+        α_1..α_T.
+    """
     T = b.size
     alpha = np.empty(T)
     h = T // 2
@@ -1006,7 +1224,18 @@ MOMENTS_ACCOUNTANT_ORDERS = tuple([1 + x / 10.0 for x in range(1, 100)] + list(r
 
 def footnote3_multiplier(eps_bar: float) -> float:
     """The noise multiplier of the experiments: σ of Theorem 4.1 (eq. (6)) at ε = 16·ε̄ with α ≡ 1 (DP-SGD), n, T and
-    δ of the footnote, G = C_G = 1, added to the sum of a batch of 256 clipped gradients: z = 256·σ/C_G."""
+    δ of the footnote, G = C_G = 1, added to the sum of a batch of 256 clipped gradients: z = 256·σ/C_G.
+
+    Parameters
+    ----------
+    eps_bar : float
+        The footnote's ε̄.
+
+    Returns
+    -------
+    float
+        z.
+    """
     f = FOOTNOTE3
     var = numeric(tadp.theorem4_1_variance())(G=f["clip"], S_inv_alpha2=f["T"], T=f["T"], delta=f["delta"],
                                                epsilon=16 * eps_bar, n=f["n"])
@@ -1016,7 +1245,18 @@ def footnote3_multiplier(eps_bar: float) -> float:
 def footnote3_readings(z: float) -> dict:
     """ε at the footnote's δ of T Poisson-subsampled Gaussian steps (rate 256/n, multiplier z, add/remove) by the
     standard readings: dp-accounting's RDP (its conversion), RDP at the moments-accountant orders with the 2016
-    conversion ε = min_α RDP(α) + log(1/δ)/(α − 1), and PLD bounds (optimistic buckets ≤ ε ≤ pessimistic)."""
+    conversion ε = min_α RDP(α) + log(1/δ)/(α − 1), and PLD bounds (optimistic buckets ≤ ε ≤ pessimistic).
+
+    Parameters
+    ----------
+    z : float
+        The multiplier.
+
+    Returns
+    -------
+    dict
+        ``rdp``, ``moments_accountant_2016``, ``pld_lower`` and ``pld_upper``.
+    """
 
     f = FOOTNOTE3
     q, T, delta = f["batch"] / f["n"], f["T"], f["delta"]
@@ -1100,7 +1340,20 @@ LEMMA21_RELATIVE_TOLERANCE = 1e-9
 
 def gaussian_delta_at(sigma_over_delta: float, epsilon: float) -> float:
     """δ(ε) of the Gaussian mechanism with noise std σ and ℓ2 sensitivity Δ (only σ/Δ matters): dp-accounting's
-    closed form Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) for the dominating pair N(0, σ²), N(Δ, σ²)."""
+    closed form Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) for the dominating pair N(0, σ²), N(Δ, σ²).
+
+    Parameters
+    ----------
+    sigma_over_delta : float
+        σ/Δ.
+    epsilon : float
+        The ε.
+
+    Returns
+    -------
+    float
+        δ(ε).
+    """
     return float(plm.GaussianPrivacyLoss(standard_deviation=sigma_over_delta, sensitivity=1.0)
                  .get_delta_for_epsilon(epsilon))
 
@@ -1213,7 +1466,23 @@ P51_CONSISTENCY_SMALLEST = dict(a=1.0, c=1.0, T=9, etaL=1.0)  # T = 9 = 5 + 4a/c
 
 def eq7_against_eq9_eq10(a_: float, c_: float, T_: int, etaL: float) -> dict:
     """The privacy terms of (9) and (10) (as stated) against (7)'s at b_t = √(a + ct), α_t² = b_t (ADP-SGD) and
-    α_t = 1 (DP-SGD), all in units of K = d(16G)²B_δ/(2n²ε²); (7) read as printed and with the factor ηL."""
+    α_t = 1 (DP-SGD), all in units of K = d(16G)²B_δ/(2n²ε²); (7) read as printed and with the factor ηL.
+
+    Parameters
+    ----------
+    a_, c_ : float
+        The schedule's a and c.
+    T_ : int
+        T.
+    etaL : float
+        The product ηL.
+
+    Returns
+    -------
+    dict
+        ``eq9``, ``eq10``, ``eq7_adp``, ``eq7_dp``, ``eq7_adp_etaL``, ``eq7_dp_etaL``, ``ratio_stated`` ((10)/(9))
+        and ``ratio_eq7`` (DP over ADP under (7)).
+    """
     b = tadp.polynomial_schedule(T_, a_, c_)
     vals = dict(eta=etaL, L=1.0, T=T_, a=a_, c=c_)
     t9, t10 = (float(numeric(e)(**{s.name: vals[s.name] for s in e.free_symbols}))
@@ -1333,7 +1602,22 @@ THM42 = Thm42Setting(G=1.0, L=1.0, d=20, T=50, b=8.0, n=1_000_000, epsilon=1.0, 
 
 
 def pseudo_huber_grad(theta: np.ndarray, G: float, L: float) -> np.ndarray:
-    """∇f of f(θ) = (G²/L)(√(1 + (L‖θ‖/G)²) − 1): Lθ/√(1 + (L‖θ‖/G)²), rows of ``theta`` independently."""
+    """∇f of f(θ) = (G²/L)(√(1 + (L‖θ‖/G)²) − 1): Lθ/√(1 + (L‖θ‖/G)²), rows of ``theta`` independently.
+
+    Parameters
+    ----------
+    theta : numpy.ndarray
+        Points, one per row (the last axis is θ's).
+    G : float
+        The gradient bound (the supremum of ‖∇f‖).
+    L : float
+        The smoothness.
+
+    Returns
+    -------
+    numpy.ndarray
+        The gradients, the shape of ``theta``.
+    """
     r2 = np.sum(theta * theta, axis=-1, keepdims=True)
     return L * theta / np.sqrt(1.0 + (L * L / (G * G)) * r2)
 
@@ -1341,7 +1625,27 @@ def pseudo_huber_grad(theta: np.ndarray, G: float, L: float) -> np.ndarray:
 def theorem4_2_runs(trials: int, seed: int, setting: Thm42Setting) -> dict:
     """Algorithm 1 (lines 3–7, literally; every record has the same f, so ξ_t does not matter) on the pseudo-Huber
     objective, ``trials`` independent runs vectorised in NumPy. Returns ‖∇F(θ_t)‖² for t = 0..T−1 per run,
-    E‖∇f(θ_t, ξ_t)‖² per run (the same numbers: f is deterministic), σ², D_F and the schedules."""
+    E‖∇f(θ_t, ξ_t)‖² per run (the same numbers: f is deterministic), σ², D_F and the schedules.
+
+    Parameters
+    ----------
+    trials : int
+        Independent runs.
+    seed : int
+        The claim's base seed (the noise comes from its adp.theorem4.2 child seed).
+    setting : Thm42Setting
+        G, L, d, T, b, n, ε, δ and the initial gradient over the noise.
+
+    Returns
+    -------
+    dict
+        ``grad_sq`` (trials, T), ``sigma2``, ``D_F``, ``eta``, ``b`` and ``alpha``.
+
+    Raises
+    ------
+    ValueError
+        When σ² of (6) is not positive (nδ ≥ 16T).
+    """
     G, L, d, T, b, n, epsilon, delta, g0_over_noise = setting
     b_t = np.full(T, float(b))
     alpha = np.ones(T)
@@ -1353,7 +1657,7 @@ def theorem4_2_runs(trials: int, seed: int, setting: Thm42Setting) -> dict:
     g0 = g0_over_noise * math.sqrt(d * sigma2)
     r0 = g0 / (L * math.sqrt(1.0 - (g0 / G) ** 2))
     D_F = (G * G / L) * (math.sqrt(1.0 + (L * r0 / G) ** 2) - 1.0)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x7A42]))
+    rng = np.random.default_rng(child_seed(seed, "adp.theorem4.2"))
     theta = np.zeros((trials, d))
     theta[:, 0] = r0
     grad_sq = np.empty((trials, T))

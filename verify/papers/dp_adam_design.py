@@ -27,7 +27,7 @@ from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, 
 from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify.mutants import declare_equivalent
 from verify.privacy import gaussian_epsilon, gaussian_epsilon_interval
-from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 from verify.stats import clopper_pearson, mean_ci
 
@@ -72,8 +72,27 @@ def _s31_task(noise: str, d: int, batch: int, rounds: int, beta2: float, sigma: 
 
 
 def dpmf_bias_closed_form(row_norms2: np.ndarray, beta2: float, s_value: float, t_value: int) -> float:
-    """App. A's DP-MF excess of E[v_t] from its closed form (theory.dp_adam_design.postprocessing_bias_dpmf, the
-    sum Σ_k (1 − β₂)β₂^{t−k}s²r_k) evaluated at round ``t_value`` with r_k = ``row_norms2[k − 1]``."""
+    """App. A's DP-MF excess of E[v_t], evaluated from its closed form.
+
+    The closed form is theory.dp_adam_design.postprocessing_bias_dpmf, the sum Σ_k (1 − β₂)β₂^{t−k}s²r_k,
+    evaluated at round ``t_value`` with r_k = ``row_norms2[k − 1]``.
+
+    Parameters
+    ----------
+    row_norms2 : numpy.ndarray
+        The squared row norms r_1, r_2, … of the DP-MF decoder; at least ``t_value`` entries.
+    beta2 : float
+        Adam's second-moment decay β₂.
+    s_value : float
+        The per-round noise scale s (σC/B).
+    t_value : int
+        The round t (>= 1) at which the sum is evaluated.
+
+    Returns
+    -------
+    float
+        The excess Σ_{k=1..t} (1 − β₂)β₂^{t−k}s²r_k.
+    """
     e = td.postprocessing_bias_dpmf().subs({td.beta2: beta2, td.s: s_value, td.t: int(t_value)}).doit()
     return float(e.xreplace({td.r[i]: float(row_norms2[i - 1]) for i in range(1, int(t_value) + 1)}))
 
@@ -117,7 +136,7 @@ def section3_1(budget: str, seed: int) -> Outcome:
     d, batch, rounds, trials = S31_BUDGETS.at(budget)
     beta2, sigma = 0.95, 1.0
     tasks = [dict(noise=n, d=d, batch=batch, rounds=rounds, beta2=beta2, sigma=sigma, trials=trials,
-                  seed=seed * 1000 + i) for i, n in enumerate(S31_NOISES)]
+                  seed=child_seed(seed, "dp_adam_design.section3.1", i)) for i, n in enumerate(S31_NOISES)]
     res = sweep(_s31_task, tasks, "section3.1")
     checkpoints = np.unique(np.geomspace(1, rounds, 8).astype(int)) - 1
     tested = [rounds - 1 if r is None else r - 1 for r in S31_TESTED_ROUNDS]
@@ -179,7 +198,23 @@ def section3_1(budget: str, seed: int) -> Outcome:
 # §3.2 zero-out sensitivity of the squared part; noise split
 # ======================================================================================
 def squares_sensitivity(records: np.ndarray, clip_norm: float) -> float:
-    """max_j ‖ḡ⊙ḡ − ḡ_{−j}⊙ḡ_{−j}‖ over zero-out neighbours (record j replaced by a zero gradient)."""
+    """The sensitivity of the squared mean gradient ḡ⊙ḡ of one batch under zero-out neighbours.
+
+    The value is max_j ‖ḡ⊙ḡ − ḡ_{−j}⊙ḡ_{−j}‖ over the neighbours that replace record j by a zero gradient; the
+    records are clipped to ``clip_norm`` first and ḡ is their mean over the B records.
+
+    Parameters
+    ----------
+    records : numpy.ndarray
+        The batch's gradients, shape (B, d).
+    clip_norm : float
+        The clipping norm C (each row is scaled to norm at most C).
+
+    Returns
+    -------
+    float
+        The largest Euclidean change of ḡ⊙ḡ over the B zero-out neighbours.
+    """
     c = records * np.minimum(1.0, clip_norm / np.maximum(np.linalg.norm(records, axis=1), 1e-300))[:, None]
     B = c.shape[0]
     gbar = c.mean(axis=0)
@@ -238,7 +273,8 @@ def _s32_compute(budget: str, seed: int) -> dict:
     for k, (B, d) in enumerate([(2, 1), (4, 3), (8, 2)]):
         adv.append(adversarial_search(lambda u, B=B, d=d: -squares_sensitivity(u.reshape(B, d), C) /
                                       float(numeric(td.ime_sensitivity_squares())(B=B, C=C)),
-                                      B * d, (-2.0, 2.0), starts, seed + 11 + k))
+                                      B * d, (-2.0, 2.0), starts,
+                                      child_seed(seed, "dp_adam_design.section3.2.bound", "adversarial", k)))
     max_ratio_adv = max(-w.slack for w in adv)
     # tightness at all-equal batches
     Bs = np.arange(1, 33)
@@ -355,7 +391,7 @@ STP = dict(d=64, batch=64, clip=16.0, sigma=2.0, beta2=0.9, xi=1e-12, t0=10**6) 
 
 
 def _stp_signal(d: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 431]))
+    rng = np.random.default_rng(child_seed(seed, "dp_adam_design.section4.3.1", "signal"))
     return rng.choice([-1.0, 1.0], d) * 10 ** rng.uniform(-2, 0, d)  # heterogeneous clean second moments
 
 
@@ -416,7 +452,8 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     alpha = float(numeric(td.stp_contraction())(beta2=p["beta2"], s=s))
     kappa = float(numeric(td.stp_steady_state())(s=s))
     deltas = (-0.5, 2.0)
-    res = sweep(_stp_task, [dict(delta0=dl, rounds=rounds, trials=trials, seed=seed * 7 + i)
+    res = sweep(_stp_task, [dict(delta0=dl, rounds=rounds, trials=trials,
+                                 seed=child_seed(seed, "dp_adam_design.section4.3.1", i))
                             for i, dl in enumerate(deltas)], "section4.3.1")
     checkpoints = np.unique(np.linspace(0, rounds - 1, 10).astype(int))
     decisions, worst = [], (0.0, None)
@@ -521,7 +558,27 @@ def _eq2_ime_task(signal: float, noise_std: float, beta2: float, steps: int, n_c
 
 
 def ime_negative_probability(signal: float, noise_std: float, beta2: float, steps: int) -> float:
-    """Exact P(v̂ < 0) for IME with a constant signal: v̂ ~ N(signal², K(β₂,t)·noise_std²) (linear noise)."""
+    """Exact P(v̂ < 0) for IME with a constant signal.
+
+    With IME the noise enters v̂ linearly: v̂ ~ N(signal², K(β₂, t)·noise_std²), K from
+    theory.dp_adam_design.vhat_variance_factor.
+
+    Parameters
+    ----------
+    signal : float
+        The constant clean gradient coordinate.
+    noise_std : float
+        The standard deviation of IME's noise on the squared-gradient input.
+    beta2 : float
+        Adam's second-moment decay β₂.
+    steps : int
+        The round t at which v̂ is read.
+
+    Returns
+    -------
+    float
+        Φ(−signal² / (√K · noise_std)).
+    """
     Kv = float(numeric(td.vhat_variance_factor())(beta2=beta2, t=steps))
     return float(st.norm.cdf(-signal**2 / (math.sqrt(Kv) * noise_std)))
 
@@ -543,7 +600,8 @@ def _ime_part(budget: str, seed: int):
             rows.append(dict(B=B, sigma=sig, beta2=b2, steps=steps, x=x, d=d, dstar=dstar, signal=1 / math.sqrt(d),
                              tau=tau, dstar_bc=float(thr_bc(B=B, sigma=sig, beta2=b2))))
             tasks.append(dict(signal=1 / math.sqrt(d), noise_std=tau, beta2=b2, steps=steps,
-                              n_coords=by_budget(budget, 4000, 40000), seed=seed * 7919 + len(tasks)))
+                              n_coords=by_budget(budget, 4000, 40000),
+                              seed=child_seed(seed, "dp_adam_design.eq2", "ime", len(tasks))))
     sims = sweep(_eq2_ime_task, tasks, "eq2 ime")
     exact_ok, bad = True, None
     for r, sres in zip(rows, sims):
@@ -579,7 +637,7 @@ def _ime_part(budget: str, seed: int):
 def _eq3_task(d: int, batch: int, sigma: float, beta2: float, steps: int, trials: int, seed: int) -> dict:
     """The real round kernel (bias correction) on exactly orthogonal records whose average has every
     coordinate ±C/√(Bd) (records = C·(orthonormal frame reflected onto that average))."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 3]))
+    rng = np.random.default_rng(child_seed(seed, "dp_adam_design.eq3", "records"))
     q = np.linalg.qr(rng.standard_normal((d, batch)))[0]  # d×B orthonormal
     u = rng.choice([-1.0, 1.0], d) / math.sqrt(d)
     m = q.sum(axis=1) / math.sqrt(batch)
@@ -619,11 +677,12 @@ def _threshold_claim(case: str, budget: str, seed: int) -> Outcome:
             rows.append(dict(B=B, sigma=sig, beta2=b2, steps=steps, x=x, d=d, dstar=dstar, signal=a, noise_std=s))
             if case == "optimistic":
                 tasks.append(dict(signal=a, noise_std=s, beta2=b2, steps=steps,
-                                  n_coords=by_budget(budget, 4000, 40000), seed=seed * 100003 + len(tasks)))
+                                  n_coords=by_budget(budget, 4000, 40000),
+                                  seed=child_seed(seed, "dp_adam_design.eq2", len(tasks))))
             else:
                 tasks.append(dict(d=d, batch=B, sigma=sig, beta2=b2, steps=steps,
                                   trials=max(1, min(by_budget(budget, 100, 1000), by_budget(budget, 4000, 40000) // d)),
-                                  seed=seed * 100003 + len(tasks)))
+                                  seed=child_seed(seed, "dp_adam_design.eq3", len(tasks))))
     sims = sweep(_eq2_task if case == "optimistic" else _eq3_task, tasks, f"eq {case}")
     for r, sres in zip(rows, sims):
         r["exact"] = td.negative_probability(r["signal"], r["noise_std"], r["beta2"], r["steps"])
@@ -793,7 +852,7 @@ S441_MARGIN = 0.05
 def section4_4_1(budget: str, seed: int) -> Outcome:
     n_rand = by_budget(budget, 200, 3000)
     b2s, ts = (0.9, 0.99), (20, 200)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 441]))
+    rng = np.random.default_rng(child_seed(seed, "dp_adam_design.section4.4.1", "search"))
     worst = (np.inf, None)
     ratios = []
     named = []
@@ -823,7 +882,8 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                     worst = (slack, dict(kind="random", c=c.tolist(), beta2=b2, t=t, factor=f, lower=lower))
     bound_holds = worst[0] >= -1.0
     # Monte Carlo: the kernel's IME noise variance equals the factor
-    tasks = [dict(kind=k, bands=b, beta2=0.9, t=40, trials=by_budget(budget, 100, 400), seed=seed * 31 + i)
+    tasks = [dict(kind=k, bands=b, beta2=0.9, t=40, trials=by_budget(budget, 100, 400),
+                  seed=child_seed(seed, "dp_adam_design.section4.4.1", "mc", i))
              for i, (k, b) in enumerate([("identity", 1), ("half", 1), ("banded", 4)])]
     mc = sweep(_s441_task, tasks, "section4.4.1")
     decisions = []
@@ -1024,12 +1084,13 @@ def section4_5(budget: str, seed: int) -> Outcome:
     d, rounds, burn, trials = S45_BUDGETS.at(budget)
     beta2 = S45["beta2"]
     res = sweep(_s45_task, [dict(variant=v, d=d, batch=S45["batch"], rounds=rounds, burn=burn, beta2=beta2,
-                                 trials=trials, seed=seed * 13 + i)
+                                 trials=trials, seed=child_seed(seed, "dp_adam_design.section4.5", i))
                             for i, v in enumerate(("scale_then_privatize", "post_processing"))], "section4.5")
     stp, pp = res
     ga = S45_ADV[by_budget(budget, "quick", "full")]
     adv = sweep(_s45_adversarial_task, [dict(stream=st_, d=ga["d"], batch=S45["batch"], rounds=ga["rounds"],
-                                             beta2=beta2, trials=ga["trials"], seed=seed * 13 + 7 + i)
+                                             beta2=beta2, trials=ga["trials"],
+                                             seed=child_seed(seed, "dp_adam_design.section4.5", "adversarial", i))
                                         for i, st_ in enumerate(S45_STREAMS)], "section4.5 adversarial streams")
     adv_worst = max(zip(S45_STREAMS, adv), key=lambda x: float(x[1]["worst"]))
     logan = [np.log(np.max(r["per_coord"], axis=1) / np.min(r["per_coord"], axis=1)) for r in res]
@@ -1137,6 +1198,24 @@ def s51_calibration(sigmas=S51_CALIBRATION["sigmas"], dataset_seeds=S51_CALIBRAT
     post-processing's excess (best lr, mean of ``trials`` DP-MF noise draws) on each such dataset; the mean over
     them, with its t interval over datasets.  The calibrated σ is the grid point whose mean is nearest the paper's
     0.6010 − 0.5976 = 0.0034.  Independent moment estimation is never run here.
+
+    Parameters
+    ----------
+    sigmas : sequence of float
+        The noise multipliers tried.
+    dataset_seeds : sequence of int
+        The dataset seeds (each one dataset of the §5.1 stand-in).
+    trials : int
+        Noise draws per run.
+    nonprivate_tol : float
+        The largest |non-private excess| for a dataset to be kept.
+
+    Returns
+    -------
+    dict
+        ``nonprivate_excess`` (per dataset seed), ``selected`` (the kept dataset seeds), ``rows`` (per σ: the
+        mean post-processing excess, its t interval ``lo``/``hi`` and ``per_dataset``) and ``sigma`` (the
+        calibrated multiplier).
     """
     lrs = S51_LRS
     nonprivate = {d: None for d in dataset_seeds}
@@ -1372,7 +1451,8 @@ def figure4(budget: str, seed: int) -> Outcome:
     d = int(dstar / 20)
     rounds, trials, n_exact = F4_BUDGETS.at(budget)
     res = sweep(_fig4_task, [dict(scale=sc, d=d, batch=B, rounds=rounds, beta2=beta2, sigma=sigma, trials=trials,
-                                  seed=seed * 17 + i) for i, sc in enumerate(("powerlaw", "uniform"))], "figure4")
+                                  seed=child_seed(seed, "dp_adam_design.figure4", i))
+                             for i, sc in enumerate(("powerlaw", "uniform"))], "figure4")
     s = sigma / B
     checkpoints = [9, 49, rounds - 1]
     decisions, panels, figures = [], [], {"d": d, "dstar": dstar}
@@ -1432,6 +1512,38 @@ def negative_fraction(d: int, batch_size: int, sigma: float, clip_norm: float, b
     the Gaussian mean-vs-std prediction, the exact probability (:func:`theory.dp_adam_design.negative_probability`),
     the simulated fraction over ``trials``·d coordinates with its Clopper–Pearson interval, and the bias of
     post-processing's v̂, (σC/B)² (section 3.1).
+
+    Parameters
+    ----------
+    d : int
+        The model dimension (>= 1).
+    batch_size : int
+        The batch size B (>= 1).
+    sigma : float
+        The noise multiplier σ (> 0).
+    clip_norm : float
+        The clipping norm C (> 0).
+    beta2 : float
+        Adam's second-moment decay β₂, in (0, 1).
+    steps : int
+        The round T at which v̂ is read (>= 1).
+    case : str
+        "optimistic" or "pessimistic".
+    trials : int
+        Simulated runs (>= 1).
+    seed : int
+        The simulation's seed (>= 0).
+
+    Returns
+    -------
+    dict
+        ``d``, ``d_star``, ``signal``, ``noise_std``, ``predicted_gaussian``, ``exact``, ``simulated`` with
+        ``simulated_lo``/``simulated_hi``, ``bias_vhat`` ((σC/B)²) and ``bias_v`` ((1 − β₂ᵀ)(σC/B)²).
+
+    Raises
+    ------
+    kernels.InvalidParameter
+        When a parameter is out of range (β₂ outside (0, 1), T·(σC/B)² not finite in float64, …).
     """
 
     d = V.count("d", d)
@@ -1522,7 +1634,32 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
 
     The kernel runs at multiplier σ·``noise_scale`` (1 = as implemented; < 1 is the negative control).  The score
     is the likelihood-ratio statistic of the noisy inputs recovered from the released θ and v:
-    post-processing Σ_t g̃_t[0]; IME Σ_t (g̃_t[0]/Δ₁ + q_t[0]/Δ₂); DP-MF Σ_t c_t (C g̃)_t[0] (C the strategy)."""
+    post-processing Σ_t g̃_t[0]; IME Σ_t (g̃_t[0]/Δ₁ + q_t[0]/Δ₂); DP-MF Σ_t c_t (C g̃)_t[0] (C the strategy).
+
+    Parameters
+    ----------
+    mech : str
+        A key of DPA_AUDITS ("post_processing", "ime" or "dpmf_half").
+    B : int
+        The batch size.
+    T : int
+        The rounds.
+    sigma : float
+        The noise multiplier σ.
+    canary : bool
+        Run on D′ (with the canary) rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies σ in the kernel only.
+
+    Returns
+    -------
+    dict
+        ``score``: one score per run, shape (trials,).
+    """
     variant, kind, _ = DPA_AUDITS[mech]
     G = _dpa_batches(mech, B, T, canary)
     cfg = kd.RoundConfig(variant=variant, lr=1.0, xi=1.0, clip_norm=1.0, sigma=sigma * noise_scale, batch_size=B)
@@ -1548,15 +1685,36 @@ def dpa_audit_task(mech: str, B: int, T: int, sigma: float, canary: bool, trials
 
 
 def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
-    """The audit claim of ``mech``; ``noise_scale`` < 1 under-noises the kernel (negative control) and ``trials``
-    overrides the budget's runs per dataset (the tests' smaller negative controls)."""
+    """The audit claim ``dp_adam_design.audit.<mech>``.
+
+    ``noise_scale`` < 1 under-noises the kernel (negative control) and ``trials`` overrides the budget's runs per
+    dataset (the tests' smaller negative controls).
+
+    Parameters
+    ----------
+    mech : str
+        A key of DPA_AUDITS ("post_processing", "ime" or "dpmf_half").
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise (the accountant is still told the calibrated one).
+    trials : int or None
+        Runs per dataset; None takes the budget's (10⁴ quick, 10⁵ full).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome: one ε lower bound per configuration against dp-accounting's ε.
+    """
 
     _, kind, configs = DPA_AUDITS[mech]
     # 10⁴ runs per dataset at quick (run_stream's per-trial overhead, ≈ 0.1 ms, keeps a claim near 4 s), 10× at full
     trials = by_budget(budget, 10_000, 100_000) if trials is None else int(trials)
     level = audit_level(len(configs))  # each bound at the ledger's per-test level
     tasks = [dict(mech=mech, B=B, T=Tr, sigma=s, canary=c, trials=trials, noise_scale=noise_scale,
-                  seed=int(np.random.SeedSequence([seed, 9, k, int(c)]).generate_state(1)[0]))
+                  seed=child_seed(seed, f"dp_adam_design.audit.{mech}", k, int(c)))
              for k, (B, Tr, s) in enumerate(configs) for c in (False, True)]
     outs = sweep(dpa_audit_task, tasks, f"audit dp_adam {mech}")
     rows = []
@@ -1567,7 +1725,8 @@ def audit_dp_adam(mech: str, budget: str, seed: int, noise_scale: float = 1.0, t
         # dp-accounting's pessimistic PLD on a 1e-3 grid: an upper bound, at most steps·1e-3 above the exact ε
         acct = gaussian_epsilon(s, AUDIT_DELTA, steps=steps, accountant="pld", value_discretization_interval=1e-3)
         bound = epsilon_lower_bound(outs[2 * k]["score"], outs[2 * k + 1]["score"], AUDIT_DELTA, level,
-                                    seed=seed + k, method=claim_method(1.0))  # no subsampling: a Gaussian claim
+                                    seed=child_seed(seed, f"dp_adam_design.audit.{mech}", "bound", k),
+                                    method=claim_method(1.0))  # no subsampling: a Gaussian claim
         rows.append(dict(batch_size=B, rounds=Tr, sigma=s, strategy=kind, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
     labels = [f"B={r['batch_size']} T={r['rounds']} σ={r['sigma']}" for r in rows]
@@ -1641,8 +1800,29 @@ S341_XI = 1e-30  # ξ > 0 only so that the zero-gradient rounds are 0/ξ = 0 (th
 
 
 def s341_update(B: int, t: int, beta2: float, g0: float, present: bool) -> float:
-    """|θ_t − θ_{t−1}|/lr of the suite's Adam round (β₁ = 0, bias-corrected, no clipping, no noise) after t − 1
-    rounds of zero gradients and a t-th batch of B records whose first is g0 (``present``) or zeroed out."""
+    """|θ_t − θ_{t−1}|/lr of the suite's Adam round after t − 1 rounds of zero gradients.
+
+    The round is β₁ = 0, bias-corrected, without clipping or noise; the t-th batch has B records whose first is
+    g0 (``present``) or zeroed out, the others zero.
+
+    Parameters
+    ----------
+    B : int
+        The batch size.
+    t : int
+        The round whose update is measured (>= 1).
+    beta2 : float
+        Adam's second-moment decay β₂.
+    g0 : float
+        The first record's gradient in round t.
+    present : bool
+        Whether that record is present (False: zeroed out).
+
+    Returns
+    -------
+    float
+        The size of the t-th update divided by the learning rate.
+    """
     cfg = kd.RoundConfig(variant="post_processing", optimizer="adam", lr=1.0, beta1=0.0, beta2=beta2, xi=S341_XI,
                          clip_norm=math.inf, sigma=0.0, batch_size=B)
     st_ = kd.State.zeros(1)
@@ -1658,8 +1838,21 @@ def s341_update(B: int, t: int, beta2: float, g0: float, present: bool) -> float
 
 
 def s341_tolerance(beta2: float) -> float:
-    """Rounding bound of the measured update relative to the exact one: a dozen operations of relative error ≤ u,
-    and the two cancellations 1 − β₂ and 1 − β₂ᵗ (relative error ≤ u/(1 − β₂) each), doubled."""
+    """Rounding bound of the measured update relative to the exact one.
+
+    A dozen operations of relative error ≤ u, and the two cancellations 1 − β₂ and 1 − β₂ᵗ (relative error
+    ≤ u/(1 − β₂) each), doubled.
+
+    Parameters
+    ----------
+    beta2 : float
+        Adam's second-moment decay β₂, in (0, 1).
+
+    Returns
+    -------
+    float
+        2u(12 + 2/(1 − β₂)), u the unit roundoff.
+    """
     u = EPS / 2
     return 2 * u * (12 + 2 / (1 - beta2))
 
@@ -1767,7 +1960,8 @@ def _s32p_search(fn, dim: int, c: float, n_rand: int, starts: int, seed: int):
     from scipy.optimize import minimize_scalar
 
     w = random_search(lambda u: -fn(u), lambda rng: edge_values(rng, dim, -2 * c, 2 * c), n_rand, seed)
-    a = adversarial_search(lambda u: -fn(u), dim, (-c, c), starts, seed + 1)
+    a = adversarial_search(lambda u: -fn(u), dim, (-c, c), starts,
+                           child_seed(seed, "dp_adam_design.section3.2.zero_out_vs_replace", "adversarial"))
     best = w if w.slack <= a.slack else a
     x = np.clip(np.asarray(best.example, dtype=float), -c, c)
     val = fn(x)
@@ -1834,12 +2028,13 @@ def section3_2_zero_out_vs_replace(budget: str, seed: int) -> Outcome:
             for B in S32P_ZERO_OUT_B:
                 k += 1
                 found, _ = _s32p_search(lambda u, B=B: _pair_change_zero_out(u, c, gam), B, c, n_rand, starts,
-                                        seed * 1000 + k)
+                                        child_seed(seed, "dp_adam_design.section3.2.zero_out_vs_replace", k))
                 closed = float(zo.subs({td.C: c, td.B: B, td.gamma: gam}))
                 rows.append(dict(adjacency="zero-out", C=c, B=B, gamma=gam, found=found, closed=closed,
                                  gbar=c / B, argmax_sum=float("nan")))
             k += 1
-            found, arg = _s32p_search(lambda u: _pair_change_replace(u, c, gam), 2, c, n_rand, starts, seed * 1000 + k)
+            found, arg = _s32p_search(lambda u: _pair_change_replace(u, c, gam), 2, c, n_rand, starts,
+                                      child_seed(seed, "dp_adam_design.section3.2.zero_out_vs_replace", k))
             cl = _clip1(arg, c)
             closed = float(rp.subs({td.C: c, td.gamma: gam}))
             rows.append(dict(adjacency="replace-one", C=c, B=1, gamma=gam, found=found, closed=closed, gbar=2 * c,
@@ -1860,7 +2055,8 @@ def section3_2_zero_out_vs_replace(budget: str, seed: int) -> Outcome:
             bad.append(r)
     # outside the reading: replace-one with B = 2 at small γ (other record non-zero)
     c0, g0 = S32P_CLIPS[0], S32P_GAMMA_C[0] / S32P_CLIPS[0]
-    b2, _ = _s32p_search(lambda u: _pair_change_replace(u, c0, g0, B=2), 3, c0, n_rand, starts, seed * 1000 + 999)
+    b2, _ = _s32p_search(lambda u: _pair_change_replace(u, c0, g0, B=2), 3, c0, n_rand, starts,
+                         child_seed(seed, "dp_adam_design.section3.2.zero_out_vs_replace", "replace B=2"))
     b2_excess = b2 / (2 * c0 / 2) - 1.0
     verdict = "violated" if bad else "holds"
     worst = max(rows, key=lambda r: abs(r["rel_gap"]))
@@ -1970,7 +2166,8 @@ S41_BUDGETS = Budgets(quick=S41Settings(rounds=300, trials=100),
 def section4_1(budget: str, seed: int) -> Outcome:
     rounds, trials = S41_BUDGETS.at(budget)
     p = S41
-    r = sweep(_s41_task, [dict(rounds=rounds, trials=trials, seed=seed * 7 + 41)], "section4.1")[0]
+    r = sweep(_s41_task, [dict(rounds=rounds, trials=trials, seed=child_seed(seed, "dp_adam_design.section4.1"))],
+              "section4.1")[0]
     expr = numeric(td.quadratic_dp_adam_vhat())
     clean_expr = numeric(td.quadratic_clean_second_moment())
     pred = np.array([float(expr(h=p["h"][j], s_x=p["s"][j], o=p["off"][j], B=p["batch"], C=p["clip"],
@@ -2107,7 +2304,8 @@ def section4_3_2(budget: str, seed: int) -> Outcome:
     s_val = p["sigma"] * p["clip"] / p["batch"]
     kappa = float(numeric(td.stp_steady_state())(s=s_val))
     factor = float(numeric(td.stp_private_gradient_factor())(s=s_val))
-    r = sweep(_s432_task, [dict(rounds=rounds, trials=trials, seed=seed * 7 + 432)], "section4.3.2")[0]
+    r = sweep(_s432_task, [dict(rounds=rounds, trials=trials, seed=child_seed(seed, "dp_adam_design.section4.3.2"))],
+              "section4.3.2")[0]
     clean = np.asarray(p["h"]) ** 2 * np.asarray(p["s"]) ** 2 / p["batch"]
     d = clean.size
     decisions = []
@@ -2260,8 +2458,11 @@ def section4_4_2(budget: str, seed: int) -> Outcome:
     bexpr = numeric(td.postprocessing_update_bound())
     bound = np.array([float(bexpr(beta2=p["beta2"], t=int(x))) for x in tt])
     bt = tuple(float(b) for b in bound)
-    pp, ime = sweep(_s442_task, [dict(variant="post_processing", bound=bt, trials=trials, seed=seed * 7 + 442),
-                                 dict(variant="ime", bound=bt, trials=trials, seed=seed * 7 + 443)], "section4.4.2")
+    s442 = "dp_adam_design.section4.4.2"
+    pp, ime = sweep(_s442_task, [dict(variant="post_processing", bound=bt, trials=trials,
+                                      seed=child_seed(seed, s442, "post_processing")),
+                                 dict(variant="ime", bound=bt, trials=trials, seed=child_seed(seed, s442, "ime"))],
+                    "section4.4.2")
     pp_max = float(pp["max_ratio"].max())
     spikes = {t: _s442_spike(t) for t in p["spike_rounds"]}
     spike_rel = {t: spikes[t] / float(bexpr(beta2=p["beta2"], t=t)) - 1 for t in spikes}

@@ -30,7 +30,7 @@ from verify.privacy import (
     gaussian_epsilon,
     gaussian_epsilon_interval,
 )
-from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 from verify.stats import clopper_pearson, loglog_slope, mean_ci, weighted_loglog_slope
 
@@ -49,7 +49,25 @@ def mean_lower_nonnegative(x, level: float = 0.95) -> float:
     """A distribution-free lower confidence bound on E[X] for X ≥ 0 (heavy tails allowed): for a threshold q,
     E[X] ≥ q·P(X ≥ q) ≥ q·(Clopper–Pearson lower end of the frequency of X ≥ q); q runs over the sample minimum,
     lower quartile and median, with a Bonferroni split of the level.  (A t-interval is not valid for the
-    heavy-tailed bound terms that Tr G_t⁺ produces.)"""
+    heavy-tailed bound terms that Tr G_t⁺ produces.)
+
+    Parameters
+    ----------
+    x : array_like
+        The non-negative sample.
+    level : float
+        The confidence level.
+
+    Returns
+    -------
+    float
+        The lower bound.
+
+    Raises
+    ------
+    ValueError
+        When a sample is negative.
+    """
     x = np.sort(np.asarray(x, dtype=float))
     if np.any(x < 0):
         raise ValueError("mean_lower_nonnegative needs non-negative samples")
@@ -62,7 +80,24 @@ def expectation_below(regret, bound) -> tuple[str, float, float]:
     """Is E[regret] ≤ E[bound]?  holds: the lower bound of E[bound] (:func:`mean_lower_nonnegative`) exceeds the
     t-interval's upper end of E[regret]; violated: the t-interval of E[bound] lies below that of E[regret] and no
     single trial's bound reaches the regret's lower end; else inconclusive.  Returns (verdict, lower E[bound],
-    regret CI upper end)."""
+    regret CI upper end).
+
+    Parameters
+    ----------
+    regret : array_like
+        The measured regret per trial.
+    bound : array_like
+        The bound per trial (non-negative).
+
+    Returns
+    -------
+    verdict : str
+        "holds", "violated" or "inconclusive".
+    bound_lo : float
+        The lower bound of E[bound].
+    regret_hi : float
+        The upper end of E[regret]'s t-interval.
+    """
     r = mean_ci(regret)
     b_lo = mean_lower_nonnegative(bound)
     b = mean_ci(bound)
@@ -98,7 +133,20 @@ def _declare_both_sides_equivalent(claim_id: str, fn: str) -> None:
 
 
 def lemma16_slack(a: np.ndarray) -> tuple[float, float, float]:
-    """(slack in rounding units, lhs, rhs): slack ≥ −1 means the inequality holds up to rounding."""
+    """(slack in rounding units, lhs, rhs): slack ≥ −1 means the inequality holds up to rounding.
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        Lemma 16's non-negative sequence.
+
+    Returns
+    -------
+    slack : float
+        (rhs − lhs) in rounding units (−inf when rhs = 0 < lhs).
+    lhs, rhs : float
+        The two sides (theory.noisy_adagrad.lemma16_sides).
+    """
     lhs, rhs = tn.lemma16_sides(a)
     tol = rounding_tolerance(max(a.size, 1), max(rhs, lhs, 1e-300), ops_per_term=6)
     if rhs == 0.0:
@@ -147,7 +195,8 @@ def lemma16(budget: str, seed: int) -> Outcome:
 
     hw = random_search(slack, sample, examples, seed)
     adv = [adversarial_search(lambda x: -tn.lemma16_sides(np.abs(x))[0] / max(tn.lemma16_sides(np.abs(x))[1], 1e-300)
-                              if np.any(x != 0) else 0.0, d, (0.0, 1.0), starts, seed + d) for d in dims]
+                              if np.any(x != 0) else 0.0, d, (0.0, 1.0), starts,
+                              child_seed(seed, "noisy_adagrad.lemma16", "adversarial", d)) for d in dims]
     for w in adv:
         slack(np.abs(w.example))
     n_eval = hw.evaluated + sum(w.evaluated for w in adv)
@@ -173,7 +222,20 @@ def lemma16(budget: str, seed: int) -> Outcome:
 def lemma13_tolerance(grads: np.ndarray, rtol: float = 1e-12) -> float:
     """First-order rounding bound of Σ∇ᵀG_t⁺∇ and 2Tr G_T: each quadratic form is computed from an eigh of
     S_t (backward error ~p·eps·‖S_t‖), whose effect on ∇ᵀG⁺∇ is at most ~p·eps·‖∇‖²·κ(G_t)/λ_min⁺(G_t);
-    summed over t, plus the trace's rounding."""
+    summed over t, plus the trace's rounding.
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        The gradients ∇_1..∇_T, shape (T, p).
+    rtol : float
+        Singular values below rtol times the largest count as zero.
+
+    Returns
+    -------
+    float
+        The absolute tolerance.
+    """
     p = grads.shape[1]
     S = np.zeros((p, p))
     tot = 0.0
@@ -188,6 +250,22 @@ def lemma13_tolerance(grads: np.ndarray, rtol: float = 1e-12) -> float:
 
 
 def lemma13_sample(rng: np.random.Generator, tmax: int = 40, pmax: int = 6) -> np.ndarray:
+    """A random gradient sequence for Lemma 13's search: edge values, a low-rank span or decaying norms.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    tmax : int
+        The largest T (T is drawn from 1..tmax).
+    pmax : int
+        The largest dimension p (drawn from 1..pmax).
+
+    Returns
+    -------
+    numpy.ndarray
+        The gradients, shape (T, p).
+    """
     T = int(rng.integers(1, tmax + 1))
     p = int(rng.integers(1, pmax + 1))
     kind = rng.integers(0, 3)
@@ -243,7 +321,8 @@ def lemma13(budget: str, seed: int) -> Outcome:
         def neg_ratio(x, T_=T_, p_=p_):
             lhs, rhs = tn.lemma13_sides(x.reshape(T_, p_))
             return -lhs / rhs if rhs > 0 else 0.0
-        w = adversarial_search(neg_ratio, T_ * p_, (-1.0, 1.0), starts, seed + T_)
+        w = adversarial_search(neg_ratio, T_ * p_, (-1.0, 1.0), starts,
+                               child_seed(seed, "noisy_adagrad.lemma13", "adversarial", T_))
         adv.append(w)
         slack(w.example.reshape(T_, p_))
     n_eval = hw.evaluated + sum(w.evaluated for w in adv)
@@ -278,7 +357,22 @@ LEMMA12_PIN_PSD = {"A": [[1.0, 0.0], [0.0, 0.0]], "B": [[2.0, 1.0], [1.0, 1.0]],
 def lemma12_case(rng: np.random.Generator, p: int, family: str):
     """(A, B, u, v) meeting the lemma's hypotheses: A ⪰ 0, C = A + B ⪰ 0 and invertible, B and B⁻¹A + I
     invertible, v ∈ im(A).  family: "general" (any u), "general_B_psd" (any u, B ⪰ 0), "u_eq_v" (B indefinite
-    allowed), "u_eq_v_B_psd" (B ⪰ 0)."""
+    allowed), "u_eq_v_B_psd" (B ⪰ 0).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    p : int
+        The dimension.
+    family : str
+        One of the four families above.
+
+    Returns
+    -------
+    tuple
+        ``(A, B, u, v)``: two p×p matrices and two vectors of length p (check them with :func:`lemma12_valid`).
+    """
     r = int(rng.integers(1, p + 1))
     F = rng.standard_normal((p, r)) * 10.0 ** rng.uniform(-2, 2, r)
     A = F @ F.T
@@ -296,6 +390,20 @@ def lemma12_case(rng: np.random.Generator, p: int, family: str):
 
 
 def lemma12_valid(A, B) -> bool:
+    """Whether (A, B) meets Lemma 12's invertibility hypotheses, with a 1e-12 relative margin.
+
+    C = A + B positive definite, B invertible and B⁻¹A + I invertible (determinants away from 0).
+
+    Parameters
+    ----------
+    A, B : numpy.ndarray
+        p×p symmetric matrices.
+
+    Returns
+    -------
+    bool
+        True when all three hold.
+    """
     p = A.shape[0]
     Cm = A + B
     if np.linalg.eigvalsh(Cm).min() <= 1e-12 * max(1.0, np.abs(Cm).max()):
@@ -310,8 +418,28 @@ def lemma12_proof_form(rho: float, k: int, draws: int, seed: int, spread: float 
     """The proof's use (eqs. (20), (22)): A = G_t with positive spectrum λ_min⁺ = 1 … spread (k-dim span),
     B = σ_B·GOE with σ_B = ρ·λ_min⁺, C = H_t = Π(A + B)Π on the span (exact oracle), u = v = b ~ N(0, I).
     Returns the frequencies of ‖b‖²_{C⁺} > (4/3)‖b‖²_{A⁺} and of Tr C⁺ > (4/3) Tr A⁺ (the b-averaged form (20)),
-    and of an indefinite C."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 12, int(round(rho * 1e6))]))
+    and of an indefinite C.
+
+    Parameters
+    ----------
+    rho : float
+        σ_B / λ_min⁺.
+    k : int
+        The span's dimension.
+    draws : int
+        Draws of (B, b).
+    seed : int
+        The claim's base seed (the draws come from a noisy_adagrad.lemma12 child seed per ρ).
+    spread : float
+        The largest eigenvalue of A (the smallest is 1).
+
+    Returns
+    -------
+    dict
+        ``fail_b``, ``fail_trace``, ``indefinite`` (counts), ``draws`` and ``median_ratio``
+        (median ‖b‖²_{C⁺}/‖b‖²_{A⁺}).
+    """
+    rng = np.random.default_rng(child_seed(seed, "noisy_adagrad.lemma12", "proof form", int(round(rho * 1e6))))
     lam = np.logspace(0.0, math.log10(spread), k)
     Ainv_tr = float(np.sum(1 / lam))
     fail_b = fail_tr = indef = 0
@@ -378,7 +506,7 @@ _declare_both_sides_equivalent("noisy_adagrad.lemma12", "lemma12_ratio")
 def lemma12(budget: str, seed: int) -> Outcome:
     per_family, draws = LEMMA12_BUDGETS.at(budget)
     rhos = np.array([1e-3, 1e-2, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 3.0, 10.0])
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 1212]))
+    rng = np.random.default_rng(child_seed(seed, "noisy_adagrad.lemma12", "as stated"))
     fam_rows = {}
     smallest = None
     tried = 0
@@ -453,7 +581,20 @@ def lemma12(budget: str, seed: int) -> Outcome:
 # Lemma 5: sensitivity of G_t over neighbouring datasets
 # ======================================================================================
 def lemma5_gap(a: np.ndarray, h: np.ndarray) -> float:
-    """‖G^D − G^{D'}‖_F for per-step averages a_i (D', without the record) and a_i + h_i (D)."""
+    """‖G^D − G^{D'}‖_F for per-step averages a_i (D', without the record) and a_i + h_i (D).
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        The per-step average gradients on D′, shape (t, p).
+    h : numpy.ndarray
+        The record's contributions, shape (t, p).
+
+    Returns
+    -------
+    float
+        The Frobenius distance of the two G = (MᵀM)^{1/2}.
+    """
     def root(M):
         w, U = np.linalg.eigh(M.T @ M)
         return (U * np.sqrt(np.clip(w, 0, None))) @ U.T
@@ -469,8 +610,29 @@ def _to_balls(x: np.ndarray, t: int, p: int, n: int, L: float = 1.0):
 
 
 def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: int) -> dict:
-    """Worst ‖G_t^D − G_t^{D'}‖_F/(L√t/n) found (L = 1): seeded random + structured cases + L-BFGS-B."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 5, t, n, p]))
+    """Worst ‖G_t^D − G_t^{D'}‖_F/(L√t/n) found (L = 1): seeded random + structured cases + L-BFGS-B.
+
+    Parameters
+    ----------
+    t : int
+        Steps.
+    n : int
+        Records.
+    p : int
+        The dimension.
+    starts : int
+        L-BFGS-B starts.
+    random_cases : int
+        Random cases.
+    seed : int
+        The claim's base seed (a noisy_adagrad.lemma5 child seed per (t, n, p)).
+
+    Returns
+    -------
+    dict
+        ``worst`` (the ratio), ``worst_gap`` (the distance) and ``evaluated`` (cases evaluated).
+    """
+    rng = np.random.default_rng(child_seed(seed, "noisy_adagrad.lemma5", t, n, p))
     scale = math.sqrt(t) / n
     best = 0.0
     for _ in range(random_cases):
@@ -661,7 +823,7 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     sig = float(numeric(tn.theorem5_1_sigma())(L=Lg, T=T, delta=delta, epsilon=epsilon, n=n))
     th = float(np.linalg.norm(prob.V.T @ prob.theta_true))  # ‖θ*‖_M (L* = 0 at θ_true)
     eta_ = float(numeric(tn.theorem5_1_eta())(theta_norm=th, T=T, L=Lg, k=k, sigma=sig))
-    out = kn.run_dpgd(prob, T, eta_, sig, trials=trials, seed=seed + 1)
+    out = kn.run_dpgd(prob, T, eta_, sig, trials=trials, seed=child_seed(seed, "noisy_adagrad.theorem5.1", "runs"))
     bound = float(numeric(tn.theorem5_1_bound())(L=Lg, theta_norm=th, k=k, delta=delta, epsilon=epsilon, n=n))
     return {"excess": out["loss_avg"], "bound": bound, "sigma": sig, "T": T, "eta": eta_}
 
@@ -800,7 +962,8 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     C_ = 2 * THM31_RADIUS
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, C_))
     out = kn.run_noisy_adagrad(prob, T, eta_, THM31_RADIUS, Vt=Vt, sigma_b=THM31_SIGMA_B, sigma_B=sigma_B,
-                               indefinite=indefinite, trials=trials, seed=seed + 1)
+                               indefinite=indefinite, trials=trials,
+                               seed=child_seed(seed, "noisy_adagrad.theorem3.1", "runs"))
     regret = out["losses"].mean(axis=1)  # L* = 0
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)
     f = numeric(tn.theorem3_1_bound())
@@ -925,12 +1088,14 @@ def _cor3_task(T: int, trials: int, p: int, n: int, k: int, seed: int, precond: 
     sigma_B = 0.0
     if precond == "lambda_min":
         pilot = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=0.0,
-                                     decay_alpha=COR3_ALPHA, trials=max(2, trials // 4), seed=seed + 7 * T + 3)
+                                     decay_alpha=COR3_ALPHA, trials=max(2, trials // 4),
+                                     seed=child_seed(seed, "noisy_adagrad.corollary3.algorithm1", "pilot", T))
         sigma_B = np.ascontiguousarray(np.mean(pilot["lam_min"], axis=0))
     elif precond != "none":
         raise ValueError(f"precond must be none or lambda_min (got {precond!r})")
     out = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=sigma_B,
-                               decay_alpha=COR3_ALPHA, trials=trials, seed=seed + T)
+                               decay_alpha=COR3_ALPHA, trials=trials,
+                               seed=child_seed(seed, "noisy_adagrad.corollary3.algorithm1", "runs", T))
     regret = (out["losses"] * out["scales"][None, :]).mean(axis=1)  # (1/T) Σ f_t(θ_t) − f_t(θ*), L* = 0
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)  # Σ σ_b(t)² Tr G_t⁺ (eq. (13)'s noise term)
     f = numeric(tn.theorem3_1_bound())
@@ -1115,7 +1280,18 @@ def half_budget_multiplier(epsilon: float, delta: float) -> float:
     :func:`verify.privacy.calibrate_multiplier` to relative precision 1e-9).
 
     T releases of multiplier z√T compose to exactly this one (Gaussian composition), so a phase of T releases
-    with multiplier z√T each is (ε/2, δ/2)-DP."""
+    with multiplier z√T each is (ε/2, δ/2)-DP.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The whole budget (ε, δ); the release gets half of each.
+
+    Returns
+    -------
+    float
+        z.
+    """
 
     return calibrate_multiplier(lambda z: gaussian_epsilon(z, delta / 2, 1), epsilon / 2, guess=1.0, rel=1e-9)
 
@@ -1132,7 +1308,7 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     C_ = 2.0
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, C_))
     out = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=sigma_b, sigma_B=sigma_B, trials=trials,
-                               seed=seed + int(1000 * epsilon))
+                               seed=child_seed(seed, "noisy_adagrad.corollary6", "runs", int(1000 * epsilon)))
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)
     f = numeric(tn.theorem3_1_bound())
     bound = np.array([f(C=C_, L=Lg, T=T, eta=eta_, gamma=0.0, noise_sum=float(ns), trG=float(tg))
@@ -1243,19 +1419,19 @@ NA_AUDIT_P = 2
 NA_AUDIT_FAR = 1e6  # the canary's target: |⟨x, θ⟩ − y| keeps the sign −1, so its gradient is −x/n at every step
 # the canary pair's gap in the average gradient, in units of one record's bound L/n
 NA_AUDIT_SENSITIVITY = {"zero_out": 1, "replace_one": 2}
-# claim suffix: (mechanism, adjacency, configurations (n, T), seed tag).  Threat model: every step's release is
+# claim suffix: (mechanism, adjacency, configurations (n, T)).  Threat model: every step's release is
 # observed (the accountant composes all of them).  DP-GD is scored on its last iterate θ_T (for this canary the
 # likelihood ratio of all T iterates is a function of θ_T[0]); noisy AdaGrad on its 2T privatised statistics (the
 # noisy gradient and the noisy preconditioner of every step) by their Gaussian likelihood ratio.
 NA_AUDITS = {
-    "dp_gd": ("dp_gd", "zero_out", ((1, 2), (4, 3)), 51),
-    "noisy_adagrad": ("noisy_adagrad", "zero_out", ((16, 1),), 61),
-    "dp_gd_replace_one": ("dp_gd", "replace_one", ((1, 2), (4, 4)), 52),
-    "noisy_adagrad_replace_one": ("noisy_adagrad", "replace_one", ((16, 1),), 62),
-    "noisy_adagrad_composed": ("noisy_adagrad", "zero_out", ((16, 4),), 63),
+    "dp_gd": ("dp_gd", "zero_out", ((1, 2), (4, 3))),
+    "noisy_adagrad": ("noisy_adagrad", "zero_out", ((16, 1),)),
+    "dp_gd_replace_one": ("dp_gd", "replace_one", ((1, 2), (4, 4))),
+    "noisy_adagrad_replace_one": ("noisy_adagrad", "replace_one", ((16, 1),)),
+    "noisy_adagrad_composed": ("noisy_adagrad", "zero_out", ((16, 4),)),
 }
 NA_AUDIT_SCORES = {"dp_gd": ("last",), "noisy_adagrad": ("releases",)}
-NA_AUDIT_TESTS = sum(len(cfgs) * len(NA_AUDIT_SCORES[m]) for m, _, cfgs, _ in NA_AUDITS.values())  # Bonferroni
+NA_AUDIT_TESTS = sum(len(cfgs) * len(NA_AUDIT_SCORES[m]) for m, _, cfgs in NA_AUDITS.values())  # Bonferroni
 # noisy AdaGrad's audit pair: the targets are so far that no iterate reaches them (every gradient keeps its sign)
 NA_ADAGRAD_AUDIT_FAR = 1e12
 
@@ -1267,7 +1443,22 @@ def na_audit_datasets(n: int, p: int = NA_AUDIT_P, adjacency: str = "zero_out"):
     zero on D and the canary x = e₁ (‖x‖ = L = 1) with target y = 10⁶ on D′, whose gradient −e₁/n is the largest
     a record can contribute, at every step.  ``"replace_one"``: record 0 is x = e₁ on both, with target −10⁶ on D
     (gradient +e₁/n) and +10⁶ on D′ (gradient −e₁/n) — the two average gradients are 2L/n apart, the full
-    replace-one sensitivity, at every step (and G_t = √t/n·e₁e₁ᵀ is the same on both)."""
+    replace-one sensitivity, at every step (and G_t = √t/n·e₁e₁ᵀ is the same on both).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    p : int
+        The dimension.
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    D, D_prime : kernels.noisy_adagrad.LowRankGLM
+        The pair (D first).
+    """
 
     adjacency = _na_adjacency(adjacency)
     X1 = np.zeros((n, p))
@@ -1291,7 +1482,22 @@ def _na_adjacency(adjacency: str) -> str:
 
 def na_dpgd_audit_sigma(n: int, steps: int, adjacency: str = "zero_out") -> float:
     """DP-GD's σ as Theorem 5.1's check sets it (nominal ε = AUDIT_EPSILON, δ = AUDIT_DELTA), for the audit's
-    adjacency: L = 1 for zero-out; for replace-one the sensitivity 2L/n takes the place of L/n (L → 2)."""
+    adjacency: L = 1 for zero-out; for replace-one the sensitivity 2L/n takes the place of L/n (L → 2).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : int
+        T.
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    float
+        σ.
+    """
 
     L = float(NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)])
     return float(numeric(tn.theorem5_1_sigma())(L=L, T=steps, delta=AUDIT_DELTA, epsilon=AUDIT_EPSILON, n=n))
@@ -1303,7 +1509,30 @@ def na_dpgd_audit_task(n: int, steps: int, canary: bool, trials: int, seed: int,
     the canary pushes +η/n per step along e₁ (zero-out; replace-one moves it 2η/n), the noise is isotropic and i.i.d.,
     so the likelihood ratio of all T iterates depends on them only through θ_T[0] — observing θ_T is as strong as
     observing every step.  (The released average iterate sums θ_0..θ_{T−1} and misses the last step.)
-    ``multiplier`` = σn/L, the noise in units of one record's bound L/n (L = 1)."""
+    ``multiplier`` = σn/L, the noise in units of one record's bound L/n (L = 1).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : int
+        T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the kernel's σ (the negative control).
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    dict
+        ``last`` (θ_T[0] per run) and ``multiplier``.
+    """
 
     d0, d1 = na_audit_datasets(n, adjacency=adjacency)
     sigma = na_dpgd_audit_sigma(n, steps, adjacency)
@@ -1312,7 +1541,18 @@ def na_dpgd_audit_task(n: int, steps: int, canary: bool, trials: int, seed: int,
 
 
 def na_adagrad_audit_multiplier(steps: int) -> float:
-    """z of every release of Corollary 6's calibration (half the budget to each noise): z₀√T."""
+    """z of every release of Corollary 6's calibration (half the budget to each noise): z₀√T.
+
+    Parameters
+    ----------
+    steps : int
+        T.
+
+    Returns
+    -------
+    float
+        z₀√T at the audit's nominal (ε, δ).
+    """
 
     return half_budget_multiplier(float(AUDIT_EPSILON), AUDIT_DELTA) * math.sqrt(steps)
 
@@ -1328,6 +1568,20 @@ def na_adagrad_audit_datasets(n: int, adjacency: str = "zero_out", p: int = NA_A
     worst case of Lemma 5's rigorous bound (Araki–Yamagami's √2 is attained by a small rotation of a large
     rank-one matrix); at n = 16 it is 0.999 of it (zero-out; 0.998 replace-one) — while the gradient release
     moves by the full bound.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    adjacency : str
+        "zero_out" or "replace_one".
+    p : int
+        The dimension (>= 2).
+
+    Returns
+    -------
+    D, D_prime : kernels.noisy_adagrad.LowRankGLM
+        The pair (D first).
     """
 
     adjacency = _na_adjacency(adjacency)
@@ -1372,7 +1626,23 @@ def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out"
     G_t = (t·∇∇ᵀ)^{1/2}.  The log-likelihood ratio is, up to a constant, the score
     Σ_t ⟨ĝ_t, ∆g⟩/σ_b² + ⟨K_t, ∆G_t⟩_F/(2σ_B(t)²); it is N(m, μ²) on D and N(m + μ², μ²) on D′ with
     μ² = Σ_t ‖∆g‖²/σ_b² + ‖∆G_t‖²_F/(2σ_B(t)²) — the μ-GDP parameter this canary attains (``mu``), against the
-    accountant's √(2T)/z (``mu_accountant``)."""
+    accountant's √(2T)/z (``mu_accountant``).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : int
+        T.
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    dict
+        ``w_gradient`` (p), ``w_preconditioner`` (T, p, p), ``mu``, ``mu_accountant``, ``gradient_gap`` and
+        ``preconditioner_gap`` (per t).
+    """
     d0, d1 = na_adagrad_audit_datasets(n, adjacency)
     z, sigma_b, sigma_B = _na_adagrad_noise(n, steps, adjacency)
     g0, g1 = d0.gradient(np.zeros(NA_AUDIT_P)), d1.gradient(np.zeros(NA_AUDIT_P))
@@ -1396,7 +1666,30 @@ def na_adagrad_audit_task(n: int, steps: int, canary: bool, trials: int, seed: i
     (replace-one: each column of A_t, hence Δ_t, moves twice as far).  Score ``releases``: the likelihood ratio
     of the 2T privatised statistics the kernel releases (:func:`na_adagrad_release_direction`; the weights use the
     calibrated noise, so a kernel that adds less noise than it is told shows a larger shift); ``multiplier`` = kz,
-    both noises in units of one record's bound (L/n, Δ_t)."""
+    both noises in units of one record's bound (L/n, Δ_t).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : int
+        T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies both noises in the kernel (the negative control).
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    dict
+        ``releases`` (the score per run) and ``multiplier`` (kz).
+    """
 
     k = NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)]
     d0, d1 = na_adagrad_audit_datasets(n, adjacency)
@@ -1420,6 +1713,20 @@ def na_audit_accountant_epsilon(multiplier: float, releases: int, adjacency: str
     sensitivity 2L/n — what the mechanism does.  Its RDP accountant would not: under REPLACE_ONE it takes the
     multiplier against the replace-one sensitivity (dp-accounting issue #378), reporting ε(z) for a mechanism
     whose ε is ε(z/2); so PLD, on a 0.01 grid (pessimistic: ≤ releases·0.01 above the exact ε).
+
+    Parameters
+    ----------
+    multiplier : float
+        z.
+    releases : int
+        The number of Gaussian releases.
+    adjacency : str
+        "zero_out" or "replace_one".
+
+    Returns
+    -------
+    float
+        ε.
     """
     from dp_accounting import dp_event as dpe
 
@@ -1431,15 +1738,34 @@ def na_audit_accountant_epsilon(multiplier: float, releases: int, adjacency: str
 
 def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials: int | None = None) -> Outcome:
     """The audit claim ``noisy_adagrad.audit.<name>``; ``noise_scale`` < 1 under-noises the kernel (a negative
-    control: the accountant is still told the calibrated noise) and ``trials`` overrides the budget's runs."""
+    control: the accountant is still told the calibrated noise) and ``trials`` overrides the budget's runs.
 
-    mech, adjacency, configs, tag = NA_AUDITS[name]
+    Parameters
+    ----------
+    name : str
+        A key of NA_AUDITS.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the kernel's noise.
+    trials : int or None
+        Runs per dataset (None: the budget's, 5·10⁴ quick, 5·10⁵ full).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
+
+    mech, adjacency, configs = NA_AUDITS[name]
     task = na_dpgd_audit_task if mech == "dp_gd" else na_adagrad_audit_task
     scores = NA_AUDIT_SCORES[mech]
     trials = by_budget(budget, 50_000, 500_000) if trials is None else int(trials)
     level = audit_level(_na_audit_tests(name))  # each bound at the ledger's per-test level
     tasks = [dict(n=n, steps=T, canary=c, trials=trials, noise_scale=noise_scale, adjacency=adjacency,
-                  seed=int(np.random.SeedSequence([seed, tag, k, int(c)]).generate_state(1)[0]))
+                  seed=child_seed(seed, f"noisy_adagrad.audit.{name}", k, int(c)))
              for k, (n, T) in enumerate(configs) for c in (False, True)]
     outs = _sweep(task, tasks, f"audit noisy_adagrad {name}")
     rows, figures = [], {}
@@ -1455,7 +1781,8 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
         figures[f"canary_mu_over_accountant_mu_{k}"] = attain
         for j, s in enumerate(scores):
             # full batch, no subsampling: the accountant's claim is a composition of Gaussians (μ-GDP)
-            b = epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level, seed=seed + len(scores) * k + j,
+            b = epsilon_lower_bound(a[s], c[s], AUDIT_DELTA, level,
+                                    seed=child_seed(seed, f"noisy_adagrad.audit.{name}", "bound", k, j),
                                     method=claim_method(1.0))
             rows.append(dict(n=n, steps=T, adjacency=adjacency, score=s, noise_multiplier=z, accountant_epsilon=acct,
                              audit_epsilon_lb=b.epsilon_lb, audit_fpr_hi=b.fpr_hi, audit_fnr_hi=b.fnr_hi,
@@ -1467,7 +1794,7 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
 
 def _na_audit_tests(name: str) -> int:
     """The bounds one noisy_adagrad audit computes: one per configuration and score."""
-    mech, _, configs, _ = NA_AUDITS[name]
+    mech, _, configs = NA_AUDITS[name]
     return len(configs) * len(NA_AUDIT_SCORES[mech])
 
 
@@ -1591,7 +1918,24 @@ def _orthonormal(rng: np.random.Generator, p: int, k: int) -> np.ndarray:
 def gamma_pair(rng: np.random.Generator, pmax: int = 8) -> tuple[np.ndarray, np.ndarray, str]:
     """A seeded (V, Ṽ, family): 'nested' draws Ṽ inside span V (any k̃ ≤ k, so the hypothesis of Theorem 3.1 holds);
     'rotated' turns span V by principal angles up to 10^u, u ∈ [−6, 0.2] (k̃ = k, the oracle γ is meant to model);
-    'random' draws Ṽ independently of V."""
+    'random' draws Ṽ independently of V.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    pmax : int
+        The largest dimension p (drawn from 2..pmax).
+
+    Returns
+    -------
+    V : numpy.ndarray
+        p×k orthonormal.
+    Vt : numpy.ndarray
+        p×k̃ orthonormal.
+    family : str
+        "nested", "rotated" or "random".
+    """
     p = int(rng.integers(2, pmax + 1))
     k = int(rng.integers(1, p))
     V = _orthonormal(rng, p, k)
@@ -1610,7 +1954,22 @@ def gamma_pair(rng: np.random.Generator, pmax: int = 8) -> tuple[np.ndarray, np.
 
 def gamma_witness_slack(V: np.ndarray, Vt: np.ndarray) -> tuple[float, float, float]:
     """(slack, residual, gap): slack < 0 iff (V, Ṽ) satisfies Theorem 3.1's hypothesis ṼṼᵀ(I − VVᵀ) = 0 (to
-    rounding) with a gap 0 < ‖VVᵀ − ṼṼᵀ‖_op < 1 clear of both ends by more than rounding; in rounding units."""
+    rounding) with a gap 0 < ‖VVᵀ − ṼṼᵀ‖_op < 1 clear of both ends by more than rounding; in rounding units.
+
+    Parameters
+    ----------
+    V, Vt : numpy.ndarray
+        Orthonormal bases of the two subspaces (p rows each).
+
+    Returns
+    -------
+    slack : float
+        As above.
+    residual : float
+        ‖ṼṼᵀ(I − VVᵀ)‖ (theory.noisy_adagrad.theorem3_1_assumption_residual).
+    gap : float
+        ‖VVᵀ − ṼṼᵀ‖_op.
+    """
     res = tn.theorem3_1_assumption_residual(V, Vt)
     gap = tn.subspace_gap(V, Vt)
     tol = 10 * V.shape[0] ** 2 * EPS
@@ -1729,7 +2088,18 @@ COR6_K_GRID = tuple(range(1, 11))
 
 
 def k_dependence(expr: sp.Expr) -> sp.Expr:
-    """expr / expr|_{k=1}, simplified: the k-dependence of an O(·) rate (its constant cancels)."""
+    """expr / expr|_{k=1}, simplified: the k-dependence of an O(·) rate (its constant cancels).
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A rate in the symbol k of theory.noisy_adagrad.
+
+    Returns
+    -------
+    sympy.Expr
+        The simplified ratio.
+    """
     return sp.simplify(expr / expr.subs(tn.k, 1))
 
 
@@ -1808,7 +2178,22 @@ def corollary6_k(budget: str, seed: int) -> Outcome:
 # --------------------------------------------------------------------------------------
 def proof_route_case(rng: np.random.Generator, pmax: int = 6, tmax: int = 40) -> dict:
     """A seeded gradient sequence in a random rank-k span (p ≤ pmax, T ≤ tmax steps, norms t^(−α) times a random
-    factor in [1/4, 1], α ∈ [0, 1/2)) and seeded (ε, n, δ, C)."""
+    factor in [1/4, 1], α ∈ [0, 1/2)) and seeded (ε, n, δ, C).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    pmax : int
+        The largest dimension p.
+    tmax : int
+        The largest T.
+
+    Returns
+    -------
+    dict
+        ``grads`` (T, p), ``k``, ``epsilon``, ``n``, ``delta`` and ``C``.
+    """
     p = int(rng.integers(1, pmax + 1))
     k = int(rng.integers(1, p + 1))
     T = int(rng.integers(k, tmax + 1))
@@ -1824,7 +2209,22 @@ def proof_route_case(rng: np.random.Generator, pmax: int = 6, tmax: int = 40) ->
 def proof_route_sides(case: dict) -> tuple[float, float, int]:
     """(eq. (25) at its best η with γ = 0 and σ_b = L√(T log(1/δ))/(εn), the floor C·k·σ_b·√m/T, m): the traces
     Tr G_T and Σ_t Tr G_t⁺ computed exactly (eigh) from the sequence, L its largest gradient norm, m the number of
-    steps with rank G_t = k."""
+    steps with rank G_t = k.
+
+    Parameters
+    ----------
+    case : dict
+        A case as :func:`proof_route_case` returns.
+
+    Returns
+    -------
+    bound : float
+        Eq. (25) at its best η.
+    floor : float
+        The floor (0 when m = 0).
+    m : int
+        The steps with rank G_t = k.
+    """
     g = np.asarray(case["grads"], float)
     T, p = g.shape
     S = np.zeros((p, p))
@@ -1851,7 +2251,22 @@ def proof_route_sides(case: dict) -> tuple[float, float, int]:
 
 def isotropic_route(k: int, en: float, delta: float = COR6_DELTA) -> float:
     """C.7's route computed exactly for α = 0, L = C = 1: T = (εn)² steps with unit gradients cycling through k
-    orthonormal directions (G_t diagonal: √(count) per direction); eq. (25) at its best η, γ = 0; times εn."""
+    orthonormal directions (G_t diagonal: √(count) per direction); eq. (25) at its best η, γ = 0; times εn.
+
+    Parameters
+    ----------
+    k : int
+        The number of directions.
+    en : float
+        εn.
+    delta : float
+        δ.
+
+    Returns
+    -------
+    float
+        εn times the bound.
+    """
     T = int(round(en**2))
     t = np.arange(1, T + 1)
     counts = (t[:, None] - 1 - np.arange(k)[None, :]) // k + 1  # visits of direction j in the first t steps
@@ -2006,7 +2421,18 @@ SEC41_DIRECT = ((1.0, 1e-5, 10, 40), (0.5, 1e-6, 20, 60))
 @lru_cache(maxsize=64)
 def sec41_half_multiplier(epsilon: float, delta: float) -> float:
     """z₀: the one-release Gaussian multiplier dp-accounting's PLD certifies (ε/2, δ/2)-DP (add/remove-one;
-    relative precision 1e-6, rounded up)."""
+    relative precision 1e-6, rounded up).
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The whole budget (ε, δ).
+
+    Returns
+    -------
+    float
+        z₀.
+    """
 
     return calibrate_multiplier(lambda z: gaussian_epsilon(z, delta / 2, 1), epsilon / 2, guess=2.0 / epsilon, rel=1e-6)
 
@@ -2015,7 +2441,24 @@ def sec41_constants(T: int, n: float, eps: float, delta: float, L: float = 1.0) 
     """The constants §4.1's O(·) must hide: the smallest c such that T releases of the average gradient (sensitivity
     L/n) with noise c·σ_b, and the T preconditioners G_t + c·σ_B(t)·GOE (Frobenius sensitivity Δ_t of
     lemma5_rigorous, GOE multiplier goe_noise_multiplier), are each (ε/2, δ/2)-DP. The T releases of multipliers z_t
-    compose to one Gaussian release of multiplier (Σ_t z_t⁻²)^{−1/2}, which must be at least z₀ (the accountant's)."""
+    compose to one Gaussian release of multiplier (Σ_t z_t⁻²)^{−1/2}, which must be at least z₀ (the accountant's).
+
+    Parameters
+    ----------
+    T : int
+        Steps.
+    n : float
+        Records.
+    eps, delta : float
+        The whole budget (ε, δ).
+    L : float
+        The gradient bound.
+
+    Returns
+    -------
+    dict
+        ``z0``, ``c_b``, ``c_B``, ``zb_unit`` (the gradient releases' multiplier at c = 1) and ``zB_unit`` (per t).
+    """
     z0 = sec41_half_multiplier(eps, delta)
     t = np.arange(1, T + 1, dtype=float)
     sb = float(numeric(tn.sigma_b_calibration())(L=L, T=T, delta=delta, epsilon=eps, n=n))
@@ -2031,7 +2474,22 @@ def sec41_constants(T: int, n: float, eps: float, delta: float, L: float = 1.0) 
 
 def sec41_direct(eps: float, delta: float, n: int, T: int) -> dict:
     """dp-accounting's PLD ε (at δ/2, add/remove-one) of each phase at its calibrated constant (c_b, c_B), one
-    Gaussian event per step, and of the gradient phase as printed (c = 1)."""
+    Gaussian event per step, and of the gradient phase as printed (c = 1).
+
+    Parameters
+    ----------
+    eps, delta : float
+        The whole budget (ε, δ).
+    n : int
+        Records.
+    T : int
+        Steps.
+
+    Returns
+    -------
+    dict
+        ``eps_b``, ``eps_B``, ``eps_b_unit_constant``, ``c_b`` and ``c_B``.
+    """
     from dp_accounting import dp_event as dpe
 
     k = sec41_constants(T, n, eps, delta)
@@ -2057,7 +2515,14 @@ declare_equivalent("noisy_adagrad.section4.1.sigma", "theorem10_sigma:x10", "The
 def sec41_closed_constants() -> dict:
     """The constants §4.1's forms need when one release's multiplier is Theorem 10's (an upper bound on the
     accountant's z₀ for ε/2 < 1, checked pointwise): K_b = z₁₀(ε/2, δ/2)·√T·(L/n)/σ_b and K_B = z₁₀(ε/2, δ/2)·√T/z_t
-    with z_t = goe_noise_multiplier(σ_B(t), Δ_t) (SymPy, simplified), and their limits ε → 0⁺ and δ → 0⁺."""
+    with z_t = goe_noise_multiplier(σ_B(t), Δ_t) (SymPy, simplified), and their limits ε → 0⁺ and δ → 0⁺.
+
+    Returns
+    -------
+    dict
+        ``K_b`` and ``K_B`` (``sympy.Expr``), and for each ``_eps0``, ``_delta0`` and ``_at_delta_max`` (δ =
+        SEC41_DELTA_MAX).
+    """
     e, d = tn.epsilon, tn.delta
     half = {e: e / 2, d: d / 2}
     z10 = tn.theorem10_sigma().xreplace({**half, tn.Delta: 1})
@@ -2186,7 +2651,20 @@ LEMMA14_MARGIN = 1e-9
 def lemma14_case(rng: np.random.Generator, kind: str) -> dict:
     """A seeded instance: p ∈ 2..5, the seminorm's matrix (quad: M = BBᵀ with B p×r, r ∈ 0..p, so possibly singular;
     ℓ_q: a random square M, singular in a quarter of the draws), a segment [a, b], a point x and v = a + u(b − a),
-    u from {0, 1, uniform}."""
+    u from {0, 1, uniform}.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    kind : str
+        "quad" or an ℓ_q kind of theory.noisy_adagrad.lemma14_sides.
+
+    Returns
+    -------
+    dict
+        ``kind``, ``M``, ``x``, ``a``, ``b`` and ``u`` (the arguments of :func:`lemma14_slack`).
+    """
     p = int(rng.integers(2, 6))
     if kind == "quad":
         B = rng.standard_normal((p, int(rng.integers(0, p + 1))))
@@ -2201,7 +2679,20 @@ def lemma14_case(rng: np.random.Generator, kind: str) -> dict:
 
 
 def lemma14_slack(case: dict) -> tuple[float, float]:
-    """((rhs − lhs)/(margin·max(rhs, tiny)), lhs/rhs): slack < −1 is a violation beyond rounding and search error."""
+    """((rhs − lhs)/(margin·max(rhs, tiny)), lhs/rhs): slack < −1 is a violation beyond rounding and search error.
+
+    Parameters
+    ----------
+    case : dict
+        An instance as :func:`lemma14_case` returns.
+
+    Returns
+    -------
+    slack : float
+        As above (the scale is max(rhs, lhs, tiny)).
+    ratio : float
+        lhs/rhs (inf when rhs = 0 < lhs, 1 when both are 0).
+    """
     lhs, rhs = tn.lemma14_sides(case["kind"], case["M"], case["x"], case["a"], case["b"], case["u"])
     scale = max(rhs, lhs, 1e-300)
     return (rhs - lhs) / (LEMMA14_MARGIN * scale), (lhs / rhs if rhs > 0 else (math.inf if lhs > 0 else 1.0))
@@ -2249,7 +2740,8 @@ def lemma14(budget: str, seed: int) -> Outcome:
             _r[0] = max(_r[0], r)
             return s
 
-        w = random_search(slack, lambda rng, _k=kind: lemma14_case(rng, _k), per_kind, seed * 101 + i)
+        w = random_search(slack, lambda rng, _k=kind: lemma14_case(rng, _k), per_kind,
+                          child_seed(seed, "noisy_adagrad.lemma14", kind))
         worst[kind] = (w.slack, ratios[0], w.example)
     lq_violated = [k for k in LEMMA14_KINDS if k != "quad" and worst[k][0] < -1.0]
     quad_ok = worst["quad"][0] >= -1.0
@@ -2292,7 +2784,20 @@ def _sym(X: np.ndarray) -> np.ndarray:
 
 def dk_case(rng: np.random.Generator, pmax: int = 8) -> dict:
     """A seeded (A, B): A = U·diag(w)·Uᵀ (w with ties in a third of the draws, scale 10^[−2, 2]); B = A + E with
-    ‖E‖ ~ 10^[−8, 1]·‖A‖ (two thirds) or an independent draw."""
+    ‖E‖ ~ 10^[−8, 1]·‖A‖ (two thirds) or an independent draw.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    pmax : int
+        The largest dimension p (drawn from 2..pmax).
+
+    Returns
+    -------
+    dict
+        ``A``, ``B`` (symmetric p×p) and ``u`` (a uniform draw).
+    """
     p = int(rng.integers(2, pmax + 1))
     U = _orthonormal(rng, p, p)
     w = rng.standard_normal(p) * 10.0 ** rng.uniform(-2, 2)
@@ -2308,7 +2813,20 @@ def dk_case(rng: np.random.Generator, pmax: int = 8) -> dict:
 
 
 def dk_pairs(A: np.ndarray, B: np.ndarray, ascending: bool = False) -> list[tuple[int, int]]:
-    """The index pairs (i, j) meeting Theorem 15's hypothesis λ_i(A) > λ_j(B)."""
+    """The index pairs (i, j) meeting Theorem 15's hypothesis λ_i(A) > λ_j(B).
+
+    Parameters
+    ----------
+    A, B : numpy.ndarray
+        Symmetric p×p matrices.
+    ascending : bool
+        Eigenvalues indexed in ascending order (default: descending).
+
+    Returns
+    -------
+    list of tuple of int
+        The 1-based pairs (i, j).
+    """
     p = A.shape[0]
     return [(i, j) for i in range(1, p + 1) for j in range(1, p + 1)
             if tn.eigenvalue(A, i, ascending) > tn.eigenvalue(B, j, ascending)]
@@ -2317,7 +2835,24 @@ def dk_pairs(A: np.ndarray, B: np.ndarray, ascending: bool = False) -> list[tupl
 def dk_slack(A: np.ndarray, B: np.ndarray, i: int, j: int, ascending: bool = False) -> tuple[float, float]:
     """((allowed − lhs)/(10p·eps), lhs/rhs): allowed is the stated bound at a backward-perturbed (A, B) — eigh's
     eigenvectors are exact for matrices within c = 8p·eps·(‖A‖ + ‖B‖) — so rhs·(1 + c/‖A − B‖)/(1 − c/gap), plus
-    the rounding 10p·eps of lhs. slack < 0: a violation beyond rounding (inf when the gap is within rounding)."""
+    the rounding 10p·eps of lhs. slack < 0: a violation beyond rounding (inf when the gap is within rounding).
+
+    Parameters
+    ----------
+    A, B : numpy.ndarray
+        Symmetric p×p matrices.
+    i, j : int
+        The 1-based eigenvalue indices.
+    ascending : bool
+        Eigenvalues indexed in ascending order (default: descending).
+
+    Returns
+    -------
+    slack : float
+        As above.
+    ratio : float
+        lhs/rhs (0 when rhs = 0).
+    """
     lhs, rhs = tn.davis_kahan_sides(A, B, i, j, ascending)
     p = A.shape[0]
     c = 8 * p * EPS * (float(np.linalg.norm(A, 2)) + float(np.linalg.norm(B, 2)))
@@ -2331,7 +2866,18 @@ def dk_slack(A: np.ndarray, B: np.ndarray, i: int, j: int, ascending: bool = Fal
 
 def dk_tight(theta: float) -> tuple[np.ndarray, np.ndarray]:
     """A = diag(1, −1), B = R_θ A R_θᵀ: ‖A − B‖ = 2 sin θ, λ₁(A) − λ₂(B) = 2, and the top eigenvectors are θ apart,
-    so both sides of (37) (i = 1, j = 2) equal sin θ: the constant 1 is attained."""
+    so both sides of (37) (i = 1, j = 2) equal sin θ: the constant 1 is attained.
+
+    Parameters
+    ----------
+    theta : float
+        The rotation angle θ.
+
+    Returns
+    -------
+    A, B : numpy.ndarray
+        The 2×2 pair.
+    """
     R = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     A = np.diag([1.0, -1.0])
     return A, _sym(R @ A @ R.T)
@@ -2413,7 +2959,8 @@ def theorem15(budget: str, seed: int) -> Outcome:
             lhs, rhs = tn.davis_kahan_sides(A, B, 1, 2)
             return -lhs / rhs
 
-        res = adversarial_search(neg_ratio, dim, (-1.0, 1.0), starts, seed + dim)
+        res = adversarial_search(neg_ratio, dim, (-1.0, 1.0), starts,
+                                 child_seed(seed, "noisy_adagrad.theorem15", "adversarial", dim))
         A, B = unpack(res.example)
         s = dk_slack(A, B, 1, 2)[0] if tn.eigenvalue(A, 1) - tn.eigenvalue(B, 2) > 1e-6 else math.inf
         return -res.slack, s, res.evaluated

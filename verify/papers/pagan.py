@@ -26,7 +26,7 @@ from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome,
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.mutants import declare_equivalent
 from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
-from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, claim
+from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 
 
@@ -83,8 +83,9 @@ def eq7(budget: str, seed: int) -> Outcome:
         v = edge_values(rng, int(rng.integers(1, dmax + 1)), 0.0, 1e6)
         return v if v.sum() > 0 else np.ones(1)
 
-    hw = random_search(worst_of, profile, examples, seed)
-    adv = [adversarial_search(worst_of, dim, (0.0, 1.0), starts, seed + dim) for dim in (2, 5, 20)]
+    hw = random_search(worst_of, profile, examples, child_seed(seed, "pagan.eq7", "random"))
+    adv = [adversarial_search(worst_of, dim, (0.0, 1.0), starts, child_seed(seed, "pagan.eq7", "adversarial", dim))
+           for dim in (2, 5, 20)]
     worst_adv = min(adv, key=lambda w: w.slack)
     worst = hw if hw.slack <= worst_adv.slack else worst_adv
     tol = rounding_tolerance(dmax, 1.0)
@@ -142,9 +143,9 @@ def eq7(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 def _sign_mean_outputs(algorithm: str, epsilon: float, delta: float, n: int, d: int, steps: int, trials: int,
                        seed: int) -> dict:
-    ds = kernels.make_problem("sign_mean", seed=seed, n=n, d=d)
+    ds = kernels.make_problem("sign_mean", seed=child_seed(seed, "pagan.theorem4", "data"), n=n, d=d)
     out = kernels.run_algorithm(algorithm, ds, epsilon=epsilon, delta=delta, steps=steps, batch_size=1,
-                                alpha=1.0, trials=trials, seed=seed + 1, n_log=2)
+                                alpha=1.0, trials=trials, seed=child_seed(seed, "pagan.theorem4", "runs"), n_log=2)
     zbar = -ds.features.mean(axis=0)
     return {"x": out.x_avg, "zbar": zbar}
 
@@ -186,17 +187,18 @@ def theorem4(budget: str, seed: int) -> Outcome:
         k = int(rng.integers(1, dmax + 1))
         return edge_values(rng, k, -1.0, 1.0), edge_values(rng, k, -1e6, 1e6)
 
-    hw = random_search(lambda p: total_slack(*p), pair, examples, seed)
+    hw = random_search(lambda p: total_slack(*p), pair, examples, child_seed(seed, "pagan.theorem4", "random"))
 
     def vec(v):
         k = v.size // 2
         return total_slack(np.clip(v[:k], -1, 1), v[k:])
 
-    adv = [adversarial_search(vec, 2 * k, (-1.0, 1.0), starts, seed + k) for k in (1, 4, 16)]
+    adv = [adversarial_search(vec, 2 * k, (-1.0, 1.0), starts, child_seed(seed, "pagan.theorem4", "adversarial", k))
+           for k in (1, 4, 16)]
 
     # outputs of the private algorithms on hard instances
-    tasks = [dict(algorithm=a, epsilon=1.0, delta=1e-5, n=500, d=dmax, steps=500, trials=trials, seed=seed + 10 * i)
-             for i, a in enumerate(("pagan", "pasan"))]
+    tasks = [dict(algorithm=a, epsilon=1.0, delta=1e-5, n=500, d=dmax, steps=500, trials=trials,
+                  seed=child_seed(seed, "pagan.theorem4", "task", i)) for i, a in enumerate(("pagan", "pasan"))]
     outs = sweep(_sign_mean_outputs, tasks, "pagan.theorem4 hard instances")
     alg_worst = min(total_slack(x, o["zbar"]) for o in outs for x in o["x"])
     gaps = [float(np.sum(f_gap(x_j=x, z_j=o["zbar"]))) for o in outs for x in o["x"]]
@@ -258,10 +260,6 @@ def _fig1_task(algorithm: str, epsilon: float, alpha: float, steps: int, trials:
     return {"steps": out.steps, "losses": out.losses, "clipped": out.clipped_fraction}
 
 
-def _seed_for(seed: int, *parts: int) -> int:
-    return int(np.random.SeedSequence([seed, *parts]).generate_state(1)[0])
-
-
 class Fig1Runs(NamedTuple):
     """Figure 1's runs: steps per run, trials of each final run, trials of each tuning run (per method and
     stepsize), logged points of the final runs."""
@@ -279,9 +277,22 @@ FIG1_BUDGETS = Budgets(quick=Fig1Runs(steps=200, runs=10, tune_runs=1, n_log=21)
 def figure1_runs(budget: str, seed: int) -> dict:
     """Figure 1's runs (shared by pagan.figure1 and pagan.section6.1): each method's stepsize chosen on tuning runs
     (fresh seeds), then fresh final runs at it. Returns {"res": {(algorithm, ε or 0): run}, "best": {(algorithm,
-    ε or 0): (stepsize, tuning score)}, "steps", "runs"}; the tasks go through verify.runner.sweep (and its cache)."""
+    ε or 0): (stepsize, tuning score)}, "steps", "runs"}; the tasks go through verify.runner.sweep (and its cache).
+
+    Parameters
+    ----------
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed (the runs' seeds are pagan.figure1's child seeds, whichever claim asks).
+
+    Returns
+    -------
+    dict
+        ``res``, ``best``, ``steps`` and ``runs`` as above.
+    """
     steps, runs, tune_runs, n_log = FIG1_BUDGETS.at(budget)
-    data_seed = _seed_for(seed, 1)
+    data_seed = child_seed(seed, "pagan.figure1", "data")
     private = [a for a in FIG1_ALGORITHMS if kernels.SPECS[a].private]
     public = [a for a in FIG1_ALGORITHMS if not kernels.SPECS[a].private]
     cells = [(a, None) for a in public] + [(a, e) for a in private for e in FIG1_EPSILONS]
@@ -291,7 +302,8 @@ def figure1_runs(budget: str, seed: int) -> dict:
     for ci, (a, e) in enumerate(cells):
         for si, alpha in enumerate(FIG1_STEPSIZES):
             tasks.append(dict(algorithm=a, epsilon=e if e is not None else 0.0, alpha=alpha, steps=steps,
-                              trials=tune_runs, n_log=2, seed=_seed_for(seed, 2, ci, si), data_seed=data_seed))
+                              trials=tune_runs, n_log=2, seed=child_seed(seed, "pagan.figure1", "tune", ci, si),
+                              data_seed=data_seed))
     tuned = sweep(_fig1_task, tasks, "pagan.figure1 tuning")
     best: dict = {}
     for t, out in zip(tasks, tuned):
@@ -307,7 +319,8 @@ def figure1_runs(budget: str, seed: int) -> dict:
     for ci, (a, e) in enumerate(cells):
         eps = e if e is not None else 0.0
         final_tasks.append(dict(algorithm=a, epsilon=eps, alpha=best[(a, eps)][0], steps=steps, trials=runs,
-                                n_log=n_log, seed=_seed_for(seed, 3, ci), data_seed=data_seed))
+                                n_log=n_log, seed=child_seed(seed, "pagan.figure1", "final", ci),
+                                data_seed=data_seed))
     finals = sweep(_fig1_task, final_tasks, "pagan.figure1 final runs")
     res = {(t["algorithm"], t["epsilon"]): o for t, o in zip(final_tasks, finals)}
     return {"res": res, "best": best, "steps": steps, "runs": runs}
@@ -438,7 +451,22 @@ _PAPER_POINT = dict(n=5000, b=70, delta=1e-5, epsilon=1.0)  # pagan §6.1
 
 
 def lemma31_steps(c: float, n: int, b: int) -> int:
-    """T = max(1, floor(c n²/b²)) (Lemma 3.1's T; the 1e-12 guards the floor against rounding)."""
+    """T = max(1, floor(c n²/b²)) (Lemma 3.1's T; the 1e-12 guards the floor against rounding).
+
+    Parameters
+    ----------
+    c : float
+        Lemma 3.1's constant c.
+    n : int
+        Records.
+    b : int
+        The batch size.
+
+    Returns
+    -------
+    int
+        T.
+    """
     return max(1, math.floor(float(numeric(tp.lemma3_1_steps())(b=b, c=c, n=n)) * (1 + 1e-12)))
 
 
@@ -489,6 +517,21 @@ def lemma31_c_star(n: int, b: int, delta: float, epsilon: float) -> dict:
     c* = T*·b²/n² with T* the largest step count found certified; ``c_fail`` is the c of the
     smallest step count found not certified (c* ≤ c_true < c_fail up to the PLD grid).
     c* = 0 when even one step is not (ε, δ)-DP.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    b : int
+        The batch size.
+    delta, epsilon : float
+        The (ε, δ) the noise multiplier is set for and the accountant is asked about.
+
+    Returns
+    -------
+    dict
+        ``t_star``, ``t_fail``, ``c_star``, ``c_fail``, ``eps_at_t_star``, ``sigma`` (the multiplier), ``vdi`` (the
+        PLD grid) and ``evaluations`` (accountant calls).
     """
     sigma = float(numeric(tp.noise_multiplier())(delta=delta, epsilon=epsilon))
     vdi = _pld_grid(epsilon, b / n, sigma)
@@ -537,7 +580,25 @@ LEMMA31_SLOPE_MARGIN = 0.1  # c* may not decay faster than (n/b)^-0.1 over a dec
 
 def lemma31_uniformity(points: list[dict], c_star, levels) -> tuple[list[dict], list[dict]]:
     """Per (ε, δ) with ε in ``levels``: the least-squares log-log slope of c* against n/b and the decades of n/b
-    it spans; and the series that decay faster than LEMMA31_SLOPE_MARGIN over ≥ 1 decade (exact values)."""
+    it spans; and the series that decay faster than LEMMA31_SLOPE_MARGIN over ≥ 1 decade (exact values).
+
+    Parameters
+    ----------
+    points : list of dict
+        The grid points, each with ``n``, ``b``, ``delta`` and ``epsilon``.
+    c_star : array_like
+        c* per point (points with c* = 0 are left out of the fits).
+    levels : iterable of float
+        The ε values fitted.
+
+    Returns
+    -------
+    series_fit : list of dict
+        Per (ε, δ) series with two or more distinct n/b: ``epsilon``, ``delta``, ``slope``, ``span`` (decades),
+        ``nb_min`` and ``nb_max``.
+    decays : list of dict
+        The entries of ``series_fit`` that decay too fast over at least a decade.
+    """
     c_star = np.asarray(c_star, dtype=float)
     eps = np.array([p["epsilon"] for p in points])
     nb = np.array([p["n"] / p["b"] for p in points], dtype=float)
@@ -764,7 +825,20 @@ def _geometry(sigma: np.ndarray, name: str) -> np.ndarray:
 
 
 def gaussian_norm_moments(w: np.ndarray, kmax: int) -> np.ndarray:
-    """E[(Q/W)^k], k = 1..kmax, for Q = Σ w_j N_j² and W = Σ w_j (theory.pagan.gaussian_norm_moment)."""
+    """E[(Q/W)^k], k = 1..kmax, for Q = Σ w_j N_j² and W = Σ w_j (theory.pagan.gaussian_norm_moment).
+
+    Parameters
+    ----------
+    w : numpy.ndarray
+        The positive weights w_j.
+    kmax : int
+        The highest moment.
+
+    Returns
+    -------
+    numpy.ndarray
+        The kmax moments.
+    """
     wn = np.asarray(w, dtype=float) / float(np.sum(w))
     sums = {f"P_{r}": float(np.sum(wn**r)) for r in range(1, kmax + 1)}
     out = []
@@ -919,7 +993,7 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
         for j, d in enumerate(dims):
             plog = int(2 * math.ceil(math.log(d) / 2))
             ps = sorted({2, 4, plog})
-            tasks.append(dict(n=n, d=d, datasets=datasets, ps=ps, seed=_seed_for(seed, 30, i, j)))
+            tasks.append(dict(n=n, d=d, datasets=datasets, ps=ps, seed=child_seed(seed, "pagan.lemma3.2", i, j)))
             keys.append((n, d, ps))
     outs = sweep(_lemma32_task, tasks, "pagan.lemma3.2 datasets")
     f_bound = numeric(tp.lemma3_2_bound())  # G_p + G_2p
@@ -1092,17 +1166,52 @@ RATE_GRIDS = {
 
 
 def rate_batch(n: int) -> int:
-    """Batch size of the rate sweeps: b = max(20, n/1600), so T = c n²/b² stays ≤ 640k steps at c = 1/4."""
+    """Batch size of the rate sweeps: b = max(20, n/1600), so T = c n²/b² stays ≤ 640k steps at c = 1/4.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+
+    Returns
+    -------
+    int
+        b (n/1600 rounded down).
+    """
     return max(20, n // 1600)
 
 
 def moment_order(d: int) -> int:
-    """p = max(1, ⌈log d⌉): the paper's p = log d, rounded up to an integer so that G_2p is exact."""
+    """p = max(1, ⌈log d⌉): the paper's p = log d, rounded up to an integer so that G_2p is exact.
+
+    Parameters
+    ----------
+    d : int
+        The dimension (>= 1).
+
+    Returns
+    -------
+    int
+        p.
+    """
     return max(1, math.ceil(math.log(d)))
 
 
 def domain_diameters(domain: str, C: np.ndarray) -> dict:
-    """diam₂, diam∞ and diam in ‖x‖_{C⁻¹} = √(Σ x_j²/C_jj) of X∞ = [−1,1]^d ("box") or the unit ℓ₂ ball (exact)."""
+    """diam₂, diam∞ and diam in ‖x‖_{C⁻¹} = √(Σ x_j²/C_jj) of X∞ = [−1,1]^d ("box") or the unit ℓ₂ ball (exact).
+
+    Parameters
+    ----------
+    domain : str
+        "box"; any other value is read as the unit ℓ₂ ball.
+    C : numpy.ndarray
+        The diagonal of C (positive), length d.
+
+    Returns
+    -------
+    dict
+        ``diam2``, ``diam_inf`` and ``diam_C``.
+    """
     d = C.size
     if domain == "box":
         return {"diam2": 2.0 * math.sqrt(d), "diam_inf": 2.0, "diam_C": 2.0 * math.sqrt(float(np.sum(1.0 / C)))}
@@ -1150,11 +1259,13 @@ def _rate_task(setting: str, n: int, d: int, epsilon: float, c: float, trials: i
                                   domain=domain, sigma=profile)
         if planted > 0:
             z_mult = float(numeric(tp.noise_multiplier())(epsilon=epsilon, delta=RATE_DELTA))
-            signs = np.random.default_rng(int(data_seeds[i]) + 1).choice(np.array([-1.0, 1.0]), size=d)
+            signs_rng = np.random.default_rng(child_seed(int(data_seeds[i]), "pagan.theorem1", "signs"))
+            signs = signs_rng.choice(np.array([-1.0, 1.0]), size=d)
             mu = signs * planted * z_mult * B / (np.sqrt(C) * batch * math.sqrt(steps))
             ds = dataclasses.replace(ds, features=ds.features + mu)
         out = kernels.run_algorithm(algorithm, ds, epsilon=epsilon, delta=RATE_DELTA, steps=steps, batch_size=batch,
-                                    alpha=alpha, ellipsoid=C / B**2, trials=1, seed=_seed_for(seed, i), n_log=2)
+                                    alpha=alpha, ellipsoid=C / B**2, trials=1,
+                                    seed=child_seed(seed, "pagan.theorem1", "run", i), n_log=2)
         # The non-private terms for i.i.d. mini-batch gradients (linear loss, b draws with replacement):
         # E(g_j)² = z̄_j² + (mean_i z_ij² − z̄_j²)/b, so R_std = √(Σ_j E g_j²/T) exactly and
         # R_ada ≤ Σ_j √(E g_j²)/√T (Jensen; tight as T grows).
@@ -1176,7 +1287,25 @@ def _rate_task(setting: str, n: int, d: int, epsilon: float, c: float, trials: i
 
 
 def rate_tasks(setting: str, budget: str, seed: int, axes: Sequence[str] | None = None) -> list[dict]:
-    """The tasks of a rate sweep: every axis of RATE_GRIDS[budget] varied around the base point (deduplicated)."""
+    """The tasks of a rate sweep: every axis of RATE_GRIDS[budget] varied around the base point (deduplicated).
+
+    Parameters
+    ----------
+    setting : str
+        The rate setting (a key of RATE_SETTINGS).
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed (the tasks' seeds are pagan.theorem1's child seeds for every setting, so the claims
+        that sweep the same points share their runs).
+    axes : sequence of str or None
+        Only these axes (None: all).
+
+    Returns
+    -------
+    list of dict
+        One task of ``_rate_task`` per point.
+    """
     g = RATE_GRIDS[by_budget(budget, "quick", "full")]
     tasks, seen = [], set()
     for axis, values in g["axes"].items():
@@ -1189,9 +1318,10 @@ def rate_tasks(setting: str, budget: str, seed: int, axes: Sequence[str] | None 
                 continue
             seen.add(key)
             tasks.append(dict(setting=setting, trials=g["trials"], **point,
-                              seed=_seed_for(seed, 40, int(point["n"]), int(point["d"]), int(1000 * point["epsilon"]),
-                                             int(round(1 / point["c"]))),
-                              data_seed=_seed_for(seed, 41, int(point["n"]), int(point["d"])),
+                              seed=child_seed(seed, "pagan.theorem1", "rate", int(point["n"]), int(point["d"]),
+                                              int(1000 * point["epsilon"]), int(round(1 / point["c"]))),
+                              data_seed=child_seed(seed, "pagan.theorem1", "rate data", int(point["n"]),
+                                                   int(point["d"])),
                               batch=rate_batch(int(point["n"]))))
     return tasks
 
@@ -1233,6 +1363,36 @@ def rate_picture(sigma: Sequence[float], n: Sequence[int], epsilon: float = RATE
     ``setting`` "pagan" (PAGAN on X∞, C = σ^{-4/3}) or "pasan" (PASAN on the unit ball, C = σ^{-1});
     every other parameter is prescribed as in the theorems (see :data:`_RATE_NOTES`).  Returns the
     figure (render it with verify.plots.render) and one row of numbers per n.
+
+    Parameters
+    ----------
+    sigma : sequence of float
+        The σ-profile (positive scales σ_j; d = its length).
+    n : sequence of int
+        The dataset sizes (each >= 2).
+    epsilon : float
+        The privacy parameter ε (> 0).
+    setting : str
+        "pagan" or "pasan".
+    c : float
+        Lemma 3.1's constant c (T = c n²/b²; > 0).
+    trials : int
+        Runs per n (>= 2).
+    seed : int
+        The base seed (>= 0).
+
+    Returns
+    -------
+    figure : Figure
+        The picture.
+    rows : list of dict
+        Per n: ``n``, ``measured`` with ``lo``/``hi``, ``bound``, ``rate``, ``free_output`` and
+        ``hypothesis_met``.
+
+    Raises
+    ------
+    kernels.InvalidParameter
+        When an argument is out of range, or a quantity derived from it is refused (naming the arguments).
     """
     V = dpvalidate
     sigma = V.finite_array("sigma", sigma, ndim=1)
@@ -1270,7 +1430,8 @@ def rate_picture(sigma: Sequence[float], n: Sequence[int], epsilon: float = RATE
             raise kernels.InvalidParameter("c, n", f"small enough that T = c·n²/b² is at most {V.MAX_COUNT} steps "
                                            f"(b = {rate_batch(v)} at n = {v})", f"T = {T:.3g}")
     tasks = [dict(setting=setting, n=v, d=int(sigma.size), epsilon=epsilon, c=c, trials=trials,
-                  seed=_seed_for(seed, 70, v), data_seed=_seed_for(seed, 71, v), batch=rate_batch(v),
+                  seed=child_seed(seed, "pagan.rate_picture", "run", v),
+                  data_seed=child_seed(seed, "pagan.rate_picture", "data", v), batch=rate_batch(v),
                   sigma=sigma.tolist()) for v in ns]
     try:
         outs = sweep(_rate_task, tasks, "pagan rate picture")
@@ -1352,10 +1513,26 @@ def _sweep_panel(title: str, label: str, sel: list[dict], kmax: float) -> Panel:
 
 
 def adversarial_tasks(setting: str, budget: str, seed: int) -> list[dict]:
-    """The planted-mean, b = 1 sweep along n (ADV_GRIDS) for ``setting``."""
+    """The planted-mean, b = 1 sweep along n (ADV_GRIDS) for ``setting``.
+
+    Parameters
+    ----------
+    setting : str
+        The rate setting.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed (pagan.theorem1's child seeds, as :func:`rate_tasks`).
+
+    Returns
+    -------
+    list of dict
+        One task per n.
+    """
     g = ADV_GRIDS[by_budget(budget, "quick", "full")]
     return [dict(setting=setting, trials=g["trials"], n=n, **g["base"], batch=1, planted=ADV_PLANTED,
-                 seed=_seed_for(seed, 80, n), data_seed=_seed_for(seed, 81, n)) for n in g["n"]]
+                 seed=child_seed(seed, "pagan.theorem1", "adversarial", n),
+                 data_seed=child_seed(seed, "pagan.theorem1", "adversarial data", n)) for n in g["n"]]
 
 
 def _rate_check(setting: str, bound_key: str, budget: str, seed: int) -> tuple:
@@ -1586,14 +1763,38 @@ THM3_GRIDS = {
 
 
 def thm3_sigma(profile: str, d: int) -> np.ndarray:
-    """The σ-profiles of the Theorem 3 check (max σ_j = 1 as the theorem assumes)."""
+    """The σ-profiles of the Theorem 3 check (max σ_j = 1 as the theorem assumes).
+
+    Parameters
+    ----------
+    profile : str
+        "(1, 0.1)", "j^-1.5" or "j^-2".
+    d : int
+        The dimension (power-law profiles only; "(1, 0.1)" has d = 2).
+
+    Returns
+    -------
+    numpy.ndarray
+        σ_1..σ_d.
+    """
     if profile == "(1, 0.1)":
         return np.array([1.0, 0.1])
     return kernels.pagan_problems.power_law_sigma(d, {"j^-1.5": 1.5, "j^-2": 2.0}[profile])
 
 
 def thm3_sample_size(d: int) -> int:
-    """Theorem 3's n (reconstructed condition, theory.pagan.theorem3_sample_size) at r = 1, β, ε, δ of the check."""
+    """Theorem 3's n (reconstructed condition, theory.pagan.theorem3_sample_size) at r = 1, β, ε, δ of the check.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    int
+        n, rounded up.
+    """
     T = kernels.moments.rounds_for(d)
     f = numeric(tp.theorem3_sample_size())
     return int(math.ceil(float(f(T=T, beta=THM3_BETA, d=d, delta=THM3_DELTA, epsilon=THM3_EPSILON, r=THM3_R))))
@@ -1626,7 +1827,18 @@ def _thm3_task(profile: str, d: int, n: int, trials: int, seed: int) -> dict:
 
 
 def gaussian_moment_ratio(pmax: float) -> float:
-    """sup over p ∈ [1, pmax] of E|N|^p^{2/p}/p for N ~ N(0,1): Definition 4.1 holds with r² = this (exact, gamma functions)."""  # noqa: E501
+    """sup over p ∈ [1, pmax] of E|N|^p^{2/p}/p for N ~ N(0,1): Definition 4.1 holds with r² = this (exact, gamma functions).
+
+    Parameters
+    ----------
+    pmax : float
+        The largest p (values below 1 are read as 1).
+
+    Returns
+    -------
+    float
+        The supremum over a grid of 400 values of p.
+    """  # noqa: E501
     from scipy.special import gammaln
     ps = np.linspace(1.0, max(1.0, pmax), 400)
     log_m = ps / 2 * math.log(2) + gammaln((ps + 1) / 2) - 0.5 * math.log(math.pi)
@@ -1635,7 +1847,8 @@ def gaussian_moment_ratio(pmax: float) -> float:
 
 def _thm3_runs(budget: str, seed: int) -> tuple[list[dict], list[dict]]:
     g = THM3_GRIDS[by_budget(budget, "quick", "full")]
-    tasks = [dict(profile=pr, d=d, n=thm3_sample_size(d), trials=g["trials"], seed=_seed_for(seed, 50, i))
+    tasks = [dict(profile=pr, d=d, n=thm3_sample_size(d), trials=g["trials"],
+                  seed=child_seed(seed, "pagan.theorem3", i))
              for i, (pr, d) in enumerate(g["configs"])]
     return tasks, _memo_sweep(_thm3_task, tasks, "pagan.theorem3 Algorithm 3 runs")
 
@@ -1646,7 +1859,18 @@ def _thm3_key(t: dict) -> str:
 
 def thm3_empty_interval(dims=range(2, 11)) -> dict | None:
     """Exact: the smallest d and a σ (max σ_j = 1) for which eq. (10)'s interval [½max(σ_j, d^{-3/2}), 2σ_j] is empty
-    for some j (σ_j < d^{-3/2}/4), evaluated with theory.pagan.theorem3_lower/upper; None if none in ``dims``."""
+    for some j (σ_j < d^{-3/2}/4), evaluated with theory.pagan.theorem3_lower/upper; None if none in ``dims``.
+
+    Parameters
+    ----------
+    dims : iterable of int
+        The dimensions tried, in order.
+
+    Returns
+    -------
+    dict or None
+        ``d``, ``sigma``, ``coordinate`` (1-based), ``lower`` and ``upper``.
+    """
     f_lo, f_up = numeric(tp.theorem3_lower()), numeric(tp.theorem3_upper())
     for d in dims:
         sj = float(d) ** -1.5 / 5.0  # below d^{-3/2}/4
@@ -1812,8 +2036,10 @@ def _lb_runs(domain: str, decay: float, budget: str, seed: int) -> tuple[list[di
                 for k in range(g["datasets"]):
                     for ai, a in enumerate(LB_ALGORITHMS):
                         tasks.append(dict(algorithm=a, domain=domain, decay=decay, n=LB_N, d=d, epsilon=e, bias=bias,
-                                          trials=g["trials"], seed=_seed_for(seed, 60, d, int(1000 * e), bi, k, ai),
-                                          data_seed=_seed_for(seed, 61, d, bi, k)))
+                                          trials=g["trials"],
+                                          seed=child_seed(seed, "pagan.proposition1.d3", "run", d, int(1000 * e),
+                                                          bi, k, ai),
+                                          data_seed=child_seed(seed, "pagan.proposition1.d3", "data", d, bi, k)))
     outs = _memo_sweep(_lb_task, tasks, f"pagan lower bounds on {domain}")
     steps = lemma31_steps(RATE_C, LB_N, LB_BATCH)
     acct = {}
@@ -2158,6 +2384,32 @@ def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int,
     gives the same ratio and j = 0).  Mutants for the negative controls (mechanism options, no file edits):
     ``noise_scale`` multiplies the noise the mechanism adds (1 = as implemented); ``noise_geometry="direct"`` draws
     the noise with covariance ∝ A instead of A⁻¹ (std z·√a_j/b instead of z/(b·√a_j)).
+
+    Parameters
+    ----------
+    algorithm : str
+        The kernel algorithm.
+    n : int
+        Records.
+    batch_size : int
+        The batch size.
+    steps : int
+        T.
+    canary : bool
+        Run on D′ rather than D.
+    trials : int
+        Independent runs.
+    seed : int
+        The runs' seed.
+    noise_scale : float
+        Multiplies the mechanism's noise.
+    noise_geometry : str
+        "inverse" (as implemented) or "direct" (the mutant).
+
+    Returns
+    -------
+    dict
+        ``score`` (per run), ``noise_multiplier`` and ``canary_axis`` (j).
     """
     choice("noise_geometry", noise_geometry, PAGAN_NOISE_GEOMETRIES)
     d_without, _ = _pagan_family_datasets(n)
@@ -2181,11 +2433,31 @@ def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int,
 
 def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: float = 1.0,
                        noise_geometry: str = "inverse"):
+    """The audit claim ``pagan.audit.<algorithm>``: an ε lower bound per PAGAN_AUDIT_CONFIGS entry.
+
+    Parameters
+    ----------
+    algorithm : str
+        The kernel algorithm audited.
+    budget : str
+        "quick" or "full".
+    seed : int
+        The claim's base seed.
+    noise_scale : float
+        Multiplies the mechanism's noise (the negative control).
+    noise_geometry : str
+        "inverse" or "direct" (see :func:`pagan_family_audit_task`).
+
+    Returns
+    -------
+    Outcome
+        The audit's outcome.
+    """
     trials = by_budget(budget, 50_000, 500_000)
     n_tests = len(PAGAN_AUDIT_CONFIGS)  # this claim's bounds; each at the ledger's per-test level
     level = audit_level(n_tests)
     tasks = [dict(algorithm=algorithm, n=n, batch_size=b, steps=T, canary=c, trials=trials,
-                  seed=int(np.random.SeedSequence([seed, k, int(c)]).generate_state(1)[0]), noise_scale=noise_scale,
+                  seed=child_seed(seed, f"pagan.audit.{algorithm}", k, int(c)), noise_scale=noise_scale,
                   noise_geometry=noise_geometry)
              for k, (n, b, T) in enumerate(PAGAN_AUDIT_CONFIGS) for c in (False, True)]
     outs = sweep(pagan_family_audit_task, tasks, f"audit {algorithm}")
@@ -2196,7 +2468,8 @@ def audit_pagan_family(algorithm: str, budget: str, seed: int, noise_scale: floa
         # PLD on a 0.01 grid: a pessimistic estimate, above the exact ε by at most T·0.01
         acct = with_replacement_epsilon(n, b, z, T, AUDIT_DELTA, value_discretization_interval=0.01)
         # n = 1: every draw (with replacement) is the canary, T Gaussian steps, a Gaussian claim
-        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level, seed=seed + k,
+        bound = epsilon_lower_bound(a["score"], c["score"], AUDIT_DELTA, level,
+                                    seed=child_seed(seed, f"pagan.audit.{algorithm}", "bound", k),
                                     method=claim_method(1.0 if n == 1 else 0.0))
         rows.append(dict(n=n, batch_size=b, steps=T, noise_multiplier=z, accountant_epsilon=acct,
                          **{f"audit_{key}": v for key, v in bound.to_dict().items()}))
@@ -2429,7 +2702,7 @@ def theorem1_dp_sgd(budget: str, seed: int) -> Outcome:
     parts = {"lim_p theorem1_bound": general, "eq. (5) at C = I": large}
     symbolic = {k: sp.simplify(v - rate) == 0 for k, v in parts.items()}
     radius_ok = sp.simplify(radius - 2 * tp.G_inf) == 0
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x5D9]))
+    rng = np.random.default_rng(child_seed(seed, "pagan.theorem1.dp_sgd"))
     syms = sorted(set().union(*(e.free_symbols for e in (rate, *parts.values()))), key=lambda s_: s_.name)
     worst = 0.0
     points = by_budget(budget, 64, 512)
