@@ -2900,7 +2900,7 @@ def _thm3p_task(n: int, d: int, c: float, datasets: int, runs: int, seed: int, d
     data_seeds = np.random.SeedSequence(data_seed).generate_state(datasets)
     for i in range(datasets):
         ds, sigma = thm3p_dataset(n, d, c, int(data_seeds[i]))
-        rng = np.random.default_rng(np.random.SeedSequence([seed, 7, i]))
+        rng = np.random.default_rng(child_seed(seed, "pagan.theorem3.pagan", "algorithm3", i))
         sh = kernels.moments.second_moment_estimate(ds.features, r=THM3_R, epsilon=THM3P_EPSILON, delta=RATE_DELTA,
                                                     rng=rng)["sigma_hat"]
         lower = np.asarray(f_lo(sigma_j=sigma, d=d), dtype=float) * np.ones(d)
@@ -2927,7 +2927,7 @@ def _thm3p_task(n: int, d: int, c: float, datasets: int, runs: int, seed: int, d
         B = ev(tp.theorem2_radius())
         out = kernels.run_algorithm("pagan", ds, epsilon=THM3P_EPSILON, delta=RATE_DELTA, steps=steps, batch_size=1,
                                     alpha=vals["diam_inf"], ellipsoid=c_hat / B**2, trials=runs,
-                                    seed=_seed_for(seed, 96, i), n_log=2)
+                                    seed=child_seed(seed, "pagan.theorem3.pagan", "pagan", i), n_log=2)
         ex = np.array([ds.loss(x) for x in out.x_avg]) - ds.min_loss()
         res["excess"][i] = float(ex.mean())
         res["excess_se"][i] = float(ex.std(ddof=1) / math.sqrt(runs)) if runs > 1 else float("nan")
@@ -2959,8 +2959,9 @@ def _thm3p_bounds(t: dict, o: dict) -> dict:
 
 def _thm3p_runs(budget: str, seed: int) -> tuple[list[dict], list[dict]]:
     g = THM3P_GRIDS[by_budget(budget, "quick", "full")]
-    tasks = [dict(n=n, d=THM3P_D, c=THM3P_C, datasets=g["datasets"], runs=g["runs"], seed=_seed_for(seed, 97, n),
-                  data_seed=_seed_for(seed, 98, n)) for n in g["n"]]
+    tasks = [dict(n=n, d=THM3P_D, c=THM3P_C, datasets=g["datasets"], runs=g["runs"],
+                  seed=child_seed(seed, "pagan.theorem3.pagan", "runs", n),
+                  data_seed=child_seed(seed, "pagan.theorem3.pagan", "data", n)) for n in g["n"]]
     return tasks, _memo_sweep(_thm3p_task, tasks, "pagan.theorem3.pagan PAGAN with Algorithm 3's Ĉ (b = 1)")
 
 
