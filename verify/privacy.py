@@ -50,7 +50,7 @@ from dp_accounting import dp_event as dpe
 from dp_accounting.pld import pld_privacy_accountant as _pld
 from dp_accounting.pld import privacy_loss_distribution as _pld_lib
 from dp_accounting.privacy_accountant import NeighboringRelation
-from dp_accounting.rdp import rdp_privacy_accountant as _rdp
+from dp_accounting.rdp import rdp_privacy_accountant as rdpa
 from scipy import stats
 
 import dpvalidate as V
@@ -157,7 +157,7 @@ def _epsilon_of(event, delta, accountant, neighboring_relation, value_discretiza
     if not isinstance(event, dpe.DpEvent):
         raise InvalidParameter("event", "a dp_accounting DpEvent", type(event).__name__)
     if accountant == "rdp":
-        acc = _rdp.RdpAccountant(neighboring_relation=neighboring_relation)
+        acc = rdpa.RdpAccountant(neighboring_relation=neighboring_relation)
     else:
         vdi = 1e-4 if value_discretization_interval is None else _vdi(value_discretization_interval)
         acc = _pld.PLDAccountant(neighboring_relation, value_discretization_interval=vdi)
@@ -334,7 +334,7 @@ def _check_pld_grid(event, delta: float, vdi: float, params: str, proxy=None) ->
     if total / vdi <= MAX_PLD_POINTS:
         return
     scale = step
-    rdp = _rdp.RdpAccountant()
+    rdp = rdpa.RdpAccountant()
     target = event if proxy is None else proxy
     if rdp.supports(target):
         try:

@@ -108,7 +108,7 @@ def test_bad_method_and_gdp_delta_are_refused():
 
 # -- audits of the suite's own mechanisms -------------------------------------------------------
 from verify import audit  # noqa: E402
-from verify.papers import adp as audit_adp_pack  # noqa: E402
+from verify.papers import adp as vadp  # noqa: E402
 from verify.papers import pagan as audit_pagan_pack  # noqa: E402
 from verify.registry import load_all  # noqa: E402
 
@@ -162,8 +162,8 @@ def test_one_stream_trials_are_reproducible():
 
 
 def test_adp_audits_registered_and_dp_sgd_holds():
-    assert {f"adp.audit.{m}" for m in audit_adp_pack.ADP_AUDITS} <= set(load_all())
-    out = audit_adp_pack.audit_adp("dp_sgd", "quick", 0)
+    assert {f"adp.audit.{m}" for m in vadp.ADP_AUDITS} <= set(load_all())
+    out = vadp.audit_adp("dp_sgd", "quick", 0)
     assert out.verdict == "holds" and out.numbers["max_audit_over_accountant"] <= 1.0
 
 
@@ -174,7 +174,7 @@ def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update(name):
     Gaussian-mechanism accountant gives ADP-SGD's noise.  The GDP estimator (the accountant's claim at n = 1 is a
     Gaussian one) certifies 11.2 against 4.64 (adp_sgd_adaptive) and 5.68 (dp_sgd_adaptive) at seed 0; the
     Clopper–Pearson bound used before (4.72 for both) decided only the first."""
-    out = audit_adp_pack.audit_adp(name, "quick", 0)
+    out = vadp.audit_adp(name, "quick", 0)
     assert out.verdict == "violated"
     c = out.counterexample
     assert c["n"] == 1 and c["steps"] == 1 and c["score"] == "spread"
@@ -182,12 +182,12 @@ def test_adp_adaptive_stepsize_leaks_through_the_scale_of_its_update(name):
 
 
 def test_adp_audit_catches_under_noising():
-    out = audit_adp_pack.audit_adp("adp_sgd", "quick", 0, noise_scale=0.25)
+    out = vadp.audit_adp("adp_sgd", "quick", 0, noise_scale=0.25)
     assert out.verdict == "violated" and out.counterexample["score"] == "shift"
 
 
 def test_adp_audit_catches_noise_times_0_7():
-    out = audit_adp_pack.audit_adp("dp_sgd", "quick", 0, noise_scale=0.7)
+    out = vadp.audit_adp("dp_sgd", "quick", 0, noise_scale=0.7)
     assert out.verdict == "violated" and out.counterexample["n"] == 1
 
 
