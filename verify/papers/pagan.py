@@ -24,7 +24,7 @@ from theory import pagan as tp
 from verify import decide, stats
 from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
-from verify.mutants import declare_equivalent
+from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
@@ -2993,7 +2993,6 @@ def _thm3p_slope(rows: list[dict]) -> float:
 def _thm3p_theorem2_rate_mutant():
     """A declared mutant: the stated rate with Theorem 2's n-dependence at p = ⌈log d⌉, (nε)^{-(p-1)/p} in place of
     (nε)^{-1} (the factor (nε)^{1/p} the statement drops, restored)."""
-    from verify.mutants import Mutant, substituted
 
     def rate():
         return tp.R_ada + tp.diam_inf * tp.r_moment * tp.power_sum(sp.Rational(2, 3)) ** sp.Rational(3, 2) \
