@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+import dpvalidate
 import kernels
 import verify
 from verify import child_seed
@@ -71,7 +72,7 @@ def test_accepted_by_kernels():
                                 epsilon=1.0, delta=1e-5)
     assert np.all(np.isfinite(out.losses))
     np.random.default_rng(s)
-    kernels.validate.integer("seed", s, 0)
+    dpvalidate.integer("seed", s, 0)
 
 
 @pytest.mark.parametrize("seed", [-1, -2 ** 40])
