@@ -31,7 +31,7 @@ sensitivity is the largest column norm of C.
 
 Layout: jitted kernels fill caller-allocated arrays (``round_with``, ``_filter_noise``, ``_logistic_1d_loop``,
 ``_const_signal_vhat``); :func:`run_stream`, :func:`run_logistic_1d` and :func:`constant_signal_vhat` are the
-public wrappers (they validate and spawn one stream per trial from a SeedSequence).  ``fused_round`` makes two passes
+public wrappers (they validate and spawn one stream per trial from a SeedSequence).  ``round_with`` makes two passes
 over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fixed lanes, vectorised, the same
 bits on any CPU), then one blocked pass (512 coordinates at a time) that averages the clipped records, draws or
 reads the noise and updates m, v, θ — the d = 10⁶ round of ``verify/bench.py``.  No fastmath.
@@ -63,8 +63,8 @@ _BLOCK = 512  # coordinates per block of the fused pass (B·512 doubles stay in 
 class AdamParams(NamedTuple):
     """The scalar settings of a round that stay fixed over a run, as the jitted round takes them (one argument).
 
-    Built from a validated :class:`RoundConfig` and its noise standard deviations by :func:`adam_params` (or inside
-    the jitted :func:`fused_round`); the round index t and the bias-correction amount change per round and are
+    Built from a validated :class:`RoundConfig` and its noise standard deviations by :func:`adam_params` (or by
+    hand, as ``verify/bench.py`` does); the round index t and the bias-correction amount change per round and are
     passed beside it.
     """
 
@@ -406,52 +406,6 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc
 
 
 @njit(cache=True, nogil=True)
-def fused_round(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
-                floor, zm, zv, rng, draw, fac, gbar_out, row_major=False):
-    """One round on caller-owned state, its settings given one by one (the positional form :mod:`verify.bench` uses).
-
-    The same round as :func:`round_with` with ``prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m,
-    std_v, floor)``, built here (same bits).
-
-    Parameters
-    ----------
-    grads : numpy.ndarray
-        (B, d) per-record gradients.
-    theta, m, v, vclean : numpy.ndarray
-        (d,) state, updated in place.
-    t : int
-        Rounds done before this one.
-    variant, opt : int
-        :data:`VARIANTS` and :data:`OPTIMIZERS` codes.
-    lr, beta1, beta2, xi, clip, std_m, std_v : float
-        As the fields of :class:`AdamParams`.
-    bc_sub : float
-        This round's bias-correction amount.
-    floor : float
-        The floor of the corrected v̂.
-    zm, zv : numpy.ndarray
-        (d,) given unit noise (ignored when ``draw``).
-    rng : numpy.random.Generator
-        Draws the noise when ``draw``.
-    draw : bool
-        Draw the unit noise in the kernel.
-    fac : numpy.ndarray
-        (B,) scratch.
-    gbar_out : numpy.ndarray
-        (d,) receives the clean clipped average.
-    row_major : bool, optional
-        The order of the arithmetic (:func:`round_with`).
-
-    Returns
-    -------
-    int
-        The number of coordinates whose corrected v̂ (before the floor) is negative.
-    """
-    prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, floor)
-    return round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major)
-
-
-@njit(cache=True, nogil=True)
 def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major=False):
     """One round on caller-owned state (theta, m, v, vclean updated in place); t = rounds done before.
 
@@ -567,27 +521,6 @@ def row_major_fits(d: int) -> bool:
     bool
     """
     return 2 * d * 8 <= _last_level_cache_bytes()
-
-
-@njit(cache=True, nogil=True)
-def fused_round_parallel(grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub,
-                         floor, zm, zv, fac, gbar_out):
-    """:func:`round_parallel_with`, its settings given one by one (the positional form :mod:`verify.bench` uses).
-
-    Parameters
-    ----------
-    grads, theta, m, v, vclean, t, variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, bc_sub, floor, zm, zv :
-        As :func:`fused_round`.
-    fac, gbar_out : numpy.ndarray
-        (B,) scratch and the (d,) clean clipped average, as :func:`fused_round`.
-
-    Returns
-    -------
-    int
-        The number of coordinates whose corrected v̂ (before the floor) is negative.
-    """
-    prm = AdamParams(variant, opt, lr, beta1, beta2, xi, clip, std_m, std_v, floor)
-    return round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out)
 
 
 @njit(cache=True, parallel=True)

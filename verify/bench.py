@@ -164,20 +164,20 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     th, m, v, vc = state()
     krng = np.random.default_rng(1)
     zdummy = np.empty(d)
-    args = (lr, b1, b2, xi, C, std, 0.0, bias, floor)
+    prm = kd.AdamParams(2, 0, lr, b1, b2, xi, C, std, 0.0, floor)  # variant 2, Adam; std_v = 0
 
     def kernel_inkernel(row_major=False):
-        kd.fused_round(grads, th, m, v, vc, 10, 2, 0, *args, zdummy, zdummy, krng, True, fac, gb, row_major)
+        kd.round_with(grads, th, m, v, vc, 10, prm, bias, zdummy, zdummy, krng, True, fac, gb, row_major)
 
     nrng = np.random.default_rng(2)
 
     def kernel_predrawn(row_major=False):
         z = nrng.standard_normal(d)
-        kd.fused_round(grads, th, m, v, vc, 10, 2, 0, *args, z, z, krng, False, fac, gb, row_major)
+        kd.round_with(grads, th, m, v, vc, 10, prm, bias, z, z, krng, False, fac, gb, row_major)
 
     def kernel_threaded():
         z = nrng.standard_normal(d)
-        kd.with_threads(threads, kd.fused_round_parallel, grads, th, m, v, vc, 10, 2, 0, *args, z, z, fac, gb)
+        kd.with_threads(threads, kd.round_parallel_with, grads, th, m, v, vc, 10, prm, bias, z, z, fac, gb)
 
     rth, rm, rv, _ = state()
     rrng = np.random.default_rng(3)

@@ -2,7 +2,7 @@ r"""Batched DP-Adam rounds on the GPU: every variant of :mod:`kernels.dp_adam`, 
 
 The per-record gradients ``grads`` (B, d) are the same in every round (a fixed batch, as in the negative-v̂
 experiments of ``dp_adam_design`` §4.4 where the clean average is held constant).  Two kernels run the rounds,
-both with ``kernels._shared.adam_coordinate``, the source the CPU round :func:`kernels.dp_adam.fused_round` compiles
+both with ``kernels._shared.adam_coordinate``, the source the CPU round :func:`kernels.dp_adam.round_with` compiles
 too:
 
 * ``_rounds``, one thread per (trial k, coordinate j), for the variants whose clipping does not depend on the

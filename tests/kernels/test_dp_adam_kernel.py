@@ -13,7 +13,7 @@ from kernels import dp_adam_reference as R
 
 @pytest.mark.parametrize("variant", list(kd.VARIANTS))
 @pytest.mark.parametrize("optimizer", list(kd.OPTIMIZERS))
-def test_fused_round_matches_reference_with_the_same_noise(variant, optimizer):
+def test_round_matches_reference_with_the_same_noise(variant, optimizer):
     rng = np.random.default_rng(7)
     d, B = 9, 5
     cfg = kd.RoundConfig(variant=variant, optimizer=optimizer, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3, clip_norm=1.0,
@@ -75,8 +75,9 @@ def test_in_kernel_draws_equal_predrawn_noise_from_the_same_generator():
     for draw in (True, False):
         st = kd.State.zeros(d)
         zm = np.random.default_rng(42).standard_normal(d)
-        kd.fused_round(G, st.theta, st.m, st.v, st.vclean, 0, 2, 0, 0.1, 0.9, 0.99, 1e-8, 1.0, 0.3, 0.0, 0.05, 0.0, zm,
-                 zm, np.random.default_rng(42), draw, np.empty(B), np.empty(d))
+        prm = kd.AdamParams(2, 0, 0.1, 0.9, 0.99, 1e-8, 1.0, 0.3, 0.0, 0.0)
+        kd.round_with(G, st.theta, st.m, st.v, st.vclean, 0, prm, 0.05, zm, zm, np.random.default_rng(42), draw,
+                      np.empty(B), np.empty(d))
         outs.append(st.theta.copy())
     np.testing.assert_array_equal(outs[0], outs[1])
 
@@ -93,43 +94,12 @@ def test_row_major_and_two_pass_orders_are_bit_identical():
             for row_major in (False, True):
                 st = [np.full(d, 0.1), np.full(d, 0.01), np.full(d, 0.5), np.zeros(d)]
                 fac, gb = np.empty(B), np.empty(d)
-                neg = kd.fused_round(G, *st, 2, variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2, 0.05, 1e-4, gb, gb,
-                               np.random.default_rng(4), True, fac, gb, row_major)
+                prm = kd.AdamParams(variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2, 1e-4)
+                neg = kd.round_with(G, *st, 2, prm, 0.05, gb, gb, np.random.default_rng(4), True, fac, gb, row_major)
                 outs.append((neg, st, fac, gb))
             assert outs[0][0] == outs[1][0]
             for a, b in zip(outs[0][1] + [outs[0][2], outs[0][3]], outs[1][1] + [outs[1][2], outs[1][3]]):
                 np.testing.assert_array_equal(a, b)
-
-
-def test_the_record_form_of_the_round_is_the_positional_form_bit_for_bit():
-    """round_with / round_parallel_with take one AdamParams record; fused_round / fused_round_parallel build it
-    in the kernel from their positional settings: the same bits, every variant and optimizer."""
-    rng = np.random.default_rng(12)
-    d, B = 700, 3
-    for variant in range(7):
-        for opt in (0, 1):
-            G = rng.standard_normal((B, d))
-            z = rng.standard_normal(d)
-            settings = (variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2)
-            prm = kd.AdamParams(*settings, 1e-4)
-            outs = []
-            for form in range(4):
-                st = [np.full(d, 0.1), np.full(d, 0.01), np.full(d, 0.5), np.zeros(d)]
-                fac, gb = np.empty(B), np.empty(d)
-                if form == 0:
-                    neg = kd.fused_round(G, *st, 2, *settings, 0.05, 1e-4, z, z, np.random.default_rng(4), False, fac,
-                                         gb)
-                elif form == 1:
-                    neg = kd.round_with(G, *st, 2, prm, 0.05, z, z, np.random.default_rng(4), False, fac, gb)
-                elif form == 2:
-                    neg = kd.fused_round_parallel(G, *st, 2, *settings, 0.05, 1e-4, z, z, fac, gb)
-                else:
-                    neg = kd.round_parallel_with(G, *st, 2, prm, 0.05, z, z, fac, gb)
-                outs.append((neg, st, gb))
-            for neg, st, gb in outs[1:]:
-                assert neg == outs[0][0]
-                for a, b in zip(st + [gb], outs[0][1] + [outs[0][2]]):
-                    np.testing.assert_array_equal(a, b)
 
 
 def test_row_major_is_chosen_when_a_row_and_the_average_fit_in_cache():
