@@ -9,7 +9,8 @@ installed (the ``peer`` extra; otherwise the peer column is empty and ``peer_not
 the bias-corrected DP-Adam round at d = 10⁶ with its bandwidth fraction against a STREAM copy
 measured in the same run, noisy full-matrix AdaGrad at p = 200, ADP-SGD on
 ``smooth_nonconvex``, and DP-SGD on dense logistic regression at d = 10⁴ in float64 and float32 against
-Opacus and jax-privacy (``peers``: our speed over each peer's; :mod:`verify.peers`).
+Opacus and jax-privacy (``peers``: our speed over each peer's; :mod:`verify.peers`), and, on a machine with an
+NVIDIA GPU, the GPU path's DP-Adam round against the card's copy bandwidth (``cuda_dp_adam_round``).
 ``--json`` rows: name, unit, kernel, reference, peer,
 speedup_vs_reference, speedup_vs_peer, bandwidth_fraction, limit_fraction (null where not applicable), config.
 
@@ -390,6 +391,58 @@ def _dp_sgd_d1e4_benchmark(quick: bool, dtype: str = "float64") -> dict:
                 peer_note="; ".join(notes))
 
 
+def _cuda_dp_adam_benchmark(quick: bool, sizes: tuple[int, int, int, int] | None = None) -> dict:
+    """The GPU path's DP-Adam round against the card's memory bandwidth (``cuda_dp_adam_round``).
+
+    :class:`kernels.cuda.dp_adam.DeviceRounds` advances trials × d coordinates of the bias-corrected round one
+    round per launch (the state streams through device memory each round), timed with CUDA events over repeated
+    launches; the card's bandwidth is a device-to-device copy kernel's (bytes read + written per second, best of
+    the repeats), measured in the same run.  ``limit_fraction``: the least traffic of a round, θ, m, v read and
+    written (48 bytes per coordinate; the noise can be drawn in registers), at that bandwidth, over the time taken.
+    ``bandwidth_fraction``: the kernel's own traffic (plus its 16-byte noise-stream state read and written, 80
+    bytes per coordinate) per second over the bandwidth.  ``multi_round_rate``: coordinate-rounds per second when
+    one launch runs many rounds with the state in registers (the noise generation bounds it).  Without a GPU the
+    row is empty and ``note`` says why; the simulator is never timed.  ``sizes`` (trials, d, B, copy length)
+    replaces the default sizes (tests).
+    """
+    from kernels import cuda as kc
+
+    row = {"name": "cuda_dp_adam_round", "unit": "coordinate-updates/s", "kernel": None, "reference": None,
+           "peer": None, "speedup_vs_reference": None, "speedup_vs_peer": None, "bandwidth_fraction": None,
+           "limit_fraction": None}
+    ok, why = kc.status()
+    if not ok or "simulator" in why:
+        return {**row, "note": f"not run: {why}" if not ok else "not run: only the CUDA simulator is present "
+                "(it is not timed)", "config": "needs an NVIDIA GPU (pip install -e .[cuda])"}
+    from kernels.cuda import dp_adam as cda
+    from kernels.cuda.stream import best_seconds, copy_bandwidth
+
+    repeats = 5 if quick else 20
+    trials, d, B, n_copy = sizes or ((8, 2**20, 16, 2**26) if quick else (32, 2**20, 16, 2**27))
+    bw = copy_bandwidth(n_copy, repeats)
+    grads = np.random.default_rng(1).standard_normal((B, d)) * (2.0 / np.sqrt(d))
+    cfg = kd.RoundConfig(variant="bias_correction", lr=1e-3, sigma=1.0, clip_norm=1.0, batch_size=B, floor=1e-12)
+    launches, many = 10, 100
+    stream = cda.DeviceRounds(cfg, grads, trials=trials, seed=0, max_rounds=(repeats + 1) * (launches + many) + 1)
+    n = stream.coordinates
+
+    def one_per_launch():
+        for _ in range(launches):
+            stream.advance(1)
+
+    rate = n * launches / best_seconds(one_per_launch, repeats)
+    rate_many = n * many / best_seconds(lambda: stream.advance(many), repeats)
+    st = stream.state()
+    if not np.all(np.isfinite(st["theta"])):
+        raise RuntimeError("cuda_dp_adam_round: the GPU rounds produced non-finite numbers")
+    return {**row, "kernel": rate, "bandwidth_fraction": 80 * rate / bw, "limit_fraction": 48 * rate / bw,
+            "device": why, "copy_bytes_per_s": bw,
+            "multi_round_rate": rate_many, "coordinates": n, "minimum_bytes_per_coordinate": 48,
+            "bytes_per_coordinate": 80, "seconds_per_round": n / rate,
+            "config": f"bias-corrected DP-Adam, {trials} trials x d={d} on the GPU, one round per launch "
+                      f"({launches} launches timed), noise drawn in the kernel; copy kernel over {n_copy} float64"}
+
+
 def _row(name, unit, kernel, reference, config, peer=None, bandwidth_fraction=None, limit_fraction=None,
          **extra) -> dict:
     return {"name": name, "unit": unit, "kernel": kernel, "reference": reference, "peer": peer,
@@ -408,6 +461,7 @@ BENCHMARKS = {
     "adp_sgd_loop": _adp_benchmark,
     "dp_sgd_d1e4": _dp_sgd_d1e4_benchmark,
     "dp_sgd_d1e4_f32": lambda quick: _dp_sgd_d1e4_benchmark(quick, "float32"),
+    "cuda_dp_adam_round": _cuda_dp_adam_benchmark,
 }
 
 

@@ -825,7 +825,7 @@ def format_bench(rows: Sequence[dict]) -> str:
              "  ".join("-" * x for x in w)]
     for t in table:
         lines.append("  ".join(s.ljust(w[i]) if i < 2 else s.rjust(w[i]) for i, s in enumerate(t)))
-    notes = [f"{row['name']}: {row['peer_note']}" for row in rows if row.get("peer_note")]
+    notes = [f"{row['name']}: {row[key]}" for row in rows for key in ("peer_note", "note") if row.get(key)]
     return "\n".join(lines + notes)
 
 

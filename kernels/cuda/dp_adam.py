@@ -48,6 +48,9 @@ from kernels.dp_adam import (
 )
 
 dev = compile_helpers(cuda.jit(device=True))
+# bound to a module global: numba-cuda's typing resolves a device function global, not an attribute of a namespace
+# (``dev.adam_coordinate`` inside a kernel is refused on a real GPU; the simulator, being Python, accepted it)
+_adam_coordinate = dev.adam_coordinate
 GPU_VARIANTS = ("post_processing", "ime", "bias_correction", "scale_then_privatize", "noiseless", "noiseless_stp",
                 "sgd_momentum")
 STATE_DEPENDENT = ("scale_then_privatize", "noiseless_stp")  # clip in the trial's scaled geometry: block kernel
@@ -83,8 +86,11 @@ def _unit(states, sid, use_unit, unit, t, k, part, j, p, q, num, den, hz, ho):
 
 
 @cuda.jit
-def _rounds(gbar, prm, rounds, bias, states, use_unit, unit, p, q, num, den, hz, ho, theta, m, v, neg):
-    """One thread per (trial k, coordinate j), all rounds; ``gbar`` (d) the clipped average (state-independent).
+def _rounds(gbar, prm, t0, rounds, bias, states, use_unit, unit, p, q, num, den, hz, ho, theta, m, v, neg):
+    """One thread per (trial k, coordinate j), rounds t0 + 1 .. t0 + rounds; ``gbar`` (d) the clipped average
+    (state-independent).  ``bias``, ``unit`` and ``neg`` are indexed by the round within this launch (0-based);
+    the bias-correction factors 1 − β^t use the round's number t0 + t + 1, so rounds split over launches give the
+    numbers of one launch (:class:`DeviceRounds`).
 
     ``prm`` is the run's :class:`kernels.dp_adam.AdamParams` (a NamedTuple of scalars: a kernel argument).
     """
@@ -101,14 +107,14 @@ def _rounds(gbar, prm, rounds, bias, states, use_unit, unit, p, q, num, den, hz,
     mm = m[k, j]
     vv = v[k, j]
     for t in range(rounds):
-        tt = t + 1
+        tt = t0 + t + 1
         g = acc
         if std_m > 0.0:
             g = acc + std_m * _unit(states, tid, use_unit, unit, t, k, 0, j, p, q, num, den, hz, ho)
         nv = 0.0
         if variant == 1:
             nv = _unit(states, tid, use_unit, unit, t, k, 1, j, p, q, num, den, hz, ho)
-        th, mm, vv, vh = dev.adam_coordinate(prm, acc, g, nv, th, mm, vv, 1.0 - beta1**tt, 1.0 - beta2**tt, bias[t])
+        th, mm, vv, vh = _adam_coordinate(prm, acc, g, nv, th, mm, vv, 1.0 - beta1**tt, 1.0 - beta2**tt, bias[t])
         if vh < 0.0:
             cuda.atomic.add(neg, t, 1)
     theta[k, j] = th
@@ -189,7 +195,7 @@ def _rounds_block(grads, prm, rounds, bias, states, use_unit, unit, p, q, num, d
                     g = math.nan
             else:
                 g = acc + std_m * nm
-            th, mm, vv, vh = dev.adam_coordinate(prm, acc, g, nv, theta[k, j], m[k, j], v[k, j], c1, c2, bias[t])
+            th, mm, vv, vh = _adam_coordinate(prm, acc, g, nv, theta[k, j], m[k, j], v[k, j], c1, c2, bias[t])
             theta[k, j] = th
             m[k, j] = mm
             v[k, j] = vv
@@ -338,8 +344,109 @@ def run_rounds_batch(cfg: RoundConfig, grads, rounds: int, *, trials: int = 1024
         _rounds_block[trials, nt](cuda.to_device(grads), *common, *noise, scale, theta, m, v, neg)
     else:
         blocks = (n + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
-        _rounds[blocks, THREADS_PER_BLOCK](cuda.to_device(gbar), *common, *noise, theta, m, v, neg)
+        _rounds[blocks, THREADS_PER_BLOCK](cuda.to_device(gbar), common[0], 0, *common[1:], *noise, theta, m, v, neg)
     out = {"theta": theta.copy_to_host(), "m": m.copy_to_host(), "v": v.copy_to_host(),
            "neg_frac": neg.copy_to_host() / n, "gbar": gbar}
     V.finite_output("grads, lr, sigma, clip_norm", out["theta"], out["m"], out["v"])
     return out
+
+
+class DeviceRounds:
+    """Trials of one DP-Adam configuration whose state stays on the GPU, advanced some rounds per call.
+
+    The streaming use of the per-coordinate kernel: each :meth:`advance` launches it for the next rounds (noise
+    drawn in the kernel, identity strategy), reading θ, m, v and the noise streams from device memory and writing
+    them back, so calls of 2 and 3 rounds give the numbers of one :func:`run_rounds_batch` of 5 rounds with the
+    same seed.  Launches are asynchronous; :meth:`synchronize` waits, :meth:`state` copies the state to the host.
+    For the variants whose clipping does not depend on the state (not scale_then_privatize / noiseless_stp).
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The rounds' configuration (validated here).
+    grads : array_like
+        (B, d) finite per-record gradients, B = ``cfg.batch_size``.
+    trials : int
+        Noise streams (one per trial and coordinate).
+    seed : int, optional
+        Seeds the xoroshiro128+ streams.
+    max_rounds : int, optional
+        The most rounds all calls together may advance (the per-round negative-v̂ counters).
+
+    Raises
+    ------
+    kernels.cuda.CudaUnavailable
+        Neither a GPU nor the simulator is available.
+    dpvalidate.InvalidParameter
+        ``cfg`` not a RoundConfig or invalid, a state-dependent variant, ``grads`` of the wrong shape, or the
+        state over the size limits.
+    """
+
+    def __init__(self, cfg: RoundConfig, grads, trials: int, seed: int = 0, max_rounds: int = 10**4):
+        require()
+        if not isinstance(cfg, RoundConfig):
+            raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)
+        cfg = cfg.validated()
+        if cfg.variant in STATE_DEPENDENT:
+            raise V.InvalidParameter("cfg.variant", "a variant whose clipping does not depend on the state (not "
+                                     + " or ".join(STATE_DEPENDENT) + ")", cfg.variant)
+        grads = V.finite_array("grads", grads, ndim=2)
+        if grads.shape[0] != cfg.batch_size or grads.shape[1] < 1:
+            raise V.InvalidParameter("grads", f"{cfg.batch_size} rows (the batch size) and at least one column",
+                                     f"shape {grads.shape}")
+        self.trials = V.count("trials", trials)
+        self.max_rounds = V.count("max_rounds", max_rounds)
+        V.memory("trials, grads", self.trials, grads.shape[1], 6)
+        self.cfg, self.d, self.rounds_done = cfg, grads.shape[1], 0
+        self.coordinates = self.trials * self.d
+        std_m, std_v = noise_stds(cfg, 1.0)
+        self._prm = adam_params(cfg, std_m, std_v)
+        self._bias = bias_schedule(cfg, None, self.max_rounds) if cfg.variant == "bias_correction" \
+            else np.zeros(self.max_rounds)
+        self._bias_dev = cuda.to_device(self._bias)
+        self._gbar = cuda.to_device(clipped_average(grads, cfg.clip_norm))
+        self._states = create_xoroshiro128p_states(self.coordinates, seed=V.integer("seed", seed, 0))
+        one, zero = cuda.to_device(np.ones(1)), cuda.to_device(np.zeros(1))
+        self._noise = (self._states, False, cuda.to_device(np.zeros((1, 1, 1, 1))), 1, 0, one, zero,
+                       cuda.to_device(np.zeros((1, 1, 1))), cuda.to_device(np.zeros((1, 1, 1))))
+        self._theta, self._m, self._v = (cuda.to_device(np.zeros((self.trials, self.d))) for _ in range(3))
+        self._neg = cuda.to_device(np.zeros(self.max_rounds, dtype=np.int64))
+        self._blocks = (self.coordinates + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
+
+    def advance(self, rounds: int = 1) -> None:
+        """Launch the next ``rounds`` rounds (asynchronous).
+
+        Parameters
+        ----------
+        rounds : int, optional
+            Rounds to add; all calls together at most ``max_rounds``.
+
+        Raises
+        ------
+        dpvalidate.InvalidParameter
+            ``rounds`` not a positive integer, or past ``max_rounds``.
+        """
+        rounds = V.count("rounds", rounds)
+        t0 = self.rounds_done
+        if t0 + rounds > self.max_rounds:
+            raise V.InvalidParameter("rounds", f"at most {self.max_rounds - t0} more (max_rounds = "
+                                     f"{self.max_rounds})", rounds)
+        _rounds[self._blocks, THREADS_PER_BLOCK](self._gbar, self._prm, t0, rounds, self._bias_dev[t0:], *self._noise,
+                                                 self._theta, self._m, self._v, self._neg[t0:])
+        self.rounds_done = t0 + rounds
+
+    def synchronize(self) -> None:
+        """Wait for the launched rounds to finish."""
+        cuda.synchronize()
+
+    def state(self) -> dict:
+        """The state after the rounds done so far, copied to the host.
+
+        Returns
+        -------
+        dict
+            {"theta", "m", "v": (trials, d), "neg_frac": (rounds done,) as in :func:`run_rounds_batch`}.
+        """
+        neg = self._neg.copy_to_host()[:self.rounds_done]
+        return {"theta": self._theta.copy_to_host(), "m": self._m.copy_to_host(), "v": self._v.copy_to_host(),
+                "neg_frac": neg / self.coordinates}

@@ -21,6 +21,7 @@ from kernels import cuda as kc
 from kernels.adp import run_adp, smooth_nonconvex
 
 Z999 = 3.2905  # two-sided 99.9% normal quantile
+ON_GPU = os.environ.get("DPVERIFY_CUDA_TESTS") == "gpu"
 
 GPU_SCRIPT = textwrap.dedent("""
     import json, sys, warnings
@@ -33,21 +34,23 @@ GPU_SCRIPT = textwrap.dedent("""
     # as a loaded CI machine does by chance: without kernels.cuda's lock the first block's threads then get
     # private arrays and the block kernel's trial 0 goes wrong (the given-noise and same-seed tests below fail).
     import time
-    from numba.cuda.simulator import kernelapi
+    from numba import config
+    if config.ENABLE_CUDASIM:
+        from numba.cuda.simulator import kernelapi
 
-    class SlowLookup(dict):
-        def get(self, *a):
-            found = dict.get(self, *a)
-            time.sleep(2e-3)
-            return found
+        class SlowLookup(dict):
+            def get(self, *a):
+                found = dict.get(self, *a)
+                time.sleep(2e-3)
+                return found
 
-    init = kernelapi.FakeCUDAShared.__init__
+        init = kernelapi.FakeCUDAShared.__init__
 
-    def slow_init(self, *a, **kw):
-        init(self, *a, **kw)
-        self._allocations = SlowLookup()
+        def slow_init(self, *a, **kw):
+            init(self, *a, **kw)
+            self._allocations = SlowLookup()
 
-    kernelapi.FakeCUDAShared.__init__ = slow_init
+        kernelapi.FakeCUDAShared.__init__ = slow_init
     ds = kernels.make_problem("abs_regression", seed=0, n=60, d=4)
     out = {}
     for name in ("pagan", "dp_sgd"):
@@ -92,6 +95,25 @@ GPU_SCRIPT = textwrap.dedent("""
         out["kernels_" + name] = {kernel: arrays(cda.run_rounds_batch(cfg, grads, 6, trials=4, seed=7,
                                                                      strat_kind=strat_kind, kernel=kernel))
                                   for kernel in ("block", "coordinate")}
+
+    # the streaming class: rounds split over launches give the numbers of one launch
+    bc = kd.RoundConfig(variant="bias_correction", lr=0.05, sigma=2.0, clip_norm=1.0, batch_size=4, floor=1e-8)
+    stream = cda.DeviceRounds(bc, grads, trials=3, seed=9, max_rounds=5)
+    stream.advance(2)
+    stream.advance(3)
+    stream.synchronize()
+    out["device_rounds"] = {"one": arrays(cda.run_rounds_batch(bc, grads, 5, trials=3, seed=9)),
+                            "split": arrays(stream.state())}
+
+    def refused(fn):  # [name, message] of the InvalidParameter, None if accepted
+        try:
+            fn()
+        except kernels.InvalidParameter as exc:
+            return [exc.name, str(exc)]
+        return None
+
+    out["device_rounds_errors"] = {"past_max": refused(lambda: stream.advance(1)),
+                                   "stp": refused(lambda: cda.DeviceRounds(stp, grads, trials=2))}
 
     def error(cfg=stp, grads=grads, rounds=2, **kw):  # [name, message] of the InvalidParameter, None if accepted
         try:
@@ -167,7 +189,8 @@ def gpu(tmp_path_factory):
     for i, case in enumerate(GIVEN_NOISE_CASES):
         arrays[case[0] + "_grads"], arrays[case[0] + "_unit"] = _given_inputs(i, case)
     np.savez(inputs, **arrays)
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    # DPVERIFY_CUDA_TESTS=gpu runs the same checks on a real GPU (no simulator), where one is present
+    env = dict(os.environ) if ON_GPU else dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     proc = subprocess.run([sys.executable, "-c", GPU_SCRIPT, str(inputs), json.dumps(GIVEN_NOISE_CASES)],
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -187,7 +210,7 @@ def test_pagan_family_agrees_with_the_cpu_kernel(gpu, name):
     cpu = kernels.run_algorithm(name, ds, epsilon=1.0, delta=1e-5, steps=20, batch_size=5, alpha=0.1, trials=64,
                                 seed=1, n_log=2)
     g = gpu[name]
-    assert "simulator" in g["device"]
+    assert ("GPU" if ON_GPU else "simulator") in g["device"]
     for key, ref in (("final", cpu.final_loss), ("avg", cpu.avg_losses[:, -1]), ("clipped", cpu.clipped_fraction)):
         ok, z = _agree(g[key], ref)
         assert ok, f"{name} {key}: GPU mean {np.mean(g[key]):.4g} vs CPU {np.mean(ref):.4g}, |z| = {z:.2f}"
@@ -378,3 +401,16 @@ def test_dp_adam_bad_input_is_refused_naming_the_parameter(gpu, key, name, words
 
 def test_per_coordinate_kernel_takes_any_batch_size(gpu):
     assert gpu["errors"]["batch_uncapped_coordinate"] is None
+
+
+def test_device_rounds_split_over_launches_equal_one_launch(gpu):
+    one, split = gpu["device_rounds"]["one"], gpu["device_rounds"]["split"]
+    for key in ("theta", "m", "v", "neg_frac"):
+        assert split[key] == one[key], key
+    assert len(set(np.ravel(one["theta"]))) > 1  # noisy: the trials differ, so equality is not trivial
+
+
+def test_device_rounds_refuses_bad_input_naming_the_parameter(gpu):
+    errors = gpu["device_rounds_errors"]
+    assert errors["past_max"][0] == "rounds" and "max_rounds = 5" in errors["past_max"][1]
+    assert errors["stp"][0] == "cfg.variant" and "scale_then_privatize" in errors["stp"][1]
