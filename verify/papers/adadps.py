@@ -1003,6 +1003,7 @@ def _t5_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     statement="""Theorem 5: for L-smooth F and fixed side information A with A ≥ ϵ, constant α ≤ ϵ/L, no clipping
     (Assumption 2) and noise N(0, σ²C²)/b, (1/T)Σₜ E‖∇F(wᵗ)‖²_{A⁻¹} ≤ O(1/T) + O(τ²/(Ab) + σ²/b²).""",
     theory=(ta.theorem5_explicit_bound,),  # theorem5_bound (the O-form as stated): not evaluated by the check
+    weaker_if={"theory.adadps.theorem5_explicit_bound": "larger"},  # an upper bound: larger only weakens it
     notes="Checked with the proof's own constants (theory.adadps.theorem5_explicit_bound, summing eq. (64)): "
     "2(F(w¹) − F*)/(αT) + (αL/ϵ)Στ²/(Ab) + αLdσ²C²/b², every constant an upper bound for a logistic GLM "
     "(verify.papers.adadps.theorem5_constants; L-smooth is all the theorem needs). AdaDPS with the frequency side "

@@ -757,6 +757,7 @@ THEOREM10_BUDGETS = Budgets(
     statement="""Theorem 10 (Dwork–Roth A.1): for ε ∈ (0, 1) and c² > 2 ln(1.25/δ), the Gaussian mechanism with
     σ ≥ cΔ₂/ε is (ε, δ)-DP.""",
     theory=(tn.theorem10_sigma,),
+    weaker_if={"theory.noisy_adagrad.theorem10_sigma": "larger"},  # more noise required: a weaker promise
     notes="σ at the boundary c = √(2 ln(1.25/δ)); dp-accounting's PLD of the Gaussian mechanism (optimistic and "
     "pessimistic discretisations bracket the true ε). Holds if the upper ε ≤ the promised ε at every grid point with "
     "ε < 1; violated if the lower ε exceeds it anywhere there. Points with ε ≥ 1 lie outside the hypothesis and are "
@@ -835,6 +836,7 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     E L(θ_priv) − L(θ*) ≤ L‖θ*‖_M √(1 + 2·rank(M)·log(1/δ))/(εn), with M the projector on the gradient span — no
     dependence on the ambient dimension p.""",
     theory=(tn.theorem5_1_bound, tn.theorem5_1_sigma, tn.theorem5_1_eta),
+    weaker_if={"theory.noisy_adagrad.theorem5_1_bound": "larger"},  # an upper bound: larger only weakens it
     notes="low_rank_glm, absolute loss with clean labels (L* = 0, θ* = θ_true, ‖x_i‖ ≤ 1 = L), rank k = 3 fixed, the "
     "same k-dimensional data embedded in p dimensions, ε = 1, δ = 1e-5, n = 40 quick / 100 full (T = 1600 / 10⁴), "
     "σ = L√(2T log(1/δ))/(εn) (the constant that makes eq. (14) exact), η = ‖θ*‖_M/√(T(L² + kσ²)). Per p: mean "

@@ -979,6 +979,8 @@ LEMMA32_BUDGETS = Budgets(quick=Lemma32Grid(ns=(10, 100), dims=(20,), datasets=4
     statement="""Lemma 3.2: for a dataset S of n points drawn from P, with probability at least 1 − 1/n,
     Ĝ_p(S; C) ≤ G_p(C) + G_2p(C).""",
     theory=(tp.lemma3_2_bound, tp.lemma3_2_probability, tp.gaussian_norm_moment),
+    # a larger threshold on Ĝ_p or a larger failure probability only weakens the statement
+    weaker_if={"theory.pagan.lemma3_2_bound": "larger", "theory.pagan.lemma3_2_probability": "larger"},
     notes="P: the linear model with Z_j ~ N(0, σ_j²), σ_j = j^(-3/2); G(z; C) = ‖z‖_C; C ∈ {I, σ^(-4/3), σ^(-1)}; "
     "even p (G_p and G_2p exact from the weighted-χ² moments; the threshold is theory.pagan.lemma3_2_bound and the "
     "probability theory.pagan.lemma3_2_probability, evaluated). One decision per (n, d, C, p) cell "
@@ -1967,6 +1969,8 @@ def _thm3_figure(tasks, outs) -> Figure:
     Algorithm 3 outputs σ̂ with ½·max(σ_j, d^{-3/2}) ≤ σ̂_j ≤ 2·max(σ_j, d^{-3/2}) for all j ∈ [d], with
     probability at least 1 − β.""",
     theory=(tp.theorem3_sample_size, tp.theorem3_lower),
+    # a larger required n (the runs then use more data) or a lower left end of the interval only weakens it
+    weaker_if={"theory.pagan.theorem3_sample_size": "larger", "theory.pagan.theorem3_lower": "smaller"},
     notes="The literal (10) is refuted exactly (pagan.theorem3: its interval is empty for σ_j < d^{-3/2}/4, and the "
     "line-14 floor 2^{-T} exceeds 2σ_j for σ_j < 2^{-T-1}); the floor on the upper side is the reading under "
     "which the guarantee can hold for every σ. Runs as pagan.theorem3 (shared): Gaussian z (r = 1), β = 0.1, ε = 1, "
@@ -2183,6 +2187,31 @@ _PROP1_STATEMENT = """for every (ε, δ)-DP M and data with |z_j| ≤ σ_j, if �
     sup_S E Σ_j |z̄_j|·1{sign M_j(S) ≠ sign z̄_j} ≥ (Σ_j σ_j^{2/3})^{3/2}/(nε·log^{5/2} d)"""
 _THM4_STATEMENT = """for every (ε, δ)-DP M on X∞ with |z_j| ≤ σ_j, if √d·log d ≤ nε then
     sup_S E[f(M(S); S) − f(x*_S; S)] ≥ (Σ_j σ_j^{2/3})^{3/2}/(nε·log^{5/2} d)"""
+def _LB_WEAKER(bound: str, condition: str) -> dict:  # noqa: N802 (a constant-like factory)
+    """``weaker_if`` of a lower-bound claim: a smaller bound, or a hypothesis ``lhs ≤ rhs`` whose right side is
+    made smaller (it then admits fewer (d, nε)), only weakens the statement."""
+    return {f"theory.pagan.{bound}": "smaller", f"theory.pagan.{condition}": "smaller"}
+
+
+# The lower-bound claims' kernel faults: the statement quantifies over every (ε, δ)-DP mechanism, and the kernels
+# only run witnesses of it.  A faulty witness that is still private (larger steps, more noise) must still stay above
+# a true bound, and one that is no longer private (clipping skipped, the noise's geometry wrong) is outside the
+# statement: no kernel fault can change the statement's truth.
+_LB_KERNEL_EQUIVALENT = ("a lower bound over every (ε, δ)-DP mechanism: the kernel runs only a witness, which a fault "
+                         "leaves private (it must then still meet a true bound) or makes non-private (outside the "
+                         "statement); either way the statement's truth is unchanged")
+# "within a polylog(d) factor": a constant, or d and δ raised to a fixed power (each logarithm only rescaled),
+# leaves the ratio polylogarithmic
+_POLYLOG_EQUIVALENT = ("the statement allows any polylog(d) factor: a constant factor, or d and δ raised to a fixed "
+                       "power (which only rescales each logarithm), leaves the ratio polylogarithmic in d")
+for _cid, _ratio in (("pagan.proposition1.d3", None), ("pagan.proposition2", None),
+                     ("pagan.theorem4.risk.d3", "upper_lower_ratio_box"), ("pagan.theorem5", "upper_lower_ratio_ball")):
+    for _m in ("noise*3", "noise-cov-A", "no-clipping", "stepsize*10"):
+        declare_equivalent(_cid, _m, _LB_KERNEL_EQUIVALENT)
+    for _m in (("x10", "x0.1", "pow1.25", "pow0.75") if _ratio else ()):
+        declare_equivalent(_cid, f"{_ratio}:{_m}", _POLYLOG_EQUIVALENT)
+
+
 _EDGE_NOTES = ("Exact (no statistical test): at d = 2, log 2 < 1 makes the bound large at the smallest nε the "
                "hypothesis allows; the check evaluates the bound at n = 1 and nε on a grid from the hypothesis' "
                "boundary (flat σ ≡ 1 and σ_j = j^{-3/2}) against the largest value the left side can take. A defect of "
@@ -2194,7 +2223,7 @@ _EDGE_NOTES = ("Exact (no statistical test): at d = 2, log 2 < 1 makes the bound
     kind="expectation",
     statement="Proposition 1 for d ≥ 3: " + _PROP1_STATEMENT + ".",
     theory=(tp.proposition1_lower_bound, tp.theorem4_condition),
-    weaker_if={"theory.pagan.proposition1_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
+    weaker_if=_LB_WEAKER("proposition1_lower_bound", "theorem4_condition"),
     notes="Replaces pagan.proposition1 (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.proposition1.d2). Two parts. Exact: the left side never exceeds Σσ_j, so the bound must not either "
     "wherever the hypothesis holds (checked at the smallest allowed nε, n = 1, 3 ≤ d ≤ 10, flat and j^{-3/2} "
@@ -2232,6 +2261,7 @@ def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcom
     kind="exact",
     statement="Proposition 1 at d = 2: " + _PROP1_STATEMENT + ".",
     theory=(tp.proposition1_lower_bound, tp.theorem4_condition),
+    weaker_if=_LB_WEAKER("proposition1_lower_bound", "theorem4_condition"),
     notes=_EDGE_NOTES + "pagan.proposition1. The left side is at most Σσ_j.",
 )
 def proposition1_d2(budget: str, seed: int) -> Outcome:
@@ -2243,6 +2273,7 @@ def proposition1_d2(budget: str, seed: int) -> Outcome:
     kind="exact",
     statement="Theorem 4 at d = 2: " + _THM4_STATEMENT + ".",
     theory=(tp.theorem4_lower_bound, tp.theorem4_condition),
+    weaker_if=_LB_WEAKER("theorem4_lower_bound", "theorem4_condition"),
     notes=_EDGE_NOTES + "pagan.theorem4.risk. The excess risk on X∞ is at most 2Σσ_j.",
 )
 def theorem4_risk_d2(budget: str, seed: int) -> Outcome:
@@ -2255,7 +2286,7 @@ def theorem4_risk_d2(budget: str, seed: int) -> Outcome:
     statement="Theorem 4 for d ≥ 3: " + _THM4_STATEMENT + """; and PAGAN's upper bound (eq. (7)) is within a
     polylog(d) factor of it.""",
     theory=(tp.theorem4_lower_bound, tp.theorem4_condition, tp.upper_lower_ratio_box),
-    weaker_if={"theory.pagan.theorem4_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
+    weaker_if=_LB_WEAKER("theorem4_lower_bound", "theorem4_condition"),
     notes="Replaces pagan.theorem4.risk (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.theorem4.risk.d2). As proposition1.d3, with the excess risk f(x̄_T) − f(x*) = ‖z̄‖₁ − x̄ᵀz̄ ≤ 2Σσ_j "
     "(exact edge at 3 ≤ d ≤ 10). The upper/lower ratio: exactly log(d/δ)·log^{5/2} d (sympy; its limit over "
@@ -2333,7 +2364,7 @@ def proposition2(budget: str, seed: int) -> Outcome:
     statement="""Theorem 5: for every (ε, δ)-DP M on the unit ℓ₂ ball with |z_j| ≤ σ_j, if d ≤ nε then
     sup_S E[f(M(S); S) − f(x*_S; S)] ≥ Σ_j σ_j/(nε·log d); and PASAN's upper bound (eq. (9)) is within polylog(d).""",
     theory=(tp.theorem5_lower_bound, tp.theorem5_condition, tp.upper_lower_ratio_ball),
-    weaker_if={"theory.pagan.theorem5_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
+    weaker_if=_LB_WEAKER("theorem5_lower_bound", "theorem5_condition"),
     notes="Measured as proposition1 on the unit ball with σ_j = j^{-3/2}; the excess ‖z̄‖₂ − x̄ᵀz̄ is at most "
     "2‖z̄‖₂ ≤ 2√(Σσ_j²), the exact part's largest possible value. Upper/lower: log(d/δ)·log d exactly.",
 )
