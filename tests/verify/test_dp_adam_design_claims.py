@@ -124,6 +124,20 @@ def test_section441_holds_and_control(quick, monkeypatch):
     assert vd.section4_4_1("quick", 0).verdict == "violated"
 
 
+def test_section441_gain_part_can_fail(quick, monkeypatch):
+    out = quick("section4_4_1")
+    assert out.numbers["min_gain_slack_rounding_units"] >= -1 and out.numbers["max_gain_limit_rel_error"] <= 1e-12
+    gain, limit = td.dpmf_threshold_gain, td.dpmf_threshold_gain_limit
+    monkeypatch.setattr(td, "dpmf_threshold_gain", lambda: gain() / 2)  # a bound that the identity strategy (gain 1)
+    monkeypatch.setattr(td, "dpmf_threshold_gain_limit", limit)  # or a mild strategy exceeds; the limit kept as is
+    bad = vd.section4_4_1("quick", 0)
+    assert bad.verdict == "violated" and bad.counterexample["kind"] == "threshold gain above the bound"
+    monkeypatch.setattr(td, "dpmf_threshold_gain", gain)
+    monkeypatch.setattr(td, "dpmf_threshold_gain_limit", lambda: 1.01 * limit())  # a limit 1% off
+    bad = vd.section4_4_1("quick", 0)
+    assert bad.verdict == "violated" and bad.counterexample["rel"] > 1e-3
+
+
 def test_section45_measured_from_the_kernel_in_the_stable_regime(quick, monkeypatch):
     out = quick("section4_5")
     f = out.numbers
