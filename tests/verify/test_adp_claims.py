@@ -307,3 +307,15 @@ def test_theorem4_2_with_the_eta_l_factor_holds():
     by = {r.mutant: r for r in mutants.run([registry.REGISTRY["adp.theorem4.2"]], "quick", 0)}
     assert by["theorem4_2_bound:etaL-privacy-term"].verdict == "holds"
     assert by["theorem4_2_bound:x10"].refuted and by["theorem4_2_bound:x0.1"].equivalent
+
+
+def test_proposition5_1_privacy_ratio_must_be_theta_log_t(monkeypatch):
+    """The privacy-term ratio (10)/(9) is held to Θ(log T): one growing like √T (a different statement) is refuted,
+    while the stated 2·log(1 + Tc/a) passes."""
+    import sympy as sp
+
+    out = adp.proposition5_1("quick", 0)
+    assert out.verdict == "holds" and "Θ(log T) [yes]" in out.evidence
+    monkeypatch.setattr(tadp, "proposition5_1_privacy_ratio", lambda: sp.sqrt(tadp.T * tadp.c / tadp.a))
+    bad = adp.proposition5_1("quick", 0)
+    assert bad.verdict == "violated" and bad.counterexample["privacy_ratio_over_log_T"] == "oo"
