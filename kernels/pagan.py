@@ -470,7 +470,9 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
     # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
     alpha = alpha * faults.stepsize_scale()
     if spec.private:
-        if clip and faults.noise_geometry_inverse():
+        # with A = I (every ellipsoid weight 1) A and A⁻¹ coincide: the fault would change no draw, so its hook is
+        # not visited and the mutant does not apply to such a run
+        if clip and np.any(ell != 1.0) and faults.noise_geometry_inverse():
             noise_std = z * np.sqrt(ell) / batch_size  # covariance A instead of A⁻¹
         noise_std = noise_std * faults.noise_scale()
     clip = clip and not faults.skip_clipping()

@@ -115,8 +115,9 @@ def test_cli_mutants_json(toy_claim, tmp_path, capsys):
 
 def test_kernel_faults_apply_only_where_the_check_runs_a_kernel():
     """A check that builds a PAGAN-family configuration and checks its noise against the paper's formula: the
-    noise faults are caught (refuted), the PAGAN-only geometry fault does nothing for ℓ₂-clipped DP-SGD with C = 1
-    (equivalent there) and is reported surviving; a claim that runs no kernel gets no kernel mutant."""
+    noise faults are caught (refuted), the PAGAN-only geometry fault would change nothing for ℓ₂-clipped DP-SGD with
+    C = 1 (A = A⁻¹ = I), so its hook is not visited and it is not a mutant there; a claim that runs no kernel gets no
+    kernel mutant."""
     import kernels
 
     cid = "fixture.mutant_kernel"
@@ -132,7 +133,7 @@ def test_kernel_faults_apply_only_where_the_check_runs_a_kernel():
     try:
         results = {r.mutant: r for r in mutants.run([registry.REGISTRY[cid]], "quick", 0)}
         assert results["noise*0.7"].refuted and "noise*3" not in results  # more noise is no privacy fault
-        assert not results["noise-cov-A"].killed and "stepsize*10" not in results
+        assert "noise-cov-A" not in results and "stepsize*10" not in results
         assert "no-bias-correction" not in results  # DP-Adam's hook is never visited
     finally:
         registry.REGISTRY.pop(cid, None)
@@ -356,3 +357,23 @@ def test_mutants_in_worker_processes_match_one_process(toy_claim):
     key = [(r.claim, r.mutant, r.original, r.verdict, r.equivalent) for r in one]
     assert key == [(r.claim, r.mutant, r.original, r.verdict, r.equivalent) for r in many]
     assert {r.claim for r in many} == {TOY, "adp.remark4.1"} and len(many) > 4
+
+
+def test_noise_geometry_hook_is_visited_only_where_a_and_its_inverse_differ():
+    """PASAN with an anisotropic ellipsoid visits the geometry hook (and the fault changes its noise); DP-SGD with
+    A = I does not (the fault would change no draw)."""
+    import numpy as np
+
+    import kernels
+    from kernels import faults
+
+    ds = kernels.make_problem("abs_regression", seed=0, n=50, d=2)
+    for name, ell, visits in (("pasan", np.array([1 / 9, 1.0]), True), ("dp_sgd", None, False)):
+        faults.clear_visited()
+        cfg = kernels.make_config(name, ds, epsilon=2.0, delta=1e-5, steps=3, batch_size=5, alpha=0.1,
+                                  ellipsoid=ell)
+        assert ("noise_geometry_inverse" in faults.visited()) is visits, name
+        with faults.inject(noise_geometry_inverse=True):
+            mutated = kernels.make_config(name, ds, epsilon=2.0, delta=1e-5, steps=3, batch_size=5, alpha=0.1,
+                                          ellipsoid=ell)
+        assert (not np.array_equal(mutated.noise_std, cfg.noise_std)) is visits, name
