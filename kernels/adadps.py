@@ -508,8 +508,8 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     if not math.isfinite(noise_scale):
         raise V.InvalidParameter("noise_clip", "finite when clip is inf and sigma > 0", noise_clip)
     # fault hooks for mutation analysis (kernels/faults.py); a skipped clipping keeps the noise's scale σC
-    noise_scale, lr = noise_scale * faults.noise_scale(), lr * faults.stepsize_scale()
-    clip = math.inf if faults.skip_clipping() else clip
+    noise_scale, lr = noise_scale * faults.noise_factor(noise_scale), lr * faults.stepsize_scale()
+    clip = math.inf if faults.clipping_skipped(clip) else clip
     tw = np.zeros(0) if track_weights is None else V.finite_array("track_weights", track_weights, shape=(problem.d,))
     grad_avg = np.zeros(trials)
     prm = CentralParams(kind, code, lr, clip, noise_scale, batch_size, samp, beta1, beta2, eps_a, b_pub,
@@ -591,7 +591,7 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
         raise V.InvalidParameter("server_beta2", "in [0, 1)", sb2)
     tau = V.positive("server_tau", server_tau)
     # fault hooks (kernels/faults.py)
-    local_lr, sigma = local_lr * faults.stepsize_scale(), sigma * faults.noise_scale()
+    local_lr, sigma = local_lr * faults.stepsize_scale(), sigma * faults.noise_factor(sigma)
     samp = SAMPLINGS[V.choice("sampling", sampling, tuple(SAMPLINGS))]
     A = np.ones(problem.d) if isinstance(side_info, str) and side_info == "ones" else side_information(problem,
                                                                                                       side_info)

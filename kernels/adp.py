@@ -246,7 +246,7 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     steps = prm.steps
     # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
     # (no clipping fault: on smooth_nonconvex the gradient bound is exact and clipping never triggers)
-    prm = prm._replace(eta=prm.eta * faults.stepsize_scale(), sigma=prm.sigma * faults.noise_scale())
+    prm = prm._replace(eta=prm.eta * faults.stepsize_scale(), sigma=prm.sigma * faults.noise_factor(prm.sigma))
     if b_rule == "adaptive" and faults.public_stepsize():
         prm = prm._replace(b_rule=2)  # the fault: b grows by ν alone (kernels._shared.adp_scales)
     trials = V.count("trials", trials)

@@ -639,7 +639,7 @@ class RoundConfig:
                                      "(its square enters v̂ and must stay finite)", sigma * clip_norm / batch_size)
         variant = self.variant
         # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
-        sigma, lr = sigma * faults.noise_scale(), lr * faults.stepsize_scale()
+        sigma, lr = sigma * faults.noise_factor(sigma), lr * faults.stepsize_scale()
         if variant == "bias_correction" and faults.drop_bias_correction():
             variant = "post_processing"  # the noise-variance correction of v̂ left out
         return RoundConfig(variant, self.optimizer, lr, b1, b2, xi, clip_norm, sigma, batch_size, floor, ime_split)
@@ -1104,8 +1104,9 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
         if len(pair) != 2:
             raise V.InvalidParameter("noise_stds_override", "a pair (std of the gradient part, std of the square part)",
                                      noise_stds_override)
-        fault = faults.noise_scale()
-        std_m, std_v = (V.nonnegative("noise_stds_override", s) * sens * fault for s in pair)
+        vals = [V.nonnegative("noise_stds_override", s) * sens for s in pair]
+        fault = faults.noise_factor(*vals)
+        std_m, std_v = (v * fault for v in vals)
     bc = bias_schedule(cfg, strat, T) if cfg.variant == "bias_correction" else np.zeros(T)
     M = None if strat is None else _toeplitz_cached(strat)
     out = np.empty(trials)

@@ -8,7 +8,10 @@ mutation run at a time.
 
 The hooks (:func:`noise_scale`, ...) are called by the wrappers on every run, faults or not (a factor
 of exactly 1.0 changes no bit), and record that they were *visited*: a mutation run then tries only the
-faults that the claim's check exercises, and counts a fault that it exercised and missed.  Faults:
+faults that the claim's check exercises, and counts a fault that it exercised and missed.  A hook is visited
+only where its fault would change something: zero noise (:func:`noise_factor`), an infinite clip norm
+(:func:`clipping_skipped`) and A = I for the noise geometry leave it unvisited, so a fault that could change no draw
+is never counted as a surviving mutant.  Faults:
 
 * ``noise_scale`` — the privacy noise's standard deviation multiplied by this factor (1: none);
 * ``noise_geometry_inverse`` — PAGAN/PASAN draw their noise with covariance A instead of A⁻¹;
@@ -24,9 +27,12 @@ faults that the claim's check exercises, and counts a fault that it exercised an
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 from dataclasses import dataclass, fields, replace
 from typing import Iterator
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -175,6 +181,48 @@ def noise_scale() -> float:
     if s != 1.0:
         applied("noise_scale")
     return s
+
+
+def noise_factor(*stds) -> float:
+    """The noise fault's factor for noise of these standard deviations, or 1.0 when every one is zero.
+
+    Scaling zero noise changes no draw, so the hook ``noise_scale`` is visited (and the noise mutants apply to the
+    run) only when some standard deviation is nonzero.
+
+    Parameters
+    ----------
+    *stds : float or array_like
+        The standard deviations the factor will multiply.
+
+    Returns
+    -------
+    float
+        :func:`noise_scale` when some entry is nonzero, else 1.0 (the hook not visited).
+    """
+    if not any(np.any(np.asarray(s) != 0) for s in stds):
+        return 1.0
+    return noise_scale()
+
+
+def clipping_skipped(clip) -> bool:
+    """Whether the no-clipping fault removes this clipping; False, without visiting the hook, when ``clip`` is inf.
+
+    A run with clip = ∞ clips nothing, so leaving its clipping out changes nothing: the hook ``skip_clipping`` is
+    visited (and the no-clipping mutant applies to the run) only for a finite clip norm.
+
+    Parameters
+    ----------
+    clip : float
+        The clip norm C (inf: no clipping).
+
+    Returns
+    -------
+    bool
+        :func:`skip_clipping` for a finite ``clip``, else False.
+    """
+    if not math.isfinite(clip):
+        return False
+    return skip_clipping()
 
 
 def stepsize_scale() -> float:

@@ -668,7 +668,8 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     sB = _schedule("sigma_B", sigma_B, steps)
     # fault hooks for mutation analysis (kernels/faults.py): both privacy noises (the gradient's σ_b and the
     # preconditioner's σ_B) and the stepsize scaled
-    sb, sB, eta = sb * faults.noise_scale(), sB * faults.noise_scale(), eta * faults.stepsize_scale()
+    fault = faults.noise_factor(sb, sB)
+    sb, sB, eta = sb * fault, sB * fault, eta * faults.stepsize_scale()
     bm = SIGMA_B_MODES[V.choice("sigma_b_mode", sigma_b_mode, SIGMA_B_MODES)]
     mode = INDEFINITE[V.choice("indefinite", indefinite, INDEFINITE)]
     rtol = V.positive("rtol", rtol)
@@ -766,7 +767,7 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     """
     steps, eta, _, trials, seed, _ = _check_run(prob, steps, eta, 1.0, trials, seed, 0.0)
     sigma = V.nonnegative("sigma", sigma)
-    sigma, eta = sigma * faults.noise_scale(), eta * faults.stepsize_scale()  # fault hooks (kernels/faults.py)
+    sigma, eta = sigma * faults.noise_factor(sigma), eta * faults.stepsize_scale()  # fault hooks (kernels/faults.py)
     V.memory("steps", steps, prob.p)
     V.memory("trials, steps", trials, steps)
     losses = np.empty((trials, steps))

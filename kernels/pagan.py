@@ -474,7 +474,7 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
         # not visited and the mutant does not apply to such a run
         if clip and np.any(ell != 1.0) and faults.noise_geometry_inverse():
             noise_std = z * np.sqrt(ell) / batch_size  # covariance A instead of A⁻¹
-        noise_std = noise_std * faults.noise_scale()
+        noise_std = noise_std * faults.noise_factor(noise_std)
     clip = clip and not faults.skip_clipping()
     log_steps = np.unique(np.linspace(0, steps, min(n_log, steps + 1)).round().astype(np.int64))
     return LoopConfig(steps, batch_size, STEP_RULES[spec.step_rule], alpha, clip, ell,

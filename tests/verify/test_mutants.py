@@ -377,3 +377,23 @@ def test_noise_geometry_hook_is_visited_only_where_a_and_its_inverse_differ():
             mutated = kernels.make_config(name, ds, epsilon=2.0, delta=1e-5, steps=3, batch_size=5, alpha=0.1,
                                           ellipsoid=ell)
         assert (not np.array_equal(mutated.noise_std, cfg.noise_std)) is visits, name
+
+
+def test_zero_noise_and_an_infinite_clip_do_not_visit_their_fault_hooks():
+    """A fault that would change nothing is not a mutant of the run: zero noise is not scaled, C = ∞ not skipped."""
+    import numpy as np
+
+    from kernels import dp_adam as kd
+    from kernels import faults
+
+    faults.clear_visited()
+    assert faults.noise_factor(0.0, np.zeros(3)) == 1.0 and faults.clipping_skipped(math.inf) is False
+    assert not {"noise_scale", "skip_clipping"} & faults.visited()
+    with faults.inject(noise_scale=3.0, skip_clipping=True):
+        assert faults.noise_factor(0.0, np.array([0.0, 0.5])) == 3.0 and faults.clipping_skipped(1.0) is True
+    assert {"noise_scale", "skip_clipping"} <= faults.visited()
+    faults.clear_visited()
+    kd.RoundConfig(variant="noiseless", sigma=0.0, batch_size=4).validated()  # σ = 0: nothing to scale
+    assert "noise_scale" not in faults.visited()
+    kd.RoundConfig(variant="post_processing", sigma=1.0, batch_size=4).validated()
+    assert "noise_scale" in faults.visited()
