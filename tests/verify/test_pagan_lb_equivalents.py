@@ -55,3 +55,21 @@ def test_lower_bound_claims_declare_their_kernel_faults_equivalent_with_a_reason
         if m.name in ("noise*3", "noise-cov-A", "no-clipping", "stepsize*10"):
             reason = mutants.equivalence(c, m, "holds")
             assert "every (ε, δ)-DP mechanism" in reason
+
+
+@pytest.mark.parametrize("fault", [dict(noise_scale=3.0), dict(noise_geometry_inverse=True), dict(skip_clipping=True),
+                                   dict(stepsize_scale=10.0)], ids=lambda f: next(iter(f)))
+def test_theorem4_reduction_points_stay_in_the_box_under_every_kernel_fault(fault):
+    """pagan.theorem4 declares its kernel faults equivalent because every fault keeps the projection onto X∞: the
+    iterates the check evaluates the inequality at stay in [−1, 1]^d."""
+    from kernels import faults
+    from verify.papers import pagan as vp
+
+    with faults.inject(**fault):
+        for algorithm in ("pagan", "pasan"):
+            out = vp._sign_mean_outputs(algorithm, epsilon=1.0, delta=1e-5, n=200, d=6, steps=400, trials=4, seed=0)
+            x = np.asarray(out["x"])
+            assert np.all(np.abs(x) <= 1.0 + 1e-12), (algorithm, float(np.max(np.abs(x))))
+    registry.load_all()
+    (c,) = registry.select(["pagan.theorem4"])
+    assert "X∞" in mutants.equivalence(c, next(m for m in mutants.KERNEL_MUTANTS if m.name == "stepsize*10"), "holds")
