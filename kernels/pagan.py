@@ -199,7 +199,8 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
             i = _cpu.randint_below(rng, n)
             if loss_kind == LOSS_ABS:
                 r = _cpu.dot(feat[i], x) - targ[i]
-                sgn = 1.0 if r > 0 else (-1.0 if r < 0 else 0.0)
+                # the sign without branches: r's sign is a coin flip the branch predictor cannot learn
+                sgn = np.float64(r > 0) - np.float64(r < 0)
             else:
                 sgn = 1.0
             if use_scale:
@@ -211,22 +212,21 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
                     else:
                         pstate[i] = 1
                         pscale[i] = 1.0
-                if sgn != 0.0:
-                    if pstate[i] == 2:
-                        n_clipped += 1
-                    rows[nrow] = i
-                    coefs[nrow] = sgn * pscale[i]
-                    nrow += 1
+                # branch-free as well: the slot is always written and kept (nrow advanced) for a nonzero sgn only
+                keep = np.int64(sgn != 0.0)
+                rows[nrow] = i
+                coefs[nrow] = sgn * pscale[i]
+                n_clipped += keep & np.int64(pstate[i] == 2)
+                nrow += keep
                 continue
             if use_cache:
                 if pstate[i] == 0:
                     pstate[i] = 2 if _cpu.project_ellipsoid(feat[i], ell_a, pcache[i]) else 1
-                if sgn != 0.0:
-                    if pstate[i] == 2:
-                        n_clipped += 1
-                    rows[nrow] = i
-                    coefs[nrow] = sgn
-                    nrow += 1
+                keep = np.int64(sgn != 0.0)
+                rows[nrow] = i
+                coefs[nrow] = sgn
+                n_clipped += keep & np.int64(pstate[i] == 2)
+                nrow += keep
                 continue
             if general_clip:  # the projection without a cache: record by record into gbar
                 for j in range(d):
