@@ -145,6 +145,17 @@ def _full_loss(feat, targ, loss_kind, x):
     return s / n
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def _adagrad_step(x, gbar, accum, inv_h, alpha, eps_stab):
+    # The diagonal AdaGrad step of ``_adaptive_loop``, for eps_stab > 0 only: every divisor is then ≥ eps_stab > 0,
+    # so NumPy's error model (no zero-divisor test per element, which kept the loop scalar) changes no result, and
+    # the loop vectorises (IEEE sqrt and division are correctly rounded either way: the same bits).
+    for j in range(x.shape[0]):
+        accum[j] += gbar[j] * gbar[j]
+        inv_h[j] = alpha / (eps_stab + math.sqrt(accum[j]))
+        x[j] -= inv_h[j] * gbar[j]
+
+
 @njit(cache=True, nogil=True)
 def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps, losses, avg_losses, x, xbar,
                    pcache, pstate, pscale):
@@ -262,10 +273,13 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
                 gbar[j] = s
         # 4. step and projection onto X
         if step_rule == STEP_ADAGRAD:
-            for j in range(d):
-                accum[j] += gbar[j] * gbar[j]
-                inv_h[j] = alpha / (eps_stab + math.sqrt(accum[j]))
-                x[j] -= inv_h[j] * gbar[j]
+            if eps_stab > 0.0:
+                _adagrad_step(x, gbar, accum, inv_h, alpha, eps_stab)
+            else:  # (make_config refuses this; kept for a hand-made config) Python's error model raises on 0/0
+                for j in range(d):
+                    accum[j] += gbar[j] * gbar[j]
+                    inv_h[j] = alpha / (eps_stab + math.sqrt(accum[j]))
+                    x[j] -= inv_h[j] * gbar[j]
             if domain == 1:
                 _cpu.project_box(x, radius)
             elif domain == 2:
