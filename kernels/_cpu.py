@@ -172,6 +172,96 @@ else:  # pragma: no cover
         return rng.integers(0, n)
 
 
+# The same draws from the bit generator itself.  ``rng.bit_generator`` read inside a loop (as ``randint_below`` and
+# ``rng.standard_normal()`` do per call) takes and releases a reference to the Generator each time: two atomic
+# read-modify-writes, which x86 runs as full memory barriers, so every draw stalled the loads of the records after
+# it.  A loop that reads ``bg = rng.bit_generator`` once and calls these draws the same numbers without them.
+try:
+    from numba.np.random.distributions import random_standard_normal as _std_normal
+except ImportError:  # pragma: no cover
+    _std_normal = None
+
+BITGEN_DRAWS = _lemire32 is not None and _std_normal is not None  # whether the two helpers below are usable
+
+if BITGEN_DRAWS:
+
+    @njit(inline="always", nogil=True)
+    def randint_below_bitgen(bitgen, n):
+        """A uniform integer in [0, n), 1 ≤ n ≤ 2³² − 1: the draw of ``rng.integers(0, n)`` (and of
+        :func:`randint_below`), from ``bitgen = rng.bit_generator``.
+
+        Parameters
+        ----------
+        bitgen : numpy.random.BitGenerator
+            ``rng.bit_generator`` of the generator (inside jitted code), advanced as ``rng.integers(0, n)`` would
+            advance ``rng``.
+        n : int
+            Size of the range, 1 ≤ n ≤ 2³² − 1 (larger ranges: :func:`randint_below`); n = 1 returns 0 without
+            drawing.
+
+        Returns
+        -------
+        int
+            The draw, in [0, n).
+        """
+        r = n - 1
+        if r == 0:
+            return 0
+        return np.int64(_lemire32(bitgen, np.int64(r)))
+
+    @njit(inline="always", nogil=True)
+    def standard_normal_bitgen(bitgen):
+        """A standard normal: the draw of ``rng.standard_normal()``, from ``bitgen = rng.bit_generator``.
+
+        Parameters
+        ----------
+        bitgen : numpy.random.BitGenerator
+            ``rng.bit_generator`` of the generator (inside jitted code).
+
+        Returns
+        -------
+        float
+            The draw (NumPy's ziggurat, as Numba's ``Generator.standard_normal`` runs it).
+        """
+        return _std_normal(bitgen)
+
+else:  # pragma: no cover - never called: the callers test BITGEN_DRAWS first
+
+    @njit(inline="always", nogil=True)
+    def randint_below_bitgen(bitgen, n):
+        """Unavailable in this Numba (see ``BITGEN_DRAWS``).
+
+        Parameters
+        ----------
+        bitgen : numpy.random.BitGenerator
+            Unused.
+        n : int
+            Unused.
+
+        Returns
+        -------
+        int
+            0.
+        """
+        return 0
+
+    @njit(inline="always", nogil=True)
+    def standard_normal_bitgen(bitgen):
+        """Unavailable in this Numba (see ``BITGEN_DRAWS``).
+
+        Parameters
+        ----------
+        bitgen : numpy.random.BitGenerator
+            Unused.
+
+        Returns
+        -------
+        float
+            0.0.
+        """
+        return 0.0
+
+
 # --------------------------------------------------------------------------------------
 # rows_combination: out = Σ_b coef[b]·mat[idx[b]], register-blocked
 # --------------------------------------------------------------------------------------

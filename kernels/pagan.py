@@ -145,6 +145,12 @@ def _full_loss(feat, targ, loss_kind, x):
     return s / n
 
 
+@njit(cache=True, nogil=True)
+def _randint_below(rng, n):
+    # ``_cpu.randint_below`` as a call, for n > 2³² − 1 only: inlined, its reference to rng would be taken in the loop
+    return _cpu.randint_below(rng, n)
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def _adagrad_step(x, gbar, accum, inv_h, alpha, eps_stab):
     # The diagonal AdaGrad step of ``_adaptive_loop``, for eps_stab > 0 only: every divisor is then ≥ eps_stab > 0,
@@ -192,6 +198,8 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
         xbar[j] = x0[j]
     n_clipped = 0
     li = 0
+    bg = rng.bit_generator  # read once: the draws below take no reference to rng per call (see _cpu)
+    bits = _cpu.BITGEN_DRAWS and n - 1 < 0xFFFFFFFF
     for k in range(steps + 1):
         while li < log_steps.shape[0] and log_steps[li] == k:
             losses[li] = _full_loss(feat, targ, loss_kind, x)
@@ -207,7 +215,7 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
             for j in range(d):
                 gbar[j] = 0.0
         for _ in range(batch):
-            i = _cpu.randint_below(rng, n)
+            i = _cpu.randint_below_bitgen(bg, n) if bits else _randint_below(rng, n)
             if loss_kind == LOSS_ABS:
                 r = _cpu.dot(feat[i], x) - targ[i]
                 # the sign without branches: r's sign is a coin flip the branch predictor cannot learn
@@ -258,7 +266,8 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
             gbar[j] /= batch
         if noise:
             for j in range(d):
-                gbar[j] += noise_std[j] * rng.standard_normal()
+                z = _cpu.standard_normal_bitgen(bg) if _cpu.BITGEN_DRAWS else rng.standard_normal()
+                gbar[j] += noise_std[j] * z
         # 3. public subspace (PDP-SGD)
         if k_sub > 0:
             for c in range(k_sub):
