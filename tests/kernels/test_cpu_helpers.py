@@ -96,7 +96,7 @@ def _rc_loop(out, mat, idx, coef, count):
     _cpu.rows_combination_scalar(out, mat, idx, coef, count)
 
 
-@pytest.mark.parametrize("d", [1, 5, 16, 17, 40, 100])
+@pytest.mark.parametrize("d", [1, 3, 4, 5, 16, 17, 31, 32, 33, 36, 40, 63, 64, 100, 103])
 def test_rows_combination_gives_the_bits_of_the_record_loop(d):
     """Σ_b coef[b]·mat[idx[b]] register-blocked equals adding the records one by one into a zeroed vector,
     bit for bit, including repeated rows, ±1 coefficients, count 0 and cancellation."""
