@@ -172,17 +172,115 @@ else:  # pragma: no cover
         return rng.integers(0, n)
 
 
+# The same draws from the bit generator itself.  ``rng.bit_generator`` read inside a loop (as ``randint_below`` and
+# ``rng.standard_normal()`` do per call) takes and releases a reference to the Generator each time: two atomic
+# read-modify-writes, which x86 runs as full memory barriers, so every draw stalled the loads of the records after
+# it.  A loop that reads ``bg = rng.bit_generator`` once and calls these draws the same numbers without them.
+try:
+    from numba.np.random.distributions import random_standard_normal as _std_normal
+except ImportError:  # pragma: no cover
+    _std_normal = None
+
+BITGEN_DRAWS = _lemire32 is not None and _std_normal is not None  # whether the two helpers below are usable
+
+if BITGEN_DRAWS:
+
+    @njit(inline="always", nogil=True)
+    def randint_below_bitgen(bitgen, n):
+        """A uniform integer in [0, n), 1 ≤ n ≤ 2³² − 1: the draw of ``rng.integers(0, n)`` (and of
+        :func:`randint_below`), from ``bitgen = rng.bit_generator``.
+
+        Parameters
+        ----------
+        bitgen : numpy.random.BitGenerator
+            ``rng.bit_generator`` of the generator (inside jitted code), advanced as ``rng.integers(0, n)`` would
+            advance ``rng``.
+        n : int
+            Size of the range, 1 ≤ n ≤ 2³² − 1 (larger ranges: :func:`randint_below`); n = 1 returns 0 without
+            drawing.
+
+        Returns
+        -------
+        int
+            The draw, in [0, n).
+        """
+        r = n - 1
+        if r == 0:
+            return 0
+        return np.int64(_lemire32(bitgen, np.int64(r)))
+
+    @njit(inline="always", nogil=True)
+    def standard_normal_bitgen(bitgen):
+        """A standard normal: the draw of ``rng.standard_normal()``, from ``bitgen = rng.bit_generator``.
+
+        Parameters
+        ----------
+        bitgen : numpy.random.BitGenerator
+            ``rng.bit_generator`` of the generator (inside jitted code).
+
+        Returns
+        -------
+        float
+            The draw (NumPy's ziggurat, as Numba's ``Generator.standard_normal`` runs it).
+        """
+        return _std_normal(bitgen)
+
+else:  # pragma: no cover - never called: the callers test BITGEN_DRAWS first
+
+    @njit(inline="always", nogil=True)
+    def randint_below_bitgen(bitgen, n):
+        """Unavailable in this Numba (see ``BITGEN_DRAWS``).
+
+        Parameters
+        ----------
+        bitgen : numpy.random.BitGenerator
+            Unused.
+        n : int
+            Unused.
+
+        Returns
+        -------
+        int
+            0.
+        """
+        return 0
+
+    @njit(inline="always", nogil=True)
+    def standard_normal_bitgen(bitgen):
+        """Unavailable in this Numba (see ``BITGEN_DRAWS``).
+
+        Parameters
+        ----------
+        bitgen : numpy.random.BitGenerator
+            Unused.
+
+        Returns
+        -------
+        float
+            0.0.
+        """
+        return 0.0
+
+
 # --------------------------------------------------------------------------------------
 # rows_combination: out = Σ_b coef[b]·mat[idx[b]], register-blocked
 # --------------------------------------------------------------------------------------
 # The mini-batch sum of a loop's records, ``for b: out[j] += coef[b]·mat[idx[b], j]``, keeps ``out`` in
 # memory: every record reloads and stores all d sums (a store-to-load chain per coordinate).  Here
-# sixteen coordinates at a time stay in four 4-wide registers while the records stream past; each
+# thirty-two coordinates at a time stay in eight 4-wide registers while the records stream past; each
 # coordinate still sums its records in order b = 0, 1, … from +0.0, so the result is the loop's, bit for
 # bit (``rows_combination_scalar`` is that loop; a test compares them).
+_RC_VECTORS = 8  # 4-wide vectors per block: 32 coordinates in eight registers
+
+
 @intrinsic
 def _rows_combination16(typingctx, out, mat, idx, coef, count):
-    """out[j] = Σ_{b<count} coef[b]·mat[idx[b], j], records in order from +0.0 (C-contiguous float64 / int64)."""
+    """out[j] = Σ_{b<count} coef[b]·mat[idx[b], j], records in order from +0.0 (C-contiguous float64 / int64).
+
+    Blocks of 32 coordinates (eight 4-wide accumulators: enough independent sums to hide the add latency), then
+    the remaining whole 4-wide vectors one at a time, then the last d mod 4 coordinates one at a time; every
+    coordinate sums its records in the same order whichever block holds it.
+    """
     if not _rows_vectorisable(out, mat, idx, coef, count):
         return None
 
@@ -193,38 +291,46 @@ def _rows_combination16(typingctx, out, mat, idx, coef, count):
         Cf = context.make_array(signature.args[3])(context, builder, args[3])
         n_rec = context.cast(builder, args[4], signature.args[4], types.int64)
         i64, i32 = ir.IntType(64), ir.IntType(32)
-        vec = ir.VectorType(ir.DoubleType(), _LANES)
+        dbl = ir.DoubleType()
+        vec = ir.VectorType(dbl, _LANES)
         d = builder.extract_value(M.shape, 1)
-        acc = [cgutils.alloca_once(builder, vec) for _ in range(4)]
-        with cgutils.for_range(builder, builder.sdiv(d, ir.Constant(i64, 16))) as blk:
-            j0 = builder.mul(blk.index, ir.Constant(i64, 16))
-            for k in range(4):
-                builder.store(ir.Constant(vec, [0.0] * _LANES), acc[k])
+
+        def block(j0, n_acc, ty, width):
+            # coordinates j0 .. j0 + n_acc·width − 1 (width 1: ty is the scalar type), summed over the records
+            acc = [cgutils.alloca_once(builder, ty) for _ in range(n_acc)]
+            zero = ir.Constant(ty, 0.0) if width == 1 else ir.Constant(ty, [0.0] * width)
+            for k in range(n_acc):
+                builder.store(zero, acc[k])
             with cgutils.for_range(builder, n_rec) as rec:
                 row = builder.load(builder.gep(Ix.data, [rec.index]))
                 c = builder.load(builder.gep(Cf.data, [rec.index]))
-                cv = ir.Constant(vec, ir.Undefined)
-                for lane in range(_LANES):
-                    cv = builder.insert_element(cv, c, ir.Constant(i32, lane))
+                cv = c
+                if width > 1:
+                    cv = ir.Constant(ty, ir.Undefined)
+                    for lane in range(width):
+                        cv = builder.insert_element(cv, c, ir.Constant(i32, lane))
                 base = builder.add(builder.mul(row, d), j0)
-                for k in range(4):
-                    p = builder.gep(M.data, [builder.add(base, ir.Constant(i64, _LANES * k))])
-                    x = builder.load(builder.bitcast(p, vec.as_pointer()), align=8)
+                for k in range(n_acc):
+                    p = builder.gep(M.data, [builder.add(base, ir.Constant(i64, width * k))])
+                    x = builder.load(p) if width == 1 else builder.load(builder.bitcast(p, ty.as_pointer()), align=8)
                     builder.store(builder.fadd(builder.load(acc[k]), builder.fmul(cv, x)), acc[k])
-            for k in range(4):
-                q = builder.gep(Out.data, [builder.add(j0, ir.Constant(i64, _LANES * k))])
-                builder.store(builder.load(acc[k]), builder.bitcast(q, vec.as_pointer()), align=8)
-        s = cgutils.alloca_once(builder, ir.DoubleType())
-        m = builder.sub(d, builder.srem(d, ir.Constant(i64, 16)))
-        # the last d mod 16 coordinates
-        with cgutils.for_range_slice(builder, m, d, ir.Constant(i64, 1), inc=True) as (j, _):
-            builder.store(ir.Constant(ir.DoubleType(), 0.0), s)
-            with cgutils.for_range(builder, n_rec) as rec:
-                row = builder.load(builder.gep(Ix.data, [rec.index]))
-                c = builder.load(builder.gep(Cf.data, [rec.index]))
-                x = builder.load(builder.gep(M.data, [builder.add(builder.mul(row, d), j)]))
-                builder.store(builder.fadd(builder.load(s), builder.fmul(c, x)), s)
-            builder.store(builder.load(s), builder.gep(Out.data, [j]))
+            for k in range(n_acc):
+                q = builder.gep(Out.data, [builder.add(j0, ir.Constant(i64, width * k))])
+                if width == 1:
+                    builder.store(builder.load(acc[k]), q)
+                else:
+                    builder.store(builder.load(acc[k]), builder.bitcast(q, ty.as_pointer()), align=8)
+
+        w = _RC_VECTORS * _LANES
+        with cgutils.for_range(builder, builder.sdiv(d, ir.Constant(i64, w))) as blk:
+            block(builder.mul(blk.index, ir.Constant(i64, w)), _RC_VECTORS, vec, _LANES)
+        m = builder.sub(d, builder.srem(d, ir.Constant(i64, w)))
+        n_vec = builder.sdiv(builder.sub(d, m), ir.Constant(i64, _LANES))
+        with cgutils.for_range(builder, n_vec) as t:  # the remaining whole vectors
+            block(builder.add(m, builder.mul(t.index, ir.Constant(i64, _LANES))), 1, vec, _LANES)
+        m4 = builder.add(m, builder.mul(n_vec, ir.Constant(i64, _LANES)))
+        with cgutils.for_range_slice(builder, m4, d, ir.Constant(i64, 1), inc=True) as (j, _):  # the last d mod 4
+            block(j, 1, dbl, 1)
         return context.get_dummy_value()
 
     return types.void(out, mat, idx, coef, count), codegen
@@ -263,7 +369,7 @@ def rows_combination(out, mat, idx, coef, count):
     Called from Python it converts ``mat`` to C-contiguous float64, ``idx`` to int64 and ``coef`` to float64
     and runs :func:`rows_combination_scalar`.  Inside jitted code the overload replaces it: with C-contiguous
     float64 ``out``/``mat``/``coef``, int64 ``idx`` and an integer ``count`` it runs the register-blocked
-    intrinsic (sixteen coordinates per block), otherwise the scalar loop.
+    intrinsic (thirty-two coordinates per block), otherwise the scalar loop.
 
     Parameters
     ----------

@@ -146,6 +146,23 @@ def _full_loss(feat, targ, loss_kind, x):
 
 
 @njit(cache=True, nogil=True)
+def _randint_below(rng, n):
+    # ``_cpu.randint_below`` as a call, for n > 2³² − 1 only: inlined, its reference to rng would be taken in the loop
+    return _cpu.randint_below(rng, n)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _adagrad_step(x, gbar, accum, inv_h, alpha, eps_stab):
+    # The diagonal AdaGrad step of ``_adaptive_loop``, for eps_stab > 0 only: every divisor is then ≥ eps_stab > 0,
+    # so NumPy's error model (no zero-divisor test per element, which kept the loop scalar) changes no result, and
+    # the loop vectorises (IEEE sqrt and division are correctly rounded either way: the same bits).
+    for j in range(x.shape[0]):
+        accum[j] += gbar[j] * gbar[j]
+        inv_h[j] = alpha / (eps_stab + math.sqrt(accum[j]))
+        x[j] -= inv_h[j] * gbar[j]
+
+
+@njit(cache=True, nogil=True)
 def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps, losses, avg_losses, x, xbar,
                    pcache, pstate, pscale):
     """One trial.  Fills ``losses``/``avg_losses`` at ``log_steps`` and ``x``/``xbar``; returns the clipped fraction.
@@ -181,6 +198,8 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
         xbar[j] = x0[j]
     n_clipped = 0
     li = 0
+    bg = rng.bit_generator  # read once: the draws below take no reference to rng per call (see _cpu)
+    bits = _cpu.BITGEN_DRAWS and n - 1 < 0xFFFFFFFF
     for k in range(steps + 1):
         while li < log_steps.shape[0] and log_steps[li] == k:
             losses[li] = _full_loss(feat, targ, loss_kind, x)
@@ -196,10 +215,11 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
             for j in range(d):
                 gbar[j] = 0.0
         for _ in range(batch):
-            i = _cpu.randint_below(rng, n)
+            i = _cpu.randint_below_bitgen(bg, n) if bits else _randint_below(rng, n)
             if loss_kind == LOSS_ABS:
                 r = _cpu.dot(feat[i], x) - targ[i]
-                sgn = 1.0 if r > 0 else (-1.0 if r < 0 else 0.0)
+                # the sign without branches: r's sign is a coin flip the branch predictor cannot learn
+                sgn = np.float64(r > 0) - np.float64(r < 0)
             else:
                 sgn = 1.0
             if use_scale:
@@ -211,22 +231,21 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
                     else:
                         pstate[i] = 1
                         pscale[i] = 1.0
-                if sgn != 0.0:
-                    if pstate[i] == 2:
-                        n_clipped += 1
-                    rows[nrow] = i
-                    coefs[nrow] = sgn * pscale[i]
-                    nrow += 1
+                # branch-free as well: the slot is always written and kept (nrow advanced) for a nonzero sgn only
+                keep = np.int64(sgn != 0.0)
+                rows[nrow] = i
+                coefs[nrow] = sgn * pscale[i]
+                n_clipped += keep & np.int64(pstate[i] == 2)
+                nrow += keep
                 continue
             if use_cache:
                 if pstate[i] == 0:
                     pstate[i] = 2 if _cpu.project_ellipsoid(feat[i], ell_a, pcache[i]) else 1
-                if sgn != 0.0:
-                    if pstate[i] == 2:
-                        n_clipped += 1
-                    rows[nrow] = i
-                    coefs[nrow] = sgn
-                    nrow += 1
+                keep = np.int64(sgn != 0.0)
+                rows[nrow] = i
+                coefs[nrow] = sgn
+                n_clipped += keep & np.int64(pstate[i] == 2)
+                nrow += keep
                 continue
             if general_clip:  # the projection without a cache: record by record into gbar
                 for j in range(d):
@@ -247,7 +266,8 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
             gbar[j] /= batch
         if noise:
             for j in range(d):
-                gbar[j] += noise_std[j] * rng.standard_normal()
+                z = _cpu.standard_normal_bitgen(bg) if _cpu.BITGEN_DRAWS else rng.standard_normal()
+                gbar[j] += noise_std[j] * z
         # 3. public subspace (PDP-SGD)
         if k_sub > 0:
             for c in range(k_sub):
@@ -262,10 +282,13 @@ def _adaptive_loop(feat, targ, x0, ell_a, noise_std, basis, prm, rng, log_steps,
                 gbar[j] = s
         # 4. step and projection onto X
         if step_rule == STEP_ADAGRAD:
-            for j in range(d):
-                accum[j] += gbar[j] * gbar[j]
-                inv_h[j] = alpha / (eps_stab + math.sqrt(accum[j]))
-                x[j] -= inv_h[j] * gbar[j]
+            if eps_stab > 0.0:
+                _adagrad_step(x, gbar, accum, inv_h, alpha, eps_stab)
+            else:  # (make_config refuses this; kept for a hand-made config) Python's error model raises on 0/0
+                for j in range(d):
+                    accum[j] += gbar[j] * gbar[j]
+                    inv_h[j] = alpha / (eps_stab + math.sqrt(accum[j]))
+                    x[j] -= inv_h[j] * gbar[j]
             if domain == 1:
                 _cpu.project_box(x, radius)
             elif domain == 2:

@@ -25,6 +25,27 @@ def test_randint_below_is_the_numpy_stream(n):
 
 
 @njit
+def _bitgen_draws(rng, n, k, out, normals):
+    bg = rng.bit_generator
+    for i in range(k):
+        out[i] = _cpu.randint_below_bitgen(bg, n)
+        normals[i] = _cpu.standard_normal_bitgen(bg)
+
+
+@pytest.mark.skipif(not _cpu.BITGEN_DRAWS, reason="this Numba lacks the bit-generator draws")
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 1000, 5000, 2**31 + 5, 2**32 - 1])
+def test_bitgen_draws_are_the_numpy_stream(n):
+    """From ``rng.bit_generator``: the draws of ``rng.integers(0, n)`` and ``rng.standard_normal()``, interleaved."""
+    out, normals = np.empty(500, dtype=np.int64), np.empty(500)
+    _bitgen_draws(np.random.default_rng(12), n, out.size, out, normals)
+    rng = np.random.default_rng(12)
+    expect = [(rng.integers(0, n), rng.standard_normal()) for _ in range(out.size)]
+    assert np.array_equal(out, [e[0] for e in expect])
+    assert np.array_equal(normals, [e[1] for e in expect])
+    assert out.min() >= 0 and out.max() < n
+
+
+@njit
 def _dot_fast(u, v):
     return _cpu.dot(u, v)
 
@@ -75,7 +96,7 @@ def _rc_loop(out, mat, idx, coef, count):
     _cpu.rows_combination_scalar(out, mat, idx, coef, count)
 
 
-@pytest.mark.parametrize("d", [1, 5, 16, 17, 40, 100])
+@pytest.mark.parametrize("d", [1, 3, 4, 5, 16, 17, 31, 32, 33, 36, 40, 63, 64, 100, 103])
 def test_rows_combination_gives_the_bits_of_the_record_loop(d):
     """Σ_b coef[b]·mat[idx[b]] register-blocked equals adding the records one by one into a zeroed vector,
     bit for bit, including repeated rows, ±1 coefficients, count 0 and cancellation."""
