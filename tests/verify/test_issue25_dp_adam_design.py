@@ -1,0 +1,42 @@
+"""Issue 25: the parts of dp_adam_design's statements that used to be only reported are now tested; each test
+here shows that the new part can fail (a wrong theory function gives violated) and holds unmutated."""
+
+import pytest
+
+from theory import dp_adam_design as td
+from verify.papers import dp_adam_design as vd
+
+
+def _scaled(monkeypatch, name: str, factor: float):
+    """Replace ``td.<name>`` by ``factor`` times itself (a deliberately wrong closed form or formula)."""
+    orig = getattr(td, name)
+    monkeypatch.setattr(td, name, lambda *a, **k: orig(*a, **k) * factor)
+
+
+def test_eq2_gaussian_prediction_is_held_to_the_regimes():
+    out = vd.eq2("quick", 0)
+    assert out.verdict == "holds"
+    lo, hi = vd.AT_THRESHOLD_BAND
+    assert lo <= out.numbers["gaussian_at_threshold_min"] <= out.numbers["gaussian_at_threshold_max"] <= hi
+
+
+@pytest.mark.parametrize("factor", [10.0, 0.1])
+def test_eq2_catches_a_wrong_gaussian_prediction(monkeypatch, factor):
+    _scaled(monkeypatch, "negative_probability_gaussian", factor)
+    out = vd.eq2("quick", 0)
+    assert out.verdict == "violated"
+    assert "Gaussian" in out.counterexample["kind"]
+
+
+def test_figure4_premise_holds_unmutated():
+    out = vd.figure4("quick", 0)
+    lo, hi = vd.AT_THRESHOLD_BAND
+    assert out.verdict == "holds"
+    assert lo <= out.numbers["aligned_exact_at_dstar"] <= hi and out.numbers["aligned_exact_at_d"] <= vd.RARE
+
+
+@pytest.mark.parametrize("factor", [10.0, 0.1])
+def test_figure4_catches_a_wrong_threshold(monkeypatch, factor):
+    _scaled(monkeypatch, "threshold_optimistic", factor)
+    out = vd.figure4("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["premise_ok"] is False
