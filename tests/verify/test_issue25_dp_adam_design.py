@@ -40,3 +40,25 @@ def test_figure4_catches_a_wrong_threshold(monkeypatch, factor):
     _scaled(monkeypatch, "threshold_optimistic", factor)
     out = vd.figure4("quick", 0)
     assert out.verdict == "violated" and out.counterexample["premise_ok"] is False
+
+
+def _mutant(path: str, name: str):
+    """The generic theory mutant ``name`` (x10, x0.1, pow1.25, pow0.75) of ``theory.dp_adam_design.<path>``."""
+    from verify import mutants
+
+    fn = {n: f for n, _, f, _ in mutants.THEORY_MUTATIONS}[name]
+    return mutants.theory_mutant(f"theory.dp_adam_design.{path}", name, name, fn)
+
+
+def test_section431_steady_state_and_one_round_error_are_tested():
+    out = vd.section4_3_1("quick", 0)
+    assert out.verdict == "holds"
+    assert out.numbers["one_round_error_minus_alpha_delta_rel"] <= 64 * 2.0**-52
+    assert out.numbers["kappa"] == pytest.approx(1 / (1 - 0.5**2), rel=1e-15)
+
+
+@pytest.mark.parametrize("path,name", [("stp_steady_state", "pow1.25"), ("stp_steady_state", "pow0.75"),
+                                       ("stp_error_after_one_round", "pow1.25")])
+def test_section431_catches_a_wrong_steady_state_or_one_round_error(path, name):
+    with _mutant(path, name).apply():
+        assert vd.section4_3_1("quick", 0).verdict == "violated"
