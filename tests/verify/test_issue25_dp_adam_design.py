@@ -62,3 +62,22 @@ def test_section431_steady_state_and_one_round_error_are_tested():
 def test_section431_catches_a_wrong_steady_state_or_one_round_error(path, name):
     with _mutant(path, name).apply():
         assert vd.section4_3_1("quick", 0).verdict == "violated"
+
+
+@pytest.mark.parametrize("name", ["pow1.25", "pow0.75"])
+def test_section442_catches_a_wrong_variance_factor(name):
+    assert vd.section4_4_2("quick", 0).numbers["vhat_variance_factor_rel_gap"] <= vd.S442_K_TOL
+    with _mutant("vhat_variance_factor", name).apply():
+        out = vd.section4_4_2("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["vhat_variance_factor_over_sum_of_squared_weights_minus_1"] > 1e-3
+
+
+def test_section45_late_stream_comes_near_the_limit_and_catches_a_wrong_exponent():
+    out = vd.section4_5("quick", 0)
+    assert out.verdict == "holds"
+    assert 0.999 < out.numbers["max_multiplier_over_bound_late"] <= 1 + 1e-9  # near 1/β₂, never above
+    assert out.numbers["max_multiplier_round_late"] > vd.S45_LATE_T0
+    with _mutant("stp_update_noise_bound", "pow0.75").apply():  # above the truth early, below 1/β₂ late
+        out = vd.section4_5("quick", 0)
+    assert out.verdict == "violated" and out.numbers["max_multiplier_over_bound_late"] > 1.001
