@@ -81,3 +81,12 @@ def test_section45_late_stream_comes_near_the_limit_and_catches_a_wrong_exponent
     with _mutant("stp_update_noise_bound", "pow0.75").apply():  # above the truth early, below 1/β₂ late
         out = vd.section4_5("quick", 0)
     assert out.verdict == "violated" and out.numbers["max_multiplier_over_bound_late"] > 1.001
+
+
+@pytest.mark.parametrize("name", ["pow1.25", "pow0.75"])
+def test_section32_bound_checks_the_split_identity_away_from_sigma_one(name):
+    out = vd.section3_2("quick", 0)
+    assert out.verdict == "holds" and out.numbers["split_identity_relative_gap"] <= 16 * 2.0**-52
+    with _mutant("ime_noise_multipliers", name).apply():  # √2·σ^p: the same number at σ = 1
+        out = vd.section3_2("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["split_identity_relative_gap"] > 0.1
