@@ -90,3 +90,11 @@ def test_section32_bound_checks_the_split_identity_away_from_sigma_one(name):
     with _mutant("ime_noise_multipliers", name).apply():  # √2·σ^p: the same number at σ = 1
         out = vd.section3_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["split_identity_relative_gap"] > 0.1
+
+
+@pytest.mark.parametrize("name", ["pow1.25", "pow0.75"])
+def test_section51_ime_for_free_checks_imes_privacy(name):
+    assert vd.section5_1_ime_for_free("quick", 0).numbers["ime_privacy_relative_gap"] <= 16 * 2.0**-52
+    with _mutant("ime_noise_stds", name).apply():  # σ^p at σ = 0.275: no longer post-processing's privacy
+        out = vd.section5_1_ime_for_free("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["privacy_relative_gap"] > 0.1
