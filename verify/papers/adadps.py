@@ -2023,6 +2023,8 @@ def theorem4(budget: str, seed: int) -> Outcome:
 
 declare_equivalent("adadps.theorem4", "no-clipping", "the runs use clip = ∞ (Assumption 2 holds through C, no record "
                    "is clipped), so skipping the clipping changes nothing")
+declare_equivalent("adadps.theorem5", "no-clipping", "the statement assumes no clipping (Assumption 2) and the runs "
+                   "use clip = ∞ (the noise scale C is noise_clip), so skipping the clipping changes nothing")
 
 
 # ======================================================================================
