@@ -20,7 +20,15 @@ from kernels import noisy_adagrad as kn
 from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
-from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome, claim_method, epsilon_lower_bound
+from verify.audit import (
+    _QUICK_CAVEAT,
+    AUDIT_DELTA,
+    AUDIT_EPSILON,
+    audit_level,
+    audit_outcome,
+    claim_method,
+    epsilon_lower_bound,
+)
 from verify.exact import EPS, adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.privacy import (
@@ -808,6 +816,49 @@ THM51_ADV_P = 20
 THM51_SLOPE_MARGIN = decide.SLOPE_MARGIN
 
 
+def sigma_promise(multiplier: float, steps: int, epsilon: float, delta: float, what: str) -> decide.Decision:
+    """Is a DP-GD σ the (ε, δ)-DP one it is said to be?  Exact (no runs): dp-accounting's PLD bracket of the ε of
+    ``steps`` composed Gaussians of noise multiplier ``multiplier`` (= one Gaussian of multiplier/√steps: Gaussian
+    composition is exact) against the promised ε.
+
+    Violated when even the optimistic (lower) ε exceeds the promise, holds when the pessimistic (upper) ε is within
+    it, inconclusive in between (the 1e-4 grid's bracket).
+
+    Parameters
+    ----------
+    multiplier : float
+        σn/L, the noise of one step in units of one record's bound L/n, > 0.
+    steps : int
+        T, the composed steps, >= 1.
+    epsilon : float
+        The promised ε.
+    delta : float
+        The δ, in (0, 1).
+    what : str
+        Names the decision.
+
+    Returns
+    -------
+    verify.decide.Decision
+        With estimate = the upper ε, holds_bound = upper ε, violated_bound = lower ε (no statistical level: exact).
+
+    Raises
+    ------
+    verify.privacy.InvalidParameter
+        For a multiplier or δ out of the accountant's range.
+    """
+    lo, hi = gaussian_epsilon_interval(float(multiplier) / math.sqrt(int(steps)), float(delta), 1, 1e-4)
+    ctrl = decide.Control(f"{what}: dp-accounting PLD ε bracket of the σ vs the promised ε (exact, no runs)", 0.0,
+                          "none (exact)", None, None)
+    if lo > epsilon:
+        v, why = decide.Verdict.VIOLATED, f"{what}: accountant ε ≥ {lo:.4g} > promised {epsilon:g}"
+    elif hi <= epsilon:
+        v, why = decide.Verdict.HOLDS, f"{what}: accountant ε ≤ {hi:.4g} ≤ promised {epsilon:g}"
+    else:
+        v, why = decide.Verdict.INCONCLUSIVE, f"{what}: accountant ε in [{lo:.4g}, {hi:.4g}] around {epsilon:g}"
+    return decide.Decision(v, ctrl, hi, hi, lo, why)
+
+
 def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: int, seed: int,
                 family: str = "benign") -> dict:
     """One DP-GD point of Theorem 5.1: ``family`` "benign" (low_rank_glm, random rank-k data) or "aligned"
@@ -834,7 +885,7 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     kind="expectation",
     statement="""Theorem 5.1: unconstrained DP-GD from θ_0 = 0 with T = ε²n² steps and the right learning rate has
     E L(θ_priv) − L(θ*) ≤ L‖θ*‖_M √(1 + 2·rank(M)·log(1/δ))/(εn), with M the projector on the gradient span — no
-    dependence on the ambient dimension p.""",
+    dependence on the ambient dimension p — while being (ε, δ)-DP.""",
     theory=(tn.theorem5_1_bound, tn.theorem5_1_sigma, tn.theorem5_1_eta),
     weaker_if={"theory.noisy_adagrad.theorem5_1_bound": "larger"},  # an upper bound: larger only weakens it
     notes="low_rank_glm, absolute loss with clean labels (L* = 0, θ* = θ_true, ‖x_i‖ ≤ 1 = L), rank k = 3 fixed, the "
@@ -843,7 +894,10 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     "excess risk of the average iterate against the bound (verify.decide.mean_at_most: one-sample t, family-corrected "
     "for violated); flatness: verify.decide.rate on the log-log slope of excess/bound along p, margin ±0.1 (the "
     "decide default, fixed before the data), every p in the window (the bound has no p). tests = 8: one per p of the "
-    "full grid (7) and the slope. The accountant's ε of that σ is reported beside it. Worst case over datasets (the "
+    "full grid (7) and the slope. Privacy (the DP in DP-GD: the σ must make the T steps (ε, δ)-DP, else the bound "
+    "is bought with too little noise): dp-accounting's PLD bracket of T composed Gaussians of multiplier σn/L against "
+    "ε — exact, no runs: violated if its lower end exceeds ε, holds if its upper end is within ε (not a statistical "
+    "test, so not counted in tests). Worst case over datasets (the "
     "bound is over every dataset whose gradients span rank k): an adversarial family fixed before its runs — "
     "coordinate-aligned records (record i = e_{(i mod k)+1}, all at the largest norm L = 1, absolute loss, clean "
     "labels, θ* = (e_1 + … + e_k)/√k, so the loss is k V-shapes at distance 1 from θ_0 and DP-GD drifts at full "
@@ -876,7 +930,11 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
     flat = decide.rate(ps, [np.asarray(o["excess"], float) / bound for o in outs], axis="p",
                        asymptotic=[True] * len(ps), criterion="every p: eq. (14) has no p in it",
                        margin=THM51_SLOPE_MARGIN)
-    verdict = str(decide.combine(bdec + adec + [flat]))
+    # the privacy half of the statement: the σ of the check (App. C.8, constant reconstructed) is (ε, δ)-DP for the T
+    # steps — exact, from the accountant (the noise multiplier against the average gradient's sensitivity L/n)
+    priv = sigma_promise(float(outs[0]["sigma"]) * g["n"] / 1.0, int(outs[0]["T"]), g["eps"], THM51_DELTA,
+                         "DP-GD's σ is (ε, δ)-DP for T = ε²n² steps")
+    verdict = str(decide.combine(bdec + adec + [flat, priv]))
     # the worst mean ratio over both families, and where it was found
     places = [(float(np.mean(o["excess"])) / bound, f"benign low_rank_glm, k = {g['k']}, p = {int(p)}")
               for p, o in zip(g["ps"], outs)]
@@ -901,8 +959,8 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                                       Series("bound", [THM51_ADV_KS[0], THM51_ADV_KS[-1]], [1.0, 1.0],
                                              style="dashed")], xscale="log")])
     worst = max(range(len(cis)), key=lambda i: cis[i].hi)
-    decisive = next((d for d in bdec + adec + [flat] if d.verdict == decide.Verdict.VIOLATED), None) or \
-        next((d for d in [flat] + bdec + adec if d.verdict != decide.Verdict.HOLDS), None) or flat
+    decisive = next((d for d in [priv] + bdec + adec + [flat] if d.verdict == decide.Verdict.VIOLATED), None) or \
+        next((d for d in [flat, priv] + bdec + adec if d.verdict != decide.Verdict.HOLDS), None) or flat
     evidence = (f"{decisive.phrase()}; mean excess risk / bound between {min(c.estimate for c in cis) / bound:.3g} and "
                 f"{max(c.estimate for c in cis) / bound:.3g} over p ∈ {list(g['ps'])} (bound {bound:.4g}; largest CI "
                 f"upper {cis[worst].hi:.4g} at p = {int(ps[worst])}); slope in p {flat.estimate:+.3g} (one-sided upper "
@@ -910,10 +968,12 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                 + ", ".join(f"k = {k}: {float(np.mean(o['excess'])) / float(o['bound']):.3g} ({d.verdict})"
                             for k, o, d in zip(THM51_ADV_KS, aouts, adec))
                 + f"; worst mean excess/bound over both families {worst_ratio:.3g} ({worst_where}); the σ used gives "
-                f"accountant ε = {eps_acc:.3f} at δ = {THM51_DELTA:g} (target {g['eps']})")
+                f"accountant ε = {eps_acc:.3f} at δ = {THM51_DELTA:g} (target {g['eps']}; {priv.verdict}: "
+                f"{priv.reason})")
     figures = {"bound": bound, "slope_in_p": flat.estimate, "slope_in_p_upper": flat.holds_bound,
                "slope_in_p_lower_family": flat.violated_bound, "accountant_epsilon_of_sigma": eps_acc, "T": T,
-               "worst_ratio": worst_ratio}
+               "worst_ratio": worst_ratio, "accountant_epsilon_of_sigma_hi": priv.holds_bound,
+               "accountant_epsilon_of_sigma_lo": priv.violated_bound}
     for p, c in zip(g["ps"], cis):
         figures[f"excess_p{p}"] = c.estimate
         figures[f"excess_hi_p{p}"] = c.hi
@@ -921,7 +981,10 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
         figures[f"aligned_ratio_k{k}"] = float(np.mean(o["excess"])) / float(o["bound"])
         figures[f"aligned_ratio_hi_k{k}"] = d.holds_bound / float(o["bound"])
     counter = None
-    if verdict == "violated":
+    if verdict == "violated" and priv.verdict == decide.Verdict.VIOLATED:
+        counter = {"sigma": float(outs[0]["sigma"]), "T": T, "n": g["n"], "epsilon_promised": g["eps"],
+                   "accountant_epsilon_lo": priv.violated_bound}
+    elif verdict == "violated":
         bad = [i for i, d in enumerate(bdec) if d.verdict == decide.Verdict.VIOLATED]
         abad = [i for i, d in enumerate(adec) if d.verdict == decide.Verdict.VIOLATED]
         if bad:
@@ -933,7 +996,7 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
         else:
             counter = {"slope_in_p": flat.estimate, "slope_lower_family": flat.violated_bound}
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=bdec + adec + [flat])
+                   decisions=bdec + adec + [flat, priv])
 
 
 # ======================================================================================
@@ -1612,10 +1675,32 @@ def _na_adagrad_noise(n: int, steps: int, adjacency: str):
     z = na_adagrad_audit_multiplier(steps)
     t = np.arange(1, steps + 1, dtype=float)
     delta_t = np.asarray(numeric(tn.lemma5_rigorous())(L=1.0, t=t, n=n), float)  # Frobenius sensitivity of G_t
-    # σ_B solves goe_noise_multiplier(σ_B, Δ_t) = z; the multiplier is linear in σ and in 1/Δ (σ√2/Δ: σ_B = zΔ/√2)
-    per_unit = float(numeric(tn.goe_noise_multiplier())(sigma=1.0, Delta=1.0))
-    sigma_B = k * z * delta_t / per_unit
+    # σ_B(t) solves goe_noise_multiplier(σ_B, kΔ_t) = z at every t: solved from the theory's own expression at the
+    # actual (z, Δ_t) (not read off at σ = Δ = 1, where any power of σ and Δ looks the same)
+    sigma_B = _goe_sigma_for(z, k * delta_t)
     return z, k * z / n, sigma_B
+
+
+def _goe_sigma_for(multiplier: float, sensitivity: np.ndarray) -> np.ndarray:
+    """σ_B with goe_noise_multiplier(σ_B, Δ) = ``multiplier`` for each Δ of ``sensitivity``: bisection on log σ
+    over [1e-12, 1e12] until adjacent floats (the multiplier must increase in σ; checked at both ends)."""
+    fn = numeric(tn.goe_noise_multiplier())
+    d = np.asarray(sensitivity, float)
+    lo, hi = np.full(d.shape, 1e-12), np.full(d.shape, 1e12)
+    def at(sig):
+        return np.broadcast_to(np.asarray(fn(sigma=sig, Delta=d), float), d.shape)
+
+    if np.any(at(lo) >= multiplier) or np.any(at(hi) <= multiplier):
+        raise ValueError("goe_noise_multiplier does not cross the multiplier on [1e-12, 1e12] in σ")
+    for _ in range(200):
+        mid = np.sqrt(lo * hi)
+        up = at(mid) < multiplier
+        lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
+        if np.all(np.nextafter(lo, np.inf) >= hi):
+            break
+    # of the two adjacent candidates, the one whose multiplier is nearer the target
+    err_lo, err_hi = np.abs(at(lo) - multiplier), np.abs(at(hi) - multiplier)
+    return np.where(err_lo <= err_hi, lo, hi)
 
 
 def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out") -> dict:
@@ -1790,8 +1875,42 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
                              audit_epsilon_lb=b.epsilon_lb, audit_fpr_hi=b.fpr_hi, audit_fnr_hi=b.fnr_hi,
                              audit_method=b.method, audit_mu_lb=b.mu_lb, canary_mu_over_accountant_mu=attain))
     labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
-    return audit_outcome(f"audit_{name}", f"Privacy audit of noisy_adagrad {name}", rows, labels, trials=trials,
-                         level=level, budget=budget, family="the ledger's statistical tests", figures=figures)
+    out = audit_outcome(f"audit_{name}", f"Privacy audit of noisy_adagrad {name}", rows, labels, trials=trials,
+                        level=level, budget=budget, family="the ledger's statistical tests", figures=figures)
+    if mech == "noisy_adagrad":
+        out = _with_exact_mu(out, [(n, T, figures[f"canary_mu_over_accountant_mu_{k}"])
+                                   for k, (n, T) in enumerate(configs)])
+    return out
+
+
+#: rounding allowance of the exact μ comparison (μ² is a sum of 2T terms of size ~1/z²; relative rounding ~1e-15)
+NA_MU_RTOL = 1e-9
+
+
+def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
+    """Add the exact half of a noisy AdaGrad audit: the μ-GDP parameter that the canary pair attains under the
+    mechanism's own noise (computed from the datasets and the calibrated σ's, no runs; the likelihood-ratio score
+    is exactly Gaussian) may not exceed the accountant's √(2T)/z — if it does, this pair alone is less private than
+    the accountant says, whatever the runs show.  Violated above 1 + NA_MU_RTOL, holds otherwise."""
+    bad = [(n, T, a) for n, T, a in attained if a > 1.0 + NA_MU_RTOL]
+    worst = max(attained, key=lambda x: x[2])
+    ctrl = decide.Control("the canary's exact μ (mechanism noise) vs the accountant's μ = √(2T)/z (exact, no runs)",
+                          0.0, "none (exact)", NA_MU_RTOL, None)
+    if bad:
+        n, T, a = bad[0]
+        dec = decide.Decision(decide.Verdict.VIOLATED, ctrl, a, a, a,
+                              f"n={n} T={T}: the canary attains μ = {a:.6g} × the accountant's μ (> 1: a leak, exact)")
+        return Outcome(verdict="violated", evidence=f"{dec.reason}; {out.evidence}", numbers=out.numbers,
+                       counterexample={"n": n, "steps": T, "canary_mu_over_accountant_mu": a}, plots=out.plots,
+                       decisions=list(out.decisions) + [dec])
+    n, T, a = worst
+    dec = decide.Decision(decide.Verdict.HOLDS, ctrl, a, a, a,
+                          f"the canary's exact μ is at most {a:.6g} × the accountant's (n={n} T={T})")
+    ev = out.evidence
+    tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
+    ev = f"{ev[:len(ev) - len(tail)]}; {dec.reason}{tail}"
+    return Outcome(verdict=str(out.verdict), evidence=ev, numbers=out.numbers,
+                   counterexample=out.counterexample, plots=out.plots, decisions=list(out.decisions) + [dec])
 
 
 def _na_audit_tests(name: str) -> int:
@@ -1822,7 +1941,9 @@ _NA_ADAGRAD_THREAT = (
     "likelihood ratio Σ_t ⟨ĝ_t, ∆g⟩/σ_b² + ⟨K_t, ∆G_t⟩_F/(2σ_B(t)²) in the mechanism's own noise geometry (GOE: "
     "variance 2σ_B² along every unit Frobenius direction), with the calibrated σ's, fixed from the datasets before "
     "any run; it is exactly Gaussian, with the μ this canary attains (figure canary_mu_over_accountant_mu_0) "
-    "against the accountant's √(2T)/z.")
+    "against the accountant's √(2T)/z. That ratio is also decided, exactly (no runs): above 1 (+1e-9 for rounding) "
+    "the pair alone is less private than the accountant says (violated). σ_B(t) is solved from "
+    "theory.noisy_adagrad.goe_noise_multiplier at the actual (z, Δ_t).")
 _NA_AUDIT_TEXT = {  # claim suffix: (statement, theory, notes)
     "dp_gd": (
         """The suite's DP-GD kernel (App. C.8, Alg. 3) is as private as the accountant says for Theorem 5.1's

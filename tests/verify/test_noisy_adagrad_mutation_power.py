@@ -1,0 +1,79 @@
+"""Issue 25 (mutation power) for noisy_adagrad: the parts of a statement that a check used to compute but only report
+are decided, and each new decision can fail."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from theory import noisy_adagrad as tn
+from verify import decide
+from verify.papers import noisy_adagrad as vn
+
+
+def test_sigma_promise_decides_the_accountant_bracket_against_the_promise():
+    z = math.sqrt(2 * math.log(1e5))  # Theorem 5.1's σn/L over √T at ε = 1, δ = 1e-5: accountant ε ≈ 0.759
+    ok = vn.sigma_promise(z * 40, 1600, 1.0, 1e-5, "x")
+    assert ok.verdict == decide.Verdict.HOLDS and 0.75 < ok.violated_bound <= ok.holds_bound < 0.77
+    bad = vn.sigma_promise(z * 40 * 0.5, 1600, 1.0, 1e-5, "x")  # half the noise: ε ≈ 1.63
+    assert bad.verdict == decide.Verdict.VIOLATED and bad.violated_bound > 1.6
+    edge = vn.sigma_promise(z * 40, 1600, 0.75888, 1e-5, "x")  # the promise inside the grid's bracket
+    assert edge.verdict == decide.Verdict.INCONCLUSIVE
+
+
+def test_theorem51_privacy_half_is_decided_and_holds():
+    out = vn.theorem5_1("quick", 0)
+    priv = [d for d in out.decisions if "(ε, δ)-DP for T" in d.control.test]
+    assert len(priv) == 1 and priv[0].verdict == decide.Verdict.HOLDS
+    assert out.numbers["accountant_epsilon_of_sigma_hi"] <= 1.0
+    assert out.numbers["accountant_epsilon_of_sigma_lo"] == pytest.approx(out.numbers["accountant_epsilon_of_sigma"],
+                                                                           abs=1e-3)
+
+
+def test_theorem51_a_tenfold_smaller_sigma_is_violated_by_its_privacy(monkeypatch):
+    """theorem5_1_sigma ×0.1 used to survive (less noise only lowers the excess risk); its σ is not (1, 1e-5)-DP."""
+    real = tn.theorem5_1_sigma()
+    monkeypatch.setattr(tn, "theorem5_1_sigma", lambda: real / 10)
+    out = vn.theorem5_1("quick", 0)
+    assert out.verdict == "violated"
+    c = out.counterexample
+    assert c["accountant_epsilon_lo"] > c["epsilon_promised"] == 1.0
+
+
+@pytest.mark.parametrize("adjacency", ["zero_out", "replace_one"])
+def test_goe_sigma_is_solved_at_the_actual_sensitivity(adjacency):
+    z, _, sigma_B = vn._na_adagrad_noise(16, 4, adjacency)
+    k = vn.NA_AUDIT_SENSITIVITY[adjacency]
+    delta_t = math.sqrt(2) * np.sqrt(np.arange(1, 5)) / 16
+    np.testing.assert_allclose(sigma_B, k * z * delta_t / math.sqrt(2), rtol=1e-14)
+
+
+def _goe_pow(power: float):
+    s, d = sp.Symbol("sigma", positive=True), sp.Symbol("Delta", positive=True)
+    return lambda: s**power * sp.sqrt(2) / d**power
+
+
+def test_goe_multiplier_power_mutant_changes_the_noise(monkeypatch):
+    """Evaluated at σ = Δ = 1 (as before) any power of σ and Δ gave the same σ_B; solved at the actual Δ_t it does
+    not."""
+    z, _, before = vn._na_adagrad_noise(16, 1, "zero_out")
+    monkeypatch.setattr(tn, "goe_noise_multiplier", _goe_pow(1.25))
+    _, _, after = vn._na_adagrad_noise(16, 1, "zero_out")
+    assert after[0] < 0.95 * before[0]  # kz/√2 > 1: the 1.25 power needs less noise for the same multiplier
+
+
+def test_exact_mu_decision_flags_an_under_noised_calibration(monkeypatch):
+    monkeypatch.setattr(tn, "goe_noise_multiplier", _goe_pow(1.25))
+    w = vn.na_adagrad_release_direction(16, 1, "zero_out")
+    assert w["mu"] / w["mu_accountant"] > 1.01
+    out = vn.na_audit("noisy_adagrad", "quick", 0, trials=2000)
+    assert out.verdict == "violated"
+    assert out.counterexample["canary_mu_over_accountant_mu"] > 1.01
+    assert any("exact" in d.control.test and d.verdict == decide.Verdict.VIOLATED for d in out.decisions)
+
+
+def test_exact_mu_decision_holds_unmutated():
+    out = vn.na_audit("noisy_adagrad", "quick", 0, trials=2000)
+    mu = [d for d in out.decisions if "canary's exact μ" in d.control.test]
+    assert len(mu) == 1 and mu[0].verdict == decide.Verdict.HOLDS and 0.998 <= mu[0].estimate <= 1.0
