@@ -50,7 +50,7 @@ def test_goe_sigma_is_solved_at_the_actual_sensitivity(adjacency):
 
 
 def _goe_pow(power: float):
-    s, d = sp.Symbol("sigma", positive=True), sp.Symbol("Delta", positive=True)
+    s, d = tn.sigma, tn.Delta
     return lambda: s**power * sp.sqrt(2) / d**power
 
 
@@ -77,3 +77,28 @@ def test_exact_mu_decision_holds_unmutated():
     out = vn.na_audit("noisy_adagrad", "quick", 0, trials=2000)
     mu = [d for d in out.decisions if "canary's exact μ" in d.control.test]
     assert len(mu) == 1 and mu[0].verdict == decide.Verdict.HOLDS and 0.998 <= mu[0].estimate <= 1.0
+
+
+def test_lemma5_rate_is_decided_flat_unmutated(quick_lemma5):
+    out = quick_lemma5
+    assert out.verdict == "holds"
+    assert abs(out.numbers["slope_in_t"]) <= vn.LEMMA5_SLOPE_MARGIN
+    assert abs(out.numbers["slope_in_n"]) <= vn.LEMMA5_SLOPE_MARGIN
+    assert "≤ the margin 0.1" in out.evidence
+
+
+@pytest.fixture(scope="module")
+def quick_lemma5():
+    return vn.lemma5("quick", 0)
+
+
+def test_lemma5_a_slower_rate_in_t_is_violated(monkeypatch):
+    """lemma5_statement with every exponent ×3/4 (L√t/n → L^(3/4) t^(3/8)/n^(3/4)) is larger on the grid, so the
+    ceiling and the pointwise bounds cannot see it; the ratio then grows like t^(1/8) along t: the rate fails."""
+    L, t, n = tn.L, tn.t, tn.n
+    monkeypatch.setattr(tn, "lemma5_statement",
+                        lambda: L ** sp.Rational(3, 4) * t ** sp.Rational(3, 8) / n ** sp.Rational(3, 4))
+    out = vn.lemma5("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["slope_in_t"] > vn.LEMMA5_SLOPE_MARGIN
+    assert out.counterexample["worst_ratio"] < out.counterexample["ceiling"]  # only the rate decides here
