@@ -102,3 +102,25 @@ def test_lemma5_a_slower_rate_in_t_is_violated(monkeypatch):
     assert out.verdict == "violated"
     assert out.counterexample["slope_in_t"] > vn.LEMMA5_SLOPE_MARGIN
     assert out.counterexample["worst_ratio"] < out.counterexample["ceiling"]  # only the rate decides here
+
+
+@pytest.mark.parametrize("fn", ["sigma_B_calibration", "lemma5_rigorous", "goe_noise_multiplier"])
+def test_section41_scale_in_L_catches_exponent_errors_the_sqrt_n_slack_absorbs(monkeypatch, fn):
+    """σ_B's forms with every positive variable's exponent ×5/4 (σ_B) or ×3/4 (the sensitivity, the GOE multiplier)
+    stay bounded along T and n (σ_B carries √n of slack) but are no longer scale-free in L."""
+    from verify.mutants import _powers
+
+    real = getattr(tn, fn)()
+    wrong = _powers(sp.Rational(5, 4) if fn == "sigma_B_calibration" else sp.Rational(3, 4))(real)
+    monkeypatch.setattr(tn, fn, lambda: wrong)
+    out = vn.section4_1_sigma("quick", 0)
+    assert out.verdict == "violated"
+    L_slopes = [out.numbers[f"tail_slope_c_B_{a}"] for a in vn.SEC41_L_AXES]
+    assert max(L_slopes) > vn.SEC41_VIOLATE and out.counterexample["largest_tail_slope"].startswith("c_B_L_")
+
+
+def test_section41_constants_are_scale_free_in_L():
+    a = vn.sec41_constants(100, 1000, 1.0, 1e-5, L=1.0)
+    for L in (1e-6, 1e6):
+        b = vn.sec41_constants(100, 1000, 1.0, 1e-5, L=L)
+        assert b["c_B"] == pytest.approx(a["c_B"], rel=1e-12) and b["c_b"] == pytest.approx(a["c_b"], rel=1e-12)

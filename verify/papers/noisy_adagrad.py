@@ -2543,8 +2543,11 @@ SEC41_AXES = {"quick": dict(T=(10, 100, 1000, 10_000), n=(10, 1000, 100_000, 10_
                             delta=(1e-3, 1e-6, 1e-9, 1e-12)),
               "full": dict(T=(10, 100, 1000, 10_000, 100_000), n=(10, 1000, 100_000, 10_000_000, 1_000_000_000),
                            eps=(1.0, 0.3, 0.1, 0.03, 0.01, 0.003), delta=(1e-3, 1e-5, 1e-7, 1e-9, 1e-11, 1e-13))}
+#: the gradient bound L, both ways (the statement is for every L > 0; a correct calibration is scale-free, so the
+#: constants do not move with L at all): L → 0 (the slope is taken against 1/L) and L → ∞
+SEC41_L_AXES = {"L_small": (1.0, 1e-2, 1e-4, 1e-6), "L_large": (1.0, 1e2, 1e4, 1e6)}
 #: the axes decided by the accountant's tail slopes; ε → 0 and δ → 0 are decided in closed form (Theorem 10)
-SEC41_SLOPE_AXES = ("T", "n")
+SEC41_SLOPE_AXES = ("T", "n", "L_small", "L_large")
 SEC41_DELTA_MAX = 1e-3
 SEC41_BASE = dict(T=100, n=1000, eps=1.0, delta=1e-5, L=1.0)
 #: tail slopes of log(implied constant) against log(axis): ≤ HOLD bounded (flat or falling), > VIOLATE growing
@@ -2694,8 +2697,10 @@ def _bounded(x) -> bool:
     "compose to one Gaussian of multiplier (Σ z_t⁻²)^{−1/2}, which must be at least z₀, the one-release multiplier "
     "dp-accounting's PLD certifies (ε/2, δ/2)-DP. (i) Along T and n (where the forms carry their exponents) the "
     "constant the accountant requires (sec41_constants) is followed from (T, n, ε, δ) = (100, 1000, 1, 1e-5) to "
-    "T = 10⁴ / 10⁵ and n = 10⁷ / 10⁹ (quick/full): bounded when both tail log-log slopes are ≤ 0.05, growing when "
-    "one exceeds 0.1. (ii) Along ε → 0 and δ → 0 (where the PLD accountant cannot follow: it fails below "
+    "T = 10⁴ / 10⁵ and n = 10⁷ / 10⁹ (quick/full), and along the gradient bound L from 1 to 10⁻⁶ (slope against "
+    "1/L) and to 10⁶ (the statement is for every L; correct forms are scale-free in L): bounded when every tail "
+    "log-log slope is ≤ 0.05, growing when one exceeds 0.1. (ii) Along ε → 0 and δ → 0 (where the PLD accountant "
+    "cannot follow: it fails below "
     "δ ≈ 1e-20) the constants are bounded in closed form through Theorem 10's multiplier √(2 ln(1.25/δ'))/ε' at "
     "(ε/2, δ/2) — valid since the accountant's z₀ is at most it at every grid point (checked) — with SymPy "
     "limits ε → 0⁺, δ → 0⁺ (K_b → 2√2; K_B → 2√2/√n). (iii) The calibrated phases are checked directly with "
@@ -2705,18 +2710,20 @@ def _bounded(x) -> bool:
     "1.4–2.5: σ_b with the printed constant 1 is NOT (ε/2, δ/2)-DP — its accountant ε is given) and that σ_B "
     "carries √n where the √2·L√t/n sensitivity needs 1/n: over-calibrated by √n (it follows Lemma 5's proof line "
     "L√t/√n, not its statement). Constant mutants are equivalent under the O(·) reading (declared; Theorem 10's "
-    "×10 too, its ×0.1 breaks the pointwise bound); exponent mutants move the tail slopes or the limits, except "
-    "where σ_B's √n slack absorbs them (σ_B ×5/4, the sensitivity ×3/4, the GOE multiplier ×3/4: survivors).",
+    "×10 too, its ×0.1 breaks the pointwise bound); exponent mutants move the tail slopes or the limits; those "
+    "that σ_B's √n slack absorbs along T and n (σ_B ×5/4, the sensitivity ×3/4, the GOE multiplier ×3/4) break the "
+    "scale in L (the constant then moves like L^(∓1/4)).",
 )
 def section4_1_sigma(budget: str, seed: int) -> Outcome:
     axes = by_budget(budget, SEC41_AXES["quick"], SEC41_AXES["full"])
     base = SEC41_BASE
     curves, slopes = {}, {}
     z_check = []
-    for ax, vals in axes.items():
-        pts = [sec41_constants(**{**base, ax: v}) for v in vals]
-        xs = ([1.0 / v for v in vals] if ax == "eps" else [math.log(1.0 / v) for v in vals] if ax == "delta"
-              else list(vals))
+    for ax, vals in {**axes, **SEC41_L_AXES}.items():
+        param = "L" if ax.startswith("L_") else ax
+        pts = [sec41_constants(**{**base, param: v}) for v in vals]
+        xs = ([1.0 / v for v in vals] if ax in ("eps", "L_small") else [math.log(1.0 / v) for v in vals]
+              if ax == "delta" else list(vals))
         for which in ("c_b", "c_B"):
             cs = [p[which] for p in pts]
             curves[(ax, which)] = (xs, cs)
@@ -2733,7 +2740,7 @@ def section4_1_sigma(budget: str, seed: int) -> Outcome:
     # a PLD grid of 1e-4 per event: allow T·1e-4 of rounding above ε/2
     direct_ok = all(r["eps_b"] <= r["eps"] / 2 + r["T"] * 1e-4 and r["eps_B"] <= r["eps"] / 2 + r["T"] * 1e-4
                     for r in direct)
-    decided = {k: v for k, v in slopes.items() if k.rsplit("_", 1)[1] in SEC41_SLOPE_AXES}
+    decided = {k: v for k, v in slopes.items() if any(k.endswith(f"_{a}") for a in SEC41_SLOPE_AXES)}
     top = max(decided.values())
     worst = max(decided, key=decided.get)
     if top > SEC41_VIOLATE or not limits_ok or not direct_ok:
@@ -2746,7 +2753,8 @@ def section4_1_sigma(budget: str, seed: int) -> Outcome:
     cB_n = curves[("n", "c_B")][1]
     evidence = (f"{verdict} (accountant + SymPy): (i) the constants the accountant requires — c_b ∈ "
                 f"[{min(cb_all):.3g}, {max(cb_all):.3g}] for σ_b, c_B from {cB_n[0]:.3g} at n = {axes['n'][0]:g} to "
-                f"{cB_n[-1]:.3g} at n = {axes['n'][-1]:g} for σ_B — have tail log-log slopes along T and n ≤ "
+                f"{cB_n[-1]:.3g} at n = {axes['n'][-1]:g} for σ_B — have tail log-log slopes along T, n and L "
+                f"(→ 0 and → ∞) ≤ "
                 f"{top:.3g} (largest {worst}; bounded ≤ {SEC41_HOLD}, growing > {SEC41_VIOLATE}); (ii) through "
                 f"Theorem 10 (accountant z₀ ≤ {max(z_check):.3f}× its multiplier at every grid point): K_b = "
                 f"{closed['K_b']} → {closed['K_b_eps0']} (ε → 0), {closed['K_b_delta0']} (δ → 0); K_B = "
