@@ -124,3 +124,22 @@ def test_section41_constants_are_scale_free_in_L():
     for L in (1e-6, 1e6):
         b = vn.sec41_constants(100, 1000, 1.0, 1e-5, L=L)
         assert b["c_B"] == pytest.approx(a["c_B"], rel=1e-12) and b["c_b"] == pytest.approx(a["c_b"], rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["dp_gd", "dp_gd_replace_one"])
+def test_dpgd_audit_decides_the_calibration_and_holds(name):
+    out = vn.na_audit(name, "quick", 0, trials=2000)
+    exact = [d for d in out.decisions if "Theorem 5.1's σ at nominal" in d.reason]
+    assert len(exact) == len(vn.NA_AUDITS[name][2])
+    assert all(d.verdict == decide.Verdict.HOLDS and d.holds_bound <= 4.0 for d in exact)
+
+
+@pytest.mark.parametrize("name", ["dp_gd", "dp_gd_replace_one"])
+def test_dpgd_audit_a_tenfold_smaller_sigma_is_violated(monkeypatch, name):
+    """theorem5_1_sigma ×0.1 used to survive: the kernel and the audit's accountant both took the smaller σ, so no
+    leak could show; its accountant ε (≈ 69) is far above the nominal 4."""
+    real = tn.theorem5_1_sigma()
+    monkeypatch.setattr(tn, "theorem5_1_sigma", lambda: real / 10)
+    out = vn.na_audit(name, "quick", 0, trials=2000)
+    assert out.verdict == "violated"
+    assert out.counterexample["exact_violated_bound"] > 4.0 and "nominal" in out.counterexample["exact_test"]

@@ -1893,7 +1893,34 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
     if mech == "noisy_adagrad":
         out = _with_exact_mu(out, [(n, T, figures[f"canary_mu_over_accountant_mu_{k}"])
                                    for k, (n, T) in enumerate(configs)])
+    else:  # Theorem 5.1's σ at the nominal (ε, δ): its accountant ε may not exceed the nominal ε (exact, no runs)
+        k_sens = NA_AUDIT_SENSITIVITY[adjacency]
+        decs = [sigma_promise(na_dpgd_audit_sigma(n, T, adjacency) * n / k_sens, T, AUDIT_EPSILON, AUDIT_DELTA,
+                              f"n={n} T={T}: Theorem 5.1's σ at nominal ε = {AUDIT_EPSILON:g} is "
+                              f"({AUDIT_EPSILON:g}, {AUDIT_DELTA:g})-DP ({adjacency})")
+                for n, T in configs]
+        out = _with_exact(out, decs, [{"n": n, "steps": T} for n, T in configs])
     return out
+
+
+def _with_exact(out: Outcome, decs: list, where: list) -> Outcome:
+    """``out`` with the exact (no runs) decisions ``decs`` added: violated if one is violated (its ``where`` and
+    bounds the counterexample), else the audit's verdict, made inconclusive by an inconclusive one."""
+    bad = [(d, w) for d, w in zip(decs, where) if d.verdict == decide.Verdict.VIOLATED]
+    if bad:
+        d, w = bad[0]
+        return Outcome(verdict="violated", evidence=f"{d.phrase()}; {out.evidence}", numbers=out.numbers,
+                       counterexample={**w, "exact_estimate": d.estimate, "exact_violated_bound": d.violated_bound,
+                                       "exact_test": d.control.test}, plots=out.plots,
+                       decisions=list(out.decisions) + list(decs))
+    verdict = str(out.verdict)
+    if verdict == "holds" and any(d.verdict != decide.Verdict.HOLDS for d in decs):
+        verdict = "inconclusive"
+    ev = out.evidence
+    tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
+    ev = f"{ev[:len(ev) - len(tail)]}; " + "; ".join(d.reason for d in decs) + tail
+    return Outcome(verdict=verdict, evidence=ev, numbers=out.numbers, counterexample=out.counterexample,
+                   plots=out.plots, decisions=list(out.decisions) + list(decs))
 
 
 #: rounding allowance of the exact μ comparison (μ² is a sum of 2T terms of size ~1/z²; relative rounding ~1e-15)
@@ -1937,6 +1964,9 @@ _NA_AUDIT_METHOD = ("Threshold on a quarter of the runs, error rates on the rest
                     "{tests} bounds at the "
                     "per-test level of the ledger's Bonferroni family (verify.decide).")
 _NA_DPGD_THREAT = (
+    "The calibration itself is decided exactly (no runs): dp-accounting's PLD bracket (grid 1e-4) of the T steps at "
+    "σn/(sensitivity) may not exceed the nominal ε = 4 (violated if its lower end does; with the audit's own "
+    "accountant the kernel and the promise would otherwise move together under a wrong σ). "
     "Threat model: every iterate is released (the accountant composes all T noisy steps); the score is the last "
     "iterate's θ_T[0], which for this canary (constant gradient, i.i.d. isotropic noise) carries the whole likelihood "
     "ratio of the T iterates — the released average iterate sums θ_0..θ_{{T−1}} and misses the last step, so it "
@@ -1961,7 +1991,8 @@ _NA_AUDIT_TEXT = {  # claim suffix: (statement, theory, notes)
     "dp_gd": (
         """The suite's DP-GD kernel (App. C.8, Alg. 3) is as private as the accountant says for Theorem 5.1's
         σ: no distinguishing test between neighbouring datasets, observing every iterate, certifies a larger ε than
-        dp-accounting's T composed Gaussian mechanisms of multiplier σn/L.""",
+        dp-accounting's T composed Gaussian mechanisms of multiplier σn/L — and that ε is within the nominal ε the σ
+        is calibrated for.""",
         ("theory.noisy_adagrad.theorem5_1_sigma",),
         "Zero-out adjacency: D = n zero records, D′ = record 0 replaced by the canary x = e₁, y = 10⁶ (absolute "
         "loss; gradient −e₁/n at every step, the full sensitivity L/n). σ = L√(2T log(1/δ))/(εn) at nominal ε = 4, "
@@ -1983,7 +2014,8 @@ _NA_AUDIT_TEXT = {  # claim suffix: (statement, theory, notes)
         """The suite's DP-GD kernel (App. C.8, Alg. 3) with Theorem 5.1's σ for the replace-one sensitivity 2L/n
         is as private as dp-accounting says under replace-one adjacency: no distinguishing test between datasets
         that differ in one record's value, observing every iterate, certifies a larger ε than T composed Gaussian
-        mechanisms of multiplier σn/L under REPLACE_ONE.""",
+        mechanisms of multiplier σn/L under REPLACE_ONE — and that ε is within the nominal ε the σ is calibrated
+        for.""",
         ("theory.noisy_adagrad.theorem5_1_sigma",),
         "Replace-one adjacency: record 0 is x = e₁ on both datasets with target −10⁶ on D and +10⁶ on D′ (absolute "
         "loss: gradients +e₁/n and −e₁/n at every step, 2L/n apart — the full replace-one sensitivity of the average "
