@@ -594,6 +594,10 @@ for _m in ("noise*3", "stepsize*10"):
 # ======================================================================================
 # Proposition 5.2: adaptive stepsizes, α_t = (b_0² + tC)^{1/4}
 # ======================================================================================
+for _m in ("x10", "x0.1"):
+    declare_equivalent("adp.proposition5.2", f"proposition5_2_terms:{_m}", "the statement compares the two privacy "
+                       "terms (11) and (12) only through their ratio; one constant factor on both leaves the ratio, "
+                       "its break-even T and every comparison unchanged")
 #: the paper's own experiment for the adaptive stepsize (b_0² = 20, ν = 1e-5, T = 11700)
 P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
 
@@ -612,6 +616,8 @@ P52_BUDGETS = Budgets(quick=P52Settings(trials=200, T_m=2000), full=P52Settings(
     statement="""Proposition 5.2 and the sentence after it: with b²_{t+1} = b_t² + max(‖∇f‖², ν) and α_t = (b_0² + tC)^{1/4},
     ADP-SGD's bound (11) is tighter than DP-SGD's bound (12) by a factor O(log T): (12)/(11) = ¼·log(1 + Tν/b_0²).""",  # noqa: E501
     theory=(tadp.proposition5_2_terms, tadp.proposition5_2_ratio, tadp.proposition5_2_break_even),
+    # the statement: ADP's term (11) ≤ DP-SGD's (12), i.e. (12)/(11) ≥ 1 — a larger ratio only weakens it
+    weaker_if={"theory.adp.proposition5_2_ratio": "larger"},
     notes="Exact (sympy): the ratio of the stated privacy terms and its break-even T* = (e⁴ − 1)·b_0²/ν. The verdict "
     "asks whether (11) ≤ (12) — ADP's guarantee at least as tight — for every T ≥ 2 the proposition allows: "
     "violated when T* > 2, with the smallest counterexample at the natural start b_0² = ν (the first b² is at least "
