@@ -80,7 +80,9 @@ REMARK41_BUDGETS = Budgets(quick=Remark41Settings(examples=400, starts=6, tmax=6
     with equality at α_t² = b_t; hence M_dp/M_adp = T·Σ1/b_t²/(Σ1/b_t)² ≥ 1 (Cauchy–Schwarz).""",
     theory=(tadp.m_value, tadp.m_adp, tadp.m_ratio),
     notes="Exact: seeded search over sequences with exponents drawn from edge values in [-6, 6] (α_t, b_t = 10^u), "
-    "lengths 1..200, plus L-BFGS-B over log α for fixed b; the equality case α² = b is evaluated on every b drawn. "
+    "lengths 1..200, plus L-BFGS-B over log α for fixed b; the equality case α² = b is evaluated on every b drawn, "
+    "and so is the identity M_dp/M_adp = M(α ≡ 1, b)/M_adp (m_ratio against m_value and m_adp with correctly rounded "
+    "sums). "
     "The tolerance is the rounding bound of theory's sums (verify.papers.adp.relative_tolerance).",
 )
 def remark4_1(budget: str, seed: int) -> Outcome:
@@ -90,14 +92,18 @@ def remark4_1(budget: str, seed: int) -> Outcome:
         k = int(rng.integers(1, tmax + 1))
         return 10.0 ** edge_values(rng, k, -6.0, 6.0), 10.0 ** edge_values(rng, k, -6.0, 6.0)
 
-    eq_dev, ratio_min = [0.0], [np.inf]
+    eq_dev, ratio_min, id_dev = [0.0], [np.inf], [0.0]
 
     def slack(p) -> float:
         alpha, b = p
         tol = relative_tolerance(b.size)
         m, madp = tadp.m_value(alpha, b), tadp.m_adp(b)
         eq_dev[0] = max(eq_dev[0], abs(tadp.m_value(np.sqrt(b), b) - madp) / madp / tol)
-        ratio_min[0] = min(ratio_min[0], (tadp.m_ratio(b) - 1.0) / tol)
+        r = tadp.m_ratio(b)
+        ratio_min[0] = min(ratio_min[0], (r - 1.0) / tol)
+        # the identity M_dp/M_adp = M(α ≡ 1, b)/M_adp (DP-SGD's constant α), against correctly rounded sums
+        ref = tadp.m_value(np.ones_like(b), b, exact=True) / tadp.m_adp(b, exact=True)
+        id_dev[0] = max(id_dev[0], abs(r - ref) / ref / tol)
         return (m - madp) / m / tol  # in units of the rounding bound: ≥ −1 means "holds"
 
     hw = random_search(slack, pair, examples, seed)
@@ -107,18 +113,19 @@ def remark4_1(budget: str, seed: int) -> Outcome:
         adv.append(adversarial_search(lambda u, b=b: slack((10.0 ** u, b)), dim, (-6.0, 6.0), starts,
                                       child_seed(seed, "adp.remark4.1", "adversarial", k)))
     worst = min([hw] + adv, key=lambda w: w.slack)
-    holds = worst.slack >= -1.0 and eq_dev[0] <= 1.0 and ratio_min[0] >= -1.0
+    holds = worst.slack >= -1.0 and eq_dev[0] <= 1.0 and ratio_min[0] >= -1.0 and id_dev[0] <= 1.0
     counter = None
     if not holds:
         alpha, b = worst.example if isinstance(worst.example, tuple) else (10.0 ** worst.example, None)
         counter = {"alpha": np.asarray(alpha).tolist(), "b": None if b is None else np.asarray(b).tolist(),
-                   "slack_in_rounding_units": worst.slack}
+                   "slack_in_rounding_units": worst.slack, "identity_deviation_rounding_units": id_dev[0]}
     n_eval = hw.evaluated + sum(w.evaluated for w in adv)
     evidence = (f"{'holds' if holds else 'violated'} (exact): {n_eval} evaluations: min (M − M_adp)/M = "
                 f"{worst.slack:.3g} rounding bounds ({'≥' if worst.slack >= -1.0 else '<'} −1, the rounding "
                 "allowance); "
                 f"|M(√b) − M_adp|/M_adp ≤ {eq_dev[0]:.3g} rounding bounds; min (M_dp/M_adp − 1) = {ratio_min[0]:.3g} "
-                "rounding bounds")
+                f"rounding bounds; |M_dp/M_adp − M(1, b)/M_adp|/(M_dp/M_adp) ≤ {id_dev[0]:.3g} rounding bounds (the "
+                "identity)")
     Ts = np.unique(np.logspace(0, 6, 13).astype(int))
     ratios = [tadp.m_ratio(tadp.polynomial_schedule(int(k), 1.0, 1.0)) for k in Ts]
     fig = Figure("remark4_1", "adp Remark 4.1: M_dp/M_adp ≥ 1", [Panel(
@@ -127,7 +134,8 @@ def remark4_1(budget: str, seed: int) -> Outcome:
                                                         style="dashed")],
         xscale="log")])
     figures = {"evaluations": n_eval, "min_slack_rounding_units": worst.slack,
-               "max_equality_deviation_rounding_units": eq_dev[0], "min_ratio_minus_1_rounding_units": ratio_min[0]}
+               "max_equality_deviation_rounding_units": eq_dev[0], "min_ratio_minus_1_rounding_units": ratio_min[0],
+               "max_identity_deviation_rounding_units": id_dev[0]}
     return Outcome(verdict="holds" if holds else "violated", evidence=evidence, numbers=figures, counterexample=counter,
                    plots=[fig])
 
@@ -586,6 +594,10 @@ for _m in ("noise*3", "stepsize*10"):
 # ======================================================================================
 # Proposition 5.2: adaptive stepsizes, α_t = (b_0² + tC)^{1/4}
 # ======================================================================================
+for _m in ("x10", "x0.1"):
+    declare_equivalent("adp.proposition5.2", f"proposition5_2_terms:{_m}", "the statement compares the two privacy "
+                       "terms (11) and (12) only through their ratio; one constant factor on both leaves the ratio, "
+                       "its break-even T and every comparison unchanged")
 #: the paper's own experiment for the adaptive stepsize (b_0² = 20, ν = 1e-5, T = 11700)
 P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
 
@@ -604,6 +616,8 @@ P52_BUDGETS = Budgets(quick=P52Settings(trials=200, T_m=2000), full=P52Settings(
     statement="""Proposition 5.2 and the sentence after it: with b²_{t+1} = b_t² + max(‖∇f‖², ν) and α_t = (b_0² + tC)^{1/4},
     ADP-SGD's bound (11) is tighter than DP-SGD's bound (12) by a factor O(log T): (12)/(11) = ¼·log(1 + Tν/b_0²).""",  # noqa: E501
     theory=(tadp.proposition5_2_terms, tadp.proposition5_2_ratio, tadp.proposition5_2_break_even),
+    # the statement: ADP's term (11) ≤ DP-SGD's (12), i.e. (12)/(11) ≥ 1 — a larger ratio only weakens it
+    weaker_if={"theory.adp.proposition5_2_ratio": "larger"},
     notes="Exact (sympy): the ratio of the stated privacy terms and its break-even T* = (e⁴ − 1)·b_0²/ν. The verdict "
     "asks whether (11) ≤ (12) — ADP's guarantee at least as tight — for every T ≥ 2 the proposition allows: "
     "violated when T* > 2, with the smallest counterexample at the natural start b_0² = ν (the first b² is at least "

@@ -1,0 +1,145 @@
+"""Issue 25 (mutation power) for noisy_adagrad: the parts of a statement that a check used to compute but only report
+are decided, and each new decision can fail."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from theory import noisy_adagrad as tn
+from verify import decide
+from verify.papers import noisy_adagrad as vn
+
+
+def test_sigma_promise_decides_the_accountant_bracket_against_the_promise():
+    z = math.sqrt(2 * math.log(1e5))  # Theorem 5.1's σn/L over √T at ε = 1, δ = 1e-5: accountant ε ≈ 0.759
+    ok = vn.sigma_promise(z * 40, 1600, 1.0, 1e-5, "x")
+    assert ok.verdict == decide.Verdict.HOLDS and 0.75 < ok.violated_bound <= ok.holds_bound < 0.77
+    bad = vn.sigma_promise(z * 40 * 0.5, 1600, 1.0, 1e-5, "x")  # half the noise: ε ≈ 1.63
+    assert bad.verdict == decide.Verdict.VIOLATED and bad.violated_bound > 1.6
+    edge = vn.sigma_promise(z * 40, 1600, 0.75888, 1e-5, "x")  # the promise inside the grid's bracket
+    assert edge.verdict == decide.Verdict.INCONCLUSIVE
+
+
+def test_theorem51_privacy_half_is_decided_and_holds():
+    out = vn.theorem5_1("quick", 0)
+    priv = [d for d in out.decisions if "(ε, δ)-DP for T" in d.control.test]
+    assert len(priv) == 1 and priv[0].verdict == decide.Verdict.HOLDS
+    assert out.numbers["accountant_epsilon_of_sigma_hi"] <= 1.0
+    assert out.numbers["accountant_epsilon_of_sigma_lo"] == pytest.approx(out.numbers["accountant_epsilon_of_sigma"],
+                                                                           abs=1e-3)
+
+
+def test_theorem51_a_tenfold_smaller_sigma_is_violated_by_its_privacy(monkeypatch):
+    """theorem5_1_sigma ×0.1 used to survive (less noise only lowers the excess risk); its σ is not (1, 1e-5)-DP."""
+    real = tn.theorem5_1_sigma()
+    monkeypatch.setattr(tn, "theorem5_1_sigma", lambda: real / 10)
+    out = vn.theorem5_1("quick", 0)
+    assert out.verdict == "violated"
+    c = out.counterexample
+    assert c["accountant_epsilon_lo"] > c["epsilon_promised"] == 1.0
+
+
+@pytest.mark.parametrize("adjacency", ["zero_out", "replace_one"])
+def test_goe_sigma_is_solved_at_the_actual_sensitivity(adjacency):
+    z, _, sigma_B = vn._na_adagrad_noise(16, 4, adjacency)
+    k = vn.NA_AUDIT_SENSITIVITY[adjacency]
+    delta_t = math.sqrt(2) * np.sqrt(np.arange(1, 5)) / 16
+    np.testing.assert_allclose(sigma_B, k * z * delta_t / math.sqrt(2), rtol=1e-14)
+
+
+def _goe_pow(power: float):
+    s, d = tn.sigma, tn.Delta
+    return lambda: s**power * sp.sqrt(2) / d**power
+
+
+def test_goe_multiplier_power_mutant_changes_the_noise(monkeypatch):
+    """Evaluated at σ = Δ = 1 (as before) any power of σ and Δ gave the same σ_B; solved at the actual Δ_t it does
+    not."""
+    z, _, before = vn._na_adagrad_noise(16, 1, "zero_out")
+    monkeypatch.setattr(tn, "goe_noise_multiplier", _goe_pow(1.25))
+    _, _, after = vn._na_adagrad_noise(16, 1, "zero_out")
+    assert after[0] < 0.95 * before[0]  # kz/√2 > 1: the 1.25 power needs less noise for the same multiplier
+
+
+def test_exact_mu_decision_flags_an_under_noised_calibration(monkeypatch):
+    monkeypatch.setattr(tn, "goe_noise_multiplier", _goe_pow(1.25))
+    w = vn.na_adagrad_release_direction(16, 1, "zero_out")
+    assert w["mu"] / w["mu_accountant"] > 1.01
+    out = vn.na_audit("noisy_adagrad", "quick", 0, trials=2000)
+    assert out.verdict == "violated"
+    assert out.counterexample["canary_mu_over_accountant_mu"] > 1.01
+    assert any("exact" in d.control.test and d.verdict == decide.Verdict.VIOLATED for d in out.decisions)
+
+
+def test_exact_mu_decision_holds_unmutated():
+    out = vn.na_audit("noisy_adagrad", "quick", 0, trials=2000)
+    mu = [d for d in out.decisions if "canary's exact μ" in d.control.test]
+    assert len(mu) == 1 and mu[0].verdict == decide.Verdict.HOLDS and 0.998 <= mu[0].estimate <= 1.0
+
+
+def test_lemma5_rate_is_decided_flat_unmutated(quick_lemma5):
+    out = quick_lemma5
+    assert out.verdict == "holds"
+    assert abs(out.numbers["slope_in_t"]) <= vn.LEMMA5_SLOPE_MARGIN
+    assert abs(out.numbers["slope_in_n"]) <= vn.LEMMA5_SLOPE_MARGIN
+    assert "≤ the margin 0.1" in out.evidence
+
+
+@pytest.fixture(scope="module")
+def quick_lemma5():
+    return vn.lemma5("quick", 0)
+
+
+def test_lemma5_a_slower_rate_in_t_is_violated(monkeypatch):
+    """lemma5_statement with every exponent ×3/4 (L√t/n → L^(3/4) t^(3/8)/n^(3/4)) is larger on the grid, so the
+    ceiling and the pointwise bounds cannot see it; the ratio then grows like t^(1/8) along t: the rate fails."""
+    L, t, n = tn.L, tn.t, tn.n
+    monkeypatch.setattr(tn, "lemma5_statement",
+                        lambda: L ** sp.Rational(3, 4) * t ** sp.Rational(3, 8) / n ** sp.Rational(3, 4))
+    out = vn.lemma5("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["slope_in_t"] > vn.LEMMA5_SLOPE_MARGIN
+    assert out.counterexample["worst_ratio"] < out.counterexample["ceiling"]  # only the rate decides here
+
+
+@pytest.mark.parametrize("fn", ["sigma_B_calibration", "lemma5_rigorous", "goe_noise_multiplier"])
+def test_section41_scale_in_L_catches_exponent_errors_the_sqrt_n_slack_absorbs(monkeypatch, fn):
+    """σ_B's forms with every positive variable's exponent ×5/4 (σ_B) or ×3/4 (the sensitivity, the GOE multiplier)
+    stay bounded along T and n (σ_B carries √n of slack) but are no longer scale-free in L."""
+    from verify.mutants import _powers
+
+    real = getattr(tn, fn)()
+    wrong = _powers(sp.Rational(5, 4) if fn == "sigma_B_calibration" else sp.Rational(3, 4))(real)
+    monkeypatch.setattr(tn, fn, lambda: wrong)
+    out = vn.section4_1_sigma("quick", 0)
+    assert out.verdict == "violated"
+    L_slopes = [out.numbers[f"tail_slope_c_B_{a}"] for a in vn.SEC41_L_AXES]
+    assert max(L_slopes) > vn.SEC41_VIOLATE and out.counterexample["largest_tail_slope"].startswith("c_B_L_")
+
+
+def test_section41_constants_are_scale_free_in_L():
+    a = vn.sec41_constants(100, 1000, 1.0, 1e-5, L=1.0)
+    for L in (1e-6, 1e6):
+        b = vn.sec41_constants(100, 1000, 1.0, 1e-5, L=L)
+        assert b["c_B"] == pytest.approx(a["c_B"], rel=1e-12) and b["c_b"] == pytest.approx(a["c_b"], rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["dp_gd", "dp_gd_replace_one"])
+def test_dpgd_audit_decides_the_calibration_and_holds(name):
+    out = vn.na_audit(name, "quick", 0, trials=2000)
+    exact = [d for d in out.decisions if "Theorem 5.1's σ at nominal" in d.reason]
+    assert len(exact) == len(vn.NA_AUDITS[name][2])
+    assert all(d.verdict == decide.Verdict.HOLDS and d.holds_bound <= 4.0 for d in exact)
+
+
+@pytest.mark.parametrize("name", ["dp_gd", "dp_gd_replace_one"])
+def test_dpgd_audit_a_tenfold_smaller_sigma_is_violated(monkeypatch, name):
+    """theorem5_1_sigma ×0.1 used to survive: the kernel and the audit's accountant both took the smaller σ, so no
+    leak could show; its accountant ε (≈ 69) is far above the nominal 4."""
+    real = tn.theorem5_1_sigma()
+    monkeypatch.setattr(tn, "theorem5_1_sigma", lambda: real / 10)
+    out = vn.na_audit(name, "quick", 0, trials=2000)
+    assert out.verdict == "violated"
+    assert out.counterexample["exact_violated_bound"] > 4.0 and "nominal" in out.counterexample["exact_test"]
