@@ -1,0 +1,161 @@
+"""kernels.dp_adam.round_parallel_row_major_with: the threaded row-major round against round_with and the reference.
+
+The threaded row-major round sums each record's squared norm chunk by chunk (chunks of ``kd._ROW_CHUNK``
+coordinates) and adds the chunk sums, where ``round_with`` sums the whole row in one pass, so the clip factors
+agree to float64 rounding, not bit for bit.  Every other operation is the same in the same order.  The tolerances
+below are derived from that:
+
+* a sum of n terms computed in two orders differs by at most 2·γ_n relative (γ_n = n·u/(1 − n·u), u = 2⁻⁵³,
+  n ≤ d bounds the longest chain of additions of either order, for the sixteen-lane dot and STP's in-order sum);
+  the factor min(1, C/√s)/B halves that and adds a few roundings: rtol_f = γ_d + 8u;
+* ḡ_j = Σ_i f_i g_ij in the same order with factors perturbed by rtol_f: |Δḡ_j| ≤ (rtol_f + 2Bu)·Σ_i f_i|g_ij|
+  (the second term: the roundings of the sum itself may move with its inputs), doubled for slack;
+* θ, m, v, v_clean are elementwise functions of ḡ_j and the (identical) state and noise; we allow a relative
+  condition number of KAPPA = 10³ for one update on this data (with atol scaled by the largest magnitude, for
+  coordinates near zero).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from kernels import dp_adam as kd
+from kernels import dp_adam_reference as R
+
+U = 2.0**-53
+KAPPA = 1e3
+D = 3 * kd._ROW_CHUNK + 37  # four chunks, the last one short and not a multiple of 16
+
+
+def gamma(n):
+    return n * U / (1 - n * U)
+
+
+def _prm(variant, opt, clip):
+    return kd.AdamParams(variant, opt, 0.1, 0.9, 0.99, 1e-3, clip, 0.3, 0.2, 1e-4)
+
+
+def _state(d, seed):
+    r = np.random.default_rng(seed)
+    return [r.standard_normal(d) * 0.1, r.standard_normal(d) * 0.01, r.uniform(0.0, 0.5, d), np.zeros(d)]
+
+
+def _both(G, prm, t, zm, zv, threads=2):
+    """(neg, [θ, m, v, v_clean], fac, ḡ) from round_with (row-major) and from the threaded row-major round."""
+    B, d = G.shape
+    outs = []
+    for parallel in (False, True):
+        st = _state(d, 5)
+        fac, gb = np.empty(B), np.empty(d)
+        if parallel:
+            neg = kd.with_threads(threads, kd.round_parallel_row_major_with, G, *st, t, prm, 0.05, zm, zv, fac, gb)
+        else:
+            neg = kd.round_with(G, *st, t, prm, 0.05, zm, zv, np.random.default_rng(0), False, fac, gb, True)
+        outs.append((neg, st, fac, gb))
+    return outs
+
+
+@pytest.mark.parametrize("variant", list(kd.VARIANTS))
+@pytest.mark.parametrize("opt", [0, 1])
+def test_agrees_with_round_with_to_rounding_when_clipping_is_active(variant, opt):
+    rng = np.random.default_rng(21)
+    B = 3
+    G = rng.standard_normal((B, D)) * 0.01  # norms ≈ 0.01·√D ≈ 4.4 > C = 1: every record is clipped
+    zm, zv = rng.standard_normal(D), rng.standard_normal(D)
+    code = kd.VARIANTS[variant]
+    for t in (0, 2):  # t > 0: scale-then-privatize scales the norm by v̂_{t−1}
+        (n1, s1, f1, g1), (n2, s2, f2, g2) = _both(G, _prm(code, opt, 1.0), t, zm, zv)
+        assert np.all(f1 < 1.0 / B)  # clipping active
+        rtol_f = gamma(D) + 8 * U
+        np.testing.assert_allclose(f2, f1, rtol=rtol_f, atol=0)
+        bound = 2 * (rtol_f + 2 * B * U) * (f1[:, None] * np.abs(G)).sum(axis=0)
+        assert np.all(np.abs(g2 - g1) <= bound)
+        tol = KAPPA * rtol_f
+        for a, b in zip(s1, s2):
+            np.testing.assert_allclose(b, a, rtol=tol, atol=tol * np.max(np.abs(a)))
+        assert n1 == n2
+
+
+@pytest.mark.parametrize("variant", list(kd.VARIANTS))
+def test_bit_identical_to_round_with_when_clipping_is_inactive(variant):
+    # C = inf: every factor is exactly 1/B whatever the norm's rounding, so nothing else can differ
+    rng = np.random.default_rng(22)
+    G = rng.standard_normal((4, D))
+    zm, zv = rng.standard_normal(D), rng.standard_normal(D)
+    for t in (0, 3):
+        (n1, s1, f1, g1), (n2, s2, f2, g2) = _both(G, _prm(kd.VARIANTS[variant], 0, math.inf), t, zm, zv)
+        assert n1 == n2
+        for a, b in zip(s1 + [f1, g1], s2 + [f2, g2]):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("variant", [v for v in kd.VARIANTS if v not in ("scale_then_privatize", "noiseless_stp")])
+def test_bit_identical_to_round_with_when_every_partial_sum_is_exact(variant):
+    # entries k·2⁻⁸ with |k| ≤ 8: every product and partial sum of the squared norm is a multiple of 2⁻¹⁶ below 2³⁷,
+    # so both orders give the exact norm, the same clip factor and (clipping active) the same bits everywhere
+    rng = np.random.default_rng(23)
+    G = rng.integers(-8, 9, (3, D)) * 2.0**-8
+    zm, zv = rng.standard_normal(D), rng.standard_normal(D)
+    for opt in (0, 1):
+        (n1, s1, f1, g1), (n2, s2, f2, g2) = _both(G, _prm(kd.VARIANTS[variant], opt, 1.0), 2, zm, zv)
+        assert np.all(f1 < 1.0 / 3)
+        assert n1 == n2
+        for a, b in zip(s1 + [f1, g1], s2 + [f2, g2]):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("d", [1, 17, 1500, kd._ROW_CHUNK])
+def test_bit_identical_to_round_with_within_one_chunk(d):
+    # a row of at most one chunk is summed exactly as round_with sums it: every variant, clipping active
+    rng = np.random.default_rng(24)
+    G = rng.standard_normal((3, d)) * 3.0
+    zm, zv = rng.standard_normal(d), rng.standard_normal(d)
+    for code in kd.VARIANTS.values():
+        (n1, s1, f1, g1), (n2, s2, f2, g2) = _both(G, _prm(code, 0, 1.0), 2, zm, zv)
+        assert n1 == n2
+        for a, b in zip(s1 + [f1, g1], s2 + [f2, g2]):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_the_same_bits_for_one_and_two_threads():
+    rng = np.random.default_rng(25)
+    G = rng.standard_normal((5, D)) * 0.01
+    zm = rng.standard_normal(D)
+    runs = [_both(G, _prm(3, 0, 1.0), 2, zm, zm, threads)[1] for threads in (1, 2)]
+    assert runs[0][0] == runs[1][0]
+    for a, b in zip(runs[0][1] + [runs[0][2], runs[0][3]], runs[1][1] + [runs[1][2], runs[1][3]]):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("variant", list(kd.VARIANTS))
+def test_matches_the_numpy_reference_with_the_same_noise(variant):
+    # four rounds against the NumPy reference, beside round_with on the same inputs: the threaded round is as close
+    # to the reference as round_with is, up to the rounding bound of the first test (KAPPA·rtol_f); bias
+    # correction's v̂ − bias near the floor makes both deviate by ~1e-12 relative here, so a fixed 1e-12 would not
+    # separate the two paths
+    rng = np.random.default_rng(26)
+    B, d = 4, 2 * kd._ROW_CHUNK + 5
+    cfg = kd.RoundConfig(variant=variant, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3, clip_norm=1.0, sigma=0.7,
+                         batch_size=B, floor=1e-4).validated()
+    sm, sv = kd.noise_stds(cfg)
+    prm = kd.adam_params(cfg, sm, sv)
+    par, ser = kd.State.zeros(d), kd.State.zeros(d)
+    th, rs = np.zeros(d), R.adam_init(d)
+    fac, gb = np.empty(B), np.empty(d)
+    clipped = 0
+    for t in range(4):
+        G = rng.standard_normal((B, d)) * (rng.uniform(0.3, 3) / math.sqrt(d))  # norms around C: some clipped
+        zm, zv = rng.standard_normal(d), rng.standard_normal(d)
+        n1 = kd.with_threads(2, kd.round_parallel_row_major_with, G, par.theta, par.m, par.v, par.vclean, t, prm,
+                             0.01, zm, zv, fac, gb)
+        clipped += int(np.sum(fac < 1.0 / B))
+        n0 = kd.round_with(G, ser.theta, ser.m, ser.v, ser.vclean, t, prm, 0.01, zm, zv, np.random.default_rng(0),
+                           False, fac, gb, True)
+        th, n2 = R.reference_round(variant, "adam", th, rs, G, zm, zv, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3,
+                                   clip_norm=1.0, std_m=sm, std_v=sv, bc_sub=0.01, floor=1e-4)
+        assert n1 == n0 == n2
+    assert clipped > 0
+    np.testing.assert_allclose(par.theta, th, rtol=1e-10, atol=1e-12)
+    tol = KAPPA * (gamma(d) + 8 * U)
+    assert np.all(np.abs(par.theta - th) <= np.abs(ser.theta - th) + tol * (np.abs(ser.theta) + np.max(np.abs(th))))
