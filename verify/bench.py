@@ -141,13 +141,16 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     row and the average fit, the threaded row-major round (``kernels.dp_adam.round_parallel_row_major_with``, each
     thread owns a coordinate range: one parallel sweep per record takes the record's partial norms and adds the
     previous record's clipped part into the average, so the gradients are read from memory once by both cores;
-    its norms are summed by chunks, so it agrees with ``round_with`` to rounding), with pre-drawn noise.
+    its norms are summed by chunks, so it agrees with ``round_with`` to rounding), with pre-drawn noise and with
+    the noise drawn in the kernel (numba's Generator, the numbers ``round_with`` draws, on one thread spread over
+    the sweeps while the other thread streams more of the rows).
     Bytes moved per round (counted, not estimated from time): two-pass, the gradients read twice (2·B·d·8), θ, m,
     v read and written (6·d·8), the averaged gradient scratch written and read (2·d·8); row-major (one thread or
     threaded), the gradients read once and the average read once (B·d·8 + d·8) instead; plus the pre-drawn noise
-    read (d·8) on those paths.  Each path's bandwidth fraction is its own traffic per second; the row reported is
-    the fastest path.  The bandwidth fraction of the fastest path is against the best
-    STREAM copy measured in the same run (one thread, and N threads), i.e. the machine's measured bandwidth.
+    read (d·8) on those paths (the threaded in-kernel draws: written to a buffer and read, 2·d·8).  Each path's
+    bandwidth fraction is its own traffic per second; the row reported is the fastest path.  The bandwidth fraction
+    of the fastest path is against the best STREAM copy measured in the same run (one thread, and N threads), i.e.
+    the machine's measured bandwidth.
     The reference is NumPy, whose matrix products use every BLAS thread.
     """  # noqa: E501
     import numba
@@ -186,7 +189,14 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
 
     def kernel_threaded_row_major():
         z = nrng.standard_normal(d)
-        kd.with_threads(threads, kd.round_parallel_row_major_with, grads, th, m, v, vc, 10, prm, bias, z, z, fac, gb)
+        kd.with_threads(threads, kd.round_parallel_row_major_with, grads, th, m, v, vc, 10, prm, bias, z, z, krng,
+                        False, fac, gb, threads)
+
+    zbuf_m = np.empty(d)
+
+    def kernel_threaded_row_major_inkernel():
+        kd.with_threads(threads, kd.round_parallel_row_major_with, grads, th, m, v, vc, 10, prm, bias, zbuf_m, zbuf_m,
+                        krng, True, fac, gb, threads)
 
     rth, rm, rv, _ = state()
     rrng = np.random.default_rng(3)
@@ -205,6 +215,7 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
         paths[f"threaded ({threads})"] = kernel_threaded
         if kd.row_major_fits(d):
             paths[f"threaded ({threads}), row-major"] = kernel_threaded_row_major
+            paths[f"threaded ({threads}), row-major, in-kernel"] = kernel_threaded_row_major_inkernel
     for fn in paths.values():
         fn()  # compile / load the cache
     rates = {name: _best_rate(fn, d, repeats) for name, fn in paths.items()}
@@ -230,6 +241,9 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     # (the second read, and the running average, stay in the last-level cache) and the average once in the update
     per_round_bytes = {name: (bytes_in - (B + 1) * d * 8 if "row-major" in name else bytes_in)
                        + (0 if name.startswith("in-kernel") else d * 8) for name in paths}
+    for name in paths:  # the threaded in-kernel draws go through a noise buffer: written, then read by the update
+        if name.startswith("threaded") and name.endswith("in-kernel"):
+            per_round_bytes[name] += d * 8
     fractions = {name: per_round_bytes[name] * rates[name] / d / bw for name in paths}
     # the physical limit: the least traffic any implementation of the round must move (the gradients read once;
     # θ, m, v read and written once; the noise drawn in registers) at the measured bandwidth, over the time taken

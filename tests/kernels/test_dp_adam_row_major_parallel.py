@@ -49,7 +49,8 @@ def _both(G, prm, t, zm, zv, threads=2):
         st = _state(d, 5)
         fac, gb = np.empty(B), np.empty(d)
         if parallel:
-            neg = kd.with_threads(threads, kd.round_parallel_row_major_with, G, *st, t, prm, 0.05, zm, zv, fac, gb)
+            neg = kd.with_threads(threads, kd.round_parallel_row_major_with, G, *st, t, prm, 0.05, zm, zv,
+                                  np.random.default_rng(0), False, fac, gb, threads)
         else:
             neg = kd.round_with(G, *st, t, prm, 0.05, zm, zv, np.random.default_rng(0), False, fac, gb, True)
         outs.append((neg, st, fac, gb))
@@ -148,7 +149,7 @@ def test_matches_the_numpy_reference_with_the_same_noise(variant):
         G = rng.standard_normal((B, d)) * (rng.uniform(0.3, 3) / math.sqrt(d))  # norms around C: some clipped
         zm, zv = rng.standard_normal(d), rng.standard_normal(d)
         n1 = kd.with_threads(2, kd.round_parallel_row_major_with, G, par.theta, par.m, par.v, par.vclean, t, prm,
-                             0.01, zm, zv, fac, gb)
+                             0.01, zm, zv, np.random.default_rng(0), False, fac, gb, 2)
         clipped += int(np.sum(fac < 1.0 / B))
         n0 = kd.round_with(G, ser.theta, ser.m, ser.v, ser.vclean, t, prm, 0.01, zm, zv, np.random.default_rng(0),
                            False, fac, gb, True)
@@ -159,3 +160,70 @@ def test_matches_the_numpy_reference_with_the_same_noise(variant):
     np.testing.assert_allclose(par.theta, th, rtol=1e-10, atol=1e-12)
     tol = KAPPA * (gamma(d) + 8 * U)
     assert np.all(np.abs(par.theta - th) <= np.abs(ser.theta - th) + tol * (np.abs(ser.theta) + np.max(np.abs(th))))
+
+
+def _drawn(G, prm, t, parallel, threads=2, share=kd.DRAWER_SHARE):
+    """round_with / the threaded row-major round with the noise drawn in the kernel from a generator seeded 42."""
+    B, d = G.shape
+    st = _state(d, 6)
+    fac, gb, zm, zv = np.empty(B), np.empty(d), np.full(d, np.nan), np.full(d, np.nan)
+    rng = np.random.default_rng(42)
+    if parallel:
+        neg = kd.with_threads(threads, kd.round_parallel_row_major_with, G, *st, t, prm, 0.05, zm, zv, rng, True,
+                              fac, gb, threads, share)
+    else:
+        neg = kd.round_with(G, *st, t, prm, 0.05, zm, zv, rng, True, fac, gb, True)
+    return neg, st + [fac, gb], zm, zv, rng.standard_normal()
+
+
+@pytest.mark.parametrize("variant", list(kd.VARIANTS))
+def test_in_kernel_draws_are_round_withs_draws(variant):
+    # clipping inactive, so the factors are exact: the same noise (same order of draws) gives the same bits, and the
+    # generator ends in the same state; for one-part variants zm holds NumPy's standard_normal(d) from that seed
+    rng = np.random.default_rng(27)
+    for B, d in ((5, D), (3, 1500), (0, 700)):
+        G = rng.standard_normal((B, d))
+        prm = _prm(kd.VARIANTS[variant], 0, math.inf)
+        n0, s0, _, _, after0 = _drawn(G, prm, 2, False)
+        n1, s1, zm, zv, after1 = _drawn(G, prm, 2, True)
+        assert n0 == n1 and after0 == after1
+        for a, b in zip(s0, s1):
+            np.testing.assert_array_equal(a, b)
+        if variant != "ime":
+            np.testing.assert_array_equal(zm, np.random.default_rng(42).standard_normal(d))
+        else:
+            both = np.random.default_rng(42).standard_normal(2 * d)  # per 512-block: its m part, then its v part
+            exp_m, exp_v, pos = np.empty(d), np.empty(d), 0
+            for j in range(0, d, 512):
+                n = min(d, j + 512) - j
+                exp_m[j:j + n], exp_v[j:j + n] = both[pos:pos + n], both[pos + n:pos + 2 * n]
+                pos += 2 * n
+            np.testing.assert_array_equal(zm, exp_m)
+            np.testing.assert_array_equal(zv, exp_v)
+
+
+def test_the_drawers_share_and_thread_count_change_no_number():
+    rng = np.random.default_rng(28)
+    G = rng.standard_normal((6, D)) * 0.01  # clipped
+    prm = _prm(1, 0, 1.0)  # IME: two noise parts
+    runs = [_drawn(G, prm, 2, True, threads, share)
+            for threads, share in ((2, 0.35), (2, 0.0), (2, 1.0), (1, 0.5), (3, 0.2))]
+    for r in runs[1:]:
+        assert r[0] == runs[0][0] and r[4] == runs[0][4]
+        for a, b in zip(runs[0][1] + [runs[0][2], runs[0][3]], r[1] + [r[2], r[3]]):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_bad_arguments_raise():
+    G = np.ones((2, 40))
+    st = _state(40, 1)
+    z = np.empty(40)
+    with pytest.raises(ValueError, match="distinct"):
+        kd.round_parallel_row_major_with(G, *st, 0, _prm(1, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True,
+                                         np.empty(2), np.empty(40), 2)
+    with pytest.raises(ValueError, match="drawer_share"):
+        kd.round_parallel_row_major_with(G, *st, 0, _prm(0, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True,
+                                         np.empty(2), np.empty(40), 2, 1.5)
+    with pytest.raises(ValueError, match="workers"):
+        kd.round_parallel_row_major_with(G, *st, 0, _prm(0, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True,
+                                         np.empty(2), np.empty(40), 0)
