@@ -675,13 +675,19 @@ def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm
     nb = (d + _BLOCK - 1) // _BLOCK
     nw = max(1, min(workers, nch))
     bounds = _worker_chunks(nch, nw, draw, drawer_share)
+    even = _worker_chunks(nch, nw, False, drawer_share)  # the last sweep draws nothing: an even split
     part = np.zeros(nch)
     negs = np.zeros(nch, np.int64)
     if draw and B == 0:
         _draw_blocks(rng, zm, zv, 0, nb, d, ime)
     for i in range(B + 1):
+        bnd = bounds if i < B else even
         for w in prange(nw):
-            for c in range(bounds[w], bounds[w + 1]):
+            drawer = draw and w == 0 and i < B
+            b0 = i * nb // B if drawer else 0  # the drawer's blocks this sweep, drawn a share after each chunk
+            b1 = (i + 1) * nb // B if drawer else 0
+            k0 = bnd[w + 1] - bnd[w]
+            for c in range(bnd[w], bnd[w + 1]):
                 j0 = c * _ROW_CHUNK
                 j1 = min(d, j0 + _ROW_CHUNK)
                 if i == 0:
@@ -697,8 +703,11 @@ def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm
                 else:
                     negs[c] = _update_block(grads, fac, j0, gbar_out[j0:j1], zm[j0:], zv[j0:], theta, m, v, vclean,
                                             t, prm, bc_sub, gbar_out, True)
-            if draw and w == 0 and i < B:
-                _draw_blocks(rng, zm, zv, i * nb // B, (i + 1) * nb // B, d, ime)
+                if drawer:
+                    q = c - bnd[w] + 1
+                    _draw_blocks(rng, zm, zv, b0 + (b1 - b0) * (q - 1) // k0, b0 + (b1 - b0) * q // k0, d, ime)
+            if drawer and k0 == 0:
+                _draw_blocks(rng, zm, zv, b0, b1, d, ime)
         if i < B:
             s2 = 0.0
             for c in range(nch):
