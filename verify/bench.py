@@ -138,12 +138,14 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     order and, where a row and the average fit in the last-level cache, in row-major order (each record's clipped
     row added to the average right after its norm, while it is in cache: the order ``step`` picks); the threaded
     round (``kernels.dp_adam.step(..., threads=N)``, N = Numba's thread count) with pre-drawn noise; and, where a
-    row and the average fit, the threaded row-major round (``kernels.dp_adam.round_parallel_row_major_with``, each
-    thread owns a coordinate range: one parallel sweep per record takes the record's partial norms and adds the
-    previous record's clipped part into the average, so the gradients are read from memory once by both cores;
-    its norms are summed by chunks, so it agrees with ``round_with`` to rounding), with pre-drawn noise and with
-    the noise drawn in the kernel (numba's Generator, the numbers ``round_with`` draws, on one thread spread over
-    the sweeps while the other thread streams more of the rows).
+    row and the average fit, the threaded row-major round (``kernels.dp_adam.round_parallel_row_major_with``: each
+    thread owns a coordinate range, takes every record's whole norm itself and adds the clipped record's part in
+    its range into the average, with no barrier between records; the threads read each row at about the same time,
+    so the gradients come from memory once; bit-identical to ``round_with``), with pre-drawn noise and with the
+    noise drawn in the kernel (numba's Generator, the numbers ``round_with`` draws, on one thread, a slice after
+    each record, that thread owning fewer coordinates); and its variant with one parallel sweep per record
+    (``round_parallel_row_sweeps_with``: each norm split over the threads too, a barrier per record, agreeing with
+    ``round_with`` to rounding), with the noise drawn in the kernel.
     Bytes moved per round (counted, not estimated from time): two-pass, the gradients read twice (2·B·d·8), θ, m,
     v read and written (6·d·8), the averaged gradient scratch written and read (2·d·8); row-major (one thread or
     threaded), the gradients read once and the average read once (B·d·8 + d·8) instead; plus the pre-drawn noise
@@ -194,9 +196,8 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
 
     zbuf_m = np.empty(d)
 
-    def kernel_threaded_row_major_inkernel():
-        kd.with_threads(threads, kd.round_parallel_row_major_with, grads, th, m, v, vc, 10, prm, bias, zbuf_m, zbuf_m,
-                        krng, True, fac, gb, threads)
+    def kernel_threaded_row_major_inkernel(fn=kd.round_parallel_row_major_with):
+        kd.with_threads(threads, fn, grads, th, m, v, vc, 10, prm, bias, zbuf_m, zbuf_m, krng, True, fac, gb, threads)
 
     rth, rm, rv, _ = state()
     rrng = np.random.default_rng(3)
@@ -216,6 +217,8 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
         if kd.row_major_fits(d):
             paths[f"threaded ({threads}), row-major"] = kernel_threaded_row_major
             paths[f"threaded ({threads}), row-major, in-kernel"] = kernel_threaded_row_major_inkernel
+            paths[f"threaded ({threads}), row-major sweeps, in-kernel"] = \
+                lambda: kernel_threaded_row_major_inkernel(kd.round_parallel_row_sweeps_with)
     for fn in paths.values():
         fn()  # compile / load the cache
     rates = {name: _best_rate(fn, d, repeats) for name, fn in paths.items()}
