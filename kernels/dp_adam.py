@@ -560,7 +560,8 @@ def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac,
 
 
 _ROW_CHUNK = 2**14  # coordinates per chunk of the threaded row-major round (a multiple of 16; 128 KiB of a row)
-DRAWER_SHARE = 0.35  # the share of the chunks the drawing thread of a 2-thread round takes (it draws the noise too)
+DRAWER_SHARE = 0.35  # the drawing thread's share of the chunks in a 2-thread round (it draws the noise too); a guess
+# set on a loaded machine, to be tuned on a quiet one (it changes the speed only, never the numbers)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -598,7 +599,7 @@ def _worker_chunks(nch, nw, draw, share):
     """(nw + 1) chunk bounds: worker w takes chunks bounds[w] .. bounds[w+1]−1; with ``draw`` worker 0 (the one that
     draws the noise) takes the share ``share`` of a 2-worker split (scaled for more workers), the rest split evenly."""
     bounds = np.zeros(nw + 1, np.int64)
-    first = nch * 1 // nw
+    first = nch // nw
     if draw and nw > 1:
         first = min(nch, int(round(nch * share * 2.0 / nw)))
     bounds[1] = first
