@@ -34,7 +34,11 @@ Layout: jitted kernels fill caller-allocated arrays (``round_with``, ``_filter_n
 public wrappers (they validate and spawn one stream per trial from a SeedSequence).  ``round_with`` makes two passes
 over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fixed lanes, vectorised, the same
 bits on any CPU), then one blocked pass (512 coordinates at a time) that averages the clipped records, draws or
-reads the noise and updates m, v, θ — the d = 10⁶ round of ``verify/bench.py``.  No fastmath.
+reads the noise and updates m, v, θ — the d = 10⁶ round of ``verify/bench.py``.  Threaded: ``round_parallel_with``
+(records, then coordinate blocks: the gradients read twice), ``round_parallel_row_major_with`` (each thread owns
+coordinates and takes every norm itself: the gradients read once, bit-identical to ``round_with``) and
+``round_parallel_row_sweeps_with`` (the norms split over the threads too, one barrier per record; agrees to
+rounding).  No fastmath.
 """
 
 from __future__ import annotations
@@ -552,6 +556,267 @@ def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac,
         j0 = b * _BLOCK
         blk = np.empty(min(d, j0 + _BLOCK) - j0)
         negs[b] = _update_block(grads, fac, j0, blk, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub, gbar_out)
+    return negs.sum()
+
+
+_ROW_CHUNK = 2**14  # coordinates per chunk of the threaded row-major round (a multiple of 16; 128 KiB of a row)
+DRAWER_SHARE = 0.35  # the drawing thread's share of the chunks in a 2-thread round (it draws the noise too); a guess
+# set on a loaded machine, to be tuned on a quiet one (it changes the speed only, never the numbers)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _chunk_norm2(row, v, j0, j1, t, stp, opt, c2p, xi):
+    """Σ x_j² over coordinates j0 .. j1−1 of one record (x = g, or s⊙g with STP's scale from v̂_{t−1}), summed as
+    :func:`_record_factor` sums a whole row (``_cpu.dot``'s lanes; STP: in order)."""
+    if stp and t > 0:
+        s2 = 0.0
+        for j in range(j0, j1):
+            vh = v[j] / c2p if opt == 0 else v[j]
+            sc = 1.0 / (math.sqrt(vh if vh > 0.0 else 0.0) + xi)
+            x = row[j] * sc
+            s2 += x * x
+        return s2
+    seg = row[j0:j1]
+    return _cpu.dot(seg, seg)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _draw_blocks(rng, zm, zv, b0, b1, d, ime):
+    """Unit noise of the 512-coordinate blocks b0 .. b1−1 into zm (and zv), in :func:`round_with`'s order: per
+    block its m part, then (IME) its v part."""
+    for b in range(b0, b1):
+        j0 = b * _BLOCK
+        j1 = min(d, j0 + _BLOCK)
+        for j in range(j0, j1):
+            zm[j] = rng.standard_normal()
+        if ime:
+            for j in range(j0, j1):
+                zv[j] = rng.standard_normal()
+
+
+@njit(cache=True, nogil=True)
+def _worker_chunks(nch, nw, draw, share):
+    """(nw + 1) chunk bounds: worker w takes chunks bounds[w] .. bounds[w+1]−1; with ``draw`` worker 0 (the one that
+    draws the noise) takes the share ``share`` of a 2-worker split (scaled for more workers), the rest split evenly."""
+    bounds = np.zeros(nw + 1, np.int64)
+    first = nch // nw
+    if draw and nw > 1:
+        first = min(nch, int(round(nch * share * 2.0 / nw)))
+    bounds[1] = first
+    for w in range(1, nw):
+        bounds[w + 1] = first + (nch - first) * w // (nw - 1)
+    return bounds
+
+
+@njit(cache=True, parallel=True)
+def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                  workers, drawer_share=DRAWER_SHARE):
+    """:func:`round_with` in row-major order, split over Numba's threads by coordinates, with no barrier per record.
+
+    Each of ``workers`` parallel iterations (one per thread) owns a contiguous run of coordinates (whole chunks of
+    2¹⁴, ``_ROW_CHUNK``).  For each record in turn every thread takes the record's whole norm itself, exactly as
+    ``round_with`` takes it, and adds the clipped record's part in its own run into ``gbar_out``.  The threads read
+    each row at about the same time, so it comes from memory once and the second reader finds it in cache; no
+    thread waits for another until the average is complete.  A second parallel loop then runs the fused update of
+    m, v, θ over the chunks.  Every number is computed as in ``round_with`` (each norm summed as there, each
+    coordinate summing its records in order), so the result is bit-identical to ``round_with`` for any thread
+    count, split or ``drawer_share``.  The norms are taken once per thread: B·d multiply-adds per thread, in
+    exchange for no synchronisation between records.
+
+    With ``draw`` the kernel draws the unit noise from ``rng`` into ``zm`` (and ``zv`` for IME) in the order
+    ``round_with(..., draw=True)`` draws it (per 512-coordinate block, m part then v part), on one thread, a slice
+    after each record; that thread owns the smaller share ``drawer_share`` (of a 2-thread split) of the coordinates
+    so that it keeps pace with the others.  Without ``draw``, ``zm``/``zv`` are the given noise.
+
+    Parameters
+    ----------
+    grads, theta, m, v, vclean, t, prm, bc_sub, fac, gbar_out :
+        As :func:`round_with`.
+    zm, zv : numpy.ndarray
+        (d,) the given unit noise, or with ``draw`` receive the drawn noise (then, for IME, arrays that do not
+        overlap; the same array is refused).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    workers : int
+        The number of runs of coordinates, one per thread (Numba's thread count, e.g. ``threads`` of
+        :func:`with_threads`); at least 1.  It changes the speed only, never the numbers.
+    drawer_share : float, optional
+        With ``draw``, the drawing thread's share of the chunks in a 2-thread split (default
+        :data:`DRAWER_SHARE`); it changes the speed only, never the numbers.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Raises
+    ------
+    ValueError
+        ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
+    """
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
+    B, d = grads.shape
+    stp = variant == 3 or variant == 5
+    ime = variant == 1
+    if draw and ime and d > 0:  # zm and zv the same array (or views from the same address): writes show through
+        zm[0] = 0.0
+        zv[0] = 1.0
+        if zm[0] == 1.0:
+            raise ValueError("zm and zv must be distinct arrays when IME draws its two noise parts")
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    if not 0.0 <= drawer_share <= 1.0:
+        raise ValueError("drawer_share must be in [0, 1]")
+    c2p = 1.0 - beta2**t
+    nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
+    nb = (d + _BLOCK - 1) // _BLOCK
+    nw = max(1, min(workers, nch))
+    bounds = _worker_chunks(nch, nw, draw, drawer_share)
+    for w in prange(nw):
+        lo = bounds[w] * _ROW_CHUNK
+        hi = min(d, bounds[w + 1] * _ROW_CHUNK)
+        drawer = draw and w == 0
+        for j in range(lo, hi):
+            gbar_out[j] = 0.0
+        for i in range(B):
+            f = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+            if w == 0:
+                fac[i] = f
+            row = grads[i]
+            for j in range(lo, hi):
+                gbar_out[j] += f * row[j]
+            if drawer:
+                _draw_blocks(rng, zm, zv, i * nb // B, (i + 1) * nb // B, d, ime)
+        if drawer and B == 0:
+            _draw_blocks(rng, zm, zv, 0, nb, d, ime)
+    negs = np.zeros(nch, np.int64)
+    for c in prange(nch):
+        j0 = c * _ROW_CHUNK
+        j1 = min(d, j0 + _ROW_CHUNK)
+        negs[c] = _update_block(grads, fac, j0, gbar_out[j0:j1], zm[j0:], zv[j0:], theta, m, v, vclean, t, prm,
+                                bc_sub, gbar_out, True)
+    return negs.sum()
+
+
+@njit(cache=True, parallel=True)
+def round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                   workers, drawer_share=DRAWER_SHARE):
+    """:func:`round_with` in row-major order, split over Numba's threads by coordinates, one parallel sweep per record.
+
+    Where :func:`round_parallel_row_major_with` has every thread take every norm (bit-identical, no barrier between
+    records), this round splits each norm over the threads too and pays a barrier per record instead.
+
+    The coordinates are cut into fixed chunks of 2¹⁴ (``_ROW_CHUNK``); each of ``workers`` parallel iterations
+    (one per thread) owns a contiguous run of chunks.  Record i's squared norm is summed chunk by chunk (each
+    chunk as ``round_with`` sums a row), the chunk sums added in chunk order, and its clip factor formed; in the
+    same parallel sweep each thread adds record i − 1's clipped chunks into ``gbar_out`` (that part of the row was
+    read in the previous sweep and is still in the last-level cache) and takes its chunk sums of record i.  So the
+    B×d gradients are read from memory once, by all threads, in B + 1 parallel sweeps per round (the last one adds
+    the last record and runs the fused update of m, v, θ on each chunk while its average is in cache).
+
+    With ``draw`` the kernel draws the unit noise from ``rng`` into ``zm`` (and ``zv`` for IME), in the order
+    ``round_with(..., draw=True)`` draws it (per 512-coordinate block, m part then v part), spread over the first
+    B sweeps on one thread, which takes the smaller share ``drawer_share`` (of a 2-thread split) of the chunks so
+    that the draws overlap the other threads' memory traffic.  Without ``draw``, ``zm``/``zv`` are the given noise.
+
+    Agreement with :func:`round_with`: each coordinate sums its records in order, exactly as there, and the noise
+    is the same numbers, so the only difference is the order of each norm's sum (chunk sums added, instead of one
+    sum over the row).  The clip factors therefore agree to rounding (relative difference at most about γ_n,
+    γ_n = n·u/(1 − n·u), n the longest chain of additions in either sum, u = 2⁻⁵³), and everything is
+    bit-identical when a row has at most one chunk, when clipping is inactive (every factor 1/B), or when every
+    partial sum is exact.  The chunking does not depend on the thread count or ``drawer_share``, so the result is
+    the same bits for any number of threads.
+
+    Parameters
+    ----------
+    grads, theta, m, v, vclean, t, prm, bc_sub, fac, gbar_out :
+        As :func:`round_with` (``grads`` C-contiguous).
+    zm, zv : numpy.ndarray
+        (d,) the given unit noise, or with ``draw`` receive the drawn noise (then, for IME, arrays that do not
+        overlap; the same array is refused).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    workers : int
+        The number of contiguous runs of chunks, one per thread (Numba's thread count, e.g. ``threads`` of
+        :func:`with_threads`); at least 1.  It changes the speed only, never the numbers.
+    drawer_share : float, optional
+        With ``draw``, the drawing thread's share of the chunks in a 2-thread split (default
+        :data:`DRAWER_SHARE`); it changes the speed only, never the numbers.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Raises
+    ------
+    ValueError
+        ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
+    """
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
+    B, d = grads.shape
+    stp = variant == 3 or variant == 5
+    ime = variant == 1
+    if draw and ime and d > 0:  # zm and zv the same array (or views from the same address): writes show through
+        zm[0] = 0.0
+        zv[0] = 1.0
+        if zm[0] == 1.0:
+            raise ValueError("zm and zv must be distinct arrays when IME draws its two noise parts")
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    if not 0.0 <= drawer_share <= 1.0:
+        raise ValueError("drawer_share must be in [0, 1]")
+    c2p = 1.0 - beta2**t
+    nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
+    nb = (d + _BLOCK - 1) // _BLOCK
+    nw = max(1, min(workers, nch))
+    bounds = _worker_chunks(nch, nw, draw, drawer_share)
+    even = _worker_chunks(nch, nw, False, drawer_share)  # the last sweep draws nothing: an even split
+    part = np.zeros(nch)
+    negs = np.zeros(nch, np.int64)
+    if draw and B == 0:
+        _draw_blocks(rng, zm, zv, 0, nb, d, ime)
+    for i in range(B + 1):
+        bnd = bounds if i < B else even
+        for w in prange(nw):
+            drawer = draw and w == 0 and i < B
+            b0 = i * nb // B if drawer else 0  # the drawer's blocks this sweep, drawn a share after each chunk
+            b1 = (i + 1) * nb // B if drawer else 0
+            k0 = bnd[w + 1] - bnd[w]
+            for c in range(bnd[w], bnd[w + 1]):
+                j0 = c * _ROW_CHUNK
+                j1 = min(d, j0 + _ROW_CHUNK)
+                if i == 0:
+                    for j in range(j0, j1):
+                        gbar_out[j] = 0.0
+                else:
+                    fi = fac[i - 1]
+                    prev = grads[i - 1]
+                    for j in range(j0, j1):
+                        gbar_out[j] += fi * prev[j]
+                if i < B:
+                    part[c] = _chunk_norm2(grads[i], v, j0, j1, t, stp, opt, c2p, xi)
+                else:
+                    negs[c] = _update_block(grads, fac, j0, gbar_out[j0:j1], zm[j0:], zv[j0:], theta, m, v, vclean,
+                                            t, prm, bc_sub, gbar_out, True)
+                if drawer:
+                    q = c - bnd[w] + 1
+                    _draw_blocks(rng, zm, zv, b0 + (b1 - b0) * (q - 1) // k0, b0 + (b1 - b0) * q // k0, d, ime)
+            if drawer and k0 == 0:
+                _draw_blocks(rng, zm, zv, b0, b1, d, ime)
+        if i < B:
+            s2 = 0.0
+            for c in range(nch):
+                s2 += part[c]
+            nrm = math.sqrt(s2)
+            f = 1.0
+            if nrm > clip:
+                f = clip / nrm
+            fac[i] = f / B
     return negs.sum()
 
 

@@ -137,13 +137,23 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     clipped records, adds the noise and updates m, v, θ.  Kernel paths timed: one thread with the noise drawn
     inside the kernel (numba's Generator) or pre-drawn by NumPy (its draw time included), each in the two-pass
     order and, where a row and the average fit in the last-level cache, in row-major order (each record's clipped
-    row added to the average right after its norm, while it is in cache: the order ``step`` picks); and the
-    threaded round (``kernels.dp_adam.step(..., threads=N)``, N = Numba's thread count) with pre-drawn noise.
+    row added to the average right after its norm, while it is in cache: the order ``step`` picks); the threaded
+    round (``kernels.dp_adam.step(..., threads=N)``, N = Numba's thread count) with pre-drawn noise; and, where a
+    row and the average fit, the threaded row-major round (``kernels.dp_adam.round_parallel_row_major_with``: each
+    thread owns a coordinate range, takes every record's whole norm itself and adds the clipped record's part in
+    its range into the average, with no barrier between records; the threads read each row at about the same time,
+    so the gradients come from memory once; bit-identical to ``round_with``), with pre-drawn noise and with the
+    noise drawn in the kernel (numba's Generator, the numbers ``round_with`` draws, on one thread, a slice after
+    each record, that thread owning fewer coordinates); and its variant with one parallel sweep per record
+    (``round_parallel_row_sweeps_with``: each norm split over the threads too, a barrier per record, agreeing with
+    ``round_with`` to rounding), with the noise drawn in the kernel.
     Bytes moved per round (counted, not estimated from time): two-pass, the gradients read twice (2·B·d·8), θ, m,
-    v read and written (6·d·8), the averaged gradient scratch written and read (2·d·8); row-major, the gradients
-    read once and the average read once (B·d·8 + d·8) instead; plus the pre-drawn noise read (d·8) on those
-    paths.  Each path's bandwidth fraction is its own traffic per second; the row reported is the fastest path.  The bandwidth fraction of the fastest path is against the best
-    STREAM copy measured in the same run (one thread, and N threads), i.e. the machine's measured bandwidth.
+    v read and written (6·d·8), the averaged gradient scratch written and read (2·d·8); row-major (one thread or
+    threaded), the gradients read once and the average read once (B·d·8 + d·8) instead; plus the pre-drawn noise
+    read (d·8) on those paths (the threaded in-kernel draws: written to a buffer and read, 2·d·8).  Each path's
+    bandwidth fraction is its own traffic per second; the row reported is the fastest path.  The bandwidth fraction
+    of the fastest path is against the best STREAM copy measured in the same run (one thread, and N threads), i.e.
+    the machine's measured bandwidth.
     The reference is NumPy, whose matrix products use every BLAS thread.
     """  # noqa: E501
     import numba
@@ -180,6 +190,16 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
         z = nrng.standard_normal(d)
         kd.with_threads(threads, kd.round_parallel_with, grads, th, m, v, vc, 10, prm, bias, z, z, fac, gb)
 
+    def kernel_threaded_row_major():
+        z = nrng.standard_normal(d)
+        kd.with_threads(threads, kd.round_parallel_row_major_with, grads, th, m, v, vc, 10, prm, bias, z, z, krng,
+                        False, fac, gb, threads)
+
+    zbuf_m = np.empty(d)
+
+    def kernel_threaded_row_major_inkernel(fn=kd.round_parallel_row_major_with):
+        kd.with_threads(threads, fn, grads, th, m, v, vc, 10, prm, bias, zbuf_m, zbuf_m, krng, True, fac, gb, threads)
+
     rth, rm, rv, _ = state()
     rrng = np.random.default_rng(3)
 
@@ -195,6 +215,11 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
         paths["pre-drawn, row-major"] = lambda: kernel_predrawn(True)
     if threads > 1:
         paths[f"threaded ({threads})"] = kernel_threaded
+        if kd.row_major_fits(d):
+            paths[f"threaded ({threads}), row-major"] = kernel_threaded_row_major
+            paths[f"threaded ({threads}), row-major, in-kernel"] = kernel_threaded_row_major_inkernel
+            paths[f"threaded ({threads}), row-major sweeps, in-kernel"] = \
+                lambda: kernel_threaded_row_major_inkernel(kd.round_parallel_row_sweeps_with)
     for fn in paths.values():
         fn()  # compile / load the cache
     rates = {name: _best_rate(fn, d, repeats) for name, fn in paths.items()}
@@ -216,10 +241,13 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     bwn = _stream_copy_bandwidth(4 * 10**7, repeats, threads) if threads > 1 else bw1
     bw = max(bw1, bwn)
     bytes_in = (2 * B + 6 + 2) * d * 8
-    # memory traffic per round of each path: row-major reads the gradients from memory once (the second read, and
-    # the running average, stay in the last-level cache) and the average once in the update pass
+    # memory traffic per round of each path: row-major (one thread or threaded) reads the gradients from memory once
+    # (the second read, and the running average, stay in the last-level cache) and the average once in the update
     per_round_bytes = {name: (bytes_in - (B + 1) * d * 8 if "row-major" in name else bytes_in)
                        + (0 if name.startswith("in-kernel") else d * 8) for name in paths}
+    for name in paths:  # the threaded in-kernel draws go through a noise buffer: written, then read by the update
+        if name.startswith("threaded") and name.endswith("in-kernel"):
+            per_round_bytes[name] += d * 8
     fractions = {name: per_round_bytes[name] * rates[name] / d / bw for name in paths}
     # the physical limit: the least traffic any implementation of the round must move (the gradients read once;
     # θ, m, v read and written once; the noise drawn in registers) at the measured bandwidth, over the time taken
