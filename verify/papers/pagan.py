@@ -27,7 +27,7 @@ from verify.exact import adversarial_search, edge_values, random_search, roundin
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
-from verify.runner import sweep
+from verify.runner import claim_scope, sweep
 
 
 def _power_sums(sigma: np.ndarray, powers=(1, sp.Rational(2, 3))) -> dict:
@@ -286,7 +286,9 @@ FIG1_BUDGETS = Budgets(quick=Fig1Runs(steps=200, runs=10, tune_runs=1, n_log=21)
 def figure1_runs(budget: str, seed: int) -> dict:
     """Figure 1's runs (shared by pagan.figure1 and pagan.section6.1): each method's stepsize chosen on tuning runs
     (fresh seeds), then fresh final runs at it. Returns {"res": {(algorithm, ε or 0): run}, "best": {(algorithm,
-    ε or 0): (stepsize, tuning score)}, "steps", "runs"}; the tasks go through verify.runner.sweep (and its cache).
+    ε or 0): (stepsize, tuning score)}, "steps", "runs"}; the tasks go through verify.runner.sweep (and its cache),
+    attributed to pagan.figure1 whichever claim asks, so that the second claim (its own worker process in a
+    ledger run) takes the first's results from the cache instead of computing them again.
 
     Parameters
     ----------
@@ -313,7 +315,8 @@ def figure1_runs(budget: str, seed: int) -> dict:
             tasks.append(dict(algorithm=a, epsilon=e if e is not None else 0.0, alpha=alpha, steps=steps,
                               trials=tune_runs, n_log=2, seed=child_seed(seed, "pagan.figure1", "tune", ci, si),
                               data_seed=data_seed))
-    tuned = sweep(_fig1_task, tasks, "pagan.figure1 tuning")
+    with claim_scope("pagan.figure1"):  # pagan.section6.1 asks for the same tasks: one cache folder, one key
+        tuned = sweep(_fig1_task, tasks, "pagan.figure1 tuning")
     best: dict = {}
     for t, out in zip(tasks, tuned):
         key = (t["algorithm"], t["epsilon"])
@@ -330,7 +333,8 @@ def figure1_runs(budget: str, seed: int) -> dict:
         final_tasks.append(dict(algorithm=a, epsilon=eps, alpha=best[(a, eps)][0], steps=steps, trials=runs,
                                 n_log=n_log, seed=child_seed(seed, "pagan.figure1", "final", ci),
                                 data_seed=data_seed))
-    finals = sweep(_fig1_task, final_tasks, "pagan.figure1 final runs")
+    with claim_scope("pagan.figure1"):
+        finals = sweep(_fig1_task, final_tasks, "pagan.figure1 final runs")
     res = {(t["algorithm"], t["epsilon"]): o for t, o in zip(final_tasks, finals)}
     return {"res": res, "best": best, "steps": steps, "runs": runs}
 
@@ -1471,11 +1475,20 @@ def rate_picture(sigma: Sequence[float], n: Sequence[int], epsilon: float = RATE
 _SWEEP_MEMO: dict = {}
 
 
+_SHARED_SCOPE = "pagan.shared"
+
+
 def _memo_sweep(fn, tasks: list[dict], label: str) -> list[dict]:
-    """:func:`sweep` with an in-process memo: claims that share runs (theorem2 and eq7, …) compute them once."""
+    """:func:`sweep` with an in-process memo: claims that share runs (theorem2 and eq7, …) compute them once.
+
+    The tasks are attributed to one scope (:data:`_SHARED_SCOPE`: one cache folder and task keys that do not name
+    the asking claim), so that claims checked in different worker processes of a ledger run share them through the
+    cache too.
+    """
     key = (fn.__qualname__, tuple(tuple(sorted(t.items())) for t in tasks))
     if key not in _SWEEP_MEMO:
-        _SWEEP_MEMO[key] = sweep(fn, tasks, label)
+        with claim_scope(_SHARED_SCOPE):
+            _SWEEP_MEMO[key] = sweep(fn, tasks, label)
     return _SWEEP_MEMO[key]
 
 
