@@ -608,6 +608,22 @@ def _worker_chunks(nch, nw, draw, share):
     return bounds
 
 
+@njit(cache=True)
+def _check_threaded_args(zm, zv, ime_draw, workers, drawer_share):
+    """The argument checks of the threaded row-major rounds (ValueError): with ``ime_draw`` (IME drawing its two
+    noise parts) ``zm`` and ``zv`` must be distinct arrays (writes through one would show through the other);
+    ``workers`` ≥ 1; ``drawer_share`` in [0, 1]."""
+    if ime_draw:
+        zm[0] = 0.0
+        zv[0] = 1.0
+        if zm[0] == 1.0:
+            raise ValueError("zm and zv must be distinct arrays when IME draws its two noise parts")
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    if not 0.0 <= drawer_share <= 1.0:
+        raise ValueError("drawer_share must be in [0, 1]")
+
+
 @njit(cache=True, parallel=True)
 def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
                                   workers, drawer_share=DRAWER_SHARE):
@@ -660,15 +676,7 @@ def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     ime = variant == 1
-    if draw and ime and d > 0:  # zm and zv the same array (or views from the same address): writes show through
-        zm[0] = 0.0
-        zv[0] = 1.0
-        if zm[0] == 1.0:
-            raise ValueError("zm and zv must be distinct arrays when IME draws its two noise parts")
-    if workers < 1:
-        raise ValueError("workers must be at least 1")
-    if not 0.0 <= drawer_share <= 1.0:
-        raise ValueError("drawer_share must be in [0, 1]")
+    _check_threaded_args(zm, zv, draw and ime and d > 0, workers, drawer_share)
     c2p = 1.0 - beta2**t
     nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
     nb = (d + _BLOCK - 1) // _BLOCK
@@ -761,15 +769,7 @@ def round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, z
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     ime = variant == 1
-    if draw and ime and d > 0:  # zm and zv the same array (or views from the same address): writes show through
-        zm[0] = 0.0
-        zv[0] = 1.0
-        if zm[0] == 1.0:
-            raise ValueError("zm and zv must be distinct arrays when IME draws its two noise parts")
-    if workers < 1:
-        raise ValueError("workers must be at least 1")
-    if not 0.0 <= drawer_share <= 1.0:
-        raise ValueError("drawer_share must be in [0, 1]")
+    _check_threaded_args(zm, zv, draw and ime and d > 0, workers, drawer_share)
     c2p = 1.0 - beta2**t
     nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
     nb = (d + _BLOCK - 1) // _BLOCK
