@@ -114,3 +114,50 @@ def test_algorithm3_pinned_counterexample_recomputed():
     assert lo > 1.0 and hi >= lo  # even the lower bound breaks the promise ε = 1
     # and with ε = 0.1 at the same δ the promise is kept
     assert gaussian_epsilon_interval(math.sqrt(5 * math.log(5 / 1e-5)) / 0.1, 1e-5, 5)[1] <= 0.1
+
+
+def test_example1_scale_and_chi2_parts_hold_and_report():
+    out = pagan.example1("quick", 0)
+    assert out.numbers["steepest_scale_slope"] <= 1e-12  # both sides homogeneous of degree 1 in σ: exactly flat
+    assert out.numbers["chi2_moment_relative_error"] <= pagan.EX1_MOMENT_RTOL
+
+
+@pytest.mark.parametrize("k", ["5/4"])
+def test_example1_scale_part_catches_a_wrong_exponent(monkeypatch, k):
+    """The mutant x -> x^(5/4) of theory.pagan.example1_bound makes the ratio fall like p^(-1/8) in p (no growth:
+    the p-window alone holds), but the bound is no longer homogeneous of degree 1 in σ: the ratio trends with the
+    profile's scale t and the claim says violated.  (x^(3/4) is caught by the p-window already: p^(1/8).)"""
+    import sympy as sp
+
+    from theory import pagan as tp
+    from verify.mutants import _powers, mutate_value
+
+    original = tp.example1_bound
+    monkeypatch.setattr(tp, "example1_bound", lambda: mutate_value(original(), _powers(sp.Rational(k))))
+    out = pagan.example1("quick", 0)
+    assert out.verdict == "violated"
+    assert abs(out.counterexample["scale_slope"]) > pagan.EX1_SLOPE_MARGIN
+
+
+@pytest.mark.parametrize("k", ["5/4", "3/4"])
+def test_example1_moment_part_catches_a_wrong_moment_polynomial(monkeypatch, k):
+    """theory.pagan.gaussian_norm_moment with every P_r -> P_r^k: the exact moments no longer match χ²_d's
+    (P_1 = 1 after normalising, but P_r = d^(1-r) for r ≥ 2 changes), so the claim says violated."""
+    import sympy as sp
+
+    from theory import pagan as tp
+    from verify.mutants import _powers, mutate_value
+
+    original = tp.gaussian_norm_moment
+    monkeypatch.setattr(tp, "gaussian_norm_moment", lambda kk: mutate_value(original(kk), _powers(sp.Rational(k))))
+    out = pagan.example1("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["chi2_moment_relative_error"] > pagan.EX1_MOMENT_RTOL
+
+
+def test_chi2_moments_are_the_raw_moments_of_chi2_over_d():
+    from scipy import stats as st
+
+    for d in (1, 3, 10):
+        m = pagan._ex1_chi2_moments(d, 4)
+        assert np.allclose(m, [st.chi2(d).moment(k) / d**k for k in range(1, 5)], rtol=1e-12)

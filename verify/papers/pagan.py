@@ -880,6 +880,37 @@ class Example1Grid(NamedTuple):
 
 EXAMPLE1_BUDGETS = Budgets(quick=Example1Grid(dims=(10, 100), kmax=10),
                            full=Example1Grid(dims=(10, 100, 1000, 10000), kmax=20))
+#: pagan.example1: the σ-profiles are also scaled by t (uniformity in the profile covers its scale: both G_p and
+#: √p·√(Σ C_jj σ_j²) are homogeneous in σ, so the ratio must not trend with t over these two decades)
+EX1_SCALES = (0.1, 1.0, 10.0)
+#: relative rounding bound of the exact moments (flat profile, C = I: E[(Q/W)^k] = Π_{i<k} (d + 2i)/d, χ²_d)
+EX1_MOMENT_RTOL = 1e-12
+
+
+def _ex1_chi2_moments(d: int, kmax: int) -> np.ndarray:
+    """E[(χ²_d/d)^k], k = 1..kmax, exactly: Π_{i<k} (d + 2i)/d (the raw moments of a χ²_d over d)."""
+    return np.cumprod([(d + 2.0 * i) / d for i in range(kmax)])
+
+
+def _ex1_scale_rows(dims, kmax: int, f_bound) -> list[dict]:
+    """Per (profile, C, d = dims[0]): the log-log slope in t of max_p G_p/example1_bound(µ = 0, K = 1) for the
+    profile t·σ (t in EX1_SCALES); exact values, so a slope beyond the margin is a trend, not noise."""
+    ps = 2 * np.arange(1, kmax + 1)
+    out = []
+    for pname, decay in EX1_PROFILES.items():
+        for geo in EX1_GEOMETRIES:
+            ratios = []
+            for t in EX1_SCALES:
+                sigma = t * np.arange(1, dims[0] + 1, dtype=float) ** -decay
+                w = _geometry(sigma, geo) * sigma**2
+                gp = np.sqrt(w.sum()) * gaussian_norm_moments(w, kmax) ** (1.0 / ps)
+                bound = np.array([float(f_bound(**{k: v for k, v in dict(mu=0.0, K=1.0, p=float(pp), W=float(w.sum()))
+                                                   .items() if k in f_bound.names})) for pp in ps])
+                ratios.append(float(np.max(gp / bound)))
+            slope = float(np.polyfit(np.log(EX1_SCALES), np.log(ratios), 1)[0])
+            out.append(dict(profile=pname, C=geo, d=dims[0], scale_slope=slope,
+                            span=float(np.log10(max(EX1_SCALES) / min(EX1_SCALES)))))
+    return out
 
 
 @claim(
@@ -896,7 +927,12 @@ EXAMPLE1_BUDGETS = Budgets(quick=Example1Grid(dims=(10, 100), kmax=10),
     "values): the least-squares log-log slope of the ratio over the last decade of p (p ≥ p_max/10), and of the "
     "largest ratio over the last decade of d, must be at most 0.1 (the slope margin of the rate claims, fixed "
     "before the data): violated when a slope exceeds it over a full decade, inconclusive when a window spans less "
-    "than a decade. The fitted O(1) constant is the largest ratio.",
+    "than a decade. Uniformity in the σ-profile includes its scale: at d = the smallest d, each profile is also "
+    "scaled by t ∈ {0.1, 1, 10}; G_p and √p·√W are both homogeneous of degree 1 in σ, so the largest ratio over p "
+    "must not trend with t (|log-log slope| ≤ 0.1 over the two decades; violated otherwise, growth as t shrinks "
+    "being as unbounded as growth as t grows). The exact moments are checked against an independent closed form: "
+    "flat σ with C = I makes ‖Z‖² a χ²_d, E[(Q/W)^k] = Π_{i<k}(d + 2i)/d, matched to a relative 1e-12 at every d "
+    "and k (violated otherwise). The fitted O(1) constant is the largest ratio.",
 )
 def example1(budget: str, seed: int) -> Outcome:
     dims, kmax = EXAMPLE1_BUDGETS.at(budget)
@@ -929,9 +965,17 @@ def example1(budget: str, seed: int) -> Outcome:
     worst_d = max(d_rows, key=lambda r: r["slope"])
     grow_p = [r for r in rows if r["slope"] > EX1_SLOPE_MARGIN and r["span"] >= 1.0 - 1e-12]
     grow_d = [r for r in d_rows if r["slope"] > EX1_SLOPE_MARGIN and r["span"] >= 1.0 - 1e-12]
+    # uniformly in the σ-profile, so in its scale t: the ratio may trend neither as t grows nor as it shrinks
+    s_rows = _ex1_scale_rows(dims, kmax, f_bound)
+    grow_t = [r for r in s_rows if abs(r["scale_slope"]) > EX1_SLOPE_MARGIN]
+    worst_t = max(s_rows, key=lambda r: abs(r["scale_slope"]))
+    # the exact moments against an independent closed form: flat profile, C = I (‖Z‖² = χ²_d), every d and k
+    chi2_err = max(float(np.max(np.abs(gaussian_norm_moments(np.ones(d), kmax) / _ex1_chi2_moments(d, kmax) - 1.0)))
+                   for d in dims)
+    moments_ok = chi2_err <= EX1_MOMENT_RTOL
     flat = all(r["slope"] <= EX1_SLOPE_MARGIN for r in rows + d_rows)
     spans_ok = all(r["span"] >= 1.0 - 1e-12 for r in rows + d_rows)
-    if grow_p or grow_d:
+    if grow_p or grow_d or grow_t or not moments_ok:
         verdict = "violated"
     elif flat and spans_ok:
         verdict = "holds"
@@ -939,14 +983,20 @@ def example1(budget: str, seed: int) -> Outcome:
         verdict = "inconclusive"
     counter = None
     if verdict == "violated":
-        bad = (grow_p or grow_d)[0]
-        counter = {k: bad[k] for k in ("profile", "C", "d", "slope", "span") if k in bad}
+        if not moments_ok:
+            counter = {"chi2_moment_relative_error": chi2_err, "tolerance": EX1_MOMENT_RTOL}
+        else:
+            bad = (grow_p or grow_d or grow_t)[0]
+            counter = {k: bad[k] for k in ("profile", "C", "d", "slope", "scale_slope", "span") if k in bad}
     evidence = (f"G_p(C)/example1_bound(µ=0, K=1) = G_p/(√p√ΣC_jjσ_j²), exact (weighted-χ² moments): last-decade "
                 f"log-log slope in p at most {worst['slope']:.3g} (σ {worst['profile']}, C {worst['C']}, "
                 f"d={worst['d']}; "
                 f"p = {ps[0]}..{ps[-1]}), in d at most {worst_d['slope']:.3g} (σ {worst_d['profile']}, "
                 f"C {worst_d['C']}), "
-                f"against the margin {EX1_SLOPE_MARGIN:g} over ≥ 1 decade; largest ratio (the O(1) constant) "
+                f"against the margin {EX1_SLOPE_MARGIN:g} over ≥ 1 decade; in the profile's scale t ∈ "
+                f"{list(EX1_SCALES)} at most {abs(worst_t['scale_slope']):.3g} in size (σ {worst_t['profile']}, "
+                f"C {worst_t['C']}, d={worst_t['d']}); exact moments against χ²_d's (flat σ, C = I): relative "
+                f"error {chi2_err:.2g} (≤ {EX1_MOMENT_RTOL:g}); largest ratio (the O(1) constant) "
                 f"{K_hat:.3f} over {len(rows)} configurations")
     if verdict == "inconclusive":
         decides = "--budget full decides" if budget == "quick" else "a range beyond the full budget's would decide"
@@ -955,7 +1005,9 @@ def example1(budget: str, seed: int) -> Outcome:
         f"d = {dims[-1]}", "moment order p", "ratio (fitted O(1) constant = max)", panels_series,
         xscale="log", yscale="log")])
     return Outcome(verdict=verdict, evidence=evidence, numbers={"K_hat": K_hat, "steepest_slope_p": worst["slope"],
-                                       "steepest_slope_d": worst_d["slope"], "configurations": len(rows)},
+                                       "steepest_slope_d": worst_d["slope"], "configurations": len(rows),
+                                       "steepest_scale_slope": abs(worst_t["scale_slope"]),
+                                       "chi2_moment_relative_error": chi2_err},
                    counterexample=counter, plots=[fig])
 
 
