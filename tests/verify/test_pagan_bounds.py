@@ -34,23 +34,50 @@ def thm1():
 def test_rate_verdict_is_the_decisions_verdict(name, request):
     out = request.getfixturevalue(name)
     f = out.numbers
-    # three decisions: n and d on benign data, n on planted data with b = 1
+    # three decisions: n and d on benign data, n on planted data (b = 1 at full, b = 4 at quick)
     assert len(out.decisions) == 3
     verdicts = [str(d.verdict) for d in out.decisions]
     expected = ("violated" if "violated" in verdicts else
                 "holds" if set(verdicts) == {"holds"} else "inconclusive")
     assert out.verdict == expected
-    # at quick the benign sweep never reaches the asymptotic window (bound ≤ 0.1 × (f(0) − min f)), so the
-    # claim is inconclusive there; the planted window spans half a decade: it can hold, never refute
+    # the benign sweep never reaches the asymptotic window (bound ≤ 0.1 × (f(0) − min f)) at quick (nor at full),
+    # so the theorems cannot hold; the planted window spans one decade (632 … 6325), so it can refute; at seed 0
+    # it holds for both theorems
     assert out.verdict == "inconclusive"
     assert f["asymptotic_points_n"] == 0 and f["asymptotic_points_d"] == 0
-    assert str(out.decisions[2].verdict) in ("holds", "inconclusive")
+    assert f["adversarial_asymptotic_points"] == 3
+    assert out.decisions[2].details["decades"] >= 1.0
+    assert str(out.decisions[2].verdict) == "holds"
     assert "ratio_slope_epsilon" not in f and "ratio_slope_c" not in f  # shown, no verdict
     assert f["K_fitted"] > 0 and math.isfinite(f["K_fitted"])
     assert [p.title for p in out.plots[0].panels] == ["sweep in n", "sweep in ε", "sweep in d", "sweep in c (T = c n²)",
-                                                    "planted means at the noise level, b = 1, ε = 1"]
+                                                    "planted means at the noise level, b = 4, ε = 1"]
     for d in out.decisions:
         assert d.control.margin == pagan.RATE_MARGIN and d.control.alpha < 0.05
+
+
+def test_eq7_rate_quick_refutes_on_planted_data():
+    """Eq. (7) drops Theorem 2's factor (nε)^{1/p}: on the planted data its ratio grows with n over the quick
+    window's decade and the quick check says violated (as --budget full does at b = 1, seed 0: slope 0.357,
+    family-corrected lower bound 0.145 > 0.1).  The new one-decade window is what lets quick refute."""
+    out = pagan.eq7_rate("quick", 0)
+    assert out.verdict == "violated"
+    planted = out.decisions[2]
+    assert str(planted.verdict) == "violated" and planted.violated_bound > pagan.RATE_MARGIN
+    assert planted.details["decades"] >= 1.0 and out.counterexample["slope"] == planted.estimate
+
+
+def test_quick_planted_grid_spans_a_decade_and_plants_the_same_means_as_b1():
+    """Quick's b = 4 plants the same μ_j as full's b = 1: z·B·C_jj^{-1/2}/(b√T) with T = c n²/b² does not
+    depend on b."""
+    for budget in ("quick", "full"):
+        ns = [t["n"] for t in pagan.adversarial_tasks("pagan", budget, 0)]
+        assert math.log10(max(ns) / min(ns)) >= 1.0
+    assert {t["batch"] for t in pagan.adversarial_tasks("pagan", "full", 0)} == {1}
+    n = 2000
+    for b in (1, 4):
+        T = pagan.lemma31_steps(pagan.RATE_C, n, b)
+        assert 1.0 / (b * math.sqrt(T)) == pytest.approx(1.0 / (math.sqrt(pagan.RATE_C) * n), rel=1e-3)
 
 
 def test_planted_task_shifts_the_means_to_the_noise_level():
@@ -248,3 +275,30 @@ def test_plugin_geometry_factor_bound_over_the_whole_box_of_10():
         worst = max(worst, factor)
     assert worst <= limit * (1 + 1e-12)
     assert worst > 1.0  # the search reaches beyond the optimal geometry's factor
+
+
+# --------------------------------------------------------------------------------------
+# §3.2's box: the bound comparison part (exact)
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mutation", ["x0.1", "pow1.25", "pow0.75", None])
+def test_section3_2_box_bound_part_can_fail(monkeypatch, mutation):
+    """Unmutated, the exact part holds (ratio ≥ 1 at every d, ratio·log^{3/2} d/√d → ζ(3/2)) and the verdict is the
+    measured decisions'; theory.pagan.box_rate_ratio ×0.1 (below 1 at d = 5) or with every variable x -> x^{5/4}
+    or x^{3/4} (limit ∞ or 0) makes the claim violated whatever the runs."""
+    from verify import decide
+    from verify.mutants import THEORY_MUTATIONS, mutate_value
+
+    if mutation is not None:
+        fn = next(m[2] for m in THEORY_MUTATIONS if m[0] == mutation)
+        original = tp.box_rate_ratio
+        monkeypatch.setattr(tp, "box_rate_ratio", lambda: mutate_value(original(), fn))
+    out = pagan.section3_2_box("quick", 0)
+    lim = out.numbers["bound_ratio_limit_times_log_1.5_over_sqrt_d"]
+    if mutation is None:
+        assert lim == pytest.approx(float(sp.zeta(sp.Rational(3, 2))))
+        assert out.verdict == decide.combine(out.decisions)
+        assert all(out.numbers[f"bound_ratio_d{d}"] >= 1.0 for d in (5, 10, 30))
+    else:
+        assert out.verdict == "violated"
+        assert mutation != "x0.1" or out.counterexample["bound_ratio_below_1"]
+        assert mutation == "x0.1" or not (0.0 < lim < math.inf)
