@@ -302,3 +302,31 @@ def test_section3_2_box_bound_part_can_fail(monkeypatch, mutation):
         assert out.verdict == "violated"
         assert mutation != "x0.1" or out.counterexample["bound_ratio_below_1"]
         assert mutation == "x0.1" or not (0.0 < lim < math.inf)
+
+
+# --------------------------------------------------------------------------------------
+# Theorems 1/2: the large-p form is the bound's p → ∞ limit (exact part of the claims)
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("setting", ["pasan", "pagan"])
+@pytest.mark.parametrize("which", ["bound", "large_p"])
+@pytest.mark.parametrize("k", ["5/4", "3/4"])
+def test_large_p_limit_gap_sees_a_wrong_exponent(monkeypatch, setting, which, k):
+    from verify.mutants import _powers, mutate_value
+
+    assert pagan._large_p_limit_gap(setting) == 0
+    name = f"theorem{1 if setting == 'pasan' else 2}_{which}"
+    original = getattr(tp, name)
+    monkeypatch.setattr(tp, name, lambda: mutate_value(original(), _powers(sp.Rational(k))))
+    assert pagan._large_p_limit_gap(setting) != 0
+
+
+def test_theorem2_is_violated_when_its_large_p_form_is_wrong(monkeypatch, thm2):
+    """Eq. (6) with every variable x -> x^{5/4}: no longer Theorem 2's p → ∞ limit, so the claim says violated
+    (the runs are the fixture's, reused from the in-process memo)."""
+    from verify.mutants import _powers, mutate_value
+
+    assert thm2.counterexample is None or "large_p_limit_minus_form" not in thm2.counterexample
+    original = tp.theorem2_large_p
+    monkeypatch.setattr(tp, "theorem2_large_p", lambda: mutate_value(original(), _powers(sp.Rational(5, 4))))
+    out = pagan.theorem2("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["large_p_limit_minus_form"] != "0"
