@@ -1851,6 +1851,24 @@ def eq7_rate(budget: str, seed: int) -> Outcome:
                    counterexample=_rate_counter(verdict, rows, decisions), plots=[fig], decisions=decisions)
 
 
+#: O(·) rate claims and the kernel fault noise*3 (every privacy-noise draw ×3): the claims' own bounds depend on the
+#: noise scale z·B only through 1/ε (z ∝ √log(1/δ)/ε), and with ε → ε/3 each stays within a factor in [1, 3] of
+#: itself (limit 3^{(p−1)/p} for Theorems 1/2, 3 for eq. (9), as n → ∞): the statement with that constant is the
+#: same O(·) statement (tests/verify/test_pagan_rate_equivalents.py checks this in SymPy).
+_NOISE3_EQUIVALENT = ("O(·) rate: the claim's bound with the noise scale ×3 (ε → ε/3 in its privacy term) stays "
+                      "within a factor in [1, 3] of the original (SymPy: the ratio's limit as n → ∞ is finite and "
+                      "nonzero), so one more constant factor leaves the O(·) statement unchanged")
+for _cid in ("pagan.theorem1", "pagan.theorem2", "pagan.eq9"):
+    declare_equivalent(_cid, "noise*3", _NOISE3_EQUIVALENT)
+#: eq7.rate shows PASAN against PAGAN on the box beside its verdict (theory.pagan.box_rate_ratio: the ratio of the
+#: two bounds), but its statement, decisions and verdict are eq. (7)'s alone (that comparison is
+#: pagan.section3.2.box's): a wrong box_rate_ratio cannot change what eq7.rate states.
+for _m in ("box_rate_ratio:pow1.25", "box_rate_ratio:pow0.75"):
+    declare_equivalent("pagan.eq7.rate", _m, "box_rate_ratio enters only the PASAN-vs-PAGAN comparison that "
+                       "eq7.rate displays beside its verdict; the statement tested is eq. (7)'s rate alone (the "
+                       "comparison is pagan.section3.2.box's claim)")
+
+
 # ======================================================================================
 # Theorem 3: Algorithm 3's accuracy guarantee (10)
 # ======================================================================================
