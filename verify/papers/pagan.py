@@ -1188,21 +1188,21 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                "calibration_max_noise_gap": max(c["noise_gap"] for _, c in cal),
                "calibration_max_sensitivity_gap": max(c["sensitivity_gap"] for _, c in cal)}
     counter = None
-    if sens_bad:
-        p, c = sens_bad[0]
-        counter = dict(p, n=ALG3_CAL_N, round=c["t"], attained_over_declared_sensitivity=1 + c["sensitivity_gap"],
-                       reason="neighbouring datasets (all records 0; one record at ρ_t in every coordinate) move a "
-                       "round's vector by more than the declared sensitivity")
     if broken:
         p, r = min(broken, key=lambda pr: (pr[0]["d"], pr[0]["epsilon"], -pr[0]["delta"]))
         counter = dict(p, rounds=int(r["rounds"]), noise_multiplier=float(r["noise_multiplier"]),
                        accountant_eps_lower=float(r["eps_lo"]), accountant_eps_upper=float(r["eps_hi"]))
+    elif sens_bad:
+        p, c = sens_bad[0]
+        counter = dict(p, n=ALG3_CAL_N, round=c["t"], attained_over_declared_sensitivity=1 + c["sensitivity_gap"],
+                       reason="neighbouring datasets (all records 0; one record at ρ_t in every coordinate) move a "
+                       "round's vector by more than the declared sensitivity")
     evidence = (f"{len(broken)}/{len(points)} (d, ε, δ) points where even the optimistic PLD ε exceeds the promise, "
                 f"{len(unsure)} undecided; worst accountant/promised ε = {max(ratio):.3f}; the promise holds at every "
                 f"grid point only for ε ≤ {largest_ok if largest_ok else 'none'}"
                 + (f"; smallest counterexample d={counter['d']}, ε={counter['epsilon']:g}, δ={counter['delta']:g}: "
                    f"accountant ε ∈ [{counter['accountant_eps_lower']:.4f}, {counter['accountant_eps_upper']:.4f}]"
-                   if counter else "")
+                   if broken else "")
                 + f" (exact accountant computation, no statistical test; under the one-T reading of line 5, "
                   f"{figures['t1_points_broken']}/{len(points)} points would break the promise, worst ratio "
                   f"{figures['t1_max_eps_ratio']:.3f})"

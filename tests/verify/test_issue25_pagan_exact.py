@@ -1,0 +1,140 @@
+"""Issue 25 (mutation power) for pagan's exact claims: pagan.theorem3's repair mutant and its "still false"
+equivalences (each proven at an explicit, exact counterexample), and pagan.algorithm3.privacy's calibration
+identities against kernels.moments (each shown able to fail)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy as sp
+
+from theory import pagan as tp
+from verify import mutants, registry
+from verify.mutants import substituted
+from verify.papers import pagan
+
+THM3 = "pagan.theorem3"
+
+
+def _claim(cid):
+    registry.load_all()
+    return registry.REGISTRY[cid]
+
+
+def _generic(cid, name):
+    """The generic theory mutant ``name`` of ``cid``, built exactly as verify.mutants builds it."""
+    (m,) = [m for m in mutants.theory_mutants(_claim(cid)) if m.name == name]
+    return m
+
+
+def _run_under(c, m, seed=0):
+    mutants.reset_caches()
+    try:
+        with m.apply():
+            return c.check("quick", seed)
+    finally:
+        mutants.reset_caches()
+
+
+# --------------------------------------------------------------------------------------
+# pagan.theorem3
+# --------------------------------------------------------------------------------------
+def _thm3_equivalents():
+    registry.load_all()
+    return sorted(name for (cid, name) in mutants.EQUIVALENT if cid == THM3)
+
+
+def test_theorem3_declares_the_expected_still_false_equivalences():
+    names = _thm3_equivalents()
+    assert len(names) == 13
+    assert all(mutants.EQUIVALENT[(THM3, n)].startswith("the mutated statement is still false") for n in names)
+    # the one-sided directions are weaker_if, not declarations
+    assert not {"theorem3_upper:x0.1", "theorem3_lower:x10", "theorem3_sample_size:x0.1"} & set(names)
+
+
+@pytest.mark.parametrize("name", _thm3_equivalents())
+def test_theorem3_mutated_statement_is_still_false_at_an_exact_counterexample(name):
+    """Under the mutant (the same SymPy mutation verify.mutants applies), at d = 2 and σ = (1, 2^{-3/2}/5^k) for some
+    k ≤ 12, the mutated left end of (10) exceeds the mutated right end for σ_2, in exact rational arithmetic; the
+    mutated sample size stays finite (the statement is not made vacuous)."""
+    m = _generic(THM3, name)
+    with m.apply():
+        lower, upper, size, floor = tp.theorem3_lower(), tp.theorem3_upper(), tp.theorem3_sample_size(), \
+            tp.theorem3_floor()
+        found = None
+        for k in pagan.THM3_EMPTY_SCALES:
+            s2 = sp.Integer(2) ** sp.Rational(-3, 2) / 5**k
+            at = {tp.sigma_j: s2, tp.d: 2}
+            lo, up = sp.nsimplify(lower.subs(at)), sp.nsimplify(upper.subs(at))
+            if bool(sp.simplify(lo - up) > 0):
+                found = (k, lo, up)
+                break
+        assert found is not None, name
+        at_n = {"beta": 0.1, "delta": 1e-5, "epsilon": 1.0, "r": 1.0, "T": 2, "d": 2}
+        n_req = float(size.subs({s: at_n[s.name] for s in size.free_symbols}))
+        assert math.isfinite(n_req) and n_req > 0
+        assert float(floor.subs(tp.T, 2)) > 0
+        # the claim's own exact search finds it too (via theory.pagan.theorem3_lower/upper, mutated)
+        assert pagan.thm3_empty_interval() is not None
+
+
+def test_theorem3_repair_mutant_makes_the_interval_nonempty_and_the_check_hold():
+    c = _claim(THM3)
+    (m,) = [m for m in c.mutants if m.name == "theorem3_upper:2max(σ_j,d^-3/2)"]
+    with m.apply():
+        assert pagan.thm3_empty_interval() is None
+    out = _run_under(c, m)
+    assert out.verdict == "holds"
+    assert len(out.decisions) == len(pagan.THM3_GRIDS["quick"]["configs"])
+    assert all(str(d.verdict) == "holds" for d in out.decisions)
+
+
+def test_theorem3_runs_decision_can_fail():
+    """With a non-empty interval above the floor that Algorithm 3's output misses (right end max(σ_j, d^{-3/2})/1.9,
+    just above the left end), no exact refutation stands and the runs decide: violated."""
+    c = _claim(THM3)
+
+    def upper():
+        return sp.Max(tp.sigma_j, tp.d ** sp.Rational(-3, 2)) / sp.Rational(19, 10)
+
+    m = mutants.Mutant("narrow", "", "theory", lambda: substituted("theory.pagan.theorem3_upper", upper))
+    out = _run_under(c, m)
+    assert out.verdict == "violated" and out.decisions
+    assert any(str(d.verdict) == "violated" for d in out.decisions)
+
+
+# --------------------------------------------------------------------------------------
+# pagan.algorithm3.privacy
+# --------------------------------------------------------------------------------------
+A3 = "pagan.algorithm3.privacy"
+
+
+def test_algorithm3_calibration_matches_the_kernel():
+    for d in (10, 100):
+        cal = pagan.alg3_calibration(d, 1.0, 1e-5)
+        assert cal["rounds_ok"] and cal["sensitivity_ok"] and cal["noise_ok"]
+        assert abs(cal["sensitivity_gap"]) < 1e-12  # the declared sensitivity is attained
+
+
+def test_algorithm3_too_small_sensitivity_is_refuted():
+    c = _claim(A3)
+    out = _run_under(c, _generic(A3, "algorithm3_sensitivity:x0.1"))
+    assert out.verdict == "violated"
+    assert out.counterexample["attained_over_declared_sensitivity"] == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize("name", ["algorithm3_rounds:x10", "algorithm3_rounds:pow1.25", "algorithm3_rounds:pow0.75",
+                                  "algorithm3_noise_multiplier:pow1.25"])
+def test_algorithm3_calibration_other_than_the_run_is_not_certified(name):
+    c = _claim(A3)
+    out = _run_under(c, _generic(A3, name))
+    assert out.verdict == "inconclusive"
+    assert out.numbers["calibration_points_mismatched"] > 0
+
+
+def test_algorithm3_unmutated_quick_holds_with_calibration_checked():
+    out = _claim(A3).check("quick", 0)
+    assert out.verdict == "holds"
+    assert out.numbers["calibration_points_sensitivity_exceeded"] == 0
+    assert out.numbers["calibration_points_mismatched"] == 0
