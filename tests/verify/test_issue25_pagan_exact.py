@@ -91,12 +91,12 @@ def test_theorem3_repair_mutant_makes_the_interval_nonempty_and_the_check_hold()
 
 
 def test_theorem3_runs_decision_can_fail():
-    """With a non-empty interval above the floor that Algorithm 3's output misses (right end max(σ_j, d^{-3/2})/1.9,
-    just above the left end), no exact refutation stands and the runs decide: violated."""
+    """With a non-empty interval that is not below the floor but that Algorithm 3's output often misses (right end
+    max(σ_j, d^{-3/2}) ≥ 2^{-T}, half the corrected one), no exact refutation stands and the runs decide: violated."""
     c = _claim(THM3)
 
     def upper():
-        return sp.Max(tp.sigma_j, tp.d ** sp.Rational(-3, 2)) / sp.Rational(19, 10)
+        return sp.Max(tp.sigma_j, tp.d ** sp.Rational(-3, 2))
 
     m = mutants.Mutant("narrow", "", "theory", lambda: substituted("theory.pagan.theorem3_upper", upper))
     out = _run_under(c, m)
