@@ -138,3 +138,28 @@ def test_algorithm3_unmutated_quick_holds_with_calibration_checked():
     assert out.verdict == "holds"
     assert out.numbers["calibration_points_sensitivity_exceeded"] == 0
     assert out.numbers["calibration_points_mismatched"] == 0
+
+
+# --------------------------------------------------------------------------------------
+# pagan.proposition1.d2 / pagan.theorem4.risk.d2: exponent mutants, still false at an exact point
+# --------------------------------------------------------------------------------------
+D2 = [("pagan.proposition1.d2", "proposition1_lower_bound"), ("pagan.theorem4.risk.d2", "theorem4_lower_bound")]
+
+
+@pytest.mark.parametrize("cid, bound", D2)
+@pytest.mark.parametrize("name", ["{b}:pow1.25", "{b}:pow0.75", "theorem4_condition:pow1.25",
+                                  "theorem4_condition:pow0.75"])
+def test_d2_exponent_mutants_are_still_false_at_an_exact_point(cid, bound, name):
+    name = name.format(b=bound)
+    registry.load_all()
+    assert mutants.EQUIVALENT[(cid, name)].startswith("the mutated statement is still false")
+    m = _generic(cid, name)
+    with m.apply():
+        cond, lb = tp.theorem4_condition(), getattr(tp, bound)()
+    at = {tp.d: 2, tp.n: 1, tp.epsilon: 1, tp.power_sum(sp.Rational(2, 3)): 2}  # σ = (1, 1): S_{2/3} = 2
+    assert bool(cond.subs(at)) is True  # the mutated hypothesis holds (exact)
+    value = lb.subs(at)
+    assert value.is_number and bool(value > 4)  # above 2Σσ_j = 4 ≥ either left side (exact comparison)
+    # and the mutation did change what it names
+    orig = tp.theorem4_condition() if name.startswith("theorem4_condition") else getattr(tp, bound)()
+    assert (cond if name.startswith("theorem4_condition") else lb) != orig

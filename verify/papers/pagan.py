@@ -2465,6 +2465,19 @@ def theorem4_risk_d2(budget: str, seed: int) -> Outcome:
     return _edge_outcome("theorem4_risk_d2", lambda sg: 2.0 * float(np.sum(sg)), "excess risk 2Σσ_j")
 
 
+# The d = 2 edge claims' exponent mutants: at d = 2, σ = (1, 1), n = 1, ε = 1 the mutated hypothesis still holds
+# ((nε)^{5/4} = (nε)^{3/4} = 1 ≥ √2·log 2) and the mutated bound still exceeds 2Σσ_j = 4, the largest value either
+# left side can take (e.g. 2^{15/8}/log^{5/2}(2^{5/4}) ≈ 5.2 and 2^{9/8}/log^{5/2}(2^{3/4}) ≈ 11.2); checked exactly in
+# tests/verify/test_issue25_pagan_exact.py
+_D2_STILL_FALSE = ("the mutated statement is still false: at d = 2, σ = (1, 1), n = 1, ε = 1 the mutated hypothesis "
+                   "holds and the mutated bound exceeds 2Σσ_j = 4, the largest value the left side can take")
+for _cid, _bound in (("pagan.proposition1.d2", "proposition1_lower_bound"),
+                     ("pagan.theorem4.risk.d2", "theorem4_lower_bound")):
+    for _m in ("pow1.25", "pow0.75"):
+        declare_equivalent(_cid, f"{_bound}:{_m}", _D2_STILL_FALSE)
+        declare_equivalent(_cid, f"theorem4_condition:{_m}", _D2_STILL_FALSE)
+
+
 @claim(
     "pagan.theorem4.risk.d3",
     kind="expectation",
