@@ -163,3 +163,42 @@ def test_d2_exponent_mutants_are_still_false_at_an_exact_point(cid, bound, name)
     # and the mutation did change what it names
     orig = tp.theorem4_condition() if name.startswith("theorem4_condition") else getattr(tp, bound)()
     assert (cond if name.startswith("theorem4_condition") else lb) != orig
+
+
+# --------------------------------------------------------------------------------------
+# pagan.lemma3.2: exact moments against the MGF series; the weaker probability mutant
+# --------------------------------------------------------------------------------------
+L32 = "pagan.lemma3.2"
+
+
+def test_lemma3_2_moments_agree_with_the_series_route():
+    import numpy as np
+    for w in (np.arange(1, 21.0) ** -3, np.arange(1, 101.0) ** -1, np.full(7, 0.3)):
+        a, b = pagan.gaussian_norm_moments(w, 12), pagan.weighted_chi2_moments_series(w, 12)
+        assert np.max(np.abs(a / b - 1)) < 1e-12
+    # χ²_d / d: E[(Q/W)^2] = 1 + 2/d for equal weights
+    assert pagan.weighted_chi2_moments_series(np.ones(5), 2)[1] == pytest.approx(1 + 2 / 5, rel=1e-14)
+
+
+@pytest.mark.parametrize("name", ["gaussian_norm_moment:pow1.25", "gaussian_norm_moment:pow0.75",
+                                  "gaussian_norm_moment:x10"])
+def test_lemma3_2_wrong_moments_are_refuted_exactly(name):
+    c = _claim(L32)
+    m = [m for m in mutants.theory_mutants(c, {"theory.pagan.gaussian_norm_moment": tp.gaussian_norm_moment(2)})
+         if m.name == name][0]
+    out = _run_under(c, m)
+    assert out.verdict == "violated"
+    assert out.counterexample["relative_gap"] > pagan.LEMMA32_MOMENT_RTOL
+
+
+def test_lemma3_2_probability_pow075_is_only_weaker():
+    registry.load_all()
+    assert (L32, "lemma3_2_probability:pow0.75") in mutants.EQUIVALENT
+    m = _generic(L32, "lemma3_2_probability:pow0.75")
+    with m.apply():
+        mutated = tp.lemma3_2_probability()
+    assert sp.simplify(mutated - tp.n ** sp.Rational(-3, 4)) == 0
+    # n^{-3/4} − n^{-1} = n^{-1}(n^{1/4} − 1) ≥ 0 for n ≥ 1 (and = 0 only at n = 1)
+    diff = sp.factor(mutated - tp.lemma3_2_probability())
+    assert all(bool(diff.subs(tp.n, v) >= 0) for v in (1, 2, 10, 10**6))
+    assert sp.solve(sp.Eq(diff, 0), tp.n) == [1]
