@@ -155,7 +155,7 @@ def test_d2_exponent_mutants_are_still_false_at_an_exact_point(cid, bound, name)
     assert mutants.EQUIVALENT[(cid, name)].startswith("the mutated statement is still false")
     m = _generic(cid, name)
     with m.apply():
-        cond, lb = tp.theorem4_condition(), getattr(tp, bound)()
+        cond, lb = getattr(tp, "theorem4_condition")(), getattr(tp, bound)()
     at = {tp.d: 2, tp.n: 1, tp.epsilon: 1, tp.power_sum(sp.Rational(2, 3)): 2}  # σ = (1, 1): S_{2/3} = 2
     assert bool(cond.subs(at)) is True  # the mutated hypothesis holds (exact)
     value = lb.subs(at)
@@ -196,9 +196,51 @@ def test_lemma3_2_probability_pow075_is_only_weaker():
     assert (L32, "lemma3_2_probability:pow0.75") in mutants.EQUIVALENT
     m = _generic(L32, "lemma3_2_probability:pow0.75")
     with m.apply():
-        mutated = tp.lemma3_2_probability()
+        mutated = getattr(tp, "lemma3_2_probability")()
     assert sp.simplify(mutated - tp.n ** sp.Rational(-3, 4)) == 0
     # n^{-3/4} − n^{-1} = n^{-1}(n^{1/4} − 1) ≥ 0 for n ≥ 1 (and = 0 only at n = 1)
     diff = sp.factor(mutated - tp.lemma3_2_probability())
     assert all(bool(diff.subs(tp.n, v) >= 0) for v in (1, 2, 10, 10**6))
     assert sp.solve(sp.Eq(diff, 0), tp.n) == [1]
+
+
+# --------------------------------------------------------------------------------------
+# one-sided exponent mutants declared "only weaker"
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("cid, name, cond, dmin", [
+    ("pagan.proposition1.d3", "theorem4_condition:pow0.75", "theorem4_condition", 3),
+    ("pagan.theorem4.risk.d3", "theorem4_condition:pow0.75", "theorem4_condition", 3),
+    ("pagan.theorem5", "theorem5_condition:pow0.75", "theorem5_condition", 1)])
+def test_pow075_hypotheses_imply_the_original(cid, name, cond, dmin):
+    import numpy as np
+    registry.load_all()
+    assert mutants.EQUIVALENT[(cid, name)].startswith("only weaker")
+    m = _generic(cid, name)
+    with m.apply():
+        mutated = getattr(tp, cond)()
+    orig = getattr(tp, cond)()
+    assert mutated.lhs == orig.lhs and sp.simplify(mutated.rhs - orig.rhs ** sp.Rational(3, 4)) == 0
+    # the argument: lhs ≥ 1 on d ≥ dmin, so lhs ≤ (nε)^{3/4} forces nε ≥ 1, where (nε)^{3/4} ≤ nε
+    assert float(orig.lhs.subs(tp.d, dmin)) >= 1.0
+    f_mut = sp.lambdify((tp.d, tp.n, tp.epsilon), mutated)
+    f_org = sp.lambdify((tp.d, tp.n, tp.epsilon), orig)
+    rng = np.random.default_rng(0)
+    pts = zip(rng.integers(dmin, 10**4, 2000), rng.integers(1, 10**5, 2000), 10 ** rng.uniform(-3, 2, 2000))
+    admitted = [(d, n, e) for d, n, e in pts if f_mut(float(d), float(n), float(e))]
+    assert admitted and all(f_org(float(d), float(n), float(e)) for d, n, e in admitted)
+
+
+def test_theorem3_floor_lower_pow125_is_only_smaller():
+    import numpy as np
+    name = "theorem3_lower:pow1.25"
+    registry.load_all()
+    assert mutants.EQUIVALENT[("pagan.theorem3.floor", name)].startswith("only weaker")
+    m = _generic("pagan.theorem3.floor", name)
+    with m.apply():
+        mutated = getattr(tp, "theorem3_lower")()
+    f_mut = sp.lambdify((tp.sigma_j, tp.d), mutated)
+    f_org = sp.lambdify((tp.sigma_j, tp.d), tp.theorem3_lower())
+    for d in (1, 2, 3, 10, 100, 10**4):
+        for s in np.concatenate([10 ** np.linspace(-8, 0, 81), [1.0]]):
+            assert f_mut(s, d) <= f_org(s, d) * (1 + 1e-15)
+    assert f_mut(0.5, 10) < f_org(0.5, 10)  # and strictly somewhere

@@ -2542,6 +2542,17 @@ for _cid, _bound in (("pagan.proposition1.d2", "proposition1_lower_bound"),
         declare_equivalent(_cid, f"theorem4_condition:{_m}", _D2_STILL_FALSE)
 
 
+# Exponent mutants of the hypotheses that only narrow them (checked in tests/verify/test_issue25_pagan_exact.py)
+_COND_POW075_WEAKER = ("only weaker: the mutated hypothesis lhs ≤ (nε)^{{3/4}} with lhs ≥ 1 ({lhs} at d ≥ {dmin}) forces "
+                       "nε ≥ 1, hence (nε)^{{3/4}} ≤ nε: it implies the original and admits fewer (d, nε)")
+for _cid in ("pagan.proposition1.d3", "pagan.theorem4.risk.d3"):
+    declare_equivalent(_cid, "theorem4_condition:pow0.75", _COND_POW075_WEAKER.format(lhs="√d·log d > 1.9", dmin=3))
+declare_equivalent("pagan.theorem5", "theorem5_condition:pow0.75", _COND_POW075_WEAKER.format(lhs="d", dmin=1))
+declare_equivalent("pagan.theorem3.floor", "theorem3_lower:pow1.25", "only weaker: with max_j σ_j = 1 (so σ_j ≤ 1) "
+                   "and d ≥ 1, σ_j^{5/4} ≤ σ_j and d^{-15/8} ≤ d^{-3/2}: the mutated left end of the interval is at "
+                   "most the original one")
+
+
 @claim(
     "pagan.theorem4.risk.d3",
     kind="expectation",
