@@ -122,10 +122,12 @@ def test_algorithm3_too_small_sensitivity_is_refuted():
     out = _run_under(c, _generic(A3, "algorithm3_sensitivity:x0.1"))
     assert out.verdict == "violated"
     assert out.counterexample["attained_over_declared_sensitivity"] == pytest.approx(10.0)
+    out = _run_under(c, _generic(A3, "algorithm3_sensitivity:pow1.25"))
+    assert out.verdict == "violated" and out.numbers["calibration_points_sensitivity_exceeded"] > 0
 
 
 @pytest.mark.parametrize("name", ["algorithm3_rounds:x10", "algorithm3_rounds:pow1.25", "algorithm3_rounds:pow0.75",
-                                  "algorithm3_noise_multiplier:pow1.25"])
+                                  "algorithm3_noise_multiplier:pow1.25", "algorithm3_sensitivity:pow0.75"])
 def test_algorithm3_calibration_other_than_the_run_is_not_certified(name):
     c = _claim(A3)
     out = _run_under(c, _generic(A3, name))
