@@ -1233,7 +1233,12 @@ def alg3_calibration(d: int, epsilon: float, delta: float, n: int = ALG3_CAL_N) 
     "is the reconstruction used by kernels.moments. The modelled worst case is attained: for neighbouring datasets in "
     "which no coordinate leaves the active set (records near 0, the differing one at the truncation level, n large "
     "as Theorem 3 requires) the mechanism is exactly T full-dimension Gaussian rounds, up to the exit probability. "
-    "The accuracy guarantee (10) is a separate claim (theorem3).",
+    "The accuracy guarantee (10) is a separate claim (theorem3). Also exact: the accounted calibration must be the "
+    "one Algorithm 3 runs (kernels.moments.schedule, r = 1, n = 1000, every grid point and round): declared T = "
+    "rounds_for(d); the declared sensitivity is never exceeded by the change a neighbouring pair attains (all "
+    "records 0 vs one record at ρ_t: ρ_t²√d/n), else violated (counterexample); √(declared variance) and the declared "
+    "multiplier times the attained change equal the run's noise std in rounding units, else inconclusive (the "
+    "accountant would certify another mechanism).",
 )
 def algorithm3(budget: str, seed: int) -> Outcome:
     g = ALG3_GRIDS[by_budget(budget, "quick", "full")]
