@@ -1,0 +1,248 @@
+"""Issue 25 (mutation power) for pagan's exact claims: pagan.theorem3's repair mutant and its "still false"
+equivalences (each proven at an explicit, exact counterexample), and pagan.algorithm3.privacy's calibration
+identities against kernels.moments (each shown able to fail)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy as sp
+
+from theory import pagan as tp
+from verify import mutants, registry
+from verify.mutants import substituted
+from verify.papers import pagan
+
+THM3 = "pagan.theorem3"
+
+
+def _claim(cid):
+    registry.load_all()
+    return registry.REGISTRY[cid]
+
+
+def _generic(cid, name):
+    """The generic theory mutant ``name`` of ``cid``, built exactly as verify.mutants builds it."""
+    (m,) = [m for m in mutants.theory_mutants(_claim(cid)) if m.name == name]
+    return m
+
+
+def _run_under(c, m, seed=0):
+    mutants.reset_caches()
+    try:
+        with m.apply():
+            return c.check("quick", seed)
+    finally:
+        mutants.reset_caches()
+
+
+# --------------------------------------------------------------------------------------
+# pagan.theorem3
+# --------------------------------------------------------------------------------------
+def _thm3_equivalents():
+    registry.load_all()
+    return sorted(name for (cid, name) in mutants.EQUIVALENT if cid == THM3)
+
+
+def test_theorem3_declares_the_expected_still_false_equivalences():
+    names = _thm3_equivalents()
+    assert len(names) == 13
+    assert all(mutants.EQUIVALENT[(THM3, n)].startswith("the mutated statement is still false") for n in names)
+    # the one-sided directions are weaker_if, not declarations
+    assert not {"theorem3_upper:x0.1", "theorem3_lower:x10", "theorem3_sample_size:x0.1"} & set(names)
+
+
+@pytest.mark.parametrize("name", _thm3_equivalents())
+def test_theorem3_mutated_statement_is_still_false_at_an_exact_counterexample(name):
+    """Under the mutant (the same SymPy mutation verify.mutants applies), at d = 2 and σ = (1, 2^{-3/2}/5^k) for some
+    k ≤ 12, the mutated left end of (10) exceeds the mutated right end for σ_2, in exact rational arithmetic; the
+    mutated sample size stays finite (the statement is not made vacuous)."""
+    m = _generic(THM3, name)
+    with m.apply():
+        lower, upper, size, floor = tp.theorem3_lower(), tp.theorem3_upper(), tp.theorem3_sample_size(), \
+            tp.theorem3_floor()
+        found = None
+        for k in pagan.THM3_EMPTY_SCALES:
+            s2 = sp.Integer(2) ** sp.Rational(-3, 2) / 5**k
+            at = {tp.sigma_j: s2, tp.d: 2}
+            lo, up = sp.nsimplify(lower.subs(at)), sp.nsimplify(upper.subs(at))
+            if bool(sp.simplify(lo - up) > 0):
+                found = (k, lo, up)
+                break
+        assert found is not None, name
+        at_n = {"beta": 0.1, "delta": 1e-5, "epsilon": 1.0, "r": 1.0, "T": 2, "d": 2}
+        n_req = float(size.subs({s: at_n[s.name] for s in size.free_symbols}))
+        assert math.isfinite(n_req) and n_req > 0
+        assert float(floor.subs(tp.T, 2)) > 0
+        # the claim's own exact search finds it too (via theory.pagan.theorem3_lower/upper, mutated)
+        assert pagan.thm3_empty_interval() is not None
+
+
+def test_theorem3_repair_mutant_makes_the_interval_nonempty_and_the_check_hold():
+    c = _claim(THM3)
+    (m,) = [m for m in c.mutants if m.name == "theorem3_upper:2max(σ_j,d^-3/2)"]
+    with m.apply():
+        assert pagan.thm3_empty_interval() is None
+    out = _run_under(c, m)
+    assert out.verdict == "holds"
+    assert len(out.decisions) == len(pagan.THM3_GRIDS["quick"]["configs"])
+    assert all(str(d.verdict) == "holds" for d in out.decisions)
+
+
+def test_theorem3_runs_decision_can_fail():
+    """With a non-empty interval that is not below the floor but that Algorithm 3's output often misses (right end
+    max(σ_j, d^{-3/2}) ≥ 2^{-T}, half the corrected one), no exact refutation stands and the runs decide: violated."""
+    c = _claim(THM3)
+
+    def upper():
+        return sp.Max(tp.sigma_j, tp.d ** sp.Rational(-3, 2))
+
+    m = mutants.Mutant("narrow", "", "theory", lambda: substituted("theory.pagan.theorem3_upper", upper))
+    out = _run_under(c, m)
+    assert out.verdict == "violated" and out.decisions
+    assert any(str(d.verdict) == "violated" for d in out.decisions)
+
+
+# --------------------------------------------------------------------------------------
+# pagan.algorithm3.privacy
+# --------------------------------------------------------------------------------------
+A3 = "pagan.algorithm3.privacy"
+
+
+def test_algorithm3_calibration_matches_the_kernel():
+    for d in (10, 100):
+        cal = pagan.alg3_calibration(d, 1.0, 1e-5)
+        assert cal["rounds_ok"] and cal["sensitivity_ok"] and cal["noise_ok"]
+        assert abs(cal["sensitivity_gap"]) < 1e-12  # the declared sensitivity is attained
+
+
+def test_algorithm3_too_small_sensitivity_is_refuted():
+    c = _claim(A3)
+    out = _run_under(c, _generic(A3, "algorithm3_sensitivity:x0.1"))
+    assert out.verdict == "violated"
+    assert out.counterexample["attained_over_declared_sensitivity"] == pytest.approx(10.0)
+    out = _run_under(c, _generic(A3, "algorithm3_sensitivity:pow1.25"))
+    assert out.verdict == "violated" and out.numbers["calibration_points_sensitivity_exceeded"] > 0
+
+
+@pytest.mark.parametrize("name", ["algorithm3_rounds:x10", "algorithm3_rounds:pow1.25", "algorithm3_rounds:pow0.75",
+                                  "algorithm3_noise_multiplier:pow1.25", "algorithm3_sensitivity:pow0.75"])
+def test_algorithm3_calibration_other_than_the_run_is_not_certified(name):
+    c = _claim(A3)
+    out = _run_under(c, _generic(A3, name))
+    assert out.verdict == "inconclusive"
+    assert out.numbers["calibration_points_mismatched"] > 0
+
+
+def test_algorithm3_unmutated_quick_holds_with_calibration_checked():
+    out = _claim(A3).check("quick", 0)
+    assert out.verdict == "holds"
+    assert out.numbers["calibration_points_sensitivity_exceeded"] == 0
+    assert out.numbers["calibration_points_mismatched"] == 0
+
+
+# --------------------------------------------------------------------------------------
+# pagan.proposition1.d2 / pagan.theorem4.risk.d2: exponent mutants, still false at an exact point
+# --------------------------------------------------------------------------------------
+D2 = [("pagan.proposition1.d2", "proposition1_lower_bound"), ("pagan.theorem4.risk.d2", "theorem4_lower_bound")]
+
+
+@pytest.mark.parametrize("cid, bound", D2)
+@pytest.mark.parametrize("name", ["{b}:pow1.25", "{b}:pow0.75", "theorem4_condition:pow1.25",
+                                  "theorem4_condition:pow0.75"])
+def test_d2_exponent_mutants_are_still_false_at_an_exact_point(cid, bound, name):
+    name = name.format(b=bound)
+    registry.load_all()
+    assert mutants.EQUIVALENT[(cid, name)].startswith("the mutated statement is still false")
+    m = _generic(cid, name)
+    with m.apply():
+        cond, lb = getattr(tp, "theorem4_condition")(), getattr(tp, bound)()
+    at = {tp.d: 2, tp.n: 1, tp.epsilon: 1, tp.power_sum(sp.Rational(2, 3)): 2}  # σ = (1, 1): S_{2/3} = 2
+    assert bool(cond.subs(at)) is True  # the mutated hypothesis holds (exact)
+    value = lb.subs(at)
+    assert value.is_number and bool(value > 4)  # above 2Σσ_j = 4 ≥ either left side (exact comparison)
+    # and the mutation did change what it names
+    orig = tp.theorem4_condition() if name.startswith("theorem4_condition") else getattr(tp, bound)()
+    assert (cond if name.startswith("theorem4_condition") else lb) != orig
+
+
+# --------------------------------------------------------------------------------------
+# pagan.lemma3.2: exact moments against the MGF series; the weaker probability mutant
+# --------------------------------------------------------------------------------------
+L32 = "pagan.lemma3.2"
+
+
+def test_lemma3_2_moments_agree_with_the_series_route():
+    import numpy as np
+    for w in (np.arange(1, 21.0) ** -3, np.arange(1, 101.0) ** -1, np.full(7, 0.3)):
+        a, b = pagan.gaussian_norm_moments(w, 12), pagan.weighted_chi2_moments_series(w, 12)
+        assert np.max(np.abs(a / b - 1)) < 1e-12
+    # χ²_d / d: E[(Q/W)^2] = 1 + 2/d for equal weights
+    assert pagan.weighted_chi2_moments_series(np.ones(5), 2)[1] == pytest.approx(1 + 2 / 5, rel=1e-14)
+
+
+@pytest.mark.parametrize("name", ["gaussian_norm_moment:pow1.25", "gaussian_norm_moment:pow0.75",
+                                  "gaussian_norm_moment:x10"])
+def test_lemma3_2_wrong_moments_are_refuted_exactly(name):
+    c = _claim(L32)
+    m = [m for m in mutants.theory_mutants(c, {"theory.pagan.gaussian_norm_moment": tp.gaussian_norm_moment(2)})
+         if m.name == name][0]
+    out = _run_under(c, m)
+    assert out.verdict == "violated"
+    assert out.counterexample["relative_gap"] > pagan.LEMMA32_MOMENT_RTOL
+
+
+def test_lemma3_2_probability_pow075_is_only_weaker():
+    registry.load_all()
+    assert (L32, "lemma3_2_probability:pow0.75") in mutants.EQUIVALENT
+    m = _generic(L32, "lemma3_2_probability:pow0.75")
+    with m.apply():
+        mutated = getattr(tp, "lemma3_2_probability")()
+    assert sp.simplify(mutated - tp.n ** sp.Rational(-3, 4)) == 0
+    # n^{-3/4} − n^{-1} = n^{-1}(n^{1/4} − 1) ≥ 0 for n ≥ 1 (and = 0 only at n = 1)
+    diff = sp.factor(mutated - tp.lemma3_2_probability())
+    assert all(bool(diff.subs(tp.n, v) >= 0) for v in (1, 2, 10, 10**6))
+    assert sp.solve(sp.Eq(diff, 0), tp.n) == [1]
+
+
+# --------------------------------------------------------------------------------------
+# one-sided exponent mutants declared "only weaker"
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("cid, name, cond, dmin", [
+    ("pagan.proposition1.d3", "theorem4_condition:pow0.75", "theorem4_condition", 3),
+    ("pagan.theorem4.risk.d3", "theorem4_condition:pow0.75", "theorem4_condition", 3),
+    ("pagan.theorem5", "theorem5_condition:pow0.75", "theorem5_condition", 1)])
+def test_pow075_hypotheses_imply_the_original(cid, name, cond, dmin):
+    import numpy as np
+    registry.load_all()
+    assert mutants.EQUIVALENT[(cid, name)].startswith("only weaker")
+    m = _generic(cid, name)
+    with m.apply():
+        mutated = getattr(tp, cond)()
+    orig = getattr(tp, cond)()
+    assert mutated.lhs == orig.lhs and sp.simplify(mutated.rhs - orig.rhs ** sp.Rational(3, 4)) == 0
+    # the argument: lhs ≥ 1 on d ≥ dmin, so lhs ≤ (nε)^{3/4} forces nε ≥ 1, where (nε)^{3/4} ≤ nε
+    assert float(orig.lhs.subs(tp.d, dmin)) >= 1.0
+    f_mut = sp.lambdify((tp.d, tp.n, tp.epsilon), mutated)
+    f_org = sp.lambdify((tp.d, tp.n, tp.epsilon), orig)
+    rng = np.random.default_rng(0)
+    pts = zip(rng.integers(dmin, 10**4, 2000), rng.integers(1, 10**5, 2000), 10 ** rng.uniform(-3, 2, 2000))
+    admitted = [(d, n, e) for d, n, e in pts if f_mut(float(d), float(n), float(e))]
+    assert admitted and all(f_org(float(d), float(n), float(e)) for d, n, e in admitted)
+
+
+def test_theorem3_floor_lower_pow125_is_only_smaller():
+    import numpy as np
+    name = "theorem3_lower:pow1.25"
+    registry.load_all()
+    assert mutants.EQUIVALENT[("pagan.theorem3.floor", name)].startswith("only weaker")
+    m = _generic("pagan.theorem3.floor", name)
+    with m.apply():
+        mutated = getattr(tp, "theorem3_lower")()
+    f_mut = sp.lambdify((tp.sigma_j, tp.d), mutated)
+    f_org = sp.lambdify((tp.sigma_j, tp.d), tp.theorem3_lower())
+    for d in (1, 2, 3, 10, 100, 10**4):
+        for s in np.concatenate([10 ** np.linspace(-8, 0, 81), [1.0]]):
+            assert f_mut(s, d) <= f_org(s, d) * (1 + 1e-15)
+    assert f_mut(0.5, 10) < f_org(0.5, 10)  # and strictly somewhere
