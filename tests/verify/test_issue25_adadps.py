@@ -15,3 +15,52 @@ def test_theorem5_no_clipping_is_equivalent_because_the_runs_never_clip():
         skipped = va._t5_task(**kw)
     assert np.array_equal(np.asarray(plain["grad_avg"]), np.asarray(skipped["grad_avg"]))
     assert plain["alpha"] == skipped["alpha"]
+
+
+def test_theorem5_no_clipping_stays_equivalent_on_the_tight_family():
+    # the tight family clips at C, but no record reaches it: skipping clipping changes nothing
+    kw = dict(problem_kw=dict(tight_quadratic=dict(a=0.02, n=4)), batch_size=2, sigma=0.125, steps=50, trials=2,
+              seed=5)
+    plain = va._t5_task(**kw)
+    assert float(np.sum(plain["clip_fraction"])) == 0.0
+    with faults.inject(skip_clipping=True):
+        skipped = va._t5_task(**kw)
+    assert np.array_equal(np.asarray(plain["grad_avg"]), np.asarray(skipped["grad_avg"]))
+
+
+def test_theorem5_tight_constants_are_exact():
+    prob = va.tight_quadratic(0.02)
+    k = va.tight_quadratic_constants(prob, va.T5_TIGHT["K"])
+    assert (k["L"], k["eps_a"], k["F1_gap"], k["d"]) == (1.0, 0.02, 0.0, 1)
+    assert np.isclose(k["S_tau_A"], 50.0) and np.isclose(k["C"], 400.0)
+
+
+def test_theorem5_tight_case_catches_a_bound_with_exponents_a_quarter_too_large(monkeypatch):
+    import sympy as sp
+
+    from theory import adadps as ta
+    from verify.mutants import mutate_value
+
+    orig = ta.theorem5_explicit_bound
+    pow125 = mutate_value(orig(), lambda e: e.subs({s: s ** sp.Rational(5, 4) for s in e.free_symbols}))
+    monkeypatch.setattr(va.ta, "theorem5_explicit_bound", lambda: pow125)
+    out = va.theorem5("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["data"] == "tight quadratic a=50"
+
+
+def test_theorem5_tight_case_catches_three_times_the_noise():
+    # the left side with noise x3 exceeds the (unfaulted) bound: (1/3 + 9 s^2)/a vs (1/2 + s^2)/a
+    kw = dict(problem_kw=dict(tight_quadratic=dict(a=50.0, n=4)), batch_size=2, sigma=0.125, steps=200, trials=4,
+              seed=7)
+    prob = va.tight_quadratic(50.0)
+    k = va.tight_quadratic_constants(prob, va.T5_TIGHT["K"])
+    from theory import numeric
+    rhs = float(numeric(va.ta.theorem5_explicit_bound())(F1_gap=k["F1_gap"], alpha=50.0, T=200, L=k["L"],
+                                                          eps_a=k["eps_a"], S_tau_A=k["S_tau_A"], b=2, d=1,
+                                                          sigma=0.125, C=k["C"]))
+    plain = float(np.mean(va._t5_task(**kw)["grad_avg"]))
+    with faults.inject(noise_scale=3.0):
+        noisy = float(np.mean(va._t5_task(**kw)["grad_avg"]))
+    assert plain < 0.85 * rhs
+    assert noisy > 2.0 * rhs
