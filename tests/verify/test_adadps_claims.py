@@ -198,7 +198,7 @@ def test_theorem5_verdict_follows_its_intervals(t5_quick):
     f = out.numbers
     keys = [k[4:-1] for k in f if k.startswith("lhs[")]
     n_adv = len(va.T5_DATA_ADVERSARIAL["cases"])
-    assert keys and out.verdict == "holds" and _has_figure(out) and len(out.decisions) == 4 + n_adv
+    assert keys and out.verdict == "holds" and _has_figure(out) and len(out.decisions) == 4 + n_adv + len(va.T5_TIGHT["cases"])
     assert all(f[f"lhs[{k}]"] < f[f"rhs[{k}]"] for k in keys)
     assert 0.1 < f["max_lhs_over_rhs"] < 1  # the full-batch cases: not near-vacuous
 
