@@ -98,3 +98,14 @@ def test_section51_ime_for_free_checks_imes_privacy(name):
     with _mutant("ime_noise_stds", name).apply():  # σ^p at σ = 0.275: no longer post-processing's privacy
         out = vd.section5_1_ime_for_free("quick", 0)
     assert out.verdict == "violated" and out.counterexample["privacy_relative_gap"] > 0.1
+
+
+def test_section51_ime_for_free_setting_guard_blocks_holds_off_the_papers_scale():
+    """Three times the noise in every row keeps the ordering but moves post-processing's excess far off the paper's
+    0.0034: the two-sided setting guard makes that inconclusive (unmutated, the same seed holds)."""
+    from kernels import faults
+
+    with faults.inject(noise_scale=3.0):
+        out = vd.section5_1_ime_for_free("quick", 0)
+    assert out.numbers["pp_excess_over_paper"] > vd.S51_SETTING_FACTOR
+    assert out.verdict == "inconclusive" and "not the paper's setting" in out.evidence
