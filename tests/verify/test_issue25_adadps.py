@@ -64,3 +64,27 @@ def test_theorem5_tight_case_catches_three_times_the_noise():
         noisy = float(np.mean(va._t5_task(**kw)["grad_avg"]))
     assert plain < 0.85 * rhs
     assert noisy > 2.0 * rhs
+
+
+def test_theorem4_scaled_case_catches_a_bound_with_exponents_a_quarter_too_small(monkeypatch):
+    """x -> x^(3/4) in every variable makes the bound larger in every unscaled case (it survived there); the case
+    with w* x100 scales a dimensionally consistent bound by 100^2 and this one by 100^1.5: violated there only."""
+    import sympy as sp
+
+    from theory import adadps as ta
+    from verify.mutants import mutate_value
+
+    pow075 = mutate_value(ta.theorem4_explicit_bound(),
+                          lambda e: e.subs({s: s ** sp.Rational(3, 4) for s in e.free_symbols if s.is_positive}))
+    monkeypatch.setattr(va.ta, "theorem4_explicit_bound", lambda: pow075)
+    out = va.theorem4("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["scale"] == va.T4_SCALE
+    assert [d.verdict for d in out.decisions].count("violated") == 1
+
+
+def test_theorem4_scaled_run_is_the_unscaled_run_scaled():
+    kw = dict(batch_size=1000, sigma=0.0, steps=10, trials=2, seed=3)
+    plain = va._t4_task(problem_kw=va.T4_PROBLEM, **kw)
+    scaled = va._t4_task(problem_kw=dict(va.T4_PROBLEM, w_norm=va.T4_SCALE), **kw)
+    assert np.allclose(scaled["grad_avg"], va.T4_SCALE**2 * plain["grad_avg"], rtol=1e-9)
