@@ -88,3 +88,30 @@ def test_theorem4_scaled_run_is_the_unscaled_run_scaled():
     plain = va._t4_task(problem_kw=va.T4_PROBLEM, **kw)
     scaled = va._t4_task(problem_kw=dict(va.T4_PROBLEM, w_norm=va.T4_SCALE), **kw)
     assert np.allclose(scaled["grad_avg"], va.T4_SCALE**2 * plain["grad_avg"], rtol=1e-9)
+
+
+def test_theorem2_rescaled_run_is_the_run_scaled():
+    kw = dict(sigma=va.T2_SIGMA, clip=va.T2_CLIP, batch_size=va.T2_BATCH, steps=30, trials=2, seed=11)
+    base = va._t2_task(problem_kw=va.T2_PROBLEM, lr=va.T2_LR, eps_a=va.T2_EPS_A, **kw)
+    c = va.T2_SCALES[0]
+    big = va._t2_task(problem_kw=dict(va.T2_PROBLEM, w_norm=va.T2_PROBLEM["w_norm"] * c), lr=va.T2_LR * c,
+                      eps_a=va.T2_EPS_A * c, **kw)
+    assert np.allclose(big["avg"], c**2 * base["avg"], rtol=1e-8)
+    assert np.allclose(big["S_A"], c * base["S_A"], rtol=1e-8) and np.allclose(big["a"], base["a"], rtol=1e-8)
+
+
+def test_theorem2_rescaled_cases_catch_a_G_with_exponents_a_quarter_too_small(monkeypatch):
+    """G with x -> x^(3/4) survived the unscaled cases; at w* x10^3 it is far below the consistent G."""
+    import sympy as sp
+
+    from theory import adadps as ta
+    from verify.mutants import mutate_value
+
+    G075 = mutate_value(ta.theorem2_G(),
+                        lambda e: e.subs({s: s ** sp.Rational(3, 4) for s in e.free_symbols if s.is_positive}))
+    monkeypatch.setattr(va.ta, "theorem2_G", lambda: G075)
+    r = va._t2_rate("quick", 0)
+    assert r["hyp_ok"] and all(v == "holds" for v in r["verdicts"])  # the unscaled cases do not see it
+    big = next(row for row in r["scaled"] if row["scale"] > 1)
+    assert big["verdict"] != "holds" and big["avg"] > big["bound"]
+    assert r["verdict"] != "holds"

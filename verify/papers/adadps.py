@@ -569,7 +569,13 @@ T2_LR = 0.05  # α: 2α√T = ‖w¹ − w*‖ = 1 at the smallest T
 T2_SIGMA, T2_BATCH, T2_EPS_A = 1.0, 16, 1e-3
 T2_CLIP = 8.0  # C = 2·(s_high/s_low)²: twice the largest ‖g_i/A¹‖ at the first step
 T2_GAMMA = 1.0  # βᵗ = 1 − 1/t
-T2_TESTS = 4 + 2 * len(T2_GRIDS["full"]["T"])  # two bound decisions per T + four rate decisions
+#: issue 25, fixed before their verdicts: the smallest-T case again on the same problem rescaled, w* ×c with α and εᵗ
+#: ×c (the run is the same run scaled: g/A and the clipping are scale-free, wᵗ − w* scales by c, the excess by c²,
+#: and so do D, Σ E[√vᵀ+ε] and E‖N‖²_A (×c each) in a dimensionally consistent bound); a bound whose exponents are
+#: a quarter off scales by c^1.5 or c^2.5 instead and is far off at c = 10³ or 10⁻⁶
+T2_SCALES = (1e3, 1e-6)
+T2_TESTS = 4 + 2 * len(T2_GRIDS["full"]["T"]) + 2 * len(T2_SCALES)  # two bound decisions per T and per scale + four
+# rate decisions
 
 
 def _t2_task(problem_kw: dict, lr: float, sigma: float, clip: float, batch_size: int, eps_a: float, steps: int,
@@ -650,6 +656,27 @@ def _t2_rate(budget: str, seed: int) -> dict:
         r["bound"].append(bound)
         r["G"].append(G)
         r["N_A"].append(N_A)
+    # the rescaled cases (issue 25): T = the smallest T, the same decisions with the scaled run's own a, D, S_A, N_A
+    stasks = [dict(problem_kw=dict(T2_PROBLEM, w_norm=T2_PROBLEM["w_norm"] * c), lr=T2_LR * c, sigma=T2_SIGMA,
+                   clip=T2_CLIP, batch_size=T2_BATCH, eps_a=T2_EPS_A * c, steps=Ts[0], trials=g["trials"],
+                   seed=child_seed(seed, "adadps.theorem2", "scaled", i)) for i, c in enumerate(T2_SCALES)]
+    r["scaled"] = []
+    for c, o in zip(T2_SCALES, sweep(_t2_task, stasks, "adadps.theorem2 rescaled")):
+        a, D, cmax = float(np.min(o["a"])), float(np.max(o["dist_max"])), float(np.max(o["c_max"]))
+        N_A = float(noise_f(sigma=T2_SIGMA, C=T2_CLIP, S_A=o["sumA_mean_max"], b=T2_BATCH))
+        bound = float(bound_f(D=D, alpha=T2_LR * c, a=a, gamma=T2_GAMMA, S_A=float(np.mean(o["S_A"])), N_A=N_A,
+                              T=Ts[0]))
+        row = dict(scale=c, T=Ts[0], a=a, D=D, c_max=cmax, bound=bound, avg=float(np.mean(o["avg"])),
+                   min=float(np.mean(o["min"])))
+        if a > 0 and cmax <= T2_CLIP:
+            dh = decide.mean_at_most(o["avg"], bound, what=f"w* ×{c:g}, T={Ts[0]}: (1/T)Σₜ F(wᵗ) − F* ≤ bound")
+            dv = decide.mean_at_most(o["min"], bound, what=f"w* ×{c:g}, T={Ts[0]}: E min_t F(wᵗ) − F* ≤ bound")
+            r["decisions"] += [dh, dv]
+            row["verdict"] = ("violated" if dv.verdict == "violated" else ("holds" if dh.verdict == "holds"
+                                                                          else "inconclusive"))
+        else:
+            row["verdict"] = "inconclusive"  # the hypotheses fail on the rescaled path: no decision
+        r["scaled"].append(row)
     sq = np.sqrt(np.array(Ts, dtype=float))
     crit = "mean excess ≤ half of F(w¹) − F*: past the initial transient"
     win_h = [m <= 0.5 * r["gap0"] for m in r["avg"]]
@@ -665,7 +692,7 @@ def _t2_rate(budget: str, seed: int) -> dict:
     r["rate"] = "violated" if rv.verdict == "violated" else ("holds" if rh.verdict == "holds" else "inconclusive")
     r["shape"] = "violated" if bv.verdict == "violated" else ("holds" if bh.verdict == "holds" else "inconclusive")
     r["rate_h"], r["rate_v"], r["shape_h"], r["shape_v"] = rh, rv, bh, bv
-    parts = r["verdicts"] + [r["rate"], r["shape"]]
+    parts = r["verdicts"] + [row["verdict"] for row in r["scaled"]] + [r["rate"], r["shape"]]
     r["verdict"] = ("violated" if "violated" in parts else "holds" if all(p == "holds" for p in parts)
                     else "inconclusive")
     return r
@@ -709,7 +736,11 @@ def _t2_rate(budget: str, seed: int) -> dict:
     "times the same two statistics, and the bound's dependence on T by decide.rate twice on the same two statistics "
     "divided by the bound (slope margin 0.1; window: mean excess ≤ half of F(w¹) − F*). The theorem's "
     "private-rate corollary (eq. (39), σ and T tuned to (ε, δ)) is not tested here. The statement's display was "
-    "lost in extraction; the bound is reconstructed from eq. (38).",
+    "lost in extraction; the bound is reconstructed from eq. (38). Issue 25: the smallest T again on the problem "
+    "rescaled by c ∈ {10³, 10⁻⁶} (w*, α and εᵗ ×c, fixed before their verdicts): the run is the same run scaled "
+    "and a dimensionally consistent bound scales with it (as tight as at c = 1), while a bound or a G whose "
+    "exponents are a quarter off is far off there; the same two decisions per scale, with the rescaled run's own "
+    "a, D, Σ E[√vᵀ+ε] and E‖N‖²_A.",
     tests=T2_TESTS,
 )
 def theorem2(budget: str, seed: int) -> Outcome:
@@ -738,9 +769,13 @@ def theorem2(budget: str, seed: int) -> Outcome:
                    "a": a, "gamma": gamma}
     elif r["verdict"] == "violated":
         k = next((i for i, v in enumerate(r["verdicts"]) if v == "violated"), None)
+        sc = next((row for row in r.get("scaled", []) if row["verdict"] == "violated"), None)
         counter = {"problem": T2_PROBLEM, "lr": T2_LR, "sigma": T2_SIGMA, "clip": T2_CLIP, "batch": T2_BATCH,
                    "eps_a": T2_EPS_A, "seed": int(seed)}
-        if k is not None:
+        if k is None and sc is not None:
+            counter.update(w_star_scale=sc["scale"], lr=T2_LR * sc["scale"], eps_a=T2_EPS_A * sc["scale"], T=sc["T"],
+                           min_excess=sc["min"], avg_excess=sc["avg"], bound=sc["bound"], a=sc["a"], D=sc["D"])
+        elif k is not None:
             counter.update(T=Ts[k], min_excess=r["min"][k], avg_excess=r["avg"][k], bound=r["bound"][k],
                            a=r["a"][k], D=r["D"][k])
         else:
@@ -757,6 +792,11 @@ def theorem2(budget: str, seed: int) -> Outcome:
                              for T, av, mn, bd, G, sa, rse, na, v in zip(Ts, r["avg"], r["min"], r["bound"], r["G"],
                                                                          r["S_A"], r["S_A_rse"], r["N_A"],
                                                                          r["verdicts"]))
+                   + "; rescaled (w*, α, εᵗ ×c): " + "; ".join(
+                       f"c={row['scale']:g}, T={row['T']}: (1/T)ΣF − F* {row['avg']:.3g}, E min_t F − F* "
+                       f"{row['min']:.3g}, bound {row['bound']:.3g}, avg/bound {row['avg'] / row['bound']:.3g} "
+                       f"(a {row['a']:.3g}, D {row['D']:.3g}, max‖g_i/Aᵗ‖ {row['c_max']:.3g}) [{row['verdict']}]"
+                       for row in r["scaled"])
                    + f"; rate O(1/√T): {r['rate']} (holds side, √T·(1/T)ΣF: {r['rate_h'].phrase()}; violated side, "
                    f"√T·min F: {r['rate_v'].phrase()}); excess/bound bounded in T: {r['shape']} (holds side, "
                    f"(1/T)ΣF/bound: {r['shape_h'].phrase()}; violated side, min F/bound: {r['shape_v'].phrase()})")
@@ -787,6 +827,8 @@ def theorem2(budget: str, seed: int) -> Outcome:
         if r["bound"]:
             figures[f"bound_T{T}"] = r["bound"][i]
             figures[f"avg_over_bound_T{T}"] = r["avg"][i] / r["bound"][i]
+    for row in r.get("scaled", []):
+        figures[f"avg_over_bound_scaled{row['scale']:g}_T{row['T']}"] = row["avg"] / row["bound"]
     if r["hyp_ok"]:
         figures["slope_sqrtT_avg"] = r["rate_h"].details.get("slope", math.nan)
         figures["slope_sqrtT_min"] = r["rate_v"].details.get("slope", math.nan)
