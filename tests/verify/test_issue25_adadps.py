@@ -115,3 +115,35 @@ def test_theorem2_rescaled_cases_catch_a_G_with_exponents_a_quarter_too_small(mo
     big = next(row for row in r["scaled"] if row["scale"] > 1)
     assert big["verdict"] != "holds" and big["avg"] > big["bound"]
     assert r["verdict"] != "holds"
+
+
+def test_theorem1_required_c2_mutants_are_monotone_transforms_free_of_the_run():
+    """The reason of the theorem1 equivalences, in SymPy: ×k gives k·c₂; x -> x^p gives k(δ)·c₂^p with k free of
+    σ, ε, q and T (so c₂ bounded in T iff the mutated c₂ is)."""
+    import sympy as sp
+
+    from theory import adadps as ta
+    from verify import mutants, registry
+
+    c2 = ta.theorem1_required_c2()
+    run_vars = {s for s in c2.free_symbols if s.name in ("sigma", "epsilon", "q", "T")}
+    assert len(run_vars) == 4
+    for name, _, fn, _ in mutants.THEORY_MUTATIONS:
+        mutated = mutants.mutate_value(c2, fn)
+        p = {"pow1.25": sp.Rational(5, 4), "pow0.75": sp.Rational(3, 4)}.get(name, 1)
+        k = sp.simplify(sp.powsimp(sp.expand_log(mutated / c2**p, force=True), force=True))
+        assert not (k.free_symbols & run_vars), (name, k)
+        assert k.is_positive is not False
+        registry.load_all()
+        assert ("adadps.theorem1", f"theorem1_required_c2:{name}") in mutants.EQUIVALENT
+
+
+def test_theorem1_a_c2_growing_in_T_would_not_pass_the_same_check():
+    import sympy as sp
+
+    from theory import adadps as ta
+
+    c2 = ta.theorem1_required_c2()
+    T = next(s for s in c2.free_symbols if s.name == "T")
+    k = sp.simplify((c2 * sp.sqrt(T)) / c2)
+    assert T in k.free_symbols

@@ -322,6 +322,20 @@ def theorem1(budget: str, seed: int) -> Outcome:
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
+# issue 25: Theorem 1 is existential ("there are constants c₁, c₂"): its truth is whether the c₂ the mechanism needs
+# stays bounded along each series in T. Every theory mutant of theorem1_required_c2 maps that c₂ to k·c₂ (×10, ×0.1)
+# or to k(δ)·c₂^p (x -> x^p in every variable: σ^p ε^p/(q^p T^{p/2} √(p log 1/δ)) = c₂^p (log 1/δ)^{(p−1)/2}/√p),
+# with k free of σ, ε, q and T: bounded iff bounded, for every data (tests/verify/test_issue25_adadps.py checks it)
+for _m in ("x10", "x0.1"):
+    declare_equivalent("adadps.theorem1", f"theorem1_required_c2:{_m}", "the statement is existential in c₂: a "
+                       "constant factor on the c₂ needed changes no bound's existence (bounded iff bounded)")
+for _m in ("pow1.25", "pow0.75"):
+    declare_equivalent("adadps.theorem1", f"theorem1_required_c2:{_m}", "the statement is existential in c₂: with "
+                       "every variable x -> x^p the c₂ needed becomes k(δ)·c₂^p, k free of σ, ε, q and T, which is "
+                       "bounded in T exactly when c₂ is (the check's slope margin is not invariant under it, so its "
+                       "verdict on this mutant says nothing about the statement)")
+
+
 # ======================================================================================
 # Theorem 2: public-data RMSProp preconditioner — the pathwise steps (19), (24) and the rate
 # ======================================================================================
