@@ -147,3 +147,39 @@ def test_theorem1_a_c2_growing_in_T_would_not_pass_the_same_check():
     T = next(s for s in c2.free_symbols if s.name == "T")
     k = sp.simplify((c2 * sp.sqrt(T)) / c2)
     assert T in k.free_symbols
+
+
+def test_theorem3_no_clipping_changes_no_number():
+    from verify.mutants import EQUIVALENT
+
+    assert ("adadps.theorem3", "no-clipping") in EQUIVALENT
+    plain = va.glm_kernel_monte_carlo(50, 0.5, 0.5, 200, 3)
+    with faults.inject(skip_clipping=True):
+        skipped = va.glm_kernel_monte_carlo(50, 0.5, 0.5, 200, 3)
+    assert np.array_equal(plain["noise"], skipped["noise"])
+    prob = va.make_problem("zipf_bow_logistic", va.RATE_PROBLEM)
+    kw = dict(problem_kw=va.RATE_PROBLEM, method="adadps_fixed", lr=va.RATE_LR, sigma=va.RATE_SIGMA,
+              noise_clip=va.assumption2_bound(prob, "adadps_fixed", "frequency", va.RATE_EPS_A), batch_size=16,
+              steps=30, trials=2, seed=4, side_info="frequency", f_star=0.0, eps_a=va.RATE_EPS_A)
+    a = va._rate_task(**kw)
+    with faults.inject(skip_clipping=True):
+        b = va._rate_task(**kw)
+    assert np.array_equal(a["excess"], b["excess"])
+
+
+def test_theorem3_precond_inverse_is_a_fixed_positive_A_and_the_identity_on_a_constant_A():
+    from kernels import adadps as ka
+    from verify.mutants import EQUIVALENT
+
+    assert ("adadps.theorem3", "precond-inverse") in EQUIVALENT
+    prob = va.make_problem("zipf_bow_logistic", va.RATE_PROBLEM)
+    A = ka.side_information(prob, "frequency")
+    with faults.inject(preconditioner_inverse=True):
+        inv = ka.side_information(prob, "frequency")
+        inv2 = ka.side_information(prob, "frequency")
+    assert np.all(np.isfinite(inv)) and np.all(inv > 0) and np.array_equal(inv, inv2)  # fixed and positive
+    assert not np.allclose(inv, A)  # the rate run does change: it is another A
+    plain = va.glm_kernel_monte_carlo(50, 0.5, 0.5, 200, 3)
+    with faults.inject(preconditioner_inverse=True):
+        inverted = va.glm_kernel_monte_carlo(50, 0.5, 0.5, 200, 3)
+    assert np.allclose(plain["noise"], inverted["noise"], rtol=1e-12)
