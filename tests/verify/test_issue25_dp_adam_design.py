@@ -130,7 +130,11 @@ def test_section441_attaining_strategy_meets_the_floor_and_is_a_valid_strategy()
 
 
 def test_section441_a_gain_bound_5_percent_too_small_is_refuted_by_the_attaining_strategy(monkeypatch):
-    # the named and random Toeplitz strategies stay below 0.95× the bound; only the attaining one exceeds it
+    # the named and random Toeplitz strategies stay below 0.95× the bound; only the attaining one exceeds it.
+    # The limit is lru-cached and derived from the gain: pin its true value first, so the patched gain cannot
+    # leak into the cache (and into later tests)
+    limit = td.dpmf_threshold_gain_limit()
+    monkeypatch.setattr(td, "dpmf_threshold_gain_limit", lambda: limit)
     _scaled(monkeypatch, "dpmf_threshold_gain", 0.95)
     out = vd.section4_4_1("quick", 0)
     assert out.verdict == "violated"
