@@ -74,7 +74,8 @@ def test_theorem2_holds_on_a_problem_where_assumption3_holds(quick):
     assert f["assumption3_a_design"] <= f["assumption3_a_measured"] <= 1.0
     assert f["assumption2_max_scaled_norm"] <= f["assumption2_C"]
     assert f["sparse_assumption3_failure_rate"] > 0  # the old problem's diagnostic: a = 0 forced there
-    assert out.verdict == "holds" and len(out.decisions) == 4 + 2 * len(va.T2_GRIDS["quick"]["T"])
+    assert out.verdict == "holds"
+    assert len(out.decisions) == 4 + 2 * len(va.T2_GRIDS["quick"]["T"]) + 2 * len(va.T2_SCALES)
     assert len(out.decisions) <= va.T2_TESTS
     for T in va.T2_GRIDS["quick"]["T"]:
         assert 0.1 < f[f"avg_over_bound_T{T}"] < 1.0
@@ -198,7 +199,8 @@ def test_theorem5_verdict_follows_its_intervals(t5_quick):
     f = out.numbers
     keys = [k[4:-1] for k in f if k.startswith("lhs[")]
     n_adv = len(va.T5_DATA_ADVERSARIAL["cases"])
-    assert keys and out.verdict == "holds" and _has_figure(out) and len(out.decisions) == 4 + n_adv
+    assert keys and out.verdict == "holds" and _has_figure(out)
+    assert len(out.decisions) == 4 + n_adv + len(va.T5_TIGHT["cases"])
     assert all(f[f"lhs[{k}]"] < f[f"rhs[{k}]"] for k in keys)
     assert 0.1 < f["max_lhs_over_rhs"] < 1  # the full-batch cases: not near-vacuous
 

@@ -322,6 +322,20 @@ def theorem1(budget: str, seed: int) -> Outcome:
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
+# issue 25: Theorem 1 is existential ("there are constants c₁, c₂"): its truth is whether the c₂ the mechanism needs
+# stays bounded along each series in T. Every theory mutant of theorem1_required_c2 maps that c₂ to k·c₂ (×10, ×0.1)
+# or to k(δ)·c₂^p (x -> x^p in every variable: σ^p ε^p/(q^p T^{p/2} √(p log 1/δ)) = c₂^p (log 1/δ)^{(p−1)/2}/√p),
+# with k free of σ, ε, q and T: bounded iff bounded, for every data (tests/verify/test_issue25_adadps.py checks it)
+for _m in ("x10", "x0.1"):
+    declare_equivalent("adadps.theorem1", f"theorem1_required_c2:{_m}", "the statement is existential in c₂: a "
+                       "constant factor on the c₂ needed changes no bound's existence (bounded iff bounded)")
+for _m in ("pow1.25", "pow0.75"):
+    declare_equivalent("adadps.theorem1", f"theorem1_required_c2:{_m}", "the statement is existential in c₂: with "
+                       "every variable x -> x^p the c₂ needed becomes k(δ)·c₂^p, k free of σ, ε, q and T, which is "
+                       "bounded in T exactly when c₂ is (the check's slope margin is not invariant under it, so its "
+                       "verdict on this mutant says nothing about the statement)")
+
+
 # ======================================================================================
 # Theorem 2: public-data RMSProp preconditioner — the pathwise steps (19), (24) and the rate
 # ======================================================================================
@@ -569,7 +583,13 @@ T2_LR = 0.05  # α: 2α√T = ‖w¹ − w*‖ = 1 at the smallest T
 T2_SIGMA, T2_BATCH, T2_EPS_A = 1.0, 16, 1e-3
 T2_CLIP = 8.0  # C = 2·(s_high/s_low)²: twice the largest ‖g_i/A¹‖ at the first step
 T2_GAMMA = 1.0  # βᵗ = 1 − 1/t
-T2_TESTS = 4 + 2 * len(T2_GRIDS["full"]["T"])  # two bound decisions per T + four rate decisions
+#: issue 25, fixed before their verdicts: the smallest-T case again on the same problem rescaled, w* ×c with α and εᵗ
+#: ×c (the run is the same run scaled: g/A and the clipping are scale-free, wᵗ − w* scales by c, the excess by c²,
+#: and so do D, Σ E[√vᵀ+ε] and E‖N‖²_A (×c each) in a dimensionally consistent bound); a bound whose exponents are
+#: a quarter off scales by c^1.5 or c^2.5 instead and is far off at c = 10³ or 10⁻⁶
+T2_SCALES = (1e3, 1e-6)
+T2_TESTS = 4 + 2 * len(T2_GRIDS["full"]["T"]) + 2 * len(T2_SCALES)  # two bound decisions per T and per scale + four
+# rate decisions
 
 
 def _t2_task(problem_kw: dict, lr: float, sigma: float, clip: float, batch_size: int, eps_a: float, steps: int,
@@ -650,6 +670,27 @@ def _t2_rate(budget: str, seed: int) -> dict:
         r["bound"].append(bound)
         r["G"].append(G)
         r["N_A"].append(N_A)
+    # the rescaled cases (issue 25): T = the smallest T, the same decisions with the scaled run's own a, D, S_A, N_A
+    stasks = [dict(problem_kw=dict(T2_PROBLEM, w_norm=T2_PROBLEM["w_norm"] * c), lr=T2_LR * c, sigma=T2_SIGMA,
+                   clip=T2_CLIP, batch_size=T2_BATCH, eps_a=T2_EPS_A * c, steps=Ts[0], trials=g["trials"],
+                   seed=child_seed(seed, "adadps.theorem2", "scaled", i)) for i, c in enumerate(T2_SCALES)]
+    r["scaled"] = []
+    for c, o in zip(T2_SCALES, sweep(_t2_task, stasks, "adadps.theorem2 rescaled")):
+        a, D, cmax = float(np.min(o["a"])), float(np.max(o["dist_max"])), float(np.max(o["c_max"]))
+        N_A = float(noise_f(sigma=T2_SIGMA, C=T2_CLIP, S_A=o["sumA_mean_max"], b=T2_BATCH))
+        bound = float(bound_f(D=D, alpha=T2_LR * c, a=a, gamma=T2_GAMMA, S_A=float(np.mean(o["S_A"])), N_A=N_A,
+                              T=Ts[0]))
+        row = dict(scale=c, T=Ts[0], a=a, D=D, c_max=cmax, bound=bound, avg=float(np.mean(o["avg"])),
+                   min=float(np.mean(o["min"])))
+        if a > 0 and cmax <= T2_CLIP:
+            dh = decide.mean_at_most(o["avg"], bound, what=f"w* ×{c:g}, T={Ts[0]}: (1/T)Σₜ F(wᵗ) − F* ≤ bound")
+            dv = decide.mean_at_most(o["min"], bound, what=f"w* ×{c:g}, T={Ts[0]}: E min_t F(wᵗ) − F* ≤ bound")
+            r["decisions"] += [dh, dv]
+            row["verdict"] = ("violated" if dv.verdict == "violated" else ("holds" if dh.verdict == "holds"
+                                                                          else "inconclusive"))
+        else:
+            row["verdict"] = "inconclusive"  # the hypotheses fail on the rescaled path: no decision
+        r["scaled"].append(row)
     sq = np.sqrt(np.array(Ts, dtype=float))
     crit = "mean excess ≤ half of F(w¹) − F*: past the initial transient"
     win_h = [m <= 0.5 * r["gap0"] for m in r["avg"]]
@@ -665,7 +706,7 @@ def _t2_rate(budget: str, seed: int) -> dict:
     r["rate"] = "violated" if rv.verdict == "violated" else ("holds" if rh.verdict == "holds" else "inconclusive")
     r["shape"] = "violated" if bv.verdict == "violated" else ("holds" if bh.verdict == "holds" else "inconclusive")
     r["rate_h"], r["rate_v"], r["shape_h"], r["shape_v"] = rh, rv, bh, bv
-    parts = r["verdicts"] + [r["rate"], r["shape"]]
+    parts = r["verdicts"] + [row["verdict"] for row in r["scaled"]] + [r["rate"], r["shape"]]
     r["verdict"] = ("violated" if "violated" in parts else "holds" if all(p == "holds" for p in parts)
                     else "inconclusive")
     return r
@@ -709,7 +750,11 @@ def _t2_rate(budget: str, seed: int) -> dict:
     "times the same two statistics, and the bound's dependence on T by decide.rate twice on the same two statistics "
     "divided by the bound (slope margin 0.1; window: mean excess ≤ half of F(w¹) − F*). The theorem's "
     "private-rate corollary (eq. (39), σ and T tuned to (ε, δ)) is not tested here. The statement's display was "
-    "lost in extraction; the bound is reconstructed from eq. (38).",
+    "lost in extraction; the bound is reconstructed from eq. (38). Issue 25: the smallest T again on the problem "
+    "rescaled by c ∈ {10³, 10⁻⁶} (w*, α and εᵗ ×c, fixed before their verdicts): the run is the same run scaled "
+    "and a dimensionally consistent bound scales with it (as tight as at c = 1), while a bound or a G whose "
+    "exponents are a quarter off is far off there; the same two decisions per scale, with the rescaled run's own "
+    "a, D, Σ E[√vᵀ+ε] and E‖N‖²_A.",
     tests=T2_TESTS,
 )
 def theorem2(budget: str, seed: int) -> Outcome:
@@ -738,9 +783,13 @@ def theorem2(budget: str, seed: int) -> Outcome:
                    "a": a, "gamma": gamma}
     elif r["verdict"] == "violated":
         k = next((i for i, v in enumerate(r["verdicts"]) if v == "violated"), None)
+        sc = next((row for row in r.get("scaled", []) if row["verdict"] == "violated"), None)
         counter = {"problem": T2_PROBLEM, "lr": T2_LR, "sigma": T2_SIGMA, "clip": T2_CLIP, "batch": T2_BATCH,
                    "eps_a": T2_EPS_A, "seed": int(seed)}
-        if k is not None:
+        if k is None and sc is not None:
+            counter.update(w_star_scale=sc["scale"], lr=T2_LR * sc["scale"], eps_a=T2_EPS_A * sc["scale"], T=sc["T"],
+                           min_excess=sc["min"], avg_excess=sc["avg"], bound=sc["bound"], a=sc["a"], D=sc["D"])
+        elif k is not None:
             counter.update(T=Ts[k], min_excess=r["min"][k], avg_excess=r["avg"][k], bound=r["bound"][k],
                            a=r["a"][k], D=r["D"][k])
         else:
@@ -757,6 +806,11 @@ def theorem2(budget: str, seed: int) -> Outcome:
                              for T, av, mn, bd, G, sa, rse, na, v in zip(Ts, r["avg"], r["min"], r["bound"], r["G"],
                                                                          r["S_A"], r["S_A_rse"], r["N_A"],
                                                                          r["verdicts"]))
+                   + "; rescaled (w*, α, εᵗ ×c): " + "; ".join(
+                       f"c={row['scale']:g}, T={row['T']}: (1/T)ΣF − F* {row['avg']:.3g}, E min_t F − F* "
+                       f"{row['min']:.3g}, bound {row['bound']:.3g}, avg/bound {row['avg'] / row['bound']:.3g} "
+                       f"(a {row['a']:.3g}, D {row['D']:.3g}, max‖g_i/Aᵗ‖ {row['c_max']:.3g}) [{row['verdict']}]"
+                       for row in r["scaled"])
                    + f"; rate O(1/√T): {r['rate']} (holds side, √T·(1/T)ΣF: {r['rate_h'].phrase()}; violated side, "
                    f"√T·min F: {r['rate_v'].phrase()}); excess/bound bounded in T: {r['shape']} (holds side, "
                    f"(1/T)ΣF/bound: {r['shape_h'].phrase()}; violated side, min F/bound: {r['shape_v'].phrase()})")
@@ -787,6 +841,8 @@ def theorem2(budget: str, seed: int) -> Outcome:
         if r["bound"]:
             figures[f"bound_T{T}"] = r["bound"][i]
             figures[f"avg_over_bound_T{T}"] = r["avg"][i] / r["bound"][i]
+    for row in r.get("scaled", []):
+        figures[f"avg_over_bound_scaled{row['scale']:g}_T{row['T']}"] = row["avg"] / row["bound"]
     if r["hyp_ok"]:
         figures["slope_sqrtT_avg"] = r["rate_h"].details.get("slope", math.nan)
         figures["slope_sqrtT_min"] = r["rate_v"].details.get("slope", math.nan)
@@ -935,6 +991,15 @@ def theorem3(budget: str, seed: int) -> Outcome:
                    decisions=decisions)
 
 
+declare_equivalent("adadps.theorem3", "no-clipping", "no run clips anything: the noise runs clip all-zero "
+                   "records (a no-op) and the rate runs use clip = ∞ (Assumption 2 through the noise scale C), so "
+                   "skipping the clipping changes no number")
+declare_equivalent("adadps.theorem3", "precond-inverse", "Theorem 3 is over every fixed positive side information A: "
+                   "the faulted rate run is AdaDPS with the fixed A' = G²/A > 0, another instance of the same "
+                   "statement (the O(1/√T) in T is all the check tests of it), and the GLM noise runs use a constant "
+                   "A, for which G²/A = A")
+
+
 # ======================================================================================
 # Theorem 5: non-convex / smooth, fixed A — the bound with the proof's explicit constants
 # ======================================================================================
@@ -950,6 +1015,12 @@ T5_GRIDS = {"quick": dict(cases=((8, 0.0, 300), (8, 0.1, 300)) + T5_ADVERSARIAL,
 #: so SGD's stationary gradient noise is largest there and α = ϵ/L is a step of 1/curvature), batch size 1 (the
 #: variance term τ²/(Ab) at its largest), n = 64 records, T = 300 steps; cases (d, σ)
 T5_DATA_ADVERSARIAL = dict(n=64, b=1, T=300, cases=((1, 0.0), (1, 1.0), (4, 0.0), (4, 1.0)))
+#: the tight family (fixed before its verdicts; :func:`tight_quadratic`): n = 4 records, b = 2 without replacement,
+#: T = 200, noise std s = σK/b = 0.5 in w (σ = 2s/K), C = K/a with K = 8 (|w − y| ≤ 2 + s|N| ≤ K unless |N| > 12:
+#: never clipped in practice), a ∈ {0.02, 50}: the bound's two terms 1/(2a) and s²/a are both > 1 at a = 0.02 and
+#: both < 1 at a = 50, so an exponent a quarter off in either direction lowers the bound in one case. The left side
+#: is (1 − 1/T)(1/3 + s²)/a, 0.77 of the bound (1/2 + s²)/a: noise ×3 makes it 3.4× the bound, a step ×10 diverges
+T5_TIGHT = dict(n=4, b=2, T=200, s=0.5, K=8.0, cases=(0.02, 50.0))
 
 
 def theorem5_constants(problem, side_info: str = "frequency") -> dict:
@@ -978,23 +1049,98 @@ def theorem5_constants(problem, side_info: str = "frequency") -> dict:
             axis=1))), "F1_gap": math.log(2.0) - f_star_logistic(problem), "d": problem.d, "A": A}
 
 
+def tight_quadratic(a: float, n: int = 4):
+    """The tight family of Theorem 5's check: the squared loss on n one-feature records xᵢ = 1 with labels ±1
+    alternating (F(w) = ½(w² + 1), w* = 0), fixed side information A = ``a``.
+
+    With α = ϵ/L = a the step cancels the deterministic part of the gradient, w^{t+1} = ȳ_B − αN/a, so every
+    inequality of the proof's descent step (eq. (64)) is an equality except the without-replacement factor
+    (n − b)/(n − 1) < 1 on the sampling variance and the first iterate's zero gradient: the bound is within a
+    known factor of the left side, and an algorithm with more noise or a larger step exceeds it.
+
+    Parameters
+    ----------
+    a : float
+        The side information (one feature), > 0.
+    n : int, optional
+        The number of records, even (default 4).
+
+    Returns
+    -------
+    kernels.adadps.GLMProblem
+        A ``"squared"`` problem with side information ``"frequency"`` = [a].
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When ``a`` is not a finite positive number or n is not an even count.
+    """
+    if not (isinstance(a, (int, float)) and math.isfinite(a) and a > 0):
+        raise InvalidParameter("a", "a finite positive number", a)
+    if not (isinstance(n, int) and n >= 2 and n % 2 == 0):
+        raise InvalidParameter("n", "an even count >= 2", n)
+    X = np.ones((n, 1))
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    return ka.GLMProblem(np.ascontiguousarray(X), y, "squared", {"frequency": np.full(1, float(a))},
+                         dict(n=n, d=1, a=float(a), tight_quadratic=True), w_true=np.zeros(1))
+
+
+def tight_quadratic_constants(problem, K: float) -> dict:
+    """Theorem 5's constants for :func:`tight_quadratic`, each exact (not only an upper bound).
+
+    L = λ_max(XᵀX/n) = 1 (f'' = x² = 1), ϵ = a, τ² = Var(yᵢ)·x² = 1 (the per-record gradient (w − yᵢ)·1 has this
+    variance at every w), C = K/a (the noise scale; the run clips at C, so Assumption 2 holds along the run exactly
+    when no record is clipped: the check asks for none), F(w¹) − F* = 0 (w¹ = 0 = w*).
+
+    Parameters
+    ----------
+    problem : kernels.adadps.GLMProblem
+        A :func:`tight_quadratic` problem.
+    K : float
+        The noise scale in units of a: C = K/a.
+
+    Returns
+    -------
+    dict
+        The keys of :func:`theorem5_constants`.
+    """
+    X, y = problem.features, problem.labels
+    A = problem.side_info["frequency"]
+    a = float(A[0])
+    L = float(np.linalg.eigvalsh(X.T @ X / X.shape[0]).max())
+    tau2 = float(np.var(y)) * float(np.mean(X[:, 0] ** 2))
+    f_star = 0.5 * float(np.var(y))  # at w* = ȳ = 0
+    return {"L": L, "eps_a": a, "S_tau_A": tau2 / a, "C": K / a,
+            "F1_gap": 0.5 * float(np.mean(y**2)) - f_star, "d": 1, "A": A}
+
+
 def _t5_problem(problem_kw: dict):
-    """The problem of a Theorem 5 case: ``{"aligned_no_signal": {n, d}}`` (the adversarial family) or the keywords of
-    a zipf_bow_logistic."""
+    """The problem of a Theorem 5 case: ``{"aligned_no_signal": {n, d}}`` (the adversarial family),
+    ``{"tight_quadratic": {a, n}}`` (the tight family) or the keywords of a zipf_bow_logistic."""
 
     if "aligned_no_signal" in problem_kw:
         return ka.aligned_no_signal_logistic(**problem_kw["aligned_no_signal"])
+    if "tight_quadratic" in problem_kw:
+        return tight_quadratic(**problem_kw["tight_quadratic"])
     return make_problem("zipf_bow_logistic", problem_kw)
+
+
+def _t5_constants(problem_kw: dict, prob) -> dict:
+    if "tight_quadratic" in problem_kw:
+        return tight_quadratic_constants(prob, T5_TIGHT["K"])
+    return theorem5_constants(prob)
 
 
 def _t5_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials: int, seed: int) -> dict:
     prob = _t5_problem(problem_kw)
-    k = theorem5_constants(prob)
+    k = _t5_constants(problem_kw, prob)
     alpha = k["eps_a"] / k["L"]  # the largest step the theorem allows
-    out = ka.run_central(prob, "adadps_fixed", lr=alpha, clip=math.inf, sigma=sigma, batch_size=batch_size,
+    # the tight family clips at C (a clipped record = Assumption 2 failed along the run); the others never clip
+    clip = k["C"] if "tight_quadratic" in problem_kw else math.inf
+    out = ka.run_central(prob, "adadps_fixed", lr=alpha, clip=clip, sigma=sigma, batch_size=batch_size,
                          steps=steps, sampling="fixed", side_info="frequency", noise_clip=k["C"],
                          track_weights=1.0 / k["A"], trials=trials, seed=seed, n_log=2)
-    return {"grad_avg": out["grad_avg"], "alpha": alpha}
+    return {"grad_avg": out["grad_avg"], "alpha": alpha, "clip_fraction": out["clip_fraction"]}
 
 
 @claim(
@@ -1021,8 +1167,14 @@ def _t5_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     "w* = w¹ = 0 where the logistic loss is most curved and the per-record gradients vary most; A = 1), batch size "
     "1, n = 64, T = 300, (d, σ) ∈ {1, 4} × {0, 1}, its own constants, same decision (4 more tests: 18). Its first "
     "term is 0 (F(w¹) = F*): it tests the variance and noise terms, where the zipf cases sit near 0.004 of the "
-    "bound. The verdict is the worst over both families; the evidence names the largest measured/bound and where.",
-    tests=18,
+    "bound. Sharp case (issue 25, fixed before its verdicts): verify.papers.adadps.tight_quadratic, the squared loss "
+    "on 4 records x = 1, y = ±1 with A = a, α = ϵ/L = a, b = 2 without replacement, where the proof's descent step "
+    "is an equality but for the without-replacement factor (n − b)/(n − 1) = 2/3 and the first iterate: the left "
+    "side is 0.77 of the bound, so more noise (×3: 3.4× the bound), a larger step (×10: divergence) or a bound "
+    "whose exponents are a quarter off (a = 0.02: both terms > 1; a = 50: both < 1) is caught; runs clip at C and "
+    "report the clipped fraction (0: Assumption 2 held). 2 more tests: 20. "
+    "The verdict is the worst over the families; the evidence names the largest measured/bound and where.",
+    tests=20,
 )
 def theorem5(budget: str, seed: int) -> Outcome:
     g = T5_GRIDS[by_budget(budget, "quick", "full")]
@@ -1038,9 +1190,16 @@ def theorem5(budget: str, seed: int) -> Outcome:
     tasks += [dict(problem_kw=kw, batch_size=adv["b"], sigma=s, steps=adv["T"], trials=g["trials"],
                    seed=child_seed(seed, "adadps.theorem5", "adversarial", i))
               for i, (kw, (_, s)) in enumerate(zip(adv_kw, adv["cases"]))]
+    tq = T5_TIGHT
+    tq_kw = [dict(tight_quadratic=dict(a=a, n=tq["n"])) for a in tq["cases"]]
+    tq_sigma = 2.0 * tq["s"] / tq["K"]
+    tasks += [dict(problem_kw=kw, batch_size=tq["b"], sigma=tq_sigma, steps=tq["T"], trials=g["trials"],
+                   seed=child_seed(seed, "adadps.theorem5", "tight", i)) for i, kw in enumerate(tq_kw)]
     cases = [(b, s, T, "zipf", k) for b, s, T in g["cases"]]
     cases += [(adv["b"], s, adv["T"], f"aligned no-signal d={dd}", theorem5_constants(_t5_problem(kw)))
               for kw, (dd, s) in zip(adv_kw, adv["cases"])]
+    cases += [(tq["b"], tq_sigma, tq["T"], f"tight quadratic a={a:g}", _t5_constants(kw, _t5_problem(kw)))
+              for kw, a in zip(tq_kw, tq["cases"])]
     outs = sweep(_t5_task, tasks, "adadps.theorem5 runs")
     verdicts, rows, decisions = [], [], []
     for (b, s, T, data, kk), o in zip(cases, outs):
@@ -1058,12 +1217,18 @@ def theorem5(budget: str, seed: int) -> Outcome:
                          rhs=rhs, verdict=v))
     verdict = str(decide.combine(decisions))
     worst = max(rows, key=lambda r: r["lhs"] / r["rhs"])
-    worst_adv = max((r for r in rows if r["data"] != "zipf"), key=lambda r: r["lhs"] / r["rhs"])
+    worst_adv = max((r for r in rows if r["data"].startswith("aligned")), key=lambda r: r["lhs"] / r["rhs"])
+    tight = [r for r in rows if r["data"].startswith("tight")]
+    clipped = float(sum(np.sum(np.asarray(o["clip_fraction"])) for (*_, data, _k), o in zip(cases, outs)
+                        if data.startswith("tight")))
     key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
         next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[len(g["cases"]) - 2]
     evidence = (f"{key.phrase()}; measured/bound from {min(r['lhs'] / r['rhs'] for r in rows):.3g} to "
                 f"{worst['lhs'] / worst['rhs']:.3g} (worst: {worst['data']}, b={worst['b']}, σ={worst['sigma']:g}, "
-                f"T={worst['T']}; the full-batch and the aligned no-signal cases make the check able to fail); "
+                f"T={worst['T']}; the full-batch and the aligned no-signal cases make the check able to fail, the "
+                f"tight quadratic ones (left side ≈ 0.77 of the bound by construction) make it sharp: measured/bound "
+                + ", ".join(f"{r['lhs'] / r['rhs']:.3g} ({r['data']})" for r in tight)
+                + f", clipped fraction {clipped:.3g} (0: Assumption 2 held along those runs)); "
                 f"zipf: L = {k['L']:.4g}, ϵ = min A = {k['eps_a']:.3g}, α = ϵ/L = {rows[0]['alpha']:.3g}, "
                 f"C = {k['C']:.3g}: "
                 + "; ".join(f"({'' if r['data'] == 'zipf' else r['data'] + ', '}b={r['b']}, σ={r['sigma']:g}, "
@@ -1078,10 +1243,13 @@ def theorem5(budget: str, seed: int) -> Outcome:
         yscale="log")])
     figures = {"L": k["L"], "eps_min_A": k["eps_a"], "C": k["C"],
                "max_lhs_over_rhs": worst["lhs"] / worst["rhs"],
-               "max_lhs_over_rhs_adversarial": worst_adv["lhs"] / worst_adv["rhs"]}
+               "max_lhs_over_rhs_adversarial": worst_adv["lhs"] / worst_adv["rhs"],
+               "max_lhs_over_rhs_tight": max(r["lhs"] / r["rhs"] for r in tight), "tight_clipped_fraction": clipped}
     for r in rows:
         key = f"b{r['b']}_s{r['sigma']:g}_T{r['T']}"
-        if r["data"] != "zipf":
+        if r["data"].startswith("tight"):
+            key = r["data"].replace("tight quadratic ", "tight_").replace("=", "") + "_" + key
+        elif r["data"] != "zipf":
             key = r["data"].replace("aligned no-signal ", "aligned_").replace("=", "") + "_" + key
         figures[f"lhs[{key}]"] = r["lhs"]
         figures[f"rhs[{key}]"] = r["rhs"]
@@ -1898,10 +2066,16 @@ T4_BETA = 0.9
 T4_CASES = {"quick": dict(cases=((1000, 0.0, 10), (1000, 0.0, 100), (16, 0.0, 300), (16, 1.0, 300)), trials=6),
             "full": dict(cases=((1000, 0.0, 10), (1000, 0.0, 100), (1000, 1.0, 100), (16, 0.0, 300), (16, 1.0, 300),
                                 (16, 1.0, 1000)), trials=24)}
-T4_TESTS = len(T4_CASES["full"]["cases"])
+#: issue 25, a rescaled case fixed before its verdicts: the same problem with w* ×100 (w_norm = 100, D̄ = 200). The
+#: run is the same one scaled (α, B, ϵ ∝ D̄; C, a, β scale-free: wᵗ and ∇F scale by 100, the left side by 100²) and
+#: a dimensionally consistent bound scales by 100² as well, so the case is as tight as (1000, 0, 10) at w_norm = 1;
+#: a bound whose exponents are a quarter off scales by 100^1.5 or 100^2.5 and is off by 10× one way there
+T4_SCALE = 100.0
+T4_SCALED_CASE = (1000, 0.0, 10)
+T4_TESTS = len(T4_CASES["full"]["cases"]) + 1
 
 
-def theorem4_constants(problem) -> dict:
+def theorem4_constants(problem, d_bar: float = T4_D_BAR) -> dict:
     """The constants of Theorem 4 on a d = 1 collinear_regression (F(w) = ½L(w − w*)², F* = 0), all fixed before a run:
 
     L = mean s² (exact), a = (s_low/s_high)⁴ (Assumption 3 for any two non-empty batches, exact), B = L·D̄
@@ -1913,20 +2087,28 @@ def theorem4_constants(problem) -> dict:
     ----------
     problem : kernels.adadps.GLMProblem
         A d = 1 collinear_regression problem.
+    d_bar : float, optional
+        The a-priori path radius D̄ (default ``T4_D_BAR`` = 2|w¹ − w*| at w_norm = 1).
 
     Returns
     -------
     dict
-        ``L``, ``a``, ``B``, ``eps_a``, ``alpha``, ``C``, ``S_tau``, ``F1_gap`` and ``d``.
+        ``L``, ``a``, ``B``, ``eps_a``, ``alpha``, ``C``, ``S_tau``, ``F1_gap``, ``d`` and ``d_bar``.
     """
     s2 = problem.features[:, 0] ** 2
     L = float(np.mean(s2))
     kw = problem.params
     a = (kw["s_low"] / kw["s_high"]) ** 4
-    B = L * T4_D_BAR
+    B = L * d_bar
     eps = 4 * B * math.sqrt(1 - T4_BETA) / math.sqrt(a)
-    return {"L": L, "a": a, "B": B, "eps_a": eps, "alpha": eps / (2 * L), "C": kw["s_high"] ** 2 * T4_D_BAR / eps,
-            "S_tau": float(np.var(s2)) * T4_D_BAR**2, "F1_gap": problem.loss_value(np.zeros(problem.d)), "d": problem.d}
+    return {"L": L, "a": a, "B": B, "eps_a": eps, "alpha": eps / (2 * L), "C": kw["s_high"] ** 2 * d_bar / eps,
+            "S_tau": float(np.var(s2)) * d_bar**2, "F1_gap": problem.loss_value(np.zeros(problem.d)), "d": problem.d,
+            "d_bar": d_bar}
+
+
+def _t4_d_bar(problem_kw: dict) -> float:
+    """D̄ of a Theorem 4 problem: ``T4_D_BAR`` times w*'s scale relative to ``T4_PROBLEM``'s."""
+    return T4_D_BAR * abs(problem_kw["w_norm"]) / abs(T4_PROBLEM["w_norm"])
 
 
 def _t4_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials: int, seed: int) -> dict:
@@ -1935,7 +2117,7 @@ def _t4_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     F(wᵗ) = ½L(wᵗ − w*)²)."""
 
     prob = make_problem("collinear_regression", problem_kw)
-    k = theorem4_constants(prob)
+    k = theorem4_constants(prob, _t4_d_bar(problem_kw))
     out = ka.run_central(prob, "adadps_rmsprop", lr=k["alpha"], clip=math.inf, sigma=sigma, batch_size=batch_size,
                          steps=steps, sampling="fixed", beta2=T4_BETA, eps_a=k["eps_a"], noise_clip=k["C"],
                          track_weights=np.ones(prob.d), trials=trials, seed=seed, n_log=steps + 1)
@@ -1965,9 +2147,12 @@ def _t4_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     "run_central, adadps_rmsprop, constant β, fixed-size batches of b, public batches of b with replacement), the "
     "left side (1/T)Σₜ‖∇F(wᵗ)‖² per run from full-data gradients. Cases (b, σ, T): quick (1000, 0, 10), "
     "(1000, 0, 100), (16, 0, 300), (16, 1, 300), 6 runs each; full adds (1000, 1, 100) and (16, 1, 1000), 24 runs. "
-    "Decision per case: verify.decide.mean_at_most (one-sample t over runs; 6 tests declared, the full budget's "
+    "Decision per case: verify.decide.mean_at_most (one-sample t over runs; 6 tests for the full budget's "
     "cases), combined (violated if any, holds if all). The full-batch cases sit at about half of the bound (the "
-    "O(1/T) term is tight: a ×0.1 bound or a ×10 stepsize is caught). Reported: measured/bound per case.",
+    "O(1/T) term is tight: a ×0.1 bound or a ×10 stepsize is caught). Issue 25: one more case, fixed before its "
+    "verdict — (1000, 0, 10) on the same problem with w* ×100 (w_norm = 100, D̄ = 200, the constants recomputed): "
+    "the run and a dimensionally consistent bound both scale by 100², so it is as tight as the unscaled case, while "
+    "a bound with exponents a quarter off is off by 10× there (7 tests declared). Reported: measured/bound per case.",
     tests=T4_TESTS,
 )
 def theorem4(budget: str, seed: int) -> Outcome:
@@ -1975,25 +2160,33 @@ def theorem4(budget: str, seed: int) -> Outcome:
     prob = make_problem("collinear_regression", T4_PROBLEM)
     k = theorem4_constants(prob)
     rhs_f = numeric(ta.theorem4_explicit_bound())
+    scaled_kw = dict(T4_PROBLEM, w_norm=T4_PROBLEM["w_norm"] * T4_SCALE)
+    kk = theorem4_constants(make_problem("collinear_regression", scaled_kw), _t4_d_bar(scaled_kw))
+    cases = [(b, s, T, 1.0, T4_PROBLEM, k) for b, s, T in g["cases"]] + [(*T4_SCALED_CASE, T4_SCALE, scaled_kw, kk)]
     tasks = [dict(problem_kw=T4_PROBLEM, batch_size=b, sigma=s, steps=T, trials=g["trials"],
                   seed=child_seed(seed, "adadps.theorem4", i)) for i, (b, s, T) in enumerate(g["cases"])]
+    tasks.append(dict(problem_kw=scaled_kw, batch_size=T4_SCALED_CASE[0], sigma=T4_SCALED_CASE[1],
+                      steps=T4_SCALED_CASE[2], trials=g["trials"], seed=child_seed(seed, "adadps.theorem4", "scaled")))
     outs = sweep(_t4_task, tasks, "adadps.theorem4 runs")
     rows, decisions = [], []
-    for (b, s, T), o in zip(g["cases"], outs):
-        rhs = float(rhs_f(beta=T4_BETA, B_grad=k["B"], eps_a=k["eps_a"], alpha=k["alpha"], F1_gap=k["F1_gap"], T=T,
-                          a=k["a"], L=k["L"], S_tau=k["S_tau"], b=b, d=k["d"], sigma=s, C=k["C"]))
+    for (b, s, T, scale, _kw, kc), o in zip(cases, outs):
+        rhs = float(rhs_f(beta=T4_BETA, B_grad=kc["B"], eps_a=kc["eps_a"], alpha=kc["alpha"], F1_gap=kc["F1_gap"],
+                          T=T, a=kc["a"], L=kc["L"], S_tau=kc["S_tau"], b=b, d=kc["d"], sigma=s, C=kc["C"]))
         lhs = np.asarray(o["grad_avg"])
         dmax = float(np.max(o["dist_max"])) if np.all(np.isfinite(o["dist_max"])) else math.inf
         ci = stats.mean_ci(lhs) if np.all(np.isfinite(lhs)) else None
-        hyp = dmax <= T4_D_BAR
+        hyp = dmax <= kc["d_bar"]
+        where = "" if scale == 1.0 else f"w* ×{scale:g}, "
         if hyp:
-            dec = decide.mean_at_most(lhs, rhs, what=f"(b={b}, σ={s:g}, T={T}) (1/T)ΣE‖∇F‖² ≤ the explicit bound")
+            dec = decide.mean_at_most(lhs, rhs, what=f"({where}b={b}, σ={s:g}, T={T}) (1/T)ΣE‖∇F‖² ≤ the explicit "
+                                      "bound")
             decisions.append(dec)
             v = str(dec.verdict)
         else:
             v = "inconclusive"
-        rows.append(dict(b=b, sigma=s, T=T, lhs=ci.estimate if ci else math.inf, lhs_lo=ci.lo if ci else math.inf,
-                         lhs_hi=ci.hi if ci else math.inf, rhs=rhs, dist_max=dmax, hyp=hyp, verdict=v))
+        rows.append(dict(b=b, sigma=s, T=T, scale=scale, lhs=ci.estimate if ci else math.inf,
+                         lhs_lo=ci.lo if ci else math.inf, lhs_hi=ci.hi if ci else math.inf, rhs=rhs, dist_max=dmax,
+                         d_bar=kc["d_bar"], hyp=hyp, verdict=v))
     parts = [r["verdict"] for r in rows]
     verdict = "violated" if "violated" in parts else ("holds" if all(p == "holds" for p in parts) else "inconclusive")
     worst = max(rows, key=lambda r: r["lhs"] / r["rhs"])
@@ -2001,9 +2194,10 @@ def theorem4(budget: str, seed: int) -> Outcome:
                 f"ϵ = {k['eps_a']:.4g}, α = ϵ/(2L) = {k['alpha']:.4g}, C = {k['C']:.4g}, ‖τ²‖₁ = {k['S_tau']:.4g}, "
                 f"F(w¹) − F* = {k['F1_gap']:.4g}; largest measured/bound {worst['lhs'] / worst['rhs']:.3g} "
                 f"(b={worst['b']}, σ={worst['sigma']:g}, T={worst['T']}); "
-                + "; ".join(f"(b={r['b']}, σ={r['sigma']:g}, T={r['T']}): (1/T)ΣE‖∇F‖² {r['lhs']:.4g} "
+                + "; ".join(f"({'' if r['scale'] == 1.0 else 'w* ×%g, ' % r['scale']}b={r['b']}, σ={r['sigma']:g}, "
+                            f"T={r['T']}): (1/T)ΣE‖∇F‖² {r['lhs']:.4g} "
                             f"[{r['lhs_lo']:.4g}, {r['lhs_hi']:.4g}] vs bound {r['rhs']:.4g}, max|wᵗ − w*| "
-                            f"{r['dist_max']:.3g} (D̄ = {T4_D_BAR:g}{'' if r['hyp'] else ': HYPOTHESES FAIL'}) "
+                            f"{r['dist_max']:.3g} (D̄ = {r['d_bar']:g}{'' if r['hyp'] else ': HYPOTHESES FAIL'}) "
                             f"[{r['verdict']}]" for r in rows))
     fig = Figure("theorem4", "adadps Theorem 4 with the proof's constants (collinear_regression, d = 1)", [Panel(
         "left side (mean, 95% CI) and the explicit bound per case", "case", "(1/T)Σ E‖∇F(wᵗ)‖²", [
@@ -2014,7 +2208,7 @@ def theorem4(budget: str, seed: int) -> Outcome:
     numbers = {"L": k["L"], "a": k["a"], "B": k["B"], "eps_a": k["eps_a"], "alpha": k["alpha"], "C": k["C"],
                "S_tau": k["S_tau"], "max_lhs_over_rhs": worst["lhs"] / worst["rhs"]}
     for r in rows:
-        key = f"b{r['b']}_s{r['sigma']:g}_T{r['T']}"
+        key = ("" if r["scale"] == 1.0 else f"scaled{r['scale']:g}_") + f"b{r['b']}_s{r['sigma']:g}_T{r['T']}"
         numbers[f"lhs[{key}]"], numbers[f"rhs[{key}]"], numbers[f"dist_max[{key}]"] = r["lhs"], r["rhs"], r["dist_max"]
     counter = next((r for r in rows if r["verdict"] == "violated"), None)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
@@ -2023,8 +2217,10 @@ def theorem4(budget: str, seed: int) -> Outcome:
 
 declare_equivalent("adadps.theorem4", "no-clipping", "the runs use clip = ∞ (Assumption 2 holds through C, no record "
                    "is clipped), so skipping the clipping changes nothing")
-declare_equivalent("adadps.theorem5", "no-clipping", "the statement assumes no clipping (Assumption 2) and the runs "
-                   "use clip = ∞ (the noise scale C is noise_clip), so skipping the clipping changes nothing")
+declare_equivalent("adadps.theorem5", "no-clipping", "the statement's algorithm has no clipping (Assumption 2): the "
+                   "runs use clip = ∞ (the noise scale C is noise_clip), or, in the tight family, clip at C only to "
+                   "report whether Assumption 2 held (no record reaches it unless |N| > 12), so the faulted run is the "
+                   "statement's own algorithm")
 
 
 # ======================================================================================
