@@ -28,9 +28,10 @@ fault: a comparison "method X beats baseline Y" cannot see a fault that hits bot
 the fault on X alone).  Empty (the default): every run, as before.  Non-empty: only a wrapper that passes its method
 name to :func:`noise_scale` / :func:`noise_factor` / :func:`stepsize_scale` and whose name is listed gets the factor;
 every other run (a named method not listed, or a wrapper that passes no name) runs unfaulted and does not visit the
-hook.  The wrappers that pass a name: ``kernels.adadps.run_central`` (its ``method``) and
+hook.  The wrappers that pass a name: ``kernels.adadps.run_central`` (its ``method``),
 ``kernels.adadps.run_federated`` (:func:`kernels.adadps.federated_method_name`: ``fed_adadps``,
-``fed_adadps_adam``, ``dp_fedavg``, ``dp_fedadam``).
+``fed_adadps_adam``, ``dp_fedavg``, ``dp_fedadam``) and ``kernels.dp_adam``'s ``RoundConfig.validated`` and
+``run_logistic_1d`` (:meth:`kernels.dp_adam.RoundConfig.fault_name`: the variant, or ``ime_for_free``).
 """
 
 from __future__ import annotations

@@ -64,3 +64,30 @@ def test_federated_one_arm(zipf, fault):
     np.testing.assert_array_equal(one["dp_fedadam"], base["dp_fedadam"])
     np.testing.assert_array_equal(one["fed_adadps"], both["fed_adadps"])
     assert not np.array_equal(one["fed_adadps"], base["fed_adadps"])
+
+
+@pytest.mark.parametrize("fault", [dict(noise_scale=3.0), dict(stepsize_scale=10.0)])
+def test_dp_adam_one_arm(fault):
+    from kernels import dp_adam as kd
+
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(60)
+    y = np.where(rng.random(60) < 1 / (1 + np.exp(-x)), 1.0, -1.0)
+    cfgs = {k: kd.RoundConfig(variant="ime", optimizer="adagrad", lr=0.3, beta1=0.0, xi=1e-8, sigma=0.5, floor=1.0,
+                              ime_split=split) for k, split in (("ime", True), ("ime_for_free", False))}
+    cfgs["post_processing"] = kd.RoundConfig(optimizer="adagrad", lr=0.3, beta1=0.0, xi=1e-8, sigma=0.5)
+    assert {k: c.fault_name() for k, c in cfgs.items()} == {k: k for k in cfgs}
+
+    def runs():
+        return {k: kd.run_logistic_1d(x, y, c, trials=2, seed=1) for k, c in cfgs.items()}
+
+    base = runs()
+    with faults.inject(only_methods=("ime_for_free",), **fault):
+        one = runs()
+    with faults.inject(**fault):
+        both = runs()
+    for k in ("ime", "post_processing"):
+        np.testing.assert_array_equal(one[k], base[k])
+        assert not np.array_equal(both[k], base[k])
+    np.testing.assert_array_equal(one["ime_for_free"], both["ime_for_free"])
+    assert not np.array_equal(one["ime_for_free"], base["ime_for_free"])
