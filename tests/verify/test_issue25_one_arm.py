@@ -53,10 +53,11 @@ CAUGHT = [
     ("adadps.figure6.fedadam", "noise*3", "holds"),
     ("adadps.table10", "noise*3", "inconclusive"),
     ("adadps.table4", "noise*3", "inconclusive"),
+    ("dp_adam_design.section5.1", "noise*3", "inconclusive"),
+    ("dp_adam_design.section5.1.ime_for_free", "noise*3", "holds"),
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("claim_id, mutant, original", CAUGHT)
 def test_one_arm_fault_is_caught(claim_id, mutant, original):
     _, arms = _one_arm(claim_id)
