@@ -508,7 +508,9 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     if not math.isfinite(noise_scale):
         raise V.InvalidParameter("noise_clip", "finite when clip is inf and sigma > 0", noise_clip)
     # fault hooks for mutation analysis (kernels/faults.py); a skipped clipping keeps the noise's scale σC
-    noise_scale, lr = noise_scale * faults.noise_factor(noise_scale), lr * faults.stepsize_scale()
+    # (a one-arm fault, faults.Faults.only_methods, hits only the listed methods: the method's name is passed on)
+    noise_scale, lr = noise_scale * faults.noise_factor(noise_scale, method=method), \
+        lr * faults.stepsize_scale(method=method)
     clip = math.inf if faults.clipping_skipped(clip) else clip
     tw = np.zeros(0) if track_weights is None else V.finite_array("track_weights", track_weights, shape=(problem.d,))
     grad_avg = np.zeros(trials)
@@ -527,6 +529,36 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     if track_weights is not None:
         out["grad_avg"] = grad_avg
     return out
+
+
+def federated_method_name(side_info, server: str = "sgd") -> str:
+    """The name under which :func:`run_federated` passes a run to the fault hooks (kernels/faults.py).
+
+    A one-arm fault (``kernels.faults.Faults.only_methods``) lists these names to hit one federated method only.
+
+    Parameters
+    ----------
+    side_info : str or array
+        ``run_federated``'s side information (``"ones"``: no preconditioner).
+    server : str, optional
+        ``run_federated``'s server update, ``"sgd"`` or ``"adam"``.
+
+    Returns
+    -------
+    str
+        ``"dp_fedavg"`` (ones, sgd), ``"dp_fedadam"`` (ones, adam), ``"fed_adadps"`` (side information, sgd) or
+        ``"fed_adadps_adam"`` (side information, adam).
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        ``server`` not "sgd" or "adam".
+    """
+    server = V.choice("server", server, ("sgd", "adam"))
+    plain = isinstance(side_info, str) and side_info == "ones"
+    if plain:
+        return "dp_fedavg" if server == "sgd" else "dp_fedadam"
+    return "fed_adadps" if server == "sgd" else "fed_adadps_adam"
 
 
 def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, sigma: float = 1.0,
@@ -590,8 +622,9 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     if sb2 >= 1.0:
         raise V.InvalidParameter("server_beta2", "in [0, 1)", sb2)
     tau = V.positive("server_tau", server_tau)
-    # fault hooks (kernels/faults.py)
-    local_lr, sigma = local_lr * faults.stepsize_scale(), sigma * faults.noise_factor(sigma)
+    # fault hooks (kernels/faults.py), with the run's method name for a one-arm fault (faults.Faults.only_methods)
+    name = federated_method_name(side_info, server)
+    local_lr, sigma = local_lr * faults.stepsize_scale(method=name), sigma * faults.noise_factor(sigma, method=name)
     samp = SAMPLINGS[V.choice("sampling", sampling, tuple(SAMPLINGS))]
     A = np.ones(problem.d) if isinstance(side_info, str) and side_info == "ones" else side_information(problem,
                                                                                                       side_info)

@@ -860,10 +860,23 @@ class RoundConfig:
     floor: float = 0.0
     ime_split: bool = True
 
+    def fault_name(self) -> str:
+        """The name under which this configuration's runs meet the fault hooks (kernels/faults.py).
+
+        A one-arm fault (``kernels.faults.Faults.only_methods``) lists these names to hit one variant only.
+
+        Returns
+        -------
+        str
+            ``"ime_for_free"`` for the IME variant without the √2 split (``ime_split`` False), else ``variant``.
+        """
+        return "ime_for_free" if self.variant == "ime" and not self.ime_split else str(self.variant)
+
     def validated(self) -> "RoundConfig":
         """This configuration with every field checked and converted to its type (``batch_size`` ≤ 10⁹).
 
-        The fault hooks of :mod:`kernels.faults` are applied here (factors of exactly 1 outside a mutation run).
+        The fault hooks of :mod:`kernels.faults` are applied here (factors of exactly 1 outside a mutation run),
+        with :meth:`fault_name` as the method's name for a one-arm fault (``kernels.faults.Faults.only_methods``).
 
         Returns
         -------
@@ -904,7 +917,8 @@ class RoundConfig:
                                      "(its square enters v̂ and must stay finite)", sigma * clip_norm / batch_size)
         variant = self.variant
         # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
-        sigma, lr = sigma * faults.noise_factor(sigma), lr * faults.stepsize_scale()
+        name = self.fault_name()
+        sigma, lr = sigma * faults.noise_factor(sigma, method=name), lr * faults.stepsize_scale(method=name)
         if variant == "bias_correction" and faults.drop_bias_correction():
             variant = "post_processing"  # the noise-variance correction of v̂ left out
         return RoundConfig(variant, self.optimizer, lr, b1, b2, xi, clip_norm, sigma, batch_size, floor, ime_split)
@@ -1370,7 +1384,7 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
             raise V.InvalidParameter("noise_stds_override", "a pair (std of the gradient part, std of the square part)",
                                      noise_stds_override)
         vals = [V.nonnegative("noise_stds_override", s) * sens for s in pair]
-        fault = faults.noise_factor(*vals)
+        fault = faults.noise_factor(*vals, method=cfg.fault_name())
         std_m, std_v = (v * fault for v in vals)
     bc = bias_schedule(cfg, strat, T) if cfg.variant == "bias_correction" else np.zeros(T)
     M = None if strat is None else _toeplitz_cached(strat)

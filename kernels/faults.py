@@ -22,6 +22,16 @@ is never counted as a surviving mutant.  Faults:
   mean of A: the same overall scale, the coordinates' weights inverted);
 * ``public_stepsize`` — ADP-SGD's adaptive b_{t+1} grown by ν alone, not by the record's gradient norm (the
   data-dependent stepsize replaced by a public one: the leak the adaptive audits find disappears).
+
+``only_methods`` restricts the factor faults ``noise_scale`` and ``stepsize_scale`` to the named methods (a one-arm
+fault: a comparison "method X beats baseline Y" cannot see a fault that hits both arms alike, so it is tested with
+the fault on X alone).  Empty (the default): every run, as before.  Non-empty: only a wrapper that passes its method
+name to :func:`noise_scale` / :func:`noise_factor` / :func:`stepsize_scale` and whose name is listed gets the factor;
+every other run (a named method not listed, or a wrapper that passes no name) runs unfaulted and does not visit the
+hook.  The wrappers that pass a name: ``kernels.adadps.run_central`` (its ``method``),
+``kernels.adadps.run_federated`` (:func:`kernels.adadps.federated_method_name`: ``fed_adadps``,
+``fed_adadps_adam``, ``dp_fedavg``, ``dp_fedadam``) and ``kernels.dp_adam``'s ``RoundConfig.validated`` and
+``run_logistic_1d`` (:meth:`kernels.dp_adam.RoundConfig.fault_name`: the variant, or ``ime_for_free``).
 """
 
 from __future__ import annotations
@@ -39,7 +49,8 @@ import numpy as np
 class Faults:
     """One set of faults (the defaults: none); the fields are the faults listed in the module docstring.
 
-    ``noise_scale`` and ``stepsize_scale`` are float factors (1.0: no fault); the other four fields are
+    ``noise_scale`` and ``stepsize_scale`` are float factors (1.0: no fault); ``only_methods`` is a tuple of
+    method names (empty: the factor faults hit every run; see the module docstring); the other five fields are
     booleans (False: no fault).
     """
 
@@ -50,6 +61,7 @@ class Faults:
     drop_bias_correction: bool = False
     public_stepsize: bool = False
     preconditioner_inverse: bool = False
+    only_methods: tuple[str, ...] = ()
 
     def any(self) -> bool:
         """Whether any fault is switched on.
@@ -166,16 +178,30 @@ def inject(**faults) -> Iterator[Faults]:
             _active = previous
 
 
-def noise_scale() -> float:
+def _excluded(method: str | None) -> bool:
+    """Whether a one-arm fault (``only_methods`` non-empty) leaves the run of ``method`` alone."""
+    only = _active.only_methods
+    return bool(only) and (method is None or method not in only)
+
+
+def noise_scale(method: str | None = None) -> float:
     """The factor on the noise's standard deviation (records that it was applied when ≠ 1).
 
-    Marks the hook ``noise_scale`` visited.
+    Marks the hook ``noise_scale`` visited, unless a one-arm fault (``only_methods``) excludes ``method``.
+
+    Parameters
+    ----------
+    method : str or None, optional
+        The name of the method whose noise the factor multiplies (None: a wrapper that names no method).
 
     Returns
     -------
     float
-        ``active().noise_scale`` (1.0 when no fault is in force).
+        ``active().noise_scale`` (1.0 when no fault is in force, or when ``active().only_methods`` is non-empty
+        and does not list ``method``).
     """
+    if _excluded(method):
+        return 1.0
     _visit("noise_scale")
     s = _active.noise_scale
     if s != 1.0:
@@ -183,7 +209,7 @@ def noise_scale() -> float:
     return s
 
 
-def noise_factor(*stds) -> float:
+def noise_factor(*stds, method: str | None = None) -> float:
     """The noise fault's factor for noise of these standard deviations, or 1.0 when every one is zero.
 
     Scaling zero noise changes no draw, so the hook ``noise_scale`` is visited (and the noise mutants apply to the
@@ -193,15 +219,17 @@ def noise_factor(*stds) -> float:
     ----------
     *stds : float or array_like
         The standard deviations the factor will multiply.
+    method : str or None, optional
+        The method's name, passed on to :func:`noise_scale` (a one-arm fault hits only the listed methods).
 
     Returns
     -------
     float
-        :func:`noise_scale` when some entry is nonzero, else 1.0 (the hook not visited).
+        :func:`noise_scale` ``(method)`` when some entry is nonzero, else 1.0 (the hook not visited).
     """
     if not any(np.any(np.asarray(s) != 0) for s in stds):
         return 1.0
-    return noise_scale()
+    return noise_scale(method)
 
 
 def clipping_skipped(clip) -> bool:
@@ -225,16 +253,24 @@ def clipping_skipped(clip) -> bool:
     return skip_clipping()
 
 
-def stepsize_scale() -> float:
+def stepsize_scale(method: str | None = None) -> float:
     """The factor on the stepsize / learning rate (records that it was applied when ≠ 1).
 
-    Marks the hook ``stepsize_scale`` visited.
+    Marks the hook ``stepsize_scale`` visited, unless a one-arm fault (``only_methods``) excludes ``method``.
+
+    Parameters
+    ----------
+    method : str or None, optional
+        The name of the method whose stepsize the factor multiplies (None: a wrapper that names no method).
 
     Returns
     -------
     float
-        ``active().stepsize_scale`` (1.0 when no fault is in force).
+        ``active().stepsize_scale`` (1.0 when no fault is in force, or when ``active().only_methods`` is non-empty
+        and does not list ``method``).
     """
+    if _excluded(method):
+        return 1.0
     _visit("stepsize_scale")
     s = _active.stepsize_scale
     if s != 1.0:

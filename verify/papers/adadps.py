@@ -25,7 +25,7 @@ from theory import numeric
 from verify import decide, stats
 from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import EPS, random_search
-from verify.mutants import Mutant, declare_equivalent, substituted
+from verify.mutants import Mutant, declare_equivalent, kernel_mutant, substituted
 from verify.privacy import NeighboringRelation, calibrate_multiplier, dp_sgd_epsilon, epsilon_of
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
@@ -73,6 +73,22 @@ def _split_eval(problem) -> tuple:
     Xt, yt = problem.test_features, problem.test_labels
     h = Xt.shape[0] // 2
     return (Xt[:h], yt[:h]), (Xt[h:], yt[h:])
+
+
+
+def _one_arm_mutants(arms: tuple[str, ...], label: str) -> list:
+    """Declared one-arm faults: noise*3 and stepsize*10 on the claimed winner's runs only (kernels.faults.Faults
+    .only_methods; ``arms``: the kernel method names of run_central / federated_method_name of run_federated).
+
+    The generic noise*3 / stepsize*10 hit every arm of a comparison alike, so a comparison cannot see them; these hit
+    the winner alone, and a check of "the winner beats the baseline" must stop saying holds."""
+
+    return [kernel_mutant(f"noise*3[{label} only]", f"the privacy noise's standard deviation ×3 in the runs of "
+                          f"{', '.join(arms)} only (the baselines unchanged)", "noise_scale", "utility",
+                          noise_scale=3.0, only_methods=tuple(arms)),
+            kernel_mutant(f"stepsize*10[{label} only]", f"the stepsize / learning rate ×10 in the runs of "
+                          f"{', '.join(arms)} only (the baselines unchanged)", "stepsize_scale", "utility",
+                          stepsize_scale=10.0, only_methods=tuple(arms))]
 
 
 def _central_task(problem: str, problem_kw: dict, method: str, lr: float, clip: float, sigma: float,
@@ -1295,6 +1311,7 @@ def toy_privacy() -> dict:
     features), AdaDPS with side information A (1 for the 50 frequent features, 0.01 otherwise) reaches a much lower
     training loss than DP-SGD at the same privacy, (4.13, 10⁻³)-DP.""",  # noqa: E501
     theory=(),  # theorem3_bound, noise_ratio_adadps_over_dpsgd: not evaluated by the check
+    mutants=_one_arm_mutants(("adadps_fixed",), "AdaDPS"),
     notes="Run: b = 8, T = 2250, σ = 0.7, δ = 1e-3 (the paper gives only (4.13, 1e-3); b, T, σ and C = 0.5 are the "
     "authors' public toy script's values), Poisson sampling at rate b/n as the RDP accountant assumes, w⁰ = 0. "
     "Learning rates: the paper's grid {0.0005, ..., 2} for both methods; clip: 0.5 at the quick budget, the paper's "
@@ -1384,6 +1401,7 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
     DP-RMSProp, and AdaDPS (public) beats DP-R-Pub (privatise, then precondition with public statistics); DP-Adam
     does not necessarily outperform DP-SGD (no ordering among the baselines is claimed).""",
     theory=(),  # noise_ratio_adadps_over_dpsgd: not evaluated by the check
+    mutants=_one_arm_mutants(("adadps_rmsprop", "adadps_fixed"), "AdaDPS"),
     notes="Replaces the retired id adadps.table, whose statement also claimed 'DP-Adam ≈ DP-RMSProp ≥ DP-SGD', "
     "which the paper does not (it says DP-Adam does not necessarily outperform DP-SGD; Table 4's TF-IDF row). "
     "Stand-in problem: zipf_bow_logistic (docs/catalogue.md; IMDB/StackOverflow cannot be downloaded), defaults fixed "
@@ -1527,6 +1545,7 @@ FED_MARGIN = 0.01  # test accuracy
     statement="""Figure 6: federated AdaDPS (local steps preconditioned by side information, clipped and noised model
     deltas, user-level DP) reaches a higher test accuracy than DP-FedAvg at the same privacy.""",
     theory=(),
+    mutants=_one_arm_mutants(("fed_adadps",), "federated AdaDPS"),
     notes="Stand-in: zipf_bow_logistic's user partition (heterogeneous token distributions), σ = 0.3 as in the paper, "
     "Poisson user sampling, server-side noise, server learning rate 1, side information = token frequency (the "
     "paper does not say which A its federated run uses; frequency is its no-public-data choice). (local lr, C) tuned "
@@ -2295,7 +2314,7 @@ def _t10_wrong_public_mutant():
     data) can provide good preconditioner estimates": AdaDPS with 25× less public data (0.75 on IMDB, 0.39 on
     StackOverflow) stays close to AdaDPS with 1% public data (0.80, 0.40) and above DP-SGD (0.63, 0.28).""",
     theory=(),
-    mutants=[_t10_wrong_public_mutant()],
+    mutants=[_t10_wrong_public_mutant(), *_one_arm_mutants(("adadps_rmsprop",), "AdaDPS")],
     notes="Stand-in problem: adadps.table's zipf_bow_logistic at its quick size at both budgets (n = 1500, d = 200, "
     "public split 75 records = 5% of n, chosen there so that at most 10% of the features are unseen in it); '25× "
     "less' keeps its first 3 records (the same population, nested). Every method: σ = 1, b = 32, 300 steps, "
@@ -2549,7 +2568,7 @@ T8_LABELS = {"adadps_rmsprop": "AdaDPS (w/ public)", "dp_adam_pub_formula": "DP-
     preconditioners estimated on public data) at the same privacy (IMDB 0.80 vs 0.74, StackOverflow 0.40 vs 0.31,
     MNIST autoencoder loss 0.036 vs 0.064).""",
     theory=(),
-    mutants=[_t10_wrong_public_mutant()],
+    mutants=[_t10_wrong_public_mutant(), *_one_arm_mutants(("adadps_rmsprop",), "AdaDPS")],
     notes="The ordering stated: AdaDPS (w/ public) above DP-Adam-Pub on every dataset; DP-Adam-Pub vs DP-SGD is not "
     "claimed (above on IMDB and StackOverflow, below on MNIST), so it is only reported. Stand-in problem: "
     "adadps.table's zipf_bow_logistic at its quick size (n = 1500, d = 200, public split 75 records). DP-Adam-Pub "
@@ -2682,7 +2701,7 @@ def _t4t_inverted_side_info_mutant():
     accuracy [0.80], only slightly underperforming the 'ideal' oracle [0.83]" (AdaDPS-RMSProp with the second moment
     estimated on clean private gradients).""",
     theory=(),
-    mutants=[_t4t_inverted_side_info_mutant()],
+    mutants=[_t4t_inverted_side_info_mutant(), *_one_arm_mutants(("adadps_fixed",), "AdaDPS")],
     notes="Expressible on the stand-in: adadps.table's zipf_bow_logistic at its quick size (n = 1500, d = 200) with "
     "TF-IDF features built from its binary bag of words (verify.papers.adadps._tfidf_cached: idf_j = log(1/p_j) from "
     "the population law, rows scaled to unit norm); AdaDPS = kernel adadps_fixed with A = the problem's "
@@ -2814,7 +2833,8 @@ def _fedadam_noiseless_mutant():
     baselines of DP-FedAvg (McMahan et al., 2018) and DP-FedAdam by 5% in terms of test accuracy" — here the
     DP-FedAdam half: federated AdaDPS reaches a higher test accuracy than DP-FedAdam at the same privacy.""",
     theory=(),
-    mutants=[_fedadam_inverted_side_info_mutant(), _fedadam_noiseless_mutant()],
+    mutants=[_fedadam_inverted_side_info_mutant(), _fedadam_noiseless_mutant(),
+             *_one_arm_mutants(("fed_adadps",), "federated AdaDPS")],
     notes="Stand-in and AdaDPS side exactly as adadps.figure6 (zipf_bow_logistic's user partition, σ = 0.3, Poisson "
     "user sampling, server-side noise, frequency side information, server SGD with learning rate 1, (local lr, C)"
     " tuned on FED_GRIDS by validation accuracy with figure6's tuning seed, test accuracy on its fresh run seed "

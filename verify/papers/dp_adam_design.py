@@ -25,7 +25,7 @@ from theory import numeric
 from verify import decide
 from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import EPS, adversarial_search, edge_values, random_search
-from verify.mutants import declare_equivalent
+from verify.mutants import declare_equivalent, kernel_mutant
 from verify.privacy import gaussian_epsilon, gaussian_epsilon_interval
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
@@ -1305,6 +1305,20 @@ S51_SETTING_FACTOR = 3.0  # a seed whose PP excess is off the paper's by more th
 S51_DELTA = 1e-6  # δ at which the evidence reports the accountant's ε of the noise multiplier (the paper's δ lost)
 #: the noise multiplier, calibrated once from the paper's non-private and post-processing rows (see
 #: :func:`s51_calibration` and the claim's notes); everything else was fixed before any run
+
+def _one_arm_mutants(arm: str, label: str) -> list:
+    """Declared one-arm faults: noise*3 and stepsize*10 on the claimed winner's runs only (kernels.faults.Faults
+    .only_methods; ``arm``: the kernels.dp_adam.RoundConfig.fault_name of the winner's configuration).
+
+    The generic noise*3 / stepsize*10 hit every row of the comparison alike; these hit the winner alone."""
+
+    return [kernel_mutant(f"noise*3[{label} only]", f"the privacy noise's standard deviation ×3 in the {arm} runs "
+                          "only (the other rows unchanged)", "noise_scale", "utility", noise_scale=3.0,
+                          only_methods=(arm,)),
+            kernel_mutant(f"stepsize*10[{label} only]", f"the learning rate ×10 in the {arm} runs only (the other "
+                          "rows unchanged)", "stepsize_scale", "utility", stepsize_scale=10.0, only_methods=(arm,))]
+
+
 S51 = dict(clip=1.0, sigma=0.275, xi=1e-8, strategy="sqrt")
 S51_CALIBRATION = dict(sigmas=(0.2, 0.225, 0.25, 0.275, 0.3, 0.325, 0.35), dataset_seeds=tuple(range(1, 21)),
                        nonprivate_tol=1e-4, trials=30)
@@ -1434,6 +1448,7 @@ def _s51_privacy(ime_stds: tuple[float, float]) -> dict:
     post-processing, and non-private AdaGrad is close to the ground truth (ordering ground truth ≈ non-private
     < IME < post-processing, 30 trials).""",
     theory=(td.ime_noise_stds,),
+    mutants=_one_arm_mutants("ime", "IME"),
     notes="The seed text of §5.1 lost every constant (the distribution of x, θ*, the zeroed fraction, C, σ, the "
     "learning-rate grid, IME's floor, the test-set size); its table survives: ground truth 0.5976, non-private "
     "0.5976, post-processing 0.6010, IME 0.5981, IME for free 0.5980 (30 trials). Fixed before any run: x ~ N(0,1), "
@@ -2704,6 +2719,7 @@ def section4_4_2(budget: str, seed: int) -> Outcome:
     the multiplier σ, not the equal-privacy √2σ) reaches test loss 0.5980, between non-private AdaGrad (0.5976) and
     IME at post-processing's privacy (0.5981): the ordering non-private < IME for free < IME.""",
     theory=(td.ime_noise_stds,),
+    mutants=_one_arm_mutants("ime_for_free", "IME for free"),
     notes="Reading: the table's place of the 'for free' row — non-private < IME for free < IME. The rest of the "
     "table's chain (IME and IME for free < post-processing, 0.6010) is dp_adam_design.section5.1's statement and "
     "tests, not repeated here (those are unpaired Welch comparisons; in this worktree section5.1 is inconclusive at "
