@@ -25,8 +25,10 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, prange, types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 import dpvalidate as V
 from kernels import _cpu
@@ -65,6 +67,112 @@ def _dot_reassociated(x, w):
     return s
 
 
+#: cache line size assumed by the prefetch hints (64 bytes on every x86-64 and most ARM cores; a wrong value only
+#: makes the hint cover more or fewer lines, never changes a number)
+_LINE_BYTES = 64
+
+#: elements per block of the row update; each block also hints the next record's lines at the same offsets
+_BLOCK = 256
+
+
+@intrinsic
+def _prefetch_span(typingctx, arr, start, stop):
+    """Hint the CPU to load the cache lines of ``arr[start:stop]`` (a C-contiguous vector): ``llvm.prefetch``,
+    one per 64 bytes from ``&arr[start]``.  A hint only: it reads nothing into any value and cannot fault."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"):
+        return None
+
+    def codegen(context, builder, signature, args):
+        A = context.make_array(signature.args[0])(context, builder, args[0])
+        i64, i32, i8p = ir.IntType(64), ir.IntType(32), ir.IntType(8).as_pointer()
+        lo = context.cast(builder, args[1], signature.args[1], types.int64)
+        hi = context.cast(builder, args[2], signature.args[2], types.int64)
+        itemsize = context.get_abi_sizeof(context.get_data_type(signature.args[0].dtype))
+        nbytes = builder.mul(builder.sub(hi, lo), ir.Constant(i64, itemsize))
+        lines = builder.sdiv(builder.add(nbytes, ir.Constant(i64, _LINE_BYTES - 1)), ir.Constant(i64, _LINE_BYTES))
+        base = builder.bitcast(builder.gep(A.data, [lo]), i8p)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        with cgutils.for_range(builder, lines) as loop:  # no iteration when stop <= start
+            p = builder.gep(base, [builder.mul(loop.index, ir.Constant(i64, _LINE_BYTES))])
+            # read (0), keep in all cache levels (3), data cache (1)
+            builder.call(fn, [p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, start, stop), codegen
+
+
+def _update_row(a, s, x, nxt):
+    """a += s·x (a Python stand-in; jitted code gets the implementation chosen by dtype below).  ``nxt`` is the
+    row the caller reads next; the float32 implementation hints its cache lines while it runs."""
+    a += s * x
+
+
+def _zero_row(a, nxt):
+    """a[:] = 0 (a Python stand-in, as :func:`_update_row`); ``nxt`` is the row the caller reads next."""
+    a[:] = 0.0
+
+
+@njit(inline="always", nogil=True)
+def _axpy_span(a, s, x, lo, hi):
+    """a[lo:hi] += s·x[lo:hi], coordinate by coordinate (vectorised: no coordinate depends on another)."""
+    for j in range(lo, hi):
+        a[j] += s * x[j]
+
+
+@njit(inline="always", nogil=True)
+def _axpy_hinting(a, s, x, nxt):
+    """a += s·x (the same operations, in the same order per coordinate, as the plain loop) while hinting the
+    lines of ``nxt``, the next record's row: its margin, computed next, then finds the row in cache instead of
+    waiting for memory while this row's update runs out of cache."""
+    d = a.shape[0]
+    full = d - d % _BLOCK
+    for j0 in range(0, full, _BLOCK):
+        _prefetch_span(nxt, j0, j0 + _BLOCK)
+        _axpy_span(a, s, x, j0, j0 + _BLOCK)
+    _prefetch_span(nxt, full, d)
+    _prefetch_span(nxt, d - 1, d)  # the row's last line (the spans step 64 bytes from an unaligned start)
+    _axpy_span(a, s, x, full, d)
+
+
+@njit(inline="always", nogil=True)
+def _zero_hinting(a, nxt):
+    """a[:] = 0 while hinting the lines of ``nxt`` (the chunk's first row)."""
+    d = a.shape[0]
+    for j0 in range(0, d, _BLOCK):
+        hi = min(j0 + _BLOCK, d)
+        _prefetch_span(nxt, j0, hi)
+        for j in range(j0, hi):
+            a[j] = 0.0
+    _prefetch_span(nxt, d - 1, d)
+
+
+@overload(_update_row, inline="always")
+def _update_row_overload(a, s, x, nxt):
+    if x.dtype == types.float32:
+        def hinting(a, s, x, nxt):
+            _axpy_hinting(a, s, x, nxt)
+        return hinting
+
+    def impl(a, s, x, nxt):  # float64: the plain loop (hints measured slower there: module docstring)
+        for j in range(a.shape[0]):
+            a[j] += s * x[j]
+    return impl
+
+
+@overload(_zero_row, inline="always")
+def _zero_row_overload(a, nxt):
+    if a.dtype == types.float32:
+        def hinting(a, nxt):
+            _zero_hinting(a, nxt)
+        return hinting
+
+    def impl(a, nxt):
+        for j in range(a.shape[0]):
+            a[j] = 0.0
+    return impl
+
+
 @njit(cache=True, nogil=True)
 def _logistic_coef(y, z):
     """dℓ/dz of log(1 + exp(−y z)) = −y / (1 + exp(y z)), without overflow."""
@@ -72,6 +180,22 @@ def _logistic_coef(y, z):
     if m > 35.0:
         return -y * math.exp(-m)
     return -y / (1.0 + math.exp(m))
+
+
+@njit(inline="always", nogil=True)
+def _draw_below(rng, bg, m):
+    """rng.integers(0, m) for 1 ≤ m < 2³² − 1 (the same draw), from ``bg = rng.bit_generator`` when Numba has it."""
+    if _cpu.BITGEN_DRAWS and m - 1 < 0xFFFFFFFF:
+        return _cpu.randint_below_bitgen(bg, m)
+    return _cpu.randint_below(rng, m)
+
+
+@njit(inline="always", nogil=True)
+def _normal(rng, bg):
+    """rng.standard_normal() (the same draw), from ``bg = rng.bit_generator`` when Numba has it."""
+    if _cpu.BITGEN_DRAWS:
+        return _cpu.standard_normal_bitgen(bg)
+    return rng.standard_normal()
 
 
 class DpSgdParams(NamedTuple):
@@ -89,17 +213,18 @@ def _loop(X, y, sq, w, prm, rng, perm, acc, factor, clipped):
     steps, batch, lr, clip, noise_std = prm.steps, prm.batch, prm.lr, prm.clip, prm.noise_std
     n, d = X.shape
     chunks = acc.shape[0]
+    bg = rng.bit_generator  # read once: a draw through ``rng`` takes and drops a reference per call (_cpu)
     for _ in range(steps):
         for k in range(batch):  # the batch is perm[:batch]
-            j = k + rng.integers(0, n - k)
+            j = k + _draw_below(rng, bg, n - k)
             tmp = perm[k]
             perm[k] = perm[j]
             perm[j] = tmp
         for c in prange(chunks):
             a = acc[c]
-            for j in range(d):
-                a[j] = 0.0
-            for k in range(c * batch // chunks, (c + 1) * batch // chunks):
+            k0, k1 = c * batch // chunks, (c + 1) * batch // chunks
+            _zero_row(a, X[perm[k0]])
+            for k in range(k0, k1):
                 i = perm[k]
                 x = X[i]
                 g = _logistic_coef(float(y[i]), float(_margin(x, w)))
@@ -110,15 +235,14 @@ def _loop(X, y, sq, w, prm, rng, perm, acc, factor, clipped):
                     clipped[c] += 1
                 factor[c] = f * g  # stored in the features' dtype: the row update below stays in that dtype
                 s = factor[c]
-                for j in range(d):
-                    a[j] += s * x[j]
+                _update_row(a, s, x, X[perm[min(k + 1, k1 - 1)]])  # the last row names itself
         scale = lr / batch
         for j in range(d):
             t = 0.0
             for c in range(chunks):
                 t += float(acc[c, j])
             if noise_std > 0.0:
-                t += noise_std * rng.standard_normal()
+                t += noise_std * _normal(rng, bg)
             w[j] -= scale * t
 
 
