@@ -29,6 +29,7 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
+from numba.np.arrayobj import populate_array
 
 import dpvalidate as V
 from kernels import _cpu
@@ -100,6 +101,32 @@ def _prefetch_span(typingctx, arr, start, stop):
         return context.get_dummy_value()
 
     return types.void(arr, start, stop), codegen
+
+
+@intrinsic
+def _borrowed_row(typingctx, X, i):
+    """Row ``i`` of the C-contiguous matrix ``X`` as a 1-D view that holds no reference to ``X``'s memory.
+
+    ``X[i]`` takes a reference to the matrix's memory (an atomic increment, and a decrement when the view dies);
+    both threads do that on the same counter for every record, so the counter's cache line moves between the
+    cores twice per record.  The caller keeps ``X`` alive for as long as it uses the row (the loop's argument).
+    No bounds check, as ``X[i]`` in jitted code (``i`` must be in [0, n)).
+    """
+    if not (isinstance(X, types.Array) and X.ndim == 2 and X.layout == "C" and isinstance(i, types.Integer)):
+        return None
+    row_type = types.Array(X.dtype, 1, "C", readonly=not X.mutable)
+
+    def codegen(context, builder, signature, args):
+        M = context.make_array(signature.args[0])(context, builder, args[0])
+        row = context.make_array(signature.return_type)(context, builder)
+        d = builder.extract_value(M.shape, 1)
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(X.dtype)))
+        populate_array(row, data=builder.gep(M.data, [builder.mul(index, d)]), shape=[d], strides=[itemsize],
+                       itemsize=itemsize, meminfo=None)  # no meminfo: the view's references are no-ops
+        return row._getvalue()
+
+    return row_type(X, i), codegen
 
 
 def _update_row(a, s, x, nxt):
@@ -223,10 +250,10 @@ def _loop(X, y, sq, w, prm, rng, perm, acc, factor, clipped):
         for c in prange(chunks):
             a = acc[c]
             k0, k1 = c * batch // chunks, (c + 1) * batch // chunks
-            _zero_row(a, X[perm[k0]])
+            _zero_row(a, _borrowed_row(X, perm[k0]))
             for k in range(k0, k1):
                 i = perm[k]
-                x = X[i]
+                x = _borrowed_row(X, i)
                 g = _logistic_coef(float(y[i]), float(_margin(x, w)))
                 norm = abs(g) * math.sqrt(sq[i])
                 f = 1.0
@@ -235,7 +262,7 @@ def _loop(X, y, sq, w, prm, rng, perm, acc, factor, clipped):
                     clipped[c] += 1
                 factor[c] = f * g  # stored in the features' dtype: the row update below stays in that dtype
                 s = factor[c]
-                _update_row(a, s, x, X[perm[min(k + 1, k1 - 1)]])  # the last row names itself
+                _update_row(a, s, x, _borrowed_row(X, perm[min(k + 1, k1 - 1)]))  # the last row names itself
         scale = lr / batch
         for j in range(d):
             t = 0.0
