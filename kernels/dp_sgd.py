@@ -103,7 +103,7 @@ def _prefetch_span(typingctx, arr, start, stop):
         lines = builder.sdiv(builder.add(nbytes, ir.Constant(i64, _LINE_BYTES - 1)), ir.Constant(i64, _LINE_BYTES))
         base = builder.bitcast(builder.gep(A.data, [lo]), i8p)
         fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)  # the name llvmlite mangles
         with cgutils.for_range(builder, lines) as loop:  # no iteration when stop <= start
             p = builder.gep(base, [builder.mul(loop.index, ir.Constant(i64, _LINE_BYTES))])
             # read (0), keep in all cache levels (3), data cache (1)
