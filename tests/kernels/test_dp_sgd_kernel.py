@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from kernels import InvalidParameter
-from kernels.dp_sgd import CHUNKS, dense_logistic, minimum_bytes_per_step, run_dp_sgd
+from kernels.dp_sgd import CHUNKS, _borrowed_row, dense_logistic, minimum_bytes_per_step, run_dp_sgd
 from kernels.dp_sgd_reference import dp_sgd_reference
 
 
@@ -38,15 +38,42 @@ def _float32_step_bound(prob, w0, idx, lr, clip):
     return 2 * (lr / B * total + u * (np.abs(w1) + np.abs(w))), w1
 
 
-def test_float32_step_is_the_float64_step_within_its_rounding_bound():
-    prob = dense_logistic(256, 2000, seed=4, dtype="float32")
-    w0 = (np.random.default_rng(5).standard_normal(2000) * 0.05).astype(np.float32)
-    out = run_dp_sgd(prob, steps=1, batch_size=256, lr=0.5, clip=1.0, sigma=0.0, w0=w0)  # the batch: every record
+def _first_batch(n, batch, seed):
+    """The records of the first step (the kernel's partial Fisher–Yates on ``default_rng(seed)``)."""
+    rng, perm = np.random.default_rng(seed), np.arange(n)
+    for k in range(batch):
+        j = k + int(rng.integers(0, n - k))
+        perm[k], perm[j] = perm[j], perm[k]
+    return perm[:batch].copy()
+
+
+# (n, d, B): every record in 8 full chunks and d not a multiple of the row update's 256-coordinate block; d below
+# one block with fewer records than chunks (empty chunks); a block and one coordinate with uneven chunks
+@pytest.mark.parametrize("n, d, batch", [(256, 2000, 256), (40, 100, 5), (300, 257, 37)])
+def test_float32_step_is_the_float64_step_within_its_rounding_bound(n, d, batch):
+    prob = dense_logistic(n, d, seed=4, dtype="float32")
+    w0 = (np.random.default_rng(5).standard_normal(d) * 0.05).astype(np.float32)
+    out = run_dp_sgd(prob, steps=1, batch_size=batch, lr=0.5, clip=1.0, sigma=0.0, w0=w0, seed=7)
     assert out["w"].dtype == np.float32
-    bound, w1 = _float32_step_bound(prob, w0, np.arange(256), 0.5, 1.0)
+    bound, w1 = _float32_step_bound(prob, w0, _first_batch(n, batch, 7), 0.5, 1.0)
     err = np.abs(out["w"].astype(np.float64) - w1)
     assert np.all(err <= bound), float(np.max(err / bound))
     assert np.max(np.abs(w1 - w0)) > 100 * np.max(bound)  # the step is far larger than the bound: not vacuous
+
+
+def test_borrowed_row_reads_the_row_in_place():
+    @numba.njit
+    def rows_through_views(X):
+        out = np.empty_like(X)
+        for i in range(X.shape[0]):
+            r = _borrowed_row(X, i)
+            for j in range(r.shape[0]):
+                out[i, j] = r[j]
+        return out
+
+    for dtype in ("float32", "float64"):
+        X = np.random.default_rng(0).standard_normal((7, 13)).astype(dtype)
+        assert np.array_equal(rows_through_views(X), X)
 
 
 def test_no_noise_and_no_clipping_is_plain_minibatch_sgd():
