@@ -115,11 +115,18 @@ def test_proposition52_break_even_mutants_leave_the_t2_counterexample():
             assert out.verdict == "violated" and out.counterexample["T"] == 2
 
 
-def test_proposition52_a_wrong_identity_is_violated_without_a_crash(monkeypatch):
-    """(12)/(11) ×10 is ≥ 1 at every T; the stated identity (12)/(11) = ¼·log(1 + Tν/b_0²) still fails."""
-    real = tadp.proposition5_2_ratio
-    monkeypatch.setattr(tadp, "proposition5_2_ratio", lambda: 10 * real())
-    out = va.proposition5_2("quick", 0)
+def test_proposition52_a_wrong_identity_is_violated_without_a_crash():
+    """(12)/(11) ×10 is ≥ 1 at every T; the stated identity (12)/(11) = ¼·log(1 + Tν/b_0²) still fails, because
+    the stated terms' own ratio is ¼·log(1 + Tν/b_0²) (the declared reason for proposition5_2_ratio:x10)."""
+    import sympy as sp
+
+    _declared("adp.proposition5.2", "proposition5_2_ratio:x10")
+    adp_term, dp_term = tadp.proposition5_2_terms()
+    with _mutant("theory.adp.proposition5_2_ratio", "x10").apply():
+        mutated = tadp.proposition5_2_ratio()
+        out = va.proposition5_2("quick", 0)
+    assert sp.simplify(mutated - sp.cancel(dp_term / adp_term)) != 0
+    assert sp.simplify(sp.cancel(dp_term / adp_term) - sp.log(1 + tadp.T * tadp.nu / tadp.b0**2) / 4) == 0
     assert out.verdict == "violated"
     assert out.counterexample["T"] is None and out.counterexample["identity_exact"] is False
 

@@ -611,6 +611,9 @@ for _fn in ("proposition5_2_terms", "proposition5_2_ratio"):
     declare_equivalent("adp.proposition5.2", f"{_fn}:pow0.75", "the mutated statement is still false: every variable "
                        "to the power 3/4 makes (12)/(11) = ¼·log(1 + (Tν/b_0²)^{3/4}), which at T = 2, b_0² = ν is "
                        "¼·log(1 + 2^{3/4}) < 1: ADP-SGD's term (11) is still the larger one there")
+declare_equivalent("adp.proposition5.2", "proposition5_2_ratio:x10", "the mutated statement is still false: it says "
+                   "(12)/(11) = (10/4)·log(1 + Tν/b_0²), but the stated terms (11) and (12) themselves have the ratio "
+                   "¼·log(1 + Tν/b_0²) (exact, SymPy), so the stated identity fails at every T")
 for _m in ("x10", "x0.1", "pow1.25", "pow0.75"):
     declare_equivalent("adp.proposition5.2", f"proposition5_2_break_even:{_m}", "the mutated statement is still "
                        "false: the break-even T* is a number the check derives and reports, not part of the "
