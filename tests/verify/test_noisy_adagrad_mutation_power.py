@@ -143,3 +143,30 @@ def test_dpgd_audit_a_tenfold_smaller_sigma_is_violated(monkeypatch, name):
     out = vn.na_audit(name, "quick", 0, trials=2000)
     assert out.verdict == "violated"
     assert out.counterexample["exact_violated_bound"] > 4.0 and "nominal" in out.counterexample["exact_test"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Lemma 5's two explicit bounds at fixed witness pairs off the grid (n = 2, L ≠ 1)
+# ---------------------------------------------------------------------------------------------------------------
+def test_lemma5_witness_is_a_valid_pair_below_the_rigorous_bound():
+    for L, t in vn.LEMMA5_WITNESS_POINTS:
+        g = vn.lemma5_witness_gap(L, t)
+        unit = L * math.sqrt(t) / 2
+        assert 1.26 < g / unit < math.sqrt(2)  # ≈ 1.262·L√t/n, under Araki–Yamagami's √2
+    a = np.array([[0.5, 0.0, 0.0]])
+    h = np.array([[0.5 * math.cos(vn.LEMMA5_WITNESS_PHI), 0.5 * math.sin(vn.LEMMA5_WITNESS_PHI), 0.0]])
+    assert np.linalg.norm(a) <= 0.5 and np.linalg.norm(h) <= 0.5 + 1e-15  # inside the balls at n = 2, L = 1
+    assert vn.lemma5_witness_gap(1.0, 1) == vn.lemma5_gap(a, h)
+
+
+@pytest.mark.parametrize("fn, k", [("lemma5_rigorous", sp.Rational(3, 4)), ("lemma5_proof_line", sp.Rational(5, 4)),
+                                   ("lemma5_proof_line", sp.Rational(3, 4))])
+def test_lemma5_a_wrong_power_in_an_explicit_bound_is_violated_at_a_witness(monkeypatch, fn, k):
+    """Every variable of the bound to the power k: on the grid (t ≤ 4 < n, L = 1) the bound is only larger or still
+    above the search's gaps; at a witness point it falls below an exact gap."""
+    real = getattr(tn, fn)
+    monkeypatch.setattr(tn, fn, lambda: real().xreplace({s: s**k for s in real().free_symbols}))
+    out = vn.lemma5("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["witness_broken"]
+    assert out.counterexample["worst_ratio"] <= out.counterexample["ceiling"] * (1 + 1e-9)  # the ceiling cannot see it

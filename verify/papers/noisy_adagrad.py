@@ -646,12 +646,12 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     for _ in range(random_cases):
         x = rng.uniform(-1, 1, 2 * t * p) * 10.0 ** rng.uniform(-3, 0, 2 * t * p)
         best = max(best, lemma5_gap(*_to_balls(x, t, p, n)) / scale)
-    # structured: a_i along e1 with magnitudes 10^u, h_i = ±L/n along e2 or mixed
+    # structured: a_i along e1 with magnitudes 10^u (inside the ball ‖a_i‖ ≤ L(n−1)/n), h_i = ±L/n along e2 or mixed
     for mag in (0.0, 1e-3, 1e-2, 0.1, 1.0):
         for mix in (0.0, 0.5, 1.0):
             a = np.zeros((t, p))
             h = np.zeros((t, p))
-            a[:, 0] = mag
+            a[:, 0] = mag * (n - 1) / n
             h[:, 0] = (1 - mix) / n
             if p > 1:
                 h[:, 1] = math.sqrt(max(0.0, 1 - (1 - mix) ** 2)) / n
@@ -661,6 +661,43 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     if -adv.slack > best:
         best = -adv.slack
     return {"worst": best, "worst_gap": best * scale, "evaluated": random_cases + 15 + adv.evaluated}
+
+
+#: a fixed witness pair at n = 2 (found once by a search over one-column pairs, fixed before the check): every
+#: a_i = L(n−1)/n·e₁ and h_i = (L/n)(cos φ, sin φ, 0), φ = 1.68 rad, in the lemma's balls; its gap is ≈ 1.262·L√t/n
+#: at every t (G_t = √t·|a + h|-rank-one), close to the supremum at n = 2, where the proof's line (48) equals the
+#: rigorous √2·L√t/n
+LEMMA5_WITNESS_PHI = 1.68
+#: (L, t) of the witness points (n = 2): the statements are claimed for every L, t and n ≥ 2; a small L with t < n
+#: and a large L with t > n² are where a wrong power of L, t or n in the two explicit bounds would show
+LEMMA5_WITNESS_POINTS = ((1e-2, 1), (1e2, 16))
+
+
+def lemma5_witness_gap(L: float, t: int, n: int = 2, p: int = 3) -> float:
+    """‖G_t^D − G_t^{D'}‖_F of the fixed witness pair (:data:`LEMMA5_WITNESS_PHI`) at (L, t, n): a valid
+    neighbouring pair (‖a_i‖ = L(n−1)/n, ‖h_i‖ = L/n), so its gap is a lower bound on the sensitivity.
+
+    Parameters
+    ----------
+    L : float
+        The gradient bound.
+    t : int
+        Steps.
+    n : int
+        Records (>= 2).
+    p : int
+        The dimension (>= 2).
+
+    Returns
+    -------
+    float
+        The gap, exactly as :func:`lemma5_gap` computes it.
+    """
+    a, h = np.zeros((t, p)), np.zeros((t, p))
+    a[:, 0] = L * (n - 1) / n
+    h[:, 0] = L / n * math.cos(LEMMA5_WITNESS_PHI)
+    h[:, 1] = L / n * math.sin(LEMMA5_WITNESS_PHI)
+    return lemma5_gap(a, h)
 
 
 class Lemma5Settings(NamedTuple):
@@ -696,7 +733,11 @@ LEMMA5_BUDGETS = Budgets(quick=Lemma5Settings(ts=(1, 2, 4), ns=(10, 100, 1000), 
     "bounded ratio (violated). "
     "The declared forms are the ones evaluated: the ratio is to lemma5_statement on the grid, the ceiling is "
     "lemma5_rigorous/lemma5_statement (√2), and every worst gap is also compared with lemma5_rigorous and with the "
-    "proof's line lemma5_proof_line pointwise (both are upper bounds; a gap above either is violated).",
+    "proof's line lemma5_proof_line pointwise (both are upper bounds; a gap above either is violated). Both explicit "
+    "bounds are also checked, exactly, at fixed witness pairs off the grid (n = 2, where line (48) equals the "
+    "rigorous bound; (L, t) = (0.01, 1) and (100, 16); LEMMA5_WITNESS_PHI): on the grid (L = 1, t < n) a wrong power "
+    "of L, t or n can only loosen them. The search's structured cases keep ‖a_i‖ ≤ L(n−1)/n (before session 23 "
+    "they reached ‖a_i‖ = L, outside the hypothesis).",
 )
 def lemma5(budget: str, seed: int) -> Outcome:
     ts, ns, starts, cases = LEMMA5_BUDGETS.at(budget)
@@ -723,6 +764,15 @@ def lemma5(budget: str, seed: int) -> Outcome:
     # paper and the proof give are also checked pointwise: the rigorous √2·L√t/n and the proof's line (48), L√t/√n
     # (looser by √(n/2) ≥ 1 on the grid, n ≥ 10)
     exceeds = bool(np.any(gap > rig_bound * (1 + 1e-9)) or np.any(gap > line48 * (1 + 1e-9)))
+    # the two explicit bounds at fixed witness pairs off the grid (n = 2, any L, t): exact, no search
+    wit = []
+    for Lw, tw in LEMMA5_WITNESS_POINTS:
+        gw = lemma5_witness_gap(Lw, tw)
+        wit.append(dict(L=Lw, t=tw, n=2, gap=gw,
+                        rigorous=float(numeric(tn.lemma5_rigorous())(L=Lw, n=2.0, t=float(tw))),
+                        proof_line=float(numeric(tn.lemma5_proof_line())(L=Lw, n=2.0, t=float(tw)))))
+    wit_broken = [w for w in wit if w["gap"] > w["rigorous"] * (1 + 1e-9) or w["gap"] > w["proof_line"] * (1 + 1e-9)]
+    exceeds = exceeds or bool(wit_broken)
     # the rate itself: O(L√t/n) says the worst ratio to L√t/n stays bounded along t and n.  The search's worst gap is
     # a certified lower bound on the supremum, so a ratio that grows along the grid (log-log slope above the margin
     # fixed in advance) contradicts the stated rate; flat (≤ margin) is what a bounded ratio gives
@@ -742,12 +792,18 @@ def lemma5(budget: str, seed: int) -> Outcome:
                 f"({'>' if grows else '≤'} the margin {LEMMA5_SLOPE_MARGIN:g}); against the proof's L√t/√n the ratio "
                 f"falls "
                 f"with slope {_fmt_ci(fit_proof.slope)} in n (≈ −1/2: that line is loose by √n — and §4.1's σ_B(t) = "
-                f"O(L√(Tt log(1/δ))/(ε√n)), built on it, carries √n more preconditioner noise than privacy needs)")
-    figures = {"evaluations": evaluated, "worst_ratio_L_sqrt_t_over_n": worst, "rigorous_ceiling": rig,
+                f"O(L√(Tt log(1/δ))/(ε√n)), built on it, carries √n more preconditioner noise than privacy needs); "
+                "fixed witness pairs at n = 2: " + "; ".join(
+                    f"L = {w['L']:g}, t = {w['t']}: gap {w['gap']:.4g} against the rigorous {w['rigorous']:.4g} and "
+                    f"line (48) {w['proof_line']:.4g}" for w in wit)
+                + f" ({len(wit_broken)} above a bound)")
+    figures = {"evaluations": evaluated, "witness_points_broken": len(wit_broken),
+               "witness_min_bound_over_gap": min(min(w["rigorous"], w["proof_line"]) / w["gap"] for w in wit),
+               "worst_ratio_L_sqrt_t_over_n": worst, "rigorous_ceiling": rig,
                "slope_in_n": fit_n.slope.estimate, "slope_in_t": fit_t.slope.estimate,
                "slope_vs_proof_line_in_n": fit_proof.slope.estimate}
     counter = None if verdict == "holds" else {"worst_ratio": worst, "ceiling": rig, "slope_in_t": fit_t.slope.estimate,
-                                               "slope_in_n": fit_n.slope.estimate}
+                                               "slope_in_n": fit_n.slope.estimate, "witness_broken": wit_broken}
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
