@@ -170,3 +170,22 @@ def test_lemma5_a_wrong_power_in_an_explicit_bound_is_violated_at_a_witness(monk
     assert out.verdict == "violated"
     assert out.counterexample["witness_broken"]
     assert out.counterexample["worst_ratio"] <= out.counterexample["ceiling"] * (1 + 1e-9)  # the ceiling cannot see it
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Theorem 10 at sensitivities Δ₂ ≠ 1
+# ---------------------------------------------------------------------------------------------------------------
+def test_theorem10_multiplier_does_not_depend_on_the_sensitivity():
+    for D in (1.0,) + vn.THEOREM10_DELTA2:
+        assert vn._thm10_point(0.5, 1e-3, D)["z"] == pytest.approx(vn._thm10_point(0.5, 1e-3)["z"], rel=1e-12)
+
+
+def test_theorem10_a_wrong_power_of_the_sensitivity_is_violated(monkeypatch):
+    """σ with every variable to the power 5/4: at Δ₂ = 1 and ε < 1 it is larger (ε^(−5/4) > ε^(−1)), so the grid at
+    Δ₂ = 1 cannot see it; at Δ₂ = 0.01 the multiplier σ/Δ₂ is too small."""
+    real = tn.theorem10_sigma
+    monkeypatch.setattr(tn, "theorem10_sigma",
+                        lambda: real().xreplace({s: s ** sp.Rational(5, 4) for s in real().free_symbols}))
+    out = vn.theorem10("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["Delta"] == 0.01 and out.counterexample["eps_lo"] > out.counterexample["epsilon"]

@@ -810,10 +810,16 @@ def lemma5(budget: str, seed: int) -> Outcome:
 # ======================================================================================
 # Theorem 10: the classical Gaussian-mechanism calibration against the accountant
 # ======================================================================================
-def _thm10_point(epsilon: float, delta: float) -> dict:
-    z = float(numeric(tn.theorem10_sigma())(Delta=1.0, delta=delta, epsilon=epsilon))
+def _thm10_point(epsilon: float, delta: float, Delta: float = 1.0) -> dict:
+    # the noise multiplier σ/Δ: the accountant's ε depends on nothing else
+    z = float(numeric(tn.theorem10_sigma())(Delta=Delta, delta=delta, epsilon=epsilon)) / Delta
     lo, hi = gaussian_epsilon_interval(z, delta, 1, 1e-4)
     return {"z": z, "eps_lo": lo, "eps_hi": hi}
+
+
+#: sensitivities Δ₂ ≠ 1 at which the calibration is also checked (at every ε < 1 of the grid and the largest δ): the
+#: theorem is for every Δ₂ > 0, and σ/Δ₂ must not depend on it — a wrong power of Δ₂ shows only away from Δ₂ = 1
+THEOREM10_DELTA2 = (1e-2, 1e2)
 
 
 class Theorem10Settings(NamedTuple):
@@ -838,14 +844,19 @@ THEOREM10_BUDGETS = Budgets(
     notes="σ at the boundary c = √(2 ln(1.25/δ)); dp-accounting's PLD of the Gaussian mechanism (optimistic and "
     "pessimistic discretisations bracket the true ε). Holds if the upper ε ≤ the promised ε at every grid point with "
     "ε < 1; violated if the lower ε exceeds it anywhere there. Points with ε ≥ 1 lie outside the hypothesis and are "
-    "reported only. The extraction prints '2 ln(1.25δ)'; the classical 1.25/δ is used.",
+    "reported only. The extraction prints '2 ln(1.25δ)'; the classical 1.25/δ is used. The theorem is for every "
+    "Δ₂ > 0: every ε < 1 of the grid is also checked at Δ₂ = 0.01 and 100 (largest δ of the grid; the accountant sees "
+    "σ/Δ₂ only), where a wrong power of Δ₂ shows.",
 )
 def theorem10(budget: str, seed: int) -> Outcome:
     eps_in, eps_out, deltas = THEOREM10_BUDGETS.at(budget)
     tasks = [dict(epsilon=float(e), delta=float(d)) for e in eps_in + eps_out for d in deltas]
-    outs = _sweep(_thm10_point, tasks, "noisy_adagrad.theorem10 accountant")
-    rows = [dict(**t, **{k: float(v) for k, v in o.items()}) for t, o in zip(tasks, outs)]
-    inside = [r for r in rows if r["epsilon"] < 1]
+    scale_tasks = [dict(epsilon=float(e), delta=float(max(deltas)), Delta=float(D)) for e in eps_in
+                   for D in THEOREM10_DELTA2]
+    outs = _sweep(_thm10_point, tasks + scale_tasks, "noisy_adagrad.theorem10 accountant")
+    rows = [dict(**t, **{k: float(v) for k, v in o.items()}) for t, o in zip(tasks + scale_tasks, outs)]
+    rows, scale_rows = rows[:len(tasks)], rows[len(tasks):]
+    inside = [r for r in rows if r["epsilon"] < 1] + scale_rows
     outside = [r for r in rows if r["epsilon"] >= 1]
     broken = [r for r in inside if r["eps_lo"] > r["epsilon"]]
     uncertain = [r for r in inside if r["eps_hi"] > r["epsilon"] >= r["eps_lo"]]
@@ -854,13 +865,14 @@ def theorem10(budget: str, seed: int) -> Outcome:
     out_broken = [r for r in outside if r["eps_lo"] > r["epsilon"]]
     fig = Figure("theorem10", "noisy_adagrad Theorem 10: classical Gaussian calibration vs accountant", [Panel(
         "σ = √(2 ln(1.25/δ))·Δ/ε", "promised ε", "accountant ε / promised ε",
-        [Series(f"δ = {d:g}", [r["epsilon"] for r in rows if r["delta"] == d],
+        [Series(f"δ = {d:g}, Δ₂ = 1", [r["epsilon"] for r in rows if r["delta"] == d],
                 [r["eps_hi"] / r["epsilon"] for r in rows if r["delta"] == d], style="points") for d in deltas]
         + [Series("promise", [min(eps_in), max(eps_out)], [1, 1], style="dashed")], xscale="log")])
     evidence = (f"{len(inside)} points with ε < 1: accountant ε ≤ promised everywhere, largest ratio "
                 f"{worst_in['eps_hi'] / worst_in['epsilon']:.3f} (ε = {worst_in['epsilon']:g}, δ "
                 f"= {worst_in['delta']:g}); "
-                f"outside the hypothesis (ε ≥ 1) the calibration fails at {len(out_broken)}/{len(outside)} points"
+                f"outside the hypothesis (ε ≥ 1) the calibration fails at {len(out_broken)}/{len(outside)} points; "
+                f"{len(scale_rows)} of the points with ε < 1 at Δ₂ ∈ {list(THEOREM10_DELTA2)}"
                 if verdict == "holds" else f"{len(broken)} broken, {len(uncertain)} uncertain of {len(inside)} points")
     figures = {"points": len(inside), "points_broken": len(broken), "points_uncertain": len(uncertain),
                "max_ratio_inside": worst_in["eps_hi"] / worst_in["epsilon"],
