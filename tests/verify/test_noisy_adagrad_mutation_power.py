@@ -189,3 +189,28 @@ def test_theorem10_a_wrong_power_of_the_sensitivity_is_violated(monkeypatch):
     out = vn.theorem10("quick", 0)
     assert out.verdict == "violated"
     assert out.counterexample["Delta"] == 0.01 and out.counterexample["eps_lo"] > out.counterexample["epsilon"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Theorem 5.1's privacy half at gradient bounds L ≠ 1
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("k, bad_L", [(sp.Rational(5, 4), 1e-2), (sp.Rational(3, 4), 1e2)])
+def test_theorem51_a_wrong_power_in_sigma_is_violated_at_another_L(monkeypatch, k, bad_L):
+    """σ with every variable to the power k: along T = ε²n² at L = 1 it is σ·√k (1.118σ, or 0.866σ, whose ε ≈ 0.88
+    still keeps the promise ε = 1); the multiplier σn/L carries L^(k−1), so the promise fails at L = 0.01 (k = 5/4)
+    or L = 100 (k = 3/4)."""
+    real = tn.theorem5_1_sigma
+    monkeypatch.setattr(tn, "theorem5_1_sigma", lambda: real().xreplace({s: s**k for s in real().free_symbols}))
+    out = vn.theorem5_1("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["L"] == bad_L and out.counterexample["accountant_epsilon_lo"] > 1.0
+    priv = [d for d in out.decisions if "(ε, δ)-DP for T" in d.control.test]
+    assert len(priv) == 1 and priv[0].verdict == decide.Verdict.HOLDS  # L = 1 alone cannot see it
+
+
+def test_theorem51_privacy_at_other_L_holds_unmutated():
+    out = vn.theorem5_1("quick", 0)
+    other = [d for d in out.decisions if "at L = " in d.control.test]
+    assert len(other) == len(vn.THM51_PRIVACY_L) and all(d.verdict == decide.Verdict.HOLDS for d in other)
+    assert out.numbers["accountant_epsilon_of_sigma_hi_other_L"] == pytest.approx(
+        out.numbers["accountant_epsilon_of_sigma_hi"], rel=1e-9)

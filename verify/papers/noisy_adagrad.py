@@ -895,6 +895,9 @@ THM51_ADV_P = 20
 #: equivalence margin on the log-log slope of E excess/bound along p (the decide default: growth slower than p^0.1
 #: over the swept decade and a half is not distinguishable from the constants the bound leaves out)
 THM51_SLOPE_MARGIN = decide.SLOPE_MARGIN
+#: gradient bounds L ≠ 1 at which the privacy half is also decided (exact, no runs): σ = L√(2T log(1/δ))/(εn) must be
+#: (ε, δ)-DP for every L (the sensitivity of the average gradient is L/n); a wrong power of L shows only away from 1
+THM51_PRIVACY_L = (1e-2, 1e2)
 
 
 def sigma_promise(multiplier: float, steps: int, epsilon: float, delta: float, what: str) -> decide.Decision:
@@ -978,7 +981,8 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     "full grid (7) and the slope. Privacy (the DP in DP-GD: the σ must make the T steps (ε, δ)-DP, else the bound "
     "is bought with too little noise): dp-accounting's PLD bracket of T composed Gaussians of multiplier σn/L against "
     "ε — exact, no runs: violated if its lower end exceeds ε, holds if its upper end is within ε (not a statistical "
-    "test, so not counted in tests). Worst case over datasets (the "
+    "test, so not counted in tests); the same promise is also decided at L = 0.01 and 100 (σ from the declared form "
+    "at that L, multiplier σn/L; the statement is for every L). Worst case over datasets (the "
     "bound is over every dataset whose gradients span rank k): an adversarial family fixed before its runs — "
     "coordinate-aligned records (record i = e_{(i mod k)+1}, all at the largest norm L = 1, absolute loss, clean "
     "labels, θ* = (e_1 + … + e_k)/√k, so the loss is k V-shapes at distance 1 from θ_0 and DP-GD drifts at full "
@@ -1015,7 +1019,12 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
     # steps — exact, from the accountant (the noise multiplier against the average gradient's sensitivity L/n)
     priv = sigma_promise(float(outs[0]["sigma"]) * g["n"] / 1.0, int(outs[0]["T"]), g["eps"], THM51_DELTA,
                          "DP-GD's σ is (ε, δ)-DP for T = ε²n² steps")
-    verdict = str(decide.combine(bdec + adec + [flat, priv]))
+    # the same promise at other gradient bounds L (σ from the declared form at that L, multiplier σn/L)
+    priv_L = [sigma_promise(float(numeric(tn.theorem5_1_sigma())(L=Lp, T=int(outs[0]["T"]), delta=THM51_DELTA,
+                                                                  epsilon=g["eps"], n=g["n"])) * g["n"] / Lp,
+                            int(outs[0]["T"]), g["eps"], THM51_DELTA,
+                            f"DP-GD's σ at L = {Lp:g}: (ε, δ)-DP over T = ε²n² steps") for Lp in THM51_PRIVACY_L]
+    verdict = str(decide.combine(bdec + adec + [flat, priv] + priv_L))
     # the worst mean ratio over both families, and where it was found
     places = [(float(np.mean(o["excess"])) / bound, f"benign low_rank_glm, k = {g['k']}, p = {int(p)}")
               for p, o in zip(g["ps"], outs)]
@@ -1040,8 +1049,9 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                                       Series("bound", [THM51_ADV_KS[0], THM51_ADV_KS[-1]], [1.0, 1.0],
                                              style="dashed")], xscale="log")])
     worst = max(range(len(cis)), key=lambda i: cis[i].hi)
-    decisive = next((d for d in [priv] + bdec + adec + [flat] if d.verdict == decide.Verdict.VIOLATED), None) or \
-        next((d for d in [flat, priv] + bdec + adec if d.verdict != decide.Verdict.HOLDS), None) or flat
+    decisive = next((d for d in [priv] + priv_L + bdec + adec + [flat] if d.verdict == decide.Verdict.VIOLATED),
+                    None) or \
+        next((d for d in [flat, priv] + priv_L + bdec + adec if d.verdict != decide.Verdict.HOLDS), None) or flat
     evidence = (f"{decisive.phrase()}; mean excess risk / bound between {min(c.estimate for c in cis) / bound:.3g} and "
                 f"{max(c.estimate for c in cis) / bound:.3g} over p ∈ {list(g['ps'])} (bound {bound:.4g}; largest CI "
                 f"upper {cis[worst].hi:.4g} at p = {int(ps[worst])}); slope in p {flat.estimate:+.3g} (one-sided upper "
@@ -1050,11 +1060,13 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                             for k, o, d in zip(THM51_ADV_KS, aouts, adec))
                 + f"; worst mean excess/bound over both families {worst_ratio:.3g} ({worst_where}); the σ used gives "
                 f"accountant ε = {eps_acc:.3f} at δ = {THM51_DELTA:g} (target {g['eps']}; {priv.verdict}: "
-                f"{priv.reason})")
+                f"{priv.reason}); at L = " + ", ".join(f"{Lp:g}: {d.verdict}" for Lp, d in zip(THM51_PRIVACY_L, priv_L))
+                + " (the same promise, σ at that L)")
     figures = {"bound": bound, "slope_in_p": flat.estimate, "slope_in_p_upper": flat.holds_bound,
                "slope_in_p_lower_family": flat.violated_bound, "accountant_epsilon_of_sigma": eps_acc, "T": T,
                "worst_ratio": worst_ratio, "accountant_epsilon_of_sigma_hi": priv.holds_bound,
-               "accountant_epsilon_of_sigma_lo": priv.violated_bound}
+               "accountant_epsilon_of_sigma_lo": priv.violated_bound,
+               "accountant_epsilon_of_sigma_hi_other_L": max(d.holds_bound for d in priv_L)}
     for p, c in zip(g["ps"], cis):
         figures[f"excess_p{p}"] = c.estimate
         figures[f"excess_hi_p{p}"] = c.hi
@@ -1062,9 +1074,13 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
         figures[f"aligned_ratio_k{k}"] = float(np.mean(o["excess"])) / float(o["bound"])
         figures[f"aligned_ratio_hi_k{k}"] = d.holds_bound / float(o["bound"])
     counter = None
+    bad_L = [(Lp, d) for Lp, d in zip(THM51_PRIVACY_L, priv_L) if d.verdict == decide.Verdict.VIOLATED]
     if verdict == "violated" and priv.verdict == decide.Verdict.VIOLATED:
         counter = {"sigma": float(outs[0]["sigma"]), "T": T, "n": g["n"], "epsilon_promised": g["eps"],
                    "accountant_epsilon_lo": priv.violated_bound}
+    elif verdict == "violated" and bad_L:
+        counter = {"L": bad_L[0][0], "T": T, "n": g["n"], "epsilon_promised": g["eps"],
+                   "accountant_epsilon_lo": bad_L[0][1].violated_bound}
     elif verdict == "violated":
         bad = [i for i, d in enumerate(bdec) if d.verdict == decide.Verdict.VIOLATED]
         abad = [i for i, d in enumerate(adec) if d.verdict == decide.Verdict.VIOLATED]
@@ -1077,7 +1093,7 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
         else:
             counter = {"slope_in_p": flat.estimate, "slope_lower_family": flat.violated_bound}
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=bdec + adec + [flat, priv])
+                   decisions=bdec + adec + [flat, priv] + priv_L)
 
 
 # ======================================================================================
