@@ -130,7 +130,8 @@ def test_section41_constants_are_scale_free_in_L():
 def test_dpgd_audit_decides_the_calibration_and_holds(name):
     out = vn.na_audit(name, "quick", 0, trials=2000)
     exact = [d for d in out.decisions if "Theorem 5.1's σ at nominal" in d.reason]
-    assert len(exact) == len(vn.NA_AUDITS[name][2])
+    # every configuration at the canary's L = 1 and at each NA_DPGD_PRIVACY_L
+    assert len(exact) == len(vn.NA_AUDITS[name][2]) * (1 + len(vn.NA_DPGD_PRIVACY_L))
     assert all(d.verdict == decide.Verdict.HOLDS and d.holds_bound <= 4.0 for d in exact)
 
 
@@ -214,3 +215,24 @@ def test_theorem51_privacy_at_other_L_holds_unmutated():
     assert len(other) == len(vn.THM51_PRIVACY_L) and all(d.verdict == decide.Verdict.HOLDS for d in other)
     assert out.numbers["accountant_epsilon_of_sigma_hi_other_L"] == pytest.approx(
         out.numbers["accountant_epsilon_of_sigma_hi"], rel=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: the DP-GD audits' exact half at a gradient bound L ≠ 1
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["dp_gd", "dp_gd_replace_one"])
+def test_dpgd_audit_exact_half_at_another_L(monkeypatch, name):
+    """Unmutated the multiplier σn/(kL) does not depend on L; with every variable of Theorem 5.1's σ to the power
+    3/4 it is 0.94–1.5× the calibrated one at the audited (n, T) and L = 1 (still within ε = 4), but ×100^(−1/4) at
+    L = 100, where the exact promise fails."""
+    for n, T in vn.NA_AUDITS[name][2]:
+        k = vn.NA_AUDIT_SENSITIVITY[vn.NA_AUDITS[name][1]]
+        z1 = vn.na_dpgd_audit_sigma(n, T, "zero_out" if name == "dp_gd" else "replace_one") * n
+        z100 = vn.na_dpgd_audit_sigma(n, T, "zero_out" if name == "dp_gd" else "replace_one", 100.0) * n / 100.0
+        assert z100 == pytest.approx(z1, rel=1e-12) and k in (1, 2)
+    real = tn.theorem5_1_sigma
+    monkeypatch.setattr(tn, "theorem5_1_sigma",
+                        lambda: real().xreplace({s: s ** sp.Rational(3, 4) for s in real().free_symbols}))
+    out = vn.na_audit(name, "quick", 0, trials=2000)
+    assert out.verdict == "violated"
+    assert out.counterexample["L"] == 100.0 and out.counterexample["exact_violated_bound"] > 4.0
