@@ -236,3 +236,31 @@ def test_dpgd_audit_exact_half_at_another_L(monkeypatch, name):
     out = vn.na_audit(name, "quick", 0, trials=2000)
     assert out.verdict == "violated"
     assert out.counterexample["L"] == 100.0 and out.counterexample["exact_violated_bound"] > 4.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: the noisy AdaGrad audits' exact μ at records' gradient bound L = 100
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("adjacency, n, T", [("zero_out", 16, 1), ("replace_one", 16, 1), ("zero_out", 16, 4)])
+def test_exact_mu_is_scale_free_in_L_unmutated(adjacency, n, T):
+    one = vn.na_adagrad_release_direction(n, T, adjacency)
+    big = vn.na_adagrad_release_direction(n, T, adjacency, vn.NA_ADAGRAD_EXACT_L)
+    assert big["mu"] / big["mu_accountant"] == pytest.approx(one["mu"] / one["mu_accountant"], rel=1e-9)
+    assert big["gradient_gap"] == pytest.approx(vn.NA_ADAGRAD_EXACT_L * one["gradient_gap"], rel=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["lemma5_rigorous", "goe_noise_multiplier"])
+@pytest.mark.parametrize("name", ["noisy_adagrad", "noisy_adagrad_replace_one", "noisy_adagrad_composed"])
+def test_exact_mu_at_L100_catches_a_wrong_power_that_adds_noise_at_L1(monkeypatch, fn, name):
+    """Every positive variable of the sensitivity (or of the GOE multiplier's Δ) to the power 3/4: at the audited
+    n = 16, t ≤ 4, L = 1 it makes σ_B 1.5–2× larger (more noise: the canary's μ falls to ~0.8 of the accountant's,
+    which no audit can see as a leak); at L = 100 the sensitivity is L^(3/4) and σ_B too small: μ > the accountant's."""
+    real = getattr(tn, fn)
+    monkeypatch.setattr(tn, fn, lambda: real().xreplace({s: s ** sp.Rational(3, 4) for s in real().free_symbols
+                                                          if s.is_positive}))
+    n, T = vn.NA_AUDITS[name][2][0]
+    w1 = vn.na_adagrad_release_direction(n, T, vn.NA_AUDITS[name][1])
+    assert w1["mu"] / w1["mu_accountant"] < 0.9
+    out = vn.na_audit(name, "quick", 0, trials=2000)
+    assert out.verdict == "violated"
+    assert out.counterexample["L"] == vn.NA_ADAGRAD_EXACT_L and out.counterexample["canary_mu_over_accountant_mu"] > 1.3

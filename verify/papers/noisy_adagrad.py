@@ -1596,6 +1596,8 @@ NA_AUDIT_SCORES = {"dp_gd": ("last",), "noisy_adagrad": ("releases",)}
 #: gradient bounds L ≠ 1 at which the DP-GD audits' exact half (accountant ε of Theorem 5.1's σ within the nominal ε)
 #: is also decided; no runs (one large L: ~0.35 s of accountant per configuration)
 NA_DPGD_PRIVACY_L = (1e2,)
+#: the gradient bound L ≠ 1 at which the noisy AdaGrad audits' exact μ half is also computed (the pair scaled by L)
+NA_ADAGRAD_EXACT_L = 1e2
 NA_AUDIT_TESTS = sum(len(cfgs) * len(NA_AUDIT_SCORES[m]) for m, _, cfgs in NA_AUDITS.values())  # Bonferroni
 # noisy AdaGrad's audit pair: the targets are so far that no iterate reaches them (every gradient keeps its sign)
 NA_ADAGRAD_AUDIT_FAR = 1e12
@@ -1771,16 +1773,19 @@ def na_adagrad_audit_datasets(n: int, adjacency: str = "zero_out", p: int = NA_A
     return make(X0, y0), make(X, y1)
 
 
-def _na_adagrad_noise(n: int, steps: int, adjacency: str):
-    """(z, σ_b, σ_B(t)) of Corollary 6's calibration for the audit's adjacency (see na_adagrad_audit_task)."""
+def _na_adagrad_noise(n: int, steps: int, adjacency: str, gradient_bound: float = 1.0, epsilon: float | None = None):
+    """(z, σ_b, σ_B(t)) of Corollary 6's calibration for the audit's adjacency (see na_adagrad_audit_task), for
+    records of gradient bound L = ``gradient_bound`` and the nominal ``epsilon`` (None: AUDIT_EPSILON)."""
     k = NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)]
-    z = na_adagrad_audit_multiplier(steps)
+    L = float(gradient_bound)
+    z = (na_adagrad_audit_multiplier(steps) if epsilon is None else
+         half_budget_multiplier(float(epsilon), AUDIT_DELTA) * math.sqrt(steps))
     t = np.arange(1, steps + 1, dtype=float)
-    delta_t = np.asarray(numeric(tn.lemma5_rigorous())(L=1.0, t=t, n=n), float)  # Frobenius sensitivity of G_t
+    delta_t = np.asarray(numeric(tn.lemma5_rigorous())(L=L, t=t, n=n), float)  # Frobenius sensitivity of G_t
     # σ_B(t) solves goe_noise_multiplier(σ_B, kΔ_t) = z at every t: solved from the theory's own expression at the
     # actual (z, Δ_t) (not read off at σ = Δ = 1, where any power of σ and Δ looks the same)
     sigma_B = _goe_sigma_for(z, k * delta_t)
-    return z, k * z / n, sigma_B
+    return z, k * z * L / n, sigma_B
 
 
 def _goe_sigma_for(multiplier: float, sensitivity: np.ndarray) -> np.ndarray:
@@ -1805,7 +1810,8 @@ def _goe_sigma_for(multiplier: float, sensitivity: np.ndarray) -> np.ndarray:
     return np.where(err_lo <= err_hi, lo, hi)
 
 
-def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out") -> dict:
+def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out", gradient_bound: float = 1.0,
+                                 epsilon: float | None = None) -> dict:
     """The Gaussian likelihood-ratio direction of noisy AdaGrad's 2T releases for the audit pair, fixed before
     any run from the datasets and the *calibrated* noise (what the accountant is told).
 
@@ -1825,6 +1831,11 @@ def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out"
         T.
     adjacency : str
         "zero_out" or "replace_one".
+    gradient_bound : float
+        L: the pair's records scaled by L (gradients ×L, G_t ×L: both positively homogeneous) and the noise
+        calibrated for that L (the runs use L = 1; the exact μ half also evaluates other L).
+    epsilon : float or None
+        The nominal ε of the calibration (None: AUDIT_EPSILON).
 
     Returns
     -------
@@ -1833,8 +1844,9 @@ def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out"
         ``preconditioner_gap`` (per t).
     """
     d0, d1 = na_adagrad_audit_datasets(n, adjacency)
-    z, sigma_b, sigma_B = _na_adagrad_noise(n, steps, adjacency)
-    g0, g1 = d0.gradient(np.zeros(NA_AUDIT_P)), d1.gradient(np.zeros(NA_AUDIT_P))
+    z, sigma_b, sigma_B = _na_adagrad_noise(n, steps, adjacency, gradient_bound, epsilon)
+    g0 = float(gradient_bound) * d0.gradient(np.zeros(NA_AUDIT_P))
+    g1 = float(gradient_bound) * d1.gradient(np.zeros(NA_AUDIT_P))
 
     def root(S):
         w, U = np.linalg.eigh(S)
@@ -1980,8 +1992,15 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
     out = audit_outcome(f"audit_{name}", f"Privacy audit of noisy_adagrad {name}", rows, labels, trials=trials,
                         level=level, budget=budget, family="the ledger's statistical tests", figures=figures)
     if mech == "noisy_adagrad":
-        out = _with_exact_mu(out, [(n, T, figures[f"canary_mu_over_accountant_mu_{k}"])
-                                   for k, (n, T) in enumerate(configs)])
+        # the exact μ also for the pair's records scaled to gradient bound L = NA_ADAGRAD_EXACT_L, the noise
+        # calibrated for that L (no runs): the calibration is for every L, a wrong power of L shows only away from 1
+        big = [(n, T, (lambda w: w["mu"] / w["mu_accountant"])(
+            na_adagrad_release_direction(n, T, adjacency, NA_ADAGRAD_EXACT_L)), NA_ADAGRAD_EXACT_L)
+            for n, T in configs]
+        for k, (_, _, a, _) in enumerate(big):
+            figures[f"canary_mu_over_accountant_mu_L{NA_ADAGRAD_EXACT_L:g}_{k}"] = a
+        out = _with_exact_mu(out, [(n, T, figures[f"canary_mu_over_accountant_mu_{k}"], 1.0)
+                                   for k, (n, T) in enumerate(configs)] + big)
     else:  # Theorem 5.1's σ at the nominal (ε, δ): its accountant ε may not exceed the nominal ε (exact, no runs)
         k_sens = NA_AUDIT_SENSITIVITY[adjacency]
         decs = [sigma_promise(na_dpgd_audit_sigma(n, T, adjacency) * n / k_sens, T, AUDIT_EPSILON, AUDIT_DELTA,
@@ -2029,20 +2048,22 @@ def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
     mechanism's own noise (computed from the datasets and the calibrated σ's, no runs; the likelihood-ratio score
     is exactly Gaussian) may not exceed the accountant's √(2T)/z — if it does, this pair alone is less private than
     the accountant says, whatever the runs show.  Violated above 1 + NA_MU_RTOL, holds otherwise."""
-    bad = [(n, T, a) for n, T, a in attained if a > 1.0 + NA_MU_RTOL]
+    bad = [(n, T, a, L) for n, T, a, L in attained if a > 1.0 + NA_MU_RTOL]
     worst = max(attained, key=lambda x: x[2])
     ctrl = decide.Control("the canary's exact μ (mechanism noise) vs the accountant's μ = √(2T)/z (exact, no runs)",
                           0.0, "none (exact)", NA_MU_RTOL, None)
     if bad:
-        n, T, a = bad[0]
+        n, T, a, L = bad[0]
         dec = decide.Decision(decide.Verdict.VIOLATED, ctrl, a, a, a,
-                              f"n={n} T={T}: the canary attains μ = {a:.6g} × the accountant's μ (> 1: a leak, exact)")
+                              f"n={n} T={T} L={L:g}: the canary attains μ = {a:.6g} × the accountant's μ (> 1: a "
+                              "leak, exact)")
         return Outcome(verdict="violated", evidence=f"{dec.reason}; {out.evidence}", numbers=out.numbers,
-                       counterexample={"n": n, "steps": T, "canary_mu_over_accountant_mu": a}, plots=out.plots,
-                       decisions=list(out.decisions) + [dec])
-    n, T, a = worst
+                       counterexample={"n": n, "steps": T, "L": L, "canary_mu_over_accountant_mu": a},
+                       plots=out.plots, decisions=list(out.decisions) + [dec])
+    n, T, a, L = worst
     dec = decide.Decision(decide.Verdict.HOLDS, ctrl, a, a, a,
-                          f"the canary's exact μ is at most {a:.6g} × the accountant's (n={n} T={T})")
+                          f"the canary's exact μ is at most {a:.6g} × the accountant's (n={n} T={T} L={L:g}; "
+                          f"records' gradient bounds L ∈ {sorted({x[3] for x in attained})})")
     ev = out.evidence
     tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
     ev = f"{ev[:len(ev) - len(tail)]}; {dec.reason}{tail}"
