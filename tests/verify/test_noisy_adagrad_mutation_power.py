@@ -264,3 +264,27 @@ def test_exact_mu_at_L100_catches_a_wrong_power_that_adds_noise_at_L1(monkeypatc
     out = vn.na_audit(name, "quick", 0, trials=2000)
     assert out.verdict == "violated"
     assert out.counterexample["L"] == vn.NA_ADAGRAD_EXACT_L and out.counterexample["canary_mu_over_accountant_mu"] > 1.3
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Theorem 3.1's repair mutant (eq. (25) for σ_B = 0)
+# ---------------------------------------------------------------------------------------------------------------
+def test_theorem31_declares_the_sigma_b_zero_repair_and_it_holds():
+    from verify.registry import load_all
+
+    c = load_all()["noisy_adagrad.theorem3.1"]
+    (m,) = [m for m in c.mutants if m.name == "theorem3_1:sigma_B_zero"]
+    with m.apply():
+        assert vn.THM31["quick"]["rhos"] == (0.0,)
+        out = vn.theorem3_1("quick", 0)
+    assert vn.THM31["quick"]["rhos"][-1] == 1000.0  # restored
+    assert out.verdict == "holds" and len(out.decisions) == 1
+
+
+def test_theorem31_repair_can_fail(monkeypatch):
+    """The repaired statement with a bound ten times too small (eq. (25) ×0.1) is violated at σ_B = 0."""
+    real = tn.theorem3_1_bound
+    monkeypatch.setattr(tn, "theorem3_1_bound", lambda: real() / 10)
+    with vn._thm31_sigma_b_zero():
+        out = vn.theorem3_1("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["rho"] == 0.0

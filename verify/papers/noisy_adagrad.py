@@ -8,6 +8,7 @@ module-level task functions whose keyword arguments carry their seed.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from functools import lru_cache
 from typing import NamedTuple
@@ -1135,6 +1136,24 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
             "indefinite_frac": (out["indefinite"] > 0).mean(axis=1), "trG": out["tr_g"][:, -1]}
 
 
+@contextlib.contextmanager
+def _thm31_sigma_b_zero():
+    saved = {b: THM31[b]["rhos"] for b in THM31}
+    try:
+        for b in THM31:
+            THM31[b]["rhos"] = (0.0,)
+        yield
+    finally:
+        for b, r in saved.items():
+            THM31[b]["rhos"] = r
+
+
+def _thm31_sigma_b_zero_mutant() -> Mutant:
+    return Mutant("theorem3_1:sigma_B_zero", "verify.papers.noisy_adagrad.THM31: the repaired statement — eq. (25) "
+                  "for σ_B = 0, the preconditioner noise the proof accounts for, instead of 'whatever σ_B' (the "
+                  "check's σ_B grid cut to ρ = 0)", "theory", _thm31_sigma_b_zero)
+
+
 @claim(
     "noisy_adagrad.theorem3.1",
     kind="expectation",
@@ -1143,6 +1162,7 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     preconditioner noise σ_B.""",
     theory=(tn.theorem3_1_bound, tn.theorem3_1_eta),
     weaker_if={"theory.noisy_adagrad.theorem3_1_bound": "larger"},  # an upper bound on the regret
+    mutants=[_thm31_sigma_b_zero_mutant()],
     notes="low_rank_glm (absolute loss, clean labels, L* = 0, θ* inside the unit ball), ball of radius 1 (C = 2), "
     "η = C√(3/8), σ_b = 0.05 constant, exact oracle; σ_B = ρ·λ_min⁺(G_T) of the noiseless run, ρ from 0 upward; "
     "indefinite H_t handled by |eigenvalues| (kernel default; the 'clip' convention is run at some ρ and reported). "
@@ -1152,7 +1172,8 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     "The explicit constants are what is tested here; the O-form (13) is noisy_adagrad.theorem3.1.o_form. γ part "
     "(reported, "
     "not in the verdict): rotated oracle at principal-angle distance γ, σ_B = 0 — that oracle breaks the theorem's "
-    "side assumption ṼṼᵀ(I − VVᵀ) = 0, which together with γ < 1 would force Ṽ = V.",
+    "side assumption ṼṼᵀ(I − VVᵀ) = 0, which together with γ < 1 would force Ṽ = V. Declared repair mutant: the "
+    "statement for σ_B = 0 only (what the proof accounts for), which must hold.",
     tests=9,
 )
 def theorem3_1(budget: str, seed: int) -> Outcome:
