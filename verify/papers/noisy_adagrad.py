@@ -2009,9 +2009,7 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
             rows.append(dict(n=n, steps=T, adjacency=adjacency, score=s, noise_multiplier=z, accountant_epsilon=acct,
                              audit_epsilon_lb=b.epsilon_lb, audit_fpr_hi=b.fpr_hi, audit_fnr_hi=b.fnr_hi,
                              audit_method=b.method, audit_mu_lb=b.mu_lb, canary_mu_over_accountant_mu=attain))
-    labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
-    out = audit_outcome(f"audit_{name}", f"Privacy audit of noisy_adagrad {name}", rows, labels, trials=trials,
-                        level=level, budget=budget, family="the ledger's statistical tests", figures=figures)
+    big = []
     if mech == "noisy_adagrad":
         # the exact μ also for the pair's records scaled to gradient bound L = NA_ADAGRAD_EXACT_L, the noise
         # calibrated for that L (no runs): the calibration is for every L, a wrong power of L shows only away from 1
@@ -2020,6 +2018,10 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
             for n, T in configs]
         for k, (_, _, a, _) in enumerate(big):
             figures[f"canary_mu_over_accountant_mu_L{NA_ADAGRAD_EXACT_L:g}_{k}"] = a
+    labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
+    out = audit_outcome(f"audit_{name}", f"Privacy audit of noisy_adagrad {name}", rows, labels, trials=trials,
+                        level=level, budget=budget, family="the ledger's statistical tests", figures=figures)
+    if mech == "noisy_adagrad":
         out = _with_exact_mu(out, [(n, T, figures[f"canary_mu_over_accountant_mu_{k}"], 1.0)
                                    for k, (n, T) in enumerate(configs)] + big)
     else:  # Theorem 5.1's σ at the nominal (ε, δ): its accountant ε may not exceed the nominal ε (exact, no runs)
