@@ -288,3 +288,35 @@ def test_theorem31_repair_can_fail(monkeypatch):
     with vn._thm31_sigma_b_zero():
         out = vn.theorem3_1("quick", 0)
     assert out.verdict == "violated" and out.counterexample["rho"] == 0.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Corollary 6's privacy half, exact at the sweep's own (ε, T)
+# ---------------------------------------------------------------------------------------------------------------
+def _cor6_steps():
+    g = vn.COR6["quick"]
+    return g["n"], [int(round((e * g["n"]) ** 2)) for e in g["epsilons"]], g["epsilons"]
+
+
+def test_cor6_privacy_holds_unmutated():
+    d = vn.cor6_privacy_decision(*_cor6_steps())
+    assert d.verdict == decide.Verdict.HOLDS and 0.9999 < d.estimate <= 1.0
+
+
+@pytest.mark.parametrize("k, eps", [(sp.Rational(5, 4), 0.5), (sp.Rational(3, 4), 2.0)])
+def test_cor6_privacy_catches_a_wrong_power_in_the_sensitivity(monkeypatch, k, eps):
+    """lemma5_rigorous with every variable to the power k: Δ_t ∝ t^(k/2)/n^k is below √2·L√t/n for t < n² (k = 5/4)
+    or t > n² (k = 3/4); the sweep's T = (εn)² = 625 … 10⁴ at n = 50 straddles n² = 2500, so one ε leaks."""
+    real = tn.lemma5_rigorous
+    monkeypatch.setattr(tn, "lemma5_rigorous", lambda: real().xreplace({s: s**k for s in real().free_symbols}))
+    d = vn.cor6_privacy_decision(*_cor6_steps())
+    assert d.verdict == decide.Verdict.VIOLATED and d.estimate > 1.03
+    assert f"ε = {eps:g}" in d.reason
+
+
+def test_cor6_claim_is_violated_by_the_privacy_half(monkeypatch):
+    real = tn.lemma5_rigorous
+    monkeypatch.setattr(tn, "lemma5_rigorous",
+                        lambda: real().xreplace({s: s ** sp.Rational(5, 4) for s in real().free_symbols}))
+    out = vn.corollary6("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["canary_mu_over_accountant_mu"] > 1.1

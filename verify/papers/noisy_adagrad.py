@@ -1519,7 +1519,9 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     "run with σ_B = 0 (what the proof accounts for), reported. goe_noise_multiplier is no longer declared: σ_B = "
     "z√T·Δ_t/√2 is written out in the task (the audits of Algorithm 1 evaluate that form). At quick the εn sweep "
     "spans less than the decade a violation needs and the verdict is inconclusive, so its mutants survive there by "
-    "construction; they are measured at full.",
+    "construction; they are measured at full. The privacy half is decided exactly (no runs, cor6_privacy_decision): "
+    "at each (ε, T) of the εn sweep, the worst-case pair of the noisy AdaGrad audits (n = 50, L = 1) may not attain a "
+    "μ above the accountant's under the task's calibration.",
     tests=2,
 )
 def corollary6(budget: str, seed: int) -> Outcome:
@@ -1558,7 +1560,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
     d_flat = decide.rate(np.array(g["ps"], float), [np.asarray(o["excess"], float) / rate_flat for o in outs[2 * m:]],
                          axis="p", asymptotic=[True] * len(g["ps"]), criterion="every p: the rate has no p in it",
                          margin=COR6_SLOPE_MARGIN)
-    verdict = str(decide.combine([d_rate, d_flat]))
+    d_priv = cor6_privacy_decision(n, [int(o["T"]) for o in outs[:m]], g["epsilons"])
+    verdict = str(decide.combine([d_rate, d_flat, d_priv]))
     fig = Figure("corollary6", "noisy_adagrad Corollary 6: private noisy AdaGrad at T = (εn)²", [
         Panel(f"p = {g['p_rate']}, k = {g['k']}, n = {n}, δ = {COR6_DELTA:g}", "εn", "E L(θ_priv) − L*",
               [Series("σ_B calibrated (Lemma 5)", ens, full_m, full_m - 1.96 * full_se, full_m + 1.96 * full_se,
@@ -1570,7 +1573,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
         Panel(f"fixed k = {g['k']}, εn = {g['eps_flat'] * n:g}", "p", "E L(θ_priv) − L*",
               [Series("σ_B calibrated", g["ps"], flat_m, flat_m - 1.96 * flat_se, flat_m + 1.96 * flat_se,
                       style="points")], xscale="log", yscale="log")])
-    evidence = (f"εn: {d_rate.phrase()}; p: {d_flat.phrase()}; diagnosis: {crit} (z₀ the one-release multiplier of "
+    evidence = (f"εn: {d_rate.phrase()}; p: {d_flat.phrase()}; privacy: {d_priv.reason}; diagnosis: {crit} "
+                f"(z₀ the one-release multiplier of "
                 f"(ε/2, δ/2)); excess risk {full_m[0]:.3g} → {full_m[-1]:.3g} over εn ∈ [{ens[0]:g}, {ens[-1]:g}] "
                 "(loss at "
                 f"θ = 0: {float(outs[0]['loss0']):.3g}; slope {_fmt_ci(fit_full.slope)} against the claimed ≤ −1; "
@@ -1581,18 +1585,67 @@ def corollary6(budget: str, seed: int) -> Outcome:
                "slope_eps_n_hi": fit_full.slope.hi, "slope_eps_n_no_precond_noise": fit_grad.slope.estimate,
                "ratio_slope_eps_n": d_rate.estimate, "ratio_slope_p": d_flat.estimate,
                "min_noise_to_signal_z0_eps": float(nsr.min()), "max_noise_to_signal_z0_eps": float(nsr.max()),
-               "min_eq25_bound": float(b25.min()), "trivial_bound": trivial}
+               "min_eq25_bound": float(b25.min()), "trivial_bound": trivial,
+               "privacy_max_canary_mu_over_accountant_mu": d_priv.estimate}
     for e, a, b in zip(g["epsilons"], full_m, grad_m):
         figures[f"excess_eps{e:g}"] = float(a)
         figures[f"excess_no_precond_noise_eps{e:g}"] = float(b)
     counter = None
-    if verdict == "violated":
+    if verdict == "violated" and d_priv.verdict == decide.Verdict.VIOLATED:
+        counter = {"privacy": d_priv.reason, "canary_mu_over_accountant_mu": d_priv.estimate, "n": n,
+                   "epsilons": list(g["epsilons"])}
+    elif verdict == "violated":
         counter = ({"eps_n": ens.tolist(), "excess": full_m.tolist(), "rate": rate.tolist(),
                     "ratio_slope_lower_family": d_rate.violated_bound, "p": g["p_rate"], "k": g["k"], "n": n}
                    if d_rate.verdict == decide.Verdict.VIOLATED else
                    {"p": list(g["ps"]), "excess": flat_m.tolist(), "ratio_slope_lower_family": d_flat.violated_bound})
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=[d_rate, d_flat])
+                   decisions=[d_rate, d_flat, d_priv])
+
+
+def cor6_privacy_decision(n: int, steps: list, epsilons) -> decide.Decision:
+    """The privacy half of Corollary 6, exact (no runs): at each (ε, T) of the sweep, the μ-GDP parameter that the
+    worst-case pair of the noisy AdaGrad audits (:func:`na_adagrad_audit_datasets`, zero-out, L = 1; its G_t moves
+    by ~1.0 of Lemma 5's rigorous √2·L√t/n) attains under the task's calibration (σ_b = z√T·L/n, σ_B(t) =
+    z√T·Δ_t/√2, Δ_t from lemma5_rigorous, z the (ε/2, δ/2) one-release multiplier) may not exceed the accountant's
+    √(2T)/(z√T) — violated above 1 + NA_MU_RTOL (a leak for that pair), holds otherwise.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : list of int
+        T per ε (the task's T = (εn)²).
+    epsilons : sequence of float
+        The swept ε (δ = COR6_DELTA).
+
+    Returns
+    -------
+    verify.decide.Decision
+        The estimate is the largest μ ratio over the sweep.
+
+    Raises
+    ------
+    ValueError
+        When COR6_DELTA differs from the audits' AUDIT_DELTA (the pair's calibration uses the latter).
+    """
+    if COR6_DELTA != AUDIT_DELTA:
+        raise ValueError("cor6_privacy_decision needs COR6_DELTA == AUDIT_DELTA")
+    ratios = []
+    for T, e in zip(steps, epsilons):
+        w = na_adagrad_release_direction(n, int(T), "zero_out", 1.0, float(e))
+        ratios.append(w["mu"] / w["mu_accountant"])
+    i = int(np.argmax(ratios))
+    a = float(ratios[i])
+    ctrl = decide.Control("the worst-case pair's exact μ under the task's calibration vs the accountant's μ (exact, "
+                          "no runs)", 0.0, "none (exact)", NA_MU_RTOL, None)
+    where = f"ε = {float(epsilons[i]):g}, T = {int(steps[i])}, n = {n}"
+    if a > 1.0 + NA_MU_RTOL:
+        return decide.Decision(decide.Verdict.VIOLATED, ctrl, a, a, a,
+                               f"the pair attains μ = {a:.6g} × the accountant's at {where} (> 1: not (ε, δ)-DP, "
+                               "exact)")
+    return decide.Decision(decide.Verdict.HOLDS, ctrl, a, a, a,
+                           f"the pair's μ is at most {a:.6g} × the accountant's ({where})")
 
 
 # ======================================================================================
