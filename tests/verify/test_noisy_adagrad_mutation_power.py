@@ -130,7 +130,8 @@ def test_section41_constants_are_scale_free_in_L():
 def test_dpgd_audit_decides_the_calibration_and_holds(name):
     out = vn.na_audit(name, "quick", 0, trials=2000)
     exact = [d for d in out.decisions if "Theorem 5.1's σ at nominal" in d.reason]
-    assert len(exact) == len(vn.NA_AUDITS[name][2])
+    # every configuration at the canary's L = 1 and at each NA_DPGD_PRIVACY_L
+    assert len(exact) == len(vn.NA_AUDITS[name][2]) * (1 + len(vn.NA_DPGD_PRIVACY_L))
     assert all(d.verdict == decide.Verdict.HOLDS and d.holds_bound <= 4.0 for d in exact)
 
 
@@ -143,3 +144,179 @@ def test_dpgd_audit_a_tenfold_smaller_sigma_is_violated(monkeypatch, name):
     out = vn.na_audit(name, "quick", 0, trials=2000)
     assert out.verdict == "violated"
     assert out.counterexample["exact_violated_bound"] > 4.0 and "nominal" in out.counterexample["exact_test"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Lemma 5's two explicit bounds at fixed witness pairs off the grid (n = 2, L ≠ 1)
+# ---------------------------------------------------------------------------------------------------------------
+def test_lemma5_witness_is_a_valid_pair_below_the_rigorous_bound():
+    for L, t in vn.LEMMA5_WITNESS_POINTS:
+        g = vn.lemma5_witness_gap(L, t)
+        unit = L * math.sqrt(t) / 2
+        assert 1.26 < g / unit < math.sqrt(2)  # ≈ 1.262·L√t/n, under Araki–Yamagami's √2
+    a = np.array([[0.5, 0.0, 0.0]])
+    h = np.array([[0.5 * math.cos(vn.LEMMA5_WITNESS_PHI), 0.5 * math.sin(vn.LEMMA5_WITNESS_PHI), 0.0]])
+    assert np.linalg.norm(a) <= 0.5 and np.linalg.norm(h) <= 0.5 + 1e-15  # inside the balls at n = 2, L = 1
+    assert vn.lemma5_witness_gap(1.0, 1) == vn.lemma5_gap(a, h)
+
+
+@pytest.mark.parametrize("fn, k", [("lemma5_rigorous", sp.Rational(3, 4)), ("lemma5_proof_line", sp.Rational(5, 4)),
+                                   ("lemma5_proof_line", sp.Rational(3, 4))])
+def test_lemma5_a_wrong_power_in_an_explicit_bound_is_violated_at_a_witness(monkeypatch, fn, k):
+    """Every variable of the bound to the power k: on the grid (t ≤ 4 < n, L = 1) the bound is only larger or still
+    above the search's gaps; at a witness point it falls below an exact gap."""
+    real = getattr(tn, fn)
+    monkeypatch.setattr(tn, fn, lambda: real().xreplace({s: s**k for s in real().free_symbols}))
+    out = vn.lemma5("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["witness_broken"]
+    assert out.counterexample["worst_ratio"] <= out.counterexample["ceiling"] * (1 + 1e-9)  # the ceiling cannot see it
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Theorem 10 at sensitivities Δ₂ ≠ 1
+# ---------------------------------------------------------------------------------------------------------------
+def test_theorem10_multiplier_does_not_depend_on_the_sensitivity():
+    for D in (1.0,) + vn.THEOREM10_DELTA2:
+        assert vn._thm10_point(0.5, 1e-3, D)["z"] == pytest.approx(vn._thm10_point(0.5, 1e-3)["z"], rel=1e-12)
+
+
+def test_theorem10_a_wrong_power_of_the_sensitivity_is_violated(monkeypatch):
+    """σ with every variable to the power 5/4: at Δ₂ = 1 and ε < 1 it is larger (ε^(−5/4) > ε^(−1)), so the grid at
+    Δ₂ = 1 cannot see it; at Δ₂ = 0.01 the multiplier σ/Δ₂ is too small."""
+    real = tn.theorem10_sigma
+    monkeypatch.setattr(tn, "theorem10_sigma",
+                        lambda: real().xreplace({s: s ** sp.Rational(5, 4) for s in real().free_symbols}))
+    out = vn.theorem10("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["Delta"] == 0.01 and out.counterexample["eps_lo"] > out.counterexample["epsilon"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Theorem 5.1's privacy half at gradient bounds L ≠ 1
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("k, bad_L", [(sp.Rational(5, 4), 1e-2), (sp.Rational(3, 4), 1e2)])
+def test_theorem51_a_wrong_power_in_sigma_is_violated_at_another_L(monkeypatch, k, bad_L):
+    """σ with every variable to the power k: along T = ε²n² at L = 1 it is σ·√k (1.118σ, or 0.866σ, whose ε ≈ 0.88
+    still keeps the promise ε = 1); the multiplier σn/L carries L^(k−1), so the promise fails at L = 0.01 (k = 5/4)
+    or L = 100 (k = 3/4)."""
+    real = tn.theorem5_1_sigma
+    monkeypatch.setattr(tn, "theorem5_1_sigma", lambda: real().xreplace({s: s**k for s in real().free_symbols}))
+    out = vn.theorem5_1("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["L"] == bad_L and out.counterexample["accountant_epsilon_lo"] > 1.0
+    priv = [d for d in out.decisions if "(ε, δ)-DP for T" in d.control.test]
+    assert len(priv) == 1 and priv[0].verdict == decide.Verdict.HOLDS  # L = 1 alone cannot see it
+
+
+def test_theorem51_privacy_at_other_L_holds_unmutated():
+    out = vn.theorem5_1("quick", 0)
+    other = [d for d in out.decisions if "at L = " in d.control.test]
+    assert len(other) == len(vn.THM51_PRIVACY_L) and all(d.verdict == decide.Verdict.HOLDS for d in other)
+    assert out.numbers["accountant_epsilon_of_sigma_hi_other_L"] == pytest.approx(
+        out.numbers["accountant_epsilon_of_sigma_hi"], rel=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: the DP-GD audits' exact half at a gradient bound L ≠ 1
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["dp_gd", "dp_gd_replace_one"])
+def test_dpgd_audit_exact_half_at_another_L(monkeypatch, name):
+    """Unmutated the multiplier σn/(kL) does not depend on L; with every variable of Theorem 5.1's σ to the power
+    3/4 it is 0.94–1.5× the calibrated one at the audited (n, T) and L = 1 (still within ε = 4), but ×100^(−1/4) at
+    L = 100, where the exact promise fails."""
+    for n, T in vn.NA_AUDITS[name][2]:
+        k = vn.NA_AUDIT_SENSITIVITY[vn.NA_AUDITS[name][1]]
+        z1 = vn.na_dpgd_audit_sigma(n, T, "zero_out" if name == "dp_gd" else "replace_one") * n
+        z100 = vn.na_dpgd_audit_sigma(n, T, "zero_out" if name == "dp_gd" else "replace_one", 100.0) * n / 100.0
+        assert z100 == pytest.approx(z1, rel=1e-12) and k in (1, 2)
+    real = tn.theorem5_1_sigma
+    monkeypatch.setattr(tn, "theorem5_1_sigma",
+                        lambda: real().xreplace({s: s ** sp.Rational(3, 4) for s in real().free_symbols}))
+    out = vn.na_audit(name, "quick", 0, trials=2000)
+    assert out.verdict == "violated"
+    assert out.counterexample["L"] == 100.0 and out.counterexample["exact_violated_bound"] > 4.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: the noisy AdaGrad audits' exact μ at records' gradient bound L = 100
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("adjacency, n, T", [("zero_out", 16, 1), ("replace_one", 16, 1), ("zero_out", 16, 4)])
+def test_exact_mu_is_scale_free_in_L_unmutated(adjacency, n, T):
+    one = vn.na_adagrad_release_direction(n, T, adjacency)
+    big = vn.na_adagrad_release_direction(n, T, adjacency, vn.NA_ADAGRAD_EXACT_L)
+    assert big["mu"] / big["mu_accountant"] == pytest.approx(one["mu"] / one["mu_accountant"], rel=1e-9)
+    assert big["gradient_gap"] == pytest.approx(vn.NA_ADAGRAD_EXACT_L * one["gradient_gap"], rel=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["lemma5_rigorous", "goe_noise_multiplier"])
+@pytest.mark.parametrize("name", ["noisy_adagrad", "noisy_adagrad_replace_one", "noisy_adagrad_composed"])
+def test_exact_mu_at_L100_catches_a_wrong_power_that_adds_noise_at_L1(monkeypatch, fn, name):
+    """Every positive variable of the sensitivity (or of the GOE multiplier's Δ) to the power 3/4: at the audited
+    n = 16, t ≤ 4, L = 1 it makes σ_B 1.5–2× larger (more noise: the canary's μ falls to ~0.8 of the accountant's,
+    which no audit can see as a leak); at L = 100 the sensitivity is L^(3/4) and σ_B too small: μ > the accountant's."""
+    real = getattr(tn, fn)
+    monkeypatch.setattr(tn, fn, lambda: real().xreplace({s: s ** sp.Rational(3, 4) for s in real().free_symbols
+                                                          if s.is_positive}))
+    n, T = vn.NA_AUDITS[name][2][0]
+    w1 = vn.na_adagrad_release_direction(n, T, vn.NA_AUDITS[name][1])
+    assert w1["mu"] / w1["mu_accountant"] < 0.9
+    out = vn.na_audit(name, "quick", 0, trials=2000)
+    assert out.verdict == "violated"
+    assert out.counterexample["L"] == vn.NA_ADAGRAD_EXACT_L and out.counterexample["canary_mu_over_accountant_mu"] > 1.3
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Theorem 3.1's repair mutant (eq. (25) for σ_B = 0)
+# ---------------------------------------------------------------------------------------------------------------
+def test_theorem31_declares_the_sigma_b_zero_repair_and_it_holds():
+    from verify.registry import load_all
+
+    c = load_all()["noisy_adagrad.theorem3.1"]
+    (m,) = [m for m in c.mutants if m.name == "theorem3_1:sigma_B_zero"]
+    with m.apply():
+        assert vn.THM31["quick"]["rhos"] == (0.0,)
+        out = vn.theorem3_1("quick", 0)
+    assert vn.THM31["quick"]["rhos"][-1] == 1000.0  # restored
+    assert out.verdict == "holds" and len(out.decisions) == 1
+
+
+def test_theorem31_repair_can_fail(monkeypatch):
+    """The repaired statement with a bound ten times too small (eq. (25) ×0.1) is violated at σ_B = 0."""
+    real = tn.theorem3_1_bound
+    monkeypatch.setattr(tn, "theorem3_1_bound", lambda: real() / 10)
+    with vn._thm31_sigma_b_zero():
+        out = vn.theorem3_1("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["rho"] == 0.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Corollary 6's privacy half, exact at the sweep's own (ε, T)
+# ---------------------------------------------------------------------------------------------------------------
+def _cor6_steps():
+    g = vn.COR6["quick"]
+    return g["n"], [int(round((e * g["n"]) ** 2)) for e in g["epsilons"]], g["epsilons"]
+
+
+def test_cor6_privacy_holds_unmutated():
+    d = vn.cor6_privacy_decision(*_cor6_steps())
+    assert d.verdict == decide.Verdict.HOLDS and 0.9999 < d.estimate <= 1.0
+
+
+@pytest.mark.parametrize("k, eps", [(sp.Rational(5, 4), 0.5), (sp.Rational(3, 4), 2.0)])
+def test_cor6_privacy_catches_a_wrong_power_in_the_sensitivity(monkeypatch, k, eps):
+    """lemma5_rigorous with every variable to the power k: Δ_t ∝ t^(k/2)/n^k is below √2·L√t/n for t < n² (k = 5/4)
+    or t > n² (k = 3/4); the sweep's T = (εn)² = 625 … 10⁴ at n = 50 straddles n² = 2500, so one ε leaks."""
+    real = tn.lemma5_rigorous
+    monkeypatch.setattr(tn, "lemma5_rigorous", lambda: real().xreplace({s: s**k for s in real().free_symbols}))
+    d = vn.cor6_privacy_decision(*_cor6_steps())
+    assert d.verdict == decide.Verdict.VIOLATED and d.estimate > 1.03
+    assert f"ε = {eps:g}" in d.reason
+
+
+def test_cor6_claim_is_violated_by_the_privacy_half(monkeypatch):
+    real = tn.lemma5_rigorous
+    monkeypatch.setattr(tn, "lemma5_rigorous",
+                        lambda: real().xreplace({s: s ** sp.Rational(5, 4) for s in real().free_symbols}))
+    out = vn.corollary6("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["canary_mu_over_accountant_mu"] > 1.1

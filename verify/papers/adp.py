@@ -416,6 +416,15 @@ def theorem4_1(budget: str, seed: int) -> Outcome:
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
+#: an explicit point of Theorem 4.1's grid where the promise provably fails under the exponent mutants too (issue 25)
+THM41_POW_COUNTEREXAMPLE = dict(schedule="adp_poly", T=100, n=10_000, epsilon=2.0, delta=1e-5)
+for _fn, _m in (("theorem4_1_variance", "pow1.25"), ("b_delta", "pow1.25"), ("b_delta", "pow0.75")):
+    declare_equivalent("adp.theorem4.1", f"{_fn}:{_m}", "the mutated statement is still false: at ADP-SGD's "
+                       "schedule with T = 100, n = 10⁴, ε = 2, δ = 1e-5 the claim's rigorous event bound at the "
+                       "mutated σ still gives δ(2) ≥ 0.0098 > 1e-5 (verify.papers.adp.delta_lower_bound, exact normal "
+                       "tails; tests/verify/test_adp_mutation_power.py)")
+
+
 # ======================================================================================
 # Proposition 5.1: M_dp/M_adp = Θ(log T) for b_t = √(a + ct); measured utilities
 # ======================================================================================
@@ -598,6 +607,18 @@ for _m in ("x10", "x0.1"):
     declare_equivalent("adp.proposition5.2", f"proposition5_2_terms:{_m}", "the statement compares the two privacy "
                        "terms (11) and (12) only through their ratio; one constant factor on both leaves the ratio, "
                        "its break-even T and every comparison unchanged")
+for _fn in ("proposition5_2_terms", "proposition5_2_ratio"):
+    declare_equivalent("adp.proposition5.2", f"{_fn}:pow0.75", "the mutated statement is still false: every variable "
+                       "to the power 3/4 makes (12)/(11) = ¼·log(1 + (Tν/b_0²)^{3/4}), which at T = 2, b_0² = ν is "
+                       "¼·log(1 + 2^{3/4}) < 1: ADP-SGD's term (11) is still the larger one there")
+declare_equivalent("adp.proposition5.2", "proposition5_2_ratio:x10", "the mutated statement is still false: it says "
+                   "(12)/(11) = (10/4)·log(1 + Tν/b_0²), but the stated terms (11) and (12) themselves have the ratio "
+                   "¼·log(1 + Tν/b_0²) (exact, SymPy), so the stated identity fails at every T")
+for _m in ("x10", "x0.1", "pow1.25", "pow0.75"):
+    declare_equivalent("adp.proposition5.2", f"proposition5_2_break_even:{_m}", "the mutated statement is still "
+                       "false: the break-even T* is a number the check derives and reports, not part of the "
+                       "statement, and the statement's (11) ≤ (12) fails at T = 2, b_0² = ν ((12)/(11) = ¼·log 3 < 1) "
+                       "whatever T* is")
 #: the paper's own experiment for the adaptive stepsize (b_0² = 20, ν = 1e-5, T = 11700)
 P52_PAPER = {"b0_sq": 20.0, "nu": 1e-5, "T": 11700}
 
@@ -659,7 +680,8 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
     paper_t_star = float(t_star.subs({tadp.nu: P52_PAPER["nu"], tadp.b0: math.sqrt(P52_PAPER["b0_sq"])}))
     counter = None
     if verdict == "violated":
-        counter = {"T": int(failing.min()), "b0_squared": 1.0, "nu": 1.0, "stated_ratio_12_over_11": float(ratios[0]),
+        counter = {"T": int(failing.min()) if failing.size else None, "identity_exact": ok, "b0_squared": 1.0,
+                   "nu": 1.0, "stated_ratio_12_over_11": float(ratios[0]),
                    "break_even_T": t_star_nat, "paper_experiment": dict(P52_PAPER, stated_ratio_12_over_11=paper_ratio,
                                                                          adp_looser_by=1.0 / paper_ratio,
                                                                          break_even_T=paper_t_star)}
@@ -1486,6 +1508,15 @@ for _m in ("x10", "x0.1"):
     declare_equivalent("adp.lemma2.1", f"lemma2_1_epsilon_range:{_m}", "the range as stated is unbounded "
                        "(ε ∈ (0, ∞)); a constant multiple of ∞ is ∞, the same statement")
 
+#: explicit points (δ, σ/Δ) where Lemma 2.1 with every variable's exponent mutated still fails (issue 25): the true
+#: δ at the mutated promise exceeds the stated δ and dp-accounting's optimistic PLD ε exceeds the mutated promise
+LEMMA21_POW_COUNTEREXAMPLES = {"pow1.25": (0.5, 0.2), "pow0.75": (1e-5, 0.5)}
+for _m, (_d, _z) in LEMMA21_POW_COUNTEREXAMPLES.items():
+    declare_equivalent("adp.lemma2.1", f"lemma2_1_epsilon:{_m}", "the mutated statement is still false: at "
+                       f"δ = {_d:g}, Δ = 1, σ = {_z:g} the mutated promise ε is below dp-accounting's optimistic "
+                       "PLD ε of that Gaussian mechanism at δ (and its closed-form δ at the promised ε exceeds the "
+                       "stated δ), the same exact certificate the claim uses (tests/verify/test_adp_mutation_power.py)")
+
 
 # ======================================================================================
 # (7), (9) and (10): does Proposition 5.1 follow from Theorem 4.2?
@@ -1606,6 +1637,13 @@ def proposition5_1_from_theorem4_2(budget: str, seed: int) -> Outcome:
                "min_slack_etaL": worst["etaL"][0], "min_slack_both": both.slack, "evaluations": both.evaluated + 1,
                "smallest_ratio_stated": r0["ratio_stated"], "smallest_ratio_eq7": r0["ratio_eq7"]}
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+
+
+for _m in ("pow1.25", "pow0.75"):
+    declare_equivalent("adp.proposition5.1.from_theorem4.2", f"proposition5_1_privacy_terms:{_m}", "the mutated "
+                       "statement is still false: at the smallest admissible case a = c = 1, T = 9, ηL = 1 (η = "
+                       "L = 1) the mutated (9) is 9^{k/2} (k = 5/4 or 3/4), below (7)'s ADP-SGD term 4.02 under both "
+                       "readings of (7) (they coincide at ηL = 1)")
 
 
 # ======================================================================================

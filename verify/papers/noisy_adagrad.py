@@ -8,6 +8,7 @@ module-level task functions whose keyword arguments carry their seed.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from functools import lru_cache
 from typing import NamedTuple
@@ -646,12 +647,12 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     for _ in range(random_cases):
         x = rng.uniform(-1, 1, 2 * t * p) * 10.0 ** rng.uniform(-3, 0, 2 * t * p)
         best = max(best, lemma5_gap(*_to_balls(x, t, p, n)) / scale)
-    # structured: a_i along e1 with magnitudes 10^u, h_i = ±L/n along e2 or mixed
+    # structured: a_i along e1 with magnitudes 10^u (inside the ball ‖a_i‖ ≤ L(n−1)/n), h_i = ±L/n along e2 or mixed
     for mag in (0.0, 1e-3, 1e-2, 0.1, 1.0):
         for mix in (0.0, 0.5, 1.0):
             a = np.zeros((t, p))
             h = np.zeros((t, p))
-            a[:, 0] = mag
+            a[:, 0] = mag * (n - 1) / n
             h[:, 0] = (1 - mix) / n
             if p > 1:
                 h[:, 1] = math.sqrt(max(0.0, 1 - (1 - mix) ** 2)) / n
@@ -661,6 +662,43 @@ def lemma5_worst(t: int, n: int, p: int, starts: int, random_cases: int, seed: i
     if -adv.slack > best:
         best = -adv.slack
     return {"worst": best, "worst_gap": best * scale, "evaluated": random_cases + 15 + adv.evaluated}
+
+
+#: a fixed witness pair at n = 2 (found once by a search over one-column pairs, fixed before the check): every
+#: a_i = L(n−1)/n·e₁ and h_i = (L/n)(cos φ, sin φ, 0), φ = 1.68 rad, in the lemma's balls; its gap is ≈ 1.262·L√t/n
+#: at every t (G_t = √t·|a + h|-rank-one), close to the supremum at n = 2, where the proof's line (48) equals the
+#: rigorous √2·L√t/n
+LEMMA5_WITNESS_PHI = 1.68
+#: (L, t) of the witness points (n = 2): the statements are claimed for every L, t and n ≥ 2; a small L with t < n
+#: and a large L with t > n² are where a wrong power of L, t or n in the two explicit bounds would show
+LEMMA5_WITNESS_POINTS = ((1e-2, 1), (1e2, 16))
+
+
+def lemma5_witness_gap(L: float, t: int, n: int = 2, p: int = 3) -> float:
+    """‖G_t^D − G_t^{D'}‖_F of the fixed witness pair (:data:`LEMMA5_WITNESS_PHI`) at (L, t, n): a valid
+    neighbouring pair (‖a_i‖ = L(n−1)/n, ‖h_i‖ = L/n), so its gap is a lower bound on the sensitivity.
+
+    Parameters
+    ----------
+    L : float
+        The gradient bound.
+    t : int
+        Steps.
+    n : int
+        Records (>= 2).
+    p : int
+        The dimension (>= 2).
+
+    Returns
+    -------
+    float
+        The gap, exactly as :func:`lemma5_gap` computes it.
+    """
+    a, h = np.zeros((t, p)), np.zeros((t, p))
+    a[:, 0] = L * (n - 1) / n
+    h[:, 0] = L / n * math.cos(LEMMA5_WITNESS_PHI)
+    h[:, 1] = L / n * math.sin(LEMMA5_WITNESS_PHI)
+    return lemma5_gap(a, h)
 
 
 class Lemma5Settings(NamedTuple):
@@ -696,7 +734,11 @@ LEMMA5_BUDGETS = Budgets(quick=Lemma5Settings(ts=(1, 2, 4), ns=(10, 100, 1000), 
     "bounded ratio (violated). "
     "The declared forms are the ones evaluated: the ratio is to lemma5_statement on the grid, the ceiling is "
     "lemma5_rigorous/lemma5_statement (√2), and every worst gap is also compared with lemma5_rigorous and with the "
-    "proof's line lemma5_proof_line pointwise (both are upper bounds; a gap above either is violated).",
+    "proof's line lemma5_proof_line pointwise (both are upper bounds; a gap above either is violated). Both explicit "
+    "bounds are also checked, exactly, at fixed witness pairs off the grid (n = 2, where line (48) equals the "
+    "rigorous bound; (L, t) = (0.01, 1) and (100, 16); LEMMA5_WITNESS_PHI): on the grid (L = 1, t < n) a wrong power "
+    "of L, t or n can only loosen them. The search's structured cases keep ‖a_i‖ ≤ L(n−1)/n (before session 23 "
+    "they reached ‖a_i‖ = L, outside the hypothesis).",
 )
 def lemma5(budget: str, seed: int) -> Outcome:
     ts, ns, starts, cases = LEMMA5_BUDGETS.at(budget)
@@ -723,6 +765,15 @@ def lemma5(budget: str, seed: int) -> Outcome:
     # paper and the proof give are also checked pointwise: the rigorous √2·L√t/n and the proof's line (48), L√t/√n
     # (looser by √(n/2) ≥ 1 on the grid, n ≥ 10)
     exceeds = bool(np.any(gap > rig_bound * (1 + 1e-9)) or np.any(gap > line48 * (1 + 1e-9)))
+    # the two explicit bounds at fixed witness pairs off the grid (n = 2, any L, t): exact, no search
+    wit = []
+    for Lw, tw in LEMMA5_WITNESS_POINTS:
+        gw = lemma5_witness_gap(Lw, tw)
+        wit.append(dict(L=Lw, t=tw, n=2, gap=gw,
+                        rigorous=float(numeric(tn.lemma5_rigorous())(L=Lw, n=2.0, t=float(tw))),
+                        proof_line=float(numeric(tn.lemma5_proof_line())(L=Lw, n=2.0, t=float(tw)))))
+    wit_broken = [w for w in wit if w["gap"] > w["rigorous"] * (1 + 1e-9) or w["gap"] > w["proof_line"] * (1 + 1e-9)]
+    exceeds = exceeds or bool(wit_broken)
     # the rate itself: O(L√t/n) says the worst ratio to L√t/n stays bounded along t and n.  The search's worst gap is
     # a certified lower bound on the supremum, so a ratio that grows along the grid (log-log slope above the margin
     # fixed in advance) contradicts the stated rate; flat (≤ margin) is what a bounded ratio gives
@@ -742,22 +793,34 @@ def lemma5(budget: str, seed: int) -> Outcome:
                 f"({'>' if grows else '≤'} the margin {LEMMA5_SLOPE_MARGIN:g}); against the proof's L√t/√n the ratio "
                 f"falls "
                 f"with slope {_fmt_ci(fit_proof.slope)} in n (≈ −1/2: that line is loose by √n — and §4.1's σ_B(t) = "
-                f"O(L√(Tt log(1/δ))/(ε√n)), built on it, carries √n more preconditioner noise than privacy needs)")
-    figures = {"evaluations": evaluated, "worst_ratio_L_sqrt_t_over_n": worst, "rigorous_ceiling": rig,
+                f"O(L√(Tt log(1/δ))/(ε√n)), built on it, carries √n more preconditioner noise than privacy needs); "
+                "fixed witness pairs at n = 2: " + "; ".join(
+                    f"L = {w['L']:g}, t = {w['t']}: gap {w['gap']:.4g} against the rigorous {w['rigorous']:.4g} and "
+                    f"line (48) {w['proof_line']:.4g}" for w in wit)
+                + f" ({len(wit_broken)} above a bound)")
+    figures = {"evaluations": evaluated, "witness_points_broken": len(wit_broken),
+               "witness_min_bound_over_gap": min(min(w["rigorous"], w["proof_line"]) / w["gap"] for w in wit),
+               "worst_ratio_L_sqrt_t_over_n": worst, "rigorous_ceiling": rig,
                "slope_in_n": fit_n.slope.estimate, "slope_in_t": fit_t.slope.estimate,
                "slope_vs_proof_line_in_n": fit_proof.slope.estimate}
     counter = None if verdict == "holds" else {"worst_ratio": worst, "ceiling": rig, "slope_in_t": fit_t.slope.estimate,
-                                               "slope_in_n": fit_n.slope.estimate}
+                                               "slope_in_n": fit_n.slope.estimate, "witness_broken": wit_broken}
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
 # ======================================================================================
 # Theorem 10: the classical Gaussian-mechanism calibration against the accountant
 # ======================================================================================
-def _thm10_point(epsilon: float, delta: float) -> dict:
-    z = float(numeric(tn.theorem10_sigma())(Delta=1.0, delta=delta, epsilon=epsilon))
+def _thm10_point(epsilon: float, delta: float, Delta: float = 1.0) -> dict:
+    # the noise multiplier σ/Δ: the accountant's ε depends on nothing else
+    z = float(numeric(tn.theorem10_sigma())(Delta=Delta, delta=delta, epsilon=epsilon)) / Delta
     lo, hi = gaussian_epsilon_interval(z, delta, 1, 1e-4)
     return {"z": z, "eps_lo": lo, "eps_hi": hi}
+
+
+#: sensitivities Δ₂ ≠ 1 at which the calibration is also checked (at every ε < 1 of the grid and the largest δ): the
+#: theorem is for every Δ₂ > 0, and σ/Δ₂ must not depend on it — a wrong power of Δ₂ shows only away from Δ₂ = 1
+THEOREM10_DELTA2 = (1e-2, 1e2)
 
 
 class Theorem10Settings(NamedTuple):
@@ -782,14 +845,19 @@ THEOREM10_BUDGETS = Budgets(
     notes="σ at the boundary c = √(2 ln(1.25/δ)); dp-accounting's PLD of the Gaussian mechanism (optimistic and "
     "pessimistic discretisations bracket the true ε). Holds if the upper ε ≤ the promised ε at every grid point with "
     "ε < 1; violated if the lower ε exceeds it anywhere there. Points with ε ≥ 1 lie outside the hypothesis and are "
-    "reported only. The extraction prints '2 ln(1.25δ)'; the classical 1.25/δ is used.",
+    "reported only. The extraction prints '2 ln(1.25δ)'; the classical 1.25/δ is used. The theorem is for every "
+    "Δ₂ > 0: every ε < 1 of the grid is also checked at Δ₂ = 0.01 and 100 (largest δ of the grid; the accountant sees "
+    "σ/Δ₂ only), where a wrong power of Δ₂ shows.",
 )
 def theorem10(budget: str, seed: int) -> Outcome:
     eps_in, eps_out, deltas = THEOREM10_BUDGETS.at(budget)
     tasks = [dict(epsilon=float(e), delta=float(d)) for e in eps_in + eps_out for d in deltas]
-    outs = _sweep(_thm10_point, tasks, "noisy_adagrad.theorem10 accountant")
-    rows = [dict(**t, **{k: float(v) for k, v in o.items()}) for t, o in zip(tasks, outs)]
-    inside = [r for r in rows if r["epsilon"] < 1]
+    scale_tasks = [dict(epsilon=float(e), delta=float(max(deltas)), Delta=float(D)) for e in eps_in
+                   for D in THEOREM10_DELTA2]
+    outs = _sweep(_thm10_point, tasks + scale_tasks, "noisy_adagrad.theorem10 accountant")
+    rows = [dict(**t, **{k: float(v) for k, v in o.items()}) for t, o in zip(tasks + scale_tasks, outs)]
+    rows, scale_rows = rows[:len(tasks)], rows[len(tasks):]
+    inside = [r for r in rows if r["epsilon"] < 1] + scale_rows
     outside = [r for r in rows if r["epsilon"] >= 1]
     broken = [r for r in inside if r["eps_lo"] > r["epsilon"]]
     uncertain = [r for r in inside if r["eps_hi"] > r["epsilon"] >= r["eps_lo"]]
@@ -798,13 +866,14 @@ def theorem10(budget: str, seed: int) -> Outcome:
     out_broken = [r for r in outside if r["eps_lo"] > r["epsilon"]]
     fig = Figure("theorem10", "noisy_adagrad Theorem 10: classical Gaussian calibration vs accountant", [Panel(
         "σ = √(2 ln(1.25/δ))·Δ/ε", "promised ε", "accountant ε / promised ε",
-        [Series(f"δ = {d:g}", [r["epsilon"] for r in rows if r["delta"] == d],
+        [Series(f"δ = {d:g}, Δ₂ = 1", [r["epsilon"] for r in rows if r["delta"] == d],
                 [r["eps_hi"] / r["epsilon"] for r in rows if r["delta"] == d], style="points") for d in deltas]
         + [Series("promise", [min(eps_in), max(eps_out)], [1, 1], style="dashed")], xscale="log")])
     evidence = (f"{len(inside)} points with ε < 1: accountant ε ≤ promised everywhere, largest ratio "
                 f"{worst_in['eps_hi'] / worst_in['epsilon']:.3f} (ε = {worst_in['epsilon']:g}, δ "
                 f"= {worst_in['delta']:g}); "
-                f"outside the hypothesis (ε ≥ 1) the calibration fails at {len(out_broken)}/{len(outside)} points"
+                f"outside the hypothesis (ε ≥ 1) the calibration fails at {len(out_broken)}/{len(outside)} points; "
+                f"{len(scale_rows)} of the points with ε < 1 at Δ₂ ∈ {list(THEOREM10_DELTA2)}"
                 if verdict == "holds" else f"{len(broken)} broken, {len(uncertain)} uncertain of {len(inside)} points")
     figures = {"points": len(inside), "points_broken": len(broken), "points_uncertain": len(uncertain),
                "max_ratio_inside": worst_in["eps_hi"] / worst_in["epsilon"],
@@ -827,6 +896,9 @@ THM51_ADV_P = 20
 #: equivalence margin on the log-log slope of E excess/bound along p (the decide default: growth slower than p^0.1
 #: over the swept decade and a half is not distinguishable from the constants the bound leaves out)
 THM51_SLOPE_MARGIN = decide.SLOPE_MARGIN
+#: gradient bounds L ≠ 1 at which the privacy half is also decided (exact, no runs): σ = L√(2T log(1/δ))/(εn) must be
+#: (ε, δ)-DP for every L (the sensitivity of the average gradient is L/n); a wrong power of L shows only away from 1
+THM51_PRIVACY_L = (1e-2, 1e2)
 
 
 def sigma_promise(multiplier: float, steps: int, epsilon: float, delta: float, what: str) -> decide.Decision:
@@ -910,7 +982,8 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     "full grid (7) and the slope. Privacy (the DP in DP-GD: the σ must make the T steps (ε, δ)-DP, else the bound "
     "is bought with too little noise): dp-accounting's PLD bracket of T composed Gaussians of multiplier σn/L against "
     "ε — exact, no runs: violated if its lower end exceeds ε, holds if its upper end is within ε (not a statistical "
-    "test, so not counted in tests). Worst case over datasets (the "
+    "test, so not counted in tests); the same promise is also decided at L = 0.01 and 100 (σ from the declared form "
+    "at that L, multiplier σn/L; the statement is for every L). Worst case over datasets (the "
     "bound is over every dataset whose gradients span rank k): an adversarial family fixed before its runs — "
     "coordinate-aligned records (record i = e_{(i mod k)+1}, all at the largest norm L = 1, absolute loss, clean "
     "labels, θ* = (e_1 + … + e_k)/√k, so the loss is k V-shapes at distance 1 from θ_0 and DP-GD drifts at full "
@@ -947,7 +1020,12 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
     # steps — exact, from the accountant (the noise multiplier against the average gradient's sensitivity L/n)
     priv = sigma_promise(float(outs[0]["sigma"]) * g["n"] / 1.0, int(outs[0]["T"]), g["eps"], THM51_DELTA,
                          "DP-GD's σ is (ε, δ)-DP for T = ε²n² steps")
-    verdict = str(decide.combine(bdec + adec + [flat, priv]))
+    # the same promise at other gradient bounds L (σ from the declared form at that L, multiplier σn/L)
+    priv_L = [sigma_promise(float(numeric(tn.theorem5_1_sigma())(L=Lp, T=int(outs[0]["T"]), delta=THM51_DELTA,
+                                                                  epsilon=g["eps"], n=g["n"])) * g["n"] / Lp,
+                            int(outs[0]["T"]), g["eps"], THM51_DELTA,
+                            f"DP-GD's σ at L = {Lp:g}: (ε, δ)-DP over T = ε²n² steps") for Lp in THM51_PRIVACY_L]
+    verdict = str(decide.combine(bdec + adec + [flat, priv] + priv_L))
     # the worst mean ratio over both families, and where it was found
     places = [(float(np.mean(o["excess"])) / bound, f"benign low_rank_glm, k = {g['k']}, p = {int(p)}")
               for p, o in zip(g["ps"], outs)]
@@ -972,8 +1050,9 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                                       Series("bound", [THM51_ADV_KS[0], THM51_ADV_KS[-1]], [1.0, 1.0],
                                              style="dashed")], xscale="log")])
     worst = max(range(len(cis)), key=lambda i: cis[i].hi)
-    decisive = next((d for d in [priv] + bdec + adec + [flat] if d.verdict == decide.Verdict.VIOLATED), None) or \
-        next((d for d in [flat, priv] + bdec + adec if d.verdict != decide.Verdict.HOLDS), None) or flat
+    decisive = next((d for d in [priv] + priv_L + bdec + adec + [flat] if d.verdict == decide.Verdict.VIOLATED),
+                    None) or \
+        next((d for d in [flat, priv] + priv_L + bdec + adec if d.verdict != decide.Verdict.HOLDS), None) or flat
     evidence = (f"{decisive.phrase()}; mean excess risk / bound between {min(c.estimate for c in cis) / bound:.3g} and "
                 f"{max(c.estimate for c in cis) / bound:.3g} over p ∈ {list(g['ps'])} (bound {bound:.4g}; largest CI "
                 f"upper {cis[worst].hi:.4g} at p = {int(ps[worst])}); slope in p {flat.estimate:+.3g} (one-sided upper "
@@ -982,11 +1061,13 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                             for k, o, d in zip(THM51_ADV_KS, aouts, adec))
                 + f"; worst mean excess/bound over both families {worst_ratio:.3g} ({worst_where}); the σ used gives "
                 f"accountant ε = {eps_acc:.3f} at δ = {THM51_DELTA:g} (target {g['eps']}; {priv.verdict}: "
-                f"{priv.reason})")
+                f"{priv.reason}); at L = " + ", ".join(f"{Lp:g}: {d.verdict}" for Lp, d in zip(THM51_PRIVACY_L, priv_L))
+                + " (the same promise, σ at that L)")
     figures = {"bound": bound, "slope_in_p": flat.estimate, "slope_in_p_upper": flat.holds_bound,
                "slope_in_p_lower_family": flat.violated_bound, "accountant_epsilon_of_sigma": eps_acc, "T": T,
                "worst_ratio": worst_ratio, "accountant_epsilon_of_sigma_hi": priv.holds_bound,
-               "accountant_epsilon_of_sigma_lo": priv.violated_bound}
+               "accountant_epsilon_of_sigma_lo": priv.violated_bound,
+               "accountant_epsilon_of_sigma_hi_other_L": max(d.holds_bound for d in priv_L)}
     for p, c in zip(g["ps"], cis):
         figures[f"excess_p{p}"] = c.estimate
         figures[f"excess_hi_p{p}"] = c.hi
@@ -994,9 +1075,13 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
         figures[f"aligned_ratio_k{k}"] = float(np.mean(o["excess"])) / float(o["bound"])
         figures[f"aligned_ratio_hi_k{k}"] = d.holds_bound / float(o["bound"])
     counter = None
+    bad_L = [(Lp, d) for Lp, d in zip(THM51_PRIVACY_L, priv_L) if d.verdict == decide.Verdict.VIOLATED]
     if verdict == "violated" and priv.verdict == decide.Verdict.VIOLATED:
         counter = {"sigma": float(outs[0]["sigma"]), "T": T, "n": g["n"], "epsilon_promised": g["eps"],
                    "accountant_epsilon_lo": priv.violated_bound}
+    elif verdict == "violated" and bad_L:
+        counter = {"L": bad_L[0][0], "T": T, "n": g["n"], "epsilon_promised": g["eps"],
+                   "accountant_epsilon_lo": bad_L[0][1].violated_bound}
     elif verdict == "violated":
         bad = [i for i, d in enumerate(bdec) if d.verdict == decide.Verdict.VIOLATED]
         abad = [i for i, d in enumerate(adec) if d.verdict == decide.Verdict.VIOLATED]
@@ -1009,7 +1094,7 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
         else:
             counter = {"slope_in_p": flat.estimate, "slope_lower_family": flat.violated_bound}
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=bdec + adec + [flat, priv])
+                   decisions=bdec + adec + [flat, priv] + priv_L)
 
 
 # ======================================================================================
@@ -1051,6 +1136,24 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
             "indefinite_frac": (out["indefinite"] > 0).mean(axis=1), "trG": out["tr_g"][:, -1]}
 
 
+@contextlib.contextmanager
+def _thm31_sigma_b_zero():
+    saved = {b: THM31[b]["rhos"] for b in THM31}
+    try:
+        for b in THM31:
+            THM31[b]["rhos"] = (0.0,)
+        yield
+    finally:
+        for b, r in saved.items():
+            THM31[b]["rhos"] = r
+
+
+def _thm31_sigma_b_zero_mutant() -> Mutant:
+    return Mutant("theorem3_1:sigma_B_zero", "verify.papers.noisy_adagrad.THM31: the repaired statement — eq. (25) "
+                  "for σ_B = 0, the preconditioner noise the proof accounts for, instead of 'whatever σ_B' (the "
+                  "check's σ_B grid cut to ρ = 0)", "theory", _thm31_sigma_b_zero)
+
+
 @claim(
     "noisy_adagrad.theorem3.1",
     kind="expectation",
@@ -1059,6 +1162,7 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     preconditioner noise σ_B.""",
     theory=(tn.theorem3_1_bound, tn.theorem3_1_eta),
     weaker_if={"theory.noisy_adagrad.theorem3_1_bound": "larger"},  # an upper bound on the regret
+    mutants=[_thm31_sigma_b_zero_mutant()],
     notes="low_rank_glm (absolute loss, clean labels, L* = 0, θ* inside the unit ball), ball of radius 1 (C = 2), "
     "η = C√(3/8), σ_b = 0.05 constant, exact oracle; σ_B = ρ·λ_min⁺(G_T) of the noiseless run, ρ from 0 upward; "
     "indefinite H_t handled by |eigenvalues| (kernel default; the 'clip' convention is run at some ρ and reported). "
@@ -1068,7 +1172,8 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     "The explicit constants are what is tested here; the O-form (13) is noisy_adagrad.theorem3.1.o_form. γ part "
     "(reported, "
     "not in the verdict): rotated oracle at principal-angle distance γ, σ_B = 0 — that oracle breaks the theorem's "
-    "side assumption ṼṼᵀ(I − VVᵀ) = 0, which together with γ < 1 would force Ṽ = V.",
+    "side assumption ṼṼᵀ(I − VVᵀ) = 0, which together with γ < 1 would force Ṽ = V. Declared repair mutant: the "
+    "statement for σ_B = 0 only (what the proof accounts for), which must hold.",
     tests=9,
 )
 def theorem3_1(budget: str, seed: int) -> Outcome:
@@ -1414,7 +1519,9 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     "run with σ_B = 0 (what the proof accounts for), reported. goe_noise_multiplier is no longer declared: σ_B = "
     "z√T·Δ_t/√2 is written out in the task (the audits of Algorithm 1 evaluate that form). At quick the εn sweep "
     "spans less than the decade a violation needs and the verdict is inconclusive, so its mutants survive there by "
-    "construction; they are measured at full.",
+    "construction; they are measured at full. The privacy half is decided exactly (no runs, cor6_privacy_decision): "
+    "at each (ε, T) of the εn sweep, the worst-case pair of the noisy AdaGrad audits (n = 50, L = 1) may not attain a "
+    "μ above the accountant's under the task's calibration.",
     tests=2,
 )
 def corollary6(budget: str, seed: int) -> Outcome:
@@ -1453,7 +1560,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
     d_flat = decide.rate(np.array(g["ps"], float), [np.asarray(o["excess"], float) / rate_flat for o in outs[2 * m:]],
                          axis="p", asymptotic=[True] * len(g["ps"]), criterion="every p: the rate has no p in it",
                          margin=COR6_SLOPE_MARGIN)
-    verdict = str(decide.combine([d_rate, d_flat]))
+    d_priv = cor6_privacy_decision(n, [int(o["T"]) for o in outs[:m]], g["epsilons"])
+    verdict = str(decide.combine([d_rate, d_flat, d_priv]))
     fig = Figure("corollary6", "noisy_adagrad Corollary 6: private noisy AdaGrad at T = (εn)²", [
         Panel(f"p = {g['p_rate']}, k = {g['k']}, n = {n}, δ = {COR6_DELTA:g}", "εn", "E L(θ_priv) − L*",
               [Series("σ_B calibrated (Lemma 5)", ens, full_m, full_m - 1.96 * full_se, full_m + 1.96 * full_se,
@@ -1465,7 +1573,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
         Panel(f"fixed k = {g['k']}, εn = {g['eps_flat'] * n:g}", "p", "E L(θ_priv) − L*",
               [Series("σ_B calibrated", g["ps"], flat_m, flat_m - 1.96 * flat_se, flat_m + 1.96 * flat_se,
                       style="points")], xscale="log", yscale="log")])
-    evidence = (f"εn: {d_rate.phrase()}; p: {d_flat.phrase()}; diagnosis: {crit} (z₀ the one-release multiplier of "
+    evidence = (f"εn: {d_rate.phrase()}; p: {d_flat.phrase()}; privacy: {d_priv.reason}; diagnosis: {crit} "
+                f"(z₀ the one-release multiplier of "
                 f"(ε/2, δ/2)); excess risk {full_m[0]:.3g} → {full_m[-1]:.3g} over εn ∈ [{ens[0]:g}, {ens[-1]:g}] "
                 "(loss at "
                 f"θ = 0: {float(outs[0]['loss0']):.3g}; slope {_fmt_ci(fit_full.slope)} against the claimed ≤ −1; "
@@ -1476,18 +1585,67 @@ def corollary6(budget: str, seed: int) -> Outcome:
                "slope_eps_n_hi": fit_full.slope.hi, "slope_eps_n_no_precond_noise": fit_grad.slope.estimate,
                "ratio_slope_eps_n": d_rate.estimate, "ratio_slope_p": d_flat.estimate,
                "min_noise_to_signal_z0_eps": float(nsr.min()), "max_noise_to_signal_z0_eps": float(nsr.max()),
-               "min_eq25_bound": float(b25.min()), "trivial_bound": trivial}
+               "min_eq25_bound": float(b25.min()), "trivial_bound": trivial,
+               "privacy_max_canary_mu_over_accountant_mu": d_priv.estimate}
     for e, a, b in zip(g["epsilons"], full_m, grad_m):
         figures[f"excess_eps{e:g}"] = float(a)
         figures[f"excess_no_precond_noise_eps{e:g}"] = float(b)
     counter = None
-    if verdict == "violated":
+    if verdict == "violated" and d_priv.verdict == decide.Verdict.VIOLATED:
+        counter = {"privacy": d_priv.reason, "canary_mu_over_accountant_mu": d_priv.estimate, "n": n,
+                   "epsilons": list(g["epsilons"])}
+    elif verdict == "violated":
         counter = ({"eps_n": ens.tolist(), "excess": full_m.tolist(), "rate": rate.tolist(),
                     "ratio_slope_lower_family": d_rate.violated_bound, "p": g["p_rate"], "k": g["k"], "n": n}
                    if d_rate.verdict == decide.Verdict.VIOLATED else
                    {"p": list(g["ps"]), "excess": flat_m.tolist(), "ratio_slope_lower_family": d_flat.violated_bound})
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=[d_rate, d_flat])
+                   decisions=[d_rate, d_flat, d_priv])
+
+
+def cor6_privacy_decision(n: int, steps: list, epsilons) -> decide.Decision:
+    """The privacy half of Corollary 6, exact (no runs): at each (ε, T) of the sweep, the μ-GDP parameter that the
+    worst-case pair of the noisy AdaGrad audits (:func:`na_adagrad_audit_datasets`, zero-out, L = 1; its G_t moves
+    by ~1.0 of Lemma 5's rigorous √2·L√t/n) attains under the task's calibration (σ_b = z√T·L/n, σ_B(t) =
+    z√T·Δ_t/√2, Δ_t from lemma5_rigorous, z the (ε/2, δ/2) one-release multiplier) may not exceed the accountant's
+    √(2T)/(z√T) — violated above 1 + NA_MU_RTOL (a leak for that pair), holds otherwise.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : list of int
+        T per ε (the task's T = (εn)²).
+    epsilons : sequence of float
+        The swept ε (δ = COR6_DELTA).
+
+    Returns
+    -------
+    verify.decide.Decision
+        The estimate is the largest μ ratio over the sweep.
+
+    Raises
+    ------
+    ValueError
+        When COR6_DELTA differs from the audits' AUDIT_DELTA (the pair's calibration uses the latter).
+    """
+    if COR6_DELTA != AUDIT_DELTA:
+        raise ValueError("cor6_privacy_decision needs COR6_DELTA == AUDIT_DELTA")
+    ratios = []
+    for T, e in zip(steps, epsilons):
+        w = na_adagrad_release_direction(n, int(T), "zero_out", 1.0, float(e))
+        ratios.append(w["mu"] / w["mu_accountant"])
+    i = int(np.argmax(ratios))
+    a = float(ratios[i])
+    ctrl = decide.Control("the worst-case pair's exact μ under the task's calibration vs the accountant's μ (exact, "
+                          "no runs)", 0.0, "none (exact)", NA_MU_RTOL, None)
+    where = f"ε = {float(epsilons[i]):g}, T = {int(steps[i])}, n = {n}"
+    if a > 1.0 + NA_MU_RTOL:
+        return decide.Decision(decide.Verdict.VIOLATED, ctrl, a, a, a,
+                               f"the pair attains μ = {a:.6g} × the accountant's at {where} (> 1: not (ε, δ)-DP, "
+                               "exact)")
+    return decide.Decision(decide.Verdict.HOLDS, ctrl, a, a, a,
+                           f"the pair's μ is at most {a:.6g} × the accountant's ({where})")
 
 
 # ======================================================================================
@@ -1509,6 +1667,11 @@ NA_AUDITS = {
     "noisy_adagrad_composed": ("noisy_adagrad", "zero_out", ((16, 4),)),
 }
 NA_AUDIT_SCORES = {"dp_gd": ("last",), "noisy_adagrad": ("releases",)}
+#: gradient bounds L ≠ 1 at which the DP-GD audits' exact half (accountant ε of Theorem 5.1's σ within the nominal ε)
+#: is also decided; no runs (one large L: ~0.35 s of accountant per configuration)
+NA_DPGD_PRIVACY_L = (1e2,)
+#: the gradient bound L ≠ 1 at which the noisy AdaGrad audits' exact μ half is also computed (the pair scaled by L)
+NA_ADAGRAD_EXACT_L = 1e2
 NA_AUDIT_TESTS = sum(len(cfgs) * len(NA_AUDIT_SCORES[m]) for m, _, cfgs in NA_AUDITS.values())  # Bonferroni
 # noisy AdaGrad's audit pair: the targets are so far that no iterate reaches them (every gradient keeps its sign)
 NA_ADAGRAD_AUDIT_FAR = 1e12
@@ -1558,7 +1721,7 @@ def _na_adjacency(adjacency: str) -> str:
     return choice("adjacency", adjacency, tuple(NA_AUDIT_SENSITIVITY))
 
 
-def na_dpgd_audit_sigma(n: int, steps: int, adjacency: str = "zero_out") -> float:
+def na_dpgd_audit_sigma(n: int, steps: int, adjacency: str = "zero_out", gradient_bound: float = 1.0) -> float:
     """DP-GD's σ as Theorem 5.1's check sets it (nominal ε = AUDIT_EPSILON, δ = AUDIT_DELTA), for the audit's
     adjacency: L = 1 for zero-out; for replace-one the sensitivity 2L/n takes the place of L/n (L → 2).
 
@@ -1570,6 +1733,8 @@ def na_dpgd_audit_sigma(n: int, steps: int, adjacency: str = "zero_out") -> floa
         T.
     adjacency : str
         "zero_out" or "replace_one".
+    gradient_bound : float
+        The records' gradient bound L (the audit's canary has L = 1; the exact half also evaluates other L).
 
     Returns
     -------
@@ -1577,7 +1742,7 @@ def na_dpgd_audit_sigma(n: int, steps: int, adjacency: str = "zero_out") -> floa
         σ.
     """
 
-    L = float(NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)])
+    L = float(NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)]) * float(gradient_bound)
     return float(numeric(tn.theorem5_1_sigma())(L=L, T=steps, delta=AUDIT_DELTA, epsilon=AUDIT_EPSILON, n=n))
 
 
@@ -1682,16 +1847,19 @@ def na_adagrad_audit_datasets(n: int, adjacency: str = "zero_out", p: int = NA_A
     return make(X0, y0), make(X, y1)
 
 
-def _na_adagrad_noise(n: int, steps: int, adjacency: str):
-    """(z, σ_b, σ_B(t)) of Corollary 6's calibration for the audit's adjacency (see na_adagrad_audit_task)."""
+def _na_adagrad_noise(n: int, steps: int, adjacency: str, gradient_bound: float = 1.0, epsilon: float | None = None):
+    """(z, σ_b, σ_B(t)) of Corollary 6's calibration for the audit's adjacency (see na_adagrad_audit_task), for
+    records of gradient bound L = ``gradient_bound`` and the nominal ``epsilon`` (None: AUDIT_EPSILON)."""
     k = NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)]
-    z = na_adagrad_audit_multiplier(steps)
+    L = float(gradient_bound)
+    z = (na_adagrad_audit_multiplier(steps) if epsilon is None else
+         half_budget_multiplier(float(epsilon), AUDIT_DELTA) * math.sqrt(steps))
     t = np.arange(1, steps + 1, dtype=float)
-    delta_t = np.asarray(numeric(tn.lemma5_rigorous())(L=1.0, t=t, n=n), float)  # Frobenius sensitivity of G_t
+    delta_t = np.asarray(numeric(tn.lemma5_rigorous())(L=L, t=t, n=n), float)  # Frobenius sensitivity of G_t
     # σ_B(t) solves goe_noise_multiplier(σ_B, kΔ_t) = z at every t: solved from the theory's own expression at the
     # actual (z, Δ_t) (not read off at σ = Δ = 1, where any power of σ and Δ looks the same)
     sigma_B = _goe_sigma_for(z, k * delta_t)
-    return z, k * z / n, sigma_B
+    return z, k * z * L / n, sigma_B
 
 
 def _goe_sigma_for(multiplier: float, sensitivity: np.ndarray) -> np.ndarray:
@@ -1716,7 +1884,8 @@ def _goe_sigma_for(multiplier: float, sensitivity: np.ndarray) -> np.ndarray:
     return np.where(err_lo <= err_hi, lo, hi)
 
 
-def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out") -> dict:
+def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out", gradient_bound: float = 1.0,
+                                 epsilon: float | None = None) -> dict:
     """The Gaussian likelihood-ratio direction of noisy AdaGrad's 2T releases for the audit pair, fixed before
     any run from the datasets and the *calibrated* noise (what the accountant is told).
 
@@ -1736,6 +1905,11 @@ def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out"
         T.
     adjacency : str
         "zero_out" or "replace_one".
+    gradient_bound : float
+        L: the pair's records scaled by L (gradients ×L, G_t ×L: both positively homogeneous) and the noise
+        calibrated for that L (the runs use L = 1; the exact μ half also evaluates other L).
+    epsilon : float or None
+        The nominal ε of the calibration (None: AUDIT_EPSILON).
 
     Returns
     -------
@@ -1744,8 +1918,9 @@ def na_adagrad_release_direction(n: int, steps: int, adjacency: str = "zero_out"
         ``preconditioner_gap`` (per t).
     """
     d0, d1 = na_adagrad_audit_datasets(n, adjacency)
-    z, sigma_b, sigma_B = _na_adagrad_noise(n, steps, adjacency)
-    g0, g1 = d0.gradient(np.zeros(NA_AUDIT_P)), d1.gradient(np.zeros(NA_AUDIT_P))
+    z, sigma_b, sigma_B = _na_adagrad_noise(n, steps, adjacency, gradient_bound, epsilon)
+    g0 = float(gradient_bound) * d0.gradient(np.zeros(NA_AUDIT_P))
+    g1 = float(gradient_bound) * d1.gradient(np.zeros(NA_AUDIT_P))
 
     def root(S):
         w, U = np.linalg.eigh(S)
@@ -1887,19 +2062,36 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
             rows.append(dict(n=n, steps=T, adjacency=adjacency, score=s, noise_multiplier=z, accountant_epsilon=acct,
                              audit_epsilon_lb=b.epsilon_lb, audit_fpr_hi=b.fpr_hi, audit_fnr_hi=b.fnr_hi,
                              audit_method=b.method, audit_mu_lb=b.mu_lb, canary_mu_over_accountant_mu=attain))
+    big = []
+    if mech == "noisy_adagrad":
+        # the exact μ also for the pair's records scaled to gradient bound L = NA_ADAGRAD_EXACT_L, the noise
+        # calibrated for that L (no runs): the calibration is for every L, a wrong power of L shows only away from 1
+        big = [(n, T, (lambda w: w["mu"] / w["mu_accountant"])(
+            na_adagrad_release_direction(n, T, adjacency, NA_ADAGRAD_EXACT_L)), NA_ADAGRAD_EXACT_L)
+            for n, T in configs]
+        for k, (_, _, a, _) in enumerate(big):
+            figures[f"canary_mu_over_accountant_mu_L{NA_ADAGRAD_EXACT_L:g}_{k}"] = a
     labels = [f"n={r['n']} T={r['steps']} ({r['score']} score)" for r in rows]
     out = audit_outcome(f"audit_{name}", f"Privacy audit of noisy_adagrad {name}", rows, labels, trials=trials,
                         level=level, budget=budget, family="the ledger's statistical tests", figures=figures)
     if mech == "noisy_adagrad":
-        out = _with_exact_mu(out, [(n, T, figures[f"canary_mu_over_accountant_mu_{k}"])
-                                   for k, (n, T) in enumerate(configs)])
+        out = _with_exact_mu(out, [(n, T, figures[f"canary_mu_over_accountant_mu_{k}"], 1.0)
+                                   for k, (n, T) in enumerate(configs)] + big)
     else:  # Theorem 5.1's σ at the nominal (ε, δ): its accountant ε may not exceed the nominal ε (exact, no runs)
         k_sens = NA_AUDIT_SENSITIVITY[adjacency]
         decs = [sigma_promise(na_dpgd_audit_sigma(n, T, adjacency) * n / k_sens, T, AUDIT_EPSILON, AUDIT_DELTA,
                               f"n={n} T={T}: Theorem 5.1's σ at nominal ε = {AUDIT_EPSILON:g} is "
                               f"({AUDIT_EPSILON:g}, {AUDIT_DELTA:g})-DP ({adjacency})")
                 for n, T in configs]
-        out = _with_exact(out, decs, [{"n": n, "steps": T} for n, T in configs])
+        where = [{"n": n, "steps": T} for n, T in configs]
+        # the same exact promise for records of gradient bound L ≠ 1 (σ at that L, multiplier σn/(kL)): the
+        # calibration is for every L, and a wrong power of L shows only away from L = 1
+        for Lg in NA_DPGD_PRIVACY_L:
+            decs += [sigma_promise(na_dpgd_audit_sigma(n, T, adjacency, Lg) * n / (k_sens * Lg), T, AUDIT_EPSILON,
+                                   AUDIT_DELTA, f"n={n} T={T} L={Lg:g}: Theorem 5.1's σ at nominal ε = "
+                                   f"{AUDIT_EPSILON:g} within the nominal ε ({adjacency})") for n, T in configs]
+            where += [{"n": n, "steps": T, "L": Lg} for n, T in configs]
+        out = _with_exact(out, decs, where)
     return out
 
 
@@ -1932,20 +2124,22 @@ def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
     mechanism's own noise (computed from the datasets and the calibrated σ's, no runs; the likelihood-ratio score
     is exactly Gaussian) may not exceed the accountant's √(2T)/z — if it does, this pair alone is less private than
     the accountant says, whatever the runs show.  Violated above 1 + NA_MU_RTOL, holds otherwise."""
-    bad = [(n, T, a) for n, T, a in attained if a > 1.0 + NA_MU_RTOL]
+    bad = [(n, T, a, L) for n, T, a, L in attained if a > 1.0 + NA_MU_RTOL]
     worst = max(attained, key=lambda x: x[2])
     ctrl = decide.Control("the canary's exact μ (mechanism noise) vs the accountant's μ = √(2T)/z (exact, no runs)",
                           0.0, "none (exact)", NA_MU_RTOL, None)
     if bad:
-        n, T, a = bad[0]
+        n, T, a, L = bad[0]
         dec = decide.Decision(decide.Verdict.VIOLATED, ctrl, a, a, a,
-                              f"n={n} T={T}: the canary attains μ = {a:.6g} × the accountant's μ (> 1: a leak, exact)")
+                              f"n={n} T={T} L={L:g}: the canary attains μ = {a:.6g} × the accountant's μ (> 1: a "
+                              "leak, exact)")
         return Outcome(verdict="violated", evidence=f"{dec.reason}; {out.evidence}", numbers=out.numbers,
-                       counterexample={"n": n, "steps": T, "canary_mu_over_accountant_mu": a}, plots=out.plots,
-                       decisions=list(out.decisions) + [dec])
-    n, T, a = worst
+                       counterexample={"n": n, "steps": T, "L": L, "canary_mu_over_accountant_mu": a},
+                       plots=out.plots, decisions=list(out.decisions) + [dec])
+    n, T, a, L = worst
     dec = decide.Decision(decide.Verdict.HOLDS, ctrl, a, a, a,
-                          f"the canary's exact μ is at most {a:.6g} × the accountant's (n={n} T={T})")
+                          f"the canary's exact μ is at most {a:.6g} × the accountant's (n={n} T={T} L={L:g}; "
+                          f"records' gradient bounds L ∈ {sorted({x[3] for x in attained})})")
     ev = out.evidence
     tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
     ev = f"{ev[:len(ev) - len(tail)]}; {dec.reason}{tail}"
@@ -1966,7 +2160,9 @@ _NA_AUDIT_METHOD = ("Threshold on a quarter of the runs, error rates on the rest
 _NA_DPGD_THREAT = (
     "The calibration itself is decided exactly (no runs): dp-accounting's PLD bracket (grid 1e-4) of the T steps at "
     "σn/(sensitivity) may not exceed the nominal ε = 4 (violated if its lower end does; with the audit's own "
-    "accountant the kernel and the promise would otherwise move together under a wrong σ). "
+    "accountant the kernel and the promise would otherwise move together under a wrong σ); the same at records' "
+    "gradient bound L = 100 (σ at that L; the calibration is for every L, and a wrong power of L shows only away "
+    "from L = 1). "
     "Threat model: every iterate is released (the accountant composes all T noisy steps); the score is the last "
     "iterate's θ_T[0], which for this canary (constant gradient, i.i.d. isotropic noise) carries the whole likelihood "
     "ratio of the T iterates — the released average iterate sums θ_0..θ_{{T−1}} and misses the last step, so it "
