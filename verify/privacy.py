@@ -102,6 +102,52 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------------------
+# A memo of dp-accounting's answers in this process, by the exact arguments of the call
+# --------------------------------------------------------------------------------------
+#: ε (or a yes/no) dp-accounting already returned in this process, keyed by every argument of the call that
+#: determines it (:func:`_memo_key`).  Searches ask again for points they have seen (a calibration's last
+#: multiplier, the same bracket start for every T, the same mechanism in two claims of one worker process); the
+#: answer is the accountant's own float, so a hit changes no number.  Failures are not stored (they raise again).
+_ACCOUNTANT_MEMO: dict = {}
+_ACCOUNTANT_MEMO_MAX = 1 << 14  # entries kept before the memo is emptied (each is a key and a float)
+
+
+class _Unkeyable(Exception):
+    """An argument the memo cannot key exactly (the call then goes to dp-accounting unmemoised)."""
+
+
+def _memo_key(value):
+    """An exact, hashable key of ``value``: a dp-accounting event by its class and every field, recursively.
+
+    Numbers keep their type (1 and 1.0 are different keys); sequences and arrays keep their order, dtype and
+    bytes.  Raises :class:`_Unkeyable` for anything else.
+    """
+    fields = getattr(type(value), "__attrs_attrs__", None)  # dp-accounting's events are attrs classes
+    if isinstance(value, dpe.DpEvent) and fields is not None:
+        return (type(value).__qualname__,) + tuple((f.name, _memo_key(getattr(value, f.name))) for f in fields)
+    if isinstance(value, (bool, int, float, str, type(None), NeighboringRelation)):
+        return (type(value).__name__, value)
+    if isinstance(value, (list, tuple)):
+        return ("seq",) + tuple(_memo_key(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape, value.tobytes())
+    raise _Unkeyable(type(value).__name__)
+
+
+def _memoised(key, compute):
+    """``compute()``, or the value it returned before for ``key`` in this process."""
+    try:
+        return _ACCOUNTANT_MEMO[key]
+    except KeyError:
+        pass
+    value = compute()
+    if len(_ACCOUNTANT_MEMO) >= _ACCOUNTANT_MEMO_MAX:
+        _ACCOUNTANT_MEMO.clear()
+    _ACCOUNTANT_MEMO[key] = value
+    return value
+
+
+# --------------------------------------------------------------------------------------
 # The accountant call, written once
 # --------------------------------------------------------------------------------------
 def epsilon_of(
@@ -164,11 +210,20 @@ def _epsilon_of(event, delta, accountant, neighboring_relation, value_discretiza
     if not acc.supports(event):
         raise InvalidParameter("accountant", f"one that supports {type(event).__name__} "
                                f"under {neighboring_relation.name}", accountant)
-    with _accounting(params):
-        if accountant == "pld":
-            _check_pld_grid(event, delta, vdi, params)
-        acc.compose(event)
-        return _finite_epsilon(float(acc.get_epsilon(delta)), params)
+
+    def compute() -> float:
+        with _accounting(params):
+            if accountant == "pld":
+                _check_pld_grid(event, delta, vdi, params)
+            acc.compose(event)
+            return _finite_epsilon(float(acc.get_epsilon(delta)), params)
+
+    try:
+        key = ("epsilon_of", _memo_key(event), delta, accountant, neighboring_relation,
+               vdi if accountant == "pld" else None)
+    except _Unkeyable:
+        return compute()
+    return _memoised(key, compute)
 
 
 # --------------------------------------------------------------------------------------
@@ -544,10 +599,17 @@ class Mechanism:
         if self.sampling != "with_replacement":
             return _epsilon_of(self.event(), delta, accountant, self.neighboring_relation,
                                value_discretization_interval, self._params)
+        _require_pld(accountant)
+        vdi = 1e-4 if value_discretization_interval is None else _vdi(value_discretization_interval)
+        return _memoised(("with_replacement_epsilon", self, delta, vdi),
+                         lambda: self._with_replacement_epsilon(delta, vdi))
+
+    def _with_replacement_epsilon(self, delta: float, vdi: float) -> float:
+        """:meth:`epsilon` with replacement, ``delta`` and the grid ``vdi`` validated."""
         reserve = TRUNCATION_DELTA_SHARE * delta
         eps_guess = math.log(1e4)
         while True:
-            pld, tail = self._truncated_pld(accountant, reserve, eps_guess, value_discretization_interval, delta)
+            pld, tail = self._truncated_pld("pld", reserve, eps_guess, vdi, delta)
             with _accounting(self._params):
                 eps = _finite_epsilon(float(pld.get_epsilon_for_delta(delta - reserve)), self._params)
             if eps <= eps_guess or tail <= _SMALLEST_TAIL:
@@ -595,10 +657,7 @@ class Mechanism:
 
     def _truncated_pld(self, accountant: str, reserve: float, epsilon: float, vdi: float | None, delta: float):
         """T-step PLD with replacement, K cut at a power-of-ten tail with steps·tail·e^ε ≤ reserve."""
-        if accountant != "pld":
-            raise InvalidParameter(
-                "accountant", "'pld' for sampling with replacement (dp-accounting's RDP "
-                "accountant does not support sampling with replacement)", accountant)
+        _require_pld(accountant)
         vdi = 1e-4 if vdi is None else _vdi(vdi)
         exponent = math.floor(max((math.log(reserve / self.steps) - epsilon) / math.log(10.0), -400.0))
         tail = max(min(10.0 ** exponent, 1e-14), _SMALLEST_TAIL)
@@ -611,6 +670,13 @@ class Mechanism:
             _check_pld_grid(dpe.SelfComposedDpEvent(ev, self.steps), delta, vdi, self._params, proxy)
             step = _with_replacement_step_pld(self.n, self.batch_size, self.noise_multiplier, tail, vdi)
             return step.self_compose(self.steps), tail
+
+
+def _require_pld(accountant: str) -> None:
+    if accountant != "pld":
+        raise InvalidParameter(
+            "accountant", "'pld' for sampling with replacement (dp-accounting's RDP "
+            "accountant does not support sampling with replacement)", accountant)
 
 
 @lru_cache(maxsize=8)

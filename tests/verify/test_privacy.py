@@ -175,3 +175,49 @@ def test_bad_input_names_the_parameter(call, name):
         call()
     assert info.value.name == name
     assert str(info.value).startswith(name)
+
+
+def test_accountant_memo_keys_every_argument_exactly():
+    from verify.privacy import _memo_key, _Unkeyable
+
+    g = dpe.PoissonSampledDpEvent(0.1, dpe.GaussianDpEvent(1.0))
+    assert _memo_key(g) == _memo_key(dpe.PoissonSampledDpEvent(0.1, dpe.GaussianDpEvent(1.0)))
+    others = [dpe.PoissonSampledDpEvent(0.1, dpe.GaussianDpEvent(1.0 + 2**-52)),
+              dpe.PoissonSampledDpEvent(0.1, dpe.LaplaceDpEvent(1.0)),
+              dpe.SampledWithoutReplacementDpEvent(10, 1, dpe.GaussianDpEvent(1.0)),
+              dpe.PoissonSampledDpEvent(0.1, dpe.GaussianDpEvent(1))]  # an int is another key
+    assert len({_memo_key(e) for e in [g] + others}) == 1 + len(others)
+    composed = dpe.ComposedDpEvent([g, dpe.GaussianDpEvent(2.0)])
+    assert _memo_key(composed) != _memo_key(dpe.ComposedDpEvent([dpe.GaussianDpEvent(2.0), g]))
+    with pytest.raises(_Unkeyable):
+        _memo_key(object())
+
+
+def test_accountant_memo_returns_the_accountants_own_answer(monkeypatch):
+    from verify import privacy
+
+    monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
+    event = dpe.SelfComposedDpEvent(dpe.PoissonSampledDpEvent(0.05, dpe.GaussianDpEvent(1.1)), 300)
+    first = epsilon_of(event, 1e-5, "rdp")
+    assert len(privacy._ACCOUNTANT_MEMO) == 1
+    # the second call is answered from the memo: the same float (a fresh accountant gives it too)
+    assert epsilon_of(event, 1e-5, "rdp") == first
+    assert len(privacy._ACCOUNTANT_MEMO) == 1
+    monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
+    assert epsilon_of(event, 1e-5, "rdp") == first
+    # another delta, accountant or grid is another entry
+    epsilon_of(event, 1e-6, "rdp")
+    epsilon_of(event, 1e-5, "pld", value_discretization_interval=1e-2)
+    assert len(privacy._ACCOUNTANT_MEMO) == 3
+    # with replacement: the whole truncated-PLD answer is kept, keyed by the mechanism, delta and grid
+    mech = Mechanism("with_replacement", 2.0, 20, n=1000, batch_size=40)
+    eps = mech.epsilon(1e-5, value_discretization_interval=1e-3)
+    assert mech.epsilon(1e-5, value_discretization_interval=1e-3) == eps
+    assert mech.epsilon(1e-5, value_discretization_interval=2e-3) != eps
+    # failures are not stored: they raise again
+    bad = dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(1e-3), 10)
+    n = len(privacy._ACCOUNTANT_MEMO)
+    for _ in range(2):
+        with pytest.raises(InvalidParameter):
+            epsilon_of(bad, 1e-5, "pld", value_discretization_interval=1e-4)
+    assert len(privacy._ACCOUNTANT_MEMO) == n
