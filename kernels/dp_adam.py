@@ -494,6 +494,47 @@ def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fa
     return neg
 
 
+@njit(cache=True, nogil=True)
+def _round_given(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out, row_major):
+    # round_with(..., draw=False) without its Generator argument: :func:`step`'s route.  Numba unboxes a Generator
+    # on every call (several ctypes casts), which cost step() more than its round at small d.  The same helpers
+    # in the same order as round_with's given-noise path, so the same bits.
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
+    B, d = grads.shape
+    stp = variant == 3 or variant == 5
+    c2p = 1.0 - beta2**t
+    if row_major:
+        for j in range(d):
+            gbar_out[j] = 0.0
+    for i in range(B):
+        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+        if row_major:
+            fi = fac[i]
+            row = grads[i]
+            for j in range(d):
+                gbar_out[j] += fi * row[j]
+    neg = 0
+    blk = np.empty(_BLOCK)
+    for j0 in range(0, d, _BLOCK):
+        n = min(d, j0 + _BLOCK) - j0
+        if row_major:
+            avg = gbar_out[j0:j0 + n]
+        else:
+            avg = blk[:n]
+        neg += _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub,
+                             gbar_out, row_major)
+    return neg
+
+
+def _finite_vector(name: str, arr, d: int) -> np.ndarray:
+    """``dpvalidate.finite_array(name, arr, shape=(d,))``, answered at once for a finite C-contiguous float64 (d,)
+    array (which it returns as is)."""
+    if (type(arr) is np.ndarray and arr.dtype == np.float64 and arr.shape == (d,) and arr.flags.c_contiguous
+            and np.isfinite(arr).all()):
+        return arr
+    return V.finite_array(name, arr, shape=(d,))
+
+
 @functools.lru_cache(maxsize=1)
 def _last_level_cache_bytes() -> int:
     """The largest CPU cache this machine reports (Linux sysfs), or 8 MiB when it reports none."""
@@ -1117,8 +1158,8 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
         raise V.InvalidParameter("grads", f"a (batch, {d}) array of numbers", type(grads).__name__) from None
     if grads.ndim != 2 or grads.shape[1] != d:
         raise V.InvalidParameter("grads", f"a (batch, {d}) array", f"shape {grads.shape}")
-    zm = V.finite_array("zm", zm, shape=(d,))
-    zv = zm if zv is None else V.finite_array("zv", zv, shape=(d,))
+    zm = _finite_vector("zm", zm, d)
+    zv = zm if zv is None else _finite_vector("zv", zv, d)
     if gbar_out is not None and not (isinstance(gbar_out, np.ndarray) and gbar_out.dtype == np.float64
                                      and gbar_out.shape == (d,) and gbar_out.flags.c_contiguous):
         raise V.InvalidParameter("gbar_out", f"a C-contiguous float64 array of shape ({d},)", type(gbar_out).__name__)
@@ -1130,14 +1171,14 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
     threads = V.integer("threads", threads, 1)
     try:
         if threads == 1:
-            neg = round_with(*args, _DUMMY_RNG, False, fac, gb, row_major_fits(d))
+            neg = _round_given(*args, fac, gb, row_major_fits(d))
         else:
             neg = with_threads(threads, round_parallel_with, *args, fac, gb)
     except ZeroDivisionError:  # v̂ overflowed to inf, so a scale 1/(√v̂ + ξ) became 0 and the round divided by it
         raise V.InvalidParameter("grads, cfg", "small enough that the round stays within float64 range (its second "
                                  "moment overflowed; scale the gradients, sigma or clip_norm down)") from None
     state.t += 1
-    if not np.all(np.isfinite(gb)):  # NaN/inf in a record survives clipping into the clean average (O(d) check)
+    if not np.isfinite(gb).all():  # NaN/inf in a record survives clipping into the clean average (O(d) check)
         raise V.InvalidParameter("grads", "finite (no NaN or inf)", "a non-finite entry")
     return int(neg)
 

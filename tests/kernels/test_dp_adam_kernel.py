@@ -268,3 +268,28 @@ def test_bad_input_names_the_parameter():
         kdp.synthetic_gradients(alignment=2.0)
     with pytest.raises(InvalidParameter, match="zero_fraction"):
         kdp.sparse_logistic_1d(zero_fraction=1.0)
+
+
+def test_step_matches_round_with_given_noise_bit_for_bit():
+    # step() runs its own Generator-free copy of round_with's given-noise path (_round_given): the same bits
+    rng = np.random.default_rng(7)
+    for variant in kd.VARIANTS:
+        for opt in ("adam", "adagrad"):
+            d = int(rng.choice([1, 3, 700, 1500]))  # 1500: several 512-coordinate blocks
+            B = int(rng.integers(1, 9))
+            cfg = kd.RoundConfig(variant=variant, optimizer=opt, lr=0.05, beta1=0.9, beta2=0.99, xi=1e-8,
+                                 clip_norm=float(rng.choice([0.1, 10.0])), sigma=0.5, batch_size=B).validated()
+            s1, s2 = kd.State.zeros(d), kd.State.zeros(d)
+            for t in range(4):
+                g = rng.standard_normal((B, d)) * 3
+                zm, zv = rng.standard_normal(d), rng.standard_normal(d)
+                gb1, gb2 = np.empty(d), np.empty(d)
+                n1 = kd.step(cfg, s1, g, zm, zv, 1.3, 0.01 * t, gb1)
+                prm = kd.adam_params(cfg, *kd.noise_stds(cfg, 1.3))
+                n2 = kd.round_with(g, s2.theta, s2.m, s2.v, s2.vclean, s2.t, prm, 0.01 * t, zm, zv, kd._DUMMY_RNG,
+                                   False, np.empty(B), gb2, kd.row_major_fits(d))
+                s2.t += 1
+                assert n1 == n2, (variant, opt, t)
+                for k in ("theta", "m", "v", "vclean"):
+                    assert np.array_equal(getattr(s1, k), getattr(s2, k)), (variant, opt, t, k)
+                assert np.array_equal(gb1, gb2)
