@@ -410,6 +410,26 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc
 
 
 @njit(cache=True, nogil=True)
+def _clip_pass(grads, v, t, prm, fac, gbar_out, row_major):
+    # pass 1 of round_with / _round_given: per-record (scaled) norms -> clip factors ``fac`` (row-major: and the
+    # clipped sum in ``gbar_out``, each row added right after its norm, while it is in cache)
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
+    B, d = grads.shape
+    stp = variant == 3 or variant == 5
+    c2p = 1.0 - beta2**t
+    if row_major:
+        for j in range(d):
+            gbar_out[j] = 0.0
+    for i in range(B):
+        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+        if row_major:
+            fi = fac[i]
+            row = grads[i]
+            for j in range(d):
+                gbar_out[j] += fi * row[j]
+
+
+@njit(cache=True, nogil=True)
 def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major=False):
     """One round on caller-owned state (theta, m, v, vclean updated in place); t = rounds done before.
 
@@ -454,21 +474,9 @@ def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fa
     int
         The number of coordinates whose corrected v̂ (before the floor) is negative.
     """
-    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
-    B, d = grads.shape
-    stp = variant == 3 or variant == 5
-    c2p = 1.0 - beta2**t
-    # pass 1: per-record (scaled) norms -> clip factors (row-major: and the clipped sum)
-    if row_major:
-        for j in range(d):
-            gbar_out[j] = 0.0
-    for i in range(B):
-        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-        if row_major:
-            fi = fac[i]
-            row = grads[i]
-            for j in range(d):
-                gbar_out[j] += fi * row[j]
+    variant = prm.variant
+    d = grads.shape[1]
+    _clip_pass(grads, v, t, prm, fac, gbar_out, row_major)
     # pass 2: fused update over coordinates, in cache-sized blocks (records summed block by block)
     neg = 0
     blk = np.empty(_BLOCK)
@@ -499,20 +507,8 @@ def _round_given(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_o
     # round_with(..., draw=False) without its Generator argument: :func:`step`'s route.  Numba unboxes a Generator
     # on every call (several ctypes casts), which cost step() more than its round at small d.  The same helpers
     # in the same order as round_with's given-noise path, so the same bits.
-    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
-    B, d = grads.shape
-    stp = variant == 3 or variant == 5
-    c2p = 1.0 - beta2**t
-    if row_major:
-        for j in range(d):
-            gbar_out[j] = 0.0
-    for i in range(B):
-        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-        if row_major:
-            fi = fac[i]
-            row = grads[i]
-            for j in range(d):
-                gbar_out[j] += fi * row[j]
+    d = grads.shape[1]
+    _clip_pass(grads, v, t, prm, fac, gbar_out, row_major)
     neg = 0
     blk = np.empty(_BLOCK)
     for j0 in range(0, d, _BLOCK):
