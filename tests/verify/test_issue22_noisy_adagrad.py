@@ -158,3 +158,33 @@ def test_theorem15_holds_quick():
 
 def test_theorem15_half_constant_is_refuted():
     assert _mutant_verdict("noisy_adagrad.theorem15", "davis_kahan_sides:rhs*0.5") == "violated"
+
+
+
+# the fixed cases at scales far from 1 (issue 25): a floor or an eq. (25) with exponents a quarter off fails there
+def _proof_k_with_exponents(fn: str, power) -> str:
+    import sympy as sp
+    path = f"theory.noisy_adagrad.{fn}"
+    original = getattr(tn, fn)
+    mutated = mutants.mutate_value(original(), lambda e: e.xreplace({s: s ** sp.Rational(power)
+                                                                   for s in e.free_symbols if s.is_positive}))
+    registry.load_all()
+    mutants.reset_caches()
+    with using(SerialRunner()), mutants.substituted(path, lambda *a, **kw: mutated):
+        return str(registry.REGISTRY["noisy_adagrad.corollary6.proof_k"].check("quick", 0).verdict)
+
+
+def test_corollary6_proof_k_scaled_cases_hold_for_the_true_floor():
+    from verify.papers import noisy_adagrad as na
+    cases = na.proof_route_scaled_cases()
+    assert len(cases) == 27
+    for case in cases:
+        bound, floor, m = na.proof_route_sides(case)
+        assert m == case["grads"].shape[0] - case["k"] + 1 and 0.0 < floor <= bound
+    with pytest.raises(ValueError):
+        na.proof_route_scaled_cases(k=5, T=4)
+
+
+@pytest.mark.parametrize("fn, power", [("corollary6_proof_floor", "5/4"), ("theorem3_1_bound", "3/4")])
+def test_corollary6_proof_k_scaled_cases_catch_exponents_a_quarter_off(fn, power):
+    assert _proof_k_with_exponents(fn, power) == "inconclusive"
