@@ -320,3 +320,42 @@ def test_cor6_claim_is_violated_by_the_privacy_half(monkeypatch):
                         lambda: real().xreplace({s: s ** sp.Rational(5, 4) for s in real().free_symbols}))
     out = vn.corollary6("quick", 0)
     assert out.verdict == "violated" and out.counterexample["canary_mu_over_accountant_mu"] > 1.1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 23: Corollary 6's horizon against C.7's route, exact (SymPy limits in εn)
+# ---------------------------------------------------------------------------------------------------------------
+def _powered(fn_name: str, k):
+    real = getattr(tn, fn_name)
+    return lambda: real().xreplace({s: s**k for s in real().free_symbols if s.is_positive})
+
+
+def test_cor6_horizon_holds_unmutated_with_finite_limits():
+    d = vn.cor6_horizon_decision(3, 1e-5)
+    assert d.verdict == decide.Verdict.HOLDS and d.estimate == 0.0
+    assert "α = 0:" in d.reason and "α = 1/4:" in d.reason and "oo" not in d.reason
+    with pytest.raises(ValueError):
+        vn.cor6_horizon_decision(3, 1.5)
+
+
+@pytest.mark.parametrize("fn_name, k", [("corollary6_T", sp.Rational(3, 4)), ("corollary6_rate", sp.Rational(5, 4))])
+def test_cor6_horizon_catches_a_short_horizon_or_a_too_fast_rate(monkeypatch, fn_name, k):
+    """T = (εn)^{3/2} at α = 0 leaves the route's √(Tr G_T/T) ~ (εn)^{-3/4} above 1/(εn); a rate (εn)^{-5/4} is
+    outgrown by the route's 1/(εn)."""
+    monkeypatch.setattr(tn, fn_name, _powered(fn_name, k))
+    d = vn.cor6_horizon_decision(3, 1e-5)
+    assert d.verdict == decide.Verdict.VIOLATED and d.estimate == 1.0
+
+
+def test_cor6_horizon_a_longer_horizon_or_slower_rate_still_holds(monkeypatch):
+    """The statement is an upper bound in εn: T = (εn)^{5/2} (the route's 1/(εn) term dominates) and a rate
+    (εn)^{-3/4} keep the ratio bounded."""
+    monkeypatch.setattr(tn, "corollary6_T", _powered("corollary6_T", sp.Rational(5, 4)))
+    monkeypatch.setattr(tn, "corollary6_rate", _powered("corollary6_rate", sp.Rational(3, 4)))
+    assert vn.cor6_horizon_decision(3, 1e-5).verdict == decide.Verdict.HOLDS
+
+
+def test_cor6_claim_is_violated_by_the_horizon(monkeypatch):
+    monkeypatch.setattr(tn, "corollary6_T", _powered("corollary6_T", sp.Rational(3, 4)))
+    out = vn.corollary6("quick", 0)
+    assert out.verdict == "violated" and "horizon" in out.counterexample

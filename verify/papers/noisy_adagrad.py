@@ -1521,7 +1521,10 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     "spans less than the decade a violation needs and the verdict is inconclusive, so its mutants survive there by "
     "construction; they are measured at full. The privacy half is decided exactly (no runs, cor6_privacy_decision): "
     "at each (ε, T) of the εn sweep, the worst-case pair of the noisy AdaGrad audits (n = 50, L = 1) may not attain a "
-    "μ above the accountant's under the task's calibration.",
+    "μ above the accountant's under the task's calibration. The horizon is decided exactly too (SymPy, no runs, "
+    "cor6_horizon_decision): at T = corollary6_T, C.7's route for isotropic rank-k gradients (eq. (25) at its best η, "
+    "corollary6_proof_isotropic) over corollary6_rate must stay bounded as εn → ∞ (α = 0 and 1/4; an upper bound, so "
+    "a bounded limit suffices); a horizon with exponents ¾ or a rate with exponents 5/4 makes it unbounded (violated).",
     tests=2,
 )
 def corollary6(budget: str, seed: int) -> Outcome:
@@ -1561,7 +1564,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
                          axis="p", asymptotic=[True] * len(g["ps"]), criterion="every p: the rate has no p in it",
                          margin=COR6_SLOPE_MARGIN)
     d_priv = cor6_privacy_decision(n, [int(o["T"]) for o in outs[:m]], g["epsilons"])
-    verdict = str(decide.combine([d_rate, d_flat, d_priv]))
+    d_horizon = cor6_horizon_decision(g["k"], COR6_DELTA)
+    verdict = str(decide.combine([d_rate, d_flat, d_priv, d_horizon]))
     fig = Figure("corollary6", "noisy_adagrad Corollary 6: private noisy AdaGrad at T = (εn)²", [
         Panel(f"p = {g['p_rate']}, k = {g['k']}, n = {n}, δ = {COR6_DELTA:g}", "εn", "E L(θ_priv) − L*",
               [Series("σ_B calibrated (Lemma 5)", ens, full_m, full_m - 1.96 * full_se, full_m + 1.96 * full_se,
@@ -1573,7 +1577,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
         Panel(f"fixed k = {g['k']}, εn = {g['eps_flat'] * n:g}", "p", "E L(θ_priv) − L*",
               [Series("σ_B calibrated", g["ps"], flat_m, flat_m - 1.96 * flat_se, flat_m + 1.96 * flat_se,
                       style="points")], xscale="log", yscale="log")])
-    evidence = (f"εn: {d_rate.phrase()}; p: {d_flat.phrase()}; privacy: {d_priv.reason}; diagnosis: {crit} "
+    evidence = (f"εn: {d_rate.phrase()}; p: {d_flat.phrase()}; privacy: {d_priv.reason}; horizon: "
+                f"{d_horizon.reason}; diagnosis: {crit} "
                 f"(z₀ the one-release multiplier of "
                 f"(ε/2, δ/2)); excess risk {full_m[0]:.3g} → {full_m[-1]:.3g} over εn ∈ [{ens[0]:g}, {ens[-1]:g}] "
                 "(loss at "
@@ -1586,7 +1591,8 @@ def corollary6(budget: str, seed: int) -> Outcome:
                "ratio_slope_eps_n": d_rate.estimate, "ratio_slope_p": d_flat.estimate,
                "min_noise_to_signal_z0_eps": float(nsr.min()), "max_noise_to_signal_z0_eps": float(nsr.max()),
                "min_eq25_bound": float(b25.min()), "trivial_bound": trivial,
-               "privacy_max_canary_mu_over_accountant_mu": d_priv.estimate}
+               "privacy_max_canary_mu_over_accountant_mu": d_priv.estimate,
+               "horizon_route_over_rate_unbounded": d_horizon.estimate}
     for e, a, b in zip(g["epsilons"], full_m, grad_m):
         figures[f"excess_eps{e:g}"] = float(a)
         figures[f"excess_no_precond_noise_eps{e:g}"] = float(b)
@@ -1594,13 +1600,65 @@ def corollary6(budget: str, seed: int) -> Outcome:
     if verdict == "violated" and d_priv.verdict == decide.Verdict.VIOLATED:
         counter = {"privacy": d_priv.reason, "canary_mu_over_accountant_mu": d_priv.estimate, "n": n,
                    "epsilons": list(g["epsilons"])}
+    elif verdict == "violated" and d_horizon.verdict == decide.Verdict.VIOLATED:
+        counter = {"horizon": d_horizon.reason, "k": g["k"], "delta": COR6_DELTA}
     elif verdict == "violated":
         counter = ({"eps_n": ens.tolist(), "excess": full_m.tolist(), "rate": rate.tolist(),
                     "ratio_slope_lower_family": d_rate.violated_bound, "p": g["p_rate"], "k": g["k"], "n": n}
                    if d_rate.verdict == decide.Verdict.VIOLATED else
                    {"p": list(g["ps"]), "excess": flat_m.tolist(), "ratio_slope_lower_family": d_flat.violated_bound})
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=[d_rate, d_flat, d_priv])
+                   decisions=[d_rate, d_flat, d_priv, d_horizon])
+
+
+#: the decay exponents α at which Corollary 6's horizon is checked against C.7's route (exact, SymPy)
+COR6_HORIZON_ALPHAS = (sp.Integer(0), sp.Rational(1, 4))
+
+
+def cor6_horizon_decision(k: int, delta: float, C: float = 2.0, L: float = 1.0) -> decide.Decision:
+    """Corollary 6's horizon against its proof, exact (SymPy, no runs): at T = corollary6_T, C.7's route for
+    isotropic rank-k gradients (theory.noisy_adagrad.corollary6_proof_isotropic, eq. (25) at its best η) over the
+    rate corollary6_rate must stay bounded as εn → ∞ (the statement is an upper bound in εn: O(rate)), for each α
+    of :data:`COR6_HORIZON_ALPHAS`. A horizon too short leaves the route's Tr(G_T)/T term above 1/(εn); a rate
+    falling faster than 1/(εn) is outgrown by the route's noise term.
+
+    Parameters
+    ----------
+    k : int
+        The rank.
+    delta : float
+        δ (taken as the exact rational of its decimal form).
+    C, L : float
+        Diameter and gradient bound (C = 2, L = 1: the runs' ball and scale; both factor out in εn).
+
+    Returns
+    -------
+    verify.decide.Decision
+        Violated when the limit is infinite at some α, holds when it is finite at every α; the estimate is 1 for an
+        infinite limit, 0 otherwise.
+
+    Raises
+    ------
+    ValueError
+        If delta is not in (0, 1).
+    """
+    if not 0.0 < delta < 1.0:
+        raise ValueError(f"delta must be in (0, 1) (got {delta})")
+    vals = {tn.k: sp.Integer(k), tn.delta: sp.nsimplify(delta), tn.C: sp.nsimplify(C), tn.L: sp.nsimplify(L)}
+    limits = []
+    for a in COR6_HORIZON_ALPHAS:
+        ratio = (tn.corollary6_proof_isotropic().subs(tn.alpha, a) / tn.corollary6_rate()).subs(vals)
+        limits.append(sp.limit(ratio.subs(tn.n, 1), tn.epsilon, sp.oo))  # a function of εn only: n = 1, ε = εn
+    bad = [a for a, lm in zip(COR6_HORIZON_ALPHAS, limits) if not lm.is_finite]
+    ctrl = decide.Control("C.7's route at Corollary 6's T over the rate as εn → ∞ (exact limit, SymPy)", 0.0,
+                          "none (exact)", None, None)
+    where = ", ".join(f"α = {a}: {lm}" for a, lm in zip(COR6_HORIZON_ALPHAS, limits))
+    if bad:
+        return decide.Decision(decide.Verdict.VIOLATED, ctrl, 1.0, 1.0, 1.0,
+                               f"route/rate → ∞ as εn → ∞ at T = corollary6_T ({where}): that horizon and rate are "
+                               "not what the proof gives (exact)")
+    return decide.Decision(decide.Verdict.HOLDS, ctrl, 0.0, 0.0, 0.0,
+                           f"route/rate stays bounded as εn → ∞ at T = corollary6_T ({where})")
 
 
 def cor6_privacy_decision(n: int, steps: list, epsilons) -> decide.Decision:
