@@ -359,3 +359,17 @@ def test_cor6_claim_is_violated_by_the_horizon(monkeypatch):
     monkeypatch.setattr(tn, "corollary6_T", _powered("corollary6_T", sp.Rational(3, 4)))
     out = vn.corollary6("quick", 0)
     assert out.verdict == "violated" and "horizon" in out.counterexample
+
+
+@pytest.mark.parametrize("a", [sp.Integer(0), sp.Rational(1, 4)])
+def test_cor6_route_through_eq25_equals_the_isotropic_closed_form(a):
+    vals = {tn.k: 3, tn.delta: sp.Rational(1, 10**5), tn.C: 2, tn.L: 1, tn.n: 1}
+    for en in (3, 50):
+        lhs = float(vn._cor6_route(a).subs(vals).subs(tn.epsilon, en))
+        rhs = float(tn.corollary6_proof_isotropic().subs(tn.alpha, a).subs(vals).subs(tn.epsilon, en))
+        assert lhs == pytest.approx(rhs, rel=1e-12)
+
+
+def test_cor6_horizon_catches_eq25_with_exponents_three_quarters(monkeypatch):
+    monkeypatch.setattr(tn, "theorem3_1_bound", _powered("theorem3_1_bound", sp.Rational(3, 4)))
+    assert vn.cor6_horizon_decision(3, 1e-5).verdict == decide.Verdict.VIOLATED

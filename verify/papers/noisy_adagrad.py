@@ -1522,9 +1522,10 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     "construction; they are measured at full. The privacy half is decided exactly (no runs, cor6_privacy_decision): "
     "at each (ε, T) of the εn sweep, the worst-case pair of the noisy AdaGrad audits (n = 50, L = 1) may not attain a "
     "μ above the accountant's under the task's calibration. The horizon is decided exactly too (SymPy, no runs, "
-    "cor6_horizon_decision): at T = corollary6_T, C.7's route for isotropic rank-k gradients (eq. (25) at its best η, "
-    "corollary6_proof_isotropic) over corollary6_rate must stay bounded as εn → ∞ (α = 0 and 1/4; an upper bound, so "
-    "a bounded limit suffices); a horizon with exponents ¾ or a rate with exponents 5/4 makes it unbounded (violated).",
+    "cor6_horizon_decision): at T = corollary6_T, C.7's route for isotropic rank-k gradients (theorem3_1_bound at its "
+    "best η, the traces of corollary6_proof_isotropic) over corollary6_rate must stay bounded as εn → ∞ (α = 0 and "
+    "1/4; an upper bound, so a bounded limit suffices); a horizon or an eq. (25) with exponents ¾, or a rate with "
+    "exponents 5/4, makes it unbounded (violated).",
     tests=2,
 )
 def corollary6(budget: str, seed: int) -> Outcome:
@@ -1615,12 +1616,26 @@ def corollary6(budget: str, seed: int) -> Outcome:
 COR6_HORIZON_ALPHAS = (sp.Integer(0), sp.Rational(1, 4))
 
 
+def _cor6_route(a) -> sp.Expr:
+    """C.7's route for isotropic rank-k gradients ‖∇_t‖ = t^(−α) at T = corollary6_T, evaluated through the declared
+    eq. (25) (theorem3_1_bound, γ = 0) at the η minimising its unmutated form, √(a/b) (any η gives an upper bound):
+    the traces as in theory.noisy_adagrad.corollary6_proof_isotropic, to which it is equal unmutated."""
+    T_ = tn.T
+    trg = sp.sqrt(tn.k * T_ ** (1 - 2 * a) / (1 - 2 * a))
+    sum_pinv = tn.k ** sp.Rational(3, 2) * sp.sqrt(1 - 2 * a) * 2 * T_ ** ((1 + 2 * a) / 2) / (1 + 2 * a)
+    noise = tn.sigma_b_calibration() ** 2 * sum_pinv
+    a_, b_ = tn.C**2 * trg / (2 * T_), (sp.Rational(4, 3) * trg + noise / 2) / T_
+    route = tn.theorem3_1_bound().subs({tn.eta: sp.sqrt(a_ / b_), tn.trG: trg, tn.noise_sum: noise, tn.gamma: 0})
+    return route.subs(T_, tn.corollary6_T().subs(tn.alpha, a))
+
+
 def cor6_horizon_decision(k: int, delta: float, C: float = 2.0, L: float = 1.0) -> decide.Decision:
     """Corollary 6's horizon against its proof, exact (SymPy, no runs): at T = corollary6_T, C.7's route for
-    isotropic rank-k gradients (theory.noisy_adagrad.corollary6_proof_isotropic, eq. (25) at its best η) over the
-    rate corollary6_rate must stay bounded as εn → ∞ (the statement is an upper bound in εn: O(rate)), for each α
-    of :data:`COR6_HORIZON_ALPHAS`. A horizon too short leaves the route's Tr(G_T)/T term above 1/(εn); a rate
-    falling faster than 1/(εn) is outgrown by the route's noise term.
+    isotropic rank-k gradients (theorem3_1_bound, eq. (25), at its best η with the traces of
+    theory.noisy_adagrad.corollary6_proof_isotropic) over the rate corollary6_rate must stay bounded as εn → ∞ (the
+    statement is an upper bound in εn: O(rate)), for each α of :data:`COR6_HORIZON_ALPHAS`. A horizon too short
+    leaves the route's Tr(G_T)/T term above 1/(εn); a rate falling faster than 1/(εn) is outgrown by the route's
+    noise term; an eq. (25) with exponents ¾ decays slower than 1/(εn).
 
     Parameters
     ----------
@@ -1647,7 +1662,7 @@ def cor6_horizon_decision(k: int, delta: float, C: float = 2.0, L: float = 1.0) 
     vals = {tn.k: sp.Integer(k), tn.delta: sp.nsimplify(delta), tn.C: sp.nsimplify(C), tn.L: sp.nsimplify(L)}
     limits = []
     for a in COR6_HORIZON_ALPHAS:
-        ratio = (tn.corollary6_proof_isotropic().subs(tn.alpha, a) / tn.corollary6_rate()).subs(vals)
+        ratio = (_cor6_route(a) / tn.corollary6_rate()).subs(vals)
         limits.append(sp.limit(ratio.subs(tn.n, 1), tn.epsilon, sp.oo))  # a function of εn only: n = 1, ε = εn
     bad = [a for a, lm in zip(COR6_HORIZON_ALPHAS, limits) if not lm.is_finite]
     ctrl = decide.Control("C.7's route at Corollary 6's T over the rate as εn → ∞ (exact limit, SymPy)", 0.0,
