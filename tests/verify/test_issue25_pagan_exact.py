@@ -135,6 +135,21 @@ def test_algorithm3_calibration_other_than_the_run_is_not_certified(name):
     assert out.numbers["calibration_points_mismatched"] > 0
 
 
+def test_algorithm3_rounds_not_an_integer_is_never_truncated():
+    # ×0.1: T = ⌈(3/2)log₂ d⌉/10 is 1/2 at d = 10 (no round count: undecided there, not a crash) and 1 at d = 100,
+    # where one round with multiplier √(log(1/δ))/ε is accounted: ε = 1 is exceeded (the mutated statement is false)
+    m = _generic(A3, "algorithm3_rounds:x0.1")
+    with m.apply():
+        assert pagan.alg3_declared_rounds(10) is None and pagan.alg3_declared_rounds(100) == 1
+        assert pagan._alg3_task(10, 1.0, 1e-5)["rounds_valid"] is False
+        cal = pagan.alg3_calibration(10, 1.0, 1e-5)
+        assert not cal["rounds_ok"] and not cal["noise_ok"]
+    out = _run_under(_claim(A3), m)
+    assert out.verdict == "violated" and out.counterexample["d"] == 100 and out.counterexample["rounds"] == 1
+    assert out.numbers["points_unsure"] >= 2 and math.isfinite(out.numbers["max_eps_ratio"])
+    assert pagan.alg3_declared_rounds(10) == 5  # unmutated: ⌈(3/2)·log₂ 10⌉
+
+
 def test_algorithm3_unmutated_quick_holds_with_calibration_checked():
     out = _claim(A3).check("quick", 0)
     assert out.verdict == "holds"

@@ -1260,8 +1260,37 @@ declare_equivalent("pagan.lemma3.2", "lemma3_2_probability:pow0.75", "the mutate
 ALG3_CAL_N = 1000  # the n at which the calibration identities are checked (they hold for every n; r = 1)
 
 
+def alg3_declared_rounds(d: int) -> int | None:
+    """The declared number of rounds T (theory.pagan.algorithm3_rounds) at ``d``, exactly; None when it is not a
+    positive integer (then no mechanism of T Gaussian rounds exists to account for: a round count is not truncated).
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    int or None
+        T, or None when the declared T at ``d`` is not an integer ≥ 1.
+
+    Raises
+    ------
+    TypeError
+        When the declared T still has free symbols once d is substituted.
+    """
+    T = sp.sympify(tp.algorithm3_rounds()).subs(tp.d, d)
+    if T.free_symbols:
+        raise TypeError(f"algorithm3_rounds at d = {d} still has free symbols: {T}")
+    return int(T) if (T.is_integer and T >= 1) else None
+
+
 def _alg3_task(d: int, epsilon: float, delta: float) -> dict:
-    rounds = int(tp.algorithm3_rounds().subs(tp.d, d))
+    rounds = alg3_declared_rounds(d)
+    if rounds is None:  # not a number of rounds: nothing to account for (decided inconclusive, never truncated)
+        nan = float("nan")
+        return {"rounds": 0, "rounds_valid": False, "noise_multiplier": nan, "eps_lo": nan, "eps_hi": nan,
+                "t1_noise_multiplier": nan, "t1_eps_lo": nan, "t1_eps_hi": nan}
     # the multiplier is free of ρ, n and d (their values, those of the calibration check's first round, are only
     # used by a declared form that is not: it then still gets accounted, and the calibration check flags it)
     rho1 = float(kernels.moments.truncation_level(1.0, 1))
@@ -1272,7 +1301,8 @@ def _alg3_task(d: int, epsilon: float, delta: float) -> dict:
     z1 = float(_eval_free(tp.algorithm3_noise_multiplier_t1(), T=rounds, delta=delta, epsilon=epsilon, rho=rho1,
                           n=ALG3_CAL_N, d=d))
     lo1, hi1 = gaussian_epsilon_interval(z1, delta, rounds)
-    return {"rounds": rounds, "noise_multiplier": z, "eps_lo": lo, "eps_hi": hi, "t1_noise_multiplier": z1,
+    return {"rounds": rounds, "rounds_valid": True, "noise_multiplier": z, "eps_lo": lo, "eps_hi": hi,
+            "t1_noise_multiplier": z1,
             "t1_eps_lo": lo1, "t1_eps_hi": hi1}
 
 
@@ -1309,7 +1339,10 @@ def alg3_calibration(d: int, epsilon: float, delta: float, n: int = ALG3_CAL_N) 
         sensitivity gap.
     """
     T_run, rhos, stds = kernels.moments.schedule(n, d, 1.0, epsilon, delta)
-    T_decl = int(tp.algorithm3_rounds().subs(tp.d, d))
+    T_decl = alg3_declared_rounds(d)
+    if T_decl is None:  # not a round count: the declared calibration cannot be Algorithm 3's
+        return dict(rounds_ok=False, rounds_declared=0, rounds_run=int(T_run), sensitivity_ok=True,
+                    sensitivity_gap=float("nan"), t=1, noise_ok=False, noise_gap=float("nan"))
     tol = rounding_tolerance(d, 1.0 / d, 64)  # relative: (d + 64)·eps, a sum of d equal squares and a few flops
     sens_gap, noise_gap, t_worst = -np.inf, 0.0, 1
     e_sens, e_var = tp.algorithm3_sensitivity(), tp.algorithm3_noise_variance()
@@ -1361,7 +1394,8 @@ def alg3_calibration(d: int, epsilon: float, delta: float, n: int = ALG3_CAL_N) 
     "rounds_for(d); the declared sensitivity is never exceeded by the change a neighbouring pair attains (all "
     "records 0 vs one record at ρ_t: ρ_t²√d/n), else violated (counterexample); √(declared variance) and the declared "
     "multiplier times the attained change equal the run's noise std in rounding units, else inconclusive (the "
-    "accountant would certify another mechanism).",
+    "accountant would certify another mechanism). A declared T that is not a positive integer at some d is never "
+    "truncated: there is no mechanism of T rounds to account for, so that point is undecided (inconclusive).",
 )
 def algorithm3(budget: str, seed: int) -> Outcome:
     g = ALG3_GRIDS[by_budget(budget, "quick", "full")]
@@ -1369,6 +1403,8 @@ def algorithm3(budget: str, seed: int) -> Outcome:
     rows = sweep(_alg3_task, points, "pagan.algorithm3 accountant")
     broken = [(p, r) for p, r in zip(points, rows) if float(r["eps_lo"]) > p["epsilon"]]
     unsure = [(p, r) for p, r in zip(points, rows) if float(r["eps_lo"]) <= p["epsilon"] < float(r["eps_hi"])]
+    # a declared T that is not a positive integer: no mechanism to account for, undecided (never truncated)
+    unsure += [(p, r) for p, r in zip(points, rows) if not r.get("rounds_valid", True)]
     # the calibration the accountant is given must be the one Algorithm 3 runs (exact, kernels.moments)
     cal = [(p, alg3_calibration(**p)) for p in points]
     sens_bad = [(p, c) for p, c in cal if not c["sensitivity_ok"]]
@@ -1380,7 +1416,8 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                  if all(float(r["eps_hi"]) <= p["epsilon"] for p, r in zip(points, rows) if p["epsilon"] == e)]
     largest_ok = max([e for e in eps_levels if all(x in ok_levels for x in eps_levels if x <= e)], default=None)
     figures = {"points": len(points), "points_broken": len(broken), "points_unsure": len(unsure),
-               "max_eps_ratio": max(ratio), "largest_eps_kept_everywhere": largest_ok if largest_ok else 0.0,
+               "max_eps_ratio": float(np.nanmax(ratio)),
+               "largest_eps_kept_everywhere": largest_ok if largest_ok else 0.0,
                "t1_points_broken": sum(float(r["t1_eps_lo"]) > p["epsilon"] for p, r in zip(points, rows)),
                "t1_max_eps_ratio": max(float(r["t1_eps_hi"]) / p["epsilon"] for p, r in zip(points, rows)),
                "calibration_points_sensitivity_exceeded": len(sens_bad), "calibration_points_mismatched": len(cal_bad),
@@ -1397,8 +1434,8 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                        reason="neighbouring datasets (all records 0; one record at ρ_t in every coordinate) move a "
                        "round's vector by more than the declared sensitivity")
     evidence = (f"{len(broken)}/{len(points)} (d, ε, δ) points where even the optimistic PLD ε exceeds the promise, "
-                f"{len(unsure)} undecided; worst accountant/promised ε = {max(ratio):.3f}; the promise holds at every "
-                f"grid point only for ε ≤ {largest_ok if largest_ok else 'none'}"
+                f"{len(unsure)} undecided; worst accountant/promised ε = {np.nanmax(ratio):.3f}; the promise holds at "
+                f"every grid point only for ε ≤ {largest_ok if largest_ok else 'none'}"
                 + (f"; smallest counterexample d={counter['d']}, ε={counter['epsilon']:g}, δ={counter['delta']:g}: "
                    f"accountant ε ∈ [{counter['accountant_eps_lower']:.4f}, {counter['accountant_eps_upper']:.4f}]"
                    if broken else "")
