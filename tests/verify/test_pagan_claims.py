@@ -208,3 +208,6 @@ def test_fig1_mechanism_calibration_holds_and_can_fail(monkeypatch):
     monkeypatch.setattr(tp, "noise_multiplier", lambda: real() * tp.epsilon ** sp.Rational(-1, 4))
     dw, _ = pagan.fig1_mechanism_decision(0, 200, algs, (0.1, 4.0))
     assert str(dw.verdict) == "violated"
+    monkeypatch.setattr(tp, "noise_multiplier", lambda: real() / 10)
+    d10, _ = pagan.fig1_mechanism_decision(0, 200, algs, (1.0,))
+    assert str(d10.verdict) == "violated" and d10.estimate == pytest.approx(10.0)
