@@ -261,3 +261,24 @@ def test_theorem3_floor_lower_pow125_is_only_smaller():
         for s in np.concatenate([10 ** np.linspace(-8, 0, 81), [1.0]]):
             assert f_mut(s, d) <= f_org(s, d) * (1 + 1e-15)
     assert f_mut(0.5, 10) < f_org(0.5, 10)  # and strictly somewhere
+
+
+# --------------------------------------------------------------------------------------
+# pagan.theorem4.risk.d3: the upper/lower ratio must be one polylog(d) factor for every n
+# --------------------------------------------------------------------------------------
+T4 = "pagan.theorem4.risk.d3"
+
+
+def test_theorem4_ratio_is_free_of_n_and_its_exponent_mutants_are_not():
+    lim = pagan.ratio_limit_in_n(tp.upper_lower_ratio_box())
+    assert lim.is_number and lim.is_finite and lim.is_positive
+    # x^(5/4): the ratio grows like (nε)^(1/4) (no polylog(d) factor bounds it); x^(3/4): it vanishes like (nε)^(-1/4)
+    for name, expected in (("theorem4_lower_bound:pow1.25", sp.oo), ("theorem4_lower_bound:pow0.75", 0)):
+        with _generic(T4, name).apply():
+            ratio = tp.upper_lower_ratio_box()
+            assert pagan.ratio_limit_in_n(ratio) == expected
+            at = {tp.d: 3, tp.epsilon: 1, tp.delta: sp.Rational(1, 10**5), tp.power_sum(sp.Rational(2, 3)): 1}
+            r = [float(ratio.subs(at).subs(tp.n, 10**k)) for k in (2, 6, 10)]
+            assert (r[0] < r[1] < r[2]) if expected == sp.oo else (r[0] > r[1] > r[2])
+    with pytest.raises(TypeError):
+        pagan.ratio_limit_in_n(1.0)
