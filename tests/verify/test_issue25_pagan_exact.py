@@ -282,3 +282,24 @@ def test_theorem4_ratio_is_free_of_n_and_its_exponent_mutants_are_not():
             assert (r[0] < r[1] < r[2]) if expected == sp.oo else (r[0] > r[1] > r[2])
     with pytest.raises(TypeError):
         pagan.ratio_limit_in_n(1.0)
+
+
+# --------------------------------------------------------------------------------------
+# pagan.proposition2: the exact edge at every σ scale
+# --------------------------------------------------------------------------------------
+P2 = "pagan.proposition2"
+
+
+def test_proposition2_edge_holds_at_every_scale_and_catches_wrong_powers():
+    v, ex, checked, _ = pagan.prop2_edge()
+    assert v == "holds" and ex is None and checked == 3 * 2 * 10 * 61  # 3 σ, 2 profiles, d = 1..10, 61 values of nε
+    # x^(5/4) at σ = 100, d = 1, nε = 1e-3: min{100^(5/4), ·} = 316.2 > 2σ√d = 200; x^(3/4) at σ = 0.01: 0.0316 > 0.02
+    for name, sigma in (("proposition2_lower_bound:pow1.25", 100.0), ("proposition2_lower_bound:pow0.75", 0.01)):
+        with _generic(P2, name).apply():
+            v, ex, _, _ = pagan.prop2_edge()
+            assert v == "violated" and ex["sigma"] == sigma and ex["d"] == 1
+            assert ex["lower_bound"] == pytest.approx(sigma ** (1.25 if sigma > 1 else 0.75), rel=1e-12)
+            assert ex["lower_bound"] > ex["largest_possible"] * 1.5
+            assert pagan.prop2_edge((1.0,))[0] == "holds"  # σ = 1 alone (the earlier check) cannot see it
+    with pytest.raises(ValueError):
+        pagan.prop2_edge((0.0,))

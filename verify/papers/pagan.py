@@ -2869,7 +2869,9 @@ def _thm5_condition(d, ne):
     weaker_if={"theory.pagan.proposition2_lower_bound": "smaller"},  # a lower bound: smaller only weakens it
     notes="Measured as proposition1.d3 but on the unit ball with a flat profile σ_j = σ = 1 (sign_mean, decay 0); the "
     "excess is ‖z̄‖₂ − x̄ᵀz̄. The exact part: the left side is at most 2σ√d ≥ min{σ√d, ·}, so no edge failure is "
-    "possible; it is still evaluated. As built the check cannot fail (its exact part cannot, its measured part can "
+    "possible for the stated bound; it is still evaluated (prop2_edge), at σ ∈ {1, 0.01, 100} since the statement "
+    "is for every σ > 0 (a declared bound with a wrong power of σ or d fails there exactly). "
+    "As built the check cannot fail (its exact part cannot, its measured part can "
     "only exhibit instances above the bound; an independent review found it still holds with the algorithms' "
     "noise divided by 10), so the "
     "verdict is inconclusive and says what was not testable: that no (ε, δ)-DP algorithm beats the bound.",
@@ -2877,12 +2879,50 @@ def _thm5_condition(d, ne):
 def proposition2(budget: str, seed: int) -> Outcome:
     tasks, outs, acct = _lb_runs("ball", 0.0, budget, seed)
     rows, verdicts = _lb_compare(tasks, outs, acct, "excess", _ball_flat_lb, lambda d, e: True)
-    edge = _lb_edge(lambda d, ne, sg: float(numeric(tp.proposition2_lower_bound())(sigma=1.0, d=d, epsilon=ne, n=1)),
-                    lambda d, ne: True, lambda sg: 2.0 * math.sqrt(sg.size) * float(np.max(sg)))
+    edge = prop2_edge()
     return _lb_outcome("proposition2", "Proposition 2 (flat σ on the ℓ₂ ball)", "excess", rows, verdicts, edge,
                        untestable="not testable as built: the exact part cannot fail (min{σ√d, ·} ≤ 2σ√d, the largest "
                        "excess) and the measured part can only exhibit instances at or above the bound, not show that "
                        "no (ε, δ)-DP algorithm goes below it")
+
+
+PROP2_EDGE_SCALES = (1.0, 1e-2, 1e2)  # σ: the statement is for every σ > 0 (1 first: the earlier check's points)
+
+
+def prop2_edge(scales: Sequence[float] = PROP2_EDGE_SCALES) -> tuple[str, dict | None, int, list]:
+    """Proposition 2's exact edge at every σ of ``scales``: is min{σ√d, dσ/(nε)} (as declared) ever above 2σ√d, the
+    largest excess ‖z̄‖₂ − x̄ᵀz̄ on the unit ball, at 1 ≤ d ≤ 10 and nε on a grid from 1e-3 to 1e3?
+
+    Parameters
+    ----------
+    scales : sequence of float, optional
+        The values of σ (the flat profile σ_j = σ).
+
+    Returns
+    -------
+    tuple
+        As ``_lb_edge``: (``"violated"`` or ``"holds"``, the first failing point or None (with ``sigma``), the number
+        of points checked, the degenerate dimensions); the first scale that fails decides.
+
+    Raises
+    ------
+    ValueError
+        When a scale is not positive.
+    """
+    f = numeric(tp.proposition2_lower_bound())
+    checked, out = 0, None
+    for sc in scales:
+        if not sc > 0:
+            raise ValueError(f"scales must be positive (got {sc!r})")
+        v, ex, n_pts, deg = _lb_edge(lambda d, ne, sg, sc=sc: float(f(sigma=sc, d=d, epsilon=ne, n=1)),
+                                     lambda d, ne: True, lambda sg, sc=sc: 2.0 * math.sqrt(sg.size) * sc)
+        checked += n_pts
+        if v == "violated" and out is None:
+            ex = dict(ex, sigma=sc)
+            out = (v, ex, deg)
+    if out is None:
+        return "holds", None, checked, []
+    return out[0], out[1], checked, out[2]
 
 
 @claim(
