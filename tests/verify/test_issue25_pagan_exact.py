@@ -282,6 +282,9 @@ def test_theorem4_ratio_is_free_of_n_and_its_exponent_mutants_are_not():
             assert (r[0] < r[1] < r[2]) if expected == sp.oo else (r[0] > r[1] > r[2])
     with pytest.raises(TypeError):
         pagan.ratio_limit_in_n(1.0)
+    # the claim itself decides (it used to crash evaluating the ratio's plot at d and δ alone)
+    out = _run_under(_claim(T4), _generic(T4, "theorem4_lower_bound:pow1.25"))
+    assert out.verdict == "violated" and out.counterexample["limit_n_to_infinity"] == "oo"
 
 
 # --------------------------------------------------------------------------------------

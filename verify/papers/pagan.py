@@ -2822,7 +2822,6 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
     # a polylog(d) factor is one factor for every n: the ratio must neither blow up nor vanish as n grows at fixed
     # d (where the hypothesis √d·log d ≤ nε only gets easier)
     polylog_ok = bool(lim.is_finite and lim > 0 and n_lim.is_finite and n_lim.is_positive)
-    f_ratio = numeric(ratio)
     sel = sorted([r for r in rows if r["algorithm"] == "pagan_opt" and r["hypothesis"]], key=lambda r: r["d"])
     ds_ = [r["d"] for r in sel]
     extra = {"closed_form_ratio_limit_over_log^3.5": float(lim) if lim.is_number else math.nan,
@@ -2831,7 +2830,8 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
         extra[f"measured_pagan_opt_over_lb_d{r['d']}_eps{r['epsilon']:g}"] = r["sup_mean"] / r["lower_bound"]
     panel = Panel("upper / lower bound vs d", "d", "ratio", [
         Series("eq.(7) rate / Theorem 4 bound = log(d/δ)·log^(5/2) d", ds_,
-               [float(f_ratio(d=d, delta=LB_DELTA)) for d in ds_]),
+               [float(_eval_free(ratio, d=r["d"], delta=LB_DELTA, n=LB_N, epsilon=r["epsilon"],
+                                 S_2_3=float(np.sum(np.arange(1, r["d"] + 1, dtype=float) ** -1.0)))) for r in sel]),
         Series("measured PAGAN-opt sup risk / Theorem 4 bound", ds_, [r["sup_mean"] / r["lower_bound"] for r in sel],
                style="points")], xscale="log", yscale="log")
     out = _lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
