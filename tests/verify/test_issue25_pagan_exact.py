@@ -135,6 +135,21 @@ def test_algorithm3_calibration_other_than_the_run_is_not_certified(name):
     assert out.numbers["calibration_points_mismatched"] > 0
 
 
+def test_algorithm3_rounds_not_an_integer_is_never_truncated():
+    # ×0.1: T = ⌈(3/2)log₂ d⌉/10 is 1/2 at d = 10 (no round count: undecided there, not a crash) and 1 at d = 100,
+    # where one round with multiplier √(log(1/δ))/ε is accounted: ε = 1 is exceeded (the mutated statement is false)
+    m = _generic(A3, "algorithm3_rounds:x0.1")
+    with m.apply():
+        assert pagan.alg3_declared_rounds(10) is None and pagan.alg3_declared_rounds(100) == 1
+        assert pagan._alg3_task(10, 1.0, 1e-5)["rounds_valid"] is False
+        cal = pagan.alg3_calibration(10, 1.0, 1e-5)
+        assert not cal["rounds_ok"] and not cal["noise_ok"]
+    out = _run_under(_claim(A3), m)
+    assert out.verdict == "violated" and out.counterexample["d"] == 100 and out.counterexample["rounds"] == 1
+    assert out.numbers["points_unsure"] >= 2 and math.isfinite(out.numbers["max_eps_ratio"])
+    assert pagan.alg3_declared_rounds(10) == 5  # unmutated: ⌈(3/2)·log₂ 10⌉
+
+
 def test_algorithm3_unmutated_quick_holds_with_calibration_checked():
     out = _claim(A3).check("quick", 0)
     assert out.verdict == "holds"
@@ -246,3 +261,48 @@ def test_theorem3_floor_lower_pow125_is_only_smaller():
         for s in np.concatenate([10 ** np.linspace(-8, 0, 81), [1.0]]):
             assert f_mut(s, d) <= f_org(s, d) * (1 + 1e-15)
     assert f_mut(0.5, 10) < f_org(0.5, 10)  # and strictly somewhere
+
+
+# --------------------------------------------------------------------------------------
+# pagan.theorem4.risk.d3: the upper/lower ratio must be one polylog(d) factor for every n
+# --------------------------------------------------------------------------------------
+T4 = "pagan.theorem4.risk.d3"
+
+
+def test_theorem4_ratio_is_free_of_n_and_its_exponent_mutants_are_not():
+    lim = pagan.ratio_limit_in_n(tp.upper_lower_ratio_box())
+    assert lim.is_number and lim.is_finite and lim.is_positive
+    # x^(5/4): the ratio grows like (nε)^(1/4) (no polylog(d) factor bounds it); x^(3/4): it vanishes like (nε)^(-1/4)
+    for name, expected in (("theorem4_lower_bound:pow1.25", sp.oo), ("theorem4_lower_bound:pow0.75", 0)):
+        with _generic(T4, name).apply():
+            ratio = tp.upper_lower_ratio_box()
+            assert pagan.ratio_limit_in_n(ratio) == expected
+            at = {tp.d: 3, tp.epsilon: 1, tp.delta: sp.Rational(1, 10**5), tp.power_sum(sp.Rational(2, 3)): 1}
+            r = [float(ratio.subs(at).subs(tp.n, 10**k)) for k in (2, 6, 10)]
+            assert (r[0] < r[1] < r[2]) if expected == sp.oo else (r[0] > r[1] > r[2])
+    with pytest.raises(TypeError):
+        pagan.ratio_limit_in_n(1.0)
+    # the claim itself decides (it used to crash evaluating the ratio's plot at d and δ alone)
+    out = _run_under(_claim(T4), _generic(T4, "theorem4_lower_bound:pow1.25"))
+    assert out.verdict == "violated" and out.counterexample["limit_n_to_infinity"] == "oo"
+
+
+# --------------------------------------------------------------------------------------
+# pagan.proposition2: the exact edge at every σ scale
+# --------------------------------------------------------------------------------------
+P2 = "pagan.proposition2"
+
+
+def test_proposition2_edge_holds_at_every_scale_and_catches_wrong_powers():
+    v, ex, checked, _ = pagan.prop2_edge()
+    assert v == "holds" and ex is None and checked == 3 * 2 * 10 * 61  # 3 σ, 2 profiles, d = 1..10, 61 values of nε
+    # x^(5/4) at σ = 100, d = 1, nε = 1e-3: min{100^(5/4), ·} = 316.2 > 2σ√d = 200; x^(3/4) at σ = 0.01: 0.0316 > 0.02
+    for name, sigma in (("proposition2_lower_bound:pow1.25", 100.0), ("proposition2_lower_bound:pow0.75", 0.01)):
+        with _generic(P2, name).apply():
+            v, ex, _, _ = pagan.prop2_edge()
+            assert v == "violated" and ex["sigma"] == sigma and ex["d"] == 1
+            assert ex["lower_bound"] == pytest.approx(sigma ** (1.25 if sigma > 1 else 0.75), rel=1e-12)
+            assert ex["lower_bound"] > ex["largest_possible"] * 1.5
+            assert pagan.prop2_edge((1.0,))[0] == "holds"  # σ = 1 alone (the earlier check) cannot see it
+    with pytest.raises(ValueError):
+        pagan.prop2_edge((0.0,))

@@ -41,8 +41,10 @@ def test_theorem4_reduction_holds_including_private_outputs():
 
 def test_figure1_quick_verdict_matches_its_numbers(fig1):
     f = fig1.numbers
-    assert len(fig1.decisions) == 10
-    assert all(d.control.margin == pagan.FIG1_MARGIN for d in fig1.decisions)
+    assert len(fig1.decisions) == 11
+    # 10 statistical orderings at the margin, then the exact calibration of the private runs
+    assert all(d.control.margin == pagan.FIG1_MARGIN for d in fig1.decisions[:10])
+    assert fig1.decisions[10].control.margin == pagan.FIG1_Z_RTOL and str(fig1.decisions[10].verdict) == "holds"
     # PAGAN-opt beats both isotropic private methods at every ε (upper 95% bounds below 0)
     for e in ("0.1", "1", "4"):
         for other in ("pagan", "pasan"):
@@ -50,8 +52,8 @@ def test_figure1_quick_verdict_matches_its_numbers(fig1):
     verdicts = [str(d.verdict) for d in fig1.decisions]
     expected = ("violated" if "violated" in verdicts else "holds" if set(verdicts) == {"holds"} else "inconclusive")
     assert fig1.verdict == expected
-    # what quick seed 0 finds: 9 orderings hold; "PAGAN(A=I) closer to SGD" is a near-tie inside the margin
-    assert fig1.verdict == "inconclusive" and verdicts.count("holds") == 9
+    # what quick seed 0 finds: 9 orderings hold (and the calibration); "PAGAN(A=I) closer to SGD" is a near-tie
+    assert fig1.verdict == "inconclusive" and verdicts.count("holds") == 10
     assert "PAGAN(A=I) closer to SGD than to AdaGrad" in fig1.evidence and "near-tie" in fig1.evidence
     assert abs(f["midpoint_minus_pagan_I_eps4"]) < pagan.FIG1_MARGIN
     assert fig1.counterexample is None
@@ -179,6 +181,33 @@ def test_section6_1_orders_all_private_methods_behind_the_non_private_ones_at_ep
     from verify.papers.pagan import S61_PRIVATE, section6_1
 
     out = section6_1("quick", 0)
-    assert out.verdict == "holds" and len(out.decisions) == 9
+    assert out.verdict == "holds" and len(out.decisions) == 10
+    assert out.numbers["noise_multiplier_ratio_pdp_sgd_eps0.1"] == pytest.approx(1.0, rel=pagan.FIG1_Z_RTOL)
     assert all(out.numbers[f"diff_{pub}_minus_{pv}"] < 0 for pv in S61_PRIVATE for pub in ("sgd", "adagrad"))
     assert out.numbers["diff_pagan_opt_minus_pdp_sgd_eps0.1"] < 0
+
+
+def test_fig1_mechanism_calibration_holds_and_can_fail(monkeypatch):
+    import sympy as sp
+
+    import kernels.faults
+    from theory import pagan as tp
+
+    algs, eps = pagan.FIG1_ALGORITHMS, pagan.FIG1_EPSILONS
+    d, numbers = pagan.fig1_mechanism_decision(0, 200, algs, eps)
+    assert str(d.verdict) == "holds" and len(numbers) == 4 * len(eps)  # pasan, pagan, pagan_opt, pdp_sgd
+    assert all(abs(v - 1.0) <= pagan.FIG1_Z_RTOL for v in numbers.values())
+    # the runs' noise three times the calibration, or records not projected: not the stated ε
+    with kernels.faults.inject(noise_scale=3.0):
+        d3, n3 = pagan.fig1_mechanism_decision(0, 200, algs, eps)
+    assert str(d3.verdict) == "violated" and d3.estimate == pytest.approx(3.0)
+    with kernels.faults.inject(skip_clipping=True):
+        assert str(pagan.fig1_mechanism_decision(0, 200, algs, (0.1,))[0].verdict) == "violated"
+    # a wrong closed form (an exponent of ε off) disagrees with the kernels' calibration
+    real = tp.noise_multiplier
+    monkeypatch.setattr(tp, "noise_multiplier", lambda: real() * tp.epsilon ** sp.Rational(-1, 4))
+    dw, _ = pagan.fig1_mechanism_decision(0, 200, algs, (0.1, 4.0))
+    assert str(dw.verdict) == "violated"
+    monkeypatch.setattr(tp, "noise_multiplier", lambda: real() / 10)
+    d10, _ = pagan.fig1_mechanism_decision(0, 200, algs, (1.0,))
+    assert str(d10.verdict) == "violated" and d10.estimate == pytest.approx(10.0)
