@@ -475,9 +475,12 @@ def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fa
         The number of coordinates whose corrected v̂ (before the floor) is negative.
     """
     variant = prm.variant
+    if not draw:  # the given-noise path is step()'s (_round_given): one body for both
+        return _round_given(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out, row_major)
     d = grads.shape[1]
     _clip_pass(grads, v, t, prm, fac, gbar_out, row_major)
-    # pass 2: fused update over coordinates, in cache-sized blocks (records summed block by block)
+    # pass 2: fused update over coordinates, in cache-sized blocks (records summed block by block), each block's
+    # noise drawn first (m part, then v part), so the update loop stays a plain loop
     neg = 0
     blk = np.empty(_BLOCK)
     nbm = np.empty(_BLOCK)
@@ -488,25 +491,21 @@ def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fa
             avg = gbar_out[j0:j0 + n]
         else:
             avg = blk[:n]
-        if draw:  # the block's noise first (m part, then v part), so the update loop stays a plain loop
+        for jj in range(n):
+            nbm[jj] = rng.standard_normal()
+        if variant == 1:
             for jj in range(n):
-                nbm[jj] = rng.standard_normal()
-            if variant == 1:
-                for jj in range(n):
-                    nbv[jj] = rng.standard_normal()
-            neg += _update_block(grads, fac, j0, avg, nbm, nbv, theta, m, v, vclean, t, prm, bc_sub, gbar_out,
-                                 row_major)
-        else:
-            neg += _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub,
-                                 gbar_out, row_major)
+                nbv[jj] = rng.standard_normal()
+        neg += _update_block(grads, fac, j0, avg, nbm, nbv, theta, m, v, vclean, t, prm, bc_sub, gbar_out,
+                             row_major)
     return neg
 
 
 @njit(cache=True, nogil=True)
 def _round_given(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out, row_major):
-    # round_with(..., draw=False) without its Generator argument: :func:`step`'s route.  Numba unboxes a Generator
-    # on every call (several ctypes casts), which cost step() more than its round at small d.  The same helpers
-    # in the same order as round_with's given-noise path, so the same bits.
+    # round_with(..., draw=False) without its Generator argument (round_with calls it): :func:`step`'s route.
+    # Numba unboxes a Generator on every call (several ctypes casts), which cost step() more than its round at
+    # small d.
     d = grads.shape[1]
     _clip_pass(grads, v, t, prm, fac, gbar_out, row_major)
     neg = 0
