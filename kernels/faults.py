@@ -184,6 +184,18 @@ def _excluded(method: str | None) -> bool:
     return bool(only) and (method is None or method not in only)
 
 
+def _scale_factor(name: str, method: str | None) -> float:
+    """The factor field ``name`` of the active faults for a run of ``method``: 1.0 (hook not visited) when a one-arm
+    fault excludes the method; otherwise the hook ``name`` is marked visited and, when the factor is not 1, applied."""
+    if _excluded(method):
+        return 1.0
+    _visit(name)
+    s = getattr(_active, name)
+    if s != 1.0:
+        applied(name)
+    return s
+
+
 def noise_scale(method: str | None = None) -> float:
     """The factor on the noise's standard deviation (records that it was applied when ≠ 1).
 
@@ -200,13 +212,7 @@ def noise_scale(method: str | None = None) -> float:
         ``active().noise_scale`` (1.0 when no fault is in force, or when ``active().only_methods`` is non-empty
         and does not list ``method``).
     """
-    if _excluded(method):
-        return 1.0
-    _visit("noise_scale")
-    s = _active.noise_scale
-    if s != 1.0:
-        applied("noise_scale")
-    return s
+    return _scale_factor("noise_scale", method)
 
 
 def noise_factor(*stds, method: str | None = None) -> float:
@@ -269,13 +275,7 @@ def stepsize_scale(method: str | None = None) -> float:
         ``active().stepsize_scale`` (1.0 when no fault is in force, or when ``active().only_methods`` is non-empty
         and does not list ``method``).
     """
-    if _excluded(method):
-        return 1.0
-    _visit("stepsize_scale")
-    s = _active.stepsize_scale
-    if s != 1.0:
-        applied("stepsize_scale")
-    return s
+    return _scale_factor("stepsize_scale", method)
 
 
 def skip_clipping() -> bool:
