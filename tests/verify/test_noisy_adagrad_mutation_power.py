@@ -18,8 +18,13 @@ def test_sigma_promise_decides_the_accountant_bracket_against_the_promise():
     assert ok.verdict == decide.Verdict.HOLDS and 0.75 < ok.violated_bound <= ok.holds_bound < 0.77
     bad = vn.sigma_promise(z * 40 * 0.5, 1600, 1.0, 1e-5, "x")  # half the noise: ε ≈ 1.63
     assert bad.verdict == decide.Verdict.VIOLATED and bad.violated_bound > 1.6
-    edge = vn.sigma_promise(z * 40, 1600, 0.75888, 1e-5, "x")  # the promise inside the grid's bracket
-    assert edge.verdict == decide.Verdict.INCONCLUSIVE
+    lo, hi = ok.violated_bound, ok.holds_bound  # the exact ε's bracket, relative width about 2e-9
+    assert 0 < (hi - lo) / hi < 1e-8
+    below = vn.sigma_promise(z * 40, 1600, 0.75888, 1e-5, "x")  # just below the exact ε ≈ 0.758904: broken
+    assert below.verdict == decide.Verdict.VIOLATED
+    inside = vn.sigma_promise(z * 40, 1600, (lo + hi) / 2, 1e-5, "x")  # a promise inside the bracket: undecided
+    assert inside.verdict == decide.Verdict.INCONCLUSIVE
+    assert vn.sigma_promise(z * 40, 1600, hi, 1e-5, "x").verdict == decide.Verdict.HOLDS
 
 
 def test_theorem51_privacy_half_is_decided_and_holds():

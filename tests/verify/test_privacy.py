@@ -18,6 +18,8 @@ from verify.privacy import (
     dp_sgd_epsilon,
     epsilon_of,
     gaussian_epsilon,
+    gaussian_epsilon_exact,
+    gaussian_epsilon_interval,
     with_replacement_epsilon,
     with_replacement_event,
 )
@@ -41,6 +43,43 @@ def test_gaussian_pld_matches_the_analytic_gaussian_mechanism():
         assert gaussian_epsilon(sigma, 1e-6) == pytest.approx(exact, rel=2e-3, abs=1e-4)
         assert gaussian_epsilon(sigma, 1e-6, accountant="rdp") >= exact * (1 - 1e-9)
 
+
+
+def _gaussian_delta_mp(eps, z):
+    """δ(ε) of N(0, z²) vs N(1, z²) in 50-digit arithmetic (Balle & Wang's closed form)."""
+    import mpmath as mp
+    with mp.workdps(50):
+        eps, z = mp.mpf(eps), mp.mpf(z)
+        return mp.ncdf(-eps * z + 1 / (2 * z)) - mp.e ** eps * mp.ncdf(-eps * z - 1 / (2 * z))
+
+
+@pytest.mark.parametrize("z, delta, steps", [(0.05, 1e-12, 1), (0.12, 1e-5, 1), (1.0, 1e-5, 1), (40.0, 1e-5, 1600),
+                                             (1000.0, 1e-5, 1), (3.0, 0.1, 4)])
+def test_exact_gaussian_epsilon_brackets_the_50_digit_root(z, delta, steps):
+    """δ(ε) is decreasing: the 50-digit δ at the bracket's ends lies on either side of the target."""
+    lo, hi = gaussian_epsilon_exact(z, delta, steps)
+    zz = z / math.sqrt(steps)
+    assert 0 < lo < hi and (hi - lo) / hi < 1e-8
+    assert _gaussian_delta_mp(lo, zz) > delta > _gaussian_delta_mp(hi, zz)
+
+
+def test_exact_gaussian_epsilon_is_zero_when_zero_already_reaches_delta():
+    assert _gaussian_delta_mp(0, 10.0) < 0.1 and gaussian_epsilon_exact(10.0, 0.1) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("z", [0.8, 2.0, 5.0])
+def test_exact_gaussian_epsilon_lies_in_the_pld_bracket(z):
+    lo, hi = gaussian_epsilon_exact(z, 1e-5)
+    plo, phi = gaussian_epsilon_interval(z, 1e-5)
+    assert plo <= (lo + hi) / 2 <= phi
+
+
+@pytest.mark.parametrize("kw, name", [(dict(noise_multiplier=0.0, delta=1e-5), "noise_multiplier"),
+                                      (dict(noise_multiplier=1.0, delta=1.0), "delta"),
+                                      (dict(noise_multiplier=1.0, delta=1e-5, steps=0), "steps")])
+def test_exact_gaussian_epsilon_names_a_bad_parameter(kw, name):
+    with pytest.raises(InvalidParameter, match=name):
+        gaussian_epsilon_exact(**kw)
 
 @FEW
 @given(q=st.sampled_from([0.001, 0.01, 0.1]), sigma=st.floats(0.6, 4.0), steps=st.integers(1, 5000),

@@ -37,6 +37,7 @@ from verify.privacy import (
     calibrate_multiplier,
     epsilon_of,
     gaussian_epsilon,
+    gaussian_epsilon_exact,
     gaussian_epsilon_interval,
 )
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
@@ -902,12 +903,12 @@ THM51_PRIVACY_L = (1e-2, 1e2)
 
 
 def sigma_promise(multiplier: float, steps: int, epsilon: float, delta: float, what: str) -> decide.Decision:
-    """Is a DP-GD σ the (ε, δ)-DP one it is said to be?  Exact (no runs): dp-accounting's PLD bracket of the ε of
-    ``steps`` composed Gaussians of noise multiplier ``multiplier`` (= one Gaussian of multiplier/√steps: Gaussian
-    composition is exact) against the promised ε.
+    """Is a DP-GD σ the (ε, δ)-DP one it is said to be?  Exact (no runs): the ε of ``steps`` composed Gaussians of
+    noise multiplier ``multiplier`` (= one Gaussian of multiplier/√steps: Gaussian composition is exact), from
+    dp-accounting's closed-form δ(ε) (:func:`verify.privacy.gaussian_epsilon_exact`), against the promised ε.
 
-    Violated when even the optimistic (lower) ε exceeds the promise, holds when the pessimistic (upper) ε is within
-    it, inconclusive in between (the 1e-4 grid's bracket).
+    Violated when even the lower end of the ε bracket exceeds the promise, holds when its upper end is within it,
+    inconclusive in between (a bracket of relative width about 2e-9: bisection and rounding guard).
 
     Parameters
     ----------
@@ -932,8 +933,9 @@ def sigma_promise(multiplier: float, steps: int, epsilon: float, delta: float, w
     verify.privacy.InvalidParameter
         For a multiplier or δ out of the accountant's range.
     """
-    lo, hi = gaussian_epsilon_interval(float(multiplier) / math.sqrt(int(steps)), float(delta), 1, 1e-4)
-    ctrl = decide.Control(f"{what}: dp-accounting PLD ε bracket of the σ vs the promised ε (exact, no runs)", 0.0,
+    lo, hi = gaussian_epsilon_exact(float(multiplier), float(delta), int(steps))
+    ctrl = decide.Control(f"{what}: dp-accounting's closed-form Gaussian ε of the σ vs the promised ε (exact, no runs)",
+                          0.0,
                           "none (exact)", None, None)
     if lo > epsilon:
         v, why = decide.Verdict.VIOLATED, f"{what}: accountant ε ≥ {lo:.4g} > promised {epsilon:g}"
