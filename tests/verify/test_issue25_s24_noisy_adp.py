@@ -73,7 +73,7 @@ def test_proposition52_break_even_is_found_when_T_enters_with_a_fractional_power
 
     from theory import adp as tadp
 
-    T, nu, b0 = tadp.T, tadp.nu, tadp.b0
+    nu, b0 = tadp.nu, tadp.b0
     assert sp.simplify(tadp.proposition5_2_break_even() - (sp.E**4 - 1) * b0**2 / nu) == 0
     with _adp_mutant("theory.adp.proposition5_2_ratio", "pow1.25").apply():
         t_star = tadp.proposition5_2_break_even()
