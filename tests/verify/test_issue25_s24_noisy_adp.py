@@ -112,3 +112,27 @@ def test_lemma22_a_tenfold_smaller_delta_tilde_below_the_point_mass_is_violated_
     out = va.lemma2_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["no_finite_epsilon"] is True
     assert "no finite ε" in out.evidence and out.numbers["cases_without_finite_epsilon"] >= 1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# noisy_adagrad.theorem5.1: the scaled point ‖θ*‖ = 10⁴
+# ---------------------------------------------------------------------------------------------------------------
+def test_theorem51_scaled_point_scales_excess_and_bound_alike_and_catches_a_wrong_degree():
+    import numpy as np
+
+    from verify import decide
+    from verify.mutants import THEORY_MUTATIONS, theory_mutant
+
+    kw = dict(p=5, k=3, n=40, epsilon=1.0, delta=vn.THM51_DELTA, trials=4, seed=0)
+    one = vn._thm51_task(**kw)
+    big = vn._thm51_task(**kw, w_norm=vn.THM51_SCALED_W)
+    s = vn.THM51_SCALED_W
+    np.testing.assert_allclose(big["excess"], s * one["excess"], rtol=1e-9)  # DP-GD is equivariant in θ*
+    assert big["bound"] == pytest.approx(s * one["bound"], rel=1e-12)  # eq. (14) is degree 1 in ‖θ*‖_M
+    assert decide.mean_at_most(big["excess"], big["bound"], what="t").verdict != decide.Verdict.VIOLATED
+    pow075 = {m[0]: m[2] for m in THEORY_MUTATIONS}["pow0.75"]
+    with theory_mutant("theory.noisy_adagrad.theorem5_1_bound", "pow0.75", "", pow075).apply():
+        wrong = vn._thm51_task(**kw, w_norm=s)
+        at_one = vn._thm51_task(**kw)
+    assert wrong["bound"] < 0.25 * big["bound"] and at_one["bound"] > one["bound"]  # only the scaled point sees it
+    assert float(np.mean(wrong["excess"])) > 2 * wrong["bound"]

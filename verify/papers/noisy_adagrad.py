@@ -900,6 +900,10 @@ THM51_SLOPE_MARGIN = decide.SLOPE_MARGIN
 #: gradient bounds L ≠ 1 at which the privacy half is also decided (exact, no runs): σ = L√(2T log(1/δ))/(εn) must be
 #: (ε, δ)-DP for every L (the sensitivity of the average gradient is L/n); a wrong power of L shows only away from 1
 THM51_PRIVACY_L = (1e-2, 1e2)
+#: ‖θ*‖ of the scaled point (benign family, smallest p): the statement is for every θ*; scaling θ* (and the clean
+#: labels) by s scales DP-GD's iterates (η ∝ ‖θ*‖_M) and its excess risk by s exactly, as it scales eq. (14), so the
+#: point tests the bound's degree in ‖θ*‖_M, which ‖θ*‖ = 1 cannot see (fixed before its runs)
+THM51_SCALED_W = 1e4
 
 
 def sigma_promise(multiplier: float, steps: int, epsilon: float, delta: float, what: str) -> decide.Decision:
@@ -946,14 +950,14 @@ def sigma_promise(multiplier: float, steps: int, epsilon: float, delta: float, w
 
 
 def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: int, seed: int,
-                family: str = "benign") -> dict:
+                family: str = "benign", w_norm: float = 1.0) -> dict:
     """One DP-GD point of Theorem 5.1: ``family`` "benign" (low_rank_glm, random rank-k data) or "aligned"
-    (kernels.noisy_adagrad.aligned_glm: coordinate-aligned records, the adversarial family)."""
+    (kernels.noisy_adagrad.aligned_glm: coordinate-aligned records, the adversarial family); ``w_norm`` = ‖θ*‖."""
 
     if family == "aligned":
-        prob = kn.aligned_glm(n=n, p=p, k=k, w_norm=1.0)
+        prob = kn.aligned_glm(n=n, p=p, k=k, w_norm=w_norm)
     elif family == "benign":
-        prob = kn.low_rank_glm(n=n, p=p, k=k, loss="absolute", w_norm=1.0, seed=seed)
+        prob = kn.low_rank_glm(n=n, p=p, k=k, loss="absolute", w_norm=w_norm, seed=seed)
     else:
         raise ValueError(f"family must be benign or aligned (got {family!r})")
     Lg = prob.lipschitz
@@ -993,8 +997,12 @@ def _thm51_task(p: int, k: int, n: int, epsilon: float, delta: float, trials: in
     "the kinks pays on the way back); one verify.decide.mean_at_most per k (3 more tests: 11). The verdict is the "
     "worst over both families; the evidence names the largest mean excess/bound and where it was found. (The mean "
     "ratios of this family at k = 1, 3, 10, 20, 40 were looked at once, with 100–200 runs, while choosing it: "
-    "0.54–0.73; k = 20, 40 were left out because there the bound is above the excess of θ_0 = 0, i.e. vacuous.)",
-    tests=11,
+    "0.54–0.73; k = 20, 40 were left out because there the bound is above the excess of θ_0 = 0, i.e. vacuous.) "
+    "Scaled point (the statement is for every θ*): the benign family at the smallest p with ‖θ*‖ = 10⁴ (labels "
+    "scaled with it), same seeds; DP-GD's excess and eq. (14) are both degree 1 in ‖θ*‖_M, so its excess/bound "
+    "equals that at ‖θ*‖ = 1, while a bound of another degree in ‖θ*‖_M fails there; one more "
+    "verify.decide.mean_at_most (tests = 12).",
+    tests=12,
 )
 def theorem5_1(budget: str, seed: int) -> Outcome:
     g = by_budget(budget, THM51["quick"], THM51["full"])
@@ -1002,7 +1010,10 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
              for p in g["ps"]]
     tasks += [dict(p=THM51_ADV_P, k=int(k), n=g["n"], epsilon=g["eps"], delta=THM51_DELTA, trials=g["adv_trials"],
                    seed=seed, family="aligned") for k in THM51_ADV_KS]
+    tasks += [dict(tasks[0], w_norm=THM51_SCALED_W)]  # the scaled point: same data and noise, ‖θ*‖ = s
     allouts = _sweep(_thm51_task, tasks, "noisy_adagrad.theorem5.1 DP-GD")
+    sout = allouts[-1]
+    allouts = allouts[:-1]
     outs, aouts = allouts[:len(g["ps"])], allouts[len(g["ps"]):]
     ps = np.array(g["ps"], float)
     cis = [mean_ci(o["excess"]) for o in outs]
@@ -1026,7 +1037,11 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                                                                   epsilon=g["eps"], n=g["n"])) * g["n"] / Lp,
                             int(outs[0]["T"]), g["eps"], THM51_DELTA,
                             f"DP-GD's σ at L = {Lp:g}: (ε, δ)-DP over T = ε²n² steps") for Lp in THM51_PRIVACY_L]
-    verdict = str(decide.combine(bdec + adec + [flat, priv] + priv_L))
+    # the scaled point: eq. (14) at ‖θ*‖ = THM51_SCALED_W (benign family, smallest p, same seeds)
+    sdec = decide.mean_at_most(sout["excess"], float(sout["bound"]),
+                               what=f"E excess risk at ‖θ*‖ = {THM51_SCALED_W:g}, p = {int(g['ps'][0])} vs eq. (14)")
+    s_ratio = float(np.mean(sout["excess"])) / float(sout["bound"])
+    verdict = str(decide.combine(bdec + adec + [flat, sdec, priv] + priv_L))
     # the worst mean ratio over both families, and where it was found
     places = [(float(np.mean(o["excess"])) / bound, f"benign low_rank_glm, k = {g['k']}, p = {int(p)}")
               for p, o in zip(g["ps"], outs)]
@@ -1051,9 +1066,10 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                                       Series("bound", [THM51_ADV_KS[0], THM51_ADV_KS[-1]], [1.0, 1.0],
                                              style="dashed")], xscale="log")])
     worst = max(range(len(cis)), key=lambda i: cis[i].hi)
-    decisive = next((d for d in [priv] + priv_L + bdec + adec + [flat] if d.verdict == decide.Verdict.VIOLATED),
-                    None) or \
-        next((d for d in [flat, priv] + priv_L + bdec + adec if d.verdict != decide.Verdict.HOLDS), None) or flat
+    decisive = next((d for d in [priv] + priv_L + bdec + adec + [flat, sdec]
+                     if d.verdict == decide.Verdict.VIOLATED), None) or \
+        next((d for d in [flat, priv] + priv_L + bdec + adec + [sdec] if d.verdict != decide.Verdict.HOLDS),
+             None) or flat
     evidence = (f"{decisive.phrase()}; mean excess risk / bound between {min(c.estimate for c in cis) / bound:.3g} and "
                 f"{max(c.estimate for c in cis) / bound:.3g} over p ∈ {list(g['ps'])} (bound {bound:.4g}; largest CI "
                 f"upper {cis[worst].hi:.4g} at p = {int(ps[worst])}); slope in p {flat.estimate:+.3g} (one-sided upper "
@@ -1063,12 +1079,15 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                 + f"; worst mean excess/bound over both families {worst_ratio:.3g} ({worst_where}); the σ used gives "
                 f"accountant ε = {eps_acc:.3f} at δ = {THM51_DELTA:g} (target {g['eps']}; {priv.verdict}: "
                 f"{priv.reason}); at L = " + ", ".join(f"{Lp:g}: {d.verdict}" for Lp, d in zip(THM51_PRIVACY_L, priv_L))
-                + " (the same promise, σ at that L)")
+                + f" (the same promise, σ at that L); at ‖θ*‖ = {THM51_SCALED_W:g} (p = {int(g['ps'][0])}): mean "
+                f"excess/bound {s_ratio:.3g} ({sdec.verdict}; {float(np.mean(outs[0]['excess'])) / bound:.3g} at "
+                "‖θ*‖ = 1)")
     figures = {"bound": bound, "slope_in_p": flat.estimate, "slope_in_p_upper": flat.holds_bound,
                "slope_in_p_lower_family": flat.violated_bound, "accountant_epsilon_of_sigma": eps_acc, "T": T,
                "worst_ratio": worst_ratio, "accountant_epsilon_of_sigma_hi": priv.holds_bound,
                "accountant_epsilon_of_sigma_lo": priv.violated_bound,
-               "accountant_epsilon_of_sigma_hi_other_L": max(d.holds_bound for d in priv_L)}
+               "accountant_epsilon_of_sigma_hi_other_L": max(d.holds_bound for d in priv_L),
+               "scaled_theta_ratio": s_ratio}
     for p, c in zip(g["ps"], cis):
         figures[f"excess_p{p}"] = c.estimate
         figures[f"excess_hi_p{p}"] = c.hi
@@ -1092,10 +1111,13 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
             i = abad[0]
             counter = {"family": "coordinate-aligned records", "k": THM51_ADV_KS[i], "p": THM51_ADV_P, "n": g["n"],
                        "excess_lower_family": adec[i].violated_bound, "bound": float(aouts[i]["bound"])}
+        elif sdec.verdict == decide.Verdict.VIOLATED:
+            counter = {"theta_norm": THM51_SCALED_W, "p": int(ps[0]), "n": g["n"],
+                       "excess_lower_family": sdec.violated_bound, "bound": float(sout["bound"])}
         else:
             counter = {"slope_in_p": flat.estimate, "slope_lower_family": flat.violated_bound}
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=bdec + adec + [flat, priv] + priv_L)
+                   decisions=bdec + adec + [flat, sdec, priv] + priv_L)
 
 
 #: the kernel-conformance probe of the regret claims (Theorem 3.1, Corollary 3, the O-form): a short run of
