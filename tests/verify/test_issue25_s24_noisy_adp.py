@@ -136,3 +136,28 @@ def test_theorem51_scaled_point_scales_excess_and_bound_alike_and_catches_a_wron
         at_one = vn._thm51_task(**kw)
     assert wrong["bound"] < 0.25 * big["bound"] and at_one["bound"] > one["bound"]  # only the scaled point sees it
     assert float(np.mean(wrong["excess"])) > 2 * wrong["bound"]
+
+
+def test_footnote3_pow075_gives_more_noise_at_each_of_the_five_points():
+    """The reason declared for adp.footnote3 / theorem4_1_variance:pow0.75: at every point of the footnote the
+    mutated σ² exceeds eq. (6)'s (exact), and the multiplier the check derives grows with it."""
+    import sympy as sp
+
+    from theory import adp as tadp
+    from verify.mutants import EQUIVALENT
+    from verify.papers import adp as va
+
+    assert "46× to 132×" in EQUIVALENT[("adp.footnote3", "theorem4_1_variance:pow0.75")]
+    f = va.FOOTNOTE3
+    e = tadp.theorem4_1_variance()
+    mutant = _adp_mutant("theory.adp.theorem4_1_variance", "pow0.75")
+    with mutant.apply():
+        m = tadp.theorem4_1_variance()
+        z_mut = [va.footnote3_multiplier(eb) for eb in f["eps_bar"]]
+    ratios = []
+    for eb in f["eps_bar"]:
+        sub = {tadp.G: 1, tadp.S_inv_alpha2: f["T"], tadp.T: f["T"], tadp.delta: sp.Rational(1, 10**5),
+               tadp.epsilon: 16 * sp.nsimplify(eb), tadp.n: f["n"]}
+        ratios.append(sp.N(m.subs(sub) / e.subs(sub), 30))
+    assert all(r > 46 for r in ratios) and max(ratios) < 133
+    assert all(zm > 6 * va.footnote3_multiplier(eb) for zm, eb in zip(z_mut, f["eps_bar"]))
