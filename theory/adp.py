@@ -388,10 +388,18 @@ def proposition5_2_break_even() -> sp.Expr:
     Returns
     -------
     sympy.Expr
-        (e⁴ − 1)·b_0²/ν (simplified) in ``b0, nu``.
+        (e⁴ − 1)·b_0²/ν in ``b0, nu``.
+
+    Raises
+    ------
+    ValueError
+        When the ratio equals 1 at no positive T or at several (not for the stated ratio).
     """
-    sol = sp.solve(sp.Eq(proposition5_2_ratio(), 1), T)
-    return sp.simplify(sol[0])
+    # solveset over T > 0 (not solve: it finds no root when T enters with a fractional power)
+    sol = sp.solveset(sp.Eq(proposition5_2_ratio(), 1), T, sp.Interval.open(0, sp.oo))
+    if not isinstance(sol, sp.FiniteSet) or len(sol) != 1:
+        raise ValueError(f"(12)/(11) = 1 has no unique positive root T (solutions: {sol})")
+    return next(iter(sol))  # as solveset gives it (simplify would take a fractional power of a negative factor)
 
 
 # --------------------------------------------------------------------------------------

@@ -108,8 +108,10 @@ def test_theorem51_holds_flat_in_p(quick):
     assert out.verdict == "holds"
     assert all(f[k] < f["bound"] for k in f if k.startswith("excess_hi_p"))
     assert f["slope_in_p_upper"] <= vn.THM51_SLOPE_MARGIN
-    # 4 p, the slope, the aligned ranks and the exact privacy decisions of σ (the runs' L and THM51_PRIVACY_L)
-    assert len(out.decisions) == 6 + len(vn.THM51_ADV_KS) + len(vn.THM51_PRIVACY_L)
+    # 4 p, the slope, the scaled point ‖θ*‖ = THM51_SCALED_W, the aligned ranks and the exact privacy decisions of σ
+    # (the runs' L and THM51_PRIVACY_L)
+    assert len(out.decisions) == 7 + len(vn.THM51_ADV_KS) + len(vn.THM51_PRIVACY_L)
+    assert f["scaled_theta_ratio"] == pytest.approx(f["excess_p5"] / f["bound"], rel=1e-9)
     assert out.evidence.startswith("holds (95% one-sided)")
     assert f["accountant_epsilon_of_sigma"] <= 1.0
     assert out.plots[0].name == "theorem5_1"
