@@ -1551,6 +1551,22 @@ def domain_diameters(domain: str, C: np.ndarray) -> dict:
     return {"diam2": 2.0, "diam_inf": 2.0, "diam_C": 2.0 * float(np.max(1.0 / np.sqrt(C)))}
 
 
+def _rate_values(setting: str, n: int, d: int, epsilon: float, profile: np.ndarray | None = None) -> tuple:
+    """The σ-profile, the diagonal C and the closed forms' data-free values (diameters, G_2p, p, n, ε, δ, traces,
+    S_1, S_2/3) of one rate-sweep point (:func:`_rate_task` adds the data-dependent R terms)."""
+    _, domain, geometry = RATE_SETTINGS[setting]
+    sigma = kernels.pagan_problems.power_law_sigma(d, RATE_DECAY) if profile is None else profile
+    C = _geometry(sigma, geometry)
+    p = moment_order(d)
+    w = C * sigma**2
+    G2p = math.sqrt(float(w.sum())) * float(gaussian_norm_moments(w, p)[p - 1]) ** (1.0 / (2 * p))
+    geo = domain_diameters(domain, C)
+    vals = dict(geo, G_2p=G2p, p=p, n=n, epsilon=epsilon, delta=RATE_DELTA, tr_Cinv=float(np.sum(1.0 / C)),
+                tr_Cinv_half=float(np.sum(C**-0.5)), d=d, S_1=float(sigma.sum()),
+                S_2_3=float(np.sum(sigma ** (2.0 / 3.0))))
+    return sigma, C, vals
+
+
 def _rate_task(setting: str, n: int, d: int, epsilon: float, c: float, trials: int, seed: int,
                data_seed: int, batch: int = 10, sigma: Sequence[float] | None = None, planted: float = 0.0) -> dict:
     """One point of a rate sweep: ``trials`` fresh datasets, one run each, with Theorem 1/2's prescription.
@@ -1564,15 +1580,8 @@ def _rate_task(setting: str, n: int, d: int, epsilon: float, c: float, trials: i
     """
     algorithm, domain, geometry = RATE_SETTINGS[setting]
     profile = None if sigma is None else np.asarray(sigma, dtype=float)
-    sigma = kernels.pagan_problems.power_law_sigma(d, RATE_DECAY) if profile is None else profile
-    C = _geometry(sigma, geometry)
-    p = moment_order(d)
-    w = C * sigma**2
-    G2p = math.sqrt(float(w.sum())) * float(gaussian_norm_moments(w, p)[p - 1]) ** (1.0 / (2 * p))
-    geo = domain_diameters(domain, C)
-    vals = dict(geo, G_2p=G2p, p=p, n=n, epsilon=epsilon, delta=RATE_DELTA, tr_Cinv=float(np.sum(1.0 / C)),
-                tr_Cinv_half=float(np.sum(C**-0.5)), d=d, S_1=float(sigma.sum()),
-                S_2_3=float(np.sum(sigma ** (2.0 / 3.0))))
+    sigma, C, vals = _rate_values(setting, n, d, epsilon, profile)
+    p, G2p = vals["p"], vals["G_2p"]
 
     def ev(expr) -> float:
         f = numeric(expr)
@@ -1814,6 +1823,69 @@ def _memo_sweep(fn, tasks: list[dict], label: str) -> list[dict]:
     return _SWEEP_MEMO[key]
 
 
+def _gaussian_norm_mean(w: np.ndarray) -> float:
+    """E‖X‖₂ for X ~ N(0, diag w), by quadrature of E√Q = (1/(2√π))∫₀^∞ (1 − E e^{−tQ}) t^{−3/2} dt, Q = ‖X‖²,
+    E e^{−tQ} = Π_j (1 + 2t w_j)^{−1/2}."""
+    from scipy import integrate  # local: only this estimate needs it
+
+    scale = float(w.sum())
+    u = w / scale  # Q/scale has weights summing to 1
+
+    def integrand(t: float) -> float:
+        return -math.expm1(-0.5 * float(np.sum(np.log1p(2 * t * u)))) * t ** -1.5
+
+    val = sum(integrate.quad(integrand, lo, hi, limit=200)[0] for lo, hi in ((0, 1), (1, np.inf)))
+    return math.sqrt(scale) * val / (2 * math.sqrt(math.pi))
+
+
+def _expected_window_ratio(setting: str, bound_key: str, n: int, d: int, epsilon: float, c: float) -> float:
+    """bound / (f(0) − min f) at a benign sweep point (b = rate_batch(n), T = c n²/b²), both at the expected data:
+    E z̄_j² = σ_j²/n and E(mean z_j² − z̄_j²) = σ_j²(1 − 1/n) in the R terms; E‖z̄‖₁ = √(2/(πn))·Σσ_j exactly (box),
+    E‖z̄‖₂ = E‖N(0, diag σ²)‖/√n (ball, :func:`_gaussian_norm_mean`)."""
+    algorithm, domain, _ = RATE_SETTINGS[setting]
+    sigma, _, vals = _rate_values(setting, n, d, epsilon)
+    b = rate_batch(n)
+    steps = lemma31_steps(c, n, b)
+    eg2 = sigma**2 / n + sigma**2 * (1 - 1 / n) / b
+    vals.update(R_std=math.sqrt(float(eg2.sum()) / steps), R_ada=float(np.sum(np.sqrt(eg2))) / math.sqrt(steps))
+    forms = {"bound": tp.theorem1_bound() if algorithm == "pasan" else tp.theorem2_bound(),
+             "rate": tp.eq9_full_rate() if algorithm == "pasan" else tp.eq7_full_rate()}
+    f = numeric(forms[bound_key])
+    bound = float(f(**{k: vals[k] for k in f.names}))
+    if domain == "box":
+        trivial = math.sqrt(2 / (math.pi * n)) * float(sigma.sum())
+    else:
+        trivial = _gaussian_norm_mean(sigma**2) / math.sqrt(n)
+    return bound / trivial
+
+
+def _window_reach(setting: str, bound_key: str, axis: str, budget: str) -> str:
+    """What would put benign points of ``axis`` into the asymptotic window (bound ≤ RATE_ASYMPTOTIC × (f(0) − min
+    f)), computed at the expected data: the first value of the axis (doubling from the grid's largest) where it
+    does, and whether the full budget's range reaches it; or that no value up to a cap does."""
+    g = RATE_GRIDS[by_budget(budget, "quick", "full")]
+    full_hi = max(RATE_GRIDS["full"]["axes"][axis])
+    base = dict(g["base"])
+    cap = {"n": 10**13, "d": 10**4}[axis]
+    x = max(g["axes"][axis])
+    first = _expected_window_ratio(setting, bound_key, **dict(base, **{axis: x}))
+    ratio = first
+    while ratio > RATE_ASYMPTOTIC and x * 2 <= cap:
+        x *= 2
+        ratio = _expected_window_ratio(setting, bound_key, **dict(base, **{axis: x}))
+    at = ", ".join(f"{k} = {v:g}" for k, v in base.items() if k != axis)
+    head = (f"at the expected data bound/(f(0) − min f) is {first:.3g} at {axis} = {max(g['axes'][axis]):g} "
+            f"({at})")
+    if ratio > RATE_ASYMPTOTIC:
+        return (f"{head} and still {ratio:.3g} > {RATE_ASYMPTOTIC:g} at {axis} = {x:.3g} (doubling): no {axis} range "
+                "of this sweep (b = max(20, n/1600), T = c n²/b²) would decide — neither --budget full nor a "
+                "larger one; a point enters the window only where bound ≤ "
+                f"{RATE_ASYMPTOTIC:g} × (f(0) − min f))")
+    full = "the full budget's" + (" reaches it" if x <= full_hi else f" {axis} ≤ {full_hi:g} does not")
+    return (f"{head}, ≤ {RATE_ASYMPTOTIC:g} first at {axis} ≈ {x:.3g} (doubling): a sweep from there over ≥ 1 "
+            f"decade would decide ({full})")
+
+
 def _ratio_row(t: dict, o: dict, bound_key: str) -> dict:
     """One point of a rate sweep: per-dataset ratios measured/bound where the hypothesis Ĝ_p ≤ G_2p holds."""
     ok = np.asarray(o["Ghat_p"]) <= float(o["G_2p"])
@@ -1904,6 +1976,12 @@ def _rate_check(setting: str, bound_key: str, budget: str, seed: int) -> tuple:
             figures[f"bound_slope_{axis}"] = stats.loglog_slope(x, [r["bound"] for r in usable]).slope.estimate
         if axis in RATE_VERDICT_AXES:
             d, _ = _rate_decision(sel, axis, crit, RATE_ASYMPTOTIC)
+            generic = (f"a larger {axis} range (--budget full) would decide",
+                       f"a {axis} range beyond the full budget's would decide")
+            if str(d.verdict) == "inconclusive" and any(t in d.reason for t in generic):
+                # decide.rate names a larger range in general; say what range would decide here, computed
+                reach = _window_reach(setting, bound_key, axis, budget)
+                d = dataclasses.replace(d, reason=d.reason.replace(generic[0], reach).replace(generic[1], reach))
             decisions.append(d)
             figures[f"ratio_slope_{axis}"] = d.estimate
             figures[f"ratio_slope_{axis}_holds_bound"] = d.holds_bound
