@@ -1,0 +1,53 @@
+"""Issue 25 (session 24, pagan b): lemma3.2 tested at a scale of the law chosen from the declared threshold, and the
+rate claims' computed 'what would decide' for an undecided benign axis."""
+
+import math
+
+import numpy as np
+import pytest
+
+from theory import numeric
+from theory import pagan as tp
+from verify.papers import pagan
+
+
+def test_lemma32_scale_is_one_for_the_papers_homogeneous_threshold():
+    f = numeric(tp.lemma3_2_bound())
+    scale, bound = pagan._lemma32_scale(f, 1.3, 2.1)
+    assert scale == 1.0 and bound == pytest.approx(3.4)
+
+
+@pytest.mark.parametrize("power, scale", [(1.25, 1e-3), (0.75, 1e3)])
+def test_lemma32_scale_picks_the_scale_where_a_non_homogeneous_threshold_is_smallest(power, scale):
+    f = numeric(tp.G_p**power + tp.G_2p**power)
+    got, bound = pagan._lemma32_scale(f, 1.3, 2.1)
+    assert got == scale and bound == pytest.approx((scale * 1.3) ** power + (scale * 2.1) ** power)
+
+
+@pytest.mark.parametrize("power", [1.25, 0.75])
+def test_lemma3_2_refutes_a_threshold_that_is_not_homogeneous(monkeypatch, power):
+    """The pow mutants of the threshold (G_p^a + G_2p^a): at the law of s·Z (s = 1e-3 or 1e3) almost every dataset
+    fails it, so the check says violated (it used to hold: at s = 1 the mutated threshold stays loose)."""
+    monkeypatch.setattr(tp, "lemma3_2_bound", lambda: tp.G_p**power + tp.G_2p**power)
+    out = pagan.lemma3_2("quick", 0)
+    assert out.verdict == "violated"
+    assert out.counterexample["scale"] in (1e-3, 1e3) and out.counterexample["failures"] > 0
+
+
+def test_gaussian_norm_mean_is_exact_on_closed_forms():
+    assert pagan._gaussian_norm_mean(np.array([4.0])) == pytest.approx(2 * math.sqrt(2 / math.pi), rel=1e-9)
+    assert pagan._gaussian_norm_mean(np.array([1.0, 1.0])) == pytest.approx(math.sqrt(math.pi / 2), rel=1e-9)
+
+
+def test_window_reach_says_no_range_decides_where_the_ratio_levels_off():
+    text = pagan._window_reach("pasan", "bound", "n", "quick")
+    assert "--budget full) would decide" not in text
+    assert "no n range of this sweep" in text and "neither --budget full nor a larger one" in text
+
+
+def test_window_reach_names_the_first_value_where_the_window_opens(monkeypatch):
+    """With a window threshold the ratio does cross, the reason names where (and whether full reaches it)."""
+    r64 = pagan._expected_window_ratio("pasan", "bound", 64000, 10, 1.0, 0.25)
+    monkeypatch.setattr(pagan, "RATE_ASYMPTOTIC", r64 * 0.9)
+    text = pagan._window_reach("pasan", "bound", "n", "quick")
+    assert "first at n ≈" in text and "the full budget's n ≤ 64000 does not" in text
