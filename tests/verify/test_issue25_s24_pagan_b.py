@@ -51,3 +51,24 @@ def test_window_reach_names_the_first_value_where_the_window_opens(monkeypatch):
     monkeypatch.setattr(pagan, "RATE_ASYMPTOTIC", r64 * 0.9)
     text = pagan._window_reach("pasan", "bound", "n", "quick")
     assert "first at n ≈" in text and "the full budget's n ≤ 64000 does not" in text
+
+
+def test_example1_mu_constant_does_not_trend_for_the_papers_bound():
+    dims, kmax = pagan.EXAMPLE1_MU_BUDGETS.at("quick")
+    ps = 2 * np.arange(1, kmax + 1)
+    f = numeric(tp.example1_bound())
+    trends = pagan._ex1_mu_constant_trends(dims, kmax, ps, lambda mu, K, p, W: float(f(mu=mu, K=K, p=p, W=W)))
+    assert len(trends) == 2 * len(pagan.EX1_PROFILES) * len(pagan.EX1_GEOMETRIES)
+    assert max(abs(t["slope"]) for t in trends) < 1e-9 and min(t["span"] for t in trends) >= 1.0 - 1e-12
+
+
+def test_example1_mu_refutes_a_bound_whose_constant_is_not_o1(monkeypatch):
+    """The pow0.75 mutant K^(3/4)·p^(3/8)·W^(3/8) + µ: G_p stays below it once K̂ is fitted per configuration, but
+    K̂ grows like t^(1/4) with the profile's scale, so it is no O(1) constant: violated."""
+    import sympy as sp
+
+    q = sp.Rational(3, 4)
+    monkeypatch.setattr(tp, "example1_bound", lambda: tp.mu + tp.K**q * (tp.p * tp.W) ** (q / 2))
+    out = pagan.example1_mu("quick", 0)
+    assert out.verdict == "violated"
+    assert out.numbers["broken"] == 0 and out.counterexample["slope"] == pytest.approx(0.25, abs=1e-9)

@@ -3230,6 +3230,28 @@ EXAMPLE1_MU_BUDGETS = Budgets(quick=Example1Grid(dims=(10, 100), kmax=10),
                               full=Example1Grid(dims=(10, 100, 1000, 10000), kmax=20))
 
 
+def _ex1_mu_constant_trends(dims, kmax: int, ps: np.ndarray, bound) -> list[dict]:
+    """The fitted constant K̂ = max_p G_p(µ = 0)/bound(0, 1, p, W) of example1.mu is an O(1): per (σ-profile, C),
+    the log-log slope of K̂ over the last decade of d, and over the profile's scale t ∈ EX1_SCALES at d = dims[0]
+    (as pagan.example1 rules: exact values, margin EX1_SLOPE_MARGIN over ≥ 1 decade)."""
+    def k_hat(sigma: np.ndarray, geo: str) -> float:
+        w = _geometry(sigma, geo) * sigma**2
+        g0 = tp.noncentral_norm_moments(w, np.zeros_like(w), kmax) ** (1.0 / ps)
+        return max(g0[i] / bound(0.0, 1.0, float(pp), float(w.sum())) for i, pp in enumerate(ps))
+
+    out = []
+    for pname, decay in EX1_PROFILES.items():
+        for geo in EX1_GEOMETRIES:
+            ks = [k_hat(np.arange(1, d + 1, dtype=float) ** -decay, geo) for d in dims]
+            slope, span = _last_decade_slope(dims, ks)
+            out.append(dict(profile=pname, C=geo, along="d", slope=slope, span=span))
+            kt = [k_hat(t * np.arange(1, dims[0] + 1, dtype=float) ** -decay, geo) for t in EX1_SCALES]
+            out.append(dict(profile=pname, C=geo, along=f"the profile's scale t (d = {dims[0]})",
+                            slope=float(np.polyfit(np.log(EX1_SCALES), np.log(kt), 1)[0]),
+                            span=float(np.log10(max(EX1_SCALES) / min(EX1_SCALES)))))
+    return out
+
+
 @claim(
     "pagan.example1.mu",
     kind="exact",
@@ -3245,7 +3267,9 @@ EXAMPLE1_MU_BUDGETS = Budgets(quick=Example1Grid(dims=(10, 100), kmax=10),
     "largest-variance coordinate, the smallest, or spread evenly, every even p: holds when G_p ≤ example1_bound(µ, "
     "K̂) within a relative rounding bound (1e-12) everywhere (Minkowski's inequality says it must), violated "
     "with the smallest such µ otherwise. A bound without the term µ, or with a smaller constant, is caught: "
-    "G_p → µ as µ grows.",
+    "G_p → µ as µ grows. The constant is an O(1), so K̂ (fitted per configuration) must not trend: its log-log "
+    "slope over the last decade of d, and over the profile's scale t ∈ {0.1, 1, 10} at the smallest d, at most "
+    "0.1 in size (pagan.example1's rule and margin, exact values); violated otherwise.",
 )
 def example1_mu(budget: str, seed: int) -> Outcome:
     dims, kmax = EXAMPLE1_MU_BUDGETS.at(budget)
@@ -3284,18 +3308,26 @@ def example1_mu(budget: str, seed: int) -> Outcome:
                             series.append(Series(f"µ/√W = {level:g}", ps, (gp - mu) / np.sqrt(ps * W)))
     tol = 1e-12
     broken = [r for r in rows if r["min_slack"] < -tol]
-    verdict = "violated" if broken else "holds"
-    counter = dict(min(broken, key=lambda r: r["mu_over_sqrtW"])) if broken else None
+    trends = _ex1_mu_constant_trends(dims, kmax, ps, bound)
+    trending = [t for t in trends if abs(t["slope"]) > EX1_SLOPE_MARGIN and t["span"] >= 1.0 - 1e-12]
+    verdict = "violated" if broken or trending else "holds"
+    counter = (dict(min(broken, key=lambda r: r["mu_over_sqrtW"])) if broken
+               else dict(max(trending, key=lambda t: abs(t["slope"])), margin=EX1_SLOPE_MARGIN) if trending else None)
+    steepest = max(trends, key=lambda t: abs(t["slope"]))
     evidence = (f"{verdict} (exact): {len(rows)} configurations (3 σ-profiles × 3 geometries × d ∈ {list(dims)} × "
                 f"µ/√W ∈ {list(EX1_MU_LEVELS)} × 3 directions, p = 2..{ps[-1]}); smallest relative slack "
                 f"(bound − G_p)/bound = {worst['min_slack']:.3g} (σ {worst['profile']}, C {worst['C']}, "
                 f"d = {worst['d']}, µ/√W = {worst['mu_over_sqrtW']:g}, {worst['direction']}, p = {worst['p']}); "
-                f"{len(broken)} configurations above the bound")
+                f"{len(broken)} configurations above the bound; the fitted constant K̂ (an O(1): uniform) trends "
+                f"at most {abs(steepest['slope']):.3g} in log-log slope (along {steepest['along']}, σ "
+                f"{steepest['profile']}, C {steepest['C']}; margin {EX1_SLOPE_MARGIN:g} over ≥ 1 decade)"
+                + (f"; violated: K̂ is not O(1) — slope {trending[0]['slope']:+.3g} along {trending[0]['along']}"
+                   if trending and not broken else ""))
     fig = Figure("example1_mu", "pagan Example 1 with µ > 0: (G_p − µ)/(√p·√W)", [Panel(
         f"σ_j = j^-1.5, C = σ^(-4/3), d = {dims[-1]}, ∇g on the largest-variance coordinate", "moment order p",
         "(G_p − µ)/(√p·√W)", series, xscale="log")])
     numbers = {"configurations": len(rows), "broken": len(broken), "min_relative_slack": worst["min_slack"],
-               "max_K_hat": max(r["K_hat"] for r in rows)}
+               "max_K_hat": max(r["K_hat"] for r in rows), "steepest_K_hat_slope": abs(steepest["slope"])}
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
 
 
