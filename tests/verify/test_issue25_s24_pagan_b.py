@@ -72,3 +72,44 @@ def test_example1_mu_refutes_a_bound_whose_constant_is_not_o1(monkeypatch):
     out = pagan.example1_mu("quick", 0)
     assert out.verdict == "violated"
     assert out.numbers["broken"] == 0 and out.counterexample["slope"] == pytest.approx(0.25, abs=1e-9)
+
+
+def _pow(expr, k):
+    import sympy as sp
+
+    return expr.subs({s: s ** sp.Rational(k) for s in expr.free_symbols if s.is_positive})
+
+
+def _box_bound(expr):
+    f = numeric(expr)
+    return lambda d, ne, sg: float(f(S_2_3=float(np.sum(sg ** (2 / 3))), d=d, epsilon=ne, n=1))
+
+
+def _ball_bound(expr):
+    f = numeric(expr)
+    return lambda d, ne, sg: float(f(S_1=float(np.sum(sg)), d=d, epsilon=ne, n=1))
+
+
+def test_lb_edge_at_every_scale_holds_for_the_papers_bounds():
+    v, ex, checked, _ = pagan._lb_edge_scaled(_box_bound(tp.proposition1_lower_bound()), pagan._box_condition,
+                                              lambda sg: float(np.sum(sg)), dims=(3, 4))
+    assert v == "holds" and ex is None and checked > 2 * 2 * len(pagan.LB_EDGE_SCALES)
+    v, ex, _, _ = pagan._lb_edge_scaled(pagan._thm5_lb_ne, pagan._thm5_condition,
+                                        lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))), dims=(2, 3))
+    assert v == "holds" and ex is None
+
+
+@pytest.mark.parametrize("what, k, scale", [("prop1", "5/4", 1e4), ("thm5", "5/4", 1e4), ("thm5", "3/4", 1e-4)])
+def test_lb_edge_at_another_scale_refutes_a_bound_with_another_power_of_sigma(what, k, scale):
+    """The pow mutants of the lower bounds are degree 5/4 or 3/4 in σ while the largest value is degree 1: at the
+    scale 1e4 (or 1e-4) the mutated bound exceeds it, exactly; at scale 1 it does not."""
+    if what == "prop1":
+        lb, cond, top, dims = (_box_bound(_pow(tp.proposition1_lower_bound(), k)), pagan._box_condition,
+                               lambda sg: float(np.sum(sg)), (3,))
+    else:
+        lb, cond, top, dims = (_ball_bound(_pow(tp.theorem5_lower_bound(), k)), pagan._thm5_condition,
+                               lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))), (2, 3))
+    assert pagan._lb_edge(lb, cond, top, dims=dims)[0] == "holds"
+    v, ex, _, _ = pagan._lb_edge_scaled(lb, cond, top, dims=dims)
+    assert v == "violated" and ex["scale"] == scale and ex["lower_bound"] > ex["largest_possible"]
+    assert ex["lower_bound"] == pytest.approx(lb(ex["d"], ex["epsilon"], np.array(ex["sigma"])), rel=1e-12)

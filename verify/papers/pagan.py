@@ -2817,6 +2817,60 @@ _EDGE_NOTES = ("Exact (no statistical test): at d = 2, log 2 < 1 makes the bound
                "the statement at its edge, kept apart from the main statement (d ≥ 3), which replaces the retired id ")
 
 
+# the profile's scale s (σ → s·σ), 4 decades each way (1 first): the lower-bound statements are for every σ
+LB_EDGE_SCALES = (1.0, 1e-4, 1e4)
+
+
+def _lb_edge_scaled(lower_bound, condition, trivial_max, dims=range(1, 11),
+                    scales: Sequence[float] = LB_EDGE_SCALES) -> tuple[str, dict | None, int, list]:
+    """:func:`_lb_edge` (scale 1), then every other profile scale s of ``scales`` (σ → s·σ) at the smallest grid nε
+    the hypothesis allows (the bound decreases in nε): the lower-bound statements hold for every σ, and the paper's
+    bounds and the largest possible values are both degree-1 homogeneous in σ (a correct bound gives the same ratios
+    at every s); a bound with another power of σ exceeds the largest value at some scale.  The hypothesis does not
+    involve σ: its values from the first pass are reused.  Same return as :func:`_lb_edge`; a failing point at
+    s ≠ 1 carries ``scale``."""
+    memo: dict = {}
+
+    def cond(d, ne) -> bool:
+        key = (int(d), float(ne))
+        if key not in memo:
+            memo[key] = bool(condition(d, ne))
+        return memo[key]
+
+    v, ex, checked, degenerate = _lb_edge(lower_bound, cond, trivial_max, dims=dims)
+    if v == "violated":
+        return v, ex, checked, degenerate
+    grid = np.unique(np.concatenate([np.geomspace(1e-3, 1e3, 61), [1.0]]))  # _lb_edge's nε grid
+    for sc in scales:
+        if sc == 1.0:
+            continue
+        for d in dims:
+            ne0 = next((float(ne) for ne in grid if cond(d, ne)), None)
+            if ne0 is None or d in degenerate:
+                continue
+            for decay in (0.0, 1.5):
+                sigma = sc * kernels.pagan_problems.power_law_sigma(d, decay)
+                checked += 1
+                with np.errstate(divide="ignore"):
+                    lb = lower_bound(d, ne0, sigma)
+                top = trivial_max(sigma)
+                if np.isfinite(lb) and lb > top:
+                    return "violated", dict(d=d, sigma=sigma.tolist(), n=1, epsilon=ne0, lower_bound=float(lb),
+                                            largest_possible=float(top), ratio=float(lb / top), scale=sc), checked, \
+                        degenerate
+    return "holds", None, checked, degenerate
+
+
+def _scaled_edge_evidence(out: Outcome, edge: tuple) -> Outcome:
+    """An edge point found at a profile scale s ≠ 1 is named so (not by the d = 2 edge's 'log d ≤ 1')."""
+    ex = edge[1]
+    if ex and ex.get("scale", 1.0) != 1.0:
+        why = (f" (the profile scaled by {ex['scale']:g}: the bound is not degree-1 homogeneous in σ, as the largest "
+               "value is)")
+        out.evidence = out.evidence.replace(" (log d ≤ 1)", why)
+    return out
+
+
 @claim(
     "pagan.proposition1.d3",
     kind="expectation",
@@ -2826,7 +2880,8 @@ _EDGE_NOTES = ("Exact (no statistical test): at d = 2, log 2 < 1 makes the bound
     notes="Replaces pagan.proposition1 (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.proposition1.d2). Two parts. Exact: the left side never exceeds Σσ_j, so the bound must not either "
     "wherever the hypothesis holds (checked at the smallest allowed nε, n = 1, 3 ≤ d ≤ 10, flat and j^{-3/2} "
-    "profiles). Measured (cannot refute, only exhibit): M = the sign of the average iterate of every private "
+    "profiles, each also scaled by 1e-4 and 1e4: the statement is for every σ). Measured (cannot refute, only "
+    "exhibit): M = the sign of the average iterate of every private "
     "algorithm of the suite (DP-SGD, PASAN, PAGAN, PAGAN-opt, PDP-SGD; paper calibration, b = 10, T = n²/(4b²), "
     "n = 1000) on sign_mean hard instances (planted biases 0, 0.03, 0.1, 0.3); the sup over S is estimated from "
     "below by the largest lower confidence bound over the instances (95%, Bonferroni over the instances), and the "
@@ -2837,9 +2892,9 @@ def proposition1_d3(budget: str, seed: int) -> Outcome:
     cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
     rows, verdicts = _lb_compare(tasks, outs, acct, "sign_error", lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg),
                                  cond)
-    edge = _lb_edge(_prop1_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11))
-    return _lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)", "sign_error", rows, verdicts,
-                       edge)
+    edge = _lb_edge_scaled(_prop1_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11))
+    return _scaled_edge_evidence(_lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)",
+                                             "sign_error", rows, verdicts, edge), edge)
 
 
 def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcome:
@@ -2912,7 +2967,8 @@ declare_equivalent("pagan.theorem3.floor", "theorem3_lower:pow1.25", "only weake
     weaker_if=_LB_WEAKER("theorem4_lower_bound", "theorem4_condition"),
     notes="Replaces pagan.theorem4.risk (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.theorem4.risk.d2). As proposition1.d3, with the excess risk f(x̄_T) − f(x*) = ‖z̄‖₁ − x̄ᵀz̄ ≤ 2Σσ_j "
-    "(exact edge at 3 ≤ d ≤ 10). The upper/lower ratio: exactly log(d/δ)·log^{5/2} d (sympy; its limit over "
+    "(exact edge at 3 ≤ d ≤ 10, profiles also scaled by 1e-4 and 1e4). The upper/lower ratio: exactly "
+    "log(d/δ)·log^{5/2} d (sympy; its limit over "
     "log^{7/2} d is 1, and, one factor for every n, its limit as n → ∞ at d = 3, ε = 1 is finite and positive: "
     "ratio_limit_in_n), and measured: PAGAN-opt's largest risk over the instances over the lower bound, against d.",
 )
@@ -2920,7 +2976,7 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
     tasks, outs, acct = _lb_runs("box", 1.5, budget, seed)
     cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
     rows, verdicts = _lb_compare(tasks, outs, acct, "excess", lambda d, e, sg: _box_lb_ne(d, LB_N * e, sg), cond)
-    edge = _lb_edge(_box_lb_ne, _box_condition, lambda sg: 2.0 * float(np.sum(sg)), dims=range(3, 11))
+    edge = _lb_edge_scaled(_box_lb_ne, _box_condition, lambda sg: 2.0 * float(np.sum(sg)), dims=range(3, 11))
     ratio = tp.upper_lower_ratio_box()
     lim = sp.limit(ratio / sp.log(tp.d) ** sp.Rational(7, 2), tp.d, sp.oo)
     n_lim = ratio_limit_in_n(ratio)
@@ -2939,8 +2995,8 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
                                  S_2_3=float(np.sum(np.arange(1, r["d"] + 1, dtype=float) ** -1.0)))) for r in sel]),
         Series("measured PAGAN-opt sup risk / Theorem 4 bound", ds_, [r["sup_mean"] / r["lower_bound"] for r in sel],
                style="points")], xscale="log", yscale="log")
-    out = _lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
-                      verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra)
+    out = _scaled_edge_evidence(_lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
+                                            verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra), edge)
     return Outcome(verdict=out.verdict,
                    evidence=out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim}; as n → ∞ at "
                    f"d = 3, ε = 1, S_2/3 = H_3, δ = {LB_DELTA:g}: {n_lim})",
@@ -3038,17 +3094,20 @@ def prop2_edge(scales: Sequence[float] = PROP2_EDGE_SCALES) -> tuple[str, dict |
     theory=(tp.theorem5_lower_bound, tp.theorem5_condition, tp.upper_lower_ratio_ball),
     weaker_if=_LB_WEAKER("theorem5_lower_bound", "theorem5_condition"),
     notes="Measured as proposition1 on the unit ball with σ_j = j^{-3/2}; the excess ‖z̄‖₂ − x̄ᵀz̄ is at most "
-    "2‖z̄‖₂ ≤ 2√(Σσ_j²), the exact part's largest possible value. Upper/lower: log(d/δ)·log d exactly.",
+    "2‖z̄‖₂ ≤ 2√(Σσ_j²), the exact part's largest possible value (checked at the smallest allowed nε, n = 1, "
+    "d ≤ 10, flat and j^{-3/2} profiles, each also scaled by 1e-4 and 1e4: the statement is for every σ). "
+    "Upper/lower: log(d/δ)·log d exactly.",
 )
 def theorem5(budget: str, seed: int) -> Outcome:
     tasks, outs, acct = _lb_runs("ball", 1.5, budget, seed)
     rows, verdicts = _lb_compare(tasks, outs, acct, "excess", lambda d, e, sg: _thm5_lb_ne(d, LB_N * e, sg),
                                  lambda d, e: _thm5_condition(d, LB_N * e))
-    edge = _lb_edge(_thm5_lb_ne, _thm5_condition, lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))))
+    edge = _lb_edge_scaled(_thm5_lb_ne, _thm5_condition, lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))))
     ratio = tp.upper_lower_ratio_ball()
     lim = sp.limit(ratio / sp.log(tp.d) ** 2, tp.d, sp.oo)
-    out = _lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
-                      verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge)
+    out = _scaled_edge_evidence(_lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
+                                            verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge),
+                                edge)
     return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
                    numbers=out.numbers, counterexample=out.counterexample, plots=out.plots)
 
