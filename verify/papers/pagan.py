@@ -3001,9 +3001,10 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
                    evidence=out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim}; as n → ∞ at "
                    f"d = 3, ε = 1, S_2/3 = H_3, δ = {LB_DELTA:g}: {n_lim})",
                    numbers=out.numbers, plots=out.plots,
-                   counterexample=out.counterexample if (out.counterexample or polylog_ok) else dict(
+                   counterexample=out.counterexample if polylog_ok else dict(
                        d=3, epsilon=1, delta=LB_DELTA, S_2_3="H_3", ratio=str(ratio), limit_n_to_infinity=str(n_lim),
-                       limit_over_log_3p5_d=str(lim), reason="the upper/lower ratio is not one polylog(d) factor"))
+                       limit_over_log_3p5_d=str(lim), reason="the upper/lower ratio is not one polylog(d) factor",
+                       **({"edge": out.counterexample} if out.counterexample else {})))
 
 
 def _ball_flat_lb(d, e, sigma):
