@@ -41,16 +41,18 @@ def test_gaussian_norm_mean_is_exact_on_closed_forms():
 
 def test_window_reach_says_no_range_decides_where_the_ratio_levels_off():
     text = pagan._window_reach("pasan", "bound", "n", "quick")
-    assert "--budget full) would decide" not in text
-    assert "no n range of this sweep" in text and "neither --budget full nor a larger one" in text
+    assert "--budget full" not in text and "beyond the full budget" not in text  # report: "undecided"
+    assert "no n range of this sweep" in text and "the full budget's grid included" in text
 
 
-def test_window_reach_names_the_first_value_where_the_window_opens(monkeypatch):
-    """With a window threshold the ratio does cross, the reason names where (and whether full reaches it)."""
+@pytest.mark.parametrize("factor, says", [(0.9, "beyond the full budget's n ≤ 64000"),
+                                           (1.1, "--budget full (n up to 64000) reaches it")])
+def test_window_reach_names_the_first_value_where_the_window_opens(monkeypatch, factor, says):
+    """With a window threshold the ratio does cross, the reason names where, and whether full reaches it."""
     r64 = pagan._expected_window_ratio("pasan", "bound", 64000, 10, 1.0, 0.25)
-    monkeypatch.setattr(pagan, "RATE_ASYMPTOTIC", r64 * 0.9)
+    monkeypatch.setattr(pagan, "RATE_ASYMPTOTIC", r64 * factor)
     text = pagan._window_reach("pasan", "bound", "n", "quick")
-    assert "first at n ≈" in text and "the full budget's n ≤ 64000 does not" in text
+    assert "first at n ≈" in text and says in text
 
 
 def test_example1_mu_constant_does_not_trend_for_the_papers_bound():

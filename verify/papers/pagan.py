@@ -1905,12 +1905,13 @@ def _window_reach(setting: str, bound_key: str, axis: str, budget: str) -> str:
             f"({at})")
     if ratio > RATE_ASYMPTOTIC:
         return (f"{head} and still {ratio:.3g} > {RATE_ASYMPTOTIC:g} at {axis} = {x:.3g} (doubling): no {axis} range "
-                "of this sweep (b = max(20, n/1600), T = c n²/b²) would decide — neither --budget full nor a "
-                "larger one; a point enters the window only where bound ≤ "
-                f"{RATE_ASYMPTOTIC:g} × (f(0) − min f))")
-    full = "the full budget's" + (" reaches it" if x <= full_hi else f" {axis} ≤ {full_hi:g} does not")
-    return (f"{head}, ≤ {RATE_ASYMPTOTIC:g} first at {axis} ≈ {x:.3g} (doubling): a sweep from there over ≥ 1 "
-            f"decade would decide ({full})")
+                "of this sweep (b = max(20, n/1600), T = c n²/b²) would decide, the full budget's grid included (a "
+                f"point enters the window only where bound ≤ {RATE_ASYMPTOTIC:g} × (f(0) − min f))")
+    # the words report.control_label reads: "--budget full" (full decides), "beyond the full budget" (it does not)
+    where = (f"--budget full ({axis} up to {full_hi:g}) reaches it" if x <= full_hi
+             else f"beyond the full budget's {axis} ≤ {full_hi:g}")
+    return (f"{head}, ≤ {RATE_ASYMPTOTIC:g} first at {axis} ≈ {x:.3g} (doubling), {where}: a sweep from there over "
+            "≥ 1 decade would decide")
 
 
 def _ratio_row(t: dict, o: dict, bound_key: str) -> dict:
