@@ -45,6 +45,9 @@ def test_rate_verdict_is_the_decisions_verdict(name, request):
     # it holds for both theorems
     assert out.verdict == "inconclusive"
     assert f["asymptotic_points_n"] == 0 and f["asymptotic_points_d"] == 0
+    # and the reason says so (computed): no n or d range of this sweep opens the window, --budget full included
+    for d in out.decisions[:2]:
+        assert "(--budget full) would decide" not in d.reason and "range of this sweep" in d.reason
     assert f["adversarial_asymptotic_points"] == 3
     assert out.decisions[2].details["decades"] >= 1.0
     assert str(out.decisions[2].verdict) == "holds"
