@@ -455,19 +455,40 @@ def _clip_pass(grads, v, t, prm, fac, gbar_out, row_major):
     # pass 1 of round_with / _round_given: per-record (scaled) norms -> clip factors ``fac`` (row-major: and the
     # clipped sum in ``gbar_out``, each row added right after its norm, while it is in cache)
     variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
+    # Row-major, records go in pairs: the norms of rows i and i+1, then one sweep over gbar_out adds both clipped
+    # rows, ((ḡ_j + f_i·g_ij) + f_{i+1}·g_{i+1,j}) — per coordinate the same additions in the same order as one sweep
+    # per record, so the same bits, with half the sweeps over the d accumulators.  The first sweep starts from
+    # 0.0 + f·g (what zeroing gbar_out and adding gives) instead of a separate zeroing pass.
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     c2p = 1.0 - beta2**t
-    if row_major:
+    if not row_major:
+        for i in range(B):
+            fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+        return
+    if B == 0:
         for j in range(d):
             gbar_out[j] = 0.0
-    for i in range(B):
-        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-        if row_major:
-            fi = fac[i]
-            row = grads[i]
+    for i in range(0, B, 2):
+        fa = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+        fac[i] = fa
+        ra = grads[i]
+        if i + 1 < B:
+            fb = _record_factor(grads[i + 1], v, t, stp, opt, c2p, xi, clip, B)
+            fac[i + 1] = fb
+            rb = grads[i + 1]
+            if i == 0:
+                for j in range(d):
+                    gbar_out[j] = (0.0 + fa * ra[j]) + fb * rb[j]
+            else:
+                for j in range(d):
+                    gbar_out[j] = (gbar_out[j] + fa * ra[j]) + fb * rb[j]
+        elif i == 0:
             for j in range(d):
-                gbar_out[j] += fi * row[j]
+                gbar_out[j] = 0.0 + fa * ra[j]
+        else:
+            for j in range(d):
+                gbar_out[j] += fa * ra[j]
 
 
 @njit(cache=True, nogil=True)
@@ -481,9 +502,10 @@ def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fa
 
     Two orders of the same arithmetic (bit-identical results; every coordinate sums its records in order):
     ``row_major=False`` takes each record's norm, then averages block by block over coordinates (the gradients
-    are read from memory twice); ``row_major=True`` takes record i's norm and at once adds its clipped row into
-    ``gbar_out``, while the row is still in cache — the gradients are read from memory once, if a row and
-    ``gbar_out`` (2·d·8 bytes) fit in the last-level cache (:func:`row_major_fits`).
+    are read from memory twice); ``row_major=True`` takes the norms of records i and i + 1 and at once adds both
+    clipped rows into ``gbar_out`` in one sweep (record i first), while the rows are still in cache — the gradients
+    are read from memory once, if a row and ``gbar_out`` (2·d·8 bytes) fit in the last-level cache
+    (:func:`row_major_fits`).
 
     Parameters
     ----------
