@@ -363,10 +363,44 @@ def _record_factor(g, v, t, stp, opt, c2p, xi, clip, B):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _adam_plain_loop(acc, nz, theta, m, v, prm, c1, c2, bc_sub):
+    """The update loop of :func:`_adam_plain_block` for a ``prm`` whose variant and optimizer codes are constants."""
+    std_m = prm.std_m
+    neg = 0
+    for k in range(acc.shape[0]):
+        a = acc[k]
+        th, mk, vk, vh = _cpu.adam_coordinate(prm, a, a + std_m * nz[k], 0.0, theta[k], m[k], v[k], c1, c2, bc_sub)
+        theta[k] = th
+        m[k] = mk
+        v[k] = vk
+        if vh < 0.0:
+            neg += 1
+    return neg
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _adam_plain_block(acc, nz, theta, m, v, prm, c1, c2, bc_sub):
+    """:func:`_update_block`'s coordinate loop for post-processing (variant 0) and bias correction (variant 2) with
+    Adam: g = ḡ + σ_m·z, then ``_cpu.adam_coordinate`` — the same operations in the same order, so the same bits.
+
+    A separate function for two reasons: the variant and optimizer codes are rebuilt here as constants, so the
+    compiler drops the other variants' branches, and it is compiled with NumPy's error model (a zero divisor gives
+    inf instead of raising), without which the divisions keep the loop scalar.  The caller takes this path only
+    when no divisor can be 0 (c1, c2 ≠ 0 and ξ > 0 or a floor > 0, so √max(v̂, floor) + ξ > 0), i.e. where the
+    Python error model would raise nothing either.  Returns the count of negative corrected v̂."""
+    if prm.variant == 2:
+        p = AdamParams(2, 0, prm.lr, prm.beta1, prm.beta2, prm.xi, prm.clip, prm.std_m, prm.std_v, prm.floor)
+        return _adam_plain_loop(acc, nz, theta, m, v, p, c1, c2, bc_sub)
+    p = AdamParams(0, 0, prm.lr, prm.beta1, prm.beta2, prm.xi, prm.clip, prm.std_m, prm.std_v, prm.floor)
+    return _adam_plain_loop(acc, nz, theta, m, v, p, c1, c2, bc_sub)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, averaged=False):
     """Coordinates j0 .. j0+len(blk)−1: average the clipped records into ``blk`` (records summed in order; skipped
-    when ``averaged``: ``blk`` holds the average already), add the block's unit noise ``nbm``/``nbv`` and update
-    m, v, θ.  ``prm`` is the run's :class:`AdamParams`.  Returns the count of negative corrected v̂."""
+    when ``averaged``: ``blk`` is then ``gbar_out[j0:j1]``, holding the average already), add the block's unit noise
+    ``nbm``/``nbv`` and update m, v, θ.  ``prm`` is the run's :class:`AdamParams`.  Returns the count of negative
+    corrected v̂."""
     variant, opt, beta1, beta2, xi, std_m = prm.variant, prm.opt, prm.beta1, prm.beta2, prm.xi, prm.std_m
     B = grads.shape[0]
     n = blk.shape[0]
@@ -384,6 +418,13 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc
             row = grads[i, j0:j1]
             for jj in range(n):
                 blk[jj] += fi * row[jj]
+    if (variant == 0 or variant == 2) and opt == 0 and c1 != 0.0 and c2 != 0.0 and (xi > 0.0 or prm.floor > 0.0):
+        # post-processing / bias correction with Adam: the same arithmetic in a loop the compiler vectorises
+        # (_adam_plain_block); no divisor can be 0 here, so it raises nothing the loop below would raise
+        if not averaged:
+            for jj in range(n):
+                gbar_out[j0 + jj] = blk[jj]
+        return _adam_plain_block(blk, nbm[:n], theta[j0:j1], m[j0:j1], v[j0:j1], prm, c1, c2, bc_sub)
     neg = 0
     for j in range(j0, j1):
         acc = blk[j - j0]
@@ -414,19 +455,40 @@ def _clip_pass(grads, v, t, prm, fac, gbar_out, row_major):
     # pass 1 of round_with / _round_given: per-record (scaled) norms -> clip factors ``fac`` (row-major: and the
     # clipped sum in ``gbar_out``, each row added right after its norm, while it is in cache)
     variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
+    # Row-major, records go in pairs: the norms of rows i and i+1, then one sweep over gbar_out adds both clipped
+    # rows, ((ḡ_j + f_i·g_ij) + f_{i+1}·g_{i+1,j}) — per coordinate the same additions in the same order as one sweep
+    # per record, so the same bits, with half the sweeps over the d accumulators.  The first sweep starts from
+    # 0.0 + f·g (what zeroing gbar_out and adding gives) instead of a separate zeroing pass.
     B, d = grads.shape
     stp = variant == 3 or variant == 5
     c2p = 1.0 - beta2**t
-    if row_major:
+    if not row_major:
+        for i in range(B):
+            fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+        return
+    if B == 0:
         for j in range(d):
             gbar_out[j] = 0.0
-    for i in range(B):
-        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-        if row_major:
-            fi = fac[i]
-            row = grads[i]
+    for i in range(0, B, 2):
+        fa = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+        fac[i] = fa
+        ra = grads[i]
+        if i + 1 < B:
+            fb = _record_factor(grads[i + 1], v, t, stp, opt, c2p, xi, clip, B)
+            fac[i + 1] = fb
+            rb = grads[i + 1]
+            if i == 0:
+                for j in range(d):
+                    gbar_out[j] = (0.0 + fa * ra[j]) + fb * rb[j]
+            else:
+                for j in range(d):
+                    gbar_out[j] = (gbar_out[j] + fa * ra[j]) + fb * rb[j]
+        elif i == 0:
             for j in range(d):
-                gbar_out[j] += fi * row[j]
+                gbar_out[j] = 0.0 + fa * ra[j]
+        else:
+            for j in range(d):
+                gbar_out[j] += fa * ra[j]
 
 
 @njit(cache=True, nogil=True)
@@ -440,9 +502,10 @@ def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fa
 
     Two orders of the same arithmetic (bit-identical results; every coordinate sums its records in order):
     ``row_major=False`` takes each record's norm, then averages block by block over coordinates (the gradients
-    are read from memory twice); ``row_major=True`` takes record i's norm and at once adds its clipped row into
-    ``gbar_out``, while the row is still in cache — the gradients are read from memory once, if a row and
-    ``gbar_out`` (2·d·8 bytes) fit in the last-level cache (:func:`row_major_fits`).
+    are read from memory twice); ``row_major=True`` takes the norms of records i and i + 1 and at once adds both
+    clipped rows into ``gbar_out`` in one sweep (record i first), while the rows are still in cache — the gradients
+    are read from memory once, if a row and ``gbar_out`` (2·d·8 bytes) fit in the last-level cache
+    (:func:`row_major_fits`).
 
     Parameters
     ----------

@@ -102,6 +102,33 @@ def test_row_major_and_two_pass_orders_are_bit_identical():
                 np.testing.assert_array_equal(a, b)
 
 
+def test_vectorised_adam_update_is_the_scalar_arithmetic_bit_for_bit():
+    # post-processing and bias correction with Adam run _adam_plain_block (a vectorised loop): every coordinate must
+    # carry exactly the bits of kernels._shared.adam_coordinate evaluated one coordinate at a time in Python, in the
+    # vector body and the remainder of a block (d = 2·512 + 13), with ξ > 0 or only a floor > 0
+    from kernels import _shared
+
+    rng = np.random.default_rng(12)
+    d, B, std, bc = 1037, 3, 0.3, 0.05
+    for variant in (0, 2):
+        for xi, floor in ((1e-8, 0.0), (0.0, 1e-6), (1e-3, 1e-4)):
+            for row_major in (False, True):
+                G = rng.standard_normal((B, d)) * 0.05
+                th, m, v, vc = rng.standard_normal(d), rng.standard_normal(d) * 0.1, rng.random(d) * 1e-4, np.zeros(d)
+                th0, m0, v0 = th.copy(), m.copy(), v.copy()
+                z = rng.standard_normal(d)
+                prm = kd.AdamParams(variant, 0, 0.1, 0.9, 0.99, xi, 1.0, std, 0.0, floor)
+                fac, gb = np.empty(B), np.empty(d)
+                neg = kd.round_with(G, th, m, v, vc, 0, prm, bc, z, z, np.random.default_rng(0), False, fac, gb,
+                                    row_major)
+                want = [_shared.adam_coordinate(prm, gb[j], gb[j] + std * z[j], 0.0, th0[j], m0[j], v0[j], 1.0 - 0.9,
+                                                1.0 - 0.99, bc) for j in range(d)]
+                for k, got in enumerate((th, m, v)):
+                    assert np.array([w[k] for w in want]).tobytes() == got.tobytes()
+                assert neg == sum(w[3] < 0.0 for w in want)
+                assert 0 < neg < d or variant == 0
+
+
 def test_row_major_is_chosen_when_a_row_and_the_average_fit_in_cache():
     llc = kd._last_level_cache_bytes()
     assert llc > 0
