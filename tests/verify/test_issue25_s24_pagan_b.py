@@ -115,3 +115,9 @@ def test_lb_edge_at_another_scale_refutes_a_bound_with_another_power_of_sigma(wh
     v, ex, _, _ = pagan._lb_edge_scaled(lb, cond, top, dims=dims)
     assert v == "violated" and ex["scale"] == scale and ex["lower_bound"] > ex["largest_possible"]
     assert ex["lower_bound"] == pytest.approx(lb(ex["d"], ex["epsilon"], np.array(ex["sigma"])), rel=1e-12)
+
+
+def test_edge_reason_names_log_d_only_where_log_d_is_at_most_one():
+    assert pagan._edge_reason({"d": 2, "scale": 1.0}) == " (log d ≤ 1)"
+    assert pagan._edge_reason({"d": 3}) == ""  # log 3 > 1: not the reason there
+    assert "scaled by 0.0001" in pagan._edge_reason({"d": 3, "scale": 1e-4})

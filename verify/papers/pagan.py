@@ -2713,8 +2713,7 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
     if edge_ex:
         evidence += (f"; but the bound exceeds the largest possible value at d={edge_ex['d']}, σ={edge_ex['sigma']}, "
                      f"nε={edge_ex['epsilon']:.3g}: bound {edge_ex['lower_bound']:.3g} "
-                     f"> {edge_ex['largest_possible']:.3g}"
-                     " (log d ≤ 1)")
+                     f"> {edge_ex['largest_possible']:.3g}" + _edge_reason(edge_ex))
     else:
         evidence += f"; the bound never exceeds the largest possible value ({edge_n} exact points, d ≤ 10)"
     if degenerate:
@@ -2862,14 +2861,12 @@ def _lb_edge_scaled(lower_bound, condition, trivial_max, dims=range(1, 11),
     return "holds", None, checked, degenerate
 
 
-def _scaled_edge_evidence(out: Outcome, edge: tuple) -> Outcome:
-    """An edge point found at a profile scale s ≠ 1 is named so (not by the d = 2 edge's 'log d ≤ 1')."""
-    ex = edge[1]
-    if ex and ex.get("scale", 1.0) != 1.0:
-        why = (f" (the profile scaled by {ex['scale']:g}: the bound is not degree-1 homogeneous in σ, as the largest "
-               "value is)")
-        out.evidence = out.evidence.replace(" (log d ≤ 1)", why)
-    return out
+def _edge_reason(ex: dict) -> str:
+    """Why an edge point breaks the bound: a profile scale s ≠ 1 is named; at d ≤ e the bound's log d ≤ 1."""
+    if ex.get("scale", 1.0) != 1.0:
+        return (f" (the profile scaled by {ex['scale']:g}: the bound is not degree-1 homogeneous in σ, as the largest "
+                "value is)")
+    return " (log d ≤ 1)" if math.log(ex["d"]) <= 1 else ""
 
 
 @claim(
@@ -2894,8 +2891,8 @@ def proposition1_d3(budget: str, seed: int) -> Outcome:
     rows, verdicts = _lb_compare(tasks, outs, acct, "sign_error", lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg),
                                  cond)
     edge = _lb_edge_scaled(_prop1_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11))
-    return _scaled_edge_evidence(_lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)",
-                                             "sign_error", rows, verdicts, edge), edge)
+    return _lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)", "sign_error", rows, verdicts,
+                       edge)
 
 
 def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcome:
@@ -2996,8 +2993,8 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
                                  S_2_3=float(np.sum(np.arange(1, r["d"] + 1, dtype=float) ** -1.0)))) for r in sel]),
         Series("measured PAGAN-opt sup risk / Theorem 4 bound", ds_, [r["sup_mean"] / r["lower_bound"] for r in sel],
                style="points")], xscale="log", yscale="log")
-    out = _scaled_edge_evidence(_lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
-                                            verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra), edge)
+    out = _lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
+                      verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra)
     return Outcome(verdict=out.verdict,
                    evidence=out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim}; as n → ∞ at "
                    f"d = 3, ε = 1, S_2/3 = H_3, δ = {LB_DELTA:g}: {n_lim})",
@@ -3107,9 +3104,8 @@ def theorem5(budget: str, seed: int) -> Outcome:
     edge = _lb_edge_scaled(_thm5_lb_ne, _thm5_condition, lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))))
     ratio = tp.upper_lower_ratio_ball()
     lim = sp.limit(ratio / sp.log(tp.d) ** 2, tp.d, sp.oo)
-    out = _scaled_edge_evidence(_lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
-                                            verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge),
-                                edge)
+    out = _lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
+                      verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge)
     return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
                    numbers=out.numbers, counterexample=out.counterexample, plots=out.plots)
 
