@@ -20,6 +20,7 @@ import numpy as np
 from dpvalidate import InvalidParameter, choice
 from kernels import adadps as ka
 from kernels import adadps_reference as ref
+from kernels import faults
 from theory import adadps as ta
 from theory import numeric
 from verify import decide, stats
@@ -991,7 +992,10 @@ def theorem3(budget: str, seed: int) -> Outcome:
                    np.array(best) + 1.96 * np.array(se), style="points"),
             Series("C/√T (geometric-mean C)", Ts, [const / math.sqrt(T) for T in Ts], style="dashed")],
             xscale="log", yscale="log")])
-    figures = {"R_sum_A_over_dv_limit": float(lim.subs(ta.c_max, 1)), "slope_sqrtT_excess": slope,
+    # a declared limit that keeps other symbols than c_max (not the O(dv) constant) is reported as NaN: sym_ok is then
+    # False and the verdict violated (exact)
+    lim1 = lim.subs(ta.c_max, 1)
+    figures = {"R_sum_A_over_dv_limit": float(lim1) if lim1.is_number else math.nan, "slope_sqrtT_excess": slope,
                "fitted_constant": const}
     for r in rows:
         key_ = f"d{r['d']}_p{r['p']:g}_v{r['v']:g}"
@@ -1482,18 +1486,90 @@ def _fed_eps_task(rounds: int, accountant: str) -> dict:
     return {"epsilon": dp_sgd_epsilon(q, FED_PAPER["sigma"], rounds, FED_PAPER["delta"], accountant)}
 
 
+def one_round_epsilon(q: float, sigma: float, delta: float) -> float:
+    """The exact ε at δ of ONE round of the Poisson-subsampled Gaussian (add/remove one user; rate q, noise multiplier
+    σ on the sum of clipped deltas, sensitivity 1 after dividing by C): the smallest ε with δ(ε) ≤ ``delta``.
+
+    The dominating pair is P = (1 − q)N(0, σ²) + qN(1, σ²) (the user present) against Q = N(0, σ²); the privacy loss
+    log(p/q) = log(1 − q + q·exp((2x − 1)/(2σ²))) increases in x, so H_ε(P‖Q) = P(x > x*) − e^ε Q(x > x*) with
+    x* = σ²·log((e^ε − 1 + q)/q) + 1/2 (closed form), and H_ε(Q‖P) = 0 for ε ≥ −log(1 − q) (the loss is > log(1 − q)).
+    δ(ε) decreases in ε; the root is found by bisection (scipy brentq, xtol 1e-10).  Any number of rounds T ≥ 1 is
+    at least this private-loss (the first round's output is a post-processing of the T rounds' outputs), so
+    ε_T(δ) ≥ this: a lower bound on the ε of every run of the mechanism.
+
+    Parameters
+    ----------
+    q : float
+        The sampling rate, in (0, 1].
+    sigma : float
+        The noise multiplier σ > 0.
+    delta : float
+        δ in (0, 1).
+
+    Returns
+    -------
+    float
+        ε (≥ −log(1 − q)); ``inf`` when even ε = 5000 leaves δ(ε) above ``delta``.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When q is not in (0, 1], σ ≤ 0, or δ not in (0, 1).
+    """
+    from scipy import optimize
+    from scipy import stats as sst
+
+    if not 0.0 < q <= 1.0:
+        raise InvalidParameter("q", "in (0, 1]", q)
+    if not sigma > 0.0:
+        raise InvalidParameter("sigma", "> 0", sigma)
+    if not 0.0 < delta < 1.0:
+        raise InvalidParameter("delta", "in (0, 1)", delta)
+
+    def delta_of(eps: float) -> float:
+        # x* from log((e^ε − 1 + q)/q) = ε + log(1 − (1 − q)e^{−ε}) − log q (no overflow at large ε)
+        xs = sigma * sigma * (eps + math.log1p(-(1.0 - q) * math.exp(-eps)) - math.log(q)) + 0.5
+        return ((1.0 - q) * float(sst.norm.sf(xs / sigma)) + q * float(sst.norm.sf((xs - 1.0) / sigma))
+                - math.exp(eps + float(sst.norm.logsf(xs / sigma))))
+
+    lo = max(-math.log1p(-q) if q < 1.0 else 0.0, 0.0) + 1e-9
+    if delta_of(lo) <= delta:
+        return lo
+    if delta_of(5000.0) > delta:
+        return math.inf
+    return float(optimize.brentq(lambda e: delta_of(e) - delta, lo, 5000.0, xtol=1e-10))
+
+
+S62_RTOL = 1e-6  # ε_1 must exceed the stated ε by more than this (relative) to refute: root-finding and rounding
+
+
+def _s62_paper_mutant(name: str, description: str, **changes):
+    """A declared fault of §6.2's setting: FED_PAPER with ``changes`` (the mechanism, or the statement, made wrong)."""
+    return Mutant(name, f"verify.papers.adadps.FED_PAPER: {description}", "kernel",
+                  lambda: substituted("verify.papers.adadps.FED_PAPER", dict(FED_PAPER, **changes)))
+
+
 @claim(
     "adadps.section6.2",
     kind="privacy",
     statement="""Section 6.2 / Figure 6: federated AdaDPS on StackOverflow with 400 users, 20 sampled per round and
     noise multiplier σ = 0.3 is (34, 0.0025) user-level DP.""",
     theory=(),
+    mutants=[_s62_paper_mutant("sigma/3", "the mechanism's noise multiplier a third of the stated (σ = 0.1)",
+                               sigma=0.1),
+             _s62_paper_mutant("stated-epsilon/10", "the statement's ε a tenth of the paper's (3.4 for 34)",
+                               stated_epsilon=3.4)],
     notes="User-level adjacency (add/remove one user), each round a Poisson-subsampled Gaussian at rate 20/400 with "
     "noise multiplier 0.3 on the sum of clipped model deltas (the server-noise form of Algorithm 3), dp-accounting "
     "RDP (and PLD at the full budget). The paper does not state the number of rounds, so the statement cannot be "
     "checked as such: the claim reports the accountant ε per round count and the largest number of rounds for "
     "which (34, 0.0025) is certified; its verdict is inconclusive by construction (the accountants' ε are upper "
-    "bounds, so exceeding 34 would not refute it either). The numbers are pinned by the tests.",
+    "bounds, so exceeding 34 would not refute it either). The numbers are pinned by the tests. One part is "
+    "falsifiable whatever the round count (issue 25): the exact ε of ONE round (one_round_epsilon: the dominating "
+    "pair of the Poisson-subsampled Gaussian, closed-form hockey-stick divergence, bisection) is a lower bound on "
+    "the ε of any run of T ≥ 1 rounds (post-processing), so ε₁ > 34 (by more than 1e-6 relative) refutes the "
+    "statement (violated, exact); unmutated ε₁ ≈ 7.2, so the verdict stays inconclusive. Declared faults: the "
+    "noise multiplier a third of the stated (σ = 0.1: ε₁ ≈ 62.5) and a stated ε of 3.4.",
 )
 def section6_2(budget: str, seed: int) -> Outcome:
     rounds = by_budget(budget, (1, 10, 20, 30, 35, 40, 50, 100), (1, 5, 10, 20, 25, 30, 33, 35, 38, 40, 50, 100, 200))
@@ -1505,9 +1581,17 @@ def section6_2(budget: str, seed: int) -> Outcome:
     pld = {t["rounds"]: float(o["epsilon"]) for t, o in zip(tasks, outs) if t["accountant"] == "pld"}
     ok_rounds = [r for r, e in zip(rounds, rdp) if e <= FED_PAPER["stated_epsilon"]]
     max_ok = max(ok_rounds) if ok_rounds else 0
-    # both accountants give upper bounds on ε and the round count is not stated: no verdict either way
-    verdict = "inconclusive"
-    evidence = ("RDP ε at δ = 0.0025: " + ", ".join(f"{r} rounds: {e:.3g}" for r, e in zip(rounds, rdp))
+    # both accountants give upper bounds on ε and the round count is not stated: no verdict either way, unless even
+    # one round's exact ε (a lower bound for every T ≥ 1) exceeds the stated ε
+    q = FED_PAPER["per_round"] / FED_PAPER["users"]
+    eps1 = one_round_epsilon(q, FED_PAPER["sigma"], FED_PAPER["delta"])
+    refuted = eps1 > FED_PAPER["stated_epsilon"] * (1.0 + S62_RTOL)
+    verdict = "violated" if refuted else "inconclusive"
+    evidence = (f"exact one-round ε = {eps1:.4g} (a lower bound for every number of rounds) "
+                + (f"> the stated {FED_PAPER['stated_epsilon']:g}: no run of this mechanism is "
+                   f"({FED_PAPER['stated_epsilon']:g}, {FED_PAPER['delta']:g})-DP; " if refuted else
+                   f"≤ the stated {FED_PAPER['stated_epsilon']:g}; ")
+                + "RDP ε at δ = 0.0025: " + ", ".join(f"{r} rounds: {e:.3g}" for r, e in zip(rounds, rdp))
                 + (("; PLD: " + ", ".join(f"{r}: {e:.3g}" for r, e in pld.items())) if pld else "")
                 + f"; (34, 0.0025) holds (RDP) up to {max_ok} of the rounds examined"
                 + (f" (PLD: up to {max(r for r, e in pld.items() if e <= 34.0)} of those it evaluated)"
@@ -1522,8 +1606,11 @@ def section6_2(budget: str, seed: int) -> Outcome:
         "accountant ε vs rounds, δ = 0.0025", "rounds", "ε", series, xscale="log", yscale="log")])
     figures = {f"epsilon_rdp_rounds{r}": e for r, e in zip(rounds, rdp)}
     figures.update({f"epsilon_pld_rounds{r}": e for r, e in pld.items()})
-    figures.update({"max_rounds_within_stated": max_ok, "sampling_rate": 0.05, "sigma": 0.3, "delta": 0.0025})
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=None, plots=[fig])
+    figures.update({"max_rounds_within_stated": max_ok, "sampling_rate": q, "sigma": FED_PAPER["sigma"],
+                    "delta": FED_PAPER["delta"], "epsilon_exact_one_round": eps1})
+    counter = ({"rounds": 1, "epsilon_one_round": eps1, "stated_epsilon": FED_PAPER["stated_epsilon"], "q": q,
+                "sigma": FED_PAPER["sigma"], "delta": FED_PAPER["delta"]} if refuted else None)
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
 
 
 FED_GRIDS = {
@@ -2479,6 +2566,7 @@ T8_BETAS = (0.9, 0.9, 0.99)  # β₁ (weight of the private gradient in m), β�
 #: m, and the caption's "DP-Adam using clean preconditioners estimated on public data" (β₁ = 1: only v is public)
 T8_READINGS = {"dp_adam_pub_formula": 0.9, "dp_adam_pub_caption": 1.0}
 T8_EPS = 1e-3  # ϵ, the kernel's eps_a for AdaDPS
+T8_PUB_METHOD = "dp_adam_pub"  # the name dp_adam_pub passes to the kernels' fault hooks (kernels/faults.py)
 
 
 def dp_adam_pub(problem, rng: np.random.Generator, *, lr: float, clip: float, sigma: float, batch_size: int,
@@ -2489,7 +2577,8 @@ def dp_adam_pub(problem, rng: np.random.Generator, *, lr: float, clip: float, si
     ĝ = mean gradient of b public records drawn with replacement,
     m ← β₂m + (1 − β₂)(β₁g̃ + (1 − β₁)ĝ), v ← β₃v + (1 − β₃)ĝ², w ← w − α(m/(1 − β₂ᵗ))/(√(v/(1 − β₃ᵗ)) + ϵ);
     w⁰ = 0, β's = T8_BETAS (β₁ = ``beta1`` if given), ϵ = T8_EPS.  The batch and public draws reuse
-    kernels.adadps_reference's helpers.
+    kernels.adadps_reference's helpers.  Like the kernel methods it honours the kernels' fault hooks
+    (kernels.faults: noise scale, stepsize scale, skipped clipping) under the method name T8_PUB_METHOD.
     A diverging run ends non-finite (its accuracy is then scored at w = 0 by the caller).
 
     Parameters
@@ -2519,6 +2608,12 @@ def dp_adam_pub(problem, rng: np.random.Generator, *, lr: float, clip: float, si
 
     b1, b2, b3 = T8_BETAS
     b1 = b1 if beta1 is None else beta1
+    # the kernels' fault hooks (kernels/faults.py), in the kernel wrappers' order: the noise's scale σC is fixed
+    # before a skipped clipping; the method name T8_PUB_METHOD keeps the one-arm faults (AdaDPS only) off this arm
+    noise_std = sigma * clip if sigma > 0 else 0.0
+    noise_std = noise_std * faults.noise_factor(noise_std, method=T8_PUB_METHOD)
+    lr = lr * faults.stepsize_scale(method=T8_PUB_METHOD)
+    clip = math.inf if faults.clipping_skipped(clip) else clip
     X, y, n, d = problem.features, problem.labels, problem.n, problem.d
     Xp, yp = problem.public_features, problem.public_labels
     perm = np.arange(n)
@@ -2530,7 +2625,7 @@ def dp_adam_pub(problem, rng: np.random.Generator, *, lr: float, clip: float, si
             gh = ref.glm_grads(problem.loss, Xp[idx], yp[idx], w).mean(axis=0)
             total = ref.clip_rows(ref.glm_grads(problem.loss, X[batch], y[batch], w), clip).sum(axis=0)
             if sigma > 0:
-                total = total + sigma * clip * rng.standard_normal(d)
+                total = total + noise_std * rng.standard_normal(d)
             m = b2 * m + (1 - b2) * (b1 * total / batch_size + (1 - b1) * gh)
             v = b3 * v + (1 - b3) * gh * gh
             w = w - lr * (m / (1 - b2**t)) / (np.sqrt(v / (1 - b3**t)) + T8_EPS)

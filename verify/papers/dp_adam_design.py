@@ -91,10 +91,27 @@ def dpmf_bias_closed_form(row_norms2: np.ndarray, beta2: float, s_value: float, 
     Returns
     -------
     float
-        The excess Σ_{k=1..t} (1 − β₂)β₂^{t−k}s²r_k.
+        The excess Σ_{k=1..t} (1 − β₂)β₂^{t−k}s²r_k (NaN when the declared sum cannot be evaluated from
+        ``row_norms2``: a range beyond its rows, or a term left symbolic).
     """
+    import sympy as sp
+
     e = td.postprocessing_bias_dpmf().subs({td.beta2: beta2, td.s: s_value, td.t: int(t_value)}).doit()
-    return float(e.xreplace({td.r[i]: float(row_norms2[i - 1]) for i in range(1, int(t_value) + 1)}))
+    value = e.xreplace({td.r[i]: float(row_norms2[i - 1]) for i in range(1, int(t_value) + 1)})
+    if value.is_number:
+        return float(value)
+    # a sum left unevaluated (its limits not the integers 1..t: a declared form whose range is not App. A's): summed
+    # term by term over the integers k in its range, NaN when that range needs an r_k beyond the decoder's rows
+    if isinstance(value, sp.Sum) and len(value.limits) == 1 and value.limits[0][1].is_number \
+            and value.limits[0][2].is_number:
+        k, lo, hi = value.limits[0]
+        ks = range(int(math.ceil(float(lo))), int(math.floor(float(hi))) + 1)
+        if ks and (ks[0] < 1 or ks[-1] > len(row_norms2)):
+            return math.nan
+        terms = [value.function.xreplace({k: j}).xreplace({td.r[j]: float(row_norms2[j - 1])}) for j in ks]
+        if all(term.is_number for term in terms):
+            return float(sum(float(term) for term in terms))
+    return math.nan
 
 
 S31_MARGIN = 0.1  # relative: a 10% error in the bias (the negative control doubles it) is a wrong closed form
@@ -420,6 +437,23 @@ def _stp_task(delta0: float, rounds: int, trials: int, seed: int, kappa: float) 
     return {"rel_mean": rel.mean(axis=2), "rel_final": rel[:, -1, :], "scaled_norm0": scaled_norm}
 
 
+def _stp_at_setting(expr, **setting) -> tuple[float, str]:
+    """``expr`` evaluated at the setting (only the symbols it has): (value, "") , or (NaN, why) when it needs a
+    symbol outside the setting (a closed form stated as a number of β₂ and s that depends on something else)."""
+    f = numeric(expr)
+    extra = [n for n in f.names if n not in setting]
+    if extra:
+        return math.nan, (f"the declared {expr} depends on {', '.join(extra)}, not only on the setting's "
+                          f"{', '.join(sorted(setting))} (α and κ are stated as numbers of β₂ and s)")
+    return float(f(**{n: setting[n] for n in f.names})), ""
+
+
+def _stp_exact_failure(why: str, alpha: float, kappa: float) -> Outcome:
+    """section4.3.1's verdict when the declared α or κ contradicts the statement exactly (no Monte Carlo)."""
+    return Outcome(verdict="violated", evidence=f"exact (no Monte Carlo): {why}",
+                   numbers={"alpha": alpha, "kappa": kappa}, counterexample=dict(kind="closed form", reason=why))
+
+
 S431_TESTED_ROUNDS = (1, 10)
 S431_MARGIN = 0.03
 S431_SLOPE_MARGIN = 0.02
@@ -462,9 +496,17 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     rounds, trials = S431_BUDGETS.at(budget)
     p = STP
     s = p["sigma"] * p["clip"] / p["batch"]
-    alpha = float(numeric(td.stp_contraction())(beta2=p["beta2"], s=s))
-    kappa = float(numeric(td.stp_steady_state())(s=s))
     deltas = (-0.5, 2.0)
+    # α and κ as stated are numbers of the setting (β₂, s): a declared form that needs more (v_{t−1}, g: the
+    # expectation not affine in v_{t−1}, or a fixed point not proportional to g²), or a κ that is not positive
+    # (no steady state of v ≥ 0), contradicts the statement exactly and is decided without the Monte Carlo
+    alpha, why_a = _stp_at_setting(td.stp_contraction(), beta2=p["beta2"], s=s)
+    if why_a:  # E[v_t | v_{t−1}] not affine in v_{t−1}: its fixed point is not computed
+        return _stp_exact_failure(why_a, alpha, math.nan)
+    kappa, why_k = _stp_at_setting(td.stp_steady_state(), beta2=p["beta2"], s=s)
+    if why_k or not kappa > 0:
+        return _stp_exact_failure(why_k or f"the declared steady state κ = {kappa:.6g} is not positive (no "
+                                  "steady state of v ≥ 0)", alpha, kappa)
     # the steady state under test is the closed form's κ: the kernel starts at (1 + δ₀)κg² and its errors are
     # measured against κg², so a wrong κ leaves a persistent offset κ_true/κ − 1 that α^t·δ₀ does not have
     res = sweep(_stp_task, [dict(delta0=dl, rounds=rounds, trials=trials, kappa=kappa,
@@ -914,6 +956,13 @@ def _s441_task(kind: str, bands: int, beta2: float, t: int, trials: int, seed: i
 S441_MARGIN = 0.05
 
 
+def _at_unit_tau(f):
+    """``f`` (a :func:`theory.numeric.numeric` evaluator) called with τ = 1 added when its expression has τ."""
+    if "tau" not in f.names:
+        return f
+    return lambda **kw: f(tau=1.0, **kw)
+
+
 @claim(
     "dp_adam_design.section4.4.1",
     kind="exact",
@@ -946,7 +995,10 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
     worst = (np.inf, None)
     ratios = []
     named = []
-    gain_fn, indep_fn = numeric(td.dpmf_threshold_gain()), numeric(td.vhat_variance_ime())
+    # every variance here is per τ² (the strategies' factors are at τ = 1), so a closed form is evaluated at τ = 1
+    # where it has τ at all (the gain and its limit, ratios of variances at the same τ, have none as stated)
+    gain_fn = _at_unit_tau(numeric(td.dpmf_threshold_gain()))
+    indep_fn = numeric(td.vhat_variance_ime())
     # the gain part: every strategy's threshold gain √(independent variance / its variance) must stay at or below
     # dpmf_threshold_gain(β₂, t), in rounding units (the identity strategy's variance is the independent one,
     # vhat_variance_ime, which is checked too)
@@ -1006,7 +1058,7 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                 gain_check("random Toeplitz", f, f_indep, b2, t, 8 * t * EPS * (1 + np.max(np.abs(cinv))))
     # the limit part: the gain at a t where β₂^t < 1e-30 equals 1/√(1 − β₂²) (dpmf_threshold_gain_limit) to
     # float64 rounding of the closed forms (relative 1e-12; the t-dependence left is below 1e-30)
-    lim_fn = numeric(td.dpmf_threshold_gain_limit())
+    lim_fn = _at_unit_tau(numeric(td.dpmf_threshold_gain_limit()))
     lim_rows = []
     for b2 in (0.9, 0.99, 0.999):
         t_big = int(math.ceil(math.log(1e-30) / math.log(b2)))
@@ -1030,7 +1082,7 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                                            what=f"{k_} strategy: kernel IME v̂ noise variance / computed − 1",
                                            margin=S441_MARGIN))
     mc_ok = [dd.verdict == "holds" for dd in decisions]
-    gain_lim = float(numeric(td.dpmf_threshold_gain_limit())(beta2=0.999))
+    gain_lim = float(lim_fn(beta2=0.999))
     best_ratio = min(ratios)
     verdict = _verdict(decisions, bound_holds)
     key = next((dd for dd in decisions if dd.verdict != "holds"), decisions[0])
