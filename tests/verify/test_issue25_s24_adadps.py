@@ -134,3 +134,36 @@ def test_dp_adam_pub_visits_and_applies_the_noise_stepsize_and_clipping_faults()
     with faults.inject(noise_scale=3.0, only_methods=("adadps_rmsprop",)):  # a one-arm fault leaves it alone
         assert np.array_equal(_pub_run(), base)
     assert "noise_scale" not in faults.applied_names()
+
+
+# ---- mechanism probes: the kernel runs must be the stated mechanism -----------------------------------------------
+FAULTS = (dict(noise_scale=3.0), dict(stepsize_scale=10.0))
+
+
+def test_central_probe_passes_unfaulted_and_names_each_fault():
+    ok, numbers = va._central_mechanism_probe(("adadps_fixed", "dp_sgd"), 0.7, 8, 0, "test")
+    assert ok == "" and all(abs(numbers[f"probe_noise_std_ratio[{m}]"] - 1) < 0.05 for m in ("adadps_fixed", "dp_sgd"))
+    for fault, words in ((dict(noise_scale=3.0), "noise std"), (dict(stepsize_scale=10.0), "clipped step"),
+                         (dict(skip_clipping=True), "clipped step")):
+        with faults.inject(**fault):
+            why, _ = va._central_mechanism_probe(("adadps_fixed", "dp_sgd"), 0.7, 8, 0, "test")
+        assert words in why and "dp_sgd" in why, fault
+
+
+def test_federated_probe_passes_unfaulted_and_names_each_fault():
+    arms = (("frequency", "sgd"), ("ones", "adam"))
+    ok, numbers = va._fed_mechanism_probe(arms, 10, 0)
+    assert ok == "" and all(v <= va.FED_PROBE_RTOL for k, v in numbers.items() if "step" in k)
+    for fault, words in ((dict(noise_scale=3.0), "noise std"), (dict(stepsize_scale=10.0), "local step")):
+        with faults.inject(**fault):
+            why, _ = va._fed_mechanism_probe(arms, 10, 0)
+        assert words in why and "ones_adam" in why and "frequency_sgd" in why, fault
+
+
+def test_section41_is_not_run_on_a_kernel_that_skips_clipping(monkeypatch):
+    # the accountant's ε (seconds of PLD) is stubbed: consistent with the stated 4.13, so only the probe decides
+    monkeypatch.setattr(va, "toy_privacy", lambda: {"epsilon_rdp": 4.1, "epsilon_pld": 4.0})
+    with faults.inject(skip_clipping=True):
+        out = va.section4_1("quick", 0)
+    assert out.verdict == "inconclusive" and "does not run the stated mechanism" in out.evidence
+    assert out.numbers["probe_step_rel_error[dp_sgd]"] > 1

@@ -1307,6 +1307,46 @@ def toy_privacy() -> dict:
             "stated_epsilon": TOY["stated_epsilon"]}
 
 
+#: the central mechanism probe (_central_mechanism_probe), fixed before any run: n = 4b records of d coordinates,
+#: one step; noise std over d·trials draws within CENTRAL_PROBE_BAND of σC (a χ² band: 20000 draws), the noiseless
+#: clipped step equal to the stated one to CENTRAL_PROBE_RTOL relative (rounding)
+CENTRAL_PROBE = dict(d=100, trials=200, lr=0.5, clip=1.0)
+CENTRAL_PROBE_BAND = (0.8, 1.25)
+CENTRAL_PROBE_RTOL = 1e-9
+
+
+def _central_mechanism_probe(methods: tuple, sigma: float, batch_size: int, seed: int, label: str) -> tuple[str, dict]:
+    """Whether ``kernels.adadps.run_central`` runs the stated mechanism for each of ``methods`` (dp_sgd or
+    adadps_fixed; fixed side information A = linspace(0.2, 1, d)), on a probe problem (squared loss, n = 4b):
+    (1) noise: all-zero records and labels (zero gradients), lr = 1, one step, clip C = CENTRAL_PROBE's: w = −N/b,
+    whose standard deviation over d·trials draws must be σC/b within CENTRAL_PROBE_BAND;
+    (2) step: σ = 0, fixed-size batches, one step of lr η from w = 0 on b identical records x = 1, y = 1 (gradient
+    −x, preconditioned −x/A by AdaDPS, of norm > C): the stated update is w = η·C·u, u the unit vector of x/A (x
+    for DP-SGD), to CENTRAL_PROBE_RTOL relative.  Returns ("", numbers) when every method passes, else
+    (the reason, numbers)."""
+    d, b = CENTRAL_PROBE["d"], batch_size
+    A = np.linspace(0.2, 1.0, d)
+    C, lr = CENTRAL_PROBE["clip"], CENTRAL_PROBE["lr"]
+    zero = ka.GLMProblem(np.zeros((4 * b, d)), np.zeros(4 * b), "squared", {"probe": A}, {"probe": label})
+    ones = ka.GLMProblem(np.ones((4 * b, d)), np.ones(4 * b), "squared", {"probe": A}, {"probe": label})
+    numbers, bad = {}, []
+    for m in methods:
+        out = ka.run_central(zero, m, lr=1.0, clip=C, sigma=sigma, batch_size=b, steps=1, side_info=A.copy(),
+                             trials=CENTRAL_PROBE["trials"], seed=child_seed(seed, label, "probe", m), n_log=2)
+        ratio = float(np.sqrt(np.mean(np.asarray(out["w"]) ** 2)) * b / (sigma * C))
+        out = ka.run_central(ones, m, lr=lr, clip=C, sigma=0.0, batch_size=b, steps=1, sampling="fixed",
+                             side_info=A.copy(), trials=1, seed=child_seed(seed, label, "probe-step", m), n_log=2)
+        u = np.ones(d) / A if m == "adadps_fixed" else np.ones(d)
+        stated = lr * C * u / np.linalg.norm(u)
+        step = float(np.max(np.abs(np.asarray(out["w"][0]) / stated - 1.0)))
+        numbers[f"probe_noise_std_ratio[{m}]"], numbers[f"probe_step_rel_error[{m}]"] = ratio, step
+        if not CENTRAL_PROBE_BAND[0] <= ratio <= CENTRAL_PROBE_BAND[1]:
+            bad.append(f"{m}: the noise std is {ratio:.3g} × the stated σC/b")
+        if not step <= CENTRAL_PROBE_RTOL:
+            bad.append(f"{m}: the clipped step is off the stated η·C·u by {step:.3g} (relative)")
+    return "; ".join(bad), numbers
+
+
 @claim(
     "adadps.section4.1",
     kind="experiment",
@@ -1323,12 +1363,28 @@ def toy_privacy() -> dict:
     "accountant's (RDP and PLD, Poisson) up to the stated rounding (0.005) (exact); (b) verify.decide.better on the "
     "log final training loss (Welch t, 1 test): AdaDPS below DP-SGD holds, above it by more than log 1.1 (margin "
     "fixed before the data: AdaDPS 10% worse) is violated. 'Much' is reported as the ratio (bootstrap CI), not "
-    "tested. Also reported: ε for Algorithm 1's fixed-size batches (replace-one adjacency).",
+    "tested. Also reported: ε for Algorithm 1's fixed-size batches (replace-one adjacency). Mechanism probe "
+    "(issue 25, _central_mechanism_probe, fixed before its runs): both methods' kernel, on a probe problem, must add "
+    "noise of standard deviation σC/b (within [0.8, 1.25] over 20000 draws) and take the stated clipped step η·C·u "
+    "(to 1e-9 relative); a kernel that does not is not the stated mechanism: the comparison is not run and the "
+    "verdict is inconclusive (violated only if the ε part fails).",
     tests=1,
 )
 def section4_1(budget: str, seed: int) -> Outcome:
     g = S41[by_budget(budget, "quick", "full")]
     priv = toy_privacy()
+    eps_ok = TOY["stated_epsilon"] + 0.005 >= max(priv["epsilon_rdp"], priv["epsilon_pld"])
+    # the runs must be the stated mechanism (noise σC/b, the stated clipped step): a kernel that is not cannot
+    # establish the statement, and the comparison is not run (inconclusive; violated only if the ε part fails)
+    unlike, probe = _central_mechanism_probe(("adadps_fixed", "dp_sgd"), TOY["sigma"], TOY["batch_size"], seed,
+                                             "adadps.section4.1")
+    if unlike:
+        return Outcome(verdict="inconclusive" if eps_ok else "violated",
+                       evidence=f"the kernel does not run the stated mechanism ({unlike}): the comparison is not run; "
+                       f"accountant ε RDP {priv['epsilon_rdp']:.4f}, PLD {priv['epsilon_pld']:.4f} vs stated 4.13 "
+                       f"[{'consistent' if eps_ok else 'UNDERSTATED'}]", numbers=dict(priv, **probe),
+                       counterexample=None if eps_ok else {"stated_epsilon": TOY["stated_epsilon"],
+                                                           "epsilon_rdp": priv["epsilon_rdp"]})
     base = dict(problem="sparse_linear_regression", problem_kw={}, sigma=TOY["sigma"], batch_size=TOY["batch_size"],
                 steps=TOY["steps"], side_info="paper", n_log=46)
     chosen, tables = {}, {}
@@ -1344,7 +1400,6 @@ def section4_1(budget: str, seed: int) -> Outcome:
     ci = stats.bootstrap_ci(lambda u, w: np.mean(u) / np.mean(w), fs, fa, seed=int(seed))
     dec = decide.better(np.log(fa), np.log(fs), what="log final training loss AdaDPS − DP-SGD", margin=S41_MARGIN)
     v_loss = str(dec.verdict)
-    eps_ok = TOY["stated_epsilon"] + 0.005 >= max(priv["epsilon_rdp"], priv["epsilon_pld"])
     verdict = "violated" if not eps_ok else str(decide.combine([dec]))
     steps = np.asarray(ada["steps"])
     series = []
@@ -1363,7 +1418,8 @@ def section4_1(budget: str, seed: int) -> Outcome:
     fig = Figure("section4_1", f"adadps §4.1 toy: (ε, δ) = ({priv['epsilon_rdp']:.2f}, 1e-3)", [Panel(
                      "sparse_linear_regression, mean ± 95% CI over seeds", "iteration", "training loss", series,
                      yscale="log")])
-    figures = dict(priv)
+    evidence = "mechanism probe passed (noise σC/b, the stated clipped step); " + evidence
+    figures = dict(priv, **probe)
     figures.update({"lr_adadps": chosen["adadps_fixed"]["lr"], "clip_adadps": chosen["adadps_fixed"]["clip"],
                     "lr_dpsgd": chosen["dp_sgd"]["lr"], "clip_dpsgd": chosen["dp_sgd"]["clip"],
                     "final_loss_adadps": float(np.mean(fa)), "final_loss_dpsgd": float(np.mean(fs)),
@@ -1623,6 +1679,60 @@ FED_GRIDS = {
 }
 FED_SIGMA = 0.3
 FED_MARGIN = 0.01  # test accuracy
+#: the federated mechanism probe (_fed_mechanism_probe), fixed before any run: U users of 2 identical records each,
+#: d coordinates, 1 round of 1 local step; the noise's standard deviation over d·trials server draws must be within
+#: FED_PROBE_BAND of σC/b (a χ² band: with 20000 draws a correct kernel leaves it with probability < 1e-100), the
+#: noiseless step equal to the stated one (−η·g/A, one user's delta) to FED_PROBE_RTOL relative (rounding)
+FED_PROBE = dict(users=20, d=100, trials=200, tau=1e3)
+FED_PROBE_BAND = (0.8, 1.25)
+FED_PROBE_RTOL = 1e-9
+
+
+def _fed_probe_problem(noise: bool):
+    """The probe's problem: ``noise`` True, all records zero (every delta 0: the server's noise alone moves w);
+    False, every record x = 0.1·(1, …, 1) with label +1 (each user's one local step is −η·c·x/A, c = −½ at w = 0)."""
+    U, d = FED_PROBE["users"], FED_PROBE["d"]
+    X = np.zeros((2 * U, d)) if noise else np.full((2 * U, d), 0.1)
+    A = np.linspace(0.2, 1.0, d)  # a non-constant side information: the probe sees A's coordinates
+    return ka.GLMProblem(X, np.ones(2 * U), "logistic", {"frequency": A}, {"probe": "adadps federated"},
+                         user_ptr=np.arange(0, 2 * U + 1, 2))
+
+
+def _fed_mechanism_probe(arms: tuple, users_per_round: int, seed: int) -> tuple[str, dict]:
+    """Whether ``kernels.adadps.run_federated`` runs the stated mechanism for each arm (side information, server):
+    (1) the server's noise: one round on all-zero records (zero deltas), σ = FED_SIGMA, C = 1, its standard
+    deviation per coordinate over FED_PROBE's d·trials draws must be σC/b within FED_PROBE_BAND (b users per round);
+    (2) the step: one round, σ = 0, C = ∞, fixed-size user sampling, one local step of η = 0.5 on one record of
+    x = 0.1·1, y = +1: every user's delta is −η·c·x/A with c = −½ (logistic at w = 0), and the server's update is
+    that delta (SGD server, η_s = 1; an Adam server with β₁ = β₂ = 0 and τ = FED_PROBE's is inverted exactly), equal
+    to FED_PROBE_RTOL. An Adam server's noise is read back the same way. Returns ("", numbers) when every arm passes,
+    else (the reason, numbers)."""
+    tau = FED_PROBE["tau"]
+    numbers, bad = {}, []
+    for side_info, server in arms:
+        name = f"{side_info}_{server}"
+        kw = dict(side_info=side_info, server=server, rounds=1, local_steps=1, local_batch=1, n_log=2,
+                  server_lr=1.0, server_beta1=0.0, server_beta2=0.0, server_tau=tau)
+
+        def delta_of(w):  # the server's averaged delta from its update (SGD: w itself; Adam: w = Δ/(|Δ| + τ))
+            return w if server == "sgd" else np.sign(w) * tau * np.abs(w) / (1.0 - np.abs(w))
+
+        out = ka.run_federated(_fed_probe_problem(True), local_lr=1.0, clip=1.0, sigma=FED_SIGMA,
+                               users_per_round=users_per_round, trials=FED_PROBE["trials"],
+                               seed=child_seed(seed, "adadps.figure6", "probe", name), **kw)
+        ratio = float(np.sqrt(np.mean(delta_of(np.asarray(out["w"])) ** 2)) / (FED_SIGMA / users_per_round))
+        A = (np.ones(FED_PROBE["d"]) if side_info == "ones" else _fed_probe_problem(False).side_info[side_info])
+        stated = -0.5 * (-0.5 * 0.1) / A  # −η·c·x/A
+        out = ka.run_federated(_fed_probe_problem(False), local_lr=0.5, clip=math.inf, sigma=0.0,
+                               users_per_round=users_per_round, sampling="fixed", trials=1,
+                               seed=child_seed(seed, "adadps.figure6", "probe-step", name), **kw)
+        step = float(np.max(np.abs(delta_of(np.asarray(out["w"][0])) / stated - 1.0)))
+        numbers[f"probe_noise_std_ratio[{name}]"], numbers[f"probe_step_rel_error[{name}]"] = ratio, step
+        if not FED_PROBE_BAND[0] <= ratio <= FED_PROBE_BAND[1]:
+            bad.append(f"{name}: the server's noise std is {ratio:.3g} × the stated σC/b")
+        if not step <= FED_PROBE_RTOL:
+            bad.append(f"{name}: the local step is off the stated −η·g/A by {step:.3g} (relative)")
+    return "; ".join(bad), numbers
 
 
 @claim(
@@ -1637,7 +1747,10 @@ FED_MARGIN = 0.01  # test accuracy
     "paper does not say which A its federated run uses; frequency is its no-public-data choice). (local lr, C) tuned "
     "on the same grid for both by validation accuracy (tuning seeds); verify.decide.better on the test accuracies "
     "over fresh seeds (Welch t, 1 test): AdaDPS above DP-FedAvg holds, below it by more than 0.01 (margin fixed "
-    "before the data) is violated, else inconclusive.",
+    "before the data) is violated, else inconclusive. Mechanism probe (issue 25, _fed_mechanism_probe, fixed before "
+    "its runs): both arms' kernel, on a probe problem, must add server noise of standard deviation σC/b (within "
+    "[0.8, 1.25] over 20000 draws) and take the stated local step −η·g/A (to 1e-9 relative); a kernel that does "
+    "not turns a 'holds' into inconclusive (the runs are not the stated mechanism), with the reason.",
     tests=1,
 )
 def figure6(budget: str, seed: int) -> Outcome:
@@ -1659,12 +1772,19 @@ def figure6(budget: str, seed: int) -> Outcome:
     ci = stats.bootstrap_ci(lambda u, w: np.mean(u) - np.mean(w), a, f, seed=int(seed))
     dec = decide.better(-a, -f, what="test accuracy DP-FedAvg − federated AdaDPS", margin=FED_MARGIN)
     verdict = str(dec.verdict)
+    # the runs must be the stated mechanism (server noise σC/b, the stated local step): a kernel that is not leaves
+    # a 'holds' unestablished (inconclusive), with the reason
+    unlike, probe = _fed_mechanism_probe((("frequency", "sgd"), ("ones", "sgd")), g["per_round"], seed)
+    if unlike and verdict == "holds":
+        verdict = "inconclusive"
     n_users = g["problem"]["n_users"]
     eps = dp_sgd_epsilon(g["per_round"] / n_users, FED_SIGMA, g["rounds"], 1.0 / n_users, "rdp")
     evidence = (f"{dec.phrase()}; user-level ε = {eps:.3g} (RDP, q = {g['per_round']}/{n_users}, σ = {FED_SIGMA}, "
                 f"{g['rounds']} rounds, "
                 f"δ = 1/{n_users}); test accuracy AdaDPS {stats.mean_ci(a)} (lr, C = {chosen['frequency']}), DP-FedAvg "
                 f"{stats.mean_ci(f)} ({chosen['ones']}); difference {ci} (bootstrap, reported) [{verdict}]")
+    evidence = (f"the kernel does not run the stated mechanism ({unlike}): " if unlike else
+                "mechanism probe passed (server noise σC/b, stated local step); ") + evidence
     series = []
     for name, o in (("federated AdaDPS (frequency A)", outs["frequency"]), ("DP-FedAvg", outs["ones"])):
         L = np.asarray(o["loss"])
@@ -1674,7 +1794,7 @@ def figure6(budget: str, seed: int) -> Outcome:
         f"user-averaged training loss, ε = {eps:.2g} user-level", "round", "training loss", series)])
     figures = {"epsilon_rdp_user_level": eps, "test_acc_adadps": float(np.mean(a)),
                "test_acc_dpfedavg": float(np.mean(f)),
-               "diff": ci.estimate, "diff_lo": ci.lo, "diff_hi": ci.hi}
+               "diff": ci.estimate, "diff_lo": ci.lo, "diff_hi": ci.hi, **probe}
     counter = {"diff_ci": [ci.lo, ci.hi], "test": dec.reason} if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
                    decisions=[dec])
@@ -2947,7 +3067,9 @@ def _fedadam_noiseless_mutant():
     "verify.decide.better on the test accuracies (Welch t, 1 test, margin 0.01 as figure6): AdaDPS above "
     "DP-FedAdam holds, below it by more than 0.01 violated, else inconclusive; the paper's '5%' size is reported,"
     " not tested. Declared faults: the frequency side information inverted in the kernel's side_information "
-    "(AdaDPS must then lose its lead) and DP-FedAdam run without its privacy noise (not the same privacy).",
+    "(AdaDPS must then lose its lead) and DP-FedAdam run without its privacy noise (not the same privacy). "
+    "Mechanism probe as adadps.figure6 (AdaDPS with the SGD server, DP-FedAdam with its Adam server at β₁ = β₂ = 0 "
+    "read back exactly): a kernel not running the stated mechanism turns a 'holds' into inconclusive.",
     tests=1,
 )
 def figure6_fedadam(budget: str, seed: int) -> Outcome:
@@ -2974,6 +3096,10 @@ def figure6_fedadam(budget: str, seed: int) -> Outcome:
     ci = stats.bootstrap_ci(lambda u, w: np.mean(u) - np.mean(w), a, f, seed=int(seed))
     dec = decide.better(-a, -f, what="test accuracy DP-FedAdam − federated AdaDPS", margin=FED_MARGIN)
     verdict = str(dec.verdict)
+    # the runs must be the stated mechanism (figure6's probe, DP-FedAdam's Adam server read back exactly)
+    unlike, probe = _fed_mechanism_probe((("frequency", "sgd"), ("ones", "adam")), g["per_round"], seed)
+    if unlike and verdict == "holds":
+        verdict = "inconclusive"
     n_users = g["problem"]["n_users"]
     eps = dp_sgd_epsilon(g["per_round"] / n_users, FED_SIGMA, g["rounds"], 1.0 / n_users, "rdp")
     edges = [k for k, v in (("local_lr", ga["lrs"]), ("server_lr", ga["server_lrs"]))
@@ -2985,6 +3111,8 @@ def figure6_fedadam(budget: str, seed: int) -> Outcome:
                 f"{ci} (bootstrap, reported; the paper: about 0.05) [{verdict}]")
     if edges:
         evidence += f"; DP-FedAdam's tuned {' and '.join(edges)} at the grid's edge"
+    evidence = (f"the kernel does not run the stated mechanism ({unlike}): " if unlike else
+                "mechanism probe passed (server noise σC/b, stated local step); ") + evidence
     series = []
     for name, o in (("federated AdaDPS (frequency A)", out_a), ("DP-FedAdam", out_f)):
         L = np.asarray(o["loss"])
@@ -2995,7 +3123,7 @@ def figure6_fedadam(budget: str, seed: int) -> Outcome:
     numbers = {"epsilon_rdp_user_level": eps, "test_acc_adadps": float(np.mean(a)),
                "test_acc_dpfedadam": float(np.mean(f)), "diff": ci.estimate, "diff_lo": ci.lo, "diff_hi": ci.hi,
                "fedadam_server_lr": chosen["fedadam"]["server_lr"], "fedadam_local_lr": chosen["fedadam"]["local_lr"],
-               "fedadam_clip": chosen["fedadam"]["clip"]}
+               "fedadam_clip": chosen["fedadam"]["clip"], **probe}
     counter = {"diff_ci": [ci.lo, ci.hi], "test": dec.reason} if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
                    decisions=[dec])
