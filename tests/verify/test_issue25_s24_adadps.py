@@ -167,3 +167,12 @@ def test_section41_is_not_run_on_a_kernel_that_skips_clipping(monkeypatch):
         out = va.section4_1("quick", 0)
     assert out.verdict == "inconclusive" and "does not run the stated mechanism" in out.evidence
     assert out.numbers["probe_step_rel_error[dp_sgd]"] > 1
+
+
+def test_s51_step_probe_passes_unfaulted_and_names_a_scaled_step():
+    methods = ("nonprivate", "ime_for_free", "ime", "post_processing")
+    ok, numbers = vd._s51_step_probe(methods)
+    assert ok == "" and max(numbers.values()) <= vd.S51_PROBE_RTOL
+    with faults.inject(stepsize_scale=10.0, only_methods=("ime_for_free",)):
+        why, _ = vd._s51_step_probe(methods)
+    assert why.startswith("ime_for_free: the first step is 10 ×") and "nonprivate" not in why

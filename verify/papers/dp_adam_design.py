@@ -1401,6 +1401,29 @@ def _s51_task(method: str, lrs: tuple, trials: int, seed: int, sigma: float | No
     return {"loss": losses, "ground_truth": float(prob.test_loss(prob.theta_star)[0])}
 
 
+S51_PROBE_LR, S51_PROBE_RTOL = 0.1, 1e-12  # the step probe's learning rate and tolerance (rounding), fixed in advance
+
+
+def _s51_step_probe(methods) -> tuple[str, dict]:
+    """Whether ``kernels.dp_adam.run_logistic_1d`` takes the stated AdaGrad step for each of ``methods``' S51
+    configuration (σ = 0: no noise): one record x = 1, y = +1 from θ = 0 (gradient g = −½), so the stated first step
+    is θ₁ = η·½/(√max(g², floor) + ξ) (the kernel's documented update, floor and ξ the method's), to S51_PROBE_RTOL
+    relative.  Returns ("", numbers) when every method passes, else (the reason, numbers)."""
+    numbers, bad = {}, []
+    for m in methods:
+        spec = dict(S51_METHODS[m])
+        spec.pop("sigma", None)
+        cfg = kd.RoundConfig(optimizer="adagrad", lr=S51_PROBE_LR, beta1=0.0, xi=S51["xi"], clip_norm=S51["clip"],
+                             sigma=0.0, batch_size=1, **spec)
+        got = float(kd.run_logistic_1d(np.array([1.0]), np.array([1.0]), cfg, trials=1, seed=0)[0])
+        stated = S51_PROBE_LR * 0.5 / (math.sqrt(max(0.25, spec.get("floor", 0.0))) + S51["xi"])
+        err = abs(got / stated - 1.0)
+        numbers[f"probe_step_rel_error[{m}]"] = err
+        if not err <= S51_PROBE_RTOL:
+            bad.append(f"{m}: the first step is {got / stated:.4g} × the stated η·|g|/(√max(g², floor) + ξ)")
+    return "; ".join(bad), numbers
+
+
 def _s51_best(r: dict, lrs: tuple) -> tuple[float, np.ndarray, float]:
     """(mean test loss, per-trial losses, lr) at the learning rate with the lowest mean test loss."""
     means = r["loss"].mean(axis=1)
@@ -2789,7 +2812,10 @@ def section4_4_2(budget: str, seed: int) -> Outcome:
     "Reported, not tested: the paper's gap IME − IME for free is 0.0001; this reconstruction's is about 0.001. "
     "Exact premise (issue 25): the IME row is 'at post-processing's privacy' — its two Gaussian mechanisms' "
     "(sensitivity/std)² (ime_sensitivity_first/squares over ime_noise_stds at the setting) sum to 1/σ² within 16 "
-    "rounding units; otherwise the row compared is not the paper's and the verdict is violated (the theory is wrong).",
+    "rounding units; otherwise the row compared is not the paper's and the verdict is violated (the theory is wrong). "
+    "Step probe (issue 25, _s51_step_probe, exact): each method's kernel configuration, without noise, must take "
+    "the stated first AdaGrad step η·|g|/(√max(g², floor) + ξ) on one record (to 1e-12 relative); a kernel that does "
+    "not turns a 'holds' into inconclusive (the runs are not the stated algorithm).",
     tests=2,
     weaker_if={"theory.dp_adam_design.ime_noise_stds": "larger"},  # noisier IME only makes 'for free < IME' easier
 )
@@ -2821,10 +2847,15 @@ def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
     pp_excess = float(best["post_processing"][0] - gt)
     ratio = pp_excess / S51_PAPER_PP_EXCESS
     setting_matches = 1.0 / S51_SETTING_FACTOR <= ratio <= S51_SETTING_FACTOR
+    probe_why, probe = _s51_step_probe(methods)
     why_not = ""
     if not privacy_ok:
         why_not = (f"; IME's stds {ime_stds[0]:.4g}, {ime_stds[1]:.4g} do not give post-processing's privacy "
                     f"(relative gap {privacy_gap:.3g} in Σ(sensitivity/std)² vs 1/σ²)")
+    elif verdict == "holds" and probe_why:
+        # issue 25: the runs must be the stated algorithm (the kernel's step at the stated learning rate)
+        why_not = f"; the tests say holds, but the kernel does not run the stated update ({probe_why})"
+        verdict = "inconclusive"
     elif verdict in ("violated", "holds") and not setting_matches:
         # issue 25: the guard is two-sided — an ordering measured off the paper's scale (post-processing's excess
         # more than 3× from 0.0034, either way) is no evidence about the paper's table, for or against
@@ -2844,7 +2875,7 @@ def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
     numbers.update({"loss_ground_truth": gt, "ime_for_free_minus_ime": d_pair.estimate,
                     "nonprivate_minus_ime_for_free": d_np.estimate, "pp_excess_over_paper": ratio,
                     "ime_std_grad": ime_stds[0], "ime_std_square": ime_stds[1],
-                    "ime_privacy_relative_gap": privacy_gap})
+                    "ime_privacy_relative_gap": privacy_gap, **probe})
     counter = None
     if not privacy_ok:
         counter = {"ime_stds": list(ime_stds), "sigma": S51["sigma"], "privacy_relative_gap": privacy_gap}
