@@ -176,3 +176,19 @@ def test_s51_step_probe_passes_unfaulted_and_names_a_scaled_step():
     with faults.inject(stepsize_scale=10.0, only_methods=("ime_for_free",)):
         why, _ = vd._s51_step_probe(methods)
     assert why.startswith("ime_for_free: the first step is 10 ×") and "nonprivate" not in why
+
+
+def test_table_checks_give_no_verdict_on_a_kernel_that_is_not_the_stated_mechanism():
+    # the probe runs first, so each check stops at once (no tuning runs)
+    for check, fault in ((va.table8, dict(noise_scale=3.0)), (va.table10, dict(skip_clipping=True)),
+                         (va.table4, dict(stepsize_scale=10.0)), (va.table9, dict(stepsize_scale=10.0)),
+                         (va.table, dict(noise_scale=3.0))):
+        with faults.inject(**fault), pytest.raises(va._MechanismMismatch, match="does not run the stated mechanism"):
+            check("quick", 0)
+
+
+def test_unclipped_step_probe_for_runs_that_clip_nothing():
+    ok, numbers = va._central_mechanism_probe(("dp_sgd", "adadps_fixed", "dp_adam"), 0.0, 8, 0, "test", clip=math.inf)
+    assert ok == "" and set(numbers) == {"probe_step_rel_error[dp_sgd]", "probe_step_rel_error[adadps_fixed]"}
+    with faults.inject(skip_clipping=True):  # nothing to skip at C = ∞: the probe still passes
+        assert va._central_mechanism_probe(("dp_sgd",), 0.0, 8, 0, "test", clip=math.inf)[0] == ""

@@ -1315,36 +1315,70 @@ CENTRAL_PROBE_BAND = (0.8, 1.25)
 CENTRAL_PROBE_RTOL = 1e-9
 
 
-def _central_mechanism_probe(methods: tuple, sigma: float, batch_size: int, seed: int, label: str) -> tuple[str, dict]:
-    """Whether ``kernels.adadps.run_central`` runs the stated mechanism for each of ``methods`` (dp_sgd or
-    adadps_fixed; fixed side information A = linspace(0.2, 1, d)), on a probe problem (squared loss, n = 4b):
-    (1) noise: all-zero records and labels (zero gradients), lr = 1, one step, clip C = CENTRAL_PROBE's: w = −N/b,
-    whose standard deviation over d·trials draws must be σC/b within CENTRAL_PROBE_BAND;
-    (2) step: σ = 0, fixed-size batches, one step of lr η from w = 0 on b identical records x = 1, y = 1 (gradient
-    −x, preconditioned −x/A by AdaDPS, of norm > C): the stated update is w = η·C·u, u the unit vector of x/A (x
-    for DP-SGD), to CENTRAL_PROBE_RTOL relative.  Returns ("", numbers) when every method passes, else
-    (the reason, numbers)."""
+#: the methods whose noise the central probe reads (an SGD-type update w ← w − η(Σ clipped + N)/b, whatever A is:
+#: the noise is added after the preconditioning) and those whose step it checks (a fixed A, or none)
+CENTRAL_PROBE_NOISE = ("dp_sgd", "adadps_fixed", "adadps_rmsprop", "adadps_adam", "adadps_adagrad", "dp_r_pub")
+CENTRAL_PROBE_STEP = ("dp_sgd", "adadps_fixed")
+
+
+def _central_mechanism_probe(methods: tuple, sigma: float, batch_size: int, seed: int, label: str,
+                             clip: float | None = None) -> tuple[str, dict]:
+    """Whether ``kernels.adadps.run_central`` runs the stated mechanism for each of ``methods`` (fixed side
+    information A = linspace(0.2, 1, d) where a method takes one), on a probe problem (squared loss, n = 4b, and a
+    public split of b records like the private ones):
+    (1) noise (methods in CENTRAL_PROBE_NOISE, σ > 0): all-zero records and labels (zero gradients), lr = 1, one
+    step, clip C = CENTRAL_PROBE's: w = −N/b, whose standard deviation over d·trials draws must be σC/b within
+    CENTRAL_PROBE_BAND;
+    (2) step (methods in CENTRAL_PROBE_STEP): σ = 0, fixed-size batches, one step of lr η from w = 0 on b identical
+    records x = 1, y = 1 (gradient −x, preconditioned −x/A by AdaDPS, of norm > C): the stated update is
+    w = η·C·u, u the unit vector of x/A (x for DP-SGD); with ``clip`` = ∞ (runs that clip nothing) w = η·x/A
+    unclipped; to CENTRAL_PROBE_RTOL relative.
+    Returns ("", numbers) when every method passes, else (the reason, numbers)."""
     d, b = CENTRAL_PROBE["d"], batch_size
     A = np.linspace(0.2, 1.0, d)
-    C, lr = CENTRAL_PROBE["clip"], CENTRAL_PROBE["lr"]
-    zero = ka.GLMProblem(np.zeros((4 * b, d)), np.zeros(4 * b), "squared", {"probe": A}, {"probe": label})
-    ones = ka.GLMProblem(np.ones((4 * b, d)), np.ones(4 * b), "squared", {"probe": A}, {"probe": label})
+    C = CENTRAL_PROBE["clip"] if clip is None else clip
+    lr = CENTRAL_PROBE["lr"]
+
+    def problem(value: float):
+        X = np.full((4 * b, d), value)
+        return ka.GLMProblem(X, np.full(4 * b, value), "squared", {"probe": A}, {"probe": label},
+                             X[:b].copy(), np.full(b, value))
+
     numbers, bad = {}, []
     for m in methods:
-        out = ka.run_central(zero, m, lr=1.0, clip=C, sigma=sigma, batch_size=b, steps=1, side_info=A.copy(),
-                             trials=CENTRAL_PROBE["trials"], seed=child_seed(seed, label, "probe", m), n_log=2)
-        ratio = float(np.sqrt(np.mean(np.asarray(out["w"]) ** 2)) * b / (sigma * C))
-        out = ka.run_central(ones, m, lr=lr, clip=C, sigma=0.0, batch_size=b, steps=1, sampling="fixed",
-                             side_info=A.copy(), trials=1, seed=child_seed(seed, label, "probe-step", m), n_log=2)
-        u = np.ones(d) / A if m == "adadps_fixed" else np.ones(d)
-        stated = lr * C * u / np.linalg.norm(u)
-        step = float(np.max(np.abs(np.asarray(out["w"][0]) / stated - 1.0)))
-        numbers[f"probe_noise_std_ratio[{m}]"], numbers[f"probe_step_rel_error[{m}]"] = ratio, step
-        if not CENTRAL_PROBE_BAND[0] <= ratio <= CENTRAL_PROBE_BAND[1]:
-            bad.append(f"{m}: the noise std is {ratio:.3g} × the stated σC/b")
-        if not step <= CENTRAL_PROBE_RTOL:
-            bad.append(f"{m}: the clipped step is off the stated η·C·u by {step:.3g} (relative)")
+        if sigma > 0 and m in CENTRAL_PROBE_NOISE:
+            out = ka.run_central(problem(0.0), m, lr=1.0, clip=CENTRAL_PROBE["clip"], sigma=sigma, batch_size=b,
+                                 steps=1, side_info=A.copy(), trials=CENTRAL_PROBE["trials"],
+                                 seed=child_seed(seed, label, "probe", m), n_log=2)
+            ratio = float(np.sqrt(np.mean(np.asarray(out["w"]) ** 2)) * b / (sigma * CENTRAL_PROBE["clip"]))
+            numbers[f"probe_noise_std_ratio[{m}]"] = ratio
+            if not CENTRAL_PROBE_BAND[0] <= ratio <= CENTRAL_PROBE_BAND[1]:
+                bad.append(f"{m}: the noise std is {ratio:.3g} × the stated σC/b")
+        if m in CENTRAL_PROBE_STEP:
+            out = ka.run_central(problem(1.0), m, lr=lr, clip=C, sigma=0.0, batch_size=b, steps=1, sampling="fixed",
+                                 side_info=A.copy(), trials=1, seed=child_seed(seed, label, "probe-step", m), n_log=2)
+            u = np.ones(d) / A if m == "adadps_fixed" else np.ones(d)
+            stated = lr * (u if math.isinf(C) else C * u / np.linalg.norm(u))
+            step = float(np.max(np.abs(np.asarray(out["w"][0]) / stated - 1.0)))
+            numbers[f"probe_step_rel_error[{m}]"] = step
+            if not step <= CENTRAL_PROBE_RTOL:
+                bad.append(f"{m}: the {'' if math.isinf(C) else 'clipped '}step is off the stated one by {step:.3g} "
+                           "(relative)")
     return "; ".join(bad), numbers
+
+
+class _MechanismMismatch(RuntimeError):
+    """The kernel does not run the mechanism a claim states (a mechanism probe failed): the check gives no verdict."""
+
+
+def _require_stated_mechanism(methods: tuple, sigma: float, batch_size: int, seed: int, label: str,
+                              clip: float | None = None) -> dict:
+    """:func:`_central_mechanism_probe`, raising _MechanismMismatch (no verdict: the runs would not be the stated
+    mechanism, and the claim is not 'holds' to be withdrawn) when it fails; the probe's numbers otherwise."""
+    why, numbers = _central_mechanism_probe(methods, sigma, batch_size, seed, label, clip)
+    if why:
+        raise _MechanismMismatch(f"{label}: the kernel does not run the stated mechanism ({why})")
+    return numbers
 
 
 @claim(
@@ -1478,6 +1512,8 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
 )
 def table(budget: str, seed: int) -> Outcome:
     g = TABLE_GRIDS[by_budget(budget, "quick", "full")]
+    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): otherwise no verdict
+    _require_stated_mechanism(TABLE_METHODS, TABLE_SIGMA, g["batch_size"], seed, "adadps.table.adadps_best")
     base = dict(problem="zipf_bow_logistic", problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"],
                 steps=g["steps"], side_info="frequency", n_log=11)
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
@@ -2535,6 +2571,8 @@ def _t10_wrong_public_mutant():
 )
 def table10(budget: str, seed: int) -> Outcome:
     g = T10_GRIDS[by_budget(budget, "quick", "full")]
+    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): otherwise no verdict
+    _require_stated_mechanism(("adadps_rmsprop", "dp_sgd"), TABLE_SIGMA, g["batch_size"], seed, "adadps.table10")
     prob = make_problem("zipf_bow_logistic", g["problem"])
     n_pub = prob.public_features.shape[0]
     keep = {"all": n_pub, "small": max(1, n_pub // T10_SHRINK), "dp_sgd": n_pub}
@@ -2639,6 +2677,8 @@ def _t9_side_info_mutant():
 )
 def table9(budget: str, seed: int) -> Outcome:
     g = T9_GRIDS[by_budget(budget, "quick", "full")]
+    # issue 25: the runs must take the stated (unclipped, noiseless) step: otherwise no verdict
+    _require_stated_mechanism(tuple(T9_KERNEL.values()), 0.0, g["batch_size"], seed, "adadps.table9", clip=math.inf)
     prob = make_problem("zipf_bow_logistic", g["problem"])
     n_pub = prob.public_features.shape[0]
     side = t9_side_info(prob.d)
@@ -2803,6 +2843,8 @@ T8_LABELS = {"adadps_rmsprop": "AdaDPS (w/ public)", "dp_adam_pub_formula": "DP-
 )
 def table8(budget: str, seed: int) -> Outcome:
     g = T8_GRIDS[by_budget(budget, "quick", "full")]
+    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): otherwise no verdict
+    _require_stated_mechanism(("adadps_rmsprop", "dp_sgd"), TABLE_SIGMA, g["batch_size"], seed, "adadps.table8")
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
     chosen = {}
@@ -2938,6 +2980,8 @@ def _t4t_inverted_side_info_mutant():
 )
 def table4(budget: str, seed: int) -> Outcome:
     g = T4T_GRIDS[by_budget(budget, "quick", "full")]
+    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): otherwise no verdict
+    _require_stated_mechanism(tuple(T4T_KERNEL.values()), TABLE_SIGMA, g["batch_size"], seed, "adadps.table4")
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
     base = dict(problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"], steps=g["steps"])
     chosen = {}
