@@ -1507,7 +1507,10 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
     "(the first "
     "version's quick grid stopped at 1, where every method's best value sat). Tests (verify.decide.better, Welch t, "
     "7 tests): each 'AdaDPS beats X' holds if the difference of mean test accuracies is above 0, violated if "
-    "AdaDPS is below X by more than 0.01 (margin fixed before the data), else inconclusive.",
+    "AdaDPS is below X by more than 0.01 (margin fixed before the data), else inconclusive. "
+    "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
+    "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
+    "check raises, with the reason).",
     tests=7,
 )
 def table(budget: str, seed: int) -> Outcome:
@@ -2566,7 +2569,10 @@ def _t10_wrong_public_mutant():
     "decide.upper_bounded on the Welch difference (violated if the family-level lower bound exceeds 0.05); "
     "(b) above DP-SGD: decide.better on test accuracy with adadps.table's margin 0.01. Verdict: the conjunction; "
     "a near-tie with DP-SGD is inconclusive (adadps.table finds AdaDPS (public) ≈ DP-SGD on this problem at this "
-    "size: the stylized problem may lack the power for (b)). Reported: the features unseen in each public split.",
+    "size: the stylized problem may lack the power for (b)). Reported: the features unseen in each public split. "
+    "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
+    "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
+    "check raises, with the reason).",
     tests=2,
 )
 def table10(budget: str, seed: int) -> Outcome:
@@ -2672,7 +2678,9 @@ def _t9_side_info_mutant():
     "equivalence of mean test accuracies within ±0.02 (margin fixed in code: the table's two-decimal rounding plus "
     "run-to-run spread), verify.decide.equivalent (two one-sided tests) on the Welch difference, 2 tests (AdaS w/ "
     "and w/o public vs Adam); verdict the conjunction. Declared fault: AdaS (w/o public) with A = 1 (plain SGD), "
-    "which must not pass as a match where SGD is far from Adam.",
+    "which must not pass as a match where SGD is far from Adam. "
+    "Mechanism probe first (issue 25, _central_mechanism_probe at C = ∞, σ = 0): a kernel whose noiseless "
+    "unclipped step is not the stated one gives no verdict (the check raises, with the reason).",
     tests=2,
 )
 def table9(budget: str, seed: int) -> Outcome:
@@ -2838,7 +2846,11 @@ T8_LABELS = {"adadps_rmsprop": "AdaDPS (w/ public)", "dp_adam_pub_formula": "DP-
     "where the readings agree, else inconclusive (the paper's text does not fix β₁; at the full budget the first "
     "version, with β₁ = 0.9 only, found DP-Adam-Pub above AdaDPS by 0.035, violated, while β₁ = 1 puts it 0.046 "
     "below: the statement's truth on this problem turns on the share of clean public gradient). Declared fault: "
-    "AdaDPS's public split with its feature columns reversed (DP-Adam-Pub keeps the true split).",
+    "AdaDPS's public split with its feature columns reversed (DP-Adam-Pub keeps the true split). DP-Adam-Pub "
+    "honours the kernels' fault hooks (noise scale, stepsize scale, skipped clipping) under the name dp_adam_pub. "
+    "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
+    "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
+    "check raises, with the reason).",
     tests=2,
 )
 def table8(budget: str, seed: int) -> Outcome:
@@ -2975,7 +2987,10 @@ def _t4t_inverted_side_info_mutant():
     "below ideal': E[acc(ideal) − acc(AdaDPS)] ≤ 0.05 by decide.upper_bounded (margin fixed in code; the paper's gap "
     "is 0.03). Verdict: the conjunction. Not tested: the BoW-vs-TF-IDF comparison across methods ('TF-IDF "
     "features result in higher accuracies than BoW features' across all methods), which Table 4 itself "
-    "contradicts for DP-Adam (0.65 < 0.68). Declared fault: AdaDPS with A ∝ idf_j (the side information inverted).",
+    "contradicts for DP-Adam (0.65 < 0.68). Declared fault: AdaDPS with A ∝ idf_j (the side information inverted). "
+    "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
+    "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
+    "check raises, with the reason).",
     tests=3,
 )
 def table4(budget: str, seed: int) -> Outcome:

@@ -489,7 +489,9 @@ S431_BUDGETS = Budgets(quick=S431Settings(rounds=30, trials=200),
     "contracted by α = stp_contraction per further round: α^(t−1)·αδ₀ = α^t δ₀. The steady state under test is "
     "stp_steady_state's κ (the kernel starts at (1 + δ₀)κg² and errors are measured against κg²; it used to be a "
     "κ computed in the task, so the closed form was only reported); 'δ contracts to αδ' is also checked exactly: "
-    "stp_error_after_one_round = α·δ at the setting within 64 rounding units (no test).",
+    "stp_error_after_one_round = α·δ at the setting within 64 rounding units (no test). Issue 25: α and κ are "
+    "stated as numbers of β₂ and s, so a declared stp_contraction or stp_steady_state that needs another symbol "
+    "(v_{t−1}: an expectation not affine in it), or a κ ≤ 0, is violated exactly, before any Monte Carlo.",
     tests=5,
 )
 def section4_3_1(budget: str, seed: int) -> Outcome:
