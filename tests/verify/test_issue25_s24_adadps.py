@@ -192,3 +192,15 @@ def test_unclipped_step_probe_for_runs_that_clip_nothing():
     assert ok == "" and set(numbers) == {"probe_step_rel_error[dp_sgd]", "probe_step_rel_error[adadps_fixed]"}
     with faults.inject(skip_clipping=True):  # nothing to skip at C = ∞: the probe still passes
         assert va._central_mechanism_probe(("dp_sgd",), 0.0, 8, 0, "test", clip=math.inf)[0] == ""
+
+
+def test_s51_noise_probe_reads_each_private_methods_noise():
+    stds = (0.275 * math.sqrt(2), 0.275 * math.sqrt(2))
+    ok, numbers = vd._s51_noise_probe(vd.S51_METHODS, stds)
+    assert ok == "" and set(numbers) == {f"probe_noise_std_ratio[{m}]" for m in ("post_processing", "ime",
+                                                                                "ime_for_free")}
+    with faults.inject(noise_scale=3.0, only_methods=("ime",)):
+        why, numbers = vd._s51_noise_probe(vd.S51_METHODS, stds)
+    assert why.startswith("ime: the gradient noise std is") and numbers["probe_noise_std_ratio[ime]"] > 2.5
+    with faults.inject(stepsize_scale=10.0), pytest.raises(vd._MechanismMismatch, match="first step"):
+        vd.section5_1("quick", 0)

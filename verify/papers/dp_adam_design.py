@@ -1426,6 +1426,43 @@ def _s51_step_probe(methods) -> tuple[str, dict]:
     return "; ".join(bad), numbers
 
 
+#: the noise probe (fixed in advance): trials × records (400 sums of 50 draws each) and the band on the std ratio
+#: (χ² with 400 degrees of freedom: a correct kernel leaves [0.8, 1.25] with probability < 1e-8)
+S51_PROBE_TRIALS, S51_PROBE_RECORDS, S51_PROBE_BAND = 400, 50, (0.8, 1.25)
+
+
+def _s51_noise_probe(methods, ime_stds: tuple) -> tuple[str, dict]:
+    """Whether ``kernels.dp_adam.run_logistic_1d`` draws the stated noise on the gradient part for each private one of
+    ``methods``' S51 configuration: S51_PROBE_RECORDS records x = 0 (gradient 0), ξ = 0 and the floor at 10⁶ (so the
+    denominator is √10⁶ = 10³ exactly while v̂ < 10⁶), η = 1: θ_T = −Σ_t z_t/10³ with z_t the gradient part's noise
+    (identity strategy: independent rounds), whose standard deviation over S51_PROBE_TRIALS runs, divided by
+    √S51_PROBE_RECORDS, must be the stated one within S51_PROBE_BAND: σC/B for post-processing and IME for free,
+    ``ime_stds[0]`` (theory.ime_noise_stds, as the runs pass it) for IME.  Returns ("", numbers) or (the reason,
+    numbers)."""
+    numbers, bad = {}, []
+    for m in methods:
+        spec = dict(S51_METHODS[m])
+        sigma = spec.pop("sigma", S51["sigma"])
+        if sigma == 0:
+            continue
+        spec["floor"] = 1e6
+        cfg = kd.RoundConfig(optimizer="adagrad", lr=1.0, beta1=0.0, xi=0.0, clip_norm=S51["clip"], sigma=sigma,
+                             batch_size=1, **spec)
+        th = kd.run_logistic_1d(np.zeros(S51_PROBE_RECORDS), np.ones(S51_PROBE_RECORDS), cfg,
+                                trials=S51_PROBE_TRIALS, seed=1,
+                                noise_stds_override=tuple(ime_stds) if m == "ime" else None)
+        stated = ime_stds[0] if m == "ime" else sigma * S51["clip"]
+        ratio = float(np.sqrt(np.mean(th**2) / S51_PROBE_RECORDS) * 1e3 / stated)
+        numbers[f"probe_noise_std_ratio[{m}]"] = ratio
+        if not S51_PROBE_BAND[0] <= ratio <= S51_PROBE_BAND[1]:
+            bad.append(f"{m}: the gradient noise std is {ratio:.3g} × the stated one")
+    return "; ".join(bad), numbers
+
+
+class _MechanismMismatch(RuntimeError):
+    """The kernel does not run the mechanism a claim states (a probe failed): the check gives no verdict."""
+
+
 def _s51_best(r: dict, lrs: tuple) -> tuple[float, np.ndarray, float]:
     """(mean test loss, per-trial losses, lr) at the learning rate with the lowest mean test loss."""
     means = r["loss"].mean(axis=1)
@@ -1551,7 +1588,9 @@ def _s51_privacy(ime_stds: tuple[float, float]) -> dict:
     "post-processing excess is more than 3× off the paper's, either way, is reported but cannot "
     "give violated (not the paper's setting). History: a first version resampled the dataset in every trial "
     "(IME − PP = −0.0015 [−0.036, 0.033]); a second ran at σ = 1, 20× noisier than the paper (inconclusive by "
-    "the setting guard).",
+    "the setting guard). Mechanism probes first (issue 25, _s51_noise_probe and _s51_step_probe): a kernel whose "
+    "gradient noise is not the stated std (within [0.8, 1.25]) or whose noiseless first AdaGrad step is not the "
+    "stated one gives no verdict (the check raises, with the reason).",
     tests=3,
 )
 def section5_1(budget: str, seed: int) -> Outcome:
@@ -1559,6 +1598,10 @@ def section5_1(budget: str, seed: int) -> Outcome:
     lrs = S51_LRS
     ime_stds = tuple(float(v) for v in (numeric(e)(sigma=S51["sigma"], C=S51["clip"], B=1)
                                         for e in td.ime_noise_stds()))
+    # issue 25: the runs must be the stated mechanism (each method's noise and first step): otherwise no verdict
+    why = "; ".join(w for w in (_s51_noise_probe(S51_METHODS, ime_stds)[0], _s51_step_probe(S51_METHODS)[0]) if w)
+    if why:
+        raise _MechanismMismatch(f"dp_adam_design.section5.1: the kernel does not run the stated mechanism ({why})")
     tasks = [dict(method=m, lrs=lrs, trials=trials, seed=seed + 1) for m in S51_METHODS]
     for tk in tasks:
         if tk["method"] == "ime":
@@ -2816,8 +2859,9 @@ def section4_4_2(budget: str, seed: int) -> Outcome:
     "(sensitivity/std)² (ime_sensitivity_first/squares over ime_noise_stds at the setting) sum to 1/σ² within 16 "
     "rounding units; otherwise the row compared is not the paper's and the verdict is violated (the theory is wrong). "
     "Step probe (issue 25, _s51_step_probe, exact): each method's kernel configuration, without noise, must take "
-    "the stated first AdaGrad step η·|g|/(√max(g², floor) + ξ) on one record (to 1e-12 relative); a kernel that does "
-    "not turns a 'holds' into inconclusive (the runs are not the stated algorithm).",
+    "the stated first AdaGrad step η·|g|/(√max(g², floor) + ξ) on one record (to 1e-12 relative), and its gradient "
+    "noise (_s51_noise_probe) must have the stated std within [0.8, 1.25]; a kernel that does not turns a 'holds' "
+    "into inconclusive (the runs are not the stated algorithm).",
     tests=2,
     weaker_if={"theory.dp_adam_design.ime_noise_stds": "larger"},  # noisier IME only makes 'for free < IME' easier
 )
@@ -2850,6 +2894,9 @@ def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
     ratio = pp_excess / S51_PAPER_PP_EXCESS
     setting_matches = 1.0 / S51_SETTING_FACTOR <= ratio <= S51_SETTING_FACTOR
     probe_why, probe = _s51_step_probe(methods)
+    noise_why, noise_probe = _s51_noise_probe(methods, ime_stds)
+    probe_why = "; ".join(w for w in (noise_why, probe_why) if w)
+    probe.update(noise_probe)
     why_not = ""
     if not privacy_ok:
         why_not = (f"; IME's stds {ime_stds[0]:.4g}, {ime_stds[1]:.4g} do not give post-processing's privacy "
