@@ -179,6 +179,11 @@ def test_s51_step_probe_passes_unfaulted_and_names_a_scaled_step():
 
 
 def test_table_checks_give_no_verdict_on_a_kernel_that_is_not_the_stated_mechanism():
+    # unfaulted, every table's method list passes (dp_r_pub, whose noise is preconditioned after the draw, and the
+    # Adam-type methods are not read; the others are)
+    for methods in (va.TABLE_METHODS, tuple(va.T4T_KERNEL.values())):
+        ok, numbers = va._central_mechanism_probe(methods, 1.0, 32, 0, "test")
+        assert ok == "" and "probe_noise_std_ratio[adadps_rmsprop]" in numbers
     # the probe runs first, so each check stops at once (no tuning runs)
     for check, fault in ((va.table8, dict(noise_scale=3.0)), (va.table10, dict(skip_clipping=True)),
                          (va.table4, dict(stepsize_scale=10.0)), (va.table9, dict(stepsize_scale=10.0)),

@@ -1317,7 +1317,7 @@ CENTRAL_PROBE_RTOL = 1e-9
 
 #: the methods whose noise the central probe reads (an SGD-type update w ← w − η(Σ clipped + N)/b, whatever A is:
 #: the noise is added after the preconditioning) and those whose step it checks (a fixed A, or none)
-CENTRAL_PROBE_NOISE = ("dp_sgd", "adadps_fixed", "adadps_rmsprop", "adadps_adam", "adadps_adagrad", "dp_r_pub")
+CENTRAL_PROBE_NOISE = ("dp_sgd", "adadps_fixed", "adadps_rmsprop", "adadps_adam", "adadps_adagrad")
 CENTRAL_PROBE_STEP = ("dp_sgd", "adadps_fixed")
 
 
