@@ -146,7 +146,7 @@ FAULTS = (dict(noise_scale=3.0), dict(stepsize_scale=10.0))
 def test_central_probe_passes_unfaulted_and_names_each_fault():
     ok, numbers = va._central_mechanism_probe(("adadps_fixed", "dp_sgd"), 0.7, 8, 0, "test")
     assert ok == "" and all(abs(numbers[f"probe_noise_std_ratio[{m}]"] - 1) < 0.05 for m in ("adadps_fixed", "dp_sgd"))
-    for fault, words in ((dict(noise_scale=3.0), "noise std"), (dict(stepsize_scale=10.0), "clipped step"),
+    for fault, words in ((dict(noise_scale=3.0), "noise in the update"), (dict(stepsize_scale=10.0), "clipped step"),
                          (dict(skip_clipping=True), "clipped step")):
         with faults.inject(**fault):
             why, _ = va._central_mechanism_probe(("adadps_fixed", "dp_sgd"), 0.7, 8, 0, "test")
@@ -189,7 +189,7 @@ def test_table_probes_pass_unfaulted_and_fail_under_the_faults():
         assert ok == "" and "probe_noise_std_ratio[adadps_rmsprop]" in numbers
     with faults.inject(noise_scale=3.0, only_methods=("adadps_rmsprop",)):  # a one-arm fault on the public method
         why, _ = va._central_mechanism_probe(va.TABLE_METHODS, 1.0, 32, 0, "test")
-    assert why.startswith("adadps_rmsprop: the noise std is")
+    assert why.startswith("adadps_rmsprop: the noise in the update is")
 
 
 @pytest.mark.parametrize("module", [va, vd])
@@ -218,4 +218,4 @@ def test_s51_noise_probe_reads_each_private_methods_noise():
                                                                                 "ime_for_free")}
     with faults.inject(noise_scale=3.0, only_methods=("ime",)):
         why, numbers = vd._s51_noise_probe(vd.S51_METHODS, stds)
-    assert why.startswith("ime: the gradient noise std is") and numbers["probe_noise_std_ratio[ime]"] > 2.5
+    assert why.startswith("ime: the gradient noise in the update is") and numbers["probe_noise_std_ratio[ime]"] > 2.5

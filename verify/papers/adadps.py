@@ -1353,7 +1353,7 @@ def _central_mechanism_probe(methods: tuple, sigma: float, batch_size: int, seed
             ratio = float(np.sqrt(np.mean(np.asarray(out["w"]) ** 2)) * b / (sigma * CENTRAL_PROBE["clip"]))
             numbers[f"probe_noise_std_ratio[{m}]"] = ratio
             if not CENTRAL_PROBE_BAND[0] <= ratio <= CENTRAL_PROBE_BAND[1]:
-                bad.append(f"{m}: the noise std is {ratio:.3g} × the stated σC/b")
+                bad.append(f"{m}: the noise in the update is {ratio:.3g} × the stated η·σC/b")
         if m in CENTRAL_PROBE_STEP:
             out = ka.run_central(problem(1.0), m, lr=lr, clip=C, sigma=0.0, batch_size=b, steps=1, sampling="fixed",
                                  side_info=A.copy(), trials=1, seed=child_seed(seed, label, "probe-step", m), n_log=2)

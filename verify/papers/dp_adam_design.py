@@ -1455,7 +1455,7 @@ def _s51_noise_probe(methods, ime_stds: tuple) -> tuple[str, dict]:
         ratio = float(np.sqrt(np.mean(th**2) / S51_PROBE_RECORDS) * 1e3 / stated)
         numbers[f"probe_noise_std_ratio[{m}]"] = ratio
         if not S51_PROBE_BAND[0] <= ratio <= S51_PROBE_BAND[1]:
-            bad.append(f"{m}: the gradient noise std is {ratio:.3g} × the stated one")
+            bad.append(f"{m}: the gradient noise in the update is {ratio:.3g} × the stated η·std")
     return "; ".join(bad), numbers
 
 
