@@ -219,3 +219,27 @@ def test_s51_noise_probe_reads_each_private_methods_noise():
     with faults.inject(noise_scale=3.0, only_methods=("ime",)):
         why, numbers = vd._s51_noise_probe(vd.S51_METHODS, stds)
     assert why.startswith("ime: the gradient noise in the update is") and numbers["probe_noise_std_ratio[ime]"] > 2.5
+
+
+# ---- adadps.theorem3: a declared R·ΣA whose limit keeps symbols is refuted, not a crash ----------------------------
+def test_theorem3_decides_a_limit_that_keeps_symbols(monkeypatch):
+    from theory import adadps as ta
+    from verify import decide
+
+    def fake_mc(d, p, v, records, seed, sigma=1.0, C=1.0, b=va.GLM_B, eps_a=va.GLM_EPS_A):
+        # the closed forms themselves, with a small spread (the Monte Carlo is tested elsewhere)
+        A = np.full(d, p * v + eps_a)
+        r = p * v**2 / (p * v + eps_a) ** 2
+        n = sigma**2 * C**2 * A.sum() / b**2
+        wiggle = np.linspace(-1e-3, 1e-3, 200)
+        return {"R": r * (1 + wiggle), "noise": n * (1 + wiggle), "A": A}
+
+    rate = decide.equivalent(decide.Estimate(0.0, 1e-3, math.inf), what="stub rate", margin=0.1)
+    monkeypatch.setattr(va, "glm_kernel_monte_carlo", fake_mc)
+    monkeypatch.setattr(va, "_rate_check", lambda *a, **k: (rate, 0.0, 1.0, [10, 100], [0.1, 0.03], [0.01, 0.003],
+                                                            None, 1.0))
+    assert va.theorem3("quick", 0).verdict == "holds"
+    with _theory_mutant("adadps", "glm_R_sum_A", "pow1.25"):
+        out = va.theorem3("quick", 0)
+    assert out.verdict == "violated" and math.isnan(out.numbers["R_sum_A_over_dv_limit"])
+    assert ta.glm_R_sum_A_over_dv_limit() == ta.c_max**2  # the memos are back to the true closed form
