@@ -91,10 +91,27 @@ def dpmf_bias_closed_form(row_norms2: np.ndarray, beta2: float, s_value: float, 
     Returns
     -------
     float
-        The excess Σ_{k=1..t} (1 − β₂)β₂^{t−k}s²r_k.
+        The excess Σ_{k=1..t} (1 − β₂)β₂^{t−k}s²r_k (NaN when the declared sum cannot be evaluated from
+        ``row_norms2``: a range beyond its rows, or a term left symbolic).
     """
+    import sympy as sp
+
     e = td.postprocessing_bias_dpmf().subs({td.beta2: beta2, td.s: s_value, td.t: int(t_value)}).doit()
-    return float(e.xreplace({td.r[i]: float(row_norms2[i - 1]) for i in range(1, int(t_value) + 1)}))
+    value = e.xreplace({td.r[i]: float(row_norms2[i - 1]) for i in range(1, int(t_value) + 1)})
+    if value.is_number:
+        return float(value)
+    # a sum left unevaluated (its limits not the integers 1..t: a declared form whose range is not App. A's): summed
+    # term by term over the integers k in its range, NaN when that range needs an r_k beyond the decoder's rows
+    if isinstance(value, sp.Sum) and len(value.limits) == 1 and value.limits[0][1].is_number \
+            and value.limits[0][2].is_number:
+        k, lo, hi = value.limits[0]
+        ks = range(int(math.ceil(float(lo))), int(math.floor(float(hi))) + 1)
+        if ks and (ks[0] < 1 or ks[-1] > len(row_norms2)):
+            return math.nan
+        terms = [value.function.xreplace({k: j}).xreplace({td.r[j]: float(row_norms2[j - 1])}) for j in ks]
+        if all(term.is_number for term in terms):
+            return float(sum(float(term) for term in terms))
+    return math.nan
 
 
 S31_MARGIN = 0.1  # relative: a 10% error in the bias (the negative control doubles it) is a wrong closed form
@@ -420,6 +437,23 @@ def _stp_task(delta0: float, rounds: int, trials: int, seed: int, kappa: float) 
     return {"rel_mean": rel.mean(axis=2), "rel_final": rel[:, -1, :], "scaled_norm0": scaled_norm}
 
 
+def _stp_at_setting(expr, **setting) -> tuple[float, str]:
+    """``expr`` evaluated at the setting (only the symbols it has): (value, "") , or (NaN, why) when it needs a
+    symbol outside the setting (a closed form stated as a number of β₂ and s that depends on something else)."""
+    f = numeric(expr)
+    extra = [n for n in f.names if n not in setting]
+    if extra:
+        return math.nan, (f"the declared {expr} depends on {', '.join(extra)}, not only on the setting's "
+                          f"{', '.join(sorted(setting))} (α and κ are stated as numbers of β₂ and s)")
+    return float(f(**{n: setting[n] for n in f.names})), ""
+
+
+def _stp_exact_failure(why: str, alpha: float, kappa: float) -> Outcome:
+    """section4.3.1's verdict when the declared α or κ contradicts the statement exactly (no Monte Carlo)."""
+    return Outcome(verdict="violated", evidence=f"exact (no Monte Carlo): {why}",
+                   numbers={"alpha": alpha, "kappa": kappa}, counterexample=dict(kind="closed form", reason=why))
+
+
 S431_TESTED_ROUNDS = (1, 10)
 S431_MARGIN = 0.03
 S431_SLOPE_MARGIN = 0.02
@@ -455,16 +489,26 @@ S431_BUDGETS = Budgets(quick=S431Settings(rounds=30, trials=200),
     "contracted by α = stp_contraction per further round: α^(t−1)·αδ₀ = α^t δ₀. The steady state under test is "
     "stp_steady_state's κ (the kernel starts at (1 + δ₀)κg² and errors are measured against κg²; it used to be a "
     "κ computed in the task, so the closed form was only reported); 'δ contracts to αδ' is also checked exactly: "
-    "stp_error_after_one_round = α·δ at the setting within 64 rounding units (no test).",
+    "stp_error_after_one_round = α·δ at the setting within 64 rounding units (no test). Issue 25: α and κ are "
+    "stated as numbers of β₂ and s, so a declared stp_contraction or stp_steady_state that needs another symbol "
+    "(v_{t−1}: an expectation not affine in it), or a κ ≤ 0, is violated exactly, before any Monte Carlo.",
     tests=5,
 )
 def section4_3_1(budget: str, seed: int) -> Outcome:
     rounds, trials = S431_BUDGETS.at(budget)
     p = STP
     s = p["sigma"] * p["clip"] / p["batch"]
-    alpha = float(numeric(td.stp_contraction())(beta2=p["beta2"], s=s))
-    kappa = float(numeric(td.stp_steady_state())(s=s))
     deltas = (-0.5, 2.0)
+    # α and κ as stated are numbers of the setting (β₂, s): a declared form that needs more (v_{t−1}, g: the
+    # expectation not affine in v_{t−1}, or a fixed point not proportional to g²), or a κ that is not positive
+    # (no steady state of v ≥ 0), contradicts the statement exactly and is decided without the Monte Carlo
+    alpha, why_a = _stp_at_setting(td.stp_contraction(), beta2=p["beta2"], s=s)
+    if why_a:  # E[v_t | v_{t−1}] not affine in v_{t−1}: its fixed point is not computed
+        return _stp_exact_failure(why_a, alpha, math.nan)
+    kappa, why_k = _stp_at_setting(td.stp_steady_state(), beta2=p["beta2"], s=s)
+    if why_k or not kappa > 0:
+        return _stp_exact_failure(why_k or f"the declared steady state κ = {kappa:.6g} is not positive (no "
+                                  "steady state of v ≥ 0)", alpha, kappa)
     # the steady state under test is the closed form's κ: the kernel starts at (1 + δ₀)κg² and its errors are
     # measured against κg², so a wrong κ leaves a persistent offset κ_true/κ − 1 that α^t·δ₀ does not have
     res = sweep(_stp_task, [dict(delta0=dl, rounds=rounds, trials=trials, kappa=kappa,
@@ -914,6 +958,13 @@ def _s441_task(kind: str, bands: int, beta2: float, t: int, trials: int, seed: i
 S441_MARGIN = 0.05
 
 
+def _at_unit_tau(f):
+    """``f`` (a :func:`theory.numeric.numeric` evaluator) called with τ = 1 added when its expression has τ."""
+    if "tau" not in f.names:
+        return f
+    return lambda **kw: f(tau=1.0, **kw)
+
+
 @claim(
     "dp_adam_design.section4.4.1",
     kind="exact",
@@ -946,7 +997,10 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
     worst = (np.inf, None)
     ratios = []
     named = []
-    gain_fn, indep_fn = numeric(td.dpmf_threshold_gain()), numeric(td.vhat_variance_ime())
+    # every variance here is per τ² (the strategies' factors are at τ = 1), so a closed form is evaluated at τ = 1
+    # where it has τ at all (the gain and its limit, ratios of variances at the same τ, have none as stated)
+    gain_fn = _at_unit_tau(numeric(td.dpmf_threshold_gain()))
+    indep_fn = numeric(td.vhat_variance_ime())
     # the gain part: every strategy's threshold gain √(independent variance / its variance) must stay at or below
     # dpmf_threshold_gain(β₂, t), in rounding units (the identity strategy's variance is the independent one,
     # vhat_variance_ime, which is checked too)
@@ -1006,7 +1060,7 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                 gain_check("random Toeplitz", f, f_indep, b2, t, 8 * t * EPS * (1 + np.max(np.abs(cinv))))
     # the limit part: the gain at a t where β₂^t < 1e-30 equals 1/√(1 − β₂²) (dpmf_threshold_gain_limit) to
     # float64 rounding of the closed forms (relative 1e-12; the t-dependence left is below 1e-30)
-    lim_fn = numeric(td.dpmf_threshold_gain_limit())
+    lim_fn = _at_unit_tau(numeric(td.dpmf_threshold_gain_limit()))
     lim_rows = []
     for b2 in (0.9, 0.99, 0.999):
         t_big = int(math.ceil(math.log(1e-30) / math.log(b2)))
@@ -1030,7 +1084,7 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                                            what=f"{k_} strategy: kernel IME v̂ noise variance / computed − 1",
                                            margin=S441_MARGIN))
     mc_ok = [dd.verdict == "holds" for dd in decisions]
-    gain_lim = float(numeric(td.dpmf_threshold_gain_limit())(beta2=0.999))
+    gain_lim = float(lim_fn(beta2=0.999))
     best_ratio = min(ratios)
     verdict = _verdict(decisions, bound_holds)
     key = next((dd for dd in decisions if dd.verdict != "holds"), decisions[0])
@@ -1349,6 +1403,78 @@ def _s51_task(method: str, lrs: tuple, trials: int, seed: int, sigma: float | No
     return {"loss": losses, "ground_truth": float(prob.test_loss(prob.theta_star)[0])}
 
 
+S51_PROBE_LR, S51_PROBE_RTOL = 0.1, 1e-12  # the step probe's learning rate and tolerance (rounding), fixed in advance
+
+
+def _s51_step_probe(methods) -> tuple[str, dict]:
+    """Whether ``kernels.dp_adam.run_logistic_1d`` takes the stated AdaGrad step for each of ``methods``' S51
+    configuration (σ = 0: no noise): one record x = 1, y = +1 from θ = 0 (gradient g = −½), so the stated first step
+    is θ₁ = η·½/(√max(g², floor) + ξ) (the kernel's documented update, floor and ξ the method's), to S51_PROBE_RTOL
+    relative.  Returns ("", numbers) when every method passes, else (the reason, numbers)."""
+    numbers, bad = {}, []
+    for m in methods:
+        spec = dict(S51_METHODS[m])
+        spec.pop("sigma", None)
+        cfg = kd.RoundConfig(optimizer="adagrad", lr=S51_PROBE_LR, beta1=0.0, xi=S51["xi"], clip_norm=S51["clip"],
+                             sigma=0.0, batch_size=1, **spec)
+        got = float(kd.run_logistic_1d(np.array([1.0]), np.array([1.0]), cfg, trials=1, seed=0)[0])
+        stated = S51_PROBE_LR * 0.5 / (math.sqrt(max(0.25, spec.get("floor", 0.0))) + S51["xi"])
+        err = abs(got / stated - 1.0)
+        numbers[f"probe_step_rel_error[{m}]"] = err
+        if not err <= S51_PROBE_RTOL:
+            bad.append(f"{m}: the first step is {got / stated:.4g} × the stated η·|g|/(√max(g², floor) + ξ)")
+    return "; ".join(bad), numbers
+
+
+#: the noise probe (fixed in advance): trials × records (400 sums of 50 draws each) and the band on the std ratio
+#: (χ² with 400 degrees of freedom: a correct kernel leaves [0.8, 1.25] with probability < 1e-8)
+S51_PROBE_TRIALS, S51_PROBE_RECORDS, S51_PROBE_BAND = 400, 50, (0.8, 1.25)
+
+
+def _s51_noise_probe(methods, ime_stds: tuple) -> tuple[str, dict]:
+    """Whether ``kernels.dp_adam.run_logistic_1d`` draws the stated noise on the gradient part for each private one of
+    ``methods``' S51 configuration: S51_PROBE_RECORDS records x = 0 (gradient 0), ξ = 0 and the floor at 10⁶ (so the
+    denominator is √10⁶ = 10³ exactly while v̂ < 10⁶), η = 1: θ_T = −Σ_t z_t/10³ with z_t the gradient part's noise
+    (identity strategy: independent rounds), whose standard deviation over S51_PROBE_TRIALS runs, divided by
+    √S51_PROBE_RECORDS, must be the stated one within S51_PROBE_BAND: σC/B for post-processing and IME for free,
+    ``ime_stds[0]`` (theory.ime_noise_stds, as the runs pass it) for IME.  Returns ("", numbers) or (the reason,
+    numbers)."""
+    numbers, bad = {}, []
+    for m in methods:
+        spec = dict(S51_METHODS[m])
+        sigma = spec.pop("sigma", S51["sigma"])
+        if sigma == 0:
+            continue
+        spec["floor"] = 1e6
+        cfg = kd.RoundConfig(optimizer="adagrad", lr=1.0, beta1=0.0, xi=0.0, clip_norm=S51["clip"], sigma=sigma,
+                             batch_size=1, **spec)
+        th = kd.run_logistic_1d(np.zeros(S51_PROBE_RECORDS), np.ones(S51_PROBE_RECORDS), cfg,
+                                trials=S51_PROBE_TRIALS, seed=1,
+                                noise_stds_override=tuple(ime_stds) if m == "ime" else None)
+        stated = ime_stds[0] if m == "ime" else sigma * S51["clip"]
+        ratio = float(np.sqrt(np.mean(th**2) / S51_PROBE_RECORDS) * 1e3 / stated)
+        numbers[f"probe_noise_std_ratio[{m}]"] = ratio
+        if not S51_PROBE_BAND[0] <= ratio <= S51_PROBE_BAND[1]:
+            bad.append(f"{m}: the gradient noise in the update is {ratio:.3g} × the stated η·std")
+    return "; ".join(bad), numbers
+
+
+class _MechanismMismatch(RuntimeError):
+    """The kernel does not run the mechanism a claim states (a probe failed): the check gives no verdict."""
+
+
+def _after_probe(why: str, label: str, verdict: str, evidence: str) -> tuple[str, str]:
+    """A verdict and its evidence once the mechanism probes said ``why`` ("": passed): a failed probe leaves a
+    'holds' unestablished (inconclusive), gives an undecided check no verdict at all (_MechanismMismatch raised, with
+    the reason), and keeps a 'violated' (the check's own decision) with the finding in front of its evidence."""
+    if not why:
+        return verdict, evidence
+    if verdict == "inconclusive":
+        raise _MechanismMismatch(f"{label}: the kernel does not run the stated mechanism ({why})")
+    head = f"the kernel does not run the stated mechanism ({why})"
+    return ("inconclusive", f"{head}: {evidence}") if verdict == "holds" else (verdict, f"{head}; {evidence}")
+
+
 def _s51_best(r: dict, lrs: tuple) -> tuple[float, np.ndarray, float]:
     """(mean test loss, per-trial losses, lr) at the learning rate with the lowest mean test loss."""
     means = r["loss"].mean(axis=1)
@@ -1474,7 +1600,10 @@ def _s51_privacy(ime_stds: tuple[float, float]) -> dict:
     "post-processing excess is more than 3× off the paper's, either way, is reported but cannot "
     "give violated (not the paper's setting). History: a first version resampled the dataset in every trial "
     "(IME − PP = −0.0015 [−0.036, 0.033]); a second ran at σ = 1, 20× noisier than the paper (inconclusive by "
-    "the setting guard).",
+    "the setting guard). Mechanism probes first (issue 25, _s51_noise_probe and _s51_step_probe): a kernel whose "
+    "gradient noise is not the stated std (within [0.8, 1.25]) or whose noiseless first AdaGrad step is not the "
+    "stated one gives an undecided check no verdict (it raises, with the reason); a 'holds' becomes "
+    "inconclusive and a 'violated' is kept with the finding in front of its evidence (_after_probe).",
     tests=3,
 )
 def section5_1(budget: str, seed: int) -> Outcome:
@@ -1482,6 +1611,8 @@ def section5_1(budget: str, seed: int) -> Outcome:
     lrs = S51_LRS
     ime_stds = tuple(float(v) for v in (numeric(e)(sigma=S51["sigma"], C=S51["clip"], B=1)
                                         for e in td.ime_noise_stds()))
+    # issue 25: the runs must be the stated mechanism (each method's noise and first step): see _after_probe
+    why = "; ".join(w for w in (_s51_noise_probe(S51_METHODS, ime_stds)[0], _s51_step_probe(S51_METHODS)[0]) if w)
     tasks = [dict(method=m, lrs=lrs, trials=trials, seed=seed + 1) for m in S51_METHODS]
     for tk in tasks:
         if tk["method"] == "ime":
@@ -1557,6 +1688,7 @@ def section5_1(budget: str, seed: int) -> Outcome:
                             Series("paper", list(range(5)), [S51_PAPER[k] for k in (
                                 "ground_truth", "nonprivate", "ime", "ime_for_free", "post_processing")],
                                    style="points")], categories=names)])
+    verdict, evidence = _after_probe(why, "dp_adam_design.section5.1", str(verdict), evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counterexample, plots=[fig],
                    decisions=decs)
 
@@ -2737,7 +2869,11 @@ def section4_4_2(budget: str, seed: int) -> Outcome:
     "Reported, not tested: the paper's gap IME − IME for free is 0.0001; this reconstruction's is about 0.001. "
     "Exact premise (issue 25): the IME row is 'at post-processing's privacy' — its two Gaussian mechanisms' "
     "(sensitivity/std)² (ime_sensitivity_first/squares over ime_noise_stds at the setting) sum to 1/σ² within 16 "
-    "rounding units; otherwise the row compared is not the paper's and the verdict is violated (the theory is wrong).",
+    "rounding units; otherwise the row compared is not the paper's and the verdict is violated (the theory is wrong). "
+    "Step probe (issue 25, _s51_step_probe, exact): each method's kernel configuration, without noise, must take "
+    "the stated first AdaGrad step η·|g|/(√max(g², floor) + ξ) on one record (to 1e-12 relative), and its gradient "
+    "noise (_s51_noise_probe) must have the stated std within [0.8, 1.25]; a kernel that does not turns a 'holds' "
+    "into inconclusive (the runs are not the stated algorithm).",
     tests=2,
     weaker_if={"theory.dp_adam_design.ime_noise_stds": "larger"},  # noisier IME only makes 'for free < IME' easier
 )
@@ -2769,6 +2905,10 @@ def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
     pp_excess = float(best["post_processing"][0] - gt)
     ratio = pp_excess / S51_PAPER_PP_EXCESS
     setting_matches = 1.0 / S51_SETTING_FACTOR <= ratio <= S51_SETTING_FACTOR
+    probe_why, probe = _s51_step_probe(methods)
+    noise_why, noise_probe = _s51_noise_probe(methods, ime_stds)
+    probe_why = "; ".join(w for w in (noise_why, probe_why) if w)
+    probe.update(noise_probe)
     why_not = ""
     if not privacy_ok:
         why_not = (f"; IME's stds {ime_stds[0]:.4g}, {ime_stds[1]:.4g} do not give post-processing's privacy "
@@ -2779,6 +2919,13 @@ def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
         why_not = (f"; the tests say {verdict}, but this seed's post-processing excess {pp_excess:.3g} is "
                    f"{ratio:.3g}× the paper's: not the paper's setting")
         verdict = "inconclusive"
+    if probe_why and privacy_ok:
+        # issue 25: the runs must be the stated algorithm (the kernel's noise and its step at the stated learning
+        # rate): a 'holds' on another mechanism is not established
+        why_not += (f"; the tests say {verdict}, but the kernel does not run the stated update ({probe_why})"
+                    if verdict == "holds" else f"; the kernel does not run the stated update ({probe_why})")
+        if verdict == "holds":
+            verdict = "inconclusive"
     key = next((dd for dd in decisions if dd.verdict == "violated"), None) or \
         next((dd for dd in decisions if dd.verdict == "inconclusive"), None) or decisions[0]
     order = sorted(methods, key=lambda m: best[m][0])
@@ -2792,7 +2939,7 @@ def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
     numbers.update({"loss_ground_truth": gt, "ime_for_free_minus_ime": d_pair.estimate,
                     "nonprivate_minus_ime_for_free": d_np.estimate, "pp_excess_over_paper": ratio,
                     "ime_std_grad": ime_stds[0], "ime_std_square": ime_stds[1],
-                    "ime_privacy_relative_gap": privacy_gap})
+                    "ime_privacy_relative_gap": privacy_gap, **probe})
     counter = None
     if not privacy_ok:
         counter = {"ime_stds": list(ime_stds), "sigma": S51["sigma"], "privacy_relative_gap": privacy_gap}
