@@ -1701,7 +1701,9 @@ ADV_GRIDS = {
     # b; for eqs. (7)/(9) quick tests their closed form at b = 4 (R_ada/R_std computed exactly for that b), as
     # the benign sweep does at b ≥ 20.
     "quick": dict(base=dict(d=10, epsilon=1.0, c=RATE_C), trials=12, n=(632, 2000, 6325), batch=4),
-    "full": dict(base=dict(d=10, epsilon=1.0, c=RATE_C), trials=8, n=(632, 2000, 6325), batch=1),
+    # full: 12 datasets per n (as quick and the full benign sweep; 8 until session 24), a sharper slope test for
+    # eq. (9)/(7) and Theorems 1/2, which share these runs
+    "full": dict(base=dict(d=10, epsilon=1.0, c=RATE_C), trials=12, n=(632, 2000, 6325), batch=1),
 }
 
 
