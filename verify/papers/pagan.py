@@ -2126,7 +2126,10 @@ def eq9(budget: str, seed: int) -> Outcome:
     "form tested is eq. (7) as stated: it drops Theorem 2's factor (nε)^{1/p}·(…)^{1/p} (p = log d), bounded only "
     "while nε ≤ poly(d); on the planted data the ratio to it can grow with n where the ratio to Theorem 2 stays "
     "flat. The "
-    "PASAN-on-the-box comparison runs Theorem 1's prescription on X∞ along the d axis.",
+    "PASAN-on-the-box comparison runs Theorem 1's prescription on X∞ along the d axis. Exact part (no runs): the "
+    "kernel's configuration for the base point's prescription must keep α = diam∞ = 2, project onto A and draw "
+    "noise with whitened multiplier √(log(1/δ))/ε in every coordinate (to 1e-9 relative); if it does not, the runs "
+    "are not eq. (7)'s PAGAN and the verdict is inconclusive whatever they show.",
 )
 def eq7_rate(budget: str, seed: int) -> Outcome:
     verdict, rows, decisions, figures, panels = _rate_check("pagan", "rate", budget, seed)
@@ -3714,7 +3717,10 @@ def _thm3p_theorem2_rate_mutant():
     "before the data (decide.SLOPE_MARGIN as the rate claims), over the asymptotic window of the planted sweeps: "
     "bound < f(0) − min f (non-vacuous) and Monte-Carlo s.e. of the mean ratio ≤ the mean; violated needs growth "
     "over ≥ 1 decade of n inside the window. n: 1000, 3162, 10000 (quick, 8 datasets) and 1000–16000 doubling "
-    "(full, 16 datasets); d is not swept (at d ≥ 6 with this profile (10) fails on most datasets at n ≤ 16000).",
+    "(full, 16 datasets); d is not swept (at d ≥ 6 with this profile (10) fails on most datasets at n ≤ 16000). "
+    "Exact part (no runs): the kernel's configuration for this prescription (b = 1, α = 2, geometry s^{-4/3}) must "
+    "keep α, project onto A and draw noise with whitened multiplier √(log(1/δ))/ε in every coordinate (to 1e-9 "
+    "relative); if it does not, the runs are not the stated PAGAN and the verdict is inconclusive whatever they show.",
 )
 def theorem3_pagan(budget: str, seed: int) -> Outcome:
     tasks, outs = _thm3p_runs(budget, seed)
