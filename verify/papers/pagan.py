@@ -447,7 +447,9 @@ def _fig1_final(res: dict, a: str, e) -> np.ndarray:
     "with replacement, T steps) is reported beside the nominal ε. An 11th, exact decision "
     "(fig1_mechanism_decision, no runs) checks that the private runs are the stated ε's mechanism: each private "
     "method's configuration projects its records and draws whitened noise whose multiplier equals "
-    "theory.pagan.noise_multiplier at (ε, δ) in every coordinate, to 1e-9 relative.",
+    "theory.pagan.noise_multiplier at (ε, δ) in every coordinate, to 1e-9 relative; and that every method's "
+    "configuration (private or not) keeps the stepsize it is given, so the runs' α is the one selected from the "
+    "stated grid (violated otherwise: not the stated experiment).",
 )
 def figure1(budget: str, seed: int) -> Outcome:
     r = figure1_runs(budget, seed)
