@@ -2165,8 +2165,8 @@ def eq7_rate(budget: str, seed: int) -> Outcome:
     b0 = rate_batch(int(base["n"]))
     sigma0 = kernels.pagan_problems.power_law_sigma(int(base["d"]), RATE_DECAY)
     departures = _rate_mechanism_faults("pagan", int(base["d"]), RATE_DECAY, float(base["epsilon"]), RATE_DELTA,
-                                    lemma31_steps(base["c"], int(base["n"]), b0), b0, 2.0,
-                                    _geometry(sigma0, "pagan"))
+                                        lemma31_steps(base["c"], int(base["n"]), b0), b0, 2.0,
+                                        _geometry(sigma0, "pagan"))
     figures["mechanism_departures"] = len(departures)
     counter = _rate_counter(verdict, rows, decisions)
     if departures:
@@ -3743,7 +3743,8 @@ def theorem3_pagan(budget: str, seed: int) -> Outcome:
     # ellipsoid, projection on), checked exactly on the kernel's configuration at the profile's geometry s^{-4/3}
     s0 = kernels.pagan_problems.power_law_sigma(THM3P_D, THM3P_DECAY)
     departures = _rate_mechanism_faults("pagan", THM3P_D, THM3P_DECAY, THM3P_EPSILON, RATE_DELTA,
-                                    lemma31_steps(THM3P_C, int(tasks[0]["n"]), 1), 1, 2.0, _geometry(s0, "pagan"))
+                                        lemma31_steps(THM3P_C, int(tasks[0]["n"]), 1), 1, 2.0,
+                                        _geometry(s0, "pagan"))
     numbers["mechanism_departures"] = len(departures)
     if departures:
         verdict = "inconclusive"
