@@ -347,7 +347,8 @@ def fig1_mechanism_decision(seed: int, steps: int, algorithms: Sequence[str], ep
     private method and ε, the kernel's configuration (the one :func:`figure1_runs` runs, built again by
     ``kernels.make_config``: no runs) projects every record onto its ellipsoid and draws noise whose whitened
     multiplier ``noise_std · b · √a_j`` is, in every coordinate j, the closed form theory.pagan.noise_multiplier
-    √(log(1/δ))/ε, to FIG1_Z_RTOL. Exact (no statistical test).
+    √(log(1/δ))/ε, to FIG1_Z_RTOL; and every method's configuration (private or not) keeps the stepsize it is
+    given (the runs' α is the one selected from the stated grid), to FIG1_Z_RTOL. Exact (no statistical test).
 
     Parameters
     ----------
@@ -356,16 +357,17 @@ def fig1_mechanism_decision(seed: int, steps: int, algorithms: Sequence[str], ep
     steps : int
         T of the runs.
     algorithms : sequence of str
-        Method names; the non-private ones are skipped.
+        Method names; of the non-private ones only the stepsize is checked.
     epsilons : sequence of float
         The ε of the runs.
 
     Returns
     -------
     tuple
-        ``(decision, numbers)``: a :class:`verify.decide.Decision` (violated when some private run is not
-        calibrated, holds otherwise; its estimate is the largest ratio kernel/closed form, or ∞ without projection)
-        and ``{"noise_multiplier_ratio_<method>_eps<ε>": ratio}``.
+        ``(decision, numbers)``: a :class:`verify.decide.Decision` (violated when some run does not keep its
+        stepsize or some private run is not calibrated, holds otherwise; its estimate is the largest ratio
+        kernel/closed form, or ∞ without projection or with a changed stepsize) and
+        ``{"noise_multiplier_ratio_<method>_eps<ε>": ratio}``.
 
     Raises
     ------
@@ -375,13 +377,19 @@ def fig1_mechanism_decision(seed: int, steps: int, algorithms: Sequence[str], ep
     ds = kernels.make_problem("abs_regression", seed=child_seed(seed, "pagan.figure1", "data"))
     z_of = numeric(tp.noise_multiplier())
     numbers: dict[str, float] = {}
-    worst, where, unclipped = 1.0, "", []
+    worst, where, unclipped, off_grid = 1.0, "", [], []
     for a in algorithms:
+        # every method (private or not) runs the stepsize it is given (one of the claim's grid {0.005, …, 1.0})
         if not kernels.SPECS[a].private:
+            cfg = kernels.make_config(a, ds, steps=steps, batch_size=FIG1_BATCH, alpha=FIG1_STEPSIZES[0], n_log=2)
+            if abs(float(cfg.alpha) / FIG1_STEPSIZES[0] - 1.0) > FIG1_Z_RTOL:
+                off_grid.append(f"{a} given α = {FIG1_STEPSIZES[0]:g} runs {float(cfg.alpha):.6g}")
             continue
         for e in epsilons:
             cfg = kernels.make_config(a, ds, epsilon=e, delta=FIG1_DELTA, steps=steps, batch_size=FIG1_BATCH,
                                       alpha=FIG1_STEPSIZES[0])
+            if abs(float(cfg.alpha) / FIG1_STEPSIZES[0] - 1.0) > FIG1_Z_RTOL:
+                off_grid.append(f"{a} at ε = {e:g} given α = {FIG1_STEPSIZES[0]:g} runs {float(cfg.alpha):.6g}")
             z = float(z_of(epsilon=e, delta=FIG1_DELTA))
             ratios = np.asarray(cfg.noise_std, dtype=float) * FIG1_BATCH * np.sqrt(cfg.ellipsoid) / z
             far = float(ratios[np.argmax(np.abs(ratios - 1.0))])
@@ -392,6 +400,10 @@ def fig1_mechanism_decision(seed: int, steps: int, algorithms: Sequence[str], ep
                 worst, where = far, f"{a} at ε = {e:g}"
     ctrl = decide.Control("the runs' noise multiplier and projection vs Algorithms 1/2 line 6's √(log(1/δ))/ε "
                           "(exact, no runs)", 0.0, "none (exact)", FIG1_Z_RTOL, None)
+    if off_grid:
+        return decide.Decision(decide.Verdict.VIOLATED, ctrl, math.inf, math.inf, math.inf,
+                               "the runs' stepsize is not the one selected from the stated grid {0.005, …, 1.0} ("
+                               + ", ".join(off_grid[:3]) + "): not the stated experiment (exact)"), numbers
     if unclipped:
         return decide.Decision(decide.Verdict.VIOLATED, ctrl, math.inf, math.inf, math.inf,
                                "records not projected onto the ellipsoid (" + ", ".join(unclipped[:3])
@@ -435,7 +447,9 @@ def _fig1_final(res: dict, a: str, e) -> np.ndarray:
     "with replacement, T steps) is reported beside the nominal ε. An 11th, exact decision "
     "(fig1_mechanism_decision, no runs) checks that the private runs are the stated ε's mechanism: each private "
     "method's configuration projects its records and draws whitened noise whose multiplier equals "
-    "theory.pagan.noise_multiplier at (ε, δ) in every coordinate, to 1e-9 relative.",
+    "theory.pagan.noise_multiplier at (ε, δ) in every coordinate, to 1e-9 relative; and that every method's "
+    "configuration (private or not) keeps the stepsize it is given, so the runs' α is the one selected from the "
+    "stated grid (violated otherwise: not the stated experiment).",
 )
 def figure1(budget: str, seed: int) -> Outcome:
     r = figure1_runs(budget, seed)
@@ -1725,7 +1739,9 @@ ADV_GRIDS = {
     # b; for eqs. (7)/(9) quick tests their closed form at b = 4 (R_ada/R_std computed exactly for that b), as
     # the benign sweep does at b ≥ 20.
     "quick": dict(base=dict(d=10, epsilon=1.0, c=RATE_C), trials=12, n=(632, 2000, 6325), batch=4),
-    "full": dict(base=dict(d=10, epsilon=1.0, c=RATE_C), trials=8, n=(632, 2000, 6325), batch=1),
+    # full: 12 datasets per n (as quick and the full benign sweep; 8 until session 24), a sharper slope test for
+    # eq. (9)/(7) and Theorems 1/2, which share these runs
+    "full": dict(base=dict(d=10, epsilon=1.0, c=RATE_C), trials=12, n=(632, 2000, 6325), batch=1),
 }
 
 
@@ -2160,6 +2176,34 @@ def theorem2(budget: str, seed: int) -> Outcome:
                          "pagan Theorem 2: PAGAN on the box, measured vs bound")
 
 
+def _rate_mechanism_faults(algorithm: str, d: int, decay: float, epsilon: float, delta: float, steps: int,
+                           batch: int, alpha: float, ellipsoid: np.ndarray) -> list[str]:
+    """Whether a rate claim's runs are the stated mechanism, exactly (no runs): the kernel's configuration for the
+    claim's prescription (``kernels.make_config`` on a small dataset of the claim's problem: the configuration does
+    not depend on the records) must keep the prescribed stepsize α, project every record onto its ellipsoid A and
+    draw noise whose whitened multiplier ``noise_std · b · √a_j`` is theory.pagan.noise_multiplier √(log(1/δ))/ε in
+    every coordinate j (Algorithms 1/2, lines 4-6), each to FIG1_Z_RTOL relative.  Returns the departures found
+    (empty: the runs are the stated mechanism).  A private helper of pagan.theorem3.pagan and pagan.eq7.rate."""
+    ds = kernels.make_problem("linear_subgaussian", seed=0, n=64, d=d, decay=decay, domain="box")
+    cfg = kernels.make_config(algorithm, ds, epsilon=epsilon, delta=delta, steps=steps, batch_size=batch,
+                              alpha=alpha, ellipsoid=np.asarray(ellipsoid, dtype=float), n_log=2)
+    z = float(numeric(tp.noise_multiplier())(epsilon=epsilon, delta=delta))
+    found = []
+    if abs(float(cfg.alpha) / alpha - 1.0) > FIG1_Z_RTOL:
+        found.append(f"stepsize {float(cfg.alpha) / alpha:.6g} × the prescribed α = {alpha:g}")
+    if not cfg.clip:
+        found.append("records not projected onto the ellipsoid A")
+    ratios = np.asarray(cfg.noise_std, dtype=float) * batch * np.sqrt(np.asarray(cfg.ellipsoid, dtype=float)) / z
+    far = float(ratios[np.argmax(np.abs(ratios - 1.0))])
+    if abs(far - 1.0) > FIG1_Z_RTOL:
+        found.append(f"noise multiplier {far:.6g} × √(log(1/δ))/ε in some coordinate (whitened by A)")
+    return found
+
+
+_MECHANISM_INCONCLUSIVE = ("the kernel does not implement the stated mechanism ({}; exact check of its "
+                           "configuration, no runs), so the runs are no evidence about the statement: inconclusive")
+
+
 @claim(
     "pagan.eq9",
     kind="rate",
@@ -2190,7 +2234,10 @@ def eq9(budget: str, seed: int) -> Outcome:
     "form tested is eq. (7) as stated: it drops Theorem 2's factor (nε)^{1/p}·(…)^{1/p} (p = log d), bounded only "
     "while nε ≤ poly(d); on the planted data the ratio to it can grow with n where the ratio to Theorem 2 stays "
     "flat. The "
-    "PASAN-on-the-box comparison runs Theorem 1's prescription on X∞ along the d axis.",
+    "PASAN-on-the-box comparison runs Theorem 1's prescription on X∞ along the d axis. Exact part (no runs): the "
+    "kernel's configuration for the base point's prescription must keep α = diam∞ = 2, project onto A and draw "
+    "noise with whitened multiplier √(log(1/δ))/ε in every coordinate (to 1e-9 relative); if it does not, the runs "
+    "are not eq. (7)'s PAGAN and the verdict is inconclusive whatever they show.",
 )
 def eq7_rate(budget: str, seed: int) -> Outcome:
     verdict, rows, decisions, figures, panels = _rate_check("pagan", "rate", budget, seed)
@@ -2219,8 +2266,20 @@ def eq7_rate(budget: str, seed: int) -> Outcome:
             Series("√d Σσ_j / (Σσ_j^(2/3))^(3/2) (upper bounds)", ds_, pred)], xscale="log", yscale="log")])
     ev = _rate_evidence(verdict, rows, decisions, figures) + "; measured PASAN/PAGAN on X∞ " + ", ".join(
         f"d={d}: {m:.3g} (bounds {pr:.3g})" for d, m, pr in zip(ds_, meas, pred))
-    return Outcome(verdict=verdict, evidence=ev, numbers=figures,
-                   counterexample=_rate_counter(verdict, rows, decisions), plots=[fig], decisions=decisions)
+    # the runs must be eq. (7)'s PAGAN (Theorem 2's prescription at the base point; exact, no runs)
+    base = RATE_GRIDS[by_budget(budget, "quick", "full")]["base"]
+    b0 = rate_batch(int(base["n"]))
+    sigma0 = kernels.pagan_problems.power_law_sigma(int(base["d"]), RATE_DECAY)
+    departures = _rate_mechanism_faults("pagan", int(base["d"]), RATE_DECAY, float(base["epsilon"]), RATE_DELTA,
+                                        lemma31_steps(base["c"], int(base["n"]), b0), b0, 2.0,
+                                        _geometry(sigma0, "pagan"))
+    figures["mechanism_departures"] = len(departures)
+    counter = _rate_counter(verdict, rows, decisions)
+    if departures:
+        verdict, counter = "inconclusive", None
+        ev = _MECHANISM_INCONCLUSIVE.format("; ".join(departures)) + "; " + ev
+    return Outcome(verdict=verdict, evidence=ev, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=decisions)
 
 
 #: O(·) rate claims and the kernel fault noise*3 (every privacy-noise draw ×3): the claims' own bounds depend on the
@@ -3854,7 +3913,10 @@ def _thm3p_theorem2_rate_mutant():
     "before the data (decide.SLOPE_MARGIN as the rate claims), over the asymptotic window of the planted sweeps: "
     "bound < f(0) − min f (non-vacuous) and Monte-Carlo s.e. of the mean ratio ≤ the mean; violated needs growth "
     "over ≥ 1 decade of n inside the window. n: 1000, 3162, 10000 (quick, 8 datasets) and 1000–16000 doubling "
-    "(full, 16 datasets); d is not swept (at d ≥ 6 with this profile (10) fails on most datasets at n ≤ 16000).",
+    "(full, 16 datasets); d is not swept (at d ≥ 6 with this profile (10) fails on most datasets at n ≤ 16000). "
+    "Exact part (no runs): the kernel's configuration for this prescription (b = 1, α = 2, geometry s^{-4/3}) must "
+    "keep α, project onto A and draw noise with whitened multiplier √(log(1/δ))/ε in every coordinate (to 1e-9 "
+    "relative); if it does not, the runs are not the stated PAGAN and the verdict is inconclusive whatever they show.",
 )
 def theorem3_pagan(budget: str, seed: int) -> Outcome:
     tasks, outs = _thm3p_runs(budget, seed)
@@ -3870,6 +3932,15 @@ def theorem3_pagan(budget: str, seed: int) -> Outcome:
     dec, _ = _rate_decision(rows, "n", crit, None)
     verdict = str(dec.verdict)
     if r2 > THM3_R**2 * (1 + 1e-12) and verdict == "violated":  # the data would be outside Definition 4.1 at r
+        verdict = "inconclusive"
+    # the runs must be the stated PAGAN (b = 1, α = diam∞ = 2, T = c n², noise √(log(1/δ))/ε whitened by the
+    # ellipsoid, projection on), checked exactly on the kernel's configuration at the profile's geometry s^{-4/3}
+    s0 = kernels.pagan_problems.power_law_sigma(THM3P_D, THM3P_DECAY)
+    departures = _rate_mechanism_faults("pagan", THM3P_D, THM3P_DECAY, THM3P_EPSILON, RATE_DELTA,
+                                        lemma31_steps(THM3P_C, int(tasks[0]["n"]), 1), 1, 2.0,
+                                        _geometry(s0, "pagan"))
+    numbers["mechanism_departures"] = len(departures)
+    if departures:
         verdict = "inconclusive"
     for r, r_2 in zip(rows, rows2):
         n = int(r["task"]["n"])
@@ -3890,7 +3961,9 @@ def theorem3_pagan(budget: str, seed: int) -> Outcome:
     evidence = (dec.phrase() + f" [measured/bound per n: {per_n}; (10) held on {n_ok}/{n_all} datasets; d = "
                 f"{THM3P_D}, b = 1, T = n²/{round(1 / THM3P_C)}; whole-range slope of the ratio to Theorem 2's "
                 f"general-p bound at Ĉ {numbers.get('ratio_thm2_slope_n', float('nan')):+.2g} (shown)]")
-    if verdict == "inconclusive" and by_budget(budget, "quick", "full") == "quick":
+    if departures:
+        evidence = _MECHANISM_INCONCLUSIVE.format("; ".join(departures)) + "; " + evidence
+    elif verdict == "inconclusive" and by_budget(budget, "quick", "full") == "quick":
         evidence += " (--budget full runs n = 1000–16000, 16 datasets per n)"
     counter = None
     if verdict == "violated":
