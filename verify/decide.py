@@ -821,3 +821,46 @@ def false_alarm_figure(*, replications: int = 2000, alphas: Sequence[float] = (0
         panels.append(Panel(f"{points} points × {runs} runs, flat ratio", "nominal one-sided level",
                             "observed false-alarm rate", series, xscale="log", yscale="log"))
     return Figure("false_alarms", f"rate rule on a flat ratio: {replications} replications per point", panels)
+
+
+# --------------------------------------------------------------------------------------
+# mechanism probes: a check's runs must be the mechanism its claim states
+# --------------------------------------------------------------------------------------
+class MechanismMismatch(RuntimeError):
+    """The kernel does not run the mechanism a claim states (a mechanism probe failed): the check gives no verdict."""
+
+
+def after_probe(why: str, label: str, verdict: str, evidence: str) -> tuple[str, str]:
+    """A check's verdict and evidence once its mechanism probe said ``why`` ("": the probe passed).
+
+    A failed probe means the runs are not the stated mechanism: a 'holds' is not established (inconclusive), an
+    undecided check gets no verdict at all (:class:`MechanismMismatch` is raised, with the reason), and a 'violated'
+    (the check's own decision) is kept, with the probe's finding in front of its evidence.
+
+    Parameters
+    ----------
+    why : str
+        The probe's finding; "" when the kernel runs the stated mechanism.
+    label : str
+        Names the check in the raised message.
+    verdict : str
+        The check's verdict without the probe.
+    evidence : str
+        The check's evidence without the probe.
+
+    Returns
+    -------
+    tuple of (str, str)
+        The verdict and evidence to report.
+
+    Raises
+    ------
+    MechanismMismatch
+        When the probe failed and the check's own verdict is 'inconclusive'.
+    """
+    if not why:
+        return verdict, evidence
+    if verdict == "inconclusive":
+        raise MechanismMismatch(f"{label}: the kernel does not run the stated mechanism ({why})")
+    head = f"the kernel does not run the stated mechanism ({why})"
+    return ("inconclusive", f"{head}: {evidence}") if verdict == "holds" else (verdict, f"{head}; {evidence}")

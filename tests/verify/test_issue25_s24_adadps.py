@@ -12,7 +12,7 @@ from scipy import integrate, stats
 
 from kernels import faults
 from theory import dp_adam_design as td
-from verify import mutants
+from verify import decide, mutants
 from verify.papers import adadps as va
 from verify.papers import dp_adam_design as vd
 from verify.privacy import dp_sgd_epsilon
@@ -192,16 +192,15 @@ def test_table_probes_pass_unfaulted_and_fail_under_the_faults():
     assert why.startswith("adadps_rmsprop: the noise in the update is")
 
 
-@pytest.mark.parametrize("module", [va, vd])
-def test_after_probe_withdraws_holds_refuses_undecided_and_keeps_violated(module):
-    assert module._after_probe("", "x", "inconclusive", "e") == ("inconclusive", "e")
-    assert module._after_probe("", "x", "holds", "e") == ("holds", "e")
-    verdict, evidence = module._after_probe("noise 3x", "x", "holds", "e")
+def test_after_probe_withdraws_holds_refuses_undecided_and_keeps_violated():
+    assert decide.after_probe("", "x", "inconclusive", "e") == ("inconclusive", "e")
+    assert decide.after_probe("", "x", "holds", "e") == ("holds", "e")
+    verdict, evidence = decide.after_probe("noise 3x", "x", "holds", "e")
     assert verdict == "inconclusive" and "does not run the stated mechanism (noise 3x)" in evidence
-    verdict, evidence = module._after_probe("noise 3x", "x", "violated", "e")
+    verdict, evidence = decide.after_probe("noise 3x", "x", "violated", "e")
     assert verdict == "violated" and evidence.endswith("; e")
-    with pytest.raises(module._MechanismMismatch, match="x: the kernel does not run the stated mechanism"):
-        module._after_probe("noise 3x", "x", "inconclusive", "e")
+    with pytest.raises(decide.MechanismMismatch, match="x: the kernel does not run the stated mechanism"):
+        decide.after_probe("noise 3x", "x", "inconclusive", "e")
 
 
 def test_unclipped_step_probe_for_runs_that_clip_nothing():

@@ -1367,23 +1367,6 @@ def _central_mechanism_probe(methods: tuple, sigma: float, batch_size: int, seed
     return "; ".join(bad), numbers
 
 
-class _MechanismMismatch(RuntimeError):
-    """The kernel does not run the mechanism a claim states (a mechanism probe failed): the check gives no verdict."""
-
-
-def _after_probe(why: str, label: str, verdict: str, evidence: str) -> tuple[str, str]:
-    """A comparison's verdict and evidence once its mechanism probe said ``why`` ("" : passed).  A failed probe means
-    the runs are not the stated mechanism: a 'holds' is not established (inconclusive), an undecided comparison gets
-    no verdict at all (_MechanismMismatch is raised, with the reason), and a 'violated' is kept (the check's own
-    decision) with the probe's finding in front of its evidence."""
-    if not why:
-        return verdict, evidence
-    if verdict == "inconclusive":
-        raise _MechanismMismatch(f"{label}: the kernel does not run the stated mechanism ({why})")
-    head = f"the kernel does not run the stated mechanism ({why})"
-    return ("inconclusive", f"{head}: {evidence}") if verdict == "holds" else (verdict, f"{head}; {evidence}")
-
-
 @claim(
     "adadps.section4.1",
     kind="experiment",
@@ -1514,12 +1497,12 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
     "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
     "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
     "check raises, with the reason) when undecided; a 'holds' becomes inconclusive and a 'violated' is kept "
-    "with the finding in front of its evidence (_after_probe).",
+    "with the finding in front of its evidence (decide.after_probe).",
     tests=7,
 )
 def table(budget: str, seed: int) -> Outcome:
     g = TABLE_GRIDS[by_budget(budget, "quick", "full")]
-    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): see _after_probe
+    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): see decide.after_probe
     probe_why, _ = _central_mechanism_probe(TABLE_METHODS, TABLE_SIGMA, g["batch_size"], seed,
                                             "adadps.table.adadps_best")
     base = dict(problem="zipf_bow_logistic", problem_kw=g["problem"], sigma=TABLE_SIGMA, batch_size=g["batch_size"],
@@ -1571,7 +1554,7 @@ def table(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {f"{b_}>{s_}": {"verdict": str(dd.verdict), "difference": -dd.estimate}
                    for (b_, s_), dd in zip(TABLE_RELATIONS, decisions) if dd.verdict == "violated"}
-    verdict, evidence = _after_probe(probe_why, "adadps.table.adadps_best", verdict, evidence)
+    verdict, evidence = decide.after_probe(probe_why, "adadps.table.adadps_best", verdict, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
                    decisions=decisions)
 
@@ -2579,12 +2562,12 @@ def _t10_wrong_public_mutant():
     "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
     "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
     "check raises, with the reason) when undecided; a 'holds' becomes inconclusive and a 'violated' is kept "
-    "with the finding in front of its evidence (_after_probe).",
+    "with the finding in front of its evidence (decide.after_probe).",
     tests=2,
 )
 def table10(budget: str, seed: int) -> Outcome:
     g = T10_GRIDS[by_budget(budget, "quick", "full")]
-    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): see _after_probe
+    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): see decide.after_probe
     probe_why, _ = _central_mechanism_probe(("adadps_rmsprop", "dp_sgd"), TABLE_SIGMA, g["batch_size"], seed,
                                             "adadps.table10")
     prob = make_problem("zipf_bow_logistic", g["problem"])
@@ -2625,7 +2608,7 @@ def table10(budget: str, seed: int) -> Outcome:
     counter = None
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
-    verdict, evidence = _after_probe(probe_why, "adadps.table10", verdict, evidence)
+    verdict, evidence = decide.after_probe(probe_why, "adadps.table10", verdict, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
                    decisions=decisions)
 
@@ -2690,12 +2673,12 @@ def _t9_side_info_mutant():
     "which must not pass as a match where SGD is far from Adam. "
     "Mechanism probe first (issue 25, _central_mechanism_probe at C = ∞, σ = 0): a kernel whose noiseless "
     "unclipped step is not the stated one gives no verdict (the check raises, with the reason) when undecided; a "
-    "'holds' becomes inconclusive and a 'violated' is kept with the finding in its evidence (_after_probe).",
+    "'holds' becomes inconclusive and a 'violated' is kept with the finding in its evidence (decide.after_probe).",
     tests=2,
 )
 def table9(budget: str, seed: int) -> Outcome:
     g = T9_GRIDS[by_budget(budget, "quick", "full")]
-    # issue 25: the runs must take the stated (unclipped, noiseless) step: see _after_probe
+    # issue 25: the runs must take the stated (unclipped, noiseless) step: see decide.after_probe
     probe_why, _ = _central_mechanism_probe(tuple(T9_KERNEL.values()), 0.0, g["batch_size"], seed,
                                             "adadps.table9", clip=math.inf)
     prob = make_problem("zipf_bow_logistic", g["problem"])
@@ -2729,7 +2712,7 @@ def table9(budget: str, seed: int) -> Outcome:
     counter = None
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
-    verdict, evidence = _after_probe(probe_why, "adadps.table9", verdict, evidence)
+    verdict, evidence = decide.after_probe(probe_why, "adadps.table9", verdict, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
                    decisions=decisions)
 
@@ -2863,12 +2846,12 @@ T8_LABELS = {"adadps_rmsprop": "AdaDPS (w/ public)", "dp_adam_pub_formula": "DP-
     "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
     "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
     "check raises, with the reason) when undecided; a 'holds' becomes inconclusive and a 'violated' is kept "
-    "with the finding in front of its evidence (_after_probe).",
+    "with the finding in front of its evidence (decide.after_probe).",
     tests=2,
 )
 def table8(budget: str, seed: int) -> Outcome:
     g = T8_GRIDS[by_budget(budget, "quick", "full")]
-    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): see _after_probe
+    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): see decide.after_probe
     probe_why, _ = _central_mechanism_probe(("adadps_rmsprop", "dp_sgd"), TABLE_SIGMA, g["batch_size"], seed,
                                             "adadps.table8")
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
@@ -2903,7 +2886,7 @@ def table8(budget: str, seed: int) -> Outcome:
     numbers.update({f"diff_adadps_minus[{m}]": -d_.estimate for m, d_ in zip(T8_READINGS, decisions)})
     counter = ({m: {"difference": -d_.estimate, "test": d_.reason} for m, d_ in zip(T8_READINGS, decisions)}
                if verdict == "violated" else None)
-    verdict, evidence = _after_probe(probe_why, "adadps.table8", verdict, evidence)
+    verdict, evidence = decide.after_probe(probe_why, "adadps.table8", verdict, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
                    decisions=decisions)
 
@@ -3006,12 +2989,12 @@ def _t4t_inverted_side_info_mutant():
     "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
     "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
     "check raises, with the reason) when undecided; a 'holds' becomes inconclusive and a 'violated' is kept "
-    "with the finding in front of its evidence (_after_probe).",
+    "with the finding in front of its evidence (decide.after_probe).",
     tests=3,
 )
 def table4(budget: str, seed: int) -> Outcome:
     g = T4T_GRIDS[by_budget(budget, "quick", "full")]
-    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): see _after_probe
+    # issue 25: the runs must be the stated mechanism (noise σC/b, the stated step): see decide.after_probe
     probe_why, _ = _central_mechanism_probe(tuple(T4T_KERNEL.values()), TABLE_SIGMA, g["batch_size"], seed,
                                             "adadps.table4")
     grid = [dict(lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
@@ -3048,7 +3031,7 @@ def table4(budget: str, seed: int) -> Outcome:
     counter = None
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
-    verdict, evidence = _after_probe(probe_why, "adadps.table4", verdict, evidence)
+    verdict, evidence = decide.after_probe(probe_why, "adadps.table4", verdict, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
                    decisions=decisions)
 

@@ -1459,22 +1459,6 @@ def _s51_noise_probe(methods, ime_stds: tuple) -> tuple[str, dict]:
     return "; ".join(bad), numbers
 
 
-class _MechanismMismatch(RuntimeError):
-    """The kernel does not run the mechanism a claim states (a probe failed): the check gives no verdict."""
-
-
-def _after_probe(why: str, label: str, verdict: str, evidence: str) -> tuple[str, str]:
-    """A verdict and its evidence once the mechanism probes said ``why`` ("": passed): a failed probe leaves a
-    'holds' unestablished (inconclusive), gives an undecided check no verdict at all (_MechanismMismatch raised, with
-    the reason), and keeps a 'violated' (the check's own decision) with the finding in front of its evidence."""
-    if not why:
-        return verdict, evidence
-    if verdict == "inconclusive":
-        raise _MechanismMismatch(f"{label}: the kernel does not run the stated mechanism ({why})")
-    head = f"the kernel does not run the stated mechanism ({why})"
-    return ("inconclusive", f"{head}: {evidence}") if verdict == "holds" else (verdict, f"{head}; {evidence}")
-
-
 def _s51_best(r: dict, lrs: tuple) -> tuple[float, np.ndarray, float]:
     """(mean test loss, per-trial losses, lr) at the learning rate with the lowest mean test loss."""
     means = r["loss"].mean(axis=1)
@@ -1603,7 +1587,7 @@ def _s51_privacy(ime_stds: tuple[float, float]) -> dict:
     "the setting guard). Mechanism probes first (issue 25, _s51_noise_probe and _s51_step_probe): a kernel whose "
     "gradient noise is not the stated std (within [0.8, 1.25]) or whose noiseless first AdaGrad step is not the "
     "stated one gives an undecided check no verdict (it raises, with the reason); a 'holds' becomes "
-    "inconclusive and a 'violated' is kept with the finding in front of its evidence (_after_probe).",
+    "inconclusive and a 'violated' is kept with the finding in front of its evidence (decide.after_probe).",
     tests=3,
 )
 def section5_1(budget: str, seed: int) -> Outcome:
@@ -1611,7 +1595,7 @@ def section5_1(budget: str, seed: int) -> Outcome:
     lrs = S51_LRS
     ime_stds = tuple(float(v) for v in (numeric(e)(sigma=S51["sigma"], C=S51["clip"], B=1)
                                         for e in td.ime_noise_stds()))
-    # issue 25: the runs must be the stated mechanism (each method's noise and first step): see _after_probe
+    # issue 25: the runs must be the stated mechanism (each method's noise and first step): see decide.after_probe
     why = "; ".join(w for w in (_s51_noise_probe(S51_METHODS, ime_stds)[0], _s51_step_probe(S51_METHODS)[0]) if w)
     tasks = [dict(method=m, lrs=lrs, trials=trials, seed=seed + 1) for m in S51_METHODS]
     for tk in tasks:
@@ -1688,7 +1672,7 @@ def section5_1(budget: str, seed: int) -> Outcome:
                             Series("paper", list(range(5)), [S51_PAPER[k] for k in (
                                 "ground_truth", "nonprivate", "ime", "ime_for_free", "post_processing")],
                                    style="points")], categories=names)])
-    verdict, evidence = _after_probe(why, "dp_adam_design.section5.1", str(verdict), evidence)
+    verdict, evidence = decide.after_probe(why, "dp_adam_design.section5.1", str(verdict), evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counterexample, plots=[fig],
                    decisions=decs)
 
