@@ -46,7 +46,13 @@ def grad(prob: LowRankGLM, theta: np.ndarray) -> np.ndarray:
 
 
 def psd_sqrt(S: np.ndarray, rtol: float = RTOL) -> np.ndarray:
-    """S^{1/2} by eigh; eigenvalues of the root ≤ rtol·max set to 0.
+    """S^{1/2} by eigh; eigenvalues of S within rounding of 0 and those of the root ≤ rtol·max set to 0.
+
+    The rounding floor: eigh of a formed p×p matrix returns its zero eigenvalues as ±O(p·ε·λ_max(S)), and
+    their roots, O(√(p·ε))·‖G‖ ≈ 1e-8·‖G‖, would pass the root's ``rtol`` = 1e-10 as spurious directions
+    (which H⁺ then amplifies ~1e8-fold in any noise σ_bξ that reaches them).  So an eigenvalue of S at or below
+    p·ε·λ_max(S) is read as 0 (:func:`rounding_floor`) before the root is taken: the rank of G is that of
+    the gradients' span, as in the kernels, whose basis holds those zeros exactly.
 
     Parameters
     ----------
@@ -61,9 +67,26 @@ def psd_sqrt(S: np.ndarray, rtol: float = RTOL) -> np.ndarray:
         The PSD square root G with GG = S up to the truncation.
     """
     w, U = np.linalg.eigh((S + S.T) / 2)
-    r = np.sqrt(np.clip(w, 0.0, None))
+    w = np.where(w > rounding_floor(w), w, 0.0)
+    r = np.sqrt(w)
     r[r <= rtol * r.max(initial=0.0)] = 0.0
     return (U * r) @ U.T
+
+
+def rounding_floor(w: np.ndarray) -> float:
+    """p·ε·max|w|: the size below which an eigenvalue of a formed p×p symmetric matrix is rounding.
+
+    Parameters
+    ----------
+    w : ndarray of float, shape (p,)
+        The eigenvalues (by ``eigh``) of a p×p symmetric matrix.
+
+    Returns
+    -------
+    float
+        p·ε·max|w| (0 for an empty or zero ``w``), ε the float64 machine epsilon.
+    """
+    return w.shape[0] * np.finfo(np.float64).eps * float(np.max(np.abs(w), initial=0.0))
 
 
 def treat(kappa: np.ndarray, mode: str, rtol: float = RTOL) -> np.ndarray:
@@ -365,4 +388,4 @@ def dpgd(prob: LowRankGLM, eta: float, sigma: float, xi: np.ndarray) -> dict:
     return {"theta_avg": avg / xi.shape[0], "theta_last": theta}
 
 
-__all__ = ["LOSSES", "adagrad", "dpgd", "noisy_adagrad", "project_seminorm", "psd_sqrt", "treat"]
+__all__ = ["LOSSES", "adagrad", "dpgd", "noisy_adagrad", "project_seminorm", "psd_sqrt", "rounding_floor", "treat"]
