@@ -28,6 +28,49 @@ def test_noisy_adagrad_matches_reference_with_the_same_noise(prob, oracle, mode)
     assert np.all(np.linalg.norm(out["theta_last"], axis=1) <= 0.8 * (1 + 1e-12))
 
 
+@pytest.mark.parametrize("oracle", ["exact", "public"])
+@pytest.mark.parametrize("b_mode", ["constant", "grad_norm"])
+def test_noisy_adagrad_matches_reference_without_preconditioner_noise(prob, oracle, b_mode):
+    """σ_B = 0, σ_b > 0 (theorem3.1's ρ = 0 runs): H_t has the rank of the gradients' span (< k̃ in the first steps),
+    and σ_bξ_t reaches its null directions, so a rounding eigenvalue kept as a direction (the reference's G once had
+    roots ~1e-8·‖G‖ there) is amplified by H⁺; the twins must agree step by step."""
+    T, sb = 30, 0.05
+    Vt = kn.subspace_oracle(prob, oracle)
+    out = kn.run_noisy_adagrad(prob, T, 0.5, 0.8, Vt=Vt, sigma_b=sb, sigma_b_mode=b_mode, sigma_B=0.0, trials=1,
+                               seed=3)
+    xi, gk = kn.draw_noise(3, 1, T, prob.p, Vt.shape[1])[0]
+    ref = rf.noisy_adagrad(prob, T, 0.5, 0.8, Vt, np.full(T, sb), b_mode, np.zeros(T), xi, gk)
+    np.testing.assert_allclose(out["losses"][0], ref["losses"], rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(out["theta_last"][0], ref["theta_last"], rtol=1e-7, atol=1e-8)
+
+
+def test_noisy_adagrad_matches_reference_in_the_theorem3_1_setting():
+    """The theorem3.1 check's problem (p = 20, k = 3, absolute loss, ‖θ*‖ = 0.8, R = 1, η = 2√(3/8), exact oracle)
+    at σ_B = 0, σ_b = 0.05: before the reference's rounding floor the losses differed by 2e-2 at step 2."""
+    T, p = 25, 20
+    pr = kn.low_rank_glm(n=100, p=p, k=3, loss="absolute", w_norm=0.8, seed=0)
+    eta = 2 * np.sqrt(3 / 8)
+    out = kn.run_noisy_adagrad(pr, T, eta, 1.0, sigma_b=0.05, sigma_B=0.0, trials=1, seed=5)
+    xi, gk = kn.draw_noise(5, 1, T, p, 3)[0]
+    ref = rf.noisy_adagrad(pr, T, eta, 1.0, pr.V, np.full(T, 0.05), "constant", np.zeros(T), xi, gk)
+    assert out["tr_g"][0, 0] == pytest.approx(out["lam_min"][0, 0])  # step 1: G_1 has rank 1 < k̃ = 3
+    np.testing.assert_allclose(out["losses"][0], ref["losses"], rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(out["theta_avg"][0], ref["theta_avg"], rtol=1e-7, atol=1e-8)
+
+
+def test_reference_root_of_a_formed_rank_one_matrix_has_rank_one():
+    """S = ggᵀ formed in floating point: eigh gives its zero eigenvalues as ±O(p·ε·‖S‖); the root must not turn
+    them into directions of size √(p·ε)·‖G‖ (which pass RTOL = 1e-10)."""
+    g = np.random.default_rng(0).standard_normal(20)
+    G = rf.psd_sqrt(np.outer(g, g))
+    w = np.linalg.eigvalsh(G)
+    assert w[-1] == pytest.approx(np.linalg.norm(g), rel=1e-12)
+    assert np.max(np.abs(w[:-1])) <= 1e-14 * w[-1]  # rounding of the reconstruction, not ~1e-8 roots
+    np.testing.assert_allclose(G @ G, np.outer(g, g), rtol=0, atol=1e-13 * g @ g)
+    assert rf.rounding_floor(np.array([-1.0, 4.0])) == 2 * 4.0 * np.finfo(float).eps
+    assert rf.rounding_floor(np.zeros(0)) == 0.0
+
+
 def test_noisy_adagrad_releases_match_reference(prob):
     """releases=True returns the 2T privatised statistics (∇_t + σ_bξ_t and Ṽᵀ(G_t + B_t)Ṽ) the NumPy twin forms,
     and changes nothing else."""
