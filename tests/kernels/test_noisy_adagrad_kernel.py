@@ -46,7 +46,8 @@ def test_noisy_adagrad_matches_reference_without_preconditioner_noise(prob, orac
 
 def test_noisy_adagrad_matches_reference_in_the_theorem3_1_setting():
     """The theorem3.1 check's problem (p = 20, k = 3, absolute loss, ‖θ*‖ = 0.8, R = 1, η = 2√(3/8), exact oracle)
-    at σ_B = 0, σ_b = 0.05: before the reference's rounding floor the losses differed by 2e-2 at step 2."""
+    at σ_B = 0, σ_b = 0.05: while the reference took G_t as the root of the formed S_t the losses differed by 2e-2
+    at step 2 (G_1 = (∇_1∇_1ᵀ)^{1/2} had rounding roots ~1e-8·‖G_1‖ that passed RTOL)."""
     T, p = 25, 20
     pr = kn.low_rank_glm(n=100, p=p, k=3, loss="absolute", w_norm=0.8, seed=0)
     eta = 2 * np.sqrt(3 / 8)
@@ -69,6 +70,29 @@ def test_reference_root_of_a_formed_rank_one_matrix_has_rank_one():
     np.testing.assert_allclose(G @ G, np.outer(g, g), rtol=0, atol=1e-13 * g @ g)
     assert rf.rounding_floor(np.array([-1.0, 4.0])) == 2 * 4.0 * np.finfo(float).eps
     assert rf.rounding_floor(np.zeros(0)) == 0.0
+
+
+@pytest.mark.parametrize("rel", [1e-6, 1e-8, 3e-9])
+def test_roots_of_nearly_dependent_gradients_agree(rel):
+    """∇_2 = 0.7∇_1 + rel·‖∇_1‖e (e ⟂ ∇_1): G_2's small root, ≈ rel·0.7‖∇_1‖/√1.49 ≈ 1e-8·‖G‖ at rel = 1e-8, is
+    below what eigh of a formed S resolves (~√(p·ε)·‖G‖) but the kernel's basis and the reference's square-root
+    factor both get it to ~1e-7 relative (checked against the SVD of the stacked gradients)."""
+    p = 20
+    rng = np.random.default_rng(1)
+    g1, e = rng.standard_normal(p), rng.standard_normal(p)
+    e -= g1 * (g1 @ e) / (g1 @ g1)
+    g2 = 0.7 * g1 + rel * np.linalg.norm(g1) * e / np.linalg.norm(e)
+    Q, SQ, r, st = np.zeros((p, p)), np.zeros((p, p)), 0, rf.accumulate_init(p)
+    for g in (g1, g2):
+        r = kn._basis_update(Q, SQ, r, g, kn.RANK_TOL)
+        G, st = rf.accumulate_update(g, st)
+    _, w = kn._sqrt_psd(SQ, r, kn.RTOL)
+    exact = np.linalg.svd(np.vstack([g1, g2]), compute_uv=False)
+    ref = np.linalg.eigvalsh(G)[::-1]
+    np.testing.assert_allclose(np.sort(w)[::-1], exact, rtol=1e-7)
+    np.testing.assert_allclose(ref[:2], exact, rtol=1e-7)
+    assert np.max(np.abs(ref[2:])) <= 1e-14 * exact[0]
+    np.testing.assert_allclose(st.F.T @ st.F, st.S, rtol=0, atol=1e-13 * exact[0] ** 2)
 
 
 def test_noisy_adagrad_releases_match_reference(prob):
