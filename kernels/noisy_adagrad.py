@@ -24,7 +24,12 @@ Numerics (the brief asks that they be said):
 * G_t is never formed as a p×p matrix: the kernel keeps an orthonormal basis Q of the gradients
   seen so far (a new direction is added when its residual exceeds ``rank_tol``·‖∇_t‖; below that it
   is rounding noise) and S in that basis; G = Q (QᵀSQ)^{1/2} Qᵀ by a symmetric eigendecomposition
-  (``eigh``), negative rounding eigenvalues set to 0.
+  (``eigh``), negative rounding eigenvalues set to 0; root eigenvalues ≤ ``rtol``·max count as zero.  The
+  rank of G_t is thus that of the gradients' span (fewer than k̃ directions in the first steps, so with
+  σ_B = 0 the step H_t⁺σ_bξ_t must see exact zeros there, not rounding: 1/κ would amplify it).  The NumPy
+  twin follows the same rule from a square-root factor of S_t (an SVD of the stacked gradients); the
+  root of a *formed* S_t cannot be used for this: eigh returns S_t's zero eigenvalues as ±O(p·ε·‖S_t‖),
+  whose roots, ~√(p·ε)·‖G_t‖ ≈ 1e-8·‖G_t‖, pass ``rtol``.
 * ΠM_tΠ = Ṽ(ṼᵀM_tṼ)Ṽᵀ and ṼᵀM_tṼ is exactly a k̃×k̃ GOE matrix (the GOE law is invariant under
   orthogonal maps), so the kernel draws the k̃×k̃ GOE directly: the same law as Algorithm 1's, at
   k̃² instead of p² normals per step.  The NumPy reference draws nothing either: both take the same

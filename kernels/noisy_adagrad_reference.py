@@ -1,10 +1,10 @@
 r"""NumPy references for :mod:`kernels.noisy_adagrad` (test oracles), composed in the optax idiom.
 
 Each algorithm is a chain of small ``init``/``update`` pieces over an explicit state record; the
-p×p matrices are formed explicitly (S_t, G_t = S_t^{1/2}, H_t), unlike the fused kernels, which keep
-a basis of the gradient span — so kernel = reference checks the basis bookkeeping too.  Given the
-same pre-drawn noise (ξ_t ∈ R^p and the k̃×k̃ GOE matrix of step t, embedded as ṼM̃Ṽᵀ), the results
-must agree to floating-point tolerance.
+p×p matrices are formed explicitly (S_t, G_t = S_t^{1/2}, H_t; G_t from a square-root factor of S_t, see
+:func:`accumulate_update`), unlike the fused kernels, which keep a basis of the gradient span — so kernel =
+reference checks the basis bookkeeping too.  Given the same pre-drawn noise (ξ_t ∈ R^p and the k̃×k̃ GOE
+matrix of step t, embedded as ṼM̃Ṽᵀ), the results must agree to floating-point tolerance.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from kernels.noisy_adagrad import LOSSES, RTOL, LowRankGLM, loss_scales
 
 class Preconditioner(NamedTuple):
     S: np.ndarray  # Σ ∇∇ᵀ
+    F: np.ndarray  # a square-root factor, FᵀF = S: diag(σ)Vᵀ of the SVD of the stacked gradients, (min(t, p), p)
 
 
 def grad(prob: LowRankGLM, theta: np.ndarray) -> np.ndarray:
@@ -46,7 +47,13 @@ def grad(prob: LowRankGLM, theta: np.ndarray) -> np.ndarray:
 
 
 def psd_sqrt(S: np.ndarray, rtol: float = RTOL) -> np.ndarray:
-    """S^{1/2} by eigh; eigenvalues of the root ≤ rtol·max set to 0.
+    """S^{1/2} by eigh; eigenvalues of S within rounding of 0 and those of the root ≤ rtol·max set to 0.
+
+    The rounding floor: eigh of a formed p×p matrix returns its zero eigenvalues as ±O(p·ε·λ_max(S)), and
+    their roots, O(√(p·ε))·‖G‖ ≈ 1e-8·‖G‖, would pass the root's ``rtol`` = 1e-10 as spurious directions
+    (which H⁺ then amplifies ~1e8-fold in any noise σ_bξ that reaches them).  So an eigenvalue of S at or below
+    p·ε·λ_max(S) is read as 0 (:func:`rounding_floor`) before the root is taken: the rank of G is that of
+    the gradients' span, as in the kernels, whose basis holds those zeros exactly.
 
     Parameters
     ----------
@@ -61,9 +68,26 @@ def psd_sqrt(S: np.ndarray, rtol: float = RTOL) -> np.ndarray:
         The PSD square root G with GG = S up to the truncation.
     """
     w, U = np.linalg.eigh((S + S.T) / 2)
-    r = np.sqrt(np.clip(w, 0.0, None))
+    w = np.where(w > rounding_floor(w), w, 0.0)
+    r = np.sqrt(w)
     r[r <= rtol * r.max(initial=0.0)] = 0.0
     return (U * r) @ U.T
+
+
+def rounding_floor(w: np.ndarray) -> float:
+    """p·ε·max|w|: the size below which an eigenvalue of a formed p×p symmetric matrix is rounding.
+
+    Parameters
+    ----------
+    w : ndarray of float, shape (p,)
+        The eigenvalues (by ``eigh``) of a p×p symmetric matrix.
+
+    Returns
+    -------
+    float
+        p·ε·max|w| (0 for an empty or zero ``w``), ε the float64 machine epsilon.
+    """
+    return w.shape[0] * np.finfo(np.float64).eps * float(np.max(np.abs(w), initial=0.0))
 
 
 def treat(kappa: np.ndarray, mode: str, rtol: float = RTOL) -> np.ndarray:
@@ -174,30 +198,38 @@ def accumulate_init(p: int) -> Preconditioner:
     Returns
     -------
     Preconditioner
-        With S the p×p zero matrix.
+        With S the p×p zero matrix and an empty (0, p) factor F.
     """
-    return Preconditioner(np.zeros((p, p)))
+    return Preconditioner(np.zeros((p, p)), np.zeros((0, p)))
 
 
 def accumulate_update(g: np.ndarray, state: Preconditioner) -> tuple[np.ndarray, Preconditioner]:
-    """S_t = S_{t−1} + ∇_t∇_tᵀ and G_t = S_t^{1/2} (Algorithm 1's accumulation).
+    """S_t = S_{t−1} + ∇_t∇_tᵀ and G_t = S_t^{1/2} (Algorithm 1's accumulation), G_t from a square-root factor.
+
+    G_t is not the root of the formed S_t (:func:`psd_sqrt`): eigh of S_t has absolute error ~p·ε·‖S_t‖, so root
+    eigenvalues below ~√(p·ε)·‖G_t‖ (≈ 7e-8·‖G_t‖ at p = 20) are lost, and S_t's zero eigenvalues come back as
+    rounding roots of that size.  Instead the factor F (FᵀF = S_t, the stacked gradients compressed by an SVD each
+    step: [F_{t−1}; ∇_tᵀ] = UΣWᵀ, F_t = ΣWᵀ) gives G_t = W Σ Wᵀ with singular values accurate to ~ε·‖G_t‖;
+    those ≤ ``RTOL``·max count as zero — the same rule as the kernels' roots, which their gradient basis computes
+    to the same accuracy (the rank is that of the gradients' span).
 
     Parameters
     ----------
     g : ndarray of float, shape (p,)
         The step's gradient ∇_t.
     state : Preconditioner
-        Holds S_{t−1} (not changed).
+        Holds S_{t−1} and its factor (not changed).
 
     Returns
     -------
     G : ndarray of float64, shape (p, p)
-        G_t (:func:`psd_sqrt`).
+        G_t.
     state : Preconditioner
-        Holds S_t.
+        Holds S_t and its factor.
     """
-    S = state.S + np.outer(g, g)
-    return psd_sqrt(S), Preconditioner(S)
+    _, sv, Wt = np.linalg.svd(np.vstack([state.F, g]), full_matrices=False)
+    root = np.where(sv > RTOL * sv.max(initial=0.0), sv, 0.0)
+    return (Wt.T * root) @ Wt, Preconditioner(state.S + np.outer(g, g), sv[:, None] * Wt)
 
 
 def noisy_precondition(G: np.ndarray, Vt: np.ndarray, sigma_B: float, goe_k: np.ndarray, mode: str):
@@ -365,4 +397,4 @@ def dpgd(prob: LowRankGLM, eta: float, sigma: float, xi: np.ndarray) -> dict:
     return {"theta_avg": avg / xi.shape[0], "theta_last": theta}
 
 
-__all__ = ["LOSSES", "adagrad", "dpgd", "noisy_adagrad", "project_seminorm", "psd_sqrt", "treat"]
+__all__ = ["LOSSES", "adagrad", "dpgd", "noisy_adagrad", "project_seminorm", "psd_sqrt", "rounding_floor", "treat"]
