@@ -390,18 +390,61 @@ def _check_pld_grid(event, delta: float, vdi: float, params: str, proxy=None) ->
     if total / vdi <= MAX_PLD_POINTS:
         return
     scale = step
-    rdp = rdpa.RdpAccountant()
     target = event if proxy is None else proxy
-    if rdp.supports(target):
+    parts = _self_composed_poisson_gaussian(target)
+    if parts is not None:  # the common case, its per-step RDP shared by every step count (searches over T)
         try:
-            rdp.compose(target)
-            scale = max(scale, float(rdp.get_epsilon(delta)))
+            scale = max(scale, _poisson_gaussian_rdp_epsilon(*parts, delta))
         except (ArithmeticError, ValueError):
             scale = max(scale, total)
+    else:
+        rdp = rdpa.RdpAccountant()
+        if rdp.supports(target):
+            try:
+                rdp.compose(target)
+                scale = max(scale, float(rdp.get_epsilon(delta)))
+            except (ArithmeticError, ValueError):
+                scale = max(scale, total)
     if not scale / vdi <= MAX_PLD_POINTS:
         raise InvalidParameter("value_discretization_interval", f"at least {scale / MAX_PLD_POINTS:.3g} here, or "
                                f"accountant 'rdp': privacy losses reach about {scale:.3g} for these {params}, and a "
                                f"finer PLD grid would hold more than {MAX_PLD_POINTS:.0e} points", vdi)
+
+
+def _self_composed_poisson_gaussian(event):
+    """(count, q, σ) of ``SelfComposed(…SelfComposed(PoissonSampled(q, Gaussian(σ)), k₁)…, kₘ)``, count = k₁⋯kₘ;
+    None for any other event."""
+    count = 1
+    while isinstance(event, dpe.SelfComposedDpEvent):
+        count = event.count * count
+        event = event.event
+    if isinstance(event, dpe.PoissonSampledDpEvent) and isinstance(event.event, dpe.GaussianDpEvent):
+        return count, event.sampling_probability, event.event.noise_multiplier
+    return None
+
+
+def _poisson_gaussian_rdp_epsilon(count: int, q: float, sigma: float, delta: float) -> float:
+    """dp-accounting's default RdpAccountant's ε of ``count`` Poisson-subsampled Gaussian steps at ``delta``.
+
+    The same arithmetic as composing the event into a fresh ``RdpAccountant`` and asking ``get_epsilon``: zeros
+    plus count × the one step's RDP at the default orders, then ``compute_epsilon``; the one step's RDP is kept per
+    (q, σ) (:func:`_poisson_gaussian_step_rdp`), so a search over step counts computes it once.
+    """
+    rdp = np.zeros_like(_RDP_ORDERS, dtype=np.float64)
+    rdp += count * _poisson_gaussian_step_rdp(q, sigma)
+    return float(rdpa.compute_epsilon(_RDP_ORDERS, rdp, delta)[0])
+
+
+_RDP_ORDERS = np.array(rdpa.DEFAULT_RDP_ORDERS)
+
+
+@lru_cache(maxsize=256)
+def _poisson_gaussian_step_rdp(q: float, sigma: float) -> np.ndarray:
+    """dp-accounting's RDP of one Poisson-subsampled Gaussian step at the default orders (read-only: it is shared)."""
+    out = rdpa._compute_rdp_poisson_subsampled_gaussian(q=q, noise_multiplier=sigma, orders=_RDP_ORDERS)
+    if isinstance(out, np.ndarray):
+        out.flags.writeable = False
+    return out
 
 
 # --------------------------------------------------------------------------------------
