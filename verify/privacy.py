@@ -991,14 +991,20 @@ def gaussian_epsilon_interval(noise_multiplier: float, delta: float, steps: int 
     steps = V.integer("steps", steps, 1, MAX_STEPS)
     vdi = _vdi(value_discretization_interval)
     params = "noise_multiplier, steps, delta"
-    out = []
-    with _accounting(params):
-        _check_pld_grid(dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(z), steps), delta, vdi, params)
-        for pessimistic in (False, True):
-            dist = _pld_lib.from_gaussian_mechanism(z, pessimistic_estimate=pessimistic,
-                                                    value_discretization_interval=vdi, use_connect_dots=pessimistic)
-            out.append(_finite_epsilon(float(dist.self_compose(steps).get_epsilon_for_delta(delta)), params))
-    return out[0], out[1]
+
+    def compute() -> tuple[float, float]:
+        out = []
+        with _accounting(params):
+            _check_pld_grid(dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(z), steps), delta, vdi, params)
+            for pessimistic in (False, True):
+                dist = _pld_lib.from_gaussian_mechanism(z, pessimistic_estimate=pessimistic,
+                                                        value_discretization_interval=vdi, use_connect_dots=pessimistic)
+                out.append(_finite_epsilon(float(dist.self_compose(steps).get_epsilon_for_delta(delta)), params))
+        return out[0], out[1]
+
+    # the same question from two claims of one worker process (or twice in one claim) is answered once
+    return _memoised(("gaussian_epsilon_interval", _memo_key(z), _memo_key(delta), _memo_key(steps), _memo_key(vdi)),
+                     compute)
 
 
 def optimal_composition_epsilon(epsilons: Sequence[float], deltas: Sequence[float], delta: float,

@@ -18,6 +18,7 @@ from verify.privacy import (
     dp_sgd_epsilon,
     epsilon_of,
     gaussian_epsilon,
+    gaussian_epsilon_interval,
     with_replacement_epsilon,
     with_replacement_event,
 )
@@ -260,3 +261,15 @@ def test_accountant_memo_returns_the_accountants_own_answer(monkeypatch):
         with pytest.raises(InvalidParameter):
             epsilon_of(bad, 1e-5, "pld", value_discretization_interval=1e-4)
     assert len(privacy._ACCOUNTANT_MEMO) == n
+
+
+def test_gaussian_epsilon_interval_asked_twice_is_computed_once(monkeypatch):
+    from verify import privacy
+
+    privacy._ACCOUNTANT_MEMO.clear()
+    first = gaussian_epsilon_interval(2.0, 1e-5, 3, 1e-2)
+    built = []
+    real = privacy._pld_lib.from_gaussian_mechanism
+    monkeypatch.setattr(privacy._pld_lib, "from_gaussian_mechanism", lambda *a, **k: built.append(a) or real(*a, **k))
+    assert gaussian_epsilon_interval(2.0, 1e-5, 3, 1e-2) == first and not built  # the same floats, no PLD built
+    assert gaussian_epsilon_interval(2.0, 1e-5, 4, 1e-2) != first and len(built) == 2  # another question: computed
