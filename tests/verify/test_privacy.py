@@ -18,7 +18,6 @@ from verify.privacy import (
     dp_sgd_epsilon,
     epsilon_of,
     gaussian_epsilon,
-    gaussian_epsilon_interval,
     with_replacement_epsilon,
     with_replacement_event,
 )
@@ -265,6 +264,7 @@ def test_accountant_memo_returns_the_accountants_own_answer(monkeypatch):
 
 def test_gaussian_epsilon_interval_asked_twice_is_computed_once(monkeypatch):
     from verify import privacy
+    from verify.privacy import gaussian_epsilon_interval
 
     privacy._ACCOUNTANT_MEMO.clear()
     first = gaussian_epsilon_interval(2.0, 1e-5, 3, 1e-2)
