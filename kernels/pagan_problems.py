@@ -423,4 +423,42 @@ def make_problem(name: str, seed: int = 0, **params) -> Dataset:
     for key in params:
         if key not in known:
             raise V.InvalidParameter(key, f"a parameter of {name} (one of " + ", ".join(known) + ")", params[key])
-    return gen(seed=seed, **params)
+    key = _problem_key(name, seed, params)
+    if key is None:
+        return gen(seed=seed, **params)
+    made = _MADE.get(key)
+    if made is None:
+        made = gen(seed=seed, **params)
+        if _nbytes(made) <= _MADE_MAX_BYTES:
+            if len(_MADE) >= _MADE_MAX:
+                _MADE.pop(next(iter(_MADE)))
+            _MADE[key] = made
+    return _fresh_copy(made)
+
+
+# The datasets make_problem built in this process, by generator, seed and parameters: a sweep's tasks (e.g. the 140
+# of pagan.figure1, one dataset seed) each ask for the same dataset, which is drawn once and handed out as copies
+# (a caller may write to its arrays).  The generators are deterministic in their arguments, so a copy is the dataset
+# a fresh call would draw, bit for bit.
+_MADE: dict = {}
+_MADE_MAX = 4  # datasets kept (the oldest goes first)
+_MADE_MAX_BYTES = 64 << 20  # larger datasets are drawn afresh each time
+
+
+def _problem_key(name: str, seed, params: dict):
+    """A key of make_problem's call: every argument with its type; None (no memo) for anything but plain scalars."""
+    items = [("seed", seed)] + sorted(params.items())
+    if not all(isinstance(v, (bool, int, float, str, type(None))) for _, v in items):
+        return None
+    return (name,) + tuple((k, type(v).__name__, v) for k, v in items)
+
+
+def _nbytes(ds: Dataset) -> int:
+    return sum(a.nbytes for a in (ds.features, ds.targets, ds.sigma, ds.public, ds.x_star) if a is not None)
+
+
+def _fresh_copy(ds: Dataset) -> Dataset:
+    """``ds`` with its own copies of every array and of ``params``."""
+    return Dataset(ds.name, ds.features.copy(), ds.targets.copy(), ds.loss_kind, ds.domain, ds.radius,
+                   ds.sigma.copy(), ds.public.copy(), None if ds.x_star is None else ds.x_star.copy(),
+                   dict(ds.params))

@@ -50,6 +50,7 @@ from dp_accounting import dp_event as dpe
 from dp_accounting import gaussian_mechanism as _gauss_mech
 from dp_accounting.pld import pld_privacy_accountant as _pld
 from dp_accounting.pld import privacy_loss_distribution as _pld_lib
+from dp_accounting.pld import privacy_loss_mechanism as _plm
 from dp_accounting.privacy_accountant import NeighboringRelation
 from dp_accounting.rdp import rdp_privacy_accountant as rdpa
 from scipy import stats
@@ -395,18 +396,61 @@ def _check_pld_grid(event, delta: float, vdi: float, params: str, proxy=None) ->
     if total / vdi <= MAX_PLD_POINTS:
         return
     scale = step
-    rdp = rdpa.RdpAccountant()
     target = event if proxy is None else proxy
-    if rdp.supports(target):
+    parts = _self_composed_poisson_gaussian(target)
+    if parts is not None:  # the common case, its per-step RDP shared by every step count (searches over T)
         try:
-            rdp.compose(target)
-            scale = max(scale, float(rdp.get_epsilon(delta)))
+            scale = max(scale, _poisson_gaussian_rdp_epsilon(*parts, delta))
         except (ArithmeticError, ValueError):
             scale = max(scale, total)
+    else:
+        rdp = rdpa.RdpAccountant()
+        if rdp.supports(target):
+            try:
+                rdp.compose(target)
+                scale = max(scale, float(rdp.get_epsilon(delta)))
+            except (ArithmeticError, ValueError):
+                scale = max(scale, total)
     if not scale / vdi <= MAX_PLD_POINTS:
         raise InvalidParameter("value_discretization_interval", f"at least {scale / MAX_PLD_POINTS:.3g} here, or "
                                f"accountant 'rdp': privacy losses reach about {scale:.3g} for these {params}, and a "
                                f"finer PLD grid would hold more than {MAX_PLD_POINTS:.0e} points", vdi)
+
+
+def _self_composed_poisson_gaussian(event):
+    """(count, q, σ) of ``SelfComposed(…SelfComposed(PoissonSampled(q, Gaussian(σ)), k₁)…, kₘ)``, count = k₁⋯kₘ;
+    None for any other event."""
+    count = 1
+    while isinstance(event, dpe.SelfComposedDpEvent):
+        count = event.count * count
+        event = event.event
+    if isinstance(event, dpe.PoissonSampledDpEvent) and isinstance(event.event, dpe.GaussianDpEvent):
+        return count, event.sampling_probability, event.event.noise_multiplier
+    return None
+
+
+def _poisson_gaussian_rdp_epsilon(count: int, q: float, sigma: float, delta: float) -> float:
+    """dp-accounting's default RdpAccountant's ε of ``count`` Poisson-subsampled Gaussian steps at ``delta``.
+
+    The same arithmetic as composing the event into a fresh ``RdpAccountant`` and asking ``get_epsilon``: zeros
+    plus count × the one step's RDP at the default orders, then ``compute_epsilon``; the one step's RDP is kept per
+    (q, σ) (:func:`_poisson_gaussian_step_rdp`), so a search over step counts computes it once.
+    """
+    rdp = np.zeros_like(_RDP_ORDERS, dtype=np.float64)
+    rdp += count * _poisson_gaussian_step_rdp(q, sigma)
+    return float(rdpa.compute_epsilon(_RDP_ORDERS, rdp, delta)[0])
+
+
+_RDP_ORDERS = np.array(rdpa.DEFAULT_RDP_ORDERS)
+
+
+@lru_cache(maxsize=256)
+def _poisson_gaussian_step_rdp(q: float, sigma: float) -> np.ndarray:
+    """dp-accounting's RDP of one Poisson-subsampled Gaussian step at the default orders (read-only: it is shared)."""
+    out = rdpa._compute_rdp_poisson_subsampled_gaussian(q=q, noise_multiplier=sigma, orders=_RDP_ORDERS)
+    if isinstance(out, np.ndarray):
+        out.flags.writeable = False
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -687,10 +731,81 @@ def _require_pld(accountant: str) -> None:
 
 @lru_cache(maxsize=8)
 def _with_replacement_step_pld(n: int, batch_size: int, noise_multiplier: float, tail: float, vdi: float):
+    """One step's PLD with replacement: dp-accounting's ``from_mixture_gaussian_mechanism``, bisection vectorised.
+
+    The same construction as ``_pld_lib.from_mixture_gaussian_mechanism`` (its defaults: pessimistic estimate,
+    connect-the-dots, log mass truncation bound -50), with the privacy loss of :class:`_MixtureLossVectorised`, whose
+    inverse runs dp-accounting's bisection for all losses at once; the PLD is the same, bit for bit
+    (``tests/verify/test_privacy.py`` compares the two).
+    """
     ev = with_replacement_event(n, batch_size, noise_multiplier, tail)
-    return _pld_lib.from_mixture_gaussian_mechanism(
-        standard_deviation=ev.standard_deviation, sensitivities=ev.sensitivities,
-        sampling_probs=ev.sampling_probs, value_discretization_interval=vdi)
+
+    def single_pld_pmf(adjacency_type):
+        loss = _MixtureLossVectorised(ev.standard_deviation, ev.sensitivities, ev.sampling_probs,
+                                      pessimistic_estimate=True, log_mass_truncation_bound=-50,
+                                      adjacency_type=adjacency_type)
+        return _pld_lib._create_pld_pmf_from_monotone_privacy_loss(
+            loss, pessimistic_estimate=True, value_discretization_interval=vdi, use_connect_dots=True)
+
+    return _pld_lib.PrivacyLossDistribution(single_pld_pmf(_plm.AdjacencyType.REMOVE),
+                                            single_pld_pmf(_plm.AdjacencyType.ADD))
+
+
+class _MixtureLossVectorised(_plm.MixtureGaussianPrivacyLoss):
+    """dp-accounting's mixture-of-Gaussians privacy loss, its inverse's bisection run level by level in NumPy.
+
+    dp-accounting inverts the privacy loss by one recursive bisection over all losses at once (a Python call and a
+    privacy-loss evaluation per tree node: millions for a fine grid).  Here every loss follows its own path down the
+    same tree, all paths one level at a time: the midpoints, the privacy loss at each distinct midpoint (computed as
+    ``privacy_loss`` computes it: the same products, quotients and left-to-right ``logaddexp``), the comparisons
+    (``<`` goes right, ``>=`` left, neither, a NaN, gives 0 as dp-accounting's zero-filled output does) and the stop
+    (an interval no wider than ``precision`` gives ``floor(hi / precision) * precision``) are dp-accounting's, so
+    every inverse is the same float.
+    """
+
+    def _losses_at(self, xs: np.ndarray) -> np.ndarray:
+        """:meth:`privacy_loss` at each of ``xs``, elementwise the same arithmetic."""
+        x_loss = np.multiply.outer(xs, self.sensitivities) / self._variance
+        if self.adjacency_type == _plm.AdjacencyType.ADD:
+            summands = self._precompute_privacy_loss_constants + x_loss
+        elif self.adjacency_type == _plm.AdjacencyType.REMOVE:
+            summands = self._precompute_privacy_loss_constants - x_loss
+        else:
+            raise ValueError(f"{self.adjacency_type} adjacency type is not supported.")
+        acc = summands[:, 0].copy()
+        for j in range(1, summands.shape[1]):
+            np.logaddexp(acc, summands[:, j], out=acc)
+        return -acc if self.adjacency_type == _plm.AdjacencyType.ADD else acc
+
+    def _inverse_privacy_losses_with_range(self, privacy_losses, bounds, precision=1e-6):
+        """dp-accounting's recursive bisection (same signature and floats), run for all losses level by level."""
+        losses = np.asarray(privacy_losses)
+        if len(losses) == 0:
+            return []
+        out = np.zeros(len(losses), dtype=float)
+        lo = np.full(len(losses), bounds[0], dtype=float)
+        hi = np.full(len(losses), bounds[1], dtype=float)
+        active = np.arange(len(losses))
+        while active.size:
+            a_lo, a_hi = lo[active], hi[active]
+            done = a_hi - a_lo <= precision
+            if done.any():
+                out[active[done]] = np.floor(a_hi[done] / precision) * precision
+                keep = ~done
+                active, a_lo, a_hi = active[keep], a_lo[keep], a_hi[keep]
+                if not active.size:
+                    break
+            mid = (a_lo + a_hi) / 2
+            # paths of sorted losses stay sorted, so equal midpoints sit together: one loss evaluation per run
+            starts = np.flatnonzero(np.concatenate(([True], mid[1:] != mid[:-1])))
+            split = np.repeat(self._losses_at(mid[starts]), np.diff(np.append(starts, mid.size)))
+            a_loss = losses[active]
+            right = a_loss < split  # dp-accounting's lower_indices: search (mid, hi)
+            left = a_loss >= split  # higher_indices: search (lo, mid)
+            lo[active[right]] = mid[right]
+            hi[active[left]] = mid[left]
+            active = active[right | left]  # neither (a NaN): dp-accounting leaves 0
+        return out
 
 
 # --------------------------------------------------------------------------------------
@@ -882,14 +997,20 @@ def gaussian_epsilon_interval(noise_multiplier: float, delta: float, steps: int 
     steps = V.integer("steps", steps, 1, MAX_STEPS)
     vdi = _vdi(value_discretization_interval)
     params = "noise_multiplier, steps, delta"
-    out = []
-    with _accounting(params):
-        _check_pld_grid(dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(z), steps), delta, vdi, params)
-        for pessimistic in (False, True):
-            dist = _pld_lib.from_gaussian_mechanism(z, pessimistic_estimate=pessimistic,
-                                                    value_discretization_interval=vdi, use_connect_dots=pessimistic)
-            out.append(_finite_epsilon(float(dist.self_compose(steps).get_epsilon_for_delta(delta)), params))
-    return out[0], out[1]
+
+    def compute() -> tuple[float, float]:
+        out = []
+        with _accounting(params):
+            _check_pld_grid(dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(z), steps), delta, vdi, params)
+            for pessimistic in (False, True):
+                dist = _pld_lib.from_gaussian_mechanism(z, pessimistic_estimate=pessimistic,
+                                                        value_discretization_interval=vdi, use_connect_dots=pessimistic)
+                out.append(_finite_epsilon(float(dist.self_compose(steps).get_epsilon_for_delta(delta)), params))
+        return out[0], out[1]
+
+    # the same question from two claims of one worker process (or twice in one claim) is answered once
+    return _memoised(("gaussian_epsilon_interval", _memo_key(z), _memo_key(delta), _memo_key(steps), _memo_key(vdi)),
+                     compute)
 
 
 def gaussian_epsilon_exact(noise_multiplier: float, delta: float, steps: int = 1) -> tuple[float, float]:

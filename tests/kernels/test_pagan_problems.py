@@ -47,3 +47,20 @@ def test_every_spec_problem_has_a_generator():
         assert inspect.isfunction(kernels.problem_generator(name))
     with pytest.raises(kernels.InvalidParameter, match="problem"):
         kernels.problem_generator("mnist")
+
+
+def test_repeated_problem_is_a_fresh_copy_of_the_same_draw():
+    from kernels import pagan_problems as pp
+
+    pp._MADE.clear()
+    a = make_problem("abs_regression", seed=3, n=40, d=6, n_public=10)
+    a.features[0, 0] = 1e9  # a caller writing to its copy ...
+    a.params["n"] = -1
+    b = make_problem("abs_regression", seed=3, n=40, d=6, n_public=10)  # ... does not reach the next caller
+    pp._MADE.clear()
+    c = make_problem("abs_regression", seed=3, n=40, d=6, n_public=10)  # drawn afresh
+    assert b.features[0, 0] != 1e9 and b.params["n"] == 40
+    for f in ("features", "targets", "sigma", "public", "x_star"):
+        assert getattr(b, f).tobytes() == getattr(c, f).tobytes() and getattr(b, f) is not getattr(c, f)
+    assert make_problem("abs_regression", seed=3, n=40, d=6, n_public=10, tau=0.5).targets.tobytes() != \
+        c.targets.tobytes()  # another argument, another dataset

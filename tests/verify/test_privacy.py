@@ -166,6 +166,45 @@ def test_cached_one_step_pld_matches_the_pld_accountant():
     assert direct == pytest.approx(via_accountant, rel=1e-9)
 
 
+def test_vectorised_mixture_pld_is_dp_accountings_bit_for_bit():
+    # the one-step PLD with replacement inverts the privacy loss by dp-accounting's bisection run level by level:
+    # both PLDs (remove and add) must be dp-accounting's own, every probability and offset the same float
+    from dp_accounting.pld import privacy_loss_distribution as pld_lib
+
+    from verify.privacy import _with_replacement_step_pld
+
+    for n, b, sigma, tail, vdi in ((2000, 30, 2.5, 1e-16, 1e-2), (100, 10, 0.8, 1e-14, 5e-2)):
+        ev = with_replacement_event(n, b, sigma, tail)
+        ref = pld_lib.from_mixture_gaussian_mechanism(standard_deviation=ev.standard_deviation,
+                                                      sensitivities=ev.sensitivities, sampling_probs=ev.sampling_probs,
+                                                      value_discretization_interval=vdi)
+        ours = _with_replacement_step_pld(n, b, sigma, tail, vdi)
+        for mine, theirs in ((ours._pmf_remove, ref._pmf_remove), (ours._pmf_add, ref._pmf_add)):
+            assert type(mine) is type(theirs) and mine.__dict__.keys() == theirs.__dict__.keys()
+            for key, value in theirs.__dict__.items():  # dense (_probs array) or sparse (_loss_probs dict) PMFs
+                if isinstance(value, np.ndarray):
+                    assert mine.__dict__[key].tobytes() == value.tobytes(), key
+                else:
+                    assert mine.__dict__[key] == value, key
+
+
+def test_grid_guards_per_step_rdp_is_the_rdp_accountants_epsilon():
+    # the PLD grid guard's RDP ε of T Poisson-subsampled Gaussian steps, from a per-step RDP kept per (q, σ), is the
+    # float a fresh RdpAccountant composing the same event gives
+    from dp_accounting.rdp import rdp_privacy_accountant as rdpa
+
+    from verify.privacy import _poisson_gaussian_rdp_epsilon, _self_composed_poisson_gaussian
+
+    for q, sigma, steps, delta in ((0.01, 1.0, 1000, 1e-5), (1.0, 3.0, 7, 1e-9), (0.2, 0.7, 50, 0.3)):
+        ev = dpe.SelfComposedDpEvent(dpe.SelfComposedDpEvent(dpe.PoissonSampledDpEvent(q, dpe.GaussianDpEvent(sigma)),
+                                                             steps), 3)
+        acc = rdpa.RdpAccountant()
+        acc.compose(ev)
+        assert _self_composed_poisson_gaussian(ev) == (3 * steps, q, sigma)
+        assert _poisson_gaussian_rdp_epsilon(3 * steps, q, sigma, delta) == float(acc.get_epsilon(delta))
+    assert _self_composed_poisson_gaussian(dpe.GaussianDpEvent(1.0)) is None
+
+
 def test_with_replacement_rejects_rdp_and_names_pld():
     with pytest.raises(InvalidParameter, match="accountant") as info:
         with_replacement_epsilon(5000, 70, 1.0, 10, 1e-5, accountant="rdp")
@@ -260,3 +299,16 @@ def test_accountant_memo_returns_the_accountants_own_answer(monkeypatch):
         with pytest.raises(InvalidParameter):
             epsilon_of(bad, 1e-5, "pld", value_discretization_interval=1e-4)
     assert len(privacy._ACCOUNTANT_MEMO) == n
+
+
+def test_gaussian_epsilon_interval_asked_twice_is_computed_once(monkeypatch):
+    from verify import privacy
+    from verify.privacy import gaussian_epsilon_interval
+
+    privacy._ACCOUNTANT_MEMO.clear()
+    first = gaussian_epsilon_interval(2.0, 1e-5, 3, 1e-2)
+    built = []
+    real = privacy._pld_lib.from_gaussian_mechanism
+    monkeypatch.setattr(privacy._pld_lib, "from_gaussian_mechanism", lambda *a, **k: built.append(a) or real(*a, **k))
+    assert gaussian_epsilon_interval(2.0, 1e-5, 3, 1e-2) == first and not built  # the same floats, no PLD built
+    assert gaussian_epsilon_interval(2.0, 1e-5, 4, 1e-2) != first and len(built) == 2  # another question: computed
