@@ -436,12 +436,19 @@ def _poisson_gaussian_rdp_epsilon(count: int, q: float, sigma: float, delta: flo
     plus count × the one step's RDP at the default orders, then ``compute_epsilon``; the one step's RDP is kept per
     (q, σ) (:func:`_poisson_gaussian_step_rdp`), so a search over step counts computes it once.
     """
+    if not _PER_STEP_RDP:  # dp-accounting without the private piece this route needs: its accountant
+        acc = rdpa.RdpAccountant()
+        acc.compose(dpe.SelfComposedDpEvent(dpe.PoissonSampledDpEvent(q, dpe.GaussianDpEvent(sigma)), count))
+        return float(acc.get_epsilon(delta))
     rdp = np.zeros_like(_RDP_ORDERS, dtype=np.float64)
     rdp += count * _poisson_gaussian_step_rdp(q, sigma)
     return float(rdpa.compute_epsilon(_RDP_ORDERS, rdp, delta)[0])
 
 
 _RDP_ORDERS = np.array(rdpa.DEFAULT_RDP_ORDERS)
+#: The per-step route uses a private piece of dp-accounting (checked against a fresh RdpAccountant in
+#: tests/verify/test_privacy.py); a dp-accounting without it gets the accountant itself.
+_PER_STEP_RDP = hasattr(rdpa, "_compute_rdp_poisson_subsampled_gaussian")
 
 
 @lru_cache(maxsize=256)
@@ -729,6 +736,12 @@ def _require_pld(accountant: str) -> None:
             "accountant does not support sampling with replacement)", accountant)
 
 
+#: The vectorised route uses two private pieces of dp-accounting (checked against its public route, bit for bit, in
+#: tests/verify/test_privacy.py); a dp-accounting without them gets its own, slower public route.
+_VECTORISED_MIXTURE_PLD = (hasattr(_pld_lib, "_create_pld_pmf_from_monotone_privacy_loss")
+                           and hasattr(_plm.MixtureGaussianPrivacyLoss, "_inverse_privacy_losses_with_range"))
+
+
 @lru_cache(maxsize=8)
 def _with_replacement_step_pld(n: int, batch_size: int, noise_multiplier: float, tail: float, vdi: float):
     """One step's PLD with replacement: dp-accounting's ``from_mixture_gaussian_mechanism``, bisection vectorised.
@@ -739,6 +752,10 @@ def _with_replacement_step_pld(n: int, batch_size: int, noise_multiplier: float,
     (``tests/verify/test_privacy.py`` compares the two).
     """
     ev = with_replacement_event(n, batch_size, noise_multiplier, tail)
+    if not _VECTORISED_MIXTURE_PLD:  # dp-accounting without the private pieces this route needs: its own route
+        return _pld_lib.from_mixture_gaussian_mechanism(
+            standard_deviation=ev.standard_deviation, sensitivities=ev.sensitivities,
+            sampling_probs=ev.sampling_probs, value_discretization_interval=vdi)
 
     def single_pld_pmf(adjacency_type):
         loss = _MixtureLossVectorised(ev.standard_deviation, ev.sensitivities, ev.sampling_probs,

@@ -171,8 +171,9 @@ def test_vectorised_mixture_pld_is_dp_accountings_bit_for_bit():
     # both PLDs (remove and add) must be dp-accounting's own, every probability and offset the same float
     from dp_accounting.pld import privacy_loss_distribution as pld_lib
 
-    from verify.privacy import _with_replacement_step_pld
+    from verify.privacy import _VECTORISED_MIXTURE_PLD, _with_replacement_step_pld
 
+    assert _VECTORISED_MIXTURE_PLD  # the installed dp-accounting has the pieces: the vectorised route is compared
     for n, b, sigma, tail, vdi in ((2000, 30, 2.5, 1e-16, 1e-2), (100, 10, 0.8, 1e-14, 5e-2)):
         ev = with_replacement_event(n, b, sigma, tail)
         ref = pld_lib.from_mixture_gaussian_mechanism(standard_deviation=ev.standard_deviation,
@@ -312,3 +313,20 @@ def test_gaussian_epsilon_interval_asked_twice_is_computed_once(monkeypatch):
     monkeypatch.setattr(privacy._pld_lib, "from_gaussian_mechanism", lambda *a, **k: built.append(a) or real(*a, **k))
     assert gaussian_epsilon_interval(2.0, 1e-5, 3, 1e-2) == first and not built  # the same floats, no PLD built
     assert gaussian_epsilon_interval(2.0, 1e-5, 4, 1e-2) != first and len(built) == 2  # another question: computed
+
+
+def test_without_dp_accountings_private_pieces_its_public_routes_give_the_same_numbers(monkeypatch):
+    from verify import privacy
+
+    fast = privacy._with_replacement_step_pld(100, 10, 0.8, 1e-14, 5e-2)
+    rdp_fast = privacy._poisson_gaussian_rdp_epsilon(1000, 0.01, 1.0, 1e-5)
+    privacy._with_replacement_step_pld.cache_clear()
+    monkeypatch.setattr(privacy, "_VECTORISED_MIXTURE_PLD", False)
+    monkeypatch.setattr(privacy, "_PER_STEP_RDP", False)
+    try:
+        slow = privacy._with_replacement_step_pld(100, 10, 0.8, 1e-14, 5e-2)
+        assert slow is not fast
+        assert slow.get_epsilon_for_delta(1e-5) == fast.get_epsilon_for_delta(1e-5)
+        assert privacy._poisson_gaussian_rdp_epsilon(1000, 0.01, 1.0, 1e-5) == rdp_fast
+    finally:
+        privacy._with_replacement_step_pld.cache_clear()
