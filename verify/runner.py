@@ -401,12 +401,50 @@ class CachedSerialRunner(_CachingRunner):
             When the disk under the cache is full; a task's own exception propagates unchanged.
         """
         results, pending, keys = self._lookup(fn, tasks)
+        if self.cache_dir is None:
+            for i in pending:
+                results[i] = self._compute(fn, tasks[i], None, keys[i])
+            return results  # type: ignore[return-value]
+        # Worker processes of one ledger share this cache: a task another process is computing (its lock is held)
+        # is left for later and then read from the cache once that process is done, not computed twice.  Which
+        # process computes a task never changes its numbers (a task is a pure function of its arguments).
+        import filelock
+
+        deferred = []
         for i, path in pending.items():
-            out = _as_dict(fn(**tasks[i]))
-            self._store(path, keys[i], out)
-            results[i] = out
-            self.computed += 1
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = filelock.FileLock(str(path.parent / f".{path.name}.lock"))
+            try:
+                lock.acquire(timeout=0)
+            except filelock.Timeout:
+                deferred.append((i, path, lock))
+                continue
+            try:
+                results[i] = self._cached_or_computed(fn, tasks[i], path, keys[i])
+            finally:
+                lock.release()
+        for i, path, lock in deferred:
+            with lock:  # the other process's computation ends (or fails) before this returns
+                results[i] = self._cached_or_computed(fn, tasks[i], path, keys[i])
         return results  # type: ignore[return-value]
+
+    def _compute(self, fn, task, path: Path | None, key: str) -> dict:
+        out = _as_dict(fn(**task))
+        self._store(path, key, out)
+        self.computed += 1
+        return out
+
+    def _cached_or_computed(self, fn, task, path: Path, key: str) -> dict:
+        """The entry another process stored meanwhile (under the task's lock), else computed here and stored."""
+        if os.path.lexists(path):
+            try:
+                out = load_entry(path, key)
+                self.reused += 1
+                return out
+            except CorruptEntry as exc:
+                self.corrupt += 1
+                _warn(f"cache entry {path} {exc}; recomputing it")
+        return self._compute(fn, task, path, key)
 
 
 class DaskRunner(_CachingRunner):

@@ -56,3 +56,51 @@ def test_claims_in_worker_processes_match_threads_and_reuse_the_cache(tmp_path):
     assert not procs.failed and procs.computed == threads.computed >= 4
     assert again.computed == 0 and again.reused == procs.computed  # the workers' cache entries are found
     assert [r.figures for r in again] == [r.figures for r in procs]
+
+
+def _hold_then_store(path: str, key: str, held, done) -> None:
+    """A second ledger worker: holds a task's lock, computes it slowly, stores it, releases."""
+    import time
+
+    import filelock
+
+    from verify.runner import save_entry
+
+    with filelock.FileLock(str(_lock_path(path))):
+        held.set()
+        time.sleep(0.5)
+        save_entry(path, key, _toy_task(0, 7))
+    done.set()
+
+
+def _lock_path(path):
+    from pathlib import Path
+
+    p = Path(path)
+    return p.parent / f".{p.name}.lock"
+
+
+def test_a_task_another_worker_is_computing_is_read_from_the_cache_not_computed_twice(tmp_path):
+    import multiprocessing
+
+    import numpy as np
+
+    from verify.runner import CachedSerialRunner, task_key
+
+    tasks = [dict(k=0, seed=7), dict(k=1, seed=8)]
+    r = CachedSerialRunner(tmp_path / "cache")
+    path = r._path(task_key("adhoc", _toy_task, tasks[0]))
+    path.parent.mkdir(parents=True)
+    ctx = multiprocessing.get_context("fork")
+    held, done = ctx.Event(), ctx.Event()
+    other = ctx.Process(target=_hold_then_store, args=(path, task_key("adhoc", _toy_task, tasks[0]), held, done))
+    other.start()
+    try:
+        assert held.wait(30)
+        outs = r.map(_toy_task, tasks)
+        assert done.is_set()  # the first task was waited for, after the free one was computed here
+    finally:
+        other.join(30)
+    assert r.computed == 1 and r.reused == 1
+    for out, t in zip(outs, tasks):
+        np.testing.assert_array_equal(out["x"], _toy_task(**t)["x"])
