@@ -36,7 +36,8 @@ over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fix
 bits on any CPU), then one blocked pass (512 coordinates at a time) that averages the clipped records, draws or
 reads the noise and updates m, v, θ — the d = 10⁶ round of ``verify/bench.py``.  Threaded: ``round_parallel_with``
 (records, then coordinate blocks: the gradients read twice), ``round_parallel_row_major_with`` (each thread owns
-coordinates and takes every norm itself: the gradients read once, bit-identical to ``round_with``) and
+coordinates and takes every norm itself, records in pairs: the gradients read once, bit-identical to
+``round_with``) and
 ``round_parallel_row_sweeps_with`` (the norms split over the threads too, one barrier per record; agrees to
 rounding).  No fastmath.
 """
@@ -450,6 +451,28 @@ def _update_block(grads, fac, j0, blk, nbm, nbv, theta, m, v, vclean, t, prm, bc
     return neg
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_clipped_rows(grads, i, fa, fb, gbar_out, lo, hi):
+    """Coordinates lo .. hi−1 of records i and (if i + 1 < B) i + 1, clipped by fa and fb, added into ``gbar_out``
+    in one sweep: ((ḡ_j + fa·g_ij) + fb·g_{i+1,j}), starting from 0.0 + fa·g_0j for i = 0 (what zeroing ``gbar_out``
+    and adding gives) — per coordinate the additions of one sweep per record, in record order, so the same bits."""
+    ra = grads[i]
+    if i + 1 < grads.shape[0]:
+        rb = grads[i + 1]
+        if i == 0:
+            for j in range(lo, hi):
+                gbar_out[j] = (0.0 + fa * ra[j]) + fb * rb[j]
+        else:
+            for j in range(lo, hi):
+                gbar_out[j] = (gbar_out[j] + fa * ra[j]) + fb * rb[j]
+    elif i == 0:
+        for j in range(lo, hi):
+            gbar_out[j] = 0.0 + fa * ra[j]
+    else:
+        for j in range(lo, hi):
+            gbar_out[j] += fa * ra[j]
+
+
 @njit(cache=True, nogil=True)
 def _clip_pass(grads, v, t, prm, fac, gbar_out, row_major):
     # pass 1 of round_with / _round_given: per-record (scaled) norms -> clip factors ``fac`` (row-major: and the
@@ -472,23 +495,11 @@ def _clip_pass(grads, v, t, prm, fac, gbar_out, row_major):
     for i in range(0, B, 2):
         fa = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
         fac[i] = fa
-        ra = grads[i]
+        fb = 0.0
         if i + 1 < B:
             fb = _record_factor(grads[i + 1], v, t, stp, opt, c2p, xi, clip, B)
             fac[i + 1] = fb
-            rb = grads[i + 1]
-            if i == 0:
-                for j in range(d):
-                    gbar_out[j] = (0.0 + fa * ra[j]) + fb * rb[j]
-            else:
-                for j in range(d):
-                    gbar_out[j] = (gbar_out[j] + fa * ra[j]) + fb * rb[j]
-        elif i == 0:
-            for j in range(d):
-                gbar_out[j] = 0.0 + fa * ra[j]
-        else:
-            for j in range(d):
-                gbar_out[j] += fa * ra[j]
+        _add_clipped_rows(grads, i, fa, fb, gbar_out, 0, d)
 
 
 @njit(cache=True, nogil=True)
@@ -729,19 +740,23 @@ def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm
     """:func:`round_with` in row-major order, split over Numba's threads by coordinates, with no barrier per record.
 
     Each of ``workers`` parallel iterations (one per thread) owns a contiguous run of coordinates (whole chunks of
-    2¹⁴, ``_ROW_CHUNK``).  For each record in turn every thread takes the record's whole norm itself, exactly as
-    ``round_with`` takes it, and adds the clipped record's part in its own run into ``gbar_out``.  The threads read
-    each row at about the same time, so it comes from memory once and the second reader finds it in cache; no
-    thread waits for another until the average is complete.  A second parallel loop then runs the fused update of
-    m, v, θ over the chunks.  Every number is computed as in ``round_with`` (each norm summed as there, each
-    coordinate summing its records in order), so the result is bit-identical to ``round_with`` for any thread
-    count, split or ``drawer_share``.  The norms are taken once per thread: B·d multiply-adds per thread, in
-    exchange for no synchronisation between records.
+    2¹⁴, ``_ROW_CHUNK``).  The records go in pairs, as in ``round_with``'s row-major order: every thread takes the
+    whole norms of records i and i + 1 itself, exactly as ``round_with`` takes them, then adds both clipped records'
+    parts in its own run into ``gbar_out`` in one sweep (record i first; half the sweeps over the average of one
+    sweep per record).  The threads read each row at about the same time, so it comes from memory once and the
+    second reader finds it in cache; no thread waits for another until the average is complete.  The fused update
+    of m, v, θ then runs chunk by chunk: with given noise (and no scale-then-privatize norm at t > 0, which reads
+    the v that the update overwrites), each thread updates its own chunks right after its last sweep adds the last
+    records into them (no barrier, no second pass over ``gbar_out``); otherwise in a second parallel loop over the
+    chunks.  Every number is computed as in ``round_with`` (each norm summed as there, each coordinate summing its
+    records in order), so the result is bit-identical to ``round_with`` for any thread count, split or
+    ``drawer_share``.  The norms are taken once per thread: B·d multiply-adds per thread, in exchange for no
+    synchronisation between records.
 
     With ``draw`` the kernel draws the unit noise from ``rng`` into ``zm`` (and ``zv`` for IME) in the order
     ``round_with(..., draw=True)`` draws it (per 512-coordinate block, m part then v part), on one thread, a slice
-    after each record; that thread owns the smaller share ``drawer_share`` (of a 2-thread split) of the coordinates
-    so that it keeps pace with the others.  Without ``draw``, ``zm``/``zv`` are the given noise.
+    after each pair of records; that thread owns the smaller share ``drawer_share`` (of a 2-thread split) of the
+    coordinates so that it keeps pace with the others.  Without ``draw``, ``zm``/``zv`` are the given noise.
 
     Parameters
     ----------
@@ -781,24 +796,43 @@ def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm
     nb = (d + _BLOCK - 1) // _BLOCK
     nw = max(1, min(workers, nch))
     bounds = _worker_chunks(nch, nw, draw, drawer_share)
+    # given noise, and no norm reading v (STP at t > 0 scales its norms by v̂_{t−1}, which the update overwrites):
+    # each thread updates its own chunks right after its last sweep adds the last records into them, with no
+    # barrier and no second pass over ḡ
+    fuse = not draw and B > 0 and not (stp and t > 0)
+    negs = np.zeros(nch, np.int64)
     for w in prange(nw):
         lo = bounds[w] * _ROW_CHUNK
         hi = min(d, bounds[w + 1] * _ROW_CHUNK)
         drawer = draw and w == 0
-        for j in range(lo, hi):
-            gbar_out[j] = 0.0
-        for i in range(B):
-            f = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-            if w == 0:
-                fac[i] = f
-            row = grads[i]
+        if B == 0:
             for j in range(lo, hi):
-                gbar_out[j] += f * row[j]
+                gbar_out[j] = 0.0
+        for i in range(0, B, 2):  # records in pairs, as _clip_pass: two norms, then one sweep adding both rows
+            i1 = min(B, i + 2)
+            fa = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+            fb = 0.0
+            if i + 1 < B:
+                fb = _record_factor(grads[i + 1], v, t, stp, opt, c2p, xi, clip, B)
+            if w == 0:
+                fac[i] = fa
+                if i + 1 < B:
+                    fac[i + 1] = fb
+            if fuse and i1 == B:
+                for c in range(bounds[w], bounds[w + 1]):
+                    j0 = c * _ROW_CHUNK
+                    j1 = min(d, j0 + _ROW_CHUNK)
+                    _add_clipped_rows(grads, i, fa, fb, gbar_out, j0, j1)
+                    negs[c] = _update_block(grads, fac, j0, gbar_out[j0:j1], zm[j0:], zv[j0:], theta, m, v, vclean,
+                                            t, prm, bc_sub, gbar_out, True)
+            else:
+                _add_clipped_rows(grads, i, fa, fb, gbar_out, lo, hi)
             if drawer:
-                _draw_blocks(rng, zm, zv, i * nb // B, (i + 1) * nb // B, d, ime)
+                _draw_blocks(rng, zm, zv, i * nb // B, i1 * nb // B, d, ime)
         if drawer and B == 0:
             _draw_blocks(rng, zm, zv, 0, nb, d, ime)
-    negs = np.zeros(nch, np.int64)
+    if fuse:
+        return negs.sum()
     for c in prange(nch):
         j0 = c * _ROW_CHUNK
         j1 = min(d, j0 + _ROW_CHUNK)

@@ -243,3 +243,22 @@ def test_bad_arguments_raise(fn):
         fn(G, *st, 0, _prm(0, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True, np.empty(2), np.empty(40), 2, 1.5)
     with pytest.raises(ValueError, match="workers"):
         fn(G, *st, 0, _prm(0, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True, np.empty(2), np.empty(40), 0)
+
+
+def test_exact_paths_fused_update_is_its_two_loop_update():
+    # given noise (and no STP norm reading v), round_parallel_row_major_with updates each thread's chunks right after
+    # its last sweep; with in-kernel draws it runs the update as a second parallel loop.  Fed the noise the drawing
+    # run drew, the fused run must give that run's bits, for every variant, t = 0 and t > 0
+    rng = np.random.default_rng(29)
+    d = kd._ROW_CHUNK + 37  # two chunks, the last one short
+    for B in (2, 3):  # the last sweep adds a pair from 0.0, and one record onto a pair's sums
+        G = rng.standard_normal((B, d)) * 0.01  # clipped
+        for code in kd.VARIANTS.values():
+            for t in (0, 2):
+                prm = _prm(code, 0, 1.0)
+                drawn, zm, zv, _ = _drawn(EXACT, G, prm, t, True)
+                st = _state(d, 6)
+                fac, gb = np.empty(B), np.empty(d)
+                neg = kd.with_threads(2, EXACT, G, *st, t, prm, 0.05, zm, zv, np.random.default_rng(0), False, fac,
+                                      gb, 2)
+                _assert_same(drawn, (neg, st + [fac, gb]))
