@@ -140,8 +140,9 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     row added to the average right after its norm, while it is in cache: the order ``step`` picks); the threaded
     round (``kernels.dp_adam.step(..., threads=N)``, N = Numba's thread count) with pre-drawn noise; and, where a
     row and the average fit, the threaded row-major round (``kernels.dp_adam.round_parallel_row_major_with``: each
-    thread owns a coordinate range, takes every record's whole norm itself and adds the clipped record's part in
-    its range into the average, with no barrier between records; the threads read each row at about the same time,
+    thread owns a coordinate range, takes the whole norms of each pair of records itself and adds both clipped
+    records' parts in its range into the average in one sweep, with no barrier between records, and with given
+    noise updates its own coordinates right after its last sweep; the threads read each row at about the same time,
     so the gradients come from memory once; bit-identical to ``round_with``), with pre-drawn noise and with the
     noise drawn in the kernel (numba's Generator, the numbers ``round_with`` draws, on one thread, a slice after
     each record, that thread owning fewer coordinates); and its variant with one parallel sweep per record
