@@ -416,3 +416,26 @@ def test_theorem31_eta_mutants_are_a_finite_positive_learning_rate_and_declared(
     # the reason rests on (25) being stated for every learning rate: the paper's wording, and the claim's bound
     # takes η as a free symbol (not the minimiser substituted)
     assert tn.eta in tn.theorem3_1_bound().free_symbols
+
+
+def test_cor3_algorithm1_decision_does_not_use_eq25(monkeypatch):
+    """The reason of the theorem3_1_bound equivalences of noisy_adagrad.corollary3.algorithm1: the decision is the
+    same whatever eq. (25)'s values (only the reported envelope changes)."""
+    g = dict(vn.COR3["quick"])
+    Ts = np.array(g["Ts"], float)
+    rng = np.random.default_rng(3)
+    trg = 2.0 * Ts ** 0.25
+    base = [dict(regret=0.5 * T ** -0.5 * (1 + 0.05 * rng.standard_normal(8)), trG=np.full(8, tg),
+                 bound25=np.full(8, 1.0), indefinite_frac=np.zeros(8), lipschitz=1.0) for T, tg in zip(Ts, trg)]
+    monkeypatch.setattr(vn, "_cor3_probe", lambda budget, seed: vn._Probe(True, 0.0, "probe passed"))
+
+    def run(scale):
+        outs = [dict(o, bound25=o["bound25"] * scale(T)) for o, T in zip(base, Ts)]
+        reg = np.array([np.mean(o["regret"]) for o in outs])
+        monkeypatch.setattr(vn, "_cor3_fits", lambda budget, seed, precond: (g, Ts, outs, trg, reg, None, None, None))
+        out = vn.corollary3_algorithm1("quick", 0)
+        return out.verdict, out.numbers["slope"], out.numbers["envelope_last"]
+
+    a, b = run(lambda T: 1.0), run(lambda T: 7.0 * T**0.5)
+    assert a[:2] == b[:2] and a[2] != b[2]
+    assert ("noisy_adagrad.corollary3.algorithm1", "theorem3_1_bound:pow1.25") in mutants.EQUIVALENT

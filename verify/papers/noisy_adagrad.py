@@ -1424,6 +1424,11 @@ def _cor3_window(Ts, outs) -> tuple[list[bool], str]:
     return keep, f"Tr(G_T)/T ≤ {COR3_WINDOW_FRACTION:g}·L·C"
 
 
+for _m in ("pow1.25", "pow0.75"):
+    declare_equivalent("noisy_adagrad.corollary3.algorithm1", f"theorem3_1_bound:{_m}",
+                       "the statement is regret = O(Tr(G_T)/T); eq. (25) is not part of it and enters the check only "
+                       "as the reported envelope (the decision divides by corollary3_rate alone), so no change of it "
+                       "can change the statement's truth")
 declare_equivalent("noisy_adagrad.corollary3.algorithm1", "corollary3_rate:pow1.25",
                    "Tr(G_T)/T → 0, so (Tr(G_T)/T)^(5/4) ≤ Tr(G_T)/T for large T: a regret that is not O(Tr(G_T)/T) "
                    "is not O of the smaller rate either; the violated statement stays false")
