@@ -343,7 +343,7 @@ def goe_noise_multiplier() -> sp.Expr:
 # Exact lemmas (numeric)
 # --------------------------------------------------------------------------------------
 def psd_sqrt_pinv(S: np.ndarray, rtol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
-    """(S^{1/2}, (S^{1/2})⁺) by eigh; eigenvalues of the root ≤ rtol·max count as zero.
+    """(S^{1/2}, (S^{1/2})⁺) by eigh; root eigenvalues ≤ max(rtol, √(4p·ε))·max count as zero.
 
     ``S`` a finite symmetric (to rounding) square matrix, ``rtol`` a finite number >= 0.
 
@@ -353,7 +353,8 @@ def psd_sqrt_pinv(S: np.ndarray, rtol: float = 1e-12) -> tuple[np.ndarray, np.nd
         A finite square (p, p) matrix, symmetric up to rounding (|S − Sᵀ| ≤ 4p·eps·max|S|); its symmetric
         part is used and negative eigenvalues count as 0.
     rtol : float, optional
-        Relative cut-off (default 1e-12), finite and >= 0: root eigenvalues ≤ rtol × the largest are dropped.
+        Relative cut-off (default 1e-12), finite and >= 0: root eigenvalues ≤ rtol × the largest are dropped,
+        and so are those ≤ √(4p·ε) × the largest (the rounding level of eigh for a zero eigenvalue of S).
 
     Returns
     -------
@@ -379,7 +380,11 @@ def psd_sqrt_pinv(S: np.ndarray, rtol: float = 1e-12) -> tuple[np.ndarray, np.nd
         raise ValueError(f"S must be a symmetric matrix (up to rounding) (got max |S − Sᵀ| = {asym:.3g})")
     w, U = np.linalg.eigh((S + S.T) / 2)
     r = np.sqrt(np.clip(w, 0.0, None))
-    keep = r > rtol * r.max(initial=0.0)
+    # eigh's eigenvalues of S carry an absolute rounding error of about p·ε·max(w), so a zero eigenvalue of S
+    # comes back as up to ~p·ε·max(w) and its root as up to ~√(p·ε)·max(r) (≈1e-8·max(r), far above a
+    # 1e-12 cut-off): such a root is rounding, not signal, and is dropped too (else its inverse is ~1e8)
+    floor = math.sqrt(4 * S.shape[0] * np.finfo(float).eps)
+    keep = r > max(rtol, floor) * r.max(initial=0.0)
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         inv = np.where(keep, 1.0 / np.where(keep, r, 1.0), 0.0)
         out = (U * np.where(keep, r, 0.0)) @ U.T, (U * inv) @ U.T

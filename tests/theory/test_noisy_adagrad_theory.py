@@ -131,3 +131,22 @@ def test_privacy_forms_and_intrinsic_dimension():
         tn.lemma16_sides([1.0, -1.0])
     with pytest.raises(ValueError, match="grads"):
         tn.lemma13_sides([1.0, 2.0])
+
+
+def test_psd_sqrt_pinv_matches_an_svd_of_a_factor_on_a_rank_deficient_matrix():
+    # independent computation: S = X Xᵀ with X = U diag(s) Vᵀ (SVD of the factor, not eigh of S), so
+    # S^{1/2} = U diag(s) Uᵀ and (S^{1/2})⁺ = U diag(1/s) Uᵀ on the nonzero s; X has rank 3 < p = 5,
+    # so S has two zero eigenvalues, which both outputs must drop
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((5, 3)) @ np.diag([3.0, 1.0, 0.2])
+    S = X @ X.T
+    U, s, _ = np.linalg.svd(X, full_matrices=False)
+    root_ref = (U * s) @ U.T
+    pinv_ref = (U / s) @ U.T
+    root, pinv = tn.psd_sqrt_pinv(S)
+    assert np.allclose(root, root_ref, rtol=0, atol=1e-7 * s.max())
+    assert np.allclose(pinv, pinv_ref, rtol=0, atol=1e-7 / s.min())
+    assert np.allclose(pinv, np.linalg.pinv(root_ref, rcond=1e-8), rtol=0, atol=1e-7 / s.min())
+    # the zero directions: both outputs annihilate the null space of S
+    null = np.linalg.svd(X.T)[2][3:]  # rows spanning ker(Xᵀ) = ker(S)
+    assert np.abs(root @ null.T).max() < 1e-7 and np.abs(pinv @ null.T).max() < 1e-7

@@ -1,6 +1,9 @@
 """Issue 25 (mutation power) for adp: parts of a statement that a check computed but did not decide are decided,
 and each new decision can fail."""
 
+import pytest
+
+from kernels import faults
 from theory import adp as tadp
 from verify.papers import adp as va
 
@@ -171,3 +174,16 @@ def test_proposition51_from_t42_the_counterexample_check_can_fail(monkeypatch):
     monkeypatch.setattr(tadp, "proposition5_1_privacy_terms", lambda: tuple(10 * e for e in real()))
     r = va.eq7_against_eq9_eq10(s0["a"], s0["c"], s0["T"], s0["etaL"])
     assert r["eq9"] > r["eq7_adp"]
+
+
+# ---- adp.table1: the kernel probe (issue 25, session 25) ----------------------------------------------------
+@pytest.mark.parametrize("fault", [None, dict(noise_scale=3.0), dict(stepsize_scale=10.0)])
+def test_table1_kernel_probe_passes_unmutated_and_fails_under_a_kernel_fault(fault):
+    sigmas = {"dp": 0.75, "adp": 0.4}
+    if fault is None:
+        why, numbers = va._table1_kernel_probe(2000, 10, sigmas, 20.0, 0)
+        assert why == "" and max(numbers.values()) <= 1e-9
+        return
+    with faults.inject(**fault):
+        why, numbers = va._table1_kernel_probe(2000, 10, sigmas, 20.0, 0)
+    assert "dp: run_adp" in why and "adp: run_adp" in why and min(numbers.values()) > 1e-3

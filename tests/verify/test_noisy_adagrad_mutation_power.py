@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from kernels import faults
 from theory import noisy_adagrad as tn
-from verify import decide
+from verify import decide, mutants
 from verify.papers import noisy_adagrad as vn
 
 
@@ -378,3 +379,63 @@ def test_cor6_route_through_eq25_equals_the_isotropic_closed_form(a):
 def test_cor6_horizon_catches_eq25_with_exponents_three_quarters(monkeypatch):
     monkeypatch.setattr(tn, "theorem3_1_bound", _powered("theorem3_1_bound", sp.Rational(3, 4)))
     assert vn.cor6_horizon_decision(3, 1e-5).verdict == decide.Verdict.VIOLATED
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 25: Corollary 6's kernel probe (the runs decide only if the kernel is Algorithm 1 as declared)
+# ---------------------------------------------------------------------------------------------------------------
+def _cor6_probe():
+    g = vn.COR6["quick"]
+    prob = vn.kn.low_rank_glm(n=g["n"], p=g["p_rate"], k=g["k"], loss="absolute", w_norm=0.8, seed=0)
+    _, eta, sb, sB = vn._cor6_calibration(prob, g["n"], float(g["epsilons"][0]), True)
+    return vn._kernel_probe(prob, eta, 1.0, sb, sB, seed=0)
+
+
+@pytest.mark.parametrize("fault", [dict(noise_scale=3.0), dict(stepsize_scale=10.0)])
+def test_cor6_kernel_probe_passes_unmutated_and_fails_under_a_kernel_fault(monkeypatch, fault):
+    # the one-release multiplier z₀ (a PLD calibration, ~2 s uncached) fixed at its value at ε = 0.5 to 2 digits:
+    # the probe compares kernel and twin under the same noise, whatever its scale
+    monkeypatch.setattr(vn, "half_budget_multiplier", lambda epsilon, delta: 14.0)
+    p = _cor6_probe()
+    assert p.ok and p.rel_diff <= vn.NA_PROBE_RTOL
+    with faults.inject(**fault):
+        bad = _cor6_probe()
+    assert not bad.ok and bad.rel_diff > 1e-3 and "does not run Algorithm 1" in bad.text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 25: theorem3_1_eta mutants of noisy_adagrad.theorem3.1 are another instance of a ∀η statement
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mutation", list(mutants.THEORY_MUTATIONS), ids=lambda m: m[0])
+def test_theorem31_eta_mutants_are_a_finite_positive_learning_rate_and_declared(mutation):
+    name, _, fn, _ = mutation
+    eta = fn(tn.theorem3_1_eta()).subs(tn.C, 2 * vn.THM31_RADIUS)  # the claim's C = 2
+    assert eta.is_finite and eta.is_positive, (name, eta)
+    assert float(eta) != pytest.approx(float(tn.theorem3_1_eta().subs(tn.C, 2)))  # a different instance is tested
+    assert ("noisy_adagrad.theorem3.1", f"theorem3_1_eta:{name}") in mutants.EQUIVALENT
+    # the reason rests on (25) being stated for every learning rate: the paper's wording, and the claim's bound
+    # takes η as a free symbol (not the minimiser substituted)
+    assert tn.eta in tn.theorem3_1_bound().free_symbols
+
+
+def test_cor3_algorithm1_decision_does_not_use_eq25(monkeypatch):
+    """The reason of the theorem3_1_bound equivalences of noisy_adagrad.corollary3.algorithm1: the decision is the
+    same whatever eq. (25)'s values (only the reported envelope changes)."""
+    g = dict(vn.COR3["quick"])
+    Ts = np.array(g["Ts"], float)
+    rng = np.random.default_rng(3)
+    trg = 2.0 * Ts ** 0.25
+    base = [dict(regret=0.5 * T ** -0.5 * (1 + 0.05 * rng.standard_normal(8)), trG=np.full(8, tg),
+                 bound25=np.full(8, 1.0), indefinite_frac=np.zeros(8), lipschitz=1.0) for T, tg in zip(Ts, trg)]
+    monkeypatch.setattr(vn, "_cor3_probe", lambda budget, seed: vn._Probe(True, 0.0, "probe passed"))
+
+    def run(scale):
+        outs = [dict(o, bound25=o["bound25"] * scale(T)) for o, T in zip(base, Ts)]
+        reg = np.array([np.mean(o["regret"]) for o in outs])
+        monkeypatch.setattr(vn, "_cor3_fits", lambda budget, seed, precond: (g, Ts, outs, trg, reg, None, None, None))
+        out = vn.corollary3_algorithm1("quick", 0)
+        return out.verdict, out.numbers["slope"], out.numbers["envelope_last"]
+
+    a, b = run(lambda T: 1.0), run(lambda T: 7.0 * T**0.5)
+    assert a[:2] == b[:2] and a[2] != b[2]
+    assert ("noisy_adagrad.corollary3.algorithm1", "theorem3_1_bound:pow1.25") in mutants.EQUIVALENT
