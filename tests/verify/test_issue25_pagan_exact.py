@@ -155,6 +155,36 @@ def test_algorithm3_unmutated_quick_holds_with_calibration_checked():
     assert out.verdict == "holds"
     assert out.numbers["calibration_points_sensitivity_exceeded"] == 0
     assert out.numbers["calibration_points_mismatched"] == 0
+    assert out.numbers["declared_mechanism_points_broken"] == 0
+    assert 0 < out.numbers["declared_mechanism_max_eps_ratio"] < 1
+
+
+def test_algorithm3_declared_mechanism_is_the_accounted_one_unmutated():
+    # per round std/change = T·√(log(T/δ))/ε at every ρ_t and n, so the T rounds compose into z = √T·√(log(T/δ))/ε
+    for n in pagan.ALG3_PRIVACY_NS:
+        x = pagan.alg3_declared_epsilon(10, 1.0, 1e-5, ns=(n,))
+        assert x["decided"] and x["z"] == pytest.approx(math.sqrt(5 * math.log(5 / 1e-5)), rel=1e-12)
+        assert x["eps_lo"] < 1.0
+    with pytest.raises(ValueError):
+        pagan.alg3_declared_epsilon(10, 1.0, 1e-5, ns=())
+
+
+@pytest.mark.parametrize("name, n", [("algorithm3_noise_variance:pow1.25", 100_000),
+                                     ("algorithm3_noise_variance:pow0.75", 10)])
+def test_algorithm3_declared_variance_with_a_wrong_power_is_refuted(name, n):
+    # the mutated std over the attained change depends on n (n^{-1/4} or n^{1/4}) and ρ_t: at some n of
+    # ALG3_PRIVACY_NS the declared mechanism's exact ε exceeds the promise (d = 10: ε = 1 for pow1.25, 0.1 for pow0.75)
+    m = _generic(A3, name)
+    with m.apply():
+        eps = 1.0 if name.endswith("pow1.25") else 0.1
+        x = pagan.alg3_declared_epsilon(10, eps, 1e-5)
+        assert x["decided"] and x["eps_lo"] > eps and x["n"] == n
+
+
+def test_algorithm3_declared_mechanism_refutes_the_claim():
+    out = _run_under(_claim(A3), _generic(A3, "algorithm3_noise_variance:pow0.75"))
+    assert out.verdict == "violated" and out.numbers["declared_mechanism_points_broken"] > 0
+    assert out.counterexample["exact_eps_lower"] > out.counterexample["epsilon"]
 
 
 # --------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from verify import decide, stats
 from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.mutants import Mutant, declare_equivalent, substituted
-from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
+from verify.privacy import Mechanism, gaussian_epsilon_exact, gaussian_epsilon_interval, with_replacement_epsilon
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import claim_scope, sweep
 
@@ -1407,6 +1407,64 @@ def alg3_calibration(d: int, epsilon: float, delta: float, n: int = ALG3_CAL_N) 
                 noise_ok=bool(noise_gap <= tol), noise_gap=float(noise_gap))
 
 
+# The record counts at which the declared mechanism itself is accounted (the privacy promise is for every n; the
+# declared noise std over the attained change must not depend on n, ρ or d, and where a declared form makes it, the
+# worst n of these decides)
+ALG3_PRIVACY_NS = (10, ALG3_CAL_N, 100_000)
+
+
+def alg3_declared_epsilon(d: int, epsilon: float, delta: float, ns: Sequence[int] = ALG3_PRIVACY_NS) -> dict:
+    """The exact ε of the mechanism the statement declares, at every n of ``ns``: the declared T rounds, round t
+    adding Gaussian noise of the declared variance (theory.pagan.algorithm3_noise_variance at ρ_t, T, d, n, δ, ε;
+    r = 1) to a vector that one record moves by the attained ℓ₂ change ρ_t²√d/n (computed, as
+    :func:`alg3_calibration`).  Gaussian rounds compose exactly into one Gaussian with 1/z² = Σ_t 1/z_t² (z_t = std_t
+    over the change), whose ε is bracketed by verify.privacy.gaussian_epsilon_exact.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    epsilon, delta : float
+        The privacy parameters.
+    ns : sequence of int, optional
+        The record counts.
+
+    Returns
+    -------
+    dict
+        ``eps_lo`` and ``eps_hi`` (the bracket at the n with the largest lower end), ``n`` (that n), ``z`` (its
+        composed multiplier) and ``decided`` (False when the declared T is not a round count or a composed
+        multiplier is outside the accountant's range: nothing is accounted there).
+
+    Raises
+    ------
+    ValueError
+        When ``ns`` is empty.
+    """
+    if not ns:
+        raise ValueError("ns must name at least one record count")
+    nan = float("nan")
+    T_decl = alg3_declared_rounds(d)
+    if T_decl is None:
+        return dict(eps_lo=nan, eps_hi=nan, n=0, z=nan, decided=False)
+    e_var = tp.algorithm3_noise_variance()
+    worst = None
+    for n in ns:
+        inv_z2 = 0.0
+        for t in range(1, T_decl + 1):
+            rho = float(kernels.moments.truncation_level(1.0, t))
+            std = math.sqrt(float(_eval_free(e_var, rho=rho, d=d, n=n, T=T_decl, delta=delta, epsilon=epsilon)))
+            inv_z2 += (_alg3_round_change(rho, d, n) / std) ** 2
+        z = 1.0 / math.sqrt(inv_z2)
+        try:
+            lo, hi = gaussian_epsilon_exact(z, delta, 1)
+        except dpvalidate.InvalidParameter:
+            return dict(eps_lo=nan, eps_hi=nan, n=int(n), z=z, decided=False)
+        if worst is None or lo > worst["eps_lo"]:
+            worst = dict(eps_lo=float(lo), eps_hi=float(hi), n=int(n), z=z, decided=True)
+    return worst
+
+
 @claim(
     "pagan.algorithm3.privacy",
     kind="privacy",
@@ -1439,7 +1497,11 @@ def alg3_calibration(d: int, epsilon: float, delta: float, n: int = ALG3_CAL_N) 
     "records 0 vs one record at ρ_t: ρ_t²√d/n), else violated (counterexample); √(declared variance) and the declared "
     "multiplier times the attained change equal the run's noise std in rounding units, else inconclusive (the "
     "accountant would certify another mechanism). A declared T that is not a positive integer at some d is never "
-    "truncated: there is no mechanism of T rounds to account for, so that point is undecided (inconclusive).",
+    "truncated: there is no mechanism of T rounds to account for, so that point is undecided (inconclusive). "
+    "Also exact: the declared mechanism itself (declared T; round t adds the declared variance at ρ_t, r = 1, to a "
+    "vector one record moves by the attained ρ_t²√d/n) is accounted at n ∈ ALG3_PRIVACY_NS = (10, 1000, 1e5) (the "
+    "promise is for every n): its rounds compose exactly into one Gaussian (1/z² = Σ_t 1/z_t²) whose ε "
+    "(verify.privacy.gaussian_epsilon_exact) must not exceed the promise; if its lower end does, violated.",
 )
 def algorithm3(budget: str, seed: int) -> Outcome:
     g = ALG3_GRIDS[by_budget(budget, "quick", "full")]
@@ -1453,7 +1515,10 @@ def algorithm3(budget: str, seed: int) -> Outcome:
     cal = [(p, alg3_calibration(**p)) for p in points]
     sens_bad = [(p, c) for p, c in cal if not c["sensitivity_ok"]]
     cal_bad = [(p, c) for p, c in cal if not (c["rounds_ok"] and c["noise_ok"])]
-    verdict = "violated" if (broken or sens_bad) else ("inconclusive" if (unsure or cal_bad) else "holds")
+    # the declared mechanism itself (declared T and variance, attained change, per round ρ_t, several n): exact ε
+    decl = [(p, alg3_declared_epsilon(**p)) for p in points]
+    decl_bad = [(p, x) for p, x in decl if x["decided"] and x["eps_lo"] > p["epsilon"]]
+    verdict = "violated" if (broken or sens_bad or decl_bad) else ("inconclusive" if (unsure or cal_bad) else "holds")
     ratio = [float(r["eps_hi"]) / p["epsilon"] for p, r in zip(points, rows)]
     eps_levels = sorted(set(g["epsilon"]))
     ok_levels = [e for e in eps_levels
@@ -1466,7 +1531,10 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                "t1_max_eps_ratio": max(float(r["t1_eps_hi"]) / p["epsilon"] for p, r in zip(points, rows)),
                "calibration_points_sensitivity_exceeded": len(sens_bad), "calibration_points_mismatched": len(cal_bad),
                "calibration_max_noise_gap": max(c["noise_gap"] for _, c in cal),
-               "calibration_max_sensitivity_gap": max(c["sensitivity_gap"] for _, c in cal)}
+               "calibration_max_sensitivity_gap": max(c["sensitivity_gap"] for _, c in cal),
+               "declared_mechanism_points_broken": len(decl_bad),
+               "declared_mechanism_max_eps_ratio": max((x["eps_lo"] / p["epsilon"] for p, x in decl if x["decided"]),
+                                                       default=float("nan"))}
     counter = None
     if broken:
         p, r = min(broken, key=lambda pr: (pr[0]["d"], pr[0]["epsilon"], -pr[0]["delta"]))
@@ -1477,6 +1545,12 @@ def algorithm3(budget: str, seed: int) -> Outcome:
         counter = dict(p, n=ALG3_CAL_N, round=c["t"], attained_over_declared_sensitivity=1 + c["sensitivity_gap"],
                        reason="neighbouring datasets (all records 0; one record at ρ_t in every coordinate) move a "
                        "round's vector by more than the declared sensitivity")
+    elif decl_bad:
+        p, x = max(decl_bad, key=lambda px: px[1]["eps_lo"] / px[0]["epsilon"])
+        counter = dict(p, n=x["n"], rounds=alg3_declared_rounds(p["d"]), composed_noise_multiplier=x["z"],
+                       exact_eps_lower=x["eps_lo"], exact_eps_upper=x["eps_hi"],
+                       reason="the declared mechanism (declared T and per-round variance at ρ_t, r = 1, over the "
+                       "attained change ρ_t²√d/n) has an exact ε above the promise at this n")
     evidence = (f"{len(broken)}/{len(points)} (d, ε, δ) points where even the optimistic PLD ε exceeds the promise, "
                 f"{len(unsure)} undecided; worst accountant/promised ε = {np.nanmax(ratio):.3f}; the promise holds at "
                 f"every grid point only for ε ≤ {largest_ok if largest_ok else 'none'}"
@@ -1494,7 +1568,10 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                    + (f"; the declared rounds or noise differ from the run at {len(cal_bad)} points (T declared "
                       f"{cal_bad[0][1]['rounds_declared']} vs run {cal_bad[0][1]['rounds_run']}, noise gap "
                       f"{cal_bad[0][1]['noise_gap']:.3g}), so the accounted mechanism is not Algorithm 3" if cal_bad
-                      else "; declared rounds and noise std are those run")))
+                      else "; declared rounds and noise std are those run"))
+                + (f"; the declared mechanism (declared T and variance at ρ_t, r = 1) accounted exactly at n ∈ "
+                   f"{list(ALG3_PRIVACY_NS)}: its ε exceeds the promise at {len(decl_bad)}/{len(points)} points "
+                   f"(largest exact ε/promised {figures['declared_mechanism_max_eps_ratio']:.3g})"))
     series = []
     for dl in g["delta"]:
         for d in g["d"]:
