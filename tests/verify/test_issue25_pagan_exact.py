@@ -336,3 +336,19 @@ def test_proposition2_edge_holds_at_every_scale_and_catches_wrong_powers():
             assert pagan.prop2_edge((1.0,))[0] == "holds"  # σ = 1 alone (the earlier check) cannot see it
     with pytest.raises(ValueError):
         pagan.prop2_edge((0.0,))
+
+
+# --------------------------------------------------------------------------------------
+# the lower-bound claims: exact parts first; the runs are skipped where an exact part already refutes
+# --------------------------------------------------------------------------------------
+def test_theorem5_exact_refutation_skips_the_runs(monkeypatch):
+    def no_runs(*args, **kwargs):
+        raise AssertionError("the measured part ran although the exact part refutes")
+
+    monkeypatch.setattr(pagan, "_lb_runs", no_runs)
+    out = _run_under(_claim("pagan.theorem5"), _generic("pagan.theorem5", "theorem5_lower_bound:pow1.25"))
+    assert out.verdict == "violated" and out.counterexample["scale"] == 1e4
+    assert out.numbers["cells"] == 0 and out.evidence.startswith("the measured part was not run")
+    # unmutated, the exact parts hold and the runs are needed (here: refused, so the check cannot decide without them)
+    with pytest.raises(AssertionError, match="measured part ran"):
+        _claim("pagan.theorem5").check("quick", 0)

@@ -2792,6 +2792,17 @@ def _lb_compare(tasks, outs, acct, field: str, lower_bound, condition) -> tuple[
     return rows, verdicts
 
 
+def _lb_measured(domain: str, decay: float, budget: str, seed: int, field: str, lower_bound, condition,
+                 exact_violated: bool) -> tuple[list[dict], list[str]]:
+    """The measured part of a lower-bound claim (:func:`_lb_runs`, then :func:`_lb_compare`), or nothing when an
+    exact part already refutes the statement: the cells can only say holds or inconclusive (:func:`_lb_outcome`),
+    never move a violated verdict, so the runs are skipped there (the exact parts are computed first)."""
+    if exact_violated:
+        return [], []
+    tasks, outs, acct = _lb_runs(domain, decay, budget, seed)
+    return _lb_compare(tasks, outs, acct, field, lower_bound, condition)
+
+
 def _lb_edge(lower_bound, condition, trivial_max, dims=range(1, 11)) -> tuple[str, dict | None, int, list]:
     """Exact: is the lower bound ever above the largest value the left side can take, at the smallest nε the
     hypothesis allows (n = 1, ε minimal; the bound decreases in nε)?  Flat σ ≡ 1 and σ_j = j^{-3/2}."""
@@ -2841,11 +2852,15 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
         figures[f"sup_over_bound_{r['algorithm']}_d{r['d']}_eps{r['epsilon']:g}"] = r["sup_lo"] / r["lower_bound"]
     if extra:
         figures.update(extra)
-    evidence = (f"{held}/{len(applicable)} (d, ε, algorithm) cells where the hypothesis holds show sup_S E ≥ bound "
-                "(lower 95% CI, bound at the accountant ε ∈ "
-                f"{{{', '.join(f'{e:.3g}' for e in sorted({r['epsilon_accountant'] for r in rows}))}}}); "
-                f"smallest lower-CI/bound {figures['min_sup_over_bound']:.3g}; "
-                f"{len(rows) - len(applicable)} cells outside the hypothesis")
+    if rows:
+        evidence = (f"{held}/{len(applicable)} (d, ε, algorithm) cells where the hypothesis holds show sup_S E ≥ bound "
+                    "(lower 95% CI, bound at the accountant ε ∈ "
+                    f"{{{', '.join(f'{e:.3g}' for e in sorted({r['epsilon_accountant'] for r in rows}))}}}); "
+                    f"smallest lower-CI/bound {figures['min_sup_over_bound']:.3g}; "
+                    f"{len(rows) - len(applicable)} cells outside the hypothesis")
+    else:
+        evidence = ("the measured part was not run (an exact part refutes the statement, and the cells can only show "
+                    "holds or inconclusive)")
     if edge_ex:
         evidence += (f"; but the bound exceeds the largest possible value at d={edge_ex['d']}, σ={edge_ex['sigma']}, "
                      f"nε={edge_ex['epsilon']:.3g}: bound {edge_ex['lower_bound']:.3g} "
@@ -3022,11 +3037,10 @@ def _edge_reason(ex: dict) -> str:
     "bound is evaluated at the accountant ε of the runs (sampling with replacement, PLD).",
 )
 def proposition1_d3(budget: str, seed: int) -> Outcome:
-    tasks, outs, acct = _lb_runs("box", 1.5, budget, seed)
-    cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
-    rows, verdicts = _lb_compare(tasks, outs, acct, "sign_error", lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg),
-                                 cond)
     edge = _lb_edge_scaled(_prop1_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11))
+    cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
+    rows, verdicts = _lb_measured("box", 1.5, budget, seed, "sign_error",
+                                  lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg), cond, edge[0] == "violated")
     return _lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)", "sign_error", rows, verdicts,
                        edge)
 
@@ -3107,9 +3121,6 @@ declare_equivalent("pagan.theorem3.floor", "theorem3_lower:pow1.25", "only weake
     "ratio_limit_in_n), and measured: PAGAN-opt's largest risk over the instances over the lower bound, against d.",
 )
 def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
-    tasks, outs, acct = _lb_runs("box", 1.5, budget, seed)
-    cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
-    rows, verdicts = _lb_compare(tasks, outs, acct, "excess", lambda d, e, sg: _box_lb_ne(d, LB_N * e, sg), cond)
     edge = _lb_edge_scaled(_box_lb_ne, _box_condition, lambda sg: 2.0 * float(np.sum(sg)), dims=range(3, 11))
     ratio = tp.upper_lower_ratio_box()
     lim = sp.limit(ratio / sp.log(tp.d) ** sp.Rational(7, 2), tp.d, sp.oo)
@@ -3117,6 +3128,9 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
     # a polylog(d) factor is one factor for every n: the ratio must neither blow up nor vanish as n grows at fixed
     # d (where the hypothesis √d·log d ≤ nε only gets easier)
     polylog_ok = bool(lim.is_finite and lim > 0 and n_lim.is_finite and n_lim.is_positive)
+    cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
+    rows, verdicts = _lb_measured("box", 1.5, budget, seed, "excess", lambda d, e, sg: _box_lb_ne(d, LB_N * e, sg),
+                                  cond, edge[0] == "violated" or not polylog_ok)
     sel = sorted([r for r in rows if r["algorithm"] == "pagan_opt" and r["hypothesis"]], key=lambda r: r["d"])
     ds_ = [r["d"] for r in sel]
     extra = {"closed_form_ratio_limit_over_log^3.5": float(lim) if lim.is_number else math.nan,
@@ -3234,12 +3248,12 @@ def prop2_edge(scales: Sequence[float] = PROP2_EDGE_SCALES) -> tuple[str, dict |
     "Upper/lower: log(d/δ)·log d exactly.",
 )
 def theorem5(budget: str, seed: int) -> Outcome:
-    tasks, outs, acct = _lb_runs("ball", 1.5, budget, seed)
-    rows, verdicts = _lb_compare(tasks, outs, acct, "excess", lambda d, e, sg: _thm5_lb_ne(d, LB_N * e, sg),
-                                 lambda d, e: _thm5_condition(d, LB_N * e))
     edge = _lb_edge_scaled(_thm5_lb_ne, _thm5_condition, lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))))
     ratio = tp.upper_lower_ratio_ball()
     lim = sp.limit(ratio / sp.log(tp.d) ** 2, tp.d, sp.oo)
+    rows, verdicts = _lb_measured("ball", 1.5, budget, seed, "excess", lambda d, e, sg: _thm5_lb_ne(d, LB_N * e, sg),
+                                  lambda d, e: _thm5_condition(d, LB_N * e),
+                                  edge[0] == "violated" or not (lim.is_finite and lim > 0))
     out = _lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
                       verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge)
     return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
