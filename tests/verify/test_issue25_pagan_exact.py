@@ -352,3 +352,19 @@ def test_theorem5_exact_refutation_skips_the_runs(monkeypatch):
     # unmutated, the exact parts hold and the runs are needed (here: refused, so the check cannot decide without them)
     with pytest.raises(AssertionError, match="measured part ran"):
         _claim("pagan.theorem5").check("quick", 0)
+
+
+# --------------------------------------------------------------------------------------
+# the rate claims (theorem1, theorem2, eq9, section3.2.box): an exact probe of the kernel's configuration
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("setting", ["pasan", "pagan", "pasan_box"])
+def test_rate_setting_probe_passes_unmutated_and_names_each_kernel_fault(setting):
+    assert pagan._rate_setting_departures(setting, "quick") == []
+    assert pagan._rate_setting_departures(setting, "full") == []
+    expected = {"stepsize*10": "stepsize 10 ×", "no-clipping": "not projected", "noise-cov-A": "noise multiplier",
+                "noise*3": "noise multiplier 3 ×"}
+    faults = {m.name: m for m in mutants.KERNEL_MUTANTS}
+    for name, phrase in expected.items():
+        with faults[name].apply():
+            found = pagan._rate_setting_departures(setting, "quick")
+        assert len(found) == 1 and phrase in found[0], (name, found)

@@ -2213,6 +2213,11 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
         if not large_ok:
             verdict = "violated"
             counter = dict(counter or {}, large_p_limit_minus_form=str(gap))
+    # the runs must be the stated algorithm with its theorem's prescription (exact probe of the kernel's
+    # configuration, no runs): if not, a holds is not established and an undecided check gets no verdict
+    departures = _rate_setting_departures(setting, budget)
+    figures["mechanism_departures"] = len(departures)
+    verdict, evidence = decide.after_probe("; ".join(departures), f"pagan {name}", verdict, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=counter, plots=[Figure(name, title, panels)], decisions=decisions)
 
@@ -2228,7 +2233,10 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
     theory=(tp.theorem1_bound, tp.theorem1_radius, tp.theorem1_large_p),
     notes=_RATE_NOTES + " Setting: unit ℓ₂ ball, C_jj = σ_j^(-1) (§3.2). "
     "Exact part: the large-p form (eq. (5)/(6)) must be the bound's p → ∞ limit (SymPy limit and simplify; "
-    "violated otherwise, whatever the runs).",
+    "violated otherwise, whatever the runs)."
+    " Probe (exact, no runs): the kernel's configuration at the base point must keep the prescribed α, "
+    "project onto A and draw noise with whitened multiplier √(log(1/δ))/ε (_rate_setting_departures); if it "
+    "does not, a holds is not established and an undecided check gets no verdict (decide.after_probe).",
 )
 def theorem1(budget: str, seed: int) -> Outcome:
     return _rate_outcome("pasan", "bound", budget, seed, "theorem1",
@@ -2246,7 +2254,10 @@ def theorem1(budget: str, seed: int) -> Outcome:
     theory=(tp.theorem2_bound, tp.theorem2_radius, tp.theorem2_large_p),
     notes=_RATE_NOTES + " Setting: X∞ = [−1,1]^d, C_jj = σ_j^(-4/3) (§3.2). "
     "Exact part: the large-p form (eq. (5)/(6)) must be the bound's p → ∞ limit (SymPy limit and simplify; "
-    "violated otherwise, whatever the runs).",
+    "violated otherwise, whatever the runs)."
+    " Probe (exact, no runs): the kernel's configuration at the base point must keep the prescribed α, "
+    "project onto A and draw noise with whitened multiplier √(log(1/δ))/ε (_rate_setting_departures); if it "
+    "does not, a holds is not established and an undecided check gets no verdict (decide.after_probe).",
 )
 def theorem2(budget: str, seed: int) -> Outcome:
     return _rate_outcome("pagan", "bound", budget, seed, "theorem2",
@@ -2277,6 +2288,22 @@ def _rate_mechanism_faults(algorithm: str, d: int, decay: float, epsilon: float,
     return found
 
 
+def _rate_setting_departures(setting: str, budget: str) -> list[str]:
+    """:func:`_rate_mechanism_faults` at the base point of a rate sweep (RATE_GRIDS) for one of RATE_SETTINGS: the
+    prescription of Theorem 1 (PASAN, α = diam₂ of its domain) or Theorem 2 (PAGAN, α = diam∞), b = rate_batch(n),
+    T = c n²/b², the setting's geometry C.  A kernel fault acts at every point of the sweep, so one exact probe (no
+    runs) says whether the runs are the stated mechanism; returns the departures found (empty: they are)."""
+    algorithm, domain, geometry = RATE_SETTINGS[setting]
+    base = RATE_GRIDS[by_budget(budget, "quick", "full")]["base"]
+    n, d = int(base["n"]), int(base["d"])
+    b0 = rate_batch(n)
+    C = _geometry(kernels.pagan_problems.power_law_sigma(d, RATE_DECAY), geometry)
+    diams = domain_diameters(domain, C)
+    alpha = diams["diam2"] if algorithm == "pasan" else diams["diam_inf"]
+    return _rate_mechanism_faults(algorithm, d, RATE_DECAY, float(base["epsilon"]), RATE_DELTA,
+                                  lemma31_steps(base["c"], n, b0), b0, alpha, C)
+
+
 _MECHANISM_INCONCLUSIVE = ("the kernel does not implement the stated mechanism ({}; exact check of its "
                            "configuration, no runs), so the runs are no evidence about the statement: inconclusive")
 
@@ -2291,7 +2318,10 @@ _MECHANISM_INCONCLUSIVE = ("the kernel does not implement the stated mechanism (
     notes=_RATE_NOTES + " The runs are theorem1's (unit ball, C_jj = σ_j^(-1)); only the closed form differs. The "
     "form tested is eq. (9) as stated: it drops Theorem 1's factor (nε)^{1/p}·(…)^{1/p} (p = log d), which is "
     "bounded only while nε ≤ poly(d); on the planted data the ratio to it can grow with n where the ratio to "
-    "Theorem 1 stays flat.",
+    "Theorem 1 stays flat."
+    " Probe (exact, no runs): the kernel's configuration at the base point must keep the prescribed α, "
+    "project onto A and draw noise with whitened multiplier √(log(1/δ))/ε (_rate_setting_departures); if it "
+    "does not, a holds is not established and an undecided check gets no verdict (decide.after_probe).",
 )
 def eq9(budget: str, seed: int) -> Outcome:
     return _rate_outcome("pasan", "rate", budget, seed, "eq9",
@@ -3712,7 +3742,11 @@ BOX_DIMS_FULL = RATE_GRIDS["full"]["axes"]["d"]
     "bound comparison the statement quotes is checked exactly too (violated if it fails, whatever the runs): that "
     "ratio is ≥ 1 at every d swept (PAGAN's bound the lower; within rounding) and, for σ_j = j^{-3/2}, ratio · "
     "log^{3/2} d/√d has a finite positive limit (SymPy; PASAN √d, PAGAN poly(log d)). A larger ratio only weakens "
-    "that part (weaker_if).",
+    "that part (weaker_if)."
+    " Probe (exact, no runs): both kernels' configurations (PAGAN; PASAN on the box) at the base point must keep "
+    "the prescribed α, project onto A and draw noise with whitened multiplier √(log(1/δ))/ε "
+    "(_rate_setting_departures); if it does not, a holds is not established and an undecided check gets no "
+    "verdict (decide.after_probe).",
 )
 def section3_2_box(budget: str, seed: int) -> Outcome:
     pag_tasks = rate_tasks("pagan", budget, seed, axes=("d",))
@@ -3744,6 +3778,9 @@ def section3_2_box(budget: str, seed: int) -> Outcome:
     lim_ok = bool(lim.is_finite and lim.is_positive)
     numbers["bound_ratio_limit_times_log_1.5_over_sqrt_d"] = float(lim) if lim.is_finite else float("inf")
     verdict = decide.combine(decisions) if not bound_low and lim_ok else "violated"
+    # both runs must be the stated algorithms with their theorems' prescriptions (exact probe, no runs)
+    departures = [f"{s_}: {x}" for s_ in ("pagan", "pasan_box") for x in _rate_setting_departures(s_, budget)]
+    numbers["mechanism_departures"] = len(departures)
     order = sorted(decisions, key=lambda d_: {"violated": 0, "inconclusive": 1, "holds": 2}[str(d_.verdict)])
     n_holds = sum(str(d_.verdict) == "holds" for d_ in decisions)
     evidence = (f"bounds (exact): PASAN/PAGAN rate-factor ratio ≥ 1 at {len(ds) - len(bound_low)}/{len(ds)} d, "
@@ -3755,6 +3792,7 @@ def section3_2_box(budget: str, seed: int) -> Outcome:
                 + ", ".join(f"d={d}: {m:.3g} ({p_:.3g})" for d, m, p_ in zip(ds, meas, pred)))
     if verdict == "inconclusive" and budget == "quick":
         evidence += " (--budget full runs 12 datasets per d and d up to 300)"
+    verdict, evidence = decide.after_probe("; ".join(departures), "pagan section3.2.box", verdict, evidence)
     counter = None
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if str(d_.verdict) == "violated"}
