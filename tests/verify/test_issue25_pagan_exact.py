@@ -368,3 +368,21 @@ def test_rate_setting_probe_passes_unmutated_and_names_each_kernel_fault(setting
         with faults[name].apply():
             found = pagan._rate_setting_departures(setting, "quick")
         assert len(found) == 1 and phrase in found[0], (name, found)
+
+
+def test_lower_bound_runs_outside_the_hypothesis_are_not_made(monkeypatch):
+    ran = []
+
+    def fake_sweep(fn, tasks, label):
+        ran.extend(tasks)
+        return [{"excess": [1.0, 1.1, 0.9]} for _ in tasks]
+
+    monkeypatch.setattr(pagan, "_memo_sweep", fake_sweep)
+    inside = lambda d, e: d < 64  # noqa: E731
+    tasks, outs, acct = pagan._lb_runs("ball", 1.5, "quick", 0, applies=inside)
+    assert ran and all(t["d"] < 64 for t in ran) and len(ran) == sum(t["d"] < 64 for t in tasks) < len(tasks)
+    assert all((o is None) == (t["d"] >= 64) for t, o in zip(tasks, outs))
+    rows, verdicts = pagan._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: -1.0, inside)
+    assert {r["verdict"] for r in rows if r["d"] >= 64} == {"not applicable"} and set(verdicts) == {"holds"}
+    with pytest.raises(ValueError, match="not run"):  # a cell inside the hypothesis must have all its runs
+        pagan._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 0.5, lambda d, e: True)

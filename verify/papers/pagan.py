@@ -2771,9 +2771,17 @@ def _lb_task(algorithm: str, domain: str, decay: float, n: int, d: int, epsilon:
             "zbar_l2": float(np.linalg.norm(zbar))}
 
 
-def _lb_runs(domain: str, decay: float, budget: str, seed: int) -> tuple[list[dict], list[dict], dict]:
-    """Every algorithm on every hard instance of the grid; and the accountant ε of the runs (per nominal ε)."""
+def _lb_runs(domain: str, decay: float, budget: str, seed: int,
+             applies=None) -> tuple[list[dict], list[dict | None], dict]:
+    """Every algorithm on every hard instance of the grid; and the accountant ε of the runs (per nominal ε).  With
+    ``applies`` (d, accountant ε) -> bool, the tasks of the (d, ε) where it is False are not run (their output is
+    None): a cell outside the hypothesis enters no verdict (:func:`_lb_compare`)."""
     g = LB_GRIDS[by_budget(budget, "quick", "full")]
+    steps = lemma31_steps(RATE_C, LB_N, LB_BATCH)
+    acct = {}
+    for e in g["epsilon"]:
+        z = float(numeric(tp.noise_multiplier())(epsilon=e, delta=LB_DELTA))
+        acct[e] = float(with_replacement_epsilon(LB_N, LB_BATCH, z, steps, LB_DELTA))
     tasks = []
     for d in g["d"]:
         for e in g["epsilon"]:
@@ -2785,12 +2793,9 @@ def _lb_runs(domain: str, decay: float, budget: str, seed: int) -> tuple[list[di
                                           seed=child_seed(seed, "pagan.proposition1.d3", "run", d, int(1000 * e),
                                                           bi, k, ai),
                                           data_seed=child_seed(seed, "pagan.proposition1.d3", "data", d, bi, k)))
-    outs = _memo_sweep(_lb_task, tasks, f"pagan lower bounds on {domain}")
-    steps = lemma31_steps(RATE_C, LB_N, LB_BATCH)
-    acct = {}
-    for e in g["epsilon"]:
-        z = float(numeric(tp.noise_multiplier())(epsilon=e, delta=LB_DELTA))
-        acct[e] = float(with_replacement_epsilon(LB_N, LB_BATCH, z, steps, LB_DELTA))
+    keep = [applies is None or bool(applies(t["d"], acct[t["epsilon"]])) for t in tasks]
+    ran = iter(_memo_sweep(_lb_task, [t for t, k in zip(tasks, keep) if k], f"pagan lower bounds on {domain}"))
+    outs = [next(ran) if k else None for k in keep]
     return tasks, outs, acct
 
 
@@ -2807,16 +2812,21 @@ def _lb_compare(tasks, outs, acct, field: str, lower_bound, condition) -> tuple[
         cells.setdefault((t["d"], t["epsilon"], t["algorithm"]), []).append((t, o))
     rows, verdicts = [], []
     for (d, e, a), items in sorted(cells.items()):
-        level = 1 - 0.05 / len(items)
-        cis = [stats.mean_ci(np.asarray(o[field], dtype=float), level=level) for _, o in items]
-        best = max(range(len(items)), key=lambda i: cis[i].lo)
         e_acc = acct[e]
         sigma = kernels.pagan_problems.power_law_sigma(d, items[0][0]["decay"])
         lb = lower_bound(d, e_acc, sigma)
-        hyp = condition(d, e_acc)
-        v = ("holds" if cis[best].lo >= lb else "inconclusive") if hyp else "not applicable"
-        if hyp:
-            verdicts.append(v)
+        hyp = bool(condition(d, e_acc))
+        if not hyp:  # outside the hypothesis: no verdict (its runs may have been skipped, see _lb_runs)
+            rows.append(dict(d=d, epsilon=e, epsilon_accountant=e_acc, algorithm=a, lower_bound=lb, hypothesis=hyp,
+                             sup_mean=math.nan, sup_lo=math.nan, bias=math.nan, verdict="not applicable"))
+            continue
+        if any(o is None for _, o in items):
+            raise ValueError(f"a cell inside the hypothesis (d={d}, ε={e}, {a}) has tasks that were not run")
+        level = 1 - 0.05 / len(items)
+        cis = [stats.mean_ci(np.asarray(o[field], dtype=float), level=level) for _, o in items]
+        best = max(range(len(items)), key=lambda i: cis[i].lo)
+        v = "holds" if cis[best].lo >= lb else "inconclusive"
+        verdicts.append(v)
         rows.append(dict(d=d, epsilon=e, epsilon_accountant=e_acc, algorithm=a, lower_bound=lb, hypothesis=hyp,
                          sup_mean=cis[best].estimate, sup_lo=cis[best].lo, bias=items[best][0]["bias"], verdict=v))
     return rows, verdicts
@@ -2826,10 +2836,11 @@ def _lb_measured(domain: str, decay: float, budget: str, seed: int, field: str, 
                  exact_violated: bool) -> tuple[list[dict], list[str]]:
     """The measured part of a lower-bound claim (:func:`_lb_runs`, then :func:`_lb_compare`), or nothing when an
     exact part already refutes the statement: the cells can only say holds or inconclusive (:func:`_lb_outcome`),
-    never move a violated verdict, so the runs are skipped there (the exact parts are computed first)."""
+    never move a violated verdict, so the runs are skipped there (the exact parts are computed first); and the runs
+    of the (d, ε) outside the hypothesis (at the accountant ε), which enter no verdict, are not made."""
     if exact_violated:
         return [], []
-    tasks, outs, acct = _lb_runs(domain, decay, budget, seed)
+    tasks, outs, acct = _lb_runs(domain, decay, budget, seed, applies=condition)
     return _lb_compare(tasks, outs, acct, field, lower_bound, condition)
 
 
