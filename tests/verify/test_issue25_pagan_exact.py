@@ -155,6 +155,36 @@ def test_algorithm3_unmutated_quick_holds_with_calibration_checked():
     assert out.verdict == "holds"
     assert out.numbers["calibration_points_sensitivity_exceeded"] == 0
     assert out.numbers["calibration_points_mismatched"] == 0
+    assert out.numbers["declared_mechanism_points_broken"] == 0
+    assert 0 < out.numbers["declared_mechanism_max_eps_ratio"] < 1
+
+
+def test_algorithm3_declared_mechanism_is_the_accounted_one_unmutated():
+    # per round std/change = T·√(log(T/δ))/ε at every ρ_t and n, so the T rounds compose into z = √T·√(log(T/δ))/ε
+    for n in pagan.ALG3_PRIVACY_NS:
+        x = pagan.alg3_declared_epsilon(10, 1.0, 1e-5, ns=(n,))
+        assert x["decided"] and x["z"] == pytest.approx(math.sqrt(5 * math.log(5 / 1e-5)), rel=1e-12)
+        assert x["eps_lo"] < 1.0
+    with pytest.raises(ValueError):
+        pagan.alg3_declared_epsilon(10, 1.0, 1e-5, ns=())
+
+
+@pytest.mark.parametrize("name, n", [("algorithm3_noise_variance:pow1.25", 100_000),
+                                     ("algorithm3_noise_variance:pow0.75", 10)])
+def test_algorithm3_declared_variance_with_a_wrong_power_is_refuted(name, n):
+    # the mutated std over the attained change depends on n (n^{-1/4} or n^{1/4}) and ρ_t: at some n of
+    # ALG3_PRIVACY_NS the declared mechanism's exact ε exceeds the promise (d = 10: ε = 1 for pow1.25, 0.1 for pow0.75)
+    m = _generic(A3, name)
+    with m.apply():
+        eps = 1.0 if name.endswith("pow1.25") else 0.1
+        x = pagan.alg3_declared_epsilon(10, eps, 1e-5)
+        assert x["decided"] and x["eps_lo"] > eps and x["n"] == n
+
+
+def test_algorithm3_declared_mechanism_refutes_the_claim():
+    out = _run_under(_claim(A3), _generic(A3, "algorithm3_noise_variance:pow0.75"))
+    assert out.verdict == "violated" and out.numbers["declared_mechanism_points_broken"] > 0
+    assert out.counterexample["exact_eps_lower"] > out.counterexample["epsilon"]
 
 
 # --------------------------------------------------------------------------------------
@@ -306,3 +336,53 @@ def test_proposition2_edge_holds_at_every_scale_and_catches_wrong_powers():
             assert pagan.prop2_edge((1.0,))[0] == "holds"  # σ = 1 alone (the earlier check) cannot see it
     with pytest.raises(ValueError):
         pagan.prop2_edge((0.0,))
+
+
+# --------------------------------------------------------------------------------------
+# the lower-bound claims: exact parts first; the runs are skipped where an exact part already refutes
+# --------------------------------------------------------------------------------------
+def test_theorem5_exact_refutation_skips_the_runs(monkeypatch):
+    def no_runs(*args, **kwargs):
+        raise AssertionError("the measured part ran although the exact part refutes")
+
+    monkeypatch.setattr(pagan, "_lb_runs", no_runs)
+    out = _run_under(_claim("pagan.theorem5"), _generic("pagan.theorem5", "theorem5_lower_bound:pow1.25"))
+    assert out.verdict == "violated" and out.counterexample["scale"] == 1e4
+    assert out.numbers["cells"] == 0 and out.evidence.startswith("the measured part was not run")
+    # unmutated, the exact parts hold and the runs are needed (here: refused, so the check cannot decide without them)
+    with pytest.raises(AssertionError, match="measured part ran"):
+        _claim("pagan.theorem5").check("quick", 0)
+
+
+# --------------------------------------------------------------------------------------
+# the rate claims (theorem1, theorem2, eq9, section3.2.box): an exact probe of the kernel's configuration
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("setting", ["pasan", "pagan", "pasan_box"])
+def test_rate_setting_probe_passes_unmutated_and_names_each_kernel_fault(setting):
+    assert pagan._rate_setting_departures(setting, "quick") == []
+    assert pagan._rate_setting_departures(setting, "full") == []
+    expected = {"stepsize*10": "stepsize 10 ×", "no-clipping": "not projected", "noise-cov-A": "noise multiplier",
+                "noise*3": "noise multiplier 3 ×"}
+    faults = {m.name: m for m in mutants.KERNEL_MUTANTS}
+    for name, phrase in expected.items():
+        with faults[name].apply():
+            found = pagan._rate_setting_departures(setting, "quick")
+        assert len(found) == 1 and phrase in found[0], (name, found)
+
+
+def test_lower_bound_runs_outside_the_hypothesis_are_not_made(monkeypatch):
+    ran = []
+
+    def fake_sweep(fn, tasks, label):
+        ran.extend(tasks)
+        return [{"excess": [1.0, 1.1, 0.9]} for _ in tasks]
+
+    monkeypatch.setattr(pagan, "_memo_sweep", fake_sweep)
+    inside = lambda d, e: d < 64  # noqa: E731
+    tasks, outs, acct = pagan._lb_runs("ball", 1.5, "quick", 0, applies=inside)
+    assert ran and all(t["d"] < 64 for t in ran) and len(ran) == sum(t["d"] < 64 for t in tasks) < len(tasks)
+    assert all((o is None) == (t["d"] >= 64) for t, o in zip(tasks, outs))
+    rows, verdicts = pagan._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: -1.0, inside)
+    assert {r["verdict"] for r in rows if r["d"] >= 64} == {"not applicable"} and set(verdicts) == {"holds"}
+    with pytest.raises(ValueError, match="not run"):  # a cell inside the hypothesis must have all its runs
+        pagan._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 0.5, lambda d, e: True)

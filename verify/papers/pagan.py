@@ -25,7 +25,7 @@ from verify import decide, stats
 from verify.audit import AUDIT_DELTA, AUDIT_EPSILON, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.mutants import Mutant, declare_equivalent, substituted
-from verify.privacy import Mechanism, gaussian_epsilon_interval, with_replacement_epsilon
+from verify.privacy import Mechanism, gaussian_epsilon_exact, gaussian_epsilon_interval, with_replacement_epsilon
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import claim_scope, sweep
 
@@ -1407,6 +1407,64 @@ def alg3_calibration(d: int, epsilon: float, delta: float, n: int = ALG3_CAL_N) 
                 noise_ok=bool(noise_gap <= tol), noise_gap=float(noise_gap))
 
 
+# The record counts at which the declared mechanism itself is accounted (the privacy promise is for every n; the
+# declared noise std over the attained change must not depend on n, ρ or d, and where a declared form makes it, the
+# worst n of these decides)
+ALG3_PRIVACY_NS = (10, ALG3_CAL_N, 100_000)
+
+
+def alg3_declared_epsilon(d: int, epsilon: float, delta: float, ns: Sequence[int] = ALG3_PRIVACY_NS) -> dict:
+    """The exact ε of the mechanism the statement declares, at every n of ``ns``: the declared T rounds, round t
+    adding Gaussian noise of the declared variance (theory.pagan.algorithm3_noise_variance at ρ_t, T, d, n, δ, ε;
+    r = 1) to a vector that one record moves by the attained ℓ₂ change ρ_t²√d/n (computed, as
+    :func:`alg3_calibration`).  Gaussian rounds compose exactly into one Gaussian with 1/z² = Σ_t 1/z_t² (z_t = std_t
+    over the change), whose ε is bracketed by verify.privacy.gaussian_epsilon_exact.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    epsilon, delta : float
+        The privacy parameters.
+    ns : sequence of int, optional
+        The record counts.
+
+    Returns
+    -------
+    dict
+        ``eps_lo`` and ``eps_hi`` (the bracket at the n with the largest lower end), ``n`` (that n), ``z`` (its
+        composed multiplier) and ``decided`` (False when the declared T is not a round count or a composed
+        multiplier is outside the accountant's range: nothing is accounted there).
+
+    Raises
+    ------
+    ValueError
+        When ``ns`` is empty.
+    """
+    if not ns:
+        raise ValueError("ns must name at least one record count")
+    nan = float("nan")
+    T_decl = alg3_declared_rounds(d)
+    if T_decl is None:
+        return dict(eps_lo=nan, eps_hi=nan, n=0, z=nan, decided=False)
+    e_var = tp.algorithm3_noise_variance()
+    worst = None
+    for n in ns:
+        inv_z2 = 0.0
+        for t in range(1, T_decl + 1):
+            rho = float(kernels.moments.truncation_level(1.0, t))
+            std = math.sqrt(float(_eval_free(e_var, rho=rho, d=d, n=n, T=T_decl, delta=delta, epsilon=epsilon)))
+            inv_z2 += (_alg3_round_change(rho, d, n) / std) ** 2
+        z = 1.0 / math.sqrt(inv_z2)
+        try:
+            lo, hi = gaussian_epsilon_exact(z, delta, 1)
+        except dpvalidate.InvalidParameter:
+            return dict(eps_lo=nan, eps_hi=nan, n=int(n), z=z, decided=False)
+        if worst is None or lo > worst["eps_lo"]:
+            worst = dict(eps_lo=float(lo), eps_hi=float(hi), n=int(n), z=z, decided=True)
+    return worst
+
+
 @claim(
     "pagan.algorithm3.privacy",
     kind="privacy",
@@ -1439,7 +1497,11 @@ def alg3_calibration(d: int, epsilon: float, delta: float, n: int = ALG3_CAL_N) 
     "records 0 vs one record at ρ_t: ρ_t²√d/n), else violated (counterexample); √(declared variance) and the declared "
     "multiplier times the attained change equal the run's noise std in rounding units, else inconclusive (the "
     "accountant would certify another mechanism). A declared T that is not a positive integer at some d is never "
-    "truncated: there is no mechanism of T rounds to account for, so that point is undecided (inconclusive).",
+    "truncated: there is no mechanism of T rounds to account for, so that point is undecided (inconclusive). "
+    "Also exact: the declared mechanism itself (declared T; round t adds the declared variance at ρ_t, r = 1, to a "
+    "vector one record moves by the attained ρ_t²√d/n) is accounted at n ∈ ALG3_PRIVACY_NS = (10, 1000, 1e5) (the "
+    "promise is for every n): its rounds compose exactly into one Gaussian (1/z² = Σ_t 1/z_t²) whose ε "
+    "(verify.privacy.gaussian_epsilon_exact) must not exceed the promise; if its lower end does, violated.",
 )
 def algorithm3(budget: str, seed: int) -> Outcome:
     g = ALG3_GRIDS[by_budget(budget, "quick", "full")]
@@ -1453,7 +1515,10 @@ def algorithm3(budget: str, seed: int) -> Outcome:
     cal = [(p, alg3_calibration(**p)) for p in points]
     sens_bad = [(p, c) for p, c in cal if not c["sensitivity_ok"]]
     cal_bad = [(p, c) for p, c in cal if not (c["rounds_ok"] and c["noise_ok"])]
-    verdict = "violated" if (broken or sens_bad) else ("inconclusive" if (unsure or cal_bad) else "holds")
+    # the declared mechanism itself (declared T and variance, attained change, per round ρ_t, several n): exact ε
+    decl = [(p, alg3_declared_epsilon(**p)) for p in points]
+    decl_bad = [(p, x) for p, x in decl if x["decided"] and x["eps_lo"] > p["epsilon"]]
+    verdict = "violated" if (broken or sens_bad or decl_bad) else ("inconclusive" if (unsure or cal_bad) else "holds")
     ratio = [float(r["eps_hi"]) / p["epsilon"] for p, r in zip(points, rows)]
     eps_levels = sorted(set(g["epsilon"]))
     ok_levels = [e for e in eps_levels
@@ -1466,7 +1531,10 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                "t1_max_eps_ratio": max(float(r["t1_eps_hi"]) / p["epsilon"] for p, r in zip(points, rows)),
                "calibration_points_sensitivity_exceeded": len(sens_bad), "calibration_points_mismatched": len(cal_bad),
                "calibration_max_noise_gap": max(c["noise_gap"] for _, c in cal),
-               "calibration_max_sensitivity_gap": max(c["sensitivity_gap"] for _, c in cal)}
+               "calibration_max_sensitivity_gap": max(c["sensitivity_gap"] for _, c in cal),
+               "declared_mechanism_points_broken": len(decl_bad),
+               "declared_mechanism_max_eps_ratio": max((x["eps_lo"] / p["epsilon"] for p, x in decl if x["decided"]),
+                                                       default=float("nan"))}
     counter = None
     if broken:
         p, r = min(broken, key=lambda pr: (pr[0]["d"], pr[0]["epsilon"], -pr[0]["delta"]))
@@ -1477,6 +1545,12 @@ def algorithm3(budget: str, seed: int) -> Outcome:
         counter = dict(p, n=ALG3_CAL_N, round=c["t"], attained_over_declared_sensitivity=1 + c["sensitivity_gap"],
                        reason="neighbouring datasets (all records 0; one record at ρ_t in every coordinate) move a "
                        "round's vector by more than the declared sensitivity")
+    elif decl_bad:
+        p, x = max(decl_bad, key=lambda px: px[1]["eps_lo"] / px[0]["epsilon"])
+        counter = dict(p, n=x["n"], rounds=alg3_declared_rounds(p["d"]), composed_noise_multiplier=x["z"],
+                       exact_eps_lower=x["eps_lo"], exact_eps_upper=x["eps_hi"],
+                       reason="the declared mechanism (declared T and per-round variance at ρ_t, r = 1, over the "
+                       "attained change ρ_t²√d/n) has an exact ε above the promise at this n")
     evidence = (f"{len(broken)}/{len(points)} (d, ε, δ) points where even the optimistic PLD ε exceeds the promise, "
                 f"{len(unsure)} undecided; worst accountant/promised ε = {np.nanmax(ratio):.3f}; the promise holds at "
                 f"every grid point only for ε ≤ {largest_ok if largest_ok else 'none'}"
@@ -1494,7 +1568,10 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                    + (f"; the declared rounds or noise differ from the run at {len(cal_bad)} points (T declared "
                       f"{cal_bad[0][1]['rounds_declared']} vs run {cal_bad[0][1]['rounds_run']}, noise gap "
                       f"{cal_bad[0][1]['noise_gap']:.3g}), so the accounted mechanism is not Algorithm 3" if cal_bad
-                      else "; declared rounds and noise std are those run")))
+                      else "; declared rounds and noise std are those run"))
+                + (f"; the declared mechanism (declared T and variance at ρ_t, r = 1) accounted exactly at n ∈ "
+                   f"{list(ALG3_PRIVACY_NS)}: its ε exceeds the promise at {len(decl_bad)}/{len(points)} points "
+                   f"(largest exact ε/promised {figures['declared_mechanism_max_eps_ratio']:.3g})"))
     series = []
     for dl in g["delta"]:
         for d in g["d"]:
@@ -2136,6 +2213,11 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
         if not large_ok:
             verdict = "violated"
             counter = dict(counter or {}, large_p_limit_minus_form=str(gap))
+    # the runs must be the stated algorithm with its theorem's prescription (exact probe of the kernel's
+    # configuration, no runs): if not, a holds is not established and an undecided check gets no verdict
+    departures = _rate_setting_departures(setting, budget)
+    figures["mechanism_departures"] = len(departures)
+    verdict, evidence = decide.after_probe("; ".join(departures), f"pagan {name}", verdict, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=counter, plots=[Figure(name, title, panels)], decisions=decisions)
 
@@ -2151,7 +2233,10 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
     theory=(tp.theorem1_bound, tp.theorem1_radius, tp.theorem1_large_p),
     notes=_RATE_NOTES + " Setting: unit ℓ₂ ball, C_jj = σ_j^(-1) (§3.2). "
     "Exact part: the large-p form (eq. (5)/(6)) must be the bound's p → ∞ limit (SymPy limit and simplify; "
-    "violated otherwise, whatever the runs).",
+    "violated otherwise, whatever the runs)."
+    " Probe (exact, no runs): the kernel's configuration at the base point must keep the prescribed α, "
+    "project onto A and draw noise with whitened multiplier √(log(1/δ))/ε (_rate_setting_departures); if it "
+    "does not, a holds is not established and an undecided check gets no verdict (decide.after_probe).",
 )
 def theorem1(budget: str, seed: int) -> Outcome:
     return _rate_outcome("pasan", "bound", budget, seed, "theorem1",
@@ -2169,7 +2254,10 @@ def theorem1(budget: str, seed: int) -> Outcome:
     theory=(tp.theorem2_bound, tp.theorem2_radius, tp.theorem2_large_p),
     notes=_RATE_NOTES + " Setting: X∞ = [−1,1]^d, C_jj = σ_j^(-4/3) (§3.2). "
     "Exact part: the large-p form (eq. (5)/(6)) must be the bound's p → ∞ limit (SymPy limit and simplify; "
-    "violated otherwise, whatever the runs).",
+    "violated otherwise, whatever the runs)."
+    " Probe (exact, no runs): the kernel's configuration at the base point must keep the prescribed α, "
+    "project onto A and draw noise with whitened multiplier √(log(1/δ))/ε (_rate_setting_departures); if it "
+    "does not, a holds is not established and an undecided check gets no verdict (decide.after_probe).",
 )
 def theorem2(budget: str, seed: int) -> Outcome:
     return _rate_outcome("pagan", "bound", budget, seed, "theorem2",
@@ -2200,6 +2288,22 @@ def _rate_mechanism_faults(algorithm: str, d: int, decay: float, epsilon: float,
     return found
 
 
+def _rate_setting_departures(setting: str, budget: str) -> list[str]:
+    """:func:`_rate_mechanism_faults` at the base point of a rate sweep (RATE_GRIDS) for one of RATE_SETTINGS: the
+    prescription of Theorem 1 (PASAN, α = diam₂ of its domain) or Theorem 2 (PAGAN, α = diam∞), b = rate_batch(n),
+    T = c n²/b², the setting's geometry C.  A kernel fault acts at every point of the sweep, so one exact probe (no
+    runs) says whether the runs are the stated mechanism; returns the departures found (empty: they are)."""
+    algorithm, domain, geometry = RATE_SETTINGS[setting]
+    base = RATE_GRIDS[by_budget(budget, "quick", "full")]["base"]
+    n, d = int(base["n"]), int(base["d"])
+    b0 = rate_batch(n)
+    C = _geometry(kernels.pagan_problems.power_law_sigma(d, RATE_DECAY), geometry)
+    diams = domain_diameters(domain, C)
+    alpha = diams["diam2"] if algorithm == "pasan" else diams["diam_inf"]
+    return _rate_mechanism_faults(algorithm, d, RATE_DECAY, float(base["epsilon"]), RATE_DELTA,
+                                  lemma31_steps(base["c"], n, b0), b0, alpha, C)
+
+
 _MECHANISM_INCONCLUSIVE = ("the kernel does not implement the stated mechanism ({}; exact check of its "
                            "configuration, no runs), so the runs are no evidence about the statement: inconclusive")
 
@@ -2214,7 +2318,10 @@ _MECHANISM_INCONCLUSIVE = ("the kernel does not implement the stated mechanism (
     notes=_RATE_NOTES + " The runs are theorem1's (unit ball, C_jj = σ_j^(-1)); only the closed form differs. The "
     "form tested is eq. (9) as stated: it drops Theorem 1's factor (nε)^{1/p}·(…)^{1/p} (p = log d), which is "
     "bounded only while nε ≤ poly(d); on the planted data the ratio to it can grow with n where the ratio to "
-    "Theorem 1 stays flat.",
+    "Theorem 1 stays flat."
+    " Probe (exact, no runs): the kernel's configuration at the base point must keep the prescribed α, "
+    "project onto A and draw noise with whitened multiplier √(log(1/δ))/ε (_rate_setting_departures); if it "
+    "does not, a holds is not established and an undecided check gets no verdict (decide.after_probe).",
 )
 def eq9(budget: str, seed: int) -> Outcome:
     return _rate_outcome("pasan", "rate", budget, seed, "eq9",
@@ -2664,9 +2771,17 @@ def _lb_task(algorithm: str, domain: str, decay: float, n: int, d: int, epsilon:
             "zbar_l2": float(np.linalg.norm(zbar))}
 
 
-def _lb_runs(domain: str, decay: float, budget: str, seed: int) -> tuple[list[dict], list[dict], dict]:
-    """Every algorithm on every hard instance of the grid; and the accountant ε of the runs (per nominal ε)."""
+def _lb_runs(domain: str, decay: float, budget: str, seed: int,
+             applies=None) -> tuple[list[dict], list[dict | None], dict]:
+    """Every algorithm on every hard instance of the grid; and the accountant ε of the runs (per nominal ε).  With
+    ``applies`` (d, accountant ε) -> bool, the tasks of the (d, ε) where it is False are not run (their output is
+    None): a cell outside the hypothesis enters no verdict (:func:`_lb_compare`)."""
     g = LB_GRIDS[by_budget(budget, "quick", "full")]
+    steps = lemma31_steps(RATE_C, LB_N, LB_BATCH)
+    acct = {}
+    for e in g["epsilon"]:
+        z = float(numeric(tp.noise_multiplier())(epsilon=e, delta=LB_DELTA))
+        acct[e] = float(with_replacement_epsilon(LB_N, LB_BATCH, z, steps, LB_DELTA))
     tasks = []
     for d in g["d"]:
         for e in g["epsilon"]:
@@ -2678,12 +2793,9 @@ def _lb_runs(domain: str, decay: float, budget: str, seed: int) -> tuple[list[di
                                           seed=child_seed(seed, "pagan.proposition1.d3", "run", d, int(1000 * e),
                                                           bi, k, ai),
                                           data_seed=child_seed(seed, "pagan.proposition1.d3", "data", d, bi, k)))
-    outs = _memo_sweep(_lb_task, tasks, f"pagan lower bounds on {domain}")
-    steps = lemma31_steps(RATE_C, LB_N, LB_BATCH)
-    acct = {}
-    for e in g["epsilon"]:
-        z = float(numeric(tp.noise_multiplier())(epsilon=e, delta=LB_DELTA))
-        acct[e] = float(with_replacement_epsilon(LB_N, LB_BATCH, z, steps, LB_DELTA))
+    keep = [applies is None or bool(applies(t["d"], acct[t["epsilon"]])) for t in tasks]
+    ran = iter(_memo_sweep(_lb_task, [t for t, k in zip(tasks, keep) if k], f"pagan lower bounds on {domain}"))
+    outs = [next(ran) if k else None for k in keep]
     return tasks, outs, acct
 
 
@@ -2700,19 +2812,36 @@ def _lb_compare(tasks, outs, acct, field: str, lower_bound, condition) -> tuple[
         cells.setdefault((t["d"], t["epsilon"], t["algorithm"]), []).append((t, o))
     rows, verdicts = [], []
     for (d, e, a), items in sorted(cells.items()):
-        level = 1 - 0.05 / len(items)
-        cis = [stats.mean_ci(np.asarray(o[field], dtype=float), level=level) for _, o in items]
-        best = max(range(len(items)), key=lambda i: cis[i].lo)
         e_acc = acct[e]
         sigma = kernels.pagan_problems.power_law_sigma(d, items[0][0]["decay"])
         lb = lower_bound(d, e_acc, sigma)
-        hyp = condition(d, e_acc)
-        v = ("holds" if cis[best].lo >= lb else "inconclusive") if hyp else "not applicable"
-        if hyp:
-            verdicts.append(v)
+        hyp = bool(condition(d, e_acc))
+        if not hyp:  # outside the hypothesis: no verdict (its runs may have been skipped, see _lb_runs)
+            rows.append(dict(d=d, epsilon=e, epsilon_accountant=e_acc, algorithm=a, lower_bound=lb, hypothesis=hyp,
+                             sup_mean=math.nan, sup_lo=math.nan, bias=math.nan, verdict="not applicable"))
+            continue
+        if any(o is None for _, o in items):
+            raise ValueError(f"a cell inside the hypothesis (d={d}, ε={e}, {a}) has tasks that were not run")
+        level = 1 - 0.05 / len(items)
+        cis = [stats.mean_ci(np.asarray(o[field], dtype=float), level=level) for _, o in items]
+        best = max(range(len(items)), key=lambda i: cis[i].lo)
+        v = "holds" if cis[best].lo >= lb else "inconclusive"
+        verdicts.append(v)
         rows.append(dict(d=d, epsilon=e, epsilon_accountant=e_acc, algorithm=a, lower_bound=lb, hypothesis=hyp,
                          sup_mean=cis[best].estimate, sup_lo=cis[best].lo, bias=items[best][0]["bias"], verdict=v))
     return rows, verdicts
+
+
+def _lb_measured(domain: str, decay: float, budget: str, seed: int, field: str, lower_bound, condition,
+                 exact_violated: bool) -> tuple[list[dict], list[str]]:
+    """The measured part of a lower-bound claim (:func:`_lb_runs`, then :func:`_lb_compare`), or nothing when an
+    exact part already refutes the statement: the cells can only say holds or inconclusive (:func:`_lb_outcome`),
+    never move a violated verdict, so the runs are skipped there (the exact parts are computed first); and the runs
+    of the (d, ε) outside the hypothesis (at the accountant ε), which enter no verdict, are not made."""
+    if exact_violated:
+        return [], []
+    tasks, outs, acct = _lb_runs(domain, decay, budget, seed, applies=condition)
+    return _lb_compare(tasks, outs, acct, field, lower_bound, condition)
 
 
 def _lb_edge(lower_bound, condition, trivial_max, dims=range(1, 11)) -> tuple[str, dict | None, int, list]:
@@ -2764,11 +2893,15 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
         figures[f"sup_over_bound_{r['algorithm']}_d{r['d']}_eps{r['epsilon']:g}"] = r["sup_lo"] / r["lower_bound"]
     if extra:
         figures.update(extra)
-    evidence = (f"{held}/{len(applicable)} (d, ε, algorithm) cells where the hypothesis holds show sup_S E ≥ bound "
-                "(lower 95% CI, bound at the accountant ε ∈ "
-                f"{{{', '.join(f'{e:.3g}' for e in sorted({r['epsilon_accountant'] for r in rows}))}}}); "
-                f"smallest lower-CI/bound {figures['min_sup_over_bound']:.3g}; "
-                f"{len(rows) - len(applicable)} cells outside the hypothesis")
+    if rows:
+        evidence = (f"{held}/{len(applicable)} (d, ε, algorithm) cells where the hypothesis holds show sup_S E ≥ bound "
+                    "(lower 95% CI, bound at the accountant ε ∈ "
+                    f"{{{', '.join(f'{e:.3g}' for e in sorted({r['epsilon_accountant'] for r in rows}))}}}); "
+                    f"smallest lower-CI/bound {figures['min_sup_over_bound']:.3g}; "
+                    f"{len(rows) - len(applicable)} cells outside the hypothesis")
+    else:
+        evidence = ("the measured part was not run (an exact part refutes the statement, and the cells can only show "
+                    "holds or inconclusive)")
     if edge_ex:
         evidence += (f"; but the bound exceeds the largest possible value at d={edge_ex['d']}, σ={edge_ex['sigma']}, "
                      f"nε={edge_ex['epsilon']:.3g}: bound {edge_ex['lower_bound']:.3g} "
@@ -2945,11 +3078,10 @@ def _edge_reason(ex: dict) -> str:
     "bound is evaluated at the accountant ε of the runs (sampling with replacement, PLD).",
 )
 def proposition1_d3(budget: str, seed: int) -> Outcome:
-    tasks, outs, acct = _lb_runs("box", 1.5, budget, seed)
-    cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
-    rows, verdicts = _lb_compare(tasks, outs, acct, "sign_error", lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg),
-                                 cond)
     edge = _lb_edge_scaled(_prop1_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11))
+    cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
+    rows, verdicts = _lb_measured("box", 1.5, budget, seed, "sign_error",
+                                  lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg), cond, edge[0] == "violated")
     return _lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)", "sign_error", rows, verdicts,
                        edge)
 
@@ -3030,9 +3162,6 @@ declare_equivalent("pagan.theorem3.floor", "theorem3_lower:pow1.25", "only weake
     "ratio_limit_in_n), and measured: PAGAN-opt's largest risk over the instances over the lower bound, against d.",
 )
 def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
-    tasks, outs, acct = _lb_runs("box", 1.5, budget, seed)
-    cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
-    rows, verdicts = _lb_compare(tasks, outs, acct, "excess", lambda d, e, sg: _box_lb_ne(d, LB_N * e, sg), cond)
     edge = _lb_edge_scaled(_box_lb_ne, _box_condition, lambda sg: 2.0 * float(np.sum(sg)), dims=range(3, 11))
     ratio = tp.upper_lower_ratio_box()
     lim = sp.limit(ratio / sp.log(tp.d) ** sp.Rational(7, 2), tp.d, sp.oo)
@@ -3040,6 +3169,9 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
     # a polylog(d) factor is one factor for every n: the ratio must neither blow up nor vanish as n grows at fixed
     # d (where the hypothesis √d·log d ≤ nε only gets easier)
     polylog_ok = bool(lim.is_finite and lim > 0 and n_lim.is_finite and n_lim.is_positive)
+    cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
+    rows, verdicts = _lb_measured("box", 1.5, budget, seed, "excess", lambda d, e, sg: _box_lb_ne(d, LB_N * e, sg),
+                                  cond, edge[0] == "violated" or not polylog_ok)
     sel = sorted([r for r in rows if r["algorithm"] == "pagan_opt" and r["hypothesis"]], key=lambda r: r["d"])
     ds_ = [r["d"] for r in sel]
     extra = {"closed_form_ratio_limit_over_log^3.5": float(lim) if lim.is_number else math.nan,
@@ -3157,12 +3289,12 @@ def prop2_edge(scales: Sequence[float] = PROP2_EDGE_SCALES) -> tuple[str, dict |
     "Upper/lower: log(d/δ)·log d exactly.",
 )
 def theorem5(budget: str, seed: int) -> Outcome:
-    tasks, outs, acct = _lb_runs("ball", 1.5, budget, seed)
-    rows, verdicts = _lb_compare(tasks, outs, acct, "excess", lambda d, e, sg: _thm5_lb_ne(d, LB_N * e, sg),
-                                 lambda d, e: _thm5_condition(d, LB_N * e))
     edge = _lb_edge_scaled(_thm5_lb_ne, _thm5_condition, lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))))
     ratio = tp.upper_lower_ratio_ball()
     lim = sp.limit(ratio / sp.log(tp.d) ** 2, tp.d, sp.oo)
+    rows, verdicts = _lb_measured("ball", 1.5, budget, seed, "excess", lambda d, e, sg: _thm5_lb_ne(d, LB_N * e, sg),
+                                  lambda d, e: _thm5_condition(d, LB_N * e),
+                                  edge[0] == "violated" or not (lim.is_finite and lim > 0))
     out = _lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
                       verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge)
     return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
@@ -3621,7 +3753,11 @@ BOX_DIMS_FULL = RATE_GRIDS["full"]["axes"]["d"]
     "bound comparison the statement quotes is checked exactly too (violated if it fails, whatever the runs): that "
     "ratio is ≥ 1 at every d swept (PAGAN's bound the lower; within rounding) and, for σ_j = j^{-3/2}, ratio · "
     "log^{3/2} d/√d has a finite positive limit (SymPy; PASAN √d, PAGAN poly(log d)). A larger ratio only weakens "
-    "that part (weaker_if).",
+    "that part (weaker_if)."
+    " Probe (exact, no runs): both kernels' configurations (PAGAN; PASAN on the box) at the base point must keep "
+    "the prescribed α, project onto A and draw noise with whitened multiplier √(log(1/δ))/ε "
+    "(_rate_setting_departures); if it does not, a holds is not established and an undecided check gets no "
+    "verdict (decide.after_probe).",
 )
 def section3_2_box(budget: str, seed: int) -> Outcome:
     pag_tasks = rate_tasks("pagan", budget, seed, axes=("d",))
@@ -3653,6 +3789,9 @@ def section3_2_box(budget: str, seed: int) -> Outcome:
     lim_ok = bool(lim.is_finite and lim.is_positive)
     numbers["bound_ratio_limit_times_log_1.5_over_sqrt_d"] = float(lim) if lim.is_finite else float("inf")
     verdict = decide.combine(decisions) if not bound_low and lim_ok else "violated"
+    # both runs must be the stated algorithms with their theorems' prescriptions (exact probe, no runs)
+    departures = [f"{s_}: {x}" for s_ in ("pagan", "pasan_box") for x in _rate_setting_departures(s_, budget)]
+    numbers["mechanism_departures"] = len(departures)
     order = sorted(decisions, key=lambda d_: {"violated": 0, "inconclusive": 1, "holds": 2}[str(d_.verdict)])
     n_holds = sum(str(d_.verdict) == "holds" for d_ in decisions)
     evidence = (f"bounds (exact): PASAN/PAGAN rate-factor ratio ≥ 1 at {len(ds) - len(bound_low)}/{len(ds)} d, "
@@ -3664,6 +3803,7 @@ def section3_2_box(budget: str, seed: int) -> Outcome:
                 + ", ".join(f"d={d}: {m:.3g} ({p_:.3g})" for d, m, p_ in zip(ds, meas, pred)))
     if verdict == "inconclusive" and budget == "quick":
         evidence += " (--budget full runs 12 datasets per d and d up to 300)"
+    verdict, evidence = decide.after_probe("; ".join(departures), "pagan section3.2.box", verdict, evidence)
     counter = None
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if str(d_.verdict) == "violated"}
