@@ -410,3 +410,33 @@ def _rows_combination_overload(out, mat, idx, coef, count):
         def impl(out, mat, idx, coef, count):
             rows_combination_scalar(out, mat, idx, coef, count)
     return impl
+
+
+# --------------------------------------------------------------------------------------
+# One Generator object for many seeded trials
+# --------------------------------------------------------------------------------------
+def reseeded_generators(children):
+    """For each ``SeedSequence`` in ``children``, a Generator that draws exactly ``np.random.default_rng(child)``'s
+    stream: the same Generator object every time, its PCG64 state replaced by a fresh ``PCG64(child)``'s.
+
+    A jitted loop that takes a Generator unboxes its bit generator's ``ctypes`` interface, which NumPy builds on
+    the first access to a new bit generator (ctypes function types and casts: ~15 µs, more than many short trials
+    take to run).  The object here keeps its interface, and the state copied in is all of a PCG64's state
+    (``state``, ``inc`` and the buffered 32-bit half), so every draw is the same.  Use each one before taking the
+    next: the next replaces its state.
+
+    Parameters
+    ----------
+    children : iterable of numpy.random.SeedSequence
+        One per trial (e.g. ``SeedSequence(seed).spawn(trials)``).
+
+    Returns
+    -------
+    iterator of numpy.random.Generator
+        The one object, once per child, seeded as ``default_rng(child)``.
+    """
+    bit_gen = np.random.PCG64(0)
+    rng = np.random.Generator(bit_gen)
+    for child in children:
+        bit_gen.state = np.random.PCG64(child).state
+        yield rng
