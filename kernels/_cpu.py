@@ -430,9 +430,9 @@ def reseeded_generators(children):
     children : iterable of numpy.random.SeedSequence
         One per trial (e.g. ``SeedSequence(seed).spawn(trials)``).
 
-    Returns
-    -------
-    iterator of numpy.random.Generator
+    Yields
+    ------
+    numpy.random.Generator
         The one object, once per child, seeded as ``default_rng(child)``.
     """
     bit_gen = np.random.PCG64(0)
