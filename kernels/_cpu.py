@@ -1,4 +1,5 @@
-"""The shared helpers compiled for the CPU (inlined into the kernels that call them)."""
+"""The shared helpers compiled for the CPU (inlined into the kernels that call them, except the per-step
+projections and ``rows_combination``: see ``_called``)."""
 
 import numpy as np
 from llvmlite import ir
@@ -14,9 +15,21 @@ shrink_mu = cpu.shrink_mu
 project_ellipsoid = cpu.project_ellipsoid
 clip_factor = cpu.clip_factor
 dot_scalar = cpu.dot  # the shared source compiled as written (the reference for :func:`dot`)
-project_box = cpu.project_box
-project_ball_euclidean = cpu.project_ball_euclidean
-project_ball_hnorm = cpu.project_ball_hnorm
+
+
+# The projections a loop runs once per step are compiled as functions the kernel calls, not inlined.  Inlined (at
+# Numba's IR level), each array argument is bound to a new variable: a reference taken and released per call, an
+# atomic increment and decrement of the array's meminfo (two full memory barriers on x86), which Numba's
+# reference-count pruning left in place once LLVM had merged the blocks around them -- in PAGAN's loop at d = 4 the
+# barriers of these calls and of ``rows_combination`` took about a third of the time.  A called function borrows its
+# arguments (its own entry/exit references are pruned), and runs the same operations: the same bits.
+def _called(helper):
+    return njit(nogil=True, cache=False)(helper.py_func)
+
+
+project_box = _called(cpu.project_box)
+project_ball_euclidean = _called(cpu.project_ball_euclidean)
+project_ball_hnorm = _called(cpu.project_ball_hnorm)
 adp_scales = cpu.adp_scales
 adam_coordinate = cpu.adam_coordinate
 
@@ -388,7 +401,7 @@ def rows_combination(out, mat, idx, coef, count):
                             np.asarray(coef, np.float64), int(count))
 
 
-@overload(rows_combination, inline="always")
+@overload(rows_combination, inline="never")  # a call, not inlined: see _called above
 def _rows_combination_overload(out, mat, idx, coef, count):
     if _rows_vectorisable(out, mat, idx, coef, count):
         def impl(out, mat, idx, coef, count):
@@ -397,3 +410,33 @@ def _rows_combination_overload(out, mat, idx, coef, count):
         def impl(out, mat, idx, coef, count):
             rows_combination_scalar(out, mat, idx, coef, count)
     return impl
+
+
+# --------------------------------------------------------------------------------------
+# One Generator object for many seeded trials
+# --------------------------------------------------------------------------------------
+def reseeded_generators(children):
+    """For each ``SeedSequence`` in ``children``, a Generator that draws exactly ``np.random.default_rng(child)``'s
+    stream: the same Generator object every time, its PCG64 state replaced by a fresh ``PCG64(child)``'s.
+
+    A jitted loop that takes a Generator unboxes its bit generator's ``ctypes`` interface, which NumPy builds on
+    the first access to a new bit generator (ctypes function types and casts: ~15 µs, more than many short trials
+    take to run).  The object here keeps its interface, and the state copied in is all of a PCG64's state
+    (``state``, ``inc`` and the buffered 32-bit half), so every draw is the same.  Use each one before taking the
+    next: the next replaces its state.
+
+    Parameters
+    ----------
+    children : iterable of numpy.random.SeedSequence
+        One per trial (e.g. ``SeedSequence(seed).spawn(trials)``).
+
+    Yields
+    ------
+    numpy.random.Generator
+        The one object, once per child, seeded as ``default_rng(child)``.
+    """
+    bit_gen = np.random.PCG64(0)
+    rng = np.random.Generator(bit_gen)
+    for child in children:
+        bit_gen.state = np.random.PCG64(child).state
+        yield rng

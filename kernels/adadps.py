@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 import dpvalidate as V
-from kernels import faults
+from kernels import _cpu, faults
 from kernels.adadps_problems import (  # noqa: F401  (the problems are part of this module's API)
     LOSSES,
     GLMProblem,
@@ -516,8 +516,8 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     grad_avg = np.zeros(trials)
     prm = CentralParams(kind, code, lr, clip, noise_scale, batch_size, samp, beta1, beta2, eps_a, b_pub,
                         bool(harmonic_beta2), bool(lr_decay), steps)
-    for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
-        rng = np.random.default_rng(s)
+    children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
+    for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
         out_w[k] = w0
         cf = np.zeros(1)
         tr = np.zeros(1)
@@ -637,8 +637,8 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
     out_w = np.empty((trials, problem.d))
     prm = FedParams(LOSSES[problem.loss], server_lr, local_lr, local_steps, local_batch, clip, sigma, users_per_round,
                     samp, bool(device_noise), rounds, server_opt, sb1, sb2, tau)
-    for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
-        rng = np.random.default_rng(s)
+    children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
+    for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
         out_w[k] = w0
         _fed_loop(problem.features, problem.labels, problem.user_ptr, A, prm, rng, log_steps, out_l[k], out_w[k])
     V.finite_output("local_lr, server_lr, sigma, w0, side_info", out_l, out_w)

@@ -256,8 +256,8 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     seed = V.integer("seed", seed, 0)
     out_g = np.empty((trials, log_steps.size))
     out_t = np.empty((trials, problem.d))
-    for k, s in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
-        rng = np.random.default_rng(s)
+    children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
+    for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
         _adp_loop(problem.features, problem.labels, np.zeros(problem.d), prm, rng, log_steps, out_g[k], out_t[k])
     V.finite_output("eta, sigma, a, c, b0, nu, C", out_g, out_t)
     return {"steps": log_steps, "grad_norm2": out_g, "theta": out_t}

@@ -1607,8 +1607,8 @@ def constant_signal_vhat(signal, noise_std: float, beta2: float, steps: int, *, 
     V.memory("trials, signal", trials, signal.size)
     neg = np.zeros(steps, dtype=np.int64)
     vh = np.empty((trials, signal.size))
-    for k, ss in enumerate(np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)):
-        _const_signal_vhat(signal, noise_std, b2, steps, 0 if mode == "bias_correction" else 1,
-                           np.random.default_rng(ss), neg, vh[k])
+    children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
+    for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
+        _const_signal_vhat(signal, noise_std, b2, steps, 0 if mode == "bias_correction" else 1, rng, neg, vh[k])
     V.finite_output("signal, noise_std", vh)
     return {"vhat": vh, "neg_frac": neg / (trials * signal.size)}

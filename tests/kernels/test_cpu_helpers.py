@@ -111,3 +111,26 @@ def test_rows_combination_gives_the_bits_of_the_record_loop(d):
         _rc_fast(a, mat, idx, coef, count)
         _rc_loop(b, mat, idx, coef, count)
         assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b)), (d, seed)
+
+
+
+def test_reseeded_generators_draw_the_default_rng_streams():
+    """One object, reseeded per child, draws what ``default_rng(child)`` draws (jitted from its bit generator, as the
+    kernels do, and in NumPy: integers, normals, binomials, uniforms), even after the previous child left a 32-bit
+    half buffered; and it is one object (the point: its ctypes interface is kept)."""
+    children = np.random.SeedSequence(2025).spawn(5)
+
+    def draws(rng):
+        ints, normals = np.empty(30, dtype=np.int64), np.empty(30)
+        _bitgen_draws(rng, 7, ints.size, ints, normals)
+        return ints, normals, rng.integers(0, 2**20, size=5), rng.binomial(50, 0.3, size=5), rng.random(3)
+
+    got, objects = [], set()
+    for rng in _cpu.reseeded_generators(children):
+        objects.add(id(rng))
+        got.append(draws(rng))
+        rng.integers(0, 3)  # leaves a 32-bit half buffered, which the next child must not see
+    assert len(objects) == 1 and len(got) == len(children)
+    for child, mine in zip(children, got):
+        want = draws(np.random.default_rng(child))
+        assert all(np.array_equal(a, b) for a, b in zip(mine, want))

@@ -62,6 +62,24 @@ def test_theorem1_bracket_is_a_bracket():
     assert s["eps_at_sigma"] <= 0.05 < dp_sgd_epsilon(0.01, s["sigma"] * 0.99, 1000, 1e-5, "rdp")
 
 
+def test_theorem1_search_computes_each_sigma_once_and_its_answer_eps_fresh(monkeypatch):
+    """The σ search keeps the ε of each σ it tried: the PLD accountant runs once per distinct σ, and the ε returned
+    for the answer is what a fresh accountant call gives (the same float)."""
+    calls = []
+    real = va._pld_subsampled_epsilon
+
+    def counted(q, sigma, T, delta, vdi, pessimistic):
+        calls.append(sigma)
+        return real(q, sigma, T, delta, vdi, pessimistic)
+
+    monkeypatch.setattr(va, "_pld_subsampled_epsilon", counted)
+    q, T, eps = 0.1, 10, 0.1  # a short search (≈0.1 s): 10% precision
+    s = va._sigma_for_epsilon(q, T, eps, 1e-5, "pld_upper", rel=0.1)
+    assert calls and len(calls) == len(set(calls)) and s["sigma"] in calls
+    vdi = va.T1_VDI_FRACTION * eps / T
+    assert s["eps_at_sigma"] == real(q, s["sigma"], T, 1e-5, vdi, True) <= eps
+
+
 # --- Theorem 2 ---------------------------------------------------------------------------------
 def test_theorem2_holds_on_a_problem_where_assumption3_holds(quick):
     """On collinear_regression Assumption 3 holds on every step with the measured a (≥ the design bound 1/16),

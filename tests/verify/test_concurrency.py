@@ -104,3 +104,33 @@ def test_a_task_another_worker_is_computing_is_read_from_the_cache_not_computed_
     assert r.computed == 1 and r.reused == 1
     for out, t in zip(outs, tasks):
         np.testing.assert_array_equal(out["x"], _toy_task(**t)["x"])
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_claims_that_ask_for_the_same_tasks_sweep_them_in_one_scope(monkeypatch):
+    """figure6.fedadam's AdaDPS runs are adadps.figure6's tasks and corollary 3's runs serve two claims: they are
+    swept in one claim's scope (one cache folder, one key), so worker processes of a ledger compute them once.
+    The sweep is stopped at its first call (nothing runs)."""
+    from verify import runner
+    from verify.papers import adadps as va
+    from verify.papers import noisy_adagrad as vn
+
+    scopes = []
+
+    def first_sweep(fn, tasks, label=""):
+        scopes.append(runner._claim_id.get())
+        raise _Stop
+
+    cases = ((va, lambda: va.figure6_fedadam("quick", 0), "adadps.figure6"),
+             (vn, lambda: vn._cor3_runs.__wrapped__("quick", 0), "noisy_adagrad.corollary3.algorithm1"))
+    for module, call, want in cases:
+        monkeypatch.setattr(module, "sweep", first_sweep)
+        with runner.claim_scope("some.other.claim"):
+            try:
+                call()
+            except _Stop:
+                pass
+        assert scopes.pop() == want

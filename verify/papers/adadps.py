@@ -29,7 +29,7 @@ from verify.exact import EPS, random_search
 from verify.mutants import Mutant, declare_equivalent, kernel_mutant, substituted
 from verify.privacy import NeighboringRelation, calibrate_multiplier, dp_sgd_epsilon, epsilon_of
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
-from verify.runner import sweep
+from verify.runner import claim_scope, sweep
 
 PAPER_LR_GRID = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)  # App. B
 PAPER_CLIP_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0)  # App. B
@@ -188,11 +188,17 @@ def _sigma_for_epsilon(q: float, T: int, epsilon: float, delta: float, accountan
     """
 
     vdi = T1_VDI_FRACTION * epsilon / T
+    seen: dict[float, float] = {}  # σ -> ε of this search: the answer's ε below was already computed by the search
 
     def eps(s: float) -> float:
+        if s in seen:
+            return seen[s]
         if accountant == "rdp":
-            return dp_sgd_epsilon(q, s, T, delta, "rdp")
-        return _pld_subsampled_epsilon(q, s, T, delta, vdi, accountant == "pld_upper")
+            e = dp_sgd_epsilon(q, s, T, delta, "rdp")
+        else:
+            e = _pld_subsampled_epsilon(q, s, T, delta, vdi, accountant == "pld_upper")
+        seen[s] = e
+        return e
 
     try:
         sigma = calibrate_multiplier(eps, epsilon, guess=hi, rel=rel, z_min=lo, z_max=T1_SIGMA_CAP)
@@ -3138,18 +3144,21 @@ def figure6_fedadam(budget: str, seed: int) -> Outcome:
     base = dict(problem_kw=g["problem"], sigma=FED_SIGMA, users_per_round=g["per_round"], rounds=g["rounds"],
                 local_steps=g["local_steps"], local_batch=g["local_batch"])
     grid = [dict(local_lr=lr, clip=c) for lr in g["lrs"] for c in g["clips"]]
-    # figure6's seeds (its AdaDPS tuning runs are shared through the task cache)
+    # figure6's seeds: its AdaDPS tuning runs and run are the same tasks, swept in figure6's scope (one cache folder,
+    # one key) so that they are computed once per ledger even when the two claims run in different worker processes
     tune_seed, run_seed = child_seed(seed, "adadps.figure6", "tune"), child_seed(seed, "adadps.figure6", "run")
-    res = sweep(_fed_task, [dict(base, side_info="frequency", trials=g["tune_trials"], seed=tune_seed, **p)
-                            for p in grid], "adadps.figure6.fedadam tune adadps")
+    with claim_scope("adadps.figure6"):
+        res = sweep(_fed_task, [dict(base, side_info="frequency", trials=g["tune_trials"], seed=tune_seed, **p)
+                                for p in grid], "adadps.figure6.fedadam tune adadps")
     chosen = {"adadps": grid[int(np.argmax([float(np.mean(r["val_acc"])) for r in res]))]}
     ga = FEDADAM_GRIDS[key]
     agrid = [dict(local_lr=lr, clip=c, server_lr=s) for lr in ga["lrs"] for c in ga["clips"] for s in ga["server_lrs"]]
     res = sweep(_fedadam_task, [dict(base, trials=g["tune_trials"], seed=tune_seed, **p) for p in agrid],
                 "adadps.figure6.fedadam tune fedadam")
     chosen["fedadam"] = agrid[int(np.argmax([float(np.mean(r["val_acc"])) for r in res]))]
-    out_a = sweep(_fed_task, [dict(base, side_info="frequency", trials=g["trials"], seed=run_seed,
-                                   **chosen["adadps"])], "adadps.figure6.fedadam run adadps")[0]
+    with claim_scope("adadps.figure6"):
+        out_a = sweep(_fed_task, [dict(base, side_info="frequency", trials=g["trials"], seed=run_seed,
+                                       **chosen["adadps"])], "adadps.figure6.fedadam run adadps")[0]
     out_f = sweep(_fedadam_task, [dict(base, trials=g["trials"], seed=run_seed, **chosen["fedadam"])],
                   "adadps.figure6.fedadam run fedadam")[0]
     a, f = np.asarray(out_a["test_acc"]), np.asarray(out_f["test_acc"])

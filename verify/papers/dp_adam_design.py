@@ -28,7 +28,7 @@ from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify.mutants import declare_equivalent, kernel_mutant
 from verify.privacy import gaussian_epsilon, gaussian_epsilon_interval
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
-from verify.runner import sweep
+from verify.runner import claim_scope, sweep
 from verify.stats import clopper_pearson, mean_ci
 
 
@@ -2869,7 +2869,8 @@ def section5_1_ime_for_free(budget: str, seed: int) -> Outcome:
     methods = ("nonprivate", "ime_for_free", "ime", "post_processing")
     tasks = [dict(method=m, lrs=lrs, trials=trials, seed=seed + 1) for m in methods]
     tasks[2]["stds"] = ime_stds
-    res = sweep(_s51_task, tasks, "section5.1.ime_for_free")
+    with claim_scope("dp_adam_design.section5.1"):  # section5.1's four tasks: one cache folder and key, run once
+        res = sweep(_s51_task, tasks, "section5.1.ime_for_free")
     best = {m: _s51_best(r, lrs) for m, r in zip(methods, res)}
     gt = float(res[0]["ground_truth"])
     # the premise "IME at post-processing's privacy", exact: the two Gaussian mechanisms' privacy parameters

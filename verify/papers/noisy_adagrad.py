@@ -43,7 +43,7 @@ from verify.privacy import (
     gaussian_epsilon_interval,
 )
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
-from verify.runner import sweep
+from verify.runner import claim_scope, sweep
 from verify.stats import clopper_pearson, loglog_slope, mean_ci, weighted_loglog_slope
 
 PAPER = "noisy_adagrad"
@@ -1390,7 +1390,10 @@ def _cor3_runs(budget: str, seed: int, precond: str = "none"):
     g = by_budget(budget, COR3["quick"], COR3["full"])
     tasks = [dict(T=int(T), trials=g["trials"], p=g["p"], n=g["n"], k=g["k"], seed=seed, precond=precond)
              for T in g["Ts"]]
-    return g, _sweep(_cor3_task, tasks, f"noisy_adagrad.corollary3 runs (σ_B: {precond})")
+    # corollary3.algorithm1 and theorem3.1.o_form both ask for these runs: one scope (cache folder and task keys), so
+    # that worker processes of a ledger compute them once (the lru_cache only spares a second call in one process)
+    with claim_scope("noisy_adagrad.corollary3.algorithm1"):
+        return g, _sweep(_cor3_task, tasks, f"noisy_adagrad.corollary3 runs (σ_B: {precond})")
 
 
 def _cor3_fits(budget: str, seed: int, precond: str = "none"):
