@@ -95,3 +95,31 @@ def test_figure1_mechanism_decision_requires_the_given_stepsize():
     assert str(d.verdict) == "violated" and "stepsize" in d.reason and "runs 0.05" in d.reason
     # the calibration part is untouched by a stepsize fault
     assert numbers and all(abs(v - 1.0) <= pagan.FIG1_Z_RTOL for v in numbers.values())
+
+
+def _run_violation(monkeypatch):
+    """pagan's rate claims with a run-based violation (a planted-data slope decision) and no runs."""
+    ctrl = decide.Control("slope", 0.05, "test")
+    dec = decide.Decision(decide.Verdict.VIOLATED, ctrl, 0.5, 0.6, 0.4, "planted data, n: slope 0.5")
+    figures = {"points_assumption_failed": 0, "K_fitted": 3.0}
+    monkeypatch.setattr(pagan, "_rate_check", lambda *a: ("violated", [], [dec], dict(figures), []))
+    monkeypatch.setattr(pagan, "_max_ratio_large_p", lambda rows: 1.0)
+
+
+@pytest.mark.parametrize("name", sorted(FAULTS))
+def test_a_run_based_rate_violation_is_no_evidence_when_the_kernel_is_not_the_stated_mechanism(monkeypatch, name):
+    """eq. (9) (and Theorems 1/2 without an exact mismatch): the probe's finding voids a violation of the runs,
+    which then gives no verdict at all; an exact mismatch of the large-p form stands whatever the kernel does."""
+    _run_violation(monkeypatch)
+    monkeypatch.setattr(pagan, "_large_p_limit_gap", lambda setting: 0)
+    assert pagan.eq9("quick", 0).verdict == "violated"
+    assert pagan.theorem1("quick", 0).verdict == "violated"
+    kw, words = FAULTS[name]
+    with kernels.faults.inject(**kw):
+        for fn in (pagan.eq9, pagan.theorem1):
+            with pytest.raises(decide.MechanismMismatch, match="does not run the stated mechanism"):
+                fn("quick", 0)
+        monkeypatch.setattr(pagan, "_large_p_limit_gap", lambda setting: 1)
+        out = pagan.theorem1("quick", 0)
+    assert out.verdict == "violated" and words in out.evidence
+    assert out.counterexample["large_p_limit_minus_form"] == "1"
