@@ -183,3 +183,30 @@ def test_theorem3_precond_inverse_is_a_fixed_positive_A_and_the_identity_on_a_co
     with faults.inject(preconditioner_inverse=True):
         inverted = va.glm_kernel_monte_carlo(50, 0.5, 0.5, 200, 3)
     assert np.allclose(plain["noise"], inverted["noise"], rtol=1e-12)
+
+
+# Issue 25, session 26: eq. (39) under theorem2_bound's exponent mutants — a coefficient SymPy could not sign is signed
+# by monotonicity in g ≥ 0, and the mutated statements are still false (exact), as declared
+def test_eq39_positive_signs_by_monotonicity_and_can_refuse():
+    import sympy as sp
+
+    g = sp.Symbol("g_gamma", nonnegative=True)
+    a = sp.Symbol("a", positive=True)
+    assert (2 * (1 + g) ** sp.Rational(3, 4) - 1).is_positive is None  # what SymPy alone cannot say
+    assert va._eq39_positive(a * (2 * (1 + g) ** sp.Rational(3, 4) - 1)) is True
+    assert va._eq39_positive(2 * (1 + g) ** sp.Rational(3, 4) - 3) is None  # negative at g = 0
+    assert va._eq39_positive(3 - (1 + g) ** sp.Rational(3, 4)) is None  # positive at 0, decreasing: undecided
+    assert va._eq39_positive(-a) is False
+
+
+def test_eq39_theorem2_bound_exponent_mutants_are_still_false():
+    import sympy as sp
+
+    from verify import mutants
+
+    fns = {m[0]: m[2] for m in mutants.THEORY_MUTATIONS}
+    for name in ("pow0.75", "pow1.25"):
+        assert EQUIVALENT[("adadps.eq39", f"theorem2_bound:{name}")].startswith("the mutated statement is still false")
+        with mutants.theory_mutant("theory.adadps.theorem2_bound", name, "", fns[name]).apply():
+            r = va.eq39_ratio()
+        assert r["limits"][("paper_T", "S_A→∞")] == sp.oo, name

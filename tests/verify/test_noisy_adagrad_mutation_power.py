@@ -439,3 +439,72 @@ def test_cor3_algorithm1_decision_does_not_use_eq25(monkeypatch):
     a, b = run(lambda T: 1.0), run(lambda T: 7.0 * T**0.5)
     assert a[:2] == b[:2] and a[2] != b[2]
     assert ("noisy_adagrad.corollary3.algorithm1", "theorem3_1_bound:pow1.25") in mutants.EQUIVALENT
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 26: "still false" equivalences of the violated claims theorem3.1 and corollary6, each evaluated
+# under the very mutation verify.mutants applies, at an exact counterexample
+# ---------------------------------------------------------------------------------------------------------------
+def _theory_mutant(fn_name: str, name: str):
+    fn = {m[0]: m[2] for m in mutants.THEORY_MUTATIONS}[name]
+    return mutants.theory_mutant(f"theory.noisy_adagrad.{fn_name}", name, "", fn)
+
+
+def _still_false(cid: str, mutant: str) -> str:
+    from verify.registry import load_all
+
+    load_all()
+    reason = mutants.EQUIVALENT[(cid, mutant)]
+    assert reason.startswith("the mutated statement is still false")
+    return reason
+
+
+def _thm31_kink_point():
+    """(the exact lower bound η(√T − √2)/T on the average regret, the substitution) of the |θ| counterexample."""
+    cx = vn.THM31_POW125_COUNTEREXAMPLE
+    T, C = sp.Integer(cx["T"]), sp.Integer(cx["C"])
+    eta = tn.theorem3_1_eta().subs(tn.C, C)  # the check's η = C√(3/8)
+    vals = {tn.C: C, tn.eta: eta, tn.T: T, tn.trG: sp.sqrt(T), tn.noise_sum: cx["noise_sum"], tn.L: cx["L"],
+            tn.gamma: cx["gamma"]}
+    return eta * (sp.sqrt(T) - sp.sqrt(2)) / T, vals
+
+
+def test_theorem31_pow125_bound_is_below_an_exact_regret_lower_bound():
+    _still_false("noisy_adagrad.theorem3.1", "theorem3_1_bound:pow1.25")
+    lower, vals = _thm31_kink_point()
+    with _theory_mutant("theorem3_1_bound", "pow1.25").apply():
+        mutated = tn.theorem3_1_bound().subs(vals)
+    assert sp.simplify(mutated - tn.theorem3_1_bound().subs(vals)) != 0  # the mutation was in force
+    assert sp.N(lower - mutated, 30) > 0 and float(mutated) == pytest.approx(6.96e-4, rel=1e-3)
+    assert float(lower) == pytest.approx(1.223e-3, rel=1e-3)
+
+
+def test_theorem31_the_kink_comparison_can_fail_unmutated():
+    """Eq. (25) itself is not refuted by the same lower bound (the comparison says so when it should)."""
+    lower, vals = _thm31_kink_point()
+    bound = tn.theorem3_1_bound().subs(vals)
+    assert sp.N(bound - lower, 30) > 0 and float(bound) == pytest.approx(3.266e-3, rel=1e-3)
+
+
+def test_theorem31_kink_lower_bound_matches_the_run():
+    """The argument's premises on the run itself (float, T = 2·10⁴): one projection, Σ|θ_t| ≥ η(√T − √2)."""
+    eta, T = float(tn.theorem3_1_eta().subs(tn.C, 2)), 20000
+    theta, total, projected = 0.0, 0.0, 0
+    for t in range(1, T + 1):
+        total += abs(theta)
+        y = theta - eta * (1.0 if theta >= 0 else -1.0) / math.sqrt(t)  # G_t = √t: every |∇_s| = 1
+        projected += abs(y) > 1.0
+        theta = min(1.0, max(-1.0, y))
+    assert projected == 1 and total >= eta * (math.sqrt(T) - math.sqrt(2))
+
+
+@pytest.mark.parametrize("name", sorted(vn.COR6_LEMMA5_POW_COUNTEREXAMPLES))
+def test_cor6_lemma5_power_mutants_are_not_private_at_their_point(name):
+    eps, T = vn.COR6_LEMMA5_POW_COUNTEREXAMPLES[name]
+    reason = _still_false("noisy_adagrad.corollary6", f"lemma5_rigorous:{name}")
+    n = vn.COR6["quick"]["n"]
+    assert T == round((eps * n) ** 2) and f"ε = {eps:g}, T = {T}" in reason
+    with _theory_mutant("lemma5_rigorous", name).apply():
+        d = vn.cor6_privacy_decision(n, [T], [eps])
+    assert d.verdict == decide.Verdict.VIOLATED
+    assert f"{d.estimate:.3f}" in reason  # the μ ratio the reason quotes

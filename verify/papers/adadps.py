@@ -2187,11 +2187,29 @@ def _eq39_growth(expr, var, to):
     coef = {k: sp.factor(sp.simplify(c)) for k, c in by_exp.items()}
     coef = {k: c for k, c in coef.items() if c != 0}
     sign = 1 if to == sp.oo else -1
-    if any((sign * k).is_positive is None or c.is_positive is None for k, c in coef.items()):
+    if any((sign * k).is_positive is None or _eq39_positive(c) is None for k, c in coef.items()):
         return None
-    if any((sign * k).is_positive and c.is_positive for k, c in coef.items()):
+    if any((sign * k).is_positive and _eq39_positive(c) for k, c in coef.items()):
         return sp.oo
     return sp.simplify(coef.get(sp.Integer(0), sp.Integer(0)))
+
+
+def _eq39_positive(c):
+    """Whether a coefficient is positive for every value of its symbols (True / False / None: undecided), exact.
+
+    SymPy's own answer when it has one; otherwise (issue 25, session 26: a coefficient such as 2(1 + g)^{3/4} − 1,
+    which SymPy's assumptions cannot sign) by monotonicity in the nonnegative symbols (g ≥ 0, the others positive):
+    positive when it is positive with every nonnegative symbol at 0 and no partial derivative in one of them is
+    negative anywhere (then it only grows along each of them from a positive value)."""
+    import sympy as sp
+
+    if c.is_positive is not None:
+        return c.is_positive
+    free = [s for s in c.free_symbols if s.is_nonnegative and not s.is_positive]
+    if free and c.subs({s: 0 for s in free}).is_positive and all(
+            sp.simplify(sp.diff(c, s)).is_nonnegative for s in free):
+        return True
+    return None
 
 
 def eq39_smallest(ratio) -> dict:
@@ -2313,6 +2331,13 @@ for _fn in ("expected_noise_A_norm", "theorem2_private_rate", "eq39_sigma_sq", "
         declare_equivalent("adadps.eq39", f"{_fn}:{_m}", "with this exponent changed the substituted bound over the "
                            "rate is still unbounded in S_A (the check's limits, exact), so the mutated eq. (39) is "
                            "false as well")
+#: issue 25 (session 26): theorem2_bound's exponent mutants left a coefficient (2(1 + g)^{k} − 1, k = ¾ or 5/4) that
+#: SymPy's assumptions could not sign, so the check said inconclusive; signed by monotonicity in g (_eq39_positive),
+#: the ratio is unbounded in S_A for both (and in n for ¾, in 1/ε and log(1/δ) for 5/4): still false, exactly
+for _m in ("pow1.25", "pow0.75"):
+    declare_equivalent("adadps.eq39", f"theorem2_bound:{_m}", "the mutated statement is still false: with eq. (38)'s "
+                       "exponents changed the substituted bound over the stated rate still grows without bound as "
+                       "S_A → ∞ (its S_A-leading coefficient is positive for every g ≥ 0; the check's limits, exact)")
 
 
 # ======================================================================================

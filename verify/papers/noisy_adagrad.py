@@ -1237,6 +1237,20 @@ for _m in ("x10", "x0.1", "pow1.25", "pow0.75"):
                        "the same statement and cannot change its truth")
 
 
+#: issue 25 (session 26): the exact counterexample to eq. (25) with every exponent 5/4 (theorem3_1_bound:pow1.25):
+#: f(θ) = |θ| on [−1, 1] (p = k = 1, Ṽ = V, L = 1, C = 2), σ_b = σ_B = 0, the subgradient +1 at θ = 0, θ_1 = 0 and
+#: the check's η = C√(3/8). Every |∇_t| = 1, so Tr(G_T) = √T; after the first step (projected onto −1) no step is
+#: projected (η/√t ≤ η/√2 < 1), so |θ_t| + |θ_{t+1}| ≥ |θ_{t+1} − θ_t| = η/√t for t ≥ 2 and the average regret is at
+#: least η(√T − √2)/T (exact). tests/verify/test_noisy_adagrad_mutation_power.py evaluates the mutated bound there.
+THM31_POW125_COUNTEREXAMPLE = dict(T=10**6, C=2, L=1, gamma=0, noise_sum=0)
+declare_equivalent("noisy_adagrad.theorem3.1", "theorem3_1_bound:pow1.25",
+                   "the mutated statement is still false: for f(θ) = |θ| on [−1, 1] (p = k = 1, Ṽ = V, L = 1, C = 2), "
+                   "σ_b = σ_B = 0, subgradient +1 at 0, θ_1 = 0 and η = C√(3/8), every |∇_t| = 1 (Tr G_T = √T) and no "
+                   "step after the first is projected, so |θ_t| + |θ_{t+1}| ≥ η/√t and the average regret is at least "
+                   "η(√T − √2)/T (exact); at T = 10⁶ that is 1.22e-3, above the mutated bound T^(−5/8)·(C^(5/2)/"
+                   "(2η^(5/4)) + 4η^(5/4)/3) = 6.96e-4 (eq. (25) itself: 3.27e-3)")
+
+
 @claim(
     "noisy_adagrad.theorem3.1",
     kind="expectation",
@@ -1638,6 +1652,19 @@ def _cor6_task(n: int, p: int, k: int, epsilon: float, trials: int, precond_nois
     return {"excess": out["loss_avg"], "T": T, "sigma_b": sigma_b, "sigma_B_max": float(np.max(sigma_B)),
             "bound25": bound, "indefinite_frac": (out["indefinite"] > 0).mean(axis=1),
             "loss0": prob.loss_value(np.zeros(p))}
+
+
+#: issue 25 (session 26): lemma5_rigorous with every exponent ¾ or 5/4 calibrates σ_B(t) = z√T·Δ_t/√2 from a wrong
+#: sensitivity; at one (ε, T) of the quick sweep (n = 50) the audits' worst-case pair then attains an exact μ above
+#: the accountant's (cor6_privacy_decision): the mechanism the mutated statement calls (ε, δ)-DP is not, whatever the
+#: runs give (tests/verify/test_noisy_adagrad_mutation_power.py evaluates it under verify.mutants' own mutation).
+COR6_LEMMA5_POW_COUNTEREXAMPLES = {"pow0.75": (2.0, 10**4), "pow1.25": (0.5, 625)}  # (ε, T = (εn)²) at n = 50
+for _m, (_e, _T) in COR6_LEMMA5_POW_COUNTEREXAMPLES.items():
+    declare_equivalent("noisy_adagrad.corollary6", f"lemma5_rigorous:{_m}",
+                       "the mutated statement is still false: with Δ_t from the mutated lemma5_rigorous the calibrated "
+                       "noisy AdaGrad is not (ε, δ)-DP — at n = 50, ε = " + f"{_e:g}, T = {_T}" + " the audits' "
+                       "worst-case pair attains an exact μ above the accountant's (cor6_privacy_decision: μ ratio "
+                       f"{'1.032' if _m == 'pow0.75' else '1.199'} > 1), whatever the runs give")
 
 
 @claim(
