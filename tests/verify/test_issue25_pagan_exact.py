@@ -255,7 +255,6 @@ def test_lemma3_2_probability_pow075_is_only_weaker():
 # one-sided exponent mutants declared "only weaker"
 # --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("cid, name, cond, dmin", [
-    ("pagan.proposition1.d3", "theorem4_condition:pow0.75", "theorem4_condition", 3),
     ("pagan.theorem4.risk.d3", "theorem4_condition:pow0.75", "theorem4_condition", 3),
     ("pagan.theorem5", "theorem5_condition:pow0.75", "theorem5_condition", 1)])
 def test_pow075_hypotheses_imply_the_original(cid, name, cond, dmin):

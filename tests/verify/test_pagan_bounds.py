@@ -215,18 +215,16 @@ def test_proposition1_edge_counterexample_pinned():
 
 
 def test_lower_bound_main_statements_for_d_at_least_3():
-    """The d ≥ 3 claims: the exact edge holds for 3 ≤ d ≤ 10; the verdict follows the cells (never violated
-    from measurement)."""
-    for check in (pagan.proposition1_d3, pagan.theorem4_risk_d3):
-        out = check("quick", 0)
-        f = out.numbers
-        assert out.counterexample is None and out.verdict != "violated"
-        expected = "holds" if f["cells_holding"] == f["cells_applicable"] else "inconclusive"
-        assert out.verdict == expected
-    assert pagan.theorem4_risk_d3("quick", 0).verdict == "holds"
-    # with verify.child_seed's streams every cell shows an instance above the bound at seed 0; the streams before
-    # it left one d = 16 cell without one at seeds 0 and 1 (inconclusive): the quick verdict is seed-fragile
-    assert pagan.proposition1_d3("quick", 0).verdict == "holds"
+    """Theorem 4 for d ≥ 3: the exact edge holds for 3 ≤ d ≤ 10; the verdict follows the cells (never violated
+    from measurement).  Proposition 1 for d ≥ 3 is refuted exactly at d = 3 by a fair coin per coordinate (session
+    26: ½Σσ_j = 1.5 < the bound; tests/verify/test_issue25_s26_pagan_coin.py), whatever the cells show."""
+    out = pagan.theorem4_risk_d3("quick", 0)
+    f = out.numbers
+    assert out.counterexample is None and out.verdict != "violated"
+    expected = "holds" if f["cells_holding"] == f["cells_applicable"] else "inconclusive"
+    assert out.verdict == expected == "holds"
+    out = pagan.proposition1_d3("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["d"] == 3
 
 
 def test_lower_bound_comparison_negative_controls():

@@ -2875,7 +2875,7 @@ def _lb_edge(lower_bound, condition, trivial_max, dims=range(1, 11)) -> tuple[st
 
 
 def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_fig=None, extra=None,
-                untestable: str = "") -> Outcome:
+                untestable: str = "", edge_what: str = "the largest possible value") -> Outcome:
     """The verdict of a lower-bound claim.  Only exact parts can refute it (the measured part can exhibit
     instances at or above the bound, never show that every DP algorithm stays below it on every S), so
     its cells are not tests of the family: violated comes from the exact edge (or an exact closed-form
@@ -2910,11 +2910,11 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
         evidence = ("the measured part was not run (an exact part refutes the statement, and the cells can only show "
                     "holds or inconclusive)")
     if edge_ex:
-        evidence += (f"; but the bound exceeds the largest possible value at d={edge_ex['d']}, σ={edge_ex['sigma']}, "
+        evidence += (f"; but the bound exceeds {edge_what} at d={edge_ex['d']}, σ={edge_ex['sigma']}, "
                      f"nε={edge_ex['epsilon']:.3g}: bound {edge_ex['lower_bound']:.3g} "
                      f"> {edge_ex['largest_possible']:.3g}" + _edge_reason(edge_ex))
     else:
-        evidence += f"; the bound never exceeds the largest possible value ({edge_n} exact points, d ≤ 10)"
+        evidence += f"; the bound never exceeds {edge_what} ({edge_n} exact points, d ≤ 10)"
     if degenerate:
         evidence += f"; at d = {degenerate} the bound divides by log d = 0 (undefined; not counted)"
     series = []
@@ -3075,9 +3075,13 @@ def _edge_reason(ex: dict) -> str:
     theory=(tp.proposition1_lower_bound, tp.theorem4_condition),
     weaker_if=_LB_WEAKER("proposition1_lower_bound", "theorem4_condition"),
     notes="Replaces pagan.proposition1 (retired), whose statement includes d = 2, where it fails exactly "
-    "(pagan.proposition1.d2). Two parts. Exact: the left side never exceeds Σσ_j, so the bound must not either "
-    "wherever the hypothesis holds (checked at the smallest allowed nε, n = 1, 3 ≤ d ≤ 10, flat and j^{-3/2} "
-    "profiles, each also scaled by 1e-4 and 1e4: the statement is for every σ). Measured (cannot refute, only "
+    "(pagan.proposition1.d2). Two parts. Exact: M = a fair coin per coordinate (independent of S, so (0, 0)-DP "
+    "and (ε, δ)-DP for every ε, δ) has E Σ_j |z̄_j|·1{sign M_j ≠ sign z̄_j} = ½Σ_j|z̄_j| ≤ ½Σσ_j on every S, so "
+    "the bound must not exceed ½Σσ_j wherever the hypothesis holds (checked at the smallest allowed nε, n = 1, "
+    "3 ≤ d ≤ 10, flat and j^{-3/2} profiles, each also scaled by 1e-4 and 1e4: the statement is for every σ; "
+    "until session 26 the check compared with Σσ_j, the largest value any M can have, and missed that at d = 3, "
+    "σ = (1, 1, 1) the bound 3^{3/2}/(nε·log^{5/2} 3) is above 3/2 for √3·log 3 ≤ nε < 2.74, e.g. 2.05 at n = 2, "
+    "ε = 1). Measured (cannot refute, only "
     "exhibit): M = the sign of the average iterate of every private "
     "algorithm of the suite (DP-SGD, PASAN, PAGAN, PAGAN-opt, PDP-SGD; paper calibration, b = 10, T = n²/(4b²), "
     "n = 1000) on sign_mean hard instances (planted biases 0, 0.03, 0.1, 0.3); the sup over S is estimated from "
@@ -3085,12 +3089,33 @@ def _edge_reason(ex: dict) -> str:
     "bound is evaluated at the accountant ε of the runs (sampling with replacement, PLD).",
 )
 def proposition1_d3(budget: str, seed: int) -> Outcome:
-    edge = _lb_edge_scaled(_prop1_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11))
+    # the free mechanism: a fair coin per coordinate errs with probability ½ whatever S is
+    edge = _lb_edge_scaled(_prop1_lb_ne, _box_condition, coin_sign_error, dims=range(3, 11))
     cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
     rows, verdicts = _lb_measured("box", 1.5, budget, seed, "sign_error",
                                   lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg), cond, edge[0] == "violated")
     return _lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)", "sign_error", rows, verdicts,
-                       edge)
+                       edge, edge_what="½Σσ_j, the sign error of a fair coin per coordinate ((0, 0)-DP) on every S")
+
+
+def coin_sign_error(sigma) -> float:
+    """sup_S of Proposition 1's sign error for M = an independent fair coin per coordinate: ½·Σ_j σ_j (exact).
+
+    The coin does not look at S, so it is (0, 0)-DP, hence (ε, δ)-DP for every ε, δ ≥ 0; it errs on coordinate j
+    with probability ½ whatever S is, so E Σ_j |z̄_j|·1{sign M_j ≠ sign z̄_j} = ½·Σ_j |z̄_j|, at most ½·Σ_j σ_j
+    (attained by z_i = σ for every i).  Proposition 1's bound must not exceed it wherever its hypothesis holds.
+
+    Parameters
+    ----------
+    sigma : array_like
+        The coordinate bounds σ_j (|z_j| ≤ σ_j), positive.
+
+    Returns
+    -------
+    float
+        ½·Σ_j σ_j.
+    """
+    return 0.5 * float(np.sum(np.asarray(sigma, dtype=float)))
 
 
 def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcome:
@@ -3146,8 +3171,24 @@ for _cid, _bound in (("pagan.proposition1.d2", "proposition1_lower_bound"),
 # Exponent mutants of the hypotheses that only narrow them (checked in tests/verify/test_issue25_pagan_exact.py)
 _COND_POW075_WEAKER = ("only weaker: the mutated hypothesis lhs ≤ (nε)^{{3/4}} with lhs ≥ 1 ({lhs} at d ≥ {dmin}) "
                        "forces nε ≥ 1, hence (nε)^{{3/4}} ≤ nε: it implies the original and admits fewer (d, nε)")
-for _cid in ("pagan.proposition1.d3", "pagan.theorem4.risk.d3"):
-    declare_equivalent(_cid, "theorem4_condition:pow0.75", _COND_POW075_WEAKER.format(lhs="√d·log d > 1.9", dmin=3))
+declare_equivalent("pagan.theorem4.risk.d3", "theorem4_condition:pow0.75",
+                   _COND_POW075_WEAKER.format(lhs="√d·log d > 1.9", dmin=3))
+# pagan.proposition1.d3 is refuted exactly by a fair coin per coordinate (coin_sign_error); these exponent mutants
+# leave it false at an explicit point, exactly (tests/verify/test_issue25_s26_pagan_coin.py)
+PROP1_STILL_FALSE = {
+    "proposition1_lower_bound:pow1.25": ("d = 3, σ = (10⁴, 10⁴, 10⁴), n = 1, ε = 2", "the mutated bound is not "
+                                         "degree-1 homogeneous in σ and exceeds ½Σσ_j = 15000 there"),
+    "proposition1_lower_bound:pow0.75": ("d = 3, σ = (1, 2^{-3/2}, 3^{-3/2}), n = 1, ε = 2", "the mutated bound "
+                                         "exceeds ½Σσ_j ≈ 0.773 there"),
+    "theorem4_condition:pow1.25": ("d = 3, σ = (1, 1, 1), n = 2, ε = 1", "the mutated hypothesis √3·log 3 ≤ "
+                                   "(nε)^{5/4} holds and the bound 3^{3/2}/(2·log^{5/2} 3) ≈ 2.05 exceeds 3/2"),
+    "theorem4_condition:pow0.75": ("d = 3, σ = (1, 1, 1), n = 1, ε = 5/2", "the mutated hypothesis √3·log 3 ≤ "
+                                   "(nε)^{3/4} ≈ 1.99 holds and the bound 3^{3/2}/(2.5·log^{5/2} 3) ≈ 1.64 exceeds "
+                                   "3/2"),
+}
+for _m, (_at, _why) in PROP1_STILL_FALSE.items():
+    declare_equivalent("pagan.proposition1.d3", _m, f"the mutated statement is still false: at {_at}, {_why}, the "
+                       "sign error of a fair coin per coordinate ((0, 0)-DP) on every S")
 declare_equivalent("pagan.theorem5", "theorem5_condition:pow0.75", _COND_POW075_WEAKER.format(lhs="d", dmin=1))
 declare_equivalent("pagan.theorem3.floor", "theorem3_lower:pow1.25", "only weaker: with max_j σ_j = 1 (so σ_j ≤ 1) "
                    "and d ≥ 1, σ_j^{5/4} ≤ σ_j and d^{-15/8} ≤ d^{-3/2}: the mutated left end of the interval is at "
