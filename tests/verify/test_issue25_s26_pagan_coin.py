@@ -90,3 +90,66 @@ def test_the_weakening_mutants_are_not_refuted_by_the_coin(name):
         v, ex, _, _ = pagan._lb_edge_scaled(pagan._prop1_lb_ne, pagan._box_condition, pagan.coin_sign_error,
                                             dims=(3, 4))  # d = 3, flat σ: the largest bound/½Σσ_j
     assert v == "holds" and ex is None
+
+
+# --------------------------------------------------------------------------------------
+# pagan.theorem5 against the free output x = 0 (excess ‖z̄‖₂ ≤ √(Σσ_j²)), at the hypothesis' boundary nε = d
+# --------------------------------------------------------------------------------------
+T5 = "pagan.theorem5"
+
+
+def _generic5(name):
+    registry.load_all()
+    (m,) = [m for m in mutants.theory_mutants(registry.REGISTRY[T5]) if m.name == name]
+    return m
+
+
+def _at5(sigma, n, eps):
+    sigma = [sp.nsimplify(s) for s in sigma]
+    vals = {tp.d: len(sigma), tp.n: n, tp.epsilon: sp.nsimplify(eps), tp.power_sum(1): sum(sigma)}
+    cond = tp.theorem5_condition()
+    free = sp.sqrt(sum(s**2 for s in sigma))
+    return bool(cond.lhs.subs(vals) <= cond.rhs.subs(vals)), tp.theorem5_lower_bound().subs(vals), free
+
+
+def test_hypothesis_boundary_is_found_to_rounding():
+    assert pagan._hypothesis_boundary(pagan._thm5_condition, 2) == pytest.approx(2.0, rel=1e-12)
+    assert pagan._hypothesis_boundary(pagan._box_condition, 3) == pytest.approx(np.sqrt(3) * np.log(3), rel=1e-12)
+    assert pagan._thm5_condition(2, pagan._hypothesis_boundary(pagan._thm5_condition, 2))
+
+
+def test_theorem5_is_violated_exactly_at_d2_without_runs(monkeypatch):
+    ok, bound, free = _at5([1, 1], 1, 2)
+    assert ok and bool(bound > free) and float(bound) == pytest.approx(1 / np.log(2), rel=1e-12)
+
+    def no_runs(*args, **kwargs):
+        raise AssertionError("an exact refutation must skip the runs")
+
+    monkeypatch.setattr(pagan, "_lb_runs", no_runs)
+    out = pagan.theorem5("quick", 0)
+    ex = out.counterexample
+    assert out.verdict == "violated" and ex["d"] == 2 and ex["sigma"] == [1.0, 1.0]
+    assert ex["epsilon"] == pytest.approx(2.0, rel=1e-12) and ex["largest_possible"] == pytest.approx(2**0.5)
+    assert "free output x = 0" in out.evidence
+
+
+@pytest.mark.parametrize("name", sorted(pagan.THM5_STILL_FALSE))
+def test_theorem5_mutant_is_still_false_at_its_point(name):
+    registry.load_all()
+    assert mutants.EQUIVALENT[(T5, name)].startswith("the mutated statement is still false")
+    sigma = [10**4] * 2 if name == "theorem5_lower_bound:pow1.25" else [1, 1]
+    with _generic5(name).apply():
+        ok, bound, free = _at5(sigma, 1, 2)
+    assert ok and bool(bound > free)
+
+
+@pytest.mark.parametrize("name", ["theorem5_lower_bound:x0.1", "theorem5_condition:x0.1", "theorem5_condition:pow0.75"])
+def test_theorem5_weakening_mutants_pass_the_free_output(name):
+    """The bound ÷10, or a narrower hypothesis (d ≤ nε/10, d ≤ (nε)^{3/4}), stays below √(Σσ_j²): not equivalent in a
+    violated claim (the check can leave violated: caught), and no longer declared."""
+    registry.load_all()
+    assert (T5, name) not in mutants.EQUIVALENT
+    with _generic5(name).apply():
+        v, ex, _, _ = pagan._lb_edge_scaled(pagan._thm5_lb_ne, pagan._thm5_condition,
+                                            lambda sg: float(np.sqrt(np.sum(sg**2))), dims=(2, 3), boundary=True)
+    assert v == "holds" and ex is None

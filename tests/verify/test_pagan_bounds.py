@@ -236,10 +236,9 @@ def test_lower_bound_comparison_negative_controls():
 
 
 def test_theorem5_and_proposition2_quick():
+    # Theorem 5 is refuted exactly at d = 2 by the free output x = 0 (session 26; test_issue25_s26_pagan_coin.py)
     out = pagan.theorem5("quick", 0)
-    assert out.numbers["cells_applicable"] == out.numbers["cells"]
-    expected = "holds" if out.numbers["cells_holding"] == out.numbers["cells_applicable"] else "inconclusive"
-    assert out.verdict == expected == "holds"
+    assert out.verdict == "violated" and out.counterexample["d"] == 2 and out.numbers["cells"] == 0
     # proposition2 cannot fail as built: it says so and is inconclusive whatever its cells show
     out = pagan.proposition2("quick", 0)
     assert out.verdict == "inconclusive" and out.evidence.startswith("inconclusive: not testable as built")

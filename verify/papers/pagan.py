@@ -2851,14 +2851,44 @@ def _lb_measured(domain: str, decay: float, budget: str, seed: int, field: str, 
     return _lb_compare(tasks, outs, acct, field, lower_bound, condition)
 
 
-def _lb_edge(lower_bound, condition, trivial_max, dims=range(1, 11)) -> tuple[str, dict | None, int, list]:
+LB_EDGE_GRID = np.unique(np.concatenate([np.geomspace(1e-3, 1e3, 61), [1.0]]))  # nε at n = 1
+
+
+def _hypothesis_boundary(condition, d: int) -> float | None:
+    """The smallest nε (n = 1) at which ``condition(d, nε)`` holds, to rounding: bisection between the last grid
+    value where it fails and the first where it holds (the hypotheses are monotone in nε); None when it holds at no
+    grid value, the first grid value when it holds at every one."""
+    ok = [bool(condition(d, ne)) for ne in LB_EDGE_GRID]
+    if not any(ok):
+        return None
+    k = ok.index(True)
+    if k == 0:
+        return float(LB_EDGE_GRID[0])
+    lo, hi = float(LB_EDGE_GRID[k - 1]), float(LB_EDGE_GRID[k])
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if condition(d, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _lb_edge(lower_bound, condition, trivial_max, dims=range(1, 11),
+             boundary: bool = False) -> tuple[str, dict | None, int, list]:
     """Exact: is the lower bound ever above the largest value the left side can take, at the smallest nε the
-    hypothesis allows (n = 1, ε minimal; the bound decreases in nε)?  Flat σ ≡ 1 and σ_j = j^{-3/2}."""
+    hypothesis allows (n = 1, ε minimal; the bound decreases in nε)?  Flat σ ≡ 1 and σ_j = j^{-3/2}.  The nε are
+    LB_EDGE_GRID's, and with ``boundary`` also the hypothesis' own boundary (:func:`_hypothesis_boundary`), where a
+    bound that fails only just above it is caught."""
     worst, checked, degenerate = None, 0, set()
     for d in dims:
+        edge = _hypothesis_boundary(condition, d) if boundary else None
+        values = LB_EDGE_GRID if edge is None else np.unique(np.concatenate([LB_EDGE_GRID, [edge]]))
         for decay in (0.0, 1.5):
             sigma = kernels.pagan_problems.power_law_sigma(d, decay)
-            for ne in np.unique(np.concatenate([np.geomspace(1e-3, 1e3, 61), [1.0]])):
+            for ne in values:
                 if not condition(d, ne):
                     continue
                 checked += 1
@@ -3021,13 +3051,15 @@ LB_EDGE_SCALES = (1.0, 1e-4, 1e4)
 
 
 def _lb_edge_scaled(lower_bound, condition, trivial_max, dims=range(1, 11),
-                    scales: Sequence[float] = LB_EDGE_SCALES) -> tuple[str, dict | None, int, list]:
+                    scales: Sequence[float] = LB_EDGE_SCALES,
+                    boundary: bool = False) -> tuple[str, dict | None, int, list]:
     """:func:`_lb_edge` (scale 1), then every other profile scale s of ``scales`` (σ → s·σ) at the smallest grid nε
     the hypothesis allows (the bound decreases in nε): the lower-bound statements hold for every σ, and the paper's
     bounds and the largest possible values are both degree-1 homogeneous in σ (a correct bound gives the same ratios
     at every s); a bound with another power of σ exceeds the largest value at some scale.  The hypothesis does not
     involve σ: its values from the first pass are reused.  Same return as :func:`_lb_edge`; a failing point at
-    s ≠ 1 carries ``scale``."""
+    s ≠ 1 carries ``scale``.  With ``boundary``, the smallest nε is the hypothesis' own boundary
+    (:func:`_hypothesis_boundary`), at scale 1 too."""
     memo: dict = {}
 
     def cond(d, ne) -> bool:
@@ -3036,15 +3068,15 @@ def _lb_edge_scaled(lower_bound, condition, trivial_max, dims=range(1, 11),
             memo[key] = bool(condition(d, ne))
         return memo[key]
 
-    v, ex, checked, degenerate = _lb_edge(lower_bound, cond, trivial_max, dims=dims)
+    v, ex, checked, degenerate = _lb_edge(lower_bound, cond, trivial_max, dims=dims, boundary=boundary)
     if v == "violated":
         return v, ex, checked, degenerate
-    grid = np.unique(np.concatenate([np.geomspace(1e-3, 1e3, 61), [1.0]]))  # _lb_edge's nε grid
     for sc in scales:
         if sc == 1.0:
             continue
         for d in dims:
-            ne0 = next((float(ne) for ne in grid if cond(d, ne)), None)
+            ne0 = (_hypothesis_boundary(cond, d) if boundary
+                   else next((float(ne) for ne in LB_EDGE_GRID if cond(d, ne)), None))
             if ne0 is None or d in degenerate:
                 continue
             for decay in (0.0, 1.5):
@@ -3077,7 +3109,8 @@ def _edge_reason(ex: dict) -> str:
     notes="Replaces pagan.proposition1 (retired), whose statement includes d = 2, where it fails exactly "
     "(pagan.proposition1.d2). Two parts. Exact: M = a fair coin per coordinate (independent of S, so (0, 0)-DP "
     "and (ε, δ)-DP for every ε, δ) has E Σ_j |z̄_j|·1{sign M_j ≠ sign z̄_j} = ½Σ_j|z̄_j| ≤ ½Σσ_j on every S, so "
-    "the bound must not exceed ½Σσ_j wherever the hypothesis holds (checked at the smallest allowed nε, n = 1, "
+    "the bound must not exceed ½Σσ_j wherever the hypothesis holds (checked at the smallest allowed nε, the "
+    "hypothesis' boundary included, n = 1, "
     "3 ≤ d ≤ 10, flat and j^{-3/2} profiles, each also scaled by 1e-4 and 1e4: the statement is for every σ; "
     "until session 26 the check compared with Σσ_j, the largest value any M can have, and missed that at d = 3, "
     "σ = (1, 1, 1) the bound 3^{3/2}/(nε·log^{5/2} 3) is above 3/2 for √3·log 3 ≤ nε < 2.74, e.g. 2.05 at n = 2, "
@@ -3090,7 +3123,7 @@ def _edge_reason(ex: dict) -> str:
 )
 def proposition1_d3(budget: str, seed: int) -> Outcome:
     # the free mechanism: a fair coin per coordinate errs with probability ½ whatever S is
-    edge = _lb_edge_scaled(_prop1_lb_ne, _box_condition, coin_sign_error, dims=range(3, 11))
+    edge = _lb_edge_scaled(_prop1_lb_ne, _box_condition, coin_sign_error, dims=range(3, 11), boundary=True)
     cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
     rows, verdicts = _lb_measured("box", 1.5, budget, seed, "sign_error",
                                   lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg), cond, edge[0] == "violated")
@@ -3189,7 +3222,19 @@ PROP1_STILL_FALSE = {
 for _m, (_at, _why) in PROP1_STILL_FALSE.items():
     declare_equivalent("pagan.proposition1.d3", _m, f"the mutated statement is still false: at {_at}, {_why}, the "
                        "sign error of a fair coin per coordinate ((0, 0)-DP) on every S")
-declare_equivalent("pagan.theorem5", "theorem5_condition:pow0.75", _COND_POW075_WEAKER.format(lhs="d", dmin=1))
+# pagan.theorem5 is refuted exactly by the free output x = 0 at d = 2 (its hypothesis' pow0.75 mutant, which
+# narrows it, is then not equivalent: it is caught when the check leaves violated); these stay false at explicit
+# points (tests/verify/test_issue25_s26_pagan_coin.py)
+THM5_STILL_FALSE = {
+    "theorem5_lower_bound:pow1.25": ("d = 2, σ = (10⁴, 10⁴), n = 1, ε = 2", "the mutated bound is not degree-1 "
+                                     "homogeneous in σ and exceeds √(Σσ_j²) ≈ 14142 there"),
+    "theorem5_lower_bound:pow0.75": ("d = 2, σ = (1, 1), n = 1, ε = 2", "the mutated bound ≈ 1.92 exceeds √2"),
+    "theorem5_condition:pow1.25": ("d = 2, σ = (1, 1), n = 1, ε = 2", "the mutated hypothesis 2 ≤ (nε)^{5/4} holds "
+                                   "and the bound 2/(2·log 2) ≈ 1.443 exceeds √2"),
+}
+for _m, (_at, _why) in THM5_STILL_FALSE.items():
+    declare_equivalent("pagan.theorem5", _m, f"the mutated statement is still false: at {_at}, {_why}, the excess "
+                       "‖z̄‖₂ ≤ √(Σσ_j²) of the free output x = 0 ((0, 0)-DP) on every S")
 declare_equivalent("pagan.theorem3.floor", "theorem3_lower:pow1.25", "only weaker: with max_j σ_j = 1 (so σ_j ≤ 1) "
                    "and d ≥ 1, σ_j^{5/4} ≤ σ_j and d^{-15/8} ≤ d^{-3/2}: the mutated left end of the interval is at "
                    "most the original one")
@@ -3203,14 +3248,18 @@ declare_equivalent("pagan.theorem3.floor", "theorem3_lower:pow1.25", "only weake
     theory=(tp.theorem4_lower_bound, tp.theorem4_condition, tp.upper_lower_ratio_box),
     weaker_if=_LB_WEAKER("theorem4_lower_bound", "theorem4_condition"),
     notes="Replaces pagan.theorem4.risk (retired), whose statement includes d = 2, where it fails exactly "
-    "(pagan.theorem4.risk.d2). As proposition1.d3, with the excess risk f(x̄_T) − f(x*) = ‖z̄‖₁ − x̄ᵀz̄ ≤ 2Σσ_j "
-    "(exact edge at 3 ≤ d ≤ 10, profiles also scaled by 1e-4 and 1e4). The upper/lower ratio: exactly "
+    "(pagan.theorem4.risk.d2). As proposition1.d3, with the excess risk f(x̄_T) − f(x*) = ‖z̄‖₁ − x̄ᵀz̄; the exact "
+    "edge compares the bound with Σσ_j, the excess ‖z̄‖₁ of the free output x = 0 ((0, 0)-DP) on every S (2Σσ_j, "
+    "the largest excess any M can have, until session 26), at 3 ≤ d ≤ 10, the hypothesis' boundary nε included, "
+    "profiles also scaled by 1e-4 and 1e4. The upper/lower ratio: exactly "
     "log(d/δ)·log^{5/2} d (sympy; its limit over "
     "log^{7/2} d is 1, and, one factor for every n, its limit as n → ∞ at d = 3, ε = 1 is finite and positive: "
     "ratio_limit_in_n), and measured: PAGAN-opt's largest risk over the instances over the lower bound, against d.",
 )
 def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
-    edge = _lb_edge_scaled(_box_lb_ne, _box_condition, lambda sg: 2.0 * float(np.sum(sg)), dims=range(3, 11))
+    # the free mechanism: the constant output x = 0 has excess ‖z̄‖₁ ≤ Σσ_j whatever S is
+    edge = _lb_edge_scaled(_box_lb_ne, _box_condition, lambda sg: float(np.sum(sg)), dims=range(3, 11),
+                           boundary=True)
     ratio = tp.upper_lower_ratio_box()
     lim = sp.limit(ratio / sp.log(tp.d) ** sp.Rational(7, 2), tp.d, sp.oo)
     n_lim = ratio_limit_in_n(ratio)
@@ -3233,7 +3282,8 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
         Series("measured PAGAN-opt sup risk / Theorem 4 bound", ds_, [r["sup_mean"] / r["lower_bound"] for r in sel],
                style="points")], xscale="log", yscale="log")
     out = _lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
-                      verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra)
+                      verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra,
+                      edge_what="Σσ_j, the excess ‖z̄‖₁ of the free output x = 0 ((0, 0)-DP) on every S")
     return Outcome(verdict=out.verdict,
                    evidence=out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim}; as n → ∞ at "
                    f"d = 3, ε = 1, S_2/3 = H_3, δ = {LB_DELTA:g}: {n_lim})",
@@ -3331,20 +3381,25 @@ def prop2_edge(scales: Sequence[float] = PROP2_EDGE_SCALES) -> tuple[str, dict |
     sup_S E[f(M(S); S) − f(x*_S; S)] ≥ Σ_j σ_j/(nε·log d); and PASAN's upper bound (eq. (9)) is within polylog(d).""",
     theory=(tp.theorem5_lower_bound, tp.theorem5_condition, tp.upper_lower_ratio_ball),
     weaker_if=_LB_WEAKER("theorem5_lower_bound", "theorem5_condition"),
-    notes="Measured as proposition1 on the unit ball with σ_j = j^{-3/2}; the excess ‖z̄‖₂ − x̄ᵀz̄ is at most "
-    "2‖z̄‖₂ ≤ 2√(Σσ_j²), the exact part's largest possible value (checked at the smallest allowed nε, n = 1, "
-    "d ≤ 10, flat and j^{-3/2} profiles, each also scaled by 1e-4 and 1e4: the statement is for every σ). "
+    notes="Measured as proposition1 on the unit ball with σ_j = j^{-3/2}. Exact: the free output x = 0 (independent "
+    "of S, so (0, 0)-DP) has excess ‖z̄‖₂ ≤ √(Σσ_j²) on every S, so the bound must not exceed √(Σσ_j²) wherever "
+    "d ≤ nε (checked at the smallest allowed nε, the boundary nε = d included, n = 1, d ≤ 10, flat and j^{-3/2} "
+    "profiles, each also scaled by 1e-4 and 1e4: the statement is for every σ). Until session 26 the check compared "
+    "with 2√(Σσ_j²) (the largest excess any M can have) on a grid of nε that skips nε = d, and missed that at "
+    "d = 2, σ = (1, 1), nε = 2 the bound 1/log 2 ≈ 1.443 exceeds √2 ≈ 1.414 (it does for 2 ≤ nε < 2.04). "
     "Upper/lower: log(d/δ)·log d exactly.",
 )
 def theorem5(budget: str, seed: int) -> Outcome:
-    edge = _lb_edge_scaled(_thm5_lb_ne, _thm5_condition, lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))))
+    # the free mechanism: the constant output x = 0 has excess ‖z̄‖₂ ≤ √(Σσ_j²) whatever S is
+    edge = _lb_edge_scaled(_thm5_lb_ne, _thm5_condition, lambda sg: math.sqrt(float(np.sum(sg**2))), boundary=True)
     ratio = tp.upper_lower_ratio_ball()
     lim = sp.limit(ratio / sp.log(tp.d) ** 2, tp.d, sp.oo)
     rows, verdicts = _lb_measured("ball", 1.5, budget, seed, "excess", lambda d, e, sg: _thm5_lb_ne(d, LB_N * e, sg),
                                   lambda d, e: _thm5_condition(d, LB_N * e),
                                   edge[0] == "violated" or not (lim.is_finite and lim > 0))
     out = _lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
-                      verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge)
+                      verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge,
+                      edge_what="√(Σσ_j²), the excess ‖z̄‖₂ of the free output x = 0 ((0, 0)-DP) on every S")
     return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
                    numbers=out.numbers, counterexample=out.counterexample, plots=out.plots)
 
