@@ -20,7 +20,6 @@ S23 = tp.power_sum(sp.Rational(2, 3))
 
 def _generic(name):
     """The generic theory mutant ``name`` of pagan.proposition1.d3, built exactly as verify.mutants builds it."""
-    registry.load_all()
     (m,) = [m for m in mutants.theory_mutants(registry.REGISTRY[P1]) if m.name == name]
     return m
 
@@ -69,7 +68,6 @@ def test_proposition1_d3_is_violated_exactly_without_runs(monkeypatch):
 def test_proposition1_d3_mutant_is_still_false_at_its_point(name):
     """Under the mutant (the SymPy mutation verify.mutants applies), at the declared point the mutated hypothesis
     holds and the mutated bound exceeds ½Σσ_j, exactly."""
-    registry.load_all()
     assert mutants.EQUIVALENT[(P1, name)].startswith("the mutated statement is still false")
     points = {"proposition1_lower_bound:pow1.25": ([10**4] * 3, 1, 2),
               "proposition1_lower_bound:pow0.75": ([1, sp.Rational(1, 2) ** sp.Rational(3, 2),
@@ -99,7 +97,6 @@ T5 = "pagan.theorem5"
 
 
 def _generic5(name):
-    registry.load_all()
     (m,) = [m for m in mutants.theory_mutants(registry.REGISTRY[T5]) if m.name == name]
     return m
 
@@ -135,7 +132,6 @@ def test_theorem5_is_violated_exactly_at_d2_without_runs(monkeypatch):
 
 @pytest.mark.parametrize("name", sorted(pagan.THM5_STILL_FALSE))
 def test_theorem5_mutant_is_still_false_at_its_point(name):
-    registry.load_all()
     assert mutants.EQUIVALENT[(T5, name)].startswith("the mutated statement is still false")
     sigma = [10**4] * 2 if name == "theorem5_lower_bound:pow1.25" else [1, 1]
     with _generic5(name).apply():
@@ -147,7 +143,6 @@ def test_theorem5_mutant_is_still_false_at_its_point(name):
 def test_theorem5_weakening_mutants_pass_the_free_output(name):
     """The bound ÷10, or a narrower hypothesis (d ≤ nε/10, d ≤ (nε)^{3/4}), stays below √(Σσ_j²): not equivalent in a
     violated claim (the check can leave violated: caught), and no longer declared."""
-    registry.load_all()
     assert (T5, name) not in mutants.EQUIVALENT
     with _generic5(name).apply():
         v, ex, _, _ = pagan._lb_edge_scaled(pagan._thm5_lb_ne, pagan._thm5_condition,
