@@ -17,6 +17,7 @@ from typing import Sequence
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as _MplFigure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 from .atomic import write_with
 from .registry import Figure, Panel, Series
@@ -44,7 +45,7 @@ def render(figure: Figure, path: str | os.PathLike) -> Path:
     Path
         ``path``.
     """
-    fig = build(figure)
+    fig = _laid_out(figure)
     return write_with(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
 
 
@@ -64,7 +65,7 @@ def png_bytes(figure: Figure) -> bytes:
     import io
 
     buf = io.BytesIO()
-    build(figure).savefig(buf, format="png", dpi=DPI)
+    _laid_out(figure).savefig(buf, format="png", dpi=DPI)
     return buf.getvalue()
 
 
@@ -84,12 +85,17 @@ def build(figure: Figure) -> _MplFigure:
     matplotlib.figure.Figure
         The drawn figure (not registered with pyplot).
     """
+    return _build(figure, "constrained")
+
+
+def _build(figure: Figure, layout: str | None) -> _MplFigure:
+    """:func:`build`, with the figure's layout engine ``layout``."""
     panels = list(figure.panels)
     n = max(1, len(panels))
     cols = min(n, MAX_COLUMNS)
     rows = math.ceil(n / cols)
     extra = max((_legend_rows(p) for p in panels), default=0) * 0.22
-    fig = _MplFigure(figsize=(PANEL_WIDTH * cols, (PANEL_HEIGHT + extra) * rows), layout="constrained")
+    fig = _MplFigure(figsize=(PANEL_WIDTH * cols, (PANEL_HEIGHT + extra) * rows), dpi=DPI, layout=layout)
     FigureCanvasAgg(fig)
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     if not panels:
@@ -101,6 +107,17 @@ def build(figure: Figure) -> _MplFigure:
         ax.set_axis_off()
     if figure.title:
         fig.suptitle("\n".join(textwrap.wrap(figure.title, int(TITLE_CHARS * 1.25 * cols))), fontsize="large")
+    return fig
+
+
+def _laid_out(figure: Figure) -> _MplFigure:
+    """:func:`build`'s figure, laid out once by the same constrained layout, and left without a layout engine.
+
+    With a layout engine, ``savefig`` draws the whole figure once without output to lay it out, then again to
+    render it; laid out here first, at the PNG's resolution, the figure is drawn once.
+    """
+    fig = _build(figure, "none")
+    ConstrainedLayoutEngine().execute(fig)
     return fig
 
 
