@@ -18,6 +18,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as _MplFigure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.mathtext import MathTextParser
 
 from .atomic import write_with
 from .registry import Figure, Panel, Series
@@ -28,6 +29,10 @@ DPI = 110
 BAND_ALPHA = 0.22
 MAX_COLUMNS = 3  # panels per row: a figure of more panels wraps onto further rows, each panel stays legible
 TITLE_CHARS = 52  # characters of a panel title per line at PANEL_WIDTH
+#: The mathtext parser of every figure's renderer (log-axis tick labels are mathtext): matplotlib memoises
+#: parses per parser, and an Agg renderer makes its own, so figures drawn one after another would parse the same
+#: labels again
+_MATHTEXT = MathTextParser("path")
 
 
 def render(figure: Figure, path: str | os.PathLike) -> Path:
@@ -96,7 +101,7 @@ def _build(figure: Figure, layout: str | None) -> _MplFigure:
     rows = math.ceil(n / cols)
     extra = max((_legend_rows(p) for p in panels), default=0) * 0.22
     fig = _MplFigure(figsize=(PANEL_WIDTH * cols, (PANEL_HEIGHT + extra) * rows), dpi=DPI, layout=layout)
-    FigureCanvasAgg(fig)
+    FigureCanvasAgg(fig).get_renderer().mathtext_parser = _MATHTEXT  # the renderer savefig at DPI reuses
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     if not panels:
         axes[0].set_axis_off()
