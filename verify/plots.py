@@ -29,6 +29,7 @@ DPI = 110
 BAND_ALPHA = 0.22
 MAX_COLUMNS = 3  # panels per row: a figure of more panels wraps onto further rows, each panel stays legible
 TITLE_CHARS = 52  # characters of a panel title per line at PANEL_WIDTH
+PNG_KWARGS = {"compress_level": 2}  # zlib level 2, not PIL's 6: the same pixels, encoded ~30% faster, ~5% larger
 #: The mathtext parser of every figure's renderer (log-axis tick labels are mathtext): matplotlib memoises
 #: parses per parser, and an Agg renderer makes its own, so figures drawn one after another would parse the same
 #: labels again
@@ -51,7 +52,7 @@ def render(figure: Figure, path: str | os.PathLike) -> Path:
         ``path``.
     """
     fig = _laid_out(figure)
-    return write_with(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
+    return write_with(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI, pil_kwargs=PNG_KWARGS))
 
 
 def png_bytes(figure: Figure) -> bytes:
@@ -70,7 +71,7 @@ def png_bytes(figure: Figure) -> bytes:
     import io
 
     buf = io.BytesIO()
-    _laid_out(figure).savefig(buf, format="png", dpi=DPI)
+    _laid_out(figure).savefig(buf, format="png", dpi=DPI, pil_kwargs=PNG_KWARGS)
     return buf.getvalue()
 
 
