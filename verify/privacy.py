@@ -233,16 +233,26 @@ def _shared_memoised(directory: Path, key, compute):
     value = _read_entry(path, text)
     if value is not _ABSENT:
         return value
-    directory.mkdir(parents=True, exist_ok=True)
-    with FileLock(f"{path}.lock"):
+    lock = FileLock(f"{path}.lock")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        lock.acquire()
+    except OSError:  # sharing is only a saving: without the directory, compute here
+        return compute()
+    try:
         value = _read_entry(path, text)  # written while this process waited for the lock
         if value is not _ABSENT:
             return value
         value = compute()  # a failure raises here, and stores nothing
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps((text, value)))
-        os.replace(tmp, path)
-    return value
+        try:
+            tmp.write_bytes(pickle.dumps((text, value)))
+            os.replace(tmp, path)
+        except OSError:  # not shared, still answered
+            tmp.unlink(missing_ok=True)
+        return value
+    finally:
+        lock.release()
 
 
 # --------------------------------------------------------------------------------------

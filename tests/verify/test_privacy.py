@@ -327,6 +327,13 @@ def test_shared_memo_answers_another_process_from_its_file(monkeypatch, tmp_path
         f.write_bytes(privacy.pickle.dumps(("another key", 0.5)))
     with pytest.raises(InvalidParameter):  # recomputed: the broken accountant's failure
         epsilon_of(event, 1e-5, "rdp")
+    # a directory that cannot be made: answered here, not shared
+    monkeypatch.undo()  # the accountants work again
+    monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
+    monkeypatch.setattr(privacy, "_SHARED_MEMO_DIR", None)
+    (tmp_path / "a file").write_text("")
+    privacy.share_memo(tmp_path / "a file" / "memo")
+    assert epsilon_of(event, 1e-5, "rdp") == alone
     privacy.share_memo(None)
     assert privacy._SHARED_MEMO_DIR is None
 
