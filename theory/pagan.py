@@ -43,6 +43,10 @@ def _exponent(name: str, a) -> sp.Expr:
         ok = 0 < a < 1e300 and math.isfinite(float(a))  # (an integer beyond float range fails the first test)
     if not ok:
         raise ValueError(f"{name} must be a positive finite number (got {a!r})")
+    if isinstance(a, sp.Rational):  # already exact: what nsimplify returns, without its search (searches call
+        return a                    # power_sum per evaluation)
+    if isinstance(a, (int, np.integer)):
+        return sp.Integer(int(a))
     return sp.nsimplify(a)
 
 

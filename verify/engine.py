@@ -290,8 +290,12 @@ def can_fork() -> bool:
 
 
 def _check_in_process(claim_id: str, budget: str, seed: int, where: str,
-                      cache_dir: str) -> tuple[Result, bool, int, int]:
-    """A worker process's part: one claim, its tasks in order, cached under ``cache_dir``."""
+                      cache_dir: str, memo_dir: str) -> tuple[Result, bool, int, int]:
+    """A worker process's part: one claim, its tasks in order, cached under ``cache_dir``; the accountant's
+    answers shared with the other workers through ``memo_dir``."""
+    from . import privacy as _privacy
+
+    _privacy.share_memo(memo_dir)
     runner = _runner.CachedSerialRunner(cache_dir)
     result, ok = _run_one(REGISTRY[claim_id], budget, seed, Path(where), runner)
     return result, ok, runner.computed, runner.reused
@@ -307,12 +311,20 @@ class _ProcessPool:
         self.computed = self.reused = 0
 
     def run(self, claims, budget, seed, where: Path, done: dict, finished) -> None:
+        import tempfile
+
+        # the workers' shared accountant memo (verify.privacy.share_memo): this run's, removed when it ends
+        memo = tempfile.TemporaryDirectory(prefix="dpverify-accountant-", ignore_cleanup_errors=True)
+        with memo:
+            self._run(claims, budget, seed, where, done, finished, memo.name)
+
+    def _run(self, claims, budget, seed, where: Path, done: dict, finished, memo: str) -> None:
         import multiprocessing
         from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
         pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"))
         try:
-            futures = {pool.submit(_check_in_process, c.id, budget, seed, str(where), str(self.cache_dir)): c
+            futures = {pool.submit(_check_in_process, c.id, budget, seed, str(where), str(self.cache_dir), memo): c
                        for c in claims}
             pending = set(futures)
             while pending:

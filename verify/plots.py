@@ -17,6 +17,8 @@ from typing import Sequence
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as _MplFigure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.mathtext import MathTextParser
 
 from .atomic import write_with
 from .registry import Figure, Panel, Series
@@ -27,6 +29,11 @@ DPI = 110
 BAND_ALPHA = 0.22
 MAX_COLUMNS = 3  # panels per row: a figure of more panels wraps onto further rows, each panel stays legible
 TITLE_CHARS = 52  # characters of a panel title per line at PANEL_WIDTH
+PNG_KWARGS = {"compress_level": 2}  # zlib level 2, not PIL's 6: the same pixels, encoded ~30% faster, ~5% larger
+#: The mathtext parser of every figure's renderer (log-axis tick labels are mathtext): matplotlib memoises
+#: parses per parser, and an Agg renderer makes its own, so figures drawn one after another would parse the same
+#: labels again
+_MATHTEXT = MathTextParser("path")
 
 
 def render(figure: Figure, path: str | os.PathLike) -> Path:
@@ -44,8 +51,8 @@ def render(figure: Figure, path: str | os.PathLike) -> Path:
     Path
         ``path``.
     """
-    fig = build(figure)
-    return write_with(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI))
+    fig = _laid_out(figure)
+    return write_with(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI, pil_kwargs=PNG_KWARGS))
 
 
 def png_bytes(figure: Figure) -> bytes:
@@ -64,7 +71,7 @@ def png_bytes(figure: Figure) -> bytes:
     import io
 
     buf = io.BytesIO()
-    build(figure).savefig(buf, format="png", dpi=DPI)
+    _laid_out(figure).savefig(buf, format="png", dpi=DPI, pil_kwargs=PNG_KWARGS)
     return buf.getvalue()
 
 
@@ -84,13 +91,18 @@ def build(figure: Figure) -> _MplFigure:
     matplotlib.figure.Figure
         The drawn figure (not registered with pyplot).
     """
+    return _build(figure, "constrained")
+
+
+def _build(figure: Figure, layout: str | None) -> _MplFigure:
+    """:func:`build`, with the figure's layout engine ``layout``."""
     panels = list(figure.panels)
     n = max(1, len(panels))
     cols = min(n, MAX_COLUMNS)
     rows = math.ceil(n / cols)
     extra = max((_legend_rows(p) for p in panels), default=0) * 0.22
-    fig = _MplFigure(figsize=(PANEL_WIDTH * cols, (PANEL_HEIGHT + extra) * rows), layout="constrained")
-    FigureCanvasAgg(fig)
+    fig = _MplFigure(figsize=(PANEL_WIDTH * cols, (PANEL_HEIGHT + extra) * rows), dpi=DPI, layout=layout)
+    FigureCanvasAgg(fig).get_renderer().mathtext_parser = _MATHTEXT  # the renderer savefig at DPI reuses
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     if not panels:
         axes[0].set_axis_off()
@@ -101,6 +113,17 @@ def build(figure: Figure) -> _MplFigure:
         ax.set_axis_off()
     if figure.title:
         fig.suptitle("\n".join(textwrap.wrap(figure.title, int(TITLE_CHARS * 1.25 * cols))), fontsize="large")
+    return fig
+
+
+def _laid_out(figure: Figure) -> _MplFigure:
+    """:func:`build`'s figure, laid out once by the same constrained layout, and left without a layout engine.
+
+    With a layout engine, ``savefig`` draws the whole figure once without output to lay it out, then again to
+    render it; laid out here first, at the PNG's resolution, the figure is drawn once.
+    """
+    fig = _build(figure, "none")
+    ConstrainedLayoutEngine().execute(fig)
     return fig
 
 

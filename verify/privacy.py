@@ -39,10 +39,14 @@ below the PLD's truncated tail mass).  The RDP accountant has no grid and takes 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
+import os
+import pickle
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -142,16 +146,113 @@ def _memo_key(value):
 
 
 def _memoised(key, compute):
-    """``compute()``, or the value it returned before for ``key`` in this process."""
+    """``compute()``, or the value it returned before for ``key`` in this process (or, while
+    :func:`share_memo` names a directory, in any process sharing it)."""
     try:
         return _ACCOUNTANT_MEMO[key]
     except KeyError:
         pass
-    value = compute()
+    shared = _SHARED_MEMO_DIR
+    value = compute() if shared is None else _shared_memoised(shared, key, compute)
     if len(_ACCOUNTANT_MEMO) >= _ACCOUNTANT_MEMO_MAX:
         _ACCOUNTANT_MEMO.clear()
     _ACCOUNTANT_MEMO[key] = value
     return value
+
+
+#: The directory the worker processes of one run share their accountant answers in (None: not shared).
+_SHARED_MEMO_DIR: Path | None = None
+
+
+def share_memo(directory: str | os.PathLike | None) -> None:
+    """Share this process's memo of dp-accounting answers through files in ``directory`` (None: stop sharing).
+
+    Processes that name the same directory answer a question another of them already answered from its file,
+    and wait (a file lock per question) while another computes it, so that worker processes of one run never
+    repeat each other's accounting.  An entry holds the exact key (:func:`_exact_text`) and the accountant's own
+    value, pickled; a question whose key cannot be written exactly is not shared.  Meant for one run's
+    short-lived directory (``verify.engine`` passes a temporary one): entries carry no code version.
+
+    Parameters
+    ----------
+    directory : str, path or None
+        The shared directory (created when first written), or None.
+
+    Returns
+    -------
+    None
+    """
+    global _SHARED_MEMO_DIR
+    _SHARED_MEMO_DIR = None if directory is None else Path(directory)
+
+
+def _exact_text(key) -> str:
+    """``key`` written exactly and unambiguously: floats by their hex digits, every value tagged with its type.
+
+    Raises :class:`_Unkeyable` for a value it cannot write so (the key is then not shared).
+    """
+    if isinstance(key, tuple):
+        return "(" + ",".join(_exact_text(v) for v in key) + ")"
+    if isinstance(key, bool) or key is None:
+        return repr(key)
+    if isinstance(key, int):
+        return f"i{key}"
+    if isinstance(key, float):
+        return f"f{key.hex()}"
+    if isinstance(key, str):
+        return f"s{key!r}"
+    if isinstance(key, bytes):
+        return f"b{key.hex()}"
+    if isinstance(key, NeighboringRelation):
+        return f"N{key.name}"
+    if isinstance(key, Mechanism):
+        return "M" + _exact_text(tuple(getattr(key, f.name) for f in dataclasses.fields(key)))
+    raise _Unkeyable(type(key).__name__)
+
+
+_ABSENT = object()
+
+
+def _read_entry(path: Path, text: str):
+    try:
+        stored, value = pickle.loads(path.read_bytes())
+    except Exception:  # absent, or unreadable: computed (again) and written
+        return _ABSENT
+    return value if stored == text else _ABSENT  # another key of the same hash: not this question's answer
+
+
+def _shared_memoised(directory: Path, key, compute):
+    """``compute()`` through the files in ``directory``: read, or computed under the question's lock and written."""
+    from filelock import FileLock
+
+    try:
+        text = _exact_text(key)
+    except _Unkeyable:
+        return compute()
+    path = directory / f"{hashlib.sha256(text.encode()).hexdigest()}.pkl"
+    value = _read_entry(path, text)
+    if value is not _ABSENT:
+        return value
+    lock = FileLock(f"{path}.lock")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        lock.acquire()
+    except OSError:  # sharing is only a saving: without the directory, compute here
+        return compute()
+    try:
+        value = _read_entry(path, text)  # written while this process waited for the lock
+        if value is not _ABSENT:
+            return value
+        value = compute()  # a failure raises here, and stores nothing
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_bytes(pickle.dumps((text, value)))
+            os.replace(tmp, path)
+        except OSError:  # not shared, still answered
+            tmp.unlink(missing_ok=True)
+        return value
+    finally:
+        lock.release()
 
 
 # --------------------------------------------------------------------------------------

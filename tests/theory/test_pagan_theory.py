@@ -83,3 +83,11 @@ def test_numeric_helper_orders_arguments_by_name_and_checks_them():
 
 def test_symbols_carry_assumptions():
     assert tp.n.is_positive and tp.n.is_integer and tp.epsilon.is_positive and tp.delta.is_positive
+
+
+def test_power_sum_exponents_given_exactly_are_taken_as_they_are():
+    for a in (1, 2, np.int64(3), sp.Rational(2, 3), sp.Integer(4), 0.5, 1.5):
+        got = tp._exponent("a", a)
+        assert got == sp.nsimplify(a) and type(got) is type(sp.nsimplify(a))
+    assert tp.power_sum(2) is tp.power_sum(sp.Integer(2)) is tp.power_sum(2.0)
+    assert tp.power_sum(sp.Rational(2, 3)).name == "S_2_3"

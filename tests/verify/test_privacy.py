@@ -302,6 +302,52 @@ def test_accountant_memo_returns_the_accountants_own_answer(monkeypatch):
     assert len(privacy._ACCOUNTANT_MEMO) == n
 
 
+def test_shared_memo_answers_another_process_from_its_file(monkeypatch, tmp_path):
+    from verify import privacy
+
+    monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
+    monkeypatch.setattr(privacy, "_SHARED_MEMO_DIR", None)
+    event = dpe.SelfComposedDpEvent(dpe.PoissonSampledDpEvent(0.05, dpe.GaussianDpEvent(1.1)), 300)
+    alone = epsilon_of(event, 1e-5, "rdp")
+    privacy.share_memo(tmp_path / "memo")
+    monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
+    assert epsilon_of(event, 1e-5, "rdp") == alone  # computed, and written
+    mech = Mechanism("with_replacement", 2.0, 20, n=1000, batch_size=40)
+    eps_wr = mech.epsilon(1e-5, value_discretization_interval=1e-3)
+    assert len(list((tmp_path / "memo").glob("*.pkl"))) == 2
+    # another process (an empty in-process memo) that cannot compute gets the same floats from the files
+    monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
+    monkeypatch.setattr(privacy.rdpa.RdpAccountant, "get_epsilon", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(Mechanism, "_with_replacement_epsilon", lambda *a, **k: 1 / 0)
+    assert epsilon_of(event, 1e-5, "rdp") == alone
+    assert mech.epsilon(1e-5, value_discretization_interval=1e-3) == eps_wr
+    # a file whose stored key is another question's (a hash collision) is not taken as the answer
+    monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
+    for f in (tmp_path / "memo").glob("*.pkl"):
+        f.write_bytes(privacy.pickle.dumps(("another key", 0.5)))
+    with pytest.raises(InvalidParameter):  # recomputed: the broken accountant's failure
+        epsilon_of(event, 1e-5, "rdp")
+    # a directory that cannot be made: answered here, not shared
+    monkeypatch.undo()  # the accountants work again
+    monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
+    monkeypatch.setattr(privacy, "_SHARED_MEMO_DIR", None)
+    (tmp_path / "a file").write_text("")
+    privacy.share_memo(tmp_path / "a file" / "memo")
+    assert epsilon_of(event, 1e-5, "rdp") == alone
+    privacy.share_memo(None)
+    assert privacy._SHARED_MEMO_DIR is None
+
+
+def test_exact_text_of_a_memo_key_keeps_types_and_every_bit():
+    from verify.privacy import _exact_text, _Unkeyable
+
+    keys = [(1,), (1.0,), (True,), (None,), ("1",), (b"\x01",), (0.1,), (0.1 + 2**-56,), (-0.0,), (0.0,),
+            ((1, 2),), (1, 2)]
+    assert len({_exact_text(k) for k in keys}) == len(keys)
+    with pytest.raises(_Unkeyable):
+        _exact_text((np.int64(3),))
+
+
 def test_gaussian_epsilon_interval_asked_twice_is_computed_once(monkeypatch):
     from verify import privacy
     from verify.privacy import gaussian_epsilon_interval
