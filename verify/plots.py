@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import textwrap
+import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -30,10 +31,18 @@ BAND_ALPHA = 0.22
 MAX_COLUMNS = 3  # panels per row: a figure of more panels wraps onto further rows, each panel stays legible
 TITLE_CHARS = 52  # characters of a panel title per line at PANEL_WIDTH
 PNG_KWARGS = {"compress_level": 2}  # zlib level 2, not PIL's 6: the same pixels, encoded ~30% faster, ~5% larger
-#: The mathtext parser of every figure's renderer (log-axis tick labels are mathtext): matplotlib memoises
-#: parses per parser, and an Agg renderer makes its own, so figures drawn one after another would parse the same
-#: labels again
-_MATHTEXT = MathTextParser("path")
+#: The mathtext parser of every figure's renderer (log-axis tick labels are mathtext), one per thread: matplotlib
+#: memoises parses per parser, and an Agg renderer makes its own, so figures drawn one after another would parse the
+#: same labels again. Per thread, because a parser holds FreeType fonts, which are not safe to share between threads
+#: (claims rendered concurrently on a Dask cluster's threads failed in FT_Load_Glyph with one shared parser).
+_MATHTEXT = threading.local()
+
+
+def _mathtext_parser() -> MathTextParser:
+    parser = getattr(_MATHTEXT, "parser", None)
+    if parser is None:
+        parser = _MATHTEXT.parser = MathTextParser("path")
+    return parser
 
 
 def render(figure: Figure, path: str | os.PathLike) -> Path:
@@ -102,7 +111,7 @@ def _build(figure: Figure, layout: str | None) -> _MplFigure:
     rows = math.ceil(n / cols)
     extra = max((_legend_rows(p) for p in panels), default=0) * 0.22
     fig = _MplFigure(figsize=(PANEL_WIDTH * cols, (PANEL_HEIGHT + extra) * rows), dpi=DPI, layout=layout)
-    FigureCanvasAgg(fig).get_renderer().mathtext_parser = _MATHTEXT  # the renderer savefig at DPI reuses
+    FigureCanvasAgg(fig).get_renderer().mathtext_parser = _mathtext_parser()  # the renderer savefig at DPI reuses
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     if not panels:
         axes[0].set_axis_off()

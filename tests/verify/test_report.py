@@ -231,3 +231,19 @@ def test_html_groups_by_paper_with_contents_filters_and_sections(tmp_path):
     assert 'class="vf" value="violated"' in page and '<option value="adp">adp</option>' in page
     assert "<td>T</td><td>3</td>" in page  # a flat counterexample as a small table
     assert "<details><summary>counterexample as JSON" in page  # a nested one collapsed
+
+
+def test_each_thread_renders_with_its_own_mathtext_parser():
+    """A mathtext parser holds FreeType fonts, which threads must not share (claims render concurrently on a Dask
+    cluster's threads): one parser per thread, reused by that thread's figures."""
+    import threading
+
+    from verify import plots
+
+    mine = plots._mathtext_parser()
+    assert plots._mathtext_parser() is mine
+    other = []
+    t = threading.Thread(target=lambda: other.append(plots._mathtext_parser()))
+    t.start()
+    t.join()
+    assert other and other[0] is not mine
