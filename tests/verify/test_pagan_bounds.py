@@ -215,16 +215,13 @@ def test_proposition1_edge_counterexample_pinned():
 
 
 def test_lower_bound_main_statements_for_d_at_least_3():
-    """Theorem 4 for d ≥ 3: the exact edge holds for 3 ≤ d ≤ 10; the verdict follows the cells (never violated
-    from measurement).  Proposition 1 for d ≥ 3 is refuted exactly at d = 3 by a fair coin per coordinate (session
-    26: ½Σσ_j = 1.5 < the bound; tests/verify/test_issue25_s26_pagan_coin.py), whatever the cells show."""
+    """Theorem 4 for d ≥ 3 is refuted exactly at d = 3, n = 1 by randomized response on the signs (session 27,
+    tests/verify/test_issue25_s27_pagan_rr.py); Proposition 1 for d ≥ 3 at d = 3 by a fair coin per coordinate
+    (session 26: ½Σσ_j = 1.5 < the bound; tests/verify/test_issue25_s26_pagan_coin.py), whatever the cells show."""
     out = pagan.theorem4_risk_d3("quick", 0)
-    f = out.numbers
-    assert out.counterexample is None and out.verdict != "violated"
-    expected = "holds" if f["cells_holding"] == f["cells_applicable"] else "inconclusive"
-    assert out.verdict == expected == "holds"
+    assert out.verdict == "violated" and out.counterexample["d"] == 3 and out.counterexample.get("witness")
     out = pagan.proposition1_d3("quick", 0)
-    assert out.verdict == "violated" and out.counterexample["d"] == 3
+    assert out.verdict == "violated" and out.counterexample["d"] == 3 and "witness" not in out.counterexample
 
 
 def test_lower_bound_comparison_negative_controls():
