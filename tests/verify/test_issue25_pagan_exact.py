@@ -126,8 +126,28 @@ def test_algorithm3_too_small_sensitivity_is_refuted():
     assert out.verdict == "violated" and out.numbers["calibration_points_sensitivity_exceeded"] > 0
 
 
+def test_algorithm3_sensitivity_with_a_wrong_power_of_n_is_exceeded_at_small_n():
+    """Session 27: the sensitivity check runs at every n of ALG3_PRIVACY_NS.  x^(3/4): declared ρ^{3/2}d^{3/8}/n^{3/4}
+    against the attained ρ²√d/n, ratio ρ^{1/2}d^{1/8}/n^{1/4}: below 1 at n = 1000 (the only n checked before:
+    2·100^{1/8}/1000^{1/4} = 0.63 at d = 100, ρ_1 = 4), exactly 2 at n = 10 (100^{1/8} = 10^{1/4})."""
+    m = _generic(A3, "algorithm3_sensitivity:pow0.75")
+    with m.apply():
+        assert pagan.alg3_calibration(100, 0.1, 1e-5, n=1000)["sensitivity_ok"]
+        cal = pagan.alg3_calibration(100, 0.1, 1e-5, n=10)
+        assert not cal["sensitivity_ok"] and cal["t"] == 1 and cal["sensitivity_gap"] == pytest.approx(1.0, rel=1e-12)
+    out = _run_under(_claim(A3), m)
+    assert out.verdict == "violated" and out.counterexample["n"] == 10 and out.counterexample["d"] == 100
+    assert out.counterexample["attained_over_declared_sensitivity"] == pytest.approx(2.0, rel=1e-12)
+
+
+def test_algorithm3_calibration_is_checked_at_every_n_unmutated():
+    for n in pagan.ALG3_PRIVACY_NS:
+        cal = pagan.alg3_calibration(100, 0.1, 1e-5, n=n)
+        assert cal["rounds_ok"] and cal["sensitivity_ok"] and cal["noise_ok"] and abs(cal["sensitivity_gap"]) < 1e-12
+
+
 @pytest.mark.parametrize("name", ["algorithm3_rounds:x10", "algorithm3_rounds:pow1.25", "algorithm3_rounds:pow0.75",
-                                  "algorithm3_noise_multiplier:pow1.25", "algorithm3_sensitivity:pow0.75"])
+                                  "algorithm3_noise_multiplier:pow1.25"])
 def test_algorithm3_calibration_other_than_the_run_is_not_certified(name):
     c = _claim(A3)
     out = _run_under(c, _generic(A3, name))

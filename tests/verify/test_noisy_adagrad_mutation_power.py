@@ -508,3 +508,47 @@ def test_cor6_lemma5_power_mutants_are_not_private_at_their_point(name):
         d = vn.cor6_privacy_decision(n, [T], [eps])
     assert d.verdict == decide.Verdict.VIOLATED
     assert f"{d.estimate:.3f}" in reason  # the μ ratio the reason quotes
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 25, session 27: Theorem 10 at multipliers whose 1e-4 PLD grid dp-accounting cannot hold
+# ---------------------------------------------------------------------------------------------------------------
+def test_theorem10_point_past_the_pld_grid_takes_the_analytic_epsilon(monkeypatch):
+    """σ ten times too small at ε = 16, δ = 0.01 (multiplier 0.0194, true ε ≈ 1444.3): the 1e-4 grid would exceed
+    MAX_PLD_POINTS, so the point takes dp-accounting's analytic Gaussian ε, whose bracket holds the root of the
+    closed-form δ(ε) = Φ(1/(2z) − εz) − e^ε Φ(−1/(2z) − εz) = δ solved independently with 50-digit mpmath."""
+    mpmath = pytest.importorskip("mpmath")
+    real = tn.theorem10_sigma()
+    monkeypatch.setattr(tn, "theorem10_sigma", lambda: real * sp.Rational(1, 10))
+    r = vn._thm10_point(16.0, 1e-2)
+    assert r["grid"] == 0.0
+    with mpmath.workdps(50):
+        z = mpmath.mpf(r["z"])
+        root = mpmath.findroot(lambda e: mpmath.ncdf(1 / (2 * z) - e * z) - mpmath.exp(e) * mpmath.ncdf(
+            -1 / (2 * z) - e * z) - mpmath.mpf("0.01"), 1444)
+    assert r["eps_lo"] <= float(root) <= r["eps_hi"] and r["eps_hi"] - r["eps_lo"] < 1e-5 and r["eps_lo"] > 16.0
+    # the paper's own multiplier keeps the 1e-4 PLD grid
+    monkeypatch.undo()
+    assert vn._thm10_point(0.5, 1e-2)["grid"] == 1e-4
+
+
+def test_theorem10_point_other_errors_are_not_swallowed(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise vn.InvalidParameter("delta", "in (0, 1)", 2.0)
+    monkeypatch.setattr(vn, "gaussian_epsilon_interval", refuse)
+    with pytest.raises(vn.InvalidParameter, match="delta"):
+        vn._thm10_point(0.5, 1e-3)
+
+
+def test_theorem10_decides_a_tenfold_too_small_sigma_whose_outside_points_leave_the_grid(monkeypatch):
+    """The mutant theorem10_sigma:x0.1 at ε = 0.5 (inside the hypothesis) and at the full budget's corner ε = 16
+    (outside, reported only), δ = 0.01: the outside point used to raise (the 1e-4 grid too fine for dp-accounting),
+    which cost the whole claim its verdict; now it is decided: violated."""
+    real = tn.theorem10_sigma()
+    monkeypatch.setattr(tn, "theorem10_sigma", lambda: real * sp.Rational(1, 10))
+    monkeypatch.setattr(vn, "THEOREM10_BUDGETS", vn.Budgets(
+        quick=vn.Theorem10Settings(eps_in=(0.5,), eps_out=(16.0,), deltas=(1e-2,)),
+        full=vn.THEOREM10_BUDGETS.full))
+    out = vn.theorem10("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["eps_lo"] > out.counterexample["epsilon"]
+    assert out.numbers["outside_points_broken"] == 1
