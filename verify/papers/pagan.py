@@ -1479,8 +1479,9 @@ for _m in ("x10", "pow1.25"):
 @claim(
     "pagan.algorithm3.privacy",
     kind="privacy",
-    statement="""Theorem 3, first part: Algorithm 3 (T = (3/2)·log₂ d rounds, per round Gaussian noise of variance
-    ρ_t⁴·T²·d·log(T/δ)/(n²ε²) on the d truncated second moments) is (ε, δ)-differentially private.""",
+    statement="""Theorem 3, first part, at ε ≤ 4 (larger ε: pagan.algorithm3.privacy.large_eps): Algorithm 3 (T =
+    (3/2)·log₂ d rounds, per round Gaussian noise of variance ρ_t⁴·T²·d·log(T/δ)/(n²ε²) on the d truncated second
+    moments) is (ε, δ)-differentially private.""",
     theory=(tp.algorithm3_noise_multiplier, tp.algorithm3_noise_variance, tp.algorithm3_sensitivity,
             tp.algorithm3_rounds),
     # more noise than the stated calibration only strengthens privacy: those constant mutants are equivalent
@@ -1502,7 +1503,9 @@ for _m in ("x10", "pow1.25"):
     "is the reconstruction used by kernels.moments. The modelled worst case is attained: for neighbouring datasets in "
     "which no coordinate leaves the active set (records near 0, the differing one at the truncation level, n large "
     "as Theorem 3 requires) the mechanism is exactly T full-dimension Gaussian rounds, up to the exit probability. "
-    "The accuracy guarantee (10) is a separate claim (theorem3). Also exact: the accounted calibration must be the "
+    "The accuracy guarantee (10) is a separate claim (theorem3); ε above the grids' 4 is the claim "
+    "pagan.algorithm3.privacy.large_eps (violated: at d = 2, ε = 16 the calibration's ε is 18.42). Also exact: the "
+    "accounted calibration must be the "
     "one Algorithm 3 runs (kernels.moments.schedule, r = 1, every n of ALG3_PRIVACY_NS = (10, 1000, 1e5), every "
     "grid point and round): declared T = "
     "rounds_for(d); the declared sensitivity is never exceeded by the change a neighbouring pair attains (all "
@@ -1596,6 +1599,115 @@ def algorithm3(budget: str, seed: int) -> Outcome:
         "accountant ε (PLD, upper) vs promised ε", "promised ε", "accountant ε", series, xscale="log",
         yscale="log")])
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
+
+
+#: pagan.algorithm3.privacy.large_eps: the ε beyond pagan.algorithm3.privacy's grids (which stop at 4), at the d
+#: with the fewest rounds (T = 2 at d = 2; 3 at d = 3, 4; 5 at d = 10); exact at both budgets (no runs)
+ALG3_LARGE_EPS_GRID = dict(d=(2, 3, 10, 100), epsilon=(8.0, 16.0, 32.0), delta=(1e-5, 1e-8))
+
+
+def alg3_large_eps_point(d: int, epsilon: float, delta: float) -> dict:
+    """The exact ε of Algorithm 3's declared calibration at one point: the declared T (theory.pagan.algorithm3_rounds)
+    rounds of the declared per-round multiplier (theory.pagan.algorithm3_noise_multiplier, free of ρ, n and d),
+    composed exactly into one Gaussian of multiplier z/√T (verify.privacy.gaussian_epsilon_exact: dp-accounting's
+    analytic Gaussian ε, bracketed).
+
+    Parameters
+    ----------
+    d : int
+        The dimension (gives T).
+    epsilon, delta : float
+        The promised privacy parameters.
+
+    Returns
+    -------
+    dict
+        ``rounds`` (0 when the declared T is not a positive integer), ``noise_multiplier`` (per round), ``eps_lo``,
+        ``eps_hi`` (NaN when undecided) and ``decided``.
+    """
+    nan = float("nan")
+    rounds = alg3_declared_rounds(d)
+    if rounds is None:  # not a number of rounds: no mechanism to account for
+        return dict(rounds=0, noise_multiplier=nan, eps_lo=nan, eps_hi=nan, decided=False)
+    rho1 = float(kernels.moments.truncation_level(1.0, 1))
+    z = float(_eval_free(tp.algorithm3_noise_multiplier(), T=rounds, delta=delta, epsilon=epsilon, rho=rho1,
+                         n=ALG3_CAL_N, d=d))
+    try:
+        lo, hi = gaussian_epsilon_exact(z, delta, rounds)
+    except dpvalidate.InvalidParameter:
+        return dict(rounds=rounds, noise_multiplier=z, eps_lo=nan, eps_hi=nan, decided=False)
+    return dict(rounds=rounds, noise_multiplier=z, eps_lo=float(lo), eps_hi=float(hi), decided=True)
+
+
+@claim(
+    "pagan.algorithm3.privacy.large_eps",
+    kind="privacy",
+    statement="""Theorem 3, first part, at ε > 4 (beyond pagan.algorithm3.privacy's grids): Algorithm 3 (T =
+    (3/2)·log₂ d rounds, per round Gaussian noise of variance ρ_t⁴·T²·d·log(T/δ)/(n²ε²)) is (ε, δ)-DP.""",
+    theory=(tp.algorithm3_noise_multiplier, tp.algorithm3_rounds),
+    weaker_if={"theory.pagan.algorithm3_noise_multiplier": "larger"},
+    notes="Theorem 3 puts no range on ε (nor does Algorithm 3's calibration), but pagan.algorithm3.privacy's grids "
+    "stop at ε = 1 (quick) and 4 (full). Same mechanism and reading as there (line 5 read with T², so a per-round "
+    "multiplier T·√(log(T/δ))/ε; T = ⌈(3/2)log₂ d⌉), whose calibration identities (declared multiplier = the run's "
+    "std over the attained change, at every n) that claim checks exactly. Check (exact, no runs, both budgets): at "
+    "d ∈ {2, 3, 10, 100}, ε ∈ {8, 16, 32}, δ ∈ {1e-5, 1e-8} the T rounds compose exactly into one Gaussian of "
+    "multiplier √T·√(log(T/δ))/ε, whose ε is dp-accounting's analytic Gaussian ε (bracketed); violated when even "
+    "the lower end exceeds the promise, holds when every upper end is below it, else inconclusive. Found in session "
+    "27: at d = 2 (T = 2, the fewest rounds; with a natural log d = 3 also has T = 2), ε = 16, δ = 1e-5 the "
+    "calibration's ε is 18.42. A per-round √(log(T/δ))/(ε/T) is the classical Gaussian calibration of a per-round "
+    "(ε/T, δ/T), which is sufficient only for small ε/T; the statement does not carry that restriction.",
+)
+def algorithm3_large_eps(budget: str, seed: int) -> Outcome:
+    g = ALG3_LARGE_EPS_GRID
+    points = [dict(d=d, epsilon=e, delta=dl) for d in g["d"] for e in g["epsilon"] for dl in g["delta"]]
+    rows = [alg3_large_eps_point(**p) for p in points]
+    broken = [(p, r) for p, r in zip(points, rows) if r["decided"] and r["eps_lo"] > p["epsilon"]]
+    unsure = [(p, r) for p, r in zip(points, rows)
+              if not r["decided"] or (r["eps_lo"] <= p["epsilon"] < r["eps_hi"])]
+    verdict = "violated" if broken else ("inconclusive" if unsure else "holds")
+    ratios = [r["eps_hi"] / p["epsilon"] for p, r in zip(points, rows) if r["decided"]]
+    figures = {"points": len(points), "points_broken": len(broken), "points_undecided": len(unsure),
+               "max_eps_ratio": max(ratios, default=float("nan"))}
+    counter = None
+    if broken:
+        p, r = min(broken, key=lambda pr: (pr[0]["epsilon"], pr[0]["d"], -pr[0]["delta"]))
+        counter = dict(p, rounds=r["rounds"], noise_multiplier=r["noise_multiplier"],
+                       exact_eps_lower=r["eps_lo"], exact_eps_upper=r["eps_hi"])
+    evidence = (f"{len(broken)}/{len(points)} (d, ε, δ) points where even the lower end of the exact ε exceeds the "
+                f"promise, {len(unsure)} undecided; worst exact/promised ε = {figures['max_eps_ratio']:.4g}"
+                + (f"; smallest counterexample d={counter['d']} (T = {counter['rounds']}), ε={counter['epsilon']:g}, "
+                   f"δ={counter['delta']:g}: exact ε ∈ [{counter['exact_eps_lower']:.4f}, "
+                   f"{counter['exact_eps_upper']:.4f}]" if counter else "")
+                + " (exact: T Gaussian rounds compose into one Gaussian; dp-accounting's analytic ε, no statistical "
+                  "test)")
+    series = []
+    for dl in g["delta"]:
+        for d in g["d"]:
+            sel = [(p["epsilon"], r["eps_hi"] / p["epsilon"]) for p, r in zip(points, rows)
+                   if p["d"] == d and p["delta"] == dl and r["decided"]]
+            series.append(Series(f"d={d}, δ={dl:g}", [x for x, _ in sel], [y for _, y in sel]))
+    series.append(Series("promise kept below 1", list(g["epsilon"]), [1.0] * len(g["epsilon"]), style="line"))
+    fig = Figure("algorithm3_privacy_large_eps", "pagan Algorithm 3 at large ε: exact ε over the promise", [Panel(
+        "exact ε / promised ε", "promised ε", "ratio", series, xscale="log")])
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
+
+
+# its theory mutants that leave the statement false, at explicit points (exact; checked in
+# tests/verify/test_issue25_s27_alg3_eps.py)
+ALG3_LARGE_EPS_STILL_FALSE = {
+    "algorithm3_noise_multiplier:pow1.25": ((2, 8.0, 1e-5), "the mutated per-round multiplier 0.691 over T = 2 "
+                                            "rounds gives ε ≥ 10.29 > 8"),
+    "algorithm3_rounds:x0.1": ((100, 8.0, 1e-5), "the mutated T = ⌈(3/2)log₂ 100⌉/10 = 1 round of multiplier 0.424 "
+                               "gives ε ≥ 12.27 > 8"),
+    "algorithm3_rounds:pow1.25": ((2, 16.0, 1e-5), "the mutated T = ⌈(15/8)log₂ 2⌉ = 2 is the original's, whose ε is "
+                                  "18.42 > 16"),
+    "algorithm3_rounds:pow0.75": ((2, 16.0, 1e-5), "the mutated T = ⌈(9/8)log₂ 2⌉ = 2 is the original's, whose ε is "
+                                  "18.42 > 16"),
+}
+for _m, ((_d, _e, _dl), _why) in ALG3_LARGE_EPS_STILL_FALSE.items():
+    declare_equivalent("pagan.algorithm3.privacy.large_eps", _m, f"the mutated statement is still false: at d = {_d}, "
+                       f"ε = {_e:g}, δ = {_dl:g}, {_why} (the declared rounds composed exactly; dp-accounting's "
+                       "analytic Gaussian ε)")
 
 
 # ======================================================================================
