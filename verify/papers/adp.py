@@ -381,9 +381,9 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=DELTA_
     "multiplier of 0.3 the PLD grid is too large for a sweep and that point has no PLD bound. violated when a point "
     "provably fails: the optimistic (lower) PLD ε exceeds the promised ε, or a rigorous event bound gives δ(ε) > δ "
     "(neighbours whose differing record has a constant gradient G·u: the event 'some step's output along u exceeds "
-    "τ' has P₁ − e^ε P₀ > δ, the best τ of 0.1, 0.2, …, 6 in units of G; verify.papers.adp.delta_lower_bound). holds when the upper PLD ε is ≤ the promise "
-    "at every point; inconclusive otherwise. Schedules: DP-SGD (α ≡ 1) and ADP-SGD with α_t² = √(1 + t) (the earlier "
-    "'adp_adaptive' rows were the same schedule and are dropped).",
+    "τ' has P₁ − e^ε P₀ > δ, the best τ of 0.1, 0.2, …, 6 in units of G; verify.papers.adp.delta_lower_bound). "
+    "holds when the upper PLD ε is ≤ the promise at every point; inconclusive otherwise. Schedules: DP-SGD (α ≡ 1) "
+    "and ADP-SGD with α_t² = √(1 + t) (the earlier 'adp_adaptive' rows were the same schedule and are dropped).",
 )
 def theorem4_1(budget: str, seed: int) -> Outcome:
     g = THM41_GRIDS[by_budget(budget, "quick", "full")]
