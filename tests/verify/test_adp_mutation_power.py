@@ -162,6 +162,18 @@ def test_theorem41_tenfold_variance_mutants_still_fail_at_their_counterexample()
         assert va.delta_lower_bound(va.alpha_schedule("dp", 100) * r["sigma"], 1e-4, 2.0, (1.3,)) > 8.7e-4
 
 
+def test_theorem41_variance_pow075_still_fails_at_its_counterexample():
+    """The reason declared for theorem4_1_variance:pow0.75: a point of the full grid (DP-SGD, T = 100, n = 10⁴,
+    ε = 4, δ = 1e-5) where the event bound at the mutated σ exceeds δ more than 20-fold."""
+    p = va.THM41_POW075_COUNTEREXAMPLE
+    plain = va._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    _declared("adp.theorem4.1", "theorem4_1_variance:pow0.75")
+    with _mutant("theory.adp.theorem4_1_variance", "pow0.75").apply():
+        r = va._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    assert r["sigma"] != plain["sigma"] and r["sigma"] == pytest.approx(0.267, rel=2e-3)
+    assert r["delta_lower"] > 2.5e-4 > 20 * p["delta"], r
+
+
 def test_theorem41_the_counterexample_check_can_fail():
     """A thousand times Theorem 4.1's σ² at the same points: the event bound no longer exceeds δ (ten times, the
     thresholds above the shift still find δ(2) > δ: see the test above)."""
@@ -169,7 +181,7 @@ def test_theorem41_the_counterexample_check_can_fail():
 
     real = tadp.theorem4_1_variance
     with substituted("theory.adp.theorem4_1_variance", lambda: 1000 * real()):
-        for p in (va.THM41_POW_COUNTEREXAMPLE, va.THM41_X10_COUNTEREXAMPLE):
+        for p in (va.THM41_POW_COUNTEREXAMPLE, va.THM41_X10_COUNTEREXAMPLE, va.THM41_POW075_COUNTEREXAMPLE):
             r = va._thm41_task(**p, pld_blocks=4, vdi=1e-2)
             assert not r["delta_lower"] > p["delta"]
 

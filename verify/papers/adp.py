@@ -450,6 +450,12 @@ for _fn in ("theorem4_1_variance", "b_delta"):
                        "δ = 1e-5 (σ = 0.27) the claim's rigorous event bound gives δ(2) ≥ 8.7e-4 > 1e-5 at τ = 1.3 "
                        "(verify.papers.adp.delta_lower_bound, exact normal tails; "
                        "tests/verify/test_adp_mutation_power.py)")
+#: an explicit point of the full grid where the promise provably fails with eq. (6)'s variables to the power 3/4
+THM41_POW075_COUNTEREXAMPLE = dict(schedule="dp", T=100, n=10_000, epsilon=4.0, delta=1e-5)
+declare_equivalent("adp.theorem4.1", "theorem4_1_variance:pow0.75", "the mutated statement is still false: with "
+                   "every positive variable of eq. (6) to the power 3/4, at DP-SGD's schedule with T = 100, n = 10⁴, "
+                   "ε = 4, δ = 1e-5 (σ = 0.267) the claim's rigorous event bound gives δ(4) ≥ 2.5e-4 > 1e-5 "
+                   "(verify.papers.adp.delta_lower_bound, exact normal tails; tests/verify/test_adp_mutation_power.py)")
 
 # ======================================================================================
 # Proposition 5.1: M_dp/M_adp = Θ(log T) for b_t = √(a + ct); measured utilities
