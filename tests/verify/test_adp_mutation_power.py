@@ -145,14 +145,45 @@ def test_theorem41_exponent_mutants_still_fail_at_the_counterexample():
         assert r["delta_lower"] > 100 * p["delta"], (fn, name, r)
 
 
+def test_theorem41_tenfold_variance_mutants_still_fail_at_their_counterexample():
+    """The reason declared for theorem4_1_variance:x10 and b_delta:x10: at DP-SGD, T = 100, n = 10⁴, ε = 2,
+    δ = 1e-5 the event bound at the mutated σ (√10 times eq. (6)'s) still exceeds δ, by more than 80×."""
+    p = va.THM41_X10_COUNTEREXAMPLE
+    plain = va._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    for fn in ("theorem4_1_variance", "b_delta"):
+        _declared("adp.theorem4.1", f"{fn}:x10")
+        with _mutant(f"theory.adp.{fn}", "x10").apply():
+            r = va._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+        assert r["sigma"] == pytest.approx(10**0.5 * plain["sigma"], rel=1e-12)  # the mutation is in force
+        assert r["sigma"] == pytest.approx(0.2696, rel=1e-3)
+        assert r["delta_lower"] > 8.7e-4 > 80 * p["delta"], (fn, r)
+        # the three thresholds used before issue 25 (0.5, 0.7, 0.9) certify nothing here: τ = 1.3 does
+        assert va.delta_lower_bound(va.alpha_schedule("dp", 100) * r["sigma"], 1e-4, 2.0, (0.5, 0.7, 0.9)) == 0.0
+        assert va.delta_lower_bound(va.alpha_schedule("dp", 100) * r["sigma"], 1e-4, 2.0, (1.3,)) > 8.7e-4
+
+
+def test_theorem41_variance_pow075_still_fails_at_its_counterexample():
+    """The reason declared for theorem4_1_variance:pow0.75: a point of the full grid (DP-SGD, T = 100, n = 10⁴,
+    ε = 4, δ = 1e-5) where the event bound at the mutated σ exceeds δ more than 20-fold."""
+    p = va.THM41_POW075_COUNTEREXAMPLE
+    plain = va._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    _declared("adp.theorem4.1", "theorem4_1_variance:pow0.75")
+    with _mutant("theory.adp.theorem4_1_variance", "pow0.75").apply():
+        r = va._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    assert r["sigma"] != plain["sigma"] and r["sigma"] == pytest.approx(0.267, rel=2e-3)
+    assert r["delta_lower"] > 2.5e-4 > 20 * p["delta"], r
+
+
 def test_theorem41_the_counterexample_check_can_fail():
-    """Ten times Theorem 4.1's σ² at the same point: the event bound no longer exceeds δ."""
+    """A thousand times Theorem 4.1's σ² at the same points: the event bound no longer exceeds δ (ten times, the
+    thresholds above the shift still find δ(2) > δ: see the test above)."""
     from verify.mutants import substituted
 
     real = tadp.theorem4_1_variance
-    with substituted("theory.adp.theorem4_1_variance", lambda: 10 * real()):
-        r = va._thm41_task(**va.THM41_POW_COUNTEREXAMPLE, pld_blocks=4, vdi=1e-2)
-    assert not r["delta_lower"] > va.THM41_POW_COUNTEREXAMPLE["delta"]
+    with substituted("theory.adp.theorem4_1_variance", lambda: 1000 * real()):
+        for p in (va.THM41_POW_COUNTEREXAMPLE, va.THM41_X10_COUNTEREXAMPLE, va.THM41_POW075_COUNTEREXAMPLE):
+            r = va._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+            assert not r["delta_lower"] > p["delta"]
 
 
 def test_proposition51_from_t42_exponent_mutants_still_fail_at_the_smallest_case():

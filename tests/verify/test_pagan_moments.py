@@ -52,8 +52,10 @@ def test_example1_boundedness_rule_flags_non_subgaussian_growth():
 def test_lemma3_2_quick_holds_and_numbers_agree():
     out = pagan.lemma3_2("quick", 0)
     assert out.verdict == "holds"
-    assert out.numbers["cells_holding"] == out.numbers["cells"] == len(out.decisions) == 12
+    # 12 (n, d, C, p) cells and, last, the exact decision on the two-point laws (issue 25)
+    assert out.numbers["cells_holding"] == out.numbers["cells"] == len(out.decisions) - 1 == 12
     assert all(str(d.verdict) == "holds" for d in out.decisions)
+    assert out.decisions[-1].control.test.startswith("two-point laws")
     assert out.counterexample is None
 
 

@@ -322,7 +322,13 @@ def _thm41_task(schedule: str, T: int, n: int, epsilon: float, delta: float, pld
             "delta_lower": delta_lower_bound(alpha * sigma, 1.0 / n, epsilon)}
 
 
-def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 0.7, 0.9)) -> float:
+#: the thresholds τ of :func:`delta_lower_bound` (in units of the shift G): the bound holds at every τ, so the claim
+#: takes the largest over a uniform grid 0.1, 0.2, …, 6 (issue 25: 0.5, 0.7, 0.9 before; small per-step
+#: multipliers z need τ above the shift, where P₀'s tail is e^(−τ²/2z²) and P₁'s only q·e^(−(τ−1)²/2z²))
+DELTA_LB_THRESHOLDS = tuple(round(0.1 * j, 1) for j in range(1, 61))
+
+
+def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=DELTA_LB_THRESHOLDS) -> float:
     """A rigorous lower bound on the δ at ``epsilon`` of T steps with noise multipliers ``z`` and one-of-n sampling.
 
     Neighbouring datasets whose differing record has gradient G·u at every θ and the zero-out neighbour 0
@@ -339,8 +345,8 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
         The sampling probability of the differing record per step.
     epsilon : float
         The ε at which δ is bounded.
-    thresholds : sequence of float
-        The thresholds τ tried (the best bound is kept).
+    thresholds : sequence of float, optional
+        The thresholds τ tried (the best bound is kept); default :data:`DELTA_LB_THRESHOLDS`.
 
     Returns
     -------
@@ -375,9 +381,9 @@ def delta_lower_bound(z: np.ndarray, q: float, epsilon: float, thresholds=(0.5, 
     "multiplier of 0.3 the PLD grid is too large for a sweep and that point has no PLD bound. violated when a point "
     "provably fails: the optimistic (lower) PLD ε exceeds the promised ε, or a rigorous event bound gives δ(ε) > δ "
     "(neighbours whose differing record has a constant gradient G·u: the event 'some step's output along u exceeds "
-    "τ' has P₁ − e^ε P₀ > δ; verify.papers.adp.delta_lower_bound). holds when the upper PLD ε is ≤ the promise "
-    "at every point; inconclusive otherwise. Schedules: DP-SGD (α ≡ 1) and ADP-SGD with α_t² = √(1 + t) (the earlier "
-    "'adp_adaptive' rows were the same schedule and are dropped).",
+    "τ' has P₁ − e^ε P₀ > δ, the best τ of 0.1, 0.2, …, 6 in units of G; verify.papers.adp.delta_lower_bound). "
+    "holds when the upper PLD ε is ≤ the promise at every point; inconclusive otherwise. Schedules: DP-SGD (α ≡ 1) "
+    "and ADP-SGD with α_t² = √(1 + t) (the earlier 'adp_adaptive' rows were the same schedule and are dropped).",
 )
 def theorem4_1(budget: str, seed: int) -> Outcome:
     g = THM41_GRIDS[by_budget(budget, "quick", "full")]
@@ -436,6 +442,20 @@ for _fn, _m in (("theorem4_1_variance", "pow1.25"), ("b_delta", "pow1.25"), ("b_
                        "mutated σ still gives δ(2) ≥ 0.0098 > 1e-5 (verify.papers.adp.delta_lower_bound, exact normal "
                        "tails; tests/verify/test_adp_mutation_power.py)")
 
+#: an explicit point where the promise provably fails with ten times Theorem 4.1's σ² (issue 25): DP-SGD's schedule
+THM41_X10_COUNTEREXAMPLE = dict(schedule="dp", T=100, n=10_000, epsilon=2.0, delta=1e-5)
+for _fn in ("theorem4_1_variance", "b_delta"):
+    declare_equivalent("adp.theorem4.1", f"{_fn}:x10", "the mutated statement is still false: with σ² ten times "
+                       "eq. (6)'s (B_δ ×10 gives the same σ²), at DP-SGD's schedule with T = 100, n = 10⁴, ε = 2, "
+                       "δ = 1e-5 (σ = 0.27) the claim's rigorous event bound gives δ(2) ≥ 8.7e-4 > 1e-5 at τ = 1.3 "
+                       "(verify.papers.adp.delta_lower_bound, exact normal tails; "
+                       "tests/verify/test_adp_mutation_power.py)")
+#: an explicit point of the full grid where the promise provably fails with eq. (6)'s variables to the power 3/4
+THM41_POW075_COUNTEREXAMPLE = dict(schedule="dp", T=100, n=10_000, epsilon=4.0, delta=1e-5)
+declare_equivalent("adp.theorem4.1", "theorem4_1_variance:pow0.75", "the mutated statement is still false: with "
+                   "every positive variable of eq. (6) to the power 3/4, at DP-SGD's schedule with T = 100, n = 10⁴, "
+                   "ε = 4, δ = 1e-5 (σ = 0.267) the claim's rigorous event bound gives δ(4) ≥ 2.5e-4 > 1e-5 "
+                   "(verify.papers.adp.delta_lower_bound, exact normal tails; tests/verify/test_adp_mutation_power.py)")
 
 # ======================================================================================
 # Proposition 5.1: M_dp/M_adp = Θ(log T) for b_t = √(a + ct); measured utilities

@@ -2950,6 +2950,107 @@ def isotropic_route(k: int, en: float, delta: float = COR6_DELTA) -> float:
                                                      trG=trg))
 
 
+#: the isotropic cases of the floor derived from eq. (25) (:func:`eq25_isotropic_floor`): εn = k ∈ this, T = (εn)²
+#: (each of the k directions visited εn times), at every gradient scale L and diameter C of :data:`EQ25_FLOOR_SCALES`
+EQ25_FLOOR_EN = (2, 3, 5, 8)
+EQ25_FLOOR_SCALES = dict(L=(1e-3, 1.0, 1e3), C=(1e-2, 1.0, 1e2))
+_en = sp.Symbol("en", positive=True)
+_log_inv_delta = sp.Symbol("log_inv_delta", positive=True)
+
+
+def _eta_exponent(term: sp.Expr):
+    """The power of η in a product term (None when the term is not (η-free)·η^e)."""
+    rest, part = term.as_independent(tn.eta, as_Add=False)
+    if part == 1:
+        return sp.Integer(0)
+    base, e = part.as_base_exp()
+    return e if base == tn.eta and e.is_number else None
+
+
+def eq25_isotropic_floor() -> tuple[sp.Expr | None, sp.Expr | None, str]:
+    """A lower bound on C.7's route derived from the declared eq. (25) itself (exact; no runs), for the isotropic
+    family: L times unit gradients cycling through k orthonormal directions, T a multiple of k, γ = 0.
+
+    The derivation, checked step by step on whatever :func:`theory.noisy_adagrad.theorem3_1_bound` returns: its
+    terms are products of non-negative factors; t₁, the terms with a negative power of η (free of noise_sum), and t₂,
+    the terms with noise_sum, have a product free of η, non-decreasing in noise_sum; dropping the other (non-negative)
+    terms and AM–GM give, for every η, eq. (25) ≥ t₁ + t₂ ≥ 2√(t₁t₂). For the family, Tr G_T = L√(kT) exactly and
+    Σ_t Tr G_t⁺ ≥ k²(T − k + 1)/Tr G_T (G_t ≼ G_T and Tr X·Tr X⁺ ≥ rank(X)² at the T − k + 1 steps of rank k), so
+    noise_sum ≥ σ_b²k²(T − k + 1)/(L√(kT)) with §4.1's σ_b. Unmutated it is (C/T)·σ_b·k·√(T − k + 1), the floor of
+    :func:`theory.noisy_adagrad.corollary6_proof_floor` at m = T − k + 1.
+
+    Returns
+    -------
+    floor : sympy.Expr or None
+        2√(t₁t₂) at those traces, in ``C, L, k, T, delta, epsilon, n`` (None when a step fails).
+    limit : sympy.Expr or None
+        The limit of floor/corollary6_rate along k = εn → ∞ at T = (εn)² (the family with εn visits per direction),
+        δ < 1 fixed; None when a step fails.
+    why : str
+        "" or the step that failed.
+    """
+    terms = sp.Add.make_args(sp.expand(tn.theorem3_1_bound().subs(tn.gamma, 0)))
+    if any(t.is_nonnegative is not True for t in terms):
+        return None, None, "a term of eq. (25) is not a product of non-negative factors"
+    powers = [_eta_exponent(t) for t in terms]
+    if any(e is None for e in powers):
+        return None, None, "a term of eq. (25) is not of the form (η-free)·η^e"
+    t1 = sp.Add(*[t for t, e in zip(terms, powers) if e < 0 and not t.has(tn.noise_sum)])
+    t2 = sp.Add(*[t for t in terms if t.has(tn.noise_sum)])
+    prod = sp.expand(t1 * t2)
+    if t1 == 0 or t2 == 0 or prod.has(tn.eta):
+        return None, None, "eq. (25) has no pair 1/η-term, noise term whose product is free of η"
+    if sp.diff(prod, tn.noise_sum).is_nonnegative is not True:
+        return None, None, "t₁t₂ is not non-decreasing in noise_sum"
+    tr_g = tn.L * sp.sqrt(tn.k * tn.T)
+    least_noise = tn.sigma_b_calibration() ** 2 * tn.k ** 2 * (tn.T - tn.k + 1) / tr_g
+    floor = 2 * sp.sqrt(prod.subs({tn.noise_sum: least_noise, tn.trG: tr_g}))
+    path = {tn.k: _en, tn.T: _en**2, tn.n: _en / tn.epsilon, tn.delta: sp.exp(-_log_inv_delta)}  # δ < 1
+    lim = sp.limit(sp.simplify((floor / tn.corollary6_rate()).subs(path)), _en, sp.oo)
+    return floor, lim, ""
+
+
+def eq25_isotropic_floor_slack(floor: sp.Expr) -> tuple[float, dict]:
+    """The derived floor against the declared eq. (25) on the isotropic cases of :data:`EQ25_FLOOR_EN` and
+    :data:`EQ25_FLOOR_SCALES` (ε = 1, n = εn, δ = 1e-5), the traces computed by eigh from the sequence, eq. (25)
+    evaluated at 61 step sizes η = C·10^j, j ∈ [−6, 6] (the floor bounds it at every η).
+
+    Parameters
+    ----------
+    floor : sympy.Expr
+        The floor, as :func:`eq25_isotropic_floor` returns it.
+
+    Returns
+    -------
+    float
+        The least (eq. (25) − floor)/eq. (25) over the cases and step sizes.
+    dict
+        Where it is attained (``en``, ``L``, ``C``, ``eta``, ``bound``, ``floor``).
+    """
+    bound_f, floor_f = numeric(tn.theorem3_1_bound()), numeric(floor)
+    worst, where = np.inf, {}
+    for en in EQ25_FLOOR_EN:
+        k, T = en, en * en
+        unit = np.eye(k)[np.arange(T) % k]
+        S, sum_pinv = np.zeros((k, k)), 0.0
+        for row in unit:
+            S += np.outer(row, row)
+            r = np.sqrt(np.clip(np.linalg.eigvalsh(S), 0.0, None))
+            sum_pinv += float(np.sum(1.0 / r[r > 1e-9 * r.max()]))
+        trg1 = float(np.sum(np.sqrt(np.clip(np.linalg.eigvalsh(S), 0.0, None))))
+        for Lg in EQ25_FLOOR_SCALES["L"]:
+            sb = float(numeric(tn.sigma_b_calibration())(L=Lg, T=T, delta=1e-5, epsilon=1.0, n=en))
+            for C_ in EQ25_FLOOR_SCALES["C"]:
+                fl = float(floor_f(C=C_, L=Lg, k=k, T=T, delta=1e-5, epsilon=1.0, n=en))
+                for eta_ in C_ * 10.0 ** np.linspace(-6, 6, 61):
+                    b = float(bound_f(C=C_, L=Lg, T=T, eta=eta_, gamma=0.0, trG=Lg * trg1,
+                                      noise_sum=sb**2 * sum_pinv / Lg))
+                    rel = (b - fl) / b
+                    if rel < worst:
+                        worst, where = rel, dict(en=en, L=Lg, C=C_, eta=float(eta_), bound=b, floor=fl)
+    return float(worst), where
+
+
 def _floor_sqrt_k_mutant() -> Mutant:
     path = "theory.noisy_adagrad.corollary6_proof_floor"
     return Mutant("corollary6_proof_floor:sqrt_k", f"{path}: the floor with √k in place of k", "theory",
@@ -2975,6 +3076,23 @@ declare_equivalent("noisy_adagrad.corollary6.proof_k", "corollary6_rate:pow1.25"
                    "outgrown by the floor's k: the mutated statement is false as well")
 declare_equivalent("noisy_adagrad.corollary6.proof_k", "theorem3_1_bound:x10", "a bound 10× larger is still above "
                    "the floor, which outgrows √k: the conclusion is unchanged")
+for _m in ("sqrt_k", "x10", "pow1.25", "pow0.75"):
+    declare_equivalent("noisy_adagrad.corollary6.proof_k", f"corollary6_proof_floor:{_m}", "the mutated statement is "
+                       "still false: the floor is the check's own lemma, not the paper's statement; eq. (25) and the "
+                       "rate are unmutated, and eq. (25)'s own AM–GM floor at the isotropic family's exact traces, "
+                       "(C/T)·σ_b·k·√(T − k + 1), over √(k log(1/δ))/(εn) → ∞ along k = εn → ∞, T = (εn)²")
+declare_equivalent("noisy_adagrad.corollary6.proof_k", "theorem3_1_bound:x0.1", "the mutated statement is still "
+                   "false: eq. (25)/10 is at least its AM–GM floor (C/T)·σ_b·k·√(T − k + 1)/10 on the isotropic "
+                   "family, and that over √(k log(1/δ))/(εn) → ∞ along k = εn → ∞, T = (εn)²")
+declare_equivalent("noisy_adagrad.corollary6.proof_k", "theorem3_1_bound:pow1.25", "the mutated statement is still "
+                   "false: eq. (25) with x^{5/4} (noise_sum and γ are not positive symbols and keep their "
+                   "powers) is at least 2√(t₁t₂) = C^{5/4}·(Tr G_T)^{5/8}·noise_sum^{1/2}/T^{5/4}; on the "
+                   "isotropic family that over √(k log(1/δ))/(εn) is C^{5/4}L^{9/8}k^{9/16}√(T − k + 1)/T^{11/16} "
+                   "→ ∞ along k = εn → ∞, T = (εn)²")
+declare_equivalent("noisy_adagrad.corollary6.proof_k", "theorem3_1_bound:pow0.75", "the mutated statement is still "
+                   "false: eq. (25) with x^{3/4} (noise_sum and γ keep their powers) is at least 2√(t₁t₂) on the "
+                   "isotropic family, and that over √(k log(1/δ))/(εn) is "
+                   "C^{3/4}L^{7/8}k^{7/16}√(T − k + 1)/T^{5/16} → ∞ along k = εn → ∞, T = (εn)²")
 
 
 class Cor6ProofKSettings(NamedTuple):
@@ -3007,14 +3125,19 @@ COR6_PROOF_K_BUDGETS = Budgets(quick=Cor6ProofKSettings(cases=300, pmax=6, tmax=
     "where both sides' homogeneity is tested; (ii) SymPy: the limit "
     "k → ∞ of floor(m = T)/(√(k log(1/δ))/(εn)); (iii) the isotropic case computed exactly (unit gradients cycling "
     "through k directions, α = 0, T = (εn)², εn = 16 quick / 32 full, k = 1..16): the route's bound × εn against k. "
-    "Verdict: violated when (i) holds on every case and the limit (ii) is ∞ (the route cannot give √k; smallest k "
+    "(iv) the same from the declared eq. (25) alone (eq25_isotropic_floor: its terms checked non-negative, the "
+    "1/η-term t₁ and the noise term t₂ with a product free of η, so eq. (25) ≥ 2√(t₁t₂) at every η; at the isotropic "
+    "family's exact traces Tr G_T = L√(kT), Σ_t Tr G_t⁺ ≥ k²(T − k + 1)/Tr G_T), the limit of that floor over the "
+    "rate along k = εn → ∞, T = (εn)², and the floor below eq. (25) at 61 η's on 36 isotropic cases. "
+    "Verdict: violated when (i) holds on every case and the limit (ii) is ∞, or (iv) derives a floor that passes its "
+    "cases and the limit is ∞ (the route cannot give √k; smallest k "
     "where floor and rate differ in k-dependence: 2); holds when the limit is finite and the isotropic route's "
     "log-log slope over the rate in k is ≤ 0.1 (the route supports the rate); inconclusive otherwise (e.g. the floor "
-    "fails on a case). Mutants: the main text with k (declared) turns it to holds; the floor with √k (declared), "
-    "the floor ×10 or with exponents ×3/4, and eq. (25) ×0.1 or with exponents ×5/4 turn it to inconclusive; the "
-    "rate's constant and exponent mutants, the floor ×0.1 and eq. (25) ×10 leave the conclusion unchanged "
-    "(declared equivalent); the floor with exponents ×5/4 and eq. (25) with exponents ×3/4 fail the fixed "
-    "cases at L = 1e3 and turn it to inconclusive.",
+    "fails on a case and (iv) derives none). Mutants: the main text with k (declared) turns it to holds; the "
+    "rate's constant and exponent mutants, every floor mutant (the floor is the check's lemma; (iv) needs none) and "
+    "every eq. (25) mutant leave the statement false (declared equivalent, with (iv)'s limit as the reason; "
+    "tests/verify/test_proof_k_equivalents.py); the floor with exponents ×5/4 and eq. (25) with exponents ×3/4 "
+    "still fail the fixed cases at L = 1e3 (numbers: declared_floor_ok = 0).",
 )
 def corollary6_proof_k(budget: str, seed: int) -> Outcome:
     cases, pmax, tmax, en_iso = COR6_PROOF_K_BUDGETS.at(budget)
@@ -3035,13 +3158,17 @@ def corollary6_proof_k(budget: str, seed: int) -> Outcome:
     floor_ok = w.slack >= -1.0 and scaled_min >= -1e-9
     ratio = sp.simplify(tn.corollary6_proof_floor().subs(tn.m_full, tn.T) / tn.corollary6_rate())
     lim = sp.limit(ratio, tn.k, sp.oo)
+    # the same conclusion from the declared eq. (25) alone (no declared floor): its own AM–GM floor, exact traces
+    d_floor, d_lim, d_why = eq25_isotropic_floor()
+    d_slack, d_where = eq25_isotropic_floor_slack(d_floor) if d_floor is not None else (-np.inf, {})
+    derived_ok = d_floor is not None and d_slack >= -1e-9
     ks = np.array([1, 2, 4, 8, 16])
     iso = np.array([isotropic_route(int(kk), en_iso) for kk in ks])
     rate_en = np.array([float(numeric(tn.corollary6_rate())(k=int(kk), delta=COR6_DELTA, epsilon=1.0, n=1))
                         for kk in ks])
     iso_slope = float(np.polyfit(np.log(ks), np.log(iso), 1)[0])
     over_slope = float(np.polyfit(np.log(ks), np.log(iso / rate_en), 1)[0])
-    if floor_ok and lim == sp.oo:
+    if (floor_ok and lim == sp.oo) or (derived_ok and d_lim == sp.oo):
         verdict = "violated"
     elif lim.is_finite and over_slope <= 0.1:
         verdict = "holds"
@@ -3051,14 +3178,21 @@ def corollary6_proof_k(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = dict(k=2, floor_over_rate=str(ratio.subs(tn.k, 2)), floor_over_rate_k1=str(ratio.subs(tn.k, 1)),
                        limit_k_to_infinity=str(lim), isotropic_route_times_en={int(a): float(b) for a, b in
-                                                                               zip(ks, iso)})
+                                                                               zip(ks, iso)},
+                       eq25_floor=str(d_floor), eq25_floor_over_rate_limit_k_eq_en=str(d_lim),
+                       eq25_floor_tightest_case=d_where)
     evidence = (f"{verdict} (exact): the η-minimised eq. (25) is at least the floor C·k·σ_b·√m/T on all {w.evaluated} "
                 f"seeded rank-k sequences and {len(scaled)} fixed ones at L, C, εn a decade or more from 1 "
                 f"({'yes' if floor_ok else 'NO'}; least (bound − floor)/bound = {random_rel:.3g} seeded, "
                 f"{scaled_min:.3g} fixed); floor(m = T)/(√(k log(1/δ))/(εn)) = {ratio} → {lim} as k → ∞; isotropic "
                 f"case (α = 0, εn = {en_iso:g}, T = (εn)²): route × εn = "
                 + ", ".join(f"{v:.3g}" for v in iso) + f" at k = {', '.join(str(int(a)) for a in ks)} (log-log slope "
-                f"{iso_slope:.3f} in k; over the main text's rate {over_slope:.3f}). The proof's route gives Θ(k), "
+                f"{iso_slope:.3f} in k; over the main text's rate {over_slope:.3f}); from the declared eq. (25) "
+                "alone (its AM–GM floor 2√(t₁t₂) at the isotropic family's exact traces): "
+                + (f"floor = {d_floor}, floor/rate → {d_lim} along k = εn → ∞, T = (εn)²; it is below eq. (25) at "
+                   f"every η on the isotropic cases ({'yes' if derived_ok else 'NO'}; least (bound − floor)/bound = "
+                   f"{d_slack:.3g})" if d_floor is not None else f"no floor ({d_why})")
+                + ". The proof's route gives Θ(k), "
                 "not √k: it does not support the main text's k-dependence (nor C.7's k-free statement)")
     fig = Figure("corollary6_proof_k", "noisy_adagrad Corollary 6: C.7's route with k tracked", [Panel(
         f"isotropic rank-k gradients, α = 0, εn = {en_iso:g}, δ = {COR6_DELTA:g}, L = C = 1", "k",
@@ -3071,7 +3205,9 @@ def corollary6_proof_k(budget: str, seed: int) -> Outcome:
     numbers = {"cases": w.evaluated, "min_relative_bound_minus_floor": float(random_rel),
                "scaled_cases": len(scaled), "min_relative_bound_minus_floor_scaled": float(scaled_min),
                "isotropic_slope_in_k": iso_slope, "isotropic_over_rate_slope_in_k": over_slope,
-               "floor_over_rate_limit_is_infinite": float(lim == sp.oo)}
+               "floor_over_rate_limit_is_infinite": float(lim == sp.oo), "declared_floor_ok": float(floor_ok),
+               "eq25_floor_ok": float(derived_ok), "eq25_floor_min_relative_slack": float(d_slack),
+               "eq25_floor_over_rate_limit_is_infinite": float(d_lim == sp.oo)}
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
 
 

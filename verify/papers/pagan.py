@@ -1175,6 +1175,117 @@ def _lemma32_scale(f_bound, gp: float, g2p: float) -> tuple[float, float]:
     return best
 
 
+#: the orders m of the Markov bounds P(S ≥ n·a) ≤ E[S^m]/(n·a)^m of :func:`lemma32_failure_bound` (fixed in advance)
+LEMMA32_MARKOV_ORDERS = 12
+
+
+def lemma32_failure_bound(moments: np.ndarray, p: int, a: float, n: int, orders: int = LEMMA32_MARKOV_ORDERS
+                          ) -> tuple[float, int]:
+    """An exact upper bound on P(Ĝ_p(S)^p > a·W^{p/2}) for n i.i.d. points: Y = (Q/W)^{p/2} ≥ 0 with Q = ‖z‖²_C,
+    S = Σ_i Y_i, the failure is S > n·a, and Markov on S^m gives E[S^m]/(n·a)^m for every m; the least over
+    m = 1..orders. E[S^m] = m!·[x^m](Σ_j E[Y^j] x^j/j!)^n — a power of a series of positive terms, so no
+    cancellation: exact up to rounding.
+
+    Parameters
+    ----------
+    moments : numpy.ndarray
+        E[(Q/W)^k], k = 1..K with K ≥ orders·p/2 (e.g. :func:`weighted_chi2_moments_series`).
+    p : int
+        The even moment order p.
+    a : float
+        The threshold on the mean of Y (the declared bound over √W, to the p).
+    n : int
+        The number of points.
+    orders : int, optional
+        The largest order m (default :data:`LEMMA32_MARKOV_ORDERS`).
+
+    Returns
+    -------
+    bound : float
+        The least of the Markov bounds (1.0 when a ≤ 0: no bound).
+    m : int
+        The order that attains it (0 when a ≤ 0).
+
+    Raises
+    ------
+    ValueError
+        When p is not a positive even integer, n < 1, or there are fewer than orders·p/2 moments.
+    """
+    if p < 2 or p % 2 or n < 1 or len(moments) < orders * p // 2:
+        raise ValueError(f"need an even p ≥ 2, n ≥ 1 and {orders * p // 2} moments (got p={p}, n={n}, "
+                         f"{len(moments)})")
+    if not a > 0:
+        return 1.0, 0
+    base = np.array([1.0] + [moments[j * p // 2 - 1] / math.factorial(j) for j in range(1, orders + 1)])
+    poly, e = np.zeros(orders + 1), n
+    poly[0] = 1.0
+    while e:  # (Σ_j E[Y^j] x^j/j!)^n truncated at x^orders, by squaring
+        if e & 1:
+            poly = np.convolve(poly, base)[: orders + 1]
+        base = np.convolve(base, base)[: orders + 1]
+        e >>= 1
+    bounds = [math.factorial(m) * poly[m] / (n * a) ** m for m in range(1, orders + 1)]
+    m = int(np.argmin(bounds))
+    return float(min(1.0, bounds[m])), m + 1
+
+
+#: the two-point laws of :func:`lemma32_two_point_failure`: the outlier counts j = 1..this at which q is pushed to
+#: its breakpoint (fixed in advance; for the paper's bound the worst q is at j = 1)
+LEMMA32_TWO_POINT_COUNTS = 3
+
+
+def lemma32_two_point_failure(f_bound, p: int, n: int, counts: int = LEMMA32_TWO_POINT_COUNTS
+                              ) -> tuple[float, dict]:
+    """The failure probability of Lemma 3.2's event under two-point laws, exactly (no runs): z = u (a unit vector)
+    with probability q, else 0, so ‖z‖_C^p ∈ {0, 1} (C = I), G_p = q^{1/p}, G_2p = q^{1/(2p)}, Ĝ_p(S)^p = K/n with
+    K ~ Binomial(n, q), and the failure Ĝ_p > threshold is K > n·c(q), c(q) = (threshold/s)^p with the threshold
+    the declared lemma3_2_bound at the scale s of :func:`_lemma32_scale` (the paper's: (q^{1/p} + q^{1/(2p)})^p).
+    For j = 1..counts, q is the largest with n·c(q) < j (bisection on q, then 1e-6 relatively below it), where the
+    failure is P(K ≥ j); each candidate is evaluated exactly, so any failure above the declared probability is a
+    counterexample.
+
+    Parameters
+    ----------
+    f_bound : callable
+        The declared threshold, ``numeric(lemma3_2_bound())``.
+    p : int
+        The even moment order p.
+    n : int
+        The number of points.
+    counts : int, optional
+        The largest outlier count j (default :data:`LEMMA32_TWO_POINT_COUNTS`).
+
+    Returns
+    -------
+    failure : float
+        The largest failure probability over the candidates (0.0 when none fails).
+    where : dict
+        ``q``, ``j``, ``threshold_count`` (n·c(q)) and ``scale`` at the largest.
+    """
+    from scipy.stats import binom
+
+    def cn(q: float) -> tuple[float, float]:
+        scale, thr = _lemma32_scale(f_bound, q ** (1.0 / p), q ** (1.0 / (2 * p)))
+        return n * (thr / scale) ** p, scale
+
+    best, where = 0.0, {}
+    for j in range(1, min(counts, n) + 1):
+        lo, hi = 0.0, 1.0
+        if not cn(hi)[0] >= j:
+            break
+        for _ in range(80):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if cn(mid)[0] < j else (lo, mid)
+        q = lo * (1 - 1e-6)
+        if q <= 0.0:
+            continue
+        thr_n, scale = cn(q)
+        fail = float(binom.sf(math.floor(thr_n), n, q))  # P(K > n·c(q)), K an integer
+        if fail > best:
+            best, where = fail, dict(q=q, j=j, threshold_count=thr_n, scale=scale)
+    return best, where
+
+
 class Lemma32Grid(NamedTuple):
     """pagan.lemma3.2's grid: sample sizes n, dimensions d, datasets drawn per cell."""
 
@@ -1206,7 +1317,14 @@ LEMMA32_BUDGETS = Budgets(quick=Lemma32Grid(ns=(10, 100), dims=(20,), datasets=4
     "generating function Π_j(1 − 2w_j t)^{-1/2}, in rounding units (relative 1e-9); a mismatch is violated. "
     "Scale: the lemma holds for every P, so for the law of s·Z too (Ĝ_p, G_p, G_2p exactly s times P's); each cell "
     "is tested at the s of (1e-3, 1, 1e3) where the declared threshold/s is smallest, chosen from the closed form "
-    "alone, ties to s = 1 (the paper's threshold is degree-1 homogeneous: s = 1, the same test).",
+    "alone, ties to s = 1 (the paper's threshold is degree-1 homogeneous: s = 1, the same test). Exact parts "
+    "(issue 25, no runs): a cell whose sampled frequency is not violated holds exactly when a Markov bound "
+    "E[S^m]/(n·a)^m, m ≤ 12, on S = Σ_i ‖z_i‖_C^p (moments from the MGF series) is ≤ the declared probability "
+    "(lemma32_failure_bound); and the lemma is for every P, so two-point laws z ∈ {0, u} (P(z = u) = q) are "
+    "evaluated exactly — the failure is a binomial tail P(K > n·c(q)), q at the breakpoints of n·c(q) = 1, 2, 3 "
+    "(lemma32_two_point_failure): one decision, violated when some (n, p) fails more often than the declared "
+    "probability (the paper's 1/n holds there: worst 0.70/n at n = 100, quick; a tenfold smaller probability or "
+    "n^{-5/4} does not).",
 )
 def lemma3_2(budget: str, seed: int) -> Outcome:
     ns, dims, datasets = LEMMA32_BUDGETS.at(budget)
@@ -1223,13 +1341,15 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
     decisions, figures, worst = [], {}, None
     series = {}
     moment_gap = (0.0, None)  # the declared exact moments against the series route (exact, rounding units)
+    exact_worst = (-1.0, None)  # the largest exact failure bound over the declared probability, and where
     for (n, d, ps), o in zip(keys, outs):
         sigma = kernels.pagan_problems.power_law_sigma(d, 1.5)
         p0 = float(f_prob(**{k: v for k, v in dict(n=n).items() if k in f_prob.names}))
         for g_i, geo in enumerate(EX1_GEOMETRIES):
             w = _geometry(sigma, geo) * sigma**2
             mom = gaussian_norm_moments(w, max(ps))
-            ref = weighted_chi2_moments_series(w, max(ps))
+            ref_all = weighted_chi2_moments_series(w, max(ps) // 2 * LEMMA32_MARKOV_ORDERS)
+            ref = ref_all[: max(ps)]
             gap = float(np.max(np.abs(mom / ref - 1)))
             if gap > moment_gap[0]:
                 k_bad = int(np.argmax(np.abs(mom / ref - 1))) + 1
@@ -1241,33 +1361,70 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
                 scale, bound = _lemma32_scale(f_bound, gp, g2p)
                 fails = int(np.sum(scale * o["G_hat"][:, g_i, k] > bound))
                 at_scale = "" if scale == 1.0 else f" (law of {scale:g}·Z)"
-                dec = decide.proportion_at_most(fails, datasets, p0, what=f"n={n}, d={d}, C {geo}, p={pp}{at_scale}: "
-                                                "P(Ĝ_p > G_p + G_2p)")
+                what = f"n={n}, d={d}, C {geo}, p={pp}{at_scale}: P(Ĝ_p > G_p + G_2p)"
+                dec = stat = decide.proportion_at_most(fails, datasets, p0, what=what)
+                # exact: Markov on the moments of Σ_i ‖z_i‖_C^p (the series route, not the declared moments)
+                exact, m_at = lemma32_failure_bound(ref_all, pp, (bound / (scale * math.sqrt(w.sum()))) ** pp, n)
+                exact_worst = max(exact_worst, (exact / p0, dict(n=n, d=d, C=geo, p=pp, bound=exact, order=m_at)),
+                                  key=lambda x: x[0])
+                if stat.verdict != decide.Verdict.VIOLATED and exact <= p0 * (1 - 1e-9):
+                    dec = decide.Decision(decide.Verdict.HOLDS, decide.Control(
+                        f"{what}: Markov on E[(Σ_i ‖z_i‖_C^p)^m], m ≤ {LEMMA32_MARKOV_ORDERS} (exact moments, no runs)",
+                        0.0, "none (exact)", None, None), fails / datasets, exact, dec.violated_bound,
+                        f"{what} ≤ {exact:.3g} (exact, Markov of order {m_at}) ≤ {p0:.4g}; sampled {fails}/{datasets}")
                 decisions.append(dec)
-                series.setdefault((geo, pp == 2), []).append((n, dec.holds_bound))
+                series.setdefault((geo, pp == 2), []).append((n, stat.holds_bound))
                 slack = float(np.min(bound - scale * o["G_hat"][:, g_i, k]) / bound)
                 if worst is None or fails / datasets - p0 > worst[0]:
                     worst = (fails / datasets - p0, dict(n=n, d=d, C=geo, p=pp, scale=scale, failures=fails,
                                                          datasets=datasets,
-                                                         bound=p0, cp_interval=[dec.violated_bound, dec.holds_bound],
+                                                         bound=p0, cp_interval=[stat.violated_bound, stat.holds_bound],
                                                          min_rel_slack=slack))
+    # exact, no runs: two-point laws (the lemma is for every P), the failure probability evaluated exactly
+    two_point, tp_worst = [], (-1.0, None)
+    all_ps = sorted({pp for _, _, ps in keys for pp in ps})
+    for n in ns:
+        p0 = float(f_prob(**{k: v for k, v in dict(n=n).items() if k in f_prob.names}))
+        for pp in all_ps:
+            fail, at = lemma32_two_point_failure(f_bound, pp, n)
+            if fail / p0 > tp_worst[0]:
+                tp_worst = (fail / p0, dict(n=n, p=pp, failure=fail, declared=p0, **at))
+            two_point.append(fail > p0 * (1 + 1e-9))
+    tp_ctrl = decide.Control("two-point laws z ∈ {0, u}: P(Ĝ_p > threshold) = P(Binomial(n, q) > n·c(q)) at the "
+                             "breakpoints of q (exact, no runs)", 0.0, "none (exact)", None, None)
+    w2 = tp_worst[1]
+    tp_text = (f"two-point law n={w2['n']}, p={w2['p']}, q={w2['q']:.4g}: P(failure) = {w2['failure']:.4g} vs "
+               f"{w2['declared']:.4g}")
+    decisions.append(decide.Decision(decide.Verdict.VIOLATED if any(two_point) else decide.Verdict.HOLDS, tp_ctrl,
+                                     w2["failure"], w2["failure"], w2["failure"],
+                                     f"{tp_text} ({sum(two_point)}/{len(two_point)} (n, p) above the declared "
+                                     "probability; exact)"))
+    figures["two_point_failure_over_declared_max"] = tp_worst[0]
     verdict = decide.combine(decisions)
     moments_ok = moment_gap[0] <= LEMMA32_MOMENT_RTOL
     if not moments_ok:  # the thresholds G_p, G_2p were computed from moments that are not E‖Z‖_C^p
         verdict = "violated"
     figures["moment_max_rel_gap"] = moment_gap[0]
-    figures.update({"cells": len(decisions), "cells_holding": sum(str(d.verdict) == "holds" for d in decisions),
-                    "cells_inconclusive": sum(str(d.verdict) == "inconclusive" for d in decisions),
+    figures["exact_failure_bound_over_declared_max"] = exact_worst[0]
+    cells = decisions[:-1]  # the (n, d, C, p) cells; the last decision is the two-point laws'
+    figures["cells_certified_exactly"] = sum(d.control.family == "none (exact)" for d in cells)
+    figures.update({"cells": len(cells), "cells_holding": sum(str(d.verdict) == "holds" for d in cells),
+                    "cells_inconclusive": sum(str(d.verdict) == "inconclusive" for d in cells),
                     "worst_rate_minus_bound": worst[0]})
     w = worst[1]
     lead = next((d for d in decisions if str(d.verdict) == "violated"),
                 next((d for d in decisions if str(d.verdict) == "inconclusive"), None))
     evidence = ((lead.phrase() + "; ") if lead else "") + (
-        f"{figures['cells_holding']}/{len(decisions)} (n, d, C, p) cells certify a failure rate ≤ 1/n "
+        f"{figures['cells_holding']}/{len(cells)} (n, d, C, p) cells certify a failure rate ≤ 1/n "
         f"({datasets} datasets each, Clopper–Pearson: 95% upper bound for holds, family-corrected lower bound for "
         f"violated); worst cell n={w['n']}, d={w['d']}, C {w['C']}, p={w['p']}"
         + (f" (law of {w['scale']:g}·Z)" if w['scale'] != 1 else "") + f": {w['failures']} failures, "
         f"[{w['cp_interval'][0]:.3g}, {w['cp_interval'][1]:.3g}] vs 1/n = {w['bound']:.3g}") + (
+        f"; exact Markov bounds on the failure probability (moments of Σ_i ‖z_i‖_C^p of order ≤ "
+        f"{LEMMA32_MARKOV_ORDERS}): at most {exact_worst[0]:.3g} × the declared probability (worst n="
+        f"{exact_worst[1]['n']}, d={exact_worst[1]['d']}, C {exact_worst[1]['C']}, p={exact_worst[1]['p']}: "
+        f"{exact_worst[1]['bound']:.3g}), {figures['cells_certified_exactly']} cells certified exactly; {tp_text} "
+        f"(the worst of {len(two_point)} (n, p), exact)"
         f"; exact moments E[(Q/W)^k] agree with the MGF-series route (largest relative gap {moment_gap[0]:.2g})"
         if moments_ok else
         f"; violated (exact): the declared moment E[(Q/W)^{moment_gap[1]['k']}] at d = {moment_gap[1]['d']}, C "
@@ -1281,6 +1438,8 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
     counter = None
     if not moments_ok:
         counter = dict(moment_gap[1], relative_gap=moment_gap[0])
+    elif verdict == "violated" and any(two_point) and w["failures"] / w["datasets"] <= w["bound"]:
+        counter = dict(w2, law="two-point: z = u with probability q, else 0 (C = I)")
     elif verdict == "violated":
         counter = w
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
