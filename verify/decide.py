@@ -830,12 +830,15 @@ class MechanismMismatch(RuntimeError):
     """The kernel does not run the mechanism a claim states (a mechanism probe failed): the check gives no verdict."""
 
 
-def after_probe(why: str, label: str, verdict: str, evidence: str) -> tuple[str, str]:
+def after_probe(why: str, label: str, verdict: str, evidence: str,
+                violation_from_runs: bool = True) -> tuple[str, str]:
     """A check's verdict and evidence once its mechanism probe said ``why`` ("": the probe passed).
 
-    A failed probe means the runs are not the stated mechanism: a 'holds' is not established (inconclusive), an
-    undecided check gets no verdict at all (:class:`MechanismMismatch` is raised, with the reason), and a 'violated'
-    (the check's own decision) is kept, with the probe's finding in front of its evidence.
+    A failed probe means the runs are not the stated mechanism: a 'holds' is not established (inconclusive), and
+    a 'violated' that rests on the runs is no evidence about the statement (session 27: it used to be kept), so
+    it gets no verdict, as an undecided check does (:class:`MechanismMismatch` is raised, with the reason).  A
+    'violated' from an exact part, independent of the runs (``violation_from_runs`` False: the caller has already
+    set aside the run decisions), is kept, with the probe's finding in front of its evidence.
 
     Parameters
     ----------
@@ -847,6 +850,8 @@ def after_probe(why: str, label: str, verdict: str, evidence: str) -> tuple[str,
         The check's verdict without the probe.
     evidence : str
         The check's evidence without the probe.
+    violation_from_runs : bool, optional
+        Whether a 'violated' may rest on the runs (default True).
 
     Returns
     -------
@@ -856,11 +861,12 @@ def after_probe(why: str, label: str, verdict: str, evidence: str) -> tuple[str,
     Raises
     ------
     MechanismMismatch
-        When the probe failed and the check's own verdict is 'inconclusive'.
+        When the probe failed and the check's own verdict is 'inconclusive', or 'violated' with
+        ``violation_from_runs``.
     """
     if not why:
         return verdict, evidence
-    if verdict == "inconclusive":
+    if verdict == "inconclusive" or (verdict == "violated" and violation_from_runs):
         raise MechanismMismatch(f"{label}: the kernel does not run the stated mechanism ({why})")
     head = f"the kernel does not run the stated mechanism ({why})"
     return ("inconclusive", f"{head}: {evidence}") if verdict == "holds" else (verdict, f"{head}; {evidence}")

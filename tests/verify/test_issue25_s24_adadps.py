@@ -193,15 +193,19 @@ def test_table_probes_pass_unfaulted_and_fail_under_the_faults():
     assert why.startswith("adadps_rmsprop: the noise in the update is")
 
 
-def test_after_probe_withdraws_holds_refuses_undecided_and_keeps_violated():
+def test_after_probe_withdraws_holds_refuses_undecided_and_run_based_violations():
     assert decide.after_probe("", "x", "inconclusive", "e") == ("inconclusive", "e")
     assert decide.after_probe("", "x", "holds", "e") == ("holds", "e")
+    assert decide.after_probe("", "x", "violated", "e") == ("violated", "e")
     verdict, evidence = decide.after_probe("noise 3x", "x", "holds", "e")
     assert verdict == "inconclusive" and "does not run the stated mechanism (noise 3x)" in evidence
-    verdict, evidence = decide.after_probe("noise 3x", "x", "violated", "e")
+    # session 27: a violation shown by runs of a kernel that is not the stated mechanism is no evidence
+    for v in ("inconclusive", "violated"):
+        with pytest.raises(decide.MechanismMismatch, match="x: the kernel does not run the stated mechanism"):
+            decide.after_probe("noise 3x", "x", v, "e")
+    # a violation from an exact part (the caller set the run decisions aside) stands
+    verdict, evidence = decide.after_probe("noise 3x", "x", "violated", "e", violation_from_runs=False)
     assert verdict == "violated" and evidence.endswith("; e")
-    with pytest.raises(decide.MechanismMismatch, match="x: the kernel does not run the stated mechanism"):
-        decide.after_probe("noise 3x", "x", "inconclusive", "e")
 
 
 def test_unclipped_step_probe_for_runs_that_clip_nothing():

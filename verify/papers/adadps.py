@@ -1502,8 +1502,8 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
     "AdaDPS is below X by more than 0.01 (margin fixed before the data), else inconclusive. "
     "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
     "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
-    "check raises, with the reason) when undecided; a 'holds' becomes inconclusive and a 'violated' is kept "
-    "with the finding in front of its evidence (decide.after_probe).",
+    "check raises, with the reason) when undecided or violated (a violation shown by runs of another mechanism is "
+    "no evidence; kept until session 27); a 'holds' becomes inconclusive (decide.after_probe).",
     tests=7,
 )
 def table(budget: str, seed: int) -> Outcome:
@@ -2592,8 +2592,8 @@ def _t10_wrong_public_mutant():
     "size: the stylized problem may lack the power for (b)). Reported: the features unseen in each public split. "
     "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
     "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
-    "check raises, with the reason) when undecided; a 'holds' becomes inconclusive and a 'violated' is kept "
-    "with the finding in front of its evidence (decide.after_probe).",
+    "check raises, with the reason) when undecided or violated (a violation shown by runs of another mechanism is "
+    "no evidence; kept until session 27); a 'holds' becomes inconclusive (decide.after_probe).",
     tests=2,
 )
 def table10(budget: str, seed: int) -> Outcome:
@@ -2703,8 +2703,9 @@ def _t9_side_info_mutant():
     "and w/o public vs Adam); verdict the conjunction. Declared fault: AdaS (w/o public) with A = 1 (plain SGD), "
     "which must not pass as a match where SGD is far from Adam. "
     "Mechanism probe first (issue 25, _central_mechanism_probe at C = ∞, σ = 0): a kernel whose noiseless "
-    "unclipped step is not the stated one gives no verdict (the check raises, with the reason) when undecided; a "
-    "'holds' becomes inconclusive and a 'violated' is kept with the finding in its evidence (decide.after_probe).",
+    "unclipped step is not the stated one gives no verdict (the check raises, with the reason) when undecided or "
+    "violated (a violation shown by runs of another mechanism is no evidence; kept until session 27); a 'holds' "
+    "becomes inconclusive (decide.after_probe).",
     tests=2,
 )
 def table9(budget: str, seed: int) -> Outcome:
@@ -2876,8 +2877,8 @@ T8_LABELS = {"adadps_rmsprop": "AdaDPS (w/ public)", "dp_adam_pub_formula": "DP-
     "honours the kernels' fault hooks (noise scale, stepsize scale, skipped clipping) under the name dp_adam_pub. "
     "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
     "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
-    "check raises, with the reason) when undecided; a 'holds' becomes inconclusive and a 'violated' is kept "
-    "with the finding in front of its evidence (decide.after_probe).",
+    "check raises, with the reason) when undecided or violated (a violation shown by runs of another mechanism is "
+    "no evidence; kept until session 27); a 'holds' becomes inconclusive (decide.after_probe).",
     tests=2,
 )
 def table8(budget: str, seed: int) -> Outcome:
@@ -3019,8 +3020,8 @@ def _t4t_inverted_side_info_mutant():
     "contradicts for DP-Adam (0.65 < 0.68). Declared fault: AdaDPS with A ∝ idf_j (the side information inverted). "
     "Mechanism probe first (issue 25, _central_mechanism_probe): a kernel whose noise is not σC/b (within "
     "[0.8, 1.25] over 20000 draws) or whose clipped step is not the stated one gives no verdict (the "
-    "check raises, with the reason) when undecided; a 'holds' becomes inconclusive and a 'violated' is kept "
-    "with the finding in front of its evidence (decide.after_probe).",
+    "check raises, with the reason) when undecided or violated (a violation shown by runs of another mechanism is "
+    "no evidence; kept until session 27); a 'holds' becomes inconclusive (decide.after_probe).",
     tests=3,
 )
 def table4(budget: str, seed: int) -> Outcome:

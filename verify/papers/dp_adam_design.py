@@ -1586,8 +1586,9 @@ def _s51_privacy(ime_stds: tuple[float, float]) -> dict:
     "(IME − PP = −0.0015 [−0.036, 0.033]); a second ran at σ = 1, 20× noisier than the paper (inconclusive by "
     "the setting guard). Mechanism probes first (issue 25, _s51_noise_probe and _s51_step_probe): a kernel whose "
     "gradient noise is not the stated std (within [0.8, 1.25]) or whose noiseless first AdaGrad step is not the "
-    "stated one gives an undecided check no verdict (it raises, with the reason); a 'holds' becomes "
-    "inconclusive and a 'violated' is kept with the finding in front of its evidence (decide.after_probe).",
+    "stated one gives an undecided or violated check no verdict (it raises, with the reason: a violation shown by "
+    "runs of another mechanism is no evidence; kept until session 27); a 'holds' becomes inconclusive "
+    "(decide.after_probe).",
     tests=3,
 )
 def section5_1(budget: str, seed: int) -> Outcome:

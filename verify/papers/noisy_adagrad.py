@@ -1780,7 +1780,7 @@ def corollary6(budget: str, seed: int) -> Outcome:
                 f"εn); with σ_B = 0 slope {_fmt_ci(fit_grad.slope)}; eq.-(25) bound of the runs {b25.min():.3g}–"
                 f"{b25.max():.3g} (trivial L·C = {trivial:g}); {probe.text}")
     verdict, evidence = decide.after_probe("" if probe.ok else probe.text, "noisy_adagrad.corollary6", verdict,
-                                           evidence)
+                                           evidence, violation_from_runs=False)  # run decisions set aside above
     figures = {"kernel_probe_rel_diff": probe.rel_diff, "slope_eps_n": fit_full.slope.estimate,
                "slope_eps_n_lo": fit_full.slope.lo,
                "slope_eps_n_hi": fit_full.slope.hi, "slope_eps_n_no_precond_noise": fit_grad.slope.estimate,

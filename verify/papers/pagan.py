@@ -2506,7 +2506,8 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
     figures["mechanism_departures"] = len(departures)
     if departures and verdict == "violated" and not exact_violation:
         verdict, counter = "inconclusive", None
-    verdict, evidence = decide.after_probe("; ".join(departures), f"pagan {name}", verdict, evidence)
+    verdict, evidence = decide.after_probe("; ".join(departures), f"pagan {name}", verdict, evidence,
+                                           violation_from_runs=False)  # a run-based violation was voided above
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=counter, plots=[Figure(name, title, panels)], decisions=decisions)
 
@@ -4310,7 +4311,8 @@ def section3_2_box(budget: str, seed: int) -> Outcome:
         evidence += " (--budget full runs 12 datasets per d and d up to 300)"
     if departures and verdict == "violated" and not bound_low and lim_ok:  # rests on the runs alone: no evidence
         verdict = "inconclusive"
-    verdict, evidence = decide.after_probe("; ".join(departures), "pagan section3.2.box", verdict, evidence)
+    verdict, evidence = decide.after_probe("; ".join(departures), "pagan section3.2.box", verdict, evidence,
+                                           violation_from_runs=False)  # a run-based violation was voided above
     counter = None
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if str(d_.verdict) == "violated"}
