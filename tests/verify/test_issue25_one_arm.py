@@ -60,7 +60,12 @@ CAUGHT = [
 
 @pytest.mark.parametrize("claim_id, mutant, original", CAUGHT)
 def test_one_arm_fault_is_caught(claim_id, mutant, original):
+    from verify.decide import MechanismMismatch
+
     _, arms = _one_arm(claim_id)
     with arms[mutant].apply():
-        verdict = run_claim(claim_id, "quick", 0).verdict
+        try:
+            verdict = run_claim(claim_id, "quick", 0).verdict
+        except MechanismMismatch:  # the probe refuses the faulty kernel (a crash catch in verify.mutants)
+            verdict = "error"
     assert verdict != original
