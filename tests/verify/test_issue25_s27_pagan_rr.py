@@ -128,3 +128,15 @@ def test_mutants_are_still_false_at_their_points(cid, table, bound_name, factor)
 
 def test_the_only_weaker_hypothesis_mutant_is_no_longer_declared_so():
     assert not mutants.EQUIVALENT[(T4, "theorem4_condition:pow0.75")].startswith("only weaker")
+
+
+@pytest.mark.parametrize("check", [pagan.theorem4_risk_d3, pagan.proposition1_d3, pagan.theorem5])
+def test_figures_render_when_the_runs_are_skipped(check):
+    """An exact refutation skips the runs; the claim's figures must still draw (the closed-form ratio of
+    theorem4.risk.d3 is drawn without them; a log axis with no positive data used to fail the whole ledger)."""
+    from verify import plots
+
+    out = check("quick", 0)
+    assert out.verdict == "violated" and out.plots
+    for fig in out.plots:
+        assert plots.png_bytes(fig)[:8] == b"\x89PNG\r\n\x1a\n"
