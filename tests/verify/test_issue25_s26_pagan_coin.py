@@ -52,11 +52,7 @@ def test_the_counterexample_is_exact():
     assert ok4 and bool(b4 < h4)
 
 
-def test_proposition1_d3_is_violated_exactly_without_runs(monkeypatch):
-    def no_runs(*args, **kwargs):
-        raise AssertionError("an exact refutation must skip the runs")
-
-    monkeypatch.setattr(pagan, "_lb_runs", no_runs)
+def test_proposition1_d3_is_violated_exactly_without_runs(pagan_without_runs):
     out = pagan.proposition1_d3("quick", 0)
     ex = out.counterexample
     assert out.verdict == "violated" and ex["d"] == 3 and ex["sigma"] == [1.0, 1.0, 1.0]
@@ -115,14 +111,9 @@ def test_hypothesis_boundary_is_found_to_rounding():
     assert pagan._thm5_condition(2, pagan._hypothesis_boundary(pagan._thm5_condition, 2))
 
 
-def test_theorem5_is_violated_exactly_at_d2_without_runs(monkeypatch):
+def test_theorem5_is_violated_exactly_at_d2_without_runs(pagan_without_runs):
     ok, bound, free = _at5([1, 1], 1, 2)
     assert ok and bool(bound > free) and float(bound) == pytest.approx(1 / np.log(2), rel=1e-12)
-
-    def no_runs(*args, **kwargs):
-        raise AssertionError("an exact refutation must skip the runs")
-
-    monkeypatch.setattr(pagan, "_lb_runs", no_runs)
     out = pagan.theorem5("quick", 0)
     ex = out.counterexample
     assert out.verdict == "violated" and ex["d"] == 2 and ex["sigma"] == [1.0, 1.0]

@@ -63,11 +63,7 @@ def test_the_counterexample_is_exact():
     assert float(_rr([1, 1, 1], eps, 2)) == pytest.approx(2.079238600043644, rel=1e-12)
 
 
-def test_theorem4_is_violated_exactly_without_runs(monkeypatch):
-    def no_runs(*args, **kwargs):
-        raise AssertionError("an exact refutation must skip the runs")
-
-    monkeypatch.setattr(pagan, "_lb_runs", no_runs)
+def test_theorem4_is_violated_exactly_without_runs(pagan_without_runs):
     out = pagan.theorem4_risk_d3("quick", 0)
     ex = out.counterexample
     assert out.verdict == "violated" and ex["d"] == 3 and ex["sigma"] == [1.0, 1.0, 1.0] and ex["n"] == 1
