@@ -190,14 +190,14 @@ def run_claims(
                 done[c.id] = _run_one(c, budget, seed, where, runner)
                 finished(c, done[c.id][0])
         else:
-            from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+            from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
             pool = ThreadPoolExecutor(n_conc, thread_name_prefix="dpverify-claim")
             try:
                 futures = {pool.submit(_run_one, c, budget, seed, where, runner): c for c in claims}
                 pending = set(futures)
                 while pending:
-                    ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
+                    ready, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for f in ready:
                         c = futures[f]
                         done[c.id] = f.result()  # a RunFailure (scheduler lost, disk full) ends the run
@@ -320,7 +320,7 @@ class _ProcessPool:
 
     def _run(self, claims, budget, seed, where: Path, done: dict, finished, memo: str) -> None:
         import multiprocessing
-        from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
         pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"))
         try:
@@ -328,7 +328,7 @@ class _ProcessPool:
                        for c in claims}
             pending = set(futures)
             while pending:
-                ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
+                ready, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in ready:
                     c = futures[f]
                     result, ok, computed, reused = f.result()  # a RunFailure (disk full) ends the run

@@ -619,7 +619,7 @@ def run_in_processes(claims: Sequence[Claim], budget: str, seed: int, processes:
         (from a worker) When a claim's check fails without any mutant; queued claims are then cancelled.
     """
     import multiprocessing
-    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"))
     by_claim: dict[str, list[MutantResult]] = {}
@@ -627,7 +627,7 @@ def run_in_processes(claims: Sequence[Claim], budget: str, seed: int, processes:
         futures = {pool.submit(_run_claim_in_process, c.id, budget, seed): c for c in claims}
         pending = set(futures)
         while pending:
-            ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in ready:
                 rs = f.result()
                 by_claim[futures[f].id] = rs

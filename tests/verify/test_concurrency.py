@@ -134,3 +134,57 @@ def test_claims_that_ask_for_the_same_tasks_sweep_them_in_one_scope(monkeypatch)
             except _Stop:
                 pass
         assert scopes.pop() == want
+
+
+
+_RELEASE = {"path": None}  # the file the slow fixture waits for (set before the workers fork)
+
+
+def _quick_check(budget, seed):
+    from verify.registry import Outcome
+
+    return Outcome(verdict="holds", evidence="quick", numbers={})
+
+
+def _slow_check(budget, seed):
+    import os
+    import time
+
+    from verify.registry import Outcome
+
+    deadline = time.monotonic() + 20.0  # only reached when the quick claim is not reported while this one runs
+    while not os.path.exists(_RELEASE["path"]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    released = os.path.exists(_RELEASE["path"])
+    return Outcome(verdict="holds" if released else "inconclusive",
+                   evidence="released by the quick claim's progress line" if released else "never released",
+                   numbers={})
+
+
+def test_each_claim_is_reported_when_it_finishes_not_when_the_run_ends(tmp_path, monkeypatch):
+    """The progress lines (and bar) follow the claims as they finish, in worker processes and in threads: a slow
+    claim that waits until a quick claim checked beside it has been reported is released (a wait for every claim,
+    or for the first failure, reports them all at the end, and the slow claim is never released)."""
+    ids = ["fixture.progress_slow", "fixture.progress_quick"]
+    registry.claim(ids[0], kind="exact", statement="a slow fixture")(_slow_check)
+    registry.claim(ids[1], kind="exact", statement="a quick fixture")(_quick_check)
+    said = []
+
+    def say(line, bar):
+        said.append(line.split()[1])
+        if line.split()[1] == ids[1]:
+            open(_RELEASE["path"], "w").close()
+
+    monkeypatch.setattr(engine, "_say", say)
+    try:
+        for processes in (True, False):
+            said.clear()
+            _RELEASE["path"] = str(tmp_path / f"release-{processes}")
+            res = engine.run_claims(registry.select(ids), "quick", 0, tmp_path / str(processes), workers=2,
+                                    progress=True, processes=processes)
+            assert not res.failed
+            assert said == [ids[1], ids[0]], processes
+            assert {r.id: r.evidence for r in res}[ids[0]] == "released by the quick claim's progress line", processes
+    finally:
+        for i in ids:
+            registry.REGISTRY.pop(i, None)
