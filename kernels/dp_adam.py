@@ -35,11 +35,11 @@ public wrappers (they validate and spawn one stream per trial from a SeedSequenc
 over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fixed lanes, vectorised, the same
 bits on any CPU), then one blocked pass (512 coordinates at a time) that averages the clipped records, draws or
 reads the noise and updates m, v, θ — the d = 10⁶ round of ``verify/bench.py``.  Threaded: ``round_parallel_with``
-(records, then coordinate blocks: the gradients read twice), ``round_parallel_row_major_with`` (each thread owns
-coordinates and takes every norm itself, records in pairs: the gradients read once, bit-identical to
-``round_with``) and
-``round_parallel_row_sweeps_with`` (the norms split over the threads too, one barrier per record; agrees to
-rounding).  No fastmath.
+(records, then coordinate chunks, records summed four at a time: the gradients read twice) and
+``round_parallel_blocked_with`` (the same, drawing the noise during the norms), ``round_parallel_row_major_with``
+(each thread owns coordinates and takes every norm itself, records in pairs: the gradients read once from memory and
+again from the last-level cache), all three bit-identical to ``round_with``, and ``round_parallel_row_sweeps_with``
+(the norms split over the threads too, one barrier per record; agrees to rounding).  No fastmath.
 """
 
 from __future__ import annotations
@@ -637,17 +637,69 @@ def row_major_fits(d: int) -> bool:
     return 2 * d * 8 <= _last_level_cache_bytes()
 
 
+_ROW_CHUNK = 2**14  # coordinates per chunk of the threaded row-major round (a multiple of 16; 128 KiB of a row)
+DRAWER_SHARE = 0.35  # the drawing thread's share of the chunks in a 2-thread round (it draws the noise too); a guess
+# set on a loaded machine, to be tuned on a quiet one (it changes the speed only, never the numbers)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sum_clipped_chunk(grads, fac, blk, j0, n):
+    """blk[0:n] = Σ_i fac_i·grads[i, j0:j0+n], records added in order four at a time:
+    ((((blk + f_i g_i) + f_{i+1} g_{i+1}) + …), starting from 0.0 — per coordinate the additions of
+    :func:`_update_block`'s one-record loop in the same order, so the same bits, with a quarter of its sweeps over
+    ``blk``."""
+    B = grads.shape[0]
+    for j in range(n):
+        blk[j] = 0.0
+    i = 0
+    while i + 4 <= B:
+        fa, fb, fc, fd = fac[i], fac[i + 1], fac[i + 2], fac[i + 3]
+        ra, rb = grads[i, j0:j0 + n], grads[i + 1, j0:j0 + n]
+        rc, rd = grads[i + 2, j0:j0 + n], grads[i + 3, j0:j0 + n]
+        for j in range(n):
+            blk[j] = (((blk[j] + fa * ra[j]) + fb * rb[j]) + fc * rc[j]) + fd * rd[j]
+        i += 4
+    while i < B:
+        f = fac[i]
+        r = grads[i, j0:j0 + n]
+        for j in range(n):
+            blk[j] += f * r[j]
+        i += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _update_chunks(grads, fac, c0, c1, blk, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, negs):
+    """Chunks c0 .. c1−1 (``_ROW_CHUNK`` coordinates each) of the blocked pass: each chunk's clipped average summed
+    into the worker's ``blk`` (:func:`_sum_clipped_chunk`), copied to ``gbar_out``, and m, v, θ updated from it
+    while it is in cache; ``negs[c]`` receives chunk c's negative-v̂ count."""
+    d = grads.shape[1]
+    for c in range(c0, c1):
+        j0 = c * _ROW_CHUNK
+        n = min(d, j0 + _ROW_CHUNK) - j0
+        avg = blk[:n]
+        _sum_clipped_chunk(grads, fac, avg, j0, n)
+        for j in range(n):
+            gbar_out[j0 + j] = avg[j]
+        negs[c] = _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub,
+                                gbar_out, True)
+
+
 @njit(cache=True, parallel=True)
-def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out):
+def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out, workers):
     """:func:`round_with` with given noise, both passes split over Numba's threads.
 
-    Records in pass 1, coordinate blocks in pass 2.  Every output element is computed by one thread in the serial
-    order, so the result is bit-identical to ``round_with(..., draw=False)`` for any thread count.
+    Records in pass 1 (each thread takes whole rows), coordinate chunks in pass 2 (each thread a contiguous run
+    of chunks, each chunk's records summed four at a time in a buffer the thread keeps in cache:
+    :func:`_update_chunks`).  Every output element is computed by one thread in the serial order, so the result
+    is bit-identical to ``round_with(..., draw=False)`` for any thread count.
 
     Parameters
     ----------
     grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out :
         As :func:`round_with`.
+    workers : int
+        The number of runs of chunks in pass 2, one per thread (e.g. ``threads`` of :func:`with_threads`); values
+        below 1 count as 1.  It changes the speed only, never the numbers.
 
     Returns
     -------
@@ -660,18 +712,14 @@ def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac,
     c2p = 1.0 - beta2**t
     for i in prange(B):
         fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-    nblk = (d + _BLOCK - 1) // _BLOCK
-    negs = np.zeros(nblk, np.int64)
-    for b in prange(nblk):
-        j0 = b * _BLOCK
-        blk = np.empty(min(d, j0 + _BLOCK) - j0)
-        negs[b] = _update_block(grads, fac, j0, blk, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub, gbar_out)
+    nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
+    nw = max(1, min(workers, nch))
+    negs = np.zeros(nch, np.int64)
+    for w in prange(nw):
+        blk = np.empty(min(d, _ROW_CHUNK))
+        _update_chunks(grads, fac, w * nch // nw, (w + 1) * nch // nw, blk, zm, zv, theta, m, v, vclean, t, prm,
+                       bc_sub, gbar_out, negs)
     return negs.sum()
-
-
-_ROW_CHUNK = 2**14  # coordinates per chunk of the threaded row-major round (a multiple of 16; 128 KiB of a row)
-DRAWER_SHARE = 0.35  # the drawing thread's share of the chunks in a 2-thread round (it draws the noise too); a guess
-# set on a loaded machine, to be tuned on a quiet one (it changes the speed only, never the numbers)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -950,6 +998,81 @@ def round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, z
             if nrm > clip:
                 f = clip / nrm
             fac[i] = f / B
+    return negs.sum()
+
+
+@njit(cache=True, parallel=True)
+def round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                workers, drawer_share=DRAWER_SHARE):
+    """:func:`round_with` in its two-pass order, split over Numba's threads, with the noise drawn during pass 1.
+
+    Pass 1 takes the records' norms, each of ``workers`` parallel iterations a contiguous run of whole rows (summed
+    exactly as ``round_with`` sums them).  With ``draw``, the first worker also draws the unit noise from ``rng``
+    into ``zm`` (and ``zv`` for IME), in ``round_with(..., draw=True)``'s order (per 512-coordinate block, m part
+    then v part), a slice after each of its rows; it takes the share ``drawer_share`` (of a 2-worker split) of
+    the rows so that it keeps pace with the others.  Pass 2 is :func:`round_parallel_with`'s: each worker a
+    contiguous run of coordinate chunks, each chunk's clipped records summed four at a time in a buffer kept in
+    cache, then m, v, θ updated from it (:func:`_update_chunks`).  The gradients are read from memory twice, with
+    no traffic between records through the last-level cache (where :func:`round_parallel_row_major_with` re-reads
+    each row and the average from that cache after every pair of records).
+
+    Every number is computed as in ``round_with``, so the result is bit-identical to it (with the same noise, or
+    the same generator with ``draw``) for any thread count, ``workers`` or ``drawer_share``.
+
+    Parameters
+    ----------
+    grads, theta, m, v, vclean, t, prm, bc_sub, fac, gbar_out :
+        As :func:`round_with`.
+    zm, zv : numpy.ndarray
+        (d,) the given unit noise, or with ``draw`` receive the drawn noise (then, for IME, arrays that do not
+        overlap; the same array is refused).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    workers : int
+        The number of runs of rows (pass 1) and of chunks (pass 2), one per thread; at least 1.  It changes the
+        speed only, never the numbers.
+    drawer_share : float, optional
+        With ``draw``, the drawing worker's share of the rows in a 2-worker split (default :data:`DRAWER_SHARE`);
+        it changes the speed only, never the numbers.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Raises
+    ------
+    ValueError
+        ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
+    """
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
+    B, d = grads.shape
+    stp = variant == 3 or variant == 5
+    ime = variant == 1
+    _check_threaded_args(zm, zv, draw and ime and d > 0, workers, drawer_share)
+    c2p = 1.0 - beta2**t
+    nb = (d + _BLOCK - 1) // _BLOCK
+    nw = max(1, min(workers, B))
+    rows = _worker_chunks(B, nw, draw, drawer_share)
+    for w in prange(nw):
+        r0, r1 = rows[w], rows[w + 1]
+        drawer = draw and w == 0
+        for i in range(r0, r1):
+            fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+            if drawer:
+                k = i - r0
+                _draw_blocks(rng, zm, zv, k * nb // (r1 - r0), (k + 1) * nb // (r1 - r0), d, ime)
+        if drawer and r1 == r0:
+            _draw_blocks(rng, zm, zv, 0, nb, d, ime)
+    nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
+    nw2 = max(1, min(workers, nch))
+    negs = np.zeros(nch, np.int64)
+    for w in prange(nw2):
+        blk = np.empty(min(d, _ROW_CHUNK))
+        _update_chunks(grads, fac, w * nch // nw2, (w + 1) * nch // nw2, blk, zm, zv, theta, m, v, vclean, t, prm,
+                       bc_sub, gbar_out, negs)
     return negs.sum()
 
 
@@ -1265,7 +1388,7 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
         if threads == 1:
             neg = _round_given(*args, fac, gb, row_major_fits(d))
         else:
-            neg = with_threads(threads, round_parallel_with, *args, fac, gb)
+            neg = with_threads(threads, round_parallel_with, *args, fac, gb, threads)
     except ZeroDivisionError:  # v̂ overflowed to inf, so a scale 1/(√v̂ + ξ) became 0 and the round divided by it
         raise V.InvalidParameter("grads, cfg", "small enough that the round stays within float64 range (its second "
                                  "moment overflowed; scale the gradients, sigma or clip_norm down)") from None

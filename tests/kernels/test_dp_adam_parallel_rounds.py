@@ -1,10 +1,11 @@
-"""kernels.dp_adam's threaded row-major rounds against round_with and the NumPy reference.
+"""kernels.dp_adam's threaded rounds against round_with and the NumPy reference.
 
-``round_parallel_row_major_with`` (every thread takes every norm) computes every number as ``round_with`` does, so
-it must give the same bits.  ``round_parallel_row_sweeps_with`` sums each record's squared norm chunk by chunk
-(chunks of ``kd._ROW_CHUNK`` coordinates) and adds the chunk sums, where ``round_with`` sums the whole row in one
-pass, so its clip factors agree to float64 rounding, not bit for bit; every other operation is the same in the
-same order.  Its tolerances below are derived from that:
+``round_parallel_row_major_with`` (every thread takes every norm) and ``round_parallel_blocked_with`` (whole rows
+per thread, then coordinate chunks) compute every number as ``round_with`` does, so they must give the same bits.
+``round_parallel_row_sweeps_with`` sums each record's squared norm chunk by chunk (chunks of ``kd._ROW_CHUNK``
+coordinates) and adds the chunk sums, where ``round_with`` sums the whole row in one pass, so its clip factors agree
+to float64 rounding, not bit for bit; every other operation is the same in the same order.  Its tolerances below
+are derived from that:
 
 * a sum of n terms computed in two orders differs by at most 2·γ_n relative (γ_n = n·u/(1 − n·u), u = 2⁻⁵³,
   n ≤ d bounds the longest chain of additions of either order, for the sixteen-lane dot and STP's in-order sum);
@@ -28,8 +29,10 @@ U = 2.0**-53
 KAPPA = 1e3
 D = 3 * kd._ROW_CHUNK + 37  # four chunks, the last one short and not a multiple of 16
 EXACT = kd.round_parallel_row_major_with
+BLOCKED = kd.round_parallel_blocked_with
 SWEEPS = kd.round_parallel_row_sweeps_with
-PATHS = pytest.mark.parametrize("fn", [EXACT, SWEEPS], ids=["row_major", "row_sweeps"])
+EXACTS = (EXACT, BLOCKED)  # every number computed as round_with computes it: the same bits
+PATHS = pytest.mark.parametrize("fn", [EXACT, BLOCKED, SWEEPS], ids=["row_major", "blocked", "row_sweeps"])
 
 
 def gamma(n):
@@ -80,7 +83,7 @@ def test_agrees_with_round_with_when_clipping_is_active(fn, variant, opt):
         one, par = _both(fn, G, _prm(code, opt, 1.0), t, zm, zv)
         f1, g1, f2, g2 = one[1][4], one[1][5], par[1][4], par[1][5]
         assert np.all(f1 < 1.0 / B)  # clipping active
-        if fn is EXACT:
+        if fn in EXACTS:
             _assert_same(one, par)
             continue
         rtol_f = gamma(D) + 8 * U
@@ -169,7 +172,7 @@ def test_matches_the_numpy_reference_with_the_same_noise(fn, variant):
         assert n1 == n0 == n2
     assert clipped > 0
     np.testing.assert_allclose(par.theta, th, rtol=1e-10, atol=1e-12)
-    if fn is EXACT:
+    if fn in EXACTS:
         for name in ("theta", "m", "v", "vclean"):
             np.testing.assert_array_equal(getattr(par, name), getattr(ser, name))
     else:
@@ -228,7 +231,7 @@ def test_the_drawers_share_and_thread_count_change_no_number(fn):
     for r in runs[1:]:
         _assert_same(runs[0][0], r[0])
         assert r[3] == runs[0][3]
-    if fn is EXACT:  # and the exact path's in-kernel draws give round_with's bits with clipping active
+    if fn in EXACTS:  # and the exact path's in-kernel draws give round_with's bits with clipping active
         _assert_same(_drawn(fn, G, prm, 2, False)[0], runs[0][0])
 
 
