@@ -348,7 +348,8 @@ def calibrate_multiplier(epsilon_at: Callable[[float], float], epsilon: float, g
     """The smallest noise multiplier z (to relative precision ``rel``, rounded up) with epsilon_at(z) ≤ epsilon.
 
     ``epsilon_at`` is a dp-accounting accountant's ε of the mechanism as a function of its multiplier
-    (decreasing).  Geometric bracketing from ``guess``, then geometric bisection; the answer keeps
+    (decreasing).  Geometric bracketing from ``guess``, then a safeguarded regula falsi on log z (:func:`_refine`,
+    never slower than a few bisection steps); the answer keeps
     epsilon_at(z) ≤ epsilon and epsilon_at(z/(1 + rel)) > epsilon.  Raises InvalidParameter naming
     ``epsilon`` when no multiplier up to ``z_max`` (≤ Z_MAX) is certified; returns ``z_min`` (≥ Z_MIN) when
     even that is.
@@ -387,11 +388,15 @@ def calibrate_multiplier(epsilon_at: Callable[[float], float], epsilon: float, g
         return InvalidParameter("epsilon", f"large enough for the accountant to certify it (at this delta) with a "
                                 f"noise multiplier of at most {cap:g}", epsilon)
 
+    seen: dict[float, float] = {}
+
     def eps_of(zz: float) -> float:
         try:
-            return epsilon_at(zz)
+            e = epsilon_at(zz)
         except InvalidParameter:  # dp-accounting cannot evaluate this multiplier (e.g. its PLD grid would be too
-            return math.inf       # large, or ε is infinite): not certified
+            e = math.inf          # large, or ε is infinite): not certified
+        seen[zz] = e
+        return e
 
     z = float(guess)
     if not math.isfinite(z) or z > cap:
@@ -410,12 +415,51 @@ def calibrate_multiplier(epsilon_at: Callable[[float], float], epsilon: float, g
             if lo <= floor:
                 return hi
             lo = max(lo / 2.0, floor)
-    while hi / lo > 1.0 + rel:
-        mid = math.sqrt(lo * hi)
-        if eps_of(mid) > epsilon:
-            lo = mid
+    return _refine(eps_of, epsilon, lo, hi, rel, seen.get(lo, math.nan), seen.get(hi, math.nan))
+
+
+def _refine(eps_of: Callable[[float], float], epsilon: float, lo: float, hi: float, rel: float,
+            e_lo: float = math.nan, e_hi: float = math.nan) -> float:
+    """Narrow a bracket (ε(lo) > epsilon ≥ ε(hi); ``e_lo``, ``e_hi`` those values where known) until
+    hi ≤ lo·(1 + rel); returns hi.
+
+    Regula falsi on (log z, log ε) — where an accountant's ε of a Gaussian mechanism is close to a straight line —
+    with the Illinois rule (the end kept twice running has its value halved), and every point kept at least half
+    the target width from both ends, so that once the line predicts the crossing to that precision, the next two
+    points fall on either side of it.  A bracket that has not halved within two steps, or an end whose ε is infinite
+    or 0 (no logarithm), takes the geometric midpoint instead.  The bracket stays valid throughout, whatever ε does
+    between its ends, so the answer is certified and ε(answer/(1 + rel)) > epsilon as with bisection.
+    """
+    log_target = math.log(epsilon) if epsilon > 0.0 else math.nan
+
+    def f(e: float) -> float:
+        return math.log(e) - log_target if 0.0 < e < math.inf else math.nan
+
+    fa, fb = f(e_lo), f(e_hi)
+    ua, ub = math.log(lo), math.log(hi)
+    width = math.log(1.0 + rel)
+    kept = 0  # k > 0: the lo end was kept by the last k steps; k < 0: the hi end by the last −k
+    spans = [ub - ua]
+    while hi > lo * (1.0 + rel):
+        span = ub - ua
+        u = 0.5 * (ua + ub)
+        halving = len(spans) < 3 or span <= 0.5 * spans[-3]
+        if halving and math.isfinite(fa) and math.isfinite(fb) and fa > fb:
+            ga = fa * (0.5 if kept >= 2 else 1.0)
+            gb = fb * (0.5 if kept <= -2 else 1.0)
+            pad = min(0.5 * width, 0.25 * span)
+            u = min(max(ua + span * ga / (ga - gb), ua + pad), ub - pad)
+        z = math.exp(u)
+        if not lo < z < hi:  # the bracket is as narrow as floating point allows
+            break
+        e = eps_of(z)
+        if e > epsilon:
+            lo, ua, fa = z, u, f(e)
+            kept = min(kept, 0) - 1
         else:
-            hi = mid
+            hi, ub, fb = z, u, f(e)
+            kept = max(kept, 0) + 1
+        spans.append(ub - ua)
     return hi
 
 

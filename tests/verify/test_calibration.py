@@ -40,3 +40,44 @@ def test_an_accountant_that_cannot_evaluate_counts_as_not_certified():
 
     z = calibrate_multiplier(eps, 1.0, guess=10.0, rel=1e-6)
     assert math.isclose(z, 3.0, rel_tol=2e-6) and z >= 3.0
+
+
+def _counted(fn):
+    calls = []
+
+    def g(z):
+        calls.append(z)
+        return fn(z)
+
+    return g, calls
+
+
+def test_a_smooth_accountant_is_calibrated_in_a_third_of_the_bisection_steps():
+    # ε of a Gaussian is nearly a straight line in (log z, log ε): the interpolating search needs a handful of
+    # evaluations where bisection from a bracket of 2 to rel = 1e-9 needs log2(log 2 / 1e-9) ≈ 29.4, so 30
+    rel = 1e-9
+    eps, calls = _counted(_eps)
+    z = calibrate_multiplier(eps, 0.5, guess=1.0, rel=rel)
+    assert _eps(z) <= 0.5 < _eps(z / (1 + rel))
+    assert len(calls) <= 15
+
+
+@pytest.mark.parametrize("shape", ["step", "step to zero", "kink"])
+def test_an_epsilon_far_from_a_line_is_still_bracketed_to_the_precision(shape):
+    # the interpolation is only a guess: on a step (where the line predicts nothing), a step down to ε = 0 (no
+    # logarithm) and a kink, the answer must still be certified and within rel of the crossing
+    rel, cross = 1e-6, 3.7
+
+    def eps(z):
+        if shape == "step":
+            return 5.0 if z < cross else 0.5
+        if shape == "step to zero":
+            return math.inf if z < cross else 0.0
+        return (cross / z) ** (1 if z < cross else 40)  # ε = 1 at the crossing, 40 times steeper beyond it
+
+    target = 1.0 if shape != "kink" else 1.0 - 1e-12
+    counted, calls = _counted(eps)
+    z = calibrate_multiplier(counted, target, guess=1.0, rel=rel)
+    assert eps(z) <= target < eps(z / (1 + rel))
+    assert cross <= z <= cross * (1 + rel) * (1 + 1e-9)
+    assert len(calls) <= 2 * 30  # never much worse than bisection
