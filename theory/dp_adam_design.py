@@ -813,17 +813,32 @@ sx_q = sp.Symbol("s_x", positive=True)  # the data's standard deviation in that 
 off_q = sp.Symbol("o", real=True)  # θ_j − μ_j
 
 
-@lru_cache(maxsize=None)
 def quadratic_clean_second_moment() -> sp.Expr:
     r"""§4.1 (exact): E[ḡ_j²] = h²((θ_j − μ_j)² + s_x²/B) in the quadratic example.
 
     §4.1 (exact): E[ḡ_j²] = h²((θ_j − μ_j)² + s_x²/B) for ℓ(θ; x) = ½Σ h_j(θ_j − x_j)², x ~ N(μ, diag s_x²),
-    at a fixed θ, ḡ the average of B records (unclipped).
+    at a fixed θ, ḡ the average of B records (unclipped): the mean h·o squared plus the variance h²s_x² of one
+    record over B.  :func:`quadratic_clean_second_moment_derived` derives it by integrating against the Gaussian
+    density (tests/theory check the two are the same expression; the integration takes seconds, so the ledger
+    uses this form).
 
     Returns
     -------
     sympy.Expr
         h²(o² + s_x²/B) in ``h, o, s_x, B`` (o = θ_j − μ_j).
+    """
+    return h_q**2 * (B * off_q**2 + sx_q**2) / B
+
+
+def quadratic_clean_second_moment_derived() -> sp.Expr:
+    r""":func:`quadratic_clean_second_moment` derived: E[g] and Var[g] of one record's gradient
+    g = h(o − x), x ~ N(0, s_x²) (o = θ_j − μ_j), by symbolic integration against the Gaussian density, then
+    E[ḡ²] = E[g]² + Var[g]/B, simplified.
+
+    Returns
+    -------
+    sympy.Expr
+        The same expression as :func:`quadratic_clean_second_moment`.
     """
     x = sp.Symbol("x", real=True)
     mean = sp.integrate((h_q * (off_q - x)) * sp.exp(-x**2 / (2 * sx_q**2)) / sp.sqrt(2 * sp.pi * sx_q**2),

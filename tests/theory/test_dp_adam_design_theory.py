@@ -159,3 +159,11 @@ def test_negative_probability_edges_and_speed():
         kw = dict(signal=0.1, noise_std=1.0, beta2=0.9, steps=5) | bad
         with pytest.raises(ValueError, match=next(iter(bad))):
             td.negative_probability(**kw)
+
+
+def test_the_quadratic_examples_second_moment_is_the_gaussian_integral():
+    # §4.1's closed form, as the ledger uses it, is what integrating one record's gradient against the Gaussian
+    # density derives (E[g]² + Var[g]/B), term for term
+    closed = td.quadratic_clean_second_moment()
+    assert sp.srepr(td.quadratic_clean_second_moment_derived()) == sp.srepr(closed)
+    assert sp.simplify(closed - td.h_q**2 * (td.off_q**2 + td.sx_q**2 / td.B)) == 0
