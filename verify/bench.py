@@ -455,7 +455,7 @@ def _dp_sgd_d1e4_benchmark(quick: bool, dtype: str = "float64") -> dict:
                        f"sigma {sigma}, {dtype}",
                 peer=present.get(strongest) if strongest else None,
                 limit_fraction=limit, limit_fraction_of_bests=min_bytes * k / bw,
-                stream_copy_bytes_per_s_beside_each_repeat=bw_pairs,
+                stream_copy_bytes_per_s_beside_each_repeat=bw_pairs, seconds_each_repeat=ours, steps_per_repeat=steps,
                 peers={name: (None if v is None else k / v) for name, v in rates.items()},
                 peer_rates=rates, minimum_bytes_per_step=min_bytes, stream_copy_bytes_per_s=bw,
                 peer_note="; ".join(notes))

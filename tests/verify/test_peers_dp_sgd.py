@@ -41,6 +41,12 @@ def test_bench_row_reports_peers_limit_fraction_and_why_a_peer_is_missing(tmp_pa
     (row,) = run_benchmarks(tmp_path, quick=True, names=("dp_sgd_d1e4_f32",))
     assert row["kernel"] > 0 and row["reference"] > 0 and 0 < row["limit_fraction"]
     assert set(row["peers"]) == set(P.PEERS) and row["minimum_bytes_per_step"] == (256 + 2) * 10**4 * 4
+    # the limit fraction pairs each repeat's time with the copy measured right after it (median over the repeats)
+    bws, secs = row["stream_copy_bytes_per_s_beside_each_repeat"], row["seconds_each_repeat"]
+    assert len(bws) == len(secs) == 3 and row["stream_copy_bytes_per_s"] == max(bws)
+    paired = [row["minimum_bytes_per_step"] * row["steps_per_repeat"] / (b * t) for b, t in zip(bws, secs)]
+    assert row["limit_fraction"] == pytest.approx(float(np.median(paired)), rel=1e-12)
+    assert row["kernel"] == pytest.approx(row["steps_per_repeat"] / min(secs), rel=1e-12)
     for name, ratio in row["peers"].items():
         if ratio is None:
             assert f"{name} skipped" in row["peer_note"]
