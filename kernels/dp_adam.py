@@ -667,21 +667,28 @@ def _sum_clipped_chunk(grads, fac, blk, j0, n):
         i += 1
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _update_chunks(grads, fac, c0, c1, blk, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, negs):
-    """Chunks c0 .. c1−1 (``_ROW_CHUNK`` coordinates each) of the blocked pass: each chunk's clipped average summed
-    into the worker's ``blk`` (:func:`_sum_clipped_chunk`), copied to ``gbar_out``, and m, v, θ updated from it
-    while it is in cache; ``negs[c]`` receives chunk c's negative-v̂ count."""
+@njit(cache=True, parallel=True)
+def _blocked_update_pass(grads, fac, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, workers):
+    """Pass 2 of the threaded blocked rounds: each of ``workers`` parallel iterations takes a contiguous run of
+    coordinate chunks (``_ROW_CHUNK`` each); per chunk the clipped average is summed into the worker's buffer
+    (:func:`_sum_clipped_chunk`), copied to ``gbar_out``, and m, v, θ are updated from it while it is in cache.
+    Returns the count of negative corrected v̂."""
     d = grads.shape[1]
-    for c in range(c0, c1):
-        j0 = c * _ROW_CHUNK
-        n = min(d, j0 + _ROW_CHUNK) - j0
-        avg = blk[:n]
-        _sum_clipped_chunk(grads, fac, avg, j0, n)
-        for j in range(n):
-            gbar_out[j0 + j] = avg[j]
-        negs[c] = _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub,
-                                gbar_out, True)
+    nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
+    nw = max(1, min(workers, nch))
+    negs = np.zeros(nch, np.int64)
+    for w in prange(nw):
+        blk = np.empty(min(d, _ROW_CHUNK))
+        for c in range(w * nch // nw, (w + 1) * nch // nw):
+            j0 = c * _ROW_CHUNK
+            n = min(d, j0 + _ROW_CHUNK) - j0
+            avg = blk[:n]
+            _sum_clipped_chunk(grads, fac, avg, j0, n)
+            for j in range(n):
+                gbar_out[j0 + j] = avg[j]
+            negs[c] = _update_block(grads, fac, j0, avg, zm[j0:], zv[j0:], theta, m, v, vclean, t, prm, bc_sub,
+                                    gbar_out, True)
+    return negs.sum()
 
 
 @njit(cache=True, parallel=True)
@@ -690,8 +697,8 @@ def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac,
 
     Records in pass 1 (each thread takes whole rows), coordinate chunks in pass 2 (each thread a contiguous run
     of chunks, each chunk's records summed four at a time in a buffer the thread keeps in cache:
-    :func:`_update_chunks`).  Every output element is computed by one thread in the serial order, so the result
-    is bit-identical to ``round_with(..., draw=False)`` for any thread count.
+    :func:`_blocked_update_pass`).  Every output element is computed by one thread in the serial order, so the
+    result is bit-identical to ``round_with(..., draw=False)`` for any thread count.
 
     Parameters
     ----------
@@ -712,14 +719,7 @@ def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac,
     c2p = 1.0 - beta2**t
     for i in prange(B):
         fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-    nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
-    nw = max(1, min(workers, nch))
-    negs = np.zeros(nch, np.int64)
-    for w in prange(nw):
-        blk = np.empty(min(d, _ROW_CHUNK))
-        _update_chunks(grads, fac, w * nch // nw, (w + 1) * nch // nw, blk, zm, zv, theta, m, v, vclean, t, prm,
-                       bc_sub, gbar_out, negs)
-    return negs.sum()
+    return _blocked_update_pass(grads, fac, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, workers)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -767,11 +767,17 @@ def _worker_chunks(nch, nw, draw, share):
 
 
 @njit(cache=True)
-def _check_threaded_args(zm, zv, ime_draw, workers, drawer_share):
-    """The argument checks of the threaded row-major rounds (ValueError): with ``ime_draw`` (IME drawing its two
-    noise parts) ``zm`` and ``zv`` must be distinct arrays (writes through one would show through the other);
-    ``workers`` ≥ 1; ``drawer_share`` in [0, 1]."""
-    if ime_draw:
+def _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share):
+    """The start of the threaded rounds: their argument checks (ValueError) — with IME drawing its two noise parts,
+    ``zm`` and ``zv`` must be distinct arrays (writes through one would show through the other); ``workers`` ≥ 1;
+    ``drawer_share`` in [0, 1] — and (B, d, stp, ime, c2p, nb): the batch and dimension, whether the norms are
+    scale-then-privatize's, whether the noise has IME's two parts, 1 − β₂^t and the number of 512-coordinate noise
+    blocks."""
+    variant = prm.variant
+    B, d = grads.shape
+    stp = variant == 3 or variant == 5
+    ime = variant == 1
+    if draw and ime and d > 0:
         zm[0] = 0.0
         zv[0] = 1.0
         if zm[0] == 1.0:
@@ -780,6 +786,7 @@ def _check_threaded_args(zm, zv, ime_draw, workers, drawer_share):
         raise ValueError("workers must be at least 1")
     if not 0.0 <= drawer_share <= 1.0:
         raise ValueError("drawer_share must be in [0, 1]")
+    return B, d, stp, ime, 1.0 - prm.beta2**t, (d + _BLOCK - 1) // _BLOCK
 
 
 @njit(cache=True, parallel=True)
@@ -834,14 +841,9 @@ def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm
     ValueError
         ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
     """
-    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
-    B, d = grads.shape
-    stp = variant == 3 or variant == 5
-    ime = variant == 1
-    _check_threaded_args(zm, zv, draw and ime and d > 0, workers, drawer_share)
-    c2p = 1.0 - beta2**t
+    opt, xi, clip = prm.opt, prm.xi, prm.clip
+    B, d, stp, ime, c2p, nb = _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share)
     nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
-    nb = (d + _BLOCK - 1) // _BLOCK
     nw = max(1, min(workers, nch))
     bounds = _worker_chunks(nch, nw, draw, drawer_share)
     # given noise, and no norm reading v (STP at t > 0 scales its norms by v̂_{t−1}, which the update overwrites):
@@ -946,14 +948,9 @@ def round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, z
     ValueError
         ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
     """
-    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
-    B, d = grads.shape
-    stp = variant == 3 or variant == 5
-    ime = variant == 1
-    _check_threaded_args(zm, zv, draw and ime and d > 0, workers, drawer_share)
-    c2p = 1.0 - beta2**t
+    opt, xi, clip = prm.opt, prm.xi, prm.clip
+    B, d, stp, ime, c2p, nb = _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share)
     nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
-    nb = (d + _BLOCK - 1) // _BLOCK
     nw = max(1, min(workers, nch))
     bounds = _worker_chunks(nch, nw, draw, drawer_share)
     even = _worker_chunks(nch, nw, False, drawer_share)  # the last sweep draws nothing: an even split
@@ -1012,24 +1009,17 @@ def round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, 
     then v part), a slice after each of its rows; it takes the share ``drawer_share`` (of a 2-worker split) of
     the rows so that it keeps pace with the others.  Pass 2 is :func:`round_parallel_with`'s: each worker a
     contiguous run of coordinate chunks, each chunk's clipped records summed four at a time in a buffer kept in
-    cache, then m, v, θ updated from it (:func:`_update_chunks`).  The gradients are read from memory twice, with
-    no traffic between records through the last-level cache (where :func:`round_parallel_row_major_with` re-reads
-    each row and the average from that cache after every pair of records).
+    cache, then m, v, θ updated from it (:func:`_blocked_update_pass`).  The gradients are read from memory twice,
+    with no traffic between records through the last-level cache (where :func:`round_parallel_row_major_with`
+    re-reads each row and the average from that cache after every pair of records).
 
     Every number is computed as in ``round_with``, so the result is bit-identical to it (with the same noise, or
     the same generator with ``draw``) for any thread count, ``workers`` or ``drawer_share``.
 
     Parameters
     ----------
-    grads, theta, m, v, vclean, t, prm, bc_sub, fac, gbar_out :
-        As :func:`round_with`.
-    zm, zv : numpy.ndarray
-        (d,) the given unit noise, or with ``draw`` receive the drawn noise (then, for IME, arrays that do not
-        overlap; the same array is refused).
-    rng : numpy.random.Generator
-        Draws the noise when ``draw``.
-    draw : bool
-        Draw the unit noise in the kernel.
+    grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out :
+        As :func:`round_parallel_row_major_with`.
     workers : int
         The number of runs of rows (pass 1) and of chunks (pass 2), one per thread; at least 1.  It changes the
         speed only, never the numbers.
@@ -1037,23 +1027,12 @@ def round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, 
         With ``draw``, the drawing worker's share of the rows in a 2-worker split (default :data:`DRAWER_SHARE`);
         it changes the speed only, never the numbers.
 
-    Returns
-    -------
-    int
-        The number of coordinates whose corrected v̂ (before the floor) is negative.
-
-    Raises
-    ------
-    ValueError
-        ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
+    Returns, Raises
+    ---------------
+    As :func:`round_parallel_row_major_with`.
     """
-    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
-    B, d = grads.shape
-    stp = variant == 3 or variant == 5
-    ime = variant == 1
-    _check_threaded_args(zm, zv, draw and ime and d > 0, workers, drawer_share)
-    c2p = 1.0 - beta2**t
-    nb = (d + _BLOCK - 1) // _BLOCK
+    opt, xi, clip = prm.opt, prm.xi, prm.clip
+    B, d, stp, ime, c2p, nb = _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share)
     nw = max(1, min(workers, B))
     rows = _worker_chunks(B, nw, draw, drawer_share)
     for w in prange(nw):
@@ -1066,14 +1045,7 @@ def round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, 
                 _draw_blocks(rng, zm, zv, k * nb // (r1 - r0), (k + 1) * nb // (r1 - r0), d, ime)
         if drawer and r1 == r0:
             _draw_blocks(rng, zm, zv, 0, nb, d, ime)
-    nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
-    nw2 = max(1, min(workers, nch))
-    negs = np.zeros(nch, np.int64)
-    for w in prange(nw2):
-        blk = np.empty(min(d, _ROW_CHUNK))
-        _update_chunks(grads, fac, w * nch // nw2, (w + 1) * nch // nw2, blk, zm, zv, theta, m, v, vclean, t, prm,
-                       bc_sub, gbar_out, negs)
-    return negs.sum()
+    return _blocked_update_pass(grads, fac, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, workers)
 
 
 @njit(cache=True, nogil=True)
