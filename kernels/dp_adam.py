@@ -1027,9 +1027,15 @@ def round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, 
         With ``draw``, the drawing worker's share of the rows in a 2-worker split (default :data:`DRAWER_SHARE`);
         it changes the speed only, never the numbers.
 
-    Returns, Raises
-    ---------------
-    As :func:`round_parallel_row_major_with`.
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Raises
+    ------
+    ValueError
+        As :func:`round_parallel_row_major_with`.
     """
     opt, xi, clip = prm.opt, prm.xi, prm.clip
     B, d, stp, ime, c2p, nb = _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share)
