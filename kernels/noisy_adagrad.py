@@ -506,6 +506,22 @@ def _adagrad_loop(X, y, scales, theta0, prm, losses, tr_g, theta_sum):
     return theta
 
 
+_DPGD_BATCH_BYTES = 64 * 2**20  # the noise of one batch of run_dpgd's trials
+
+
+@njit(cache=True, nogil=True)
+def _dpgd_trials(X, y, loss, theta0, eta, sigma, xi, losses, avg, last, loss_avg):
+    """:func:`_dpgd_loop` for each trial k of a batch (noise ``xi[k]``): its losses, last iterate, average iterate
+    (the iterates' sum over T) and that average's loss (:func:`glm_loss`)."""
+    T = xi.shape[1]
+    ts = np.empty(X.shape[1])
+    for k in range(xi.shape[0]):
+        last[k] = _dpgd_loop(X, y, loss, theta0, eta, sigma, xi[k], losses[k], ts)
+        for j in range(ts.shape[0]):
+            avg[k, j] = ts[j] / T
+        loss_avg[k] = glm_loss(X, y, loss, avg[k])
+
+
 @njit(cache=True, nogil=True)
 def _dpgd_loop(X, y, loss, theta0, eta, sigma, xi, losses, theta_sum):
     n, p = X.shape
@@ -778,12 +794,18 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     losses = np.empty((trials, steps))
     avg = np.empty((trials, prob.p))
     last = np.empty((trials, prob.p))
+    loss_avg = np.empty(trials)
     th0 = np.zeros(prob.p)
-    for i, child in enumerate(np.random.SeedSequence(seed).spawn(trials)):
-        xi = np.random.default_rng(child).standard_normal((steps, prob.p))
-        ts = np.empty(prob.p)
-        last[i] = _dpgd_loop(prob.X, prob.y, LOSSES[prob.loss], th0, eta, sigma, xi, losses[i], ts)
-        avg[i] = ts / steps
+    children = np.random.SeedSequence(seed).spawn(trials)
+    # the trials in batches of at most _DPGD_BATCH_BYTES of noise: each trial's ξ drawn from its own stream, then
+    # one jitted call runs the batch (a call per trial cost more than a short trial's loop)
+    per = max(1, min(trials, _DPGD_BATCH_BYTES // max(1, 8 * steps * prob.p)))
+    xi = np.empty((per, steps, prob.p))
+    for k0 in range(0, trials, per):
+        k1 = min(trials, k0 + per)
+        for k in range(k0, k1):
+            np.random.default_rng(children[k]).standard_normal(out=xi[k - k0])
+        _dpgd_trials(prob.X, prob.y, LOSSES[prob.loss], th0, eta, sigma, xi[:k1 - k0], losses[k0:k1], avg[k0:k1],
+                     last[k0:k1], loss_avg[k0:k1])
     V.finite_output("eta, sigma", losses, avg, last)
-    return {"losses": losses, "theta_avg": avg, "theta_last": last,
-            "loss_avg": np.array([prob.loss_value(th) for th in avg])}
+    return {"losses": losses, "theta_avg": avg, "theta_last": last, "loss_avg": loss_avg}

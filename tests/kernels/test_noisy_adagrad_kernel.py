@@ -122,6 +122,19 @@ def test_dpgd_returns_its_last_iterate(prob):
                                    atol=1e-12)
 
 
+def test_dpgd_runs_its_trials_in_batches_with_the_same_numbers(prob, monkeypatch):
+    # the trials run in batches of bounded noise; two trials a batch (and a last batch of one) must give the bits of
+    # one batch, and each trial's average loss is the loss at its average iterate
+    whole = kn.run_dpgd(prob, 30, 0.3, 0.2, trials=5, seed=4)
+    monkeypatch.setattr(kn, "_DPGD_BATCH_BYTES", 2 * 8 * 30 * prob.p)
+    parts = kn.run_dpgd(prob, 30, 0.3, 0.2, trials=5, seed=4)
+    assert set(parts) == set(whole)
+    for key in whole:
+        np.testing.assert_array_equal(parts[key], whole[key])
+    assert [prob.loss_value(th) for th in whole["theta_avg"]] == list(whole["loss_avg"])
+    assert len(set(whole["loss_avg"])) == 5  # five different streams
+
+
 @pytest.mark.parametrize("delta", [0.0, 0.1])
 def test_adagrad_matches_reference(prob, delta):
     a = kn.run_adagrad(prob, 40, 0.5, 0.8, delta=delta)
