@@ -50,12 +50,7 @@ from . import peers as P
 
 
 def _best_rate(fn: Callable[[], None], work: int, repeats: int) -> float:
-    best = np.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return work / best
+    return work / min(_seconds(fn) for _ in range(repeats))
 
 
 def _paired_ratios(kernel: Callable[[], None], kernel_work: int, reference: Callable[[], None], reference_work: int,
@@ -65,13 +60,8 @@ def _paired_ratios(kernel: Callable[[], None], kernel_work: int, reference: Call
     machine in a way the ratio of two bests taken minutes apart is not."""
     ks, rs = [], []
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        kernel()
-        t1 = time.perf_counter()
-        reference()
-        t2 = time.perf_counter()
-        ks.append(kernel_work / (t1 - t0))
-        rs.append(reference_work / (t2 - t1))
+        ks.append(kernel_work / _seconds(kernel))
+        rs.append(reference_work / _seconds(reference))
     return max(ks), max(rs), [k / r for k, r in zip(ks, rs)]
 
 
@@ -97,13 +87,6 @@ def _seconds(fn: Callable[[], None]) -> float:
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
-
-
-def _stream_copy_bandwidth(n: int, repeats: int, threads: int = 1) -> float:
-    """STREAM-style copy a[:] = b[:] (numba loop; ``threads`` > 1: a prange loop over Numba's threads): bytes read +
-    written per second, best of ``repeats``."""
-    copy = _stream_copy(n, threads)
-    return max(copy() for _ in range(repeats))
 
 
 def _stream_copy(n: int, threads: int = 1) -> Callable[[], float]:
