@@ -24,17 +24,16 @@ where a normal interval is not.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import math
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import numpy as np
 from scipy import stats as _st
 
 from verify import registry
 from verify.registry import Figure, Panel, Series, Verdict
+from verify.tally import claim_tests, running, spend_one  # noqa: F401 (claim_tests: verify.decide.claim_tests)
 
 FAMILY_ALPHA = 0.05  #: family-wise false-alarm rate of ``violated`` over a whole run
 HOLDS_LEVEL = 0.95  #: one-sided confidence a ``holds`` decision needs
@@ -86,61 +85,12 @@ def family_text() -> str:
     return f"Bonferroni: {FAMILY_ALPHA:g} family-wise over the ledger's {n} statistical tests"
 
 
-@dataclass
-class _Spend:
-    claim_id: str
-    declared: int
-    used: int = 0
-    budget: str | None = None
-
-
-_spend: contextvars.ContextVar[_Spend | None] = contextvars.ContextVar("dpverify_decide_spend", default=None)
-
-
-@contextlib.contextmanager
-def claim_tests(claim_id: str, declared: int, budget: str | None = None) -> Iterator[_Spend]:
-    """Scope a claim's check: its decisions spend from the ``declared`` tests of its family share.
-
-    Used as a ``with`` block around the check (:func:`verify.registry.claim` does it).
-
-    Parameters
-    ----------
-    claim_id : str
-        The claim being checked (named in the error when it overspends).
-    declared : int
-        The number of statistical tests the claim declares (``@claim(..., tests=k)``).
-    budget : str or None, optional
-        The budget it runs at, so that an undecided rate says what would decide it.
-
-    Yields
-    ------
-    _Spend
-        The running tally (claim id, declared, used so far, budget).
-    """
-    token = _spend.set(_Spend(claim_id, int(declared), budget=budget))
-    try:
-        yield _spend.get()
-    finally:
-        _spend.reset(token)
-
-
 def _larger_range(axis: str) -> str:
     """What would decide an undecided rate: the full budget's range, or (at full) a range beyond it."""
-    s = _spend.get()
+    s = running()
     if s is not None and s.budget == "full":
         return f"a {axis} range beyond the full budget's would decide"
     return f"a larger {axis} range (--budget full) would decide"
-
-
-def _spend_one() -> None:
-    s = _spend.get()
-    if s is None:  # a decision outside any claim (notebooks, user code): counted nowhere
-        return
-    s.used += 1
-    if s.used > s.declared:
-        raise RuntimeError(f"claim {s.claim_id} makes more statistical tests than it declares "
-                           f"(tests={s.declared}); declare them in @claim(..., tests=...) so the family-wise "
-                           "false-alarm rate stays controlled")
 
 
 def spend(k: int = 1) -> float:
@@ -167,7 +117,7 @@ def spend(k: int = 1) -> float:
         is counted.
     """
     for _ in range(int(k)):
-        _spend_one()
+        spend_one()
     return alpha_per_test()
 
 
@@ -455,7 +405,7 @@ def upper_bounded(est: Estimate, limit: float, *, test: str, margin: float = 0.0
     RuntimeError
         When the calling claim makes more statistical tests than it declares.
     """
-    _spend_one()
+    spend_one()
     alpha = alpha_per_test()
     ctrl = Control(test, alpha, family_text(), margin if margin else None)
     hi = est.upper(1 - HOLDS_LEVEL)
@@ -521,7 +471,7 @@ def rate(x: Sequence[float], ratio_samples: Sequence[Sequence[float]], *, axis: 
     test = (f"log-log slope of measured/bound along {axis} over the asymptotic window ({criterion}); "
             "OLS with Welch-Satterthwaite t")
     if xs.size < 2 or len(set(xs.tolist())) < 2:
-        _spend_one()
+        spend_one()
         ctrl = Control(test, alpha_per_test(), family_text(), margin)
         return Decision(Verdict.INCONCLUSIVE, ctrl, math.nan, math.nan, math.nan,
                         f"{axis}: {int(xs.size)} asymptotic point(s) ({criterion}); needs ≥ 2 — "
@@ -572,7 +522,7 @@ def better(a: Sequence[float], b: Sequence[float], *, what: str, margin: float) 
     """
     est = difference_estimate(a, b)
     test = f"{what}: Welch t on the difference of means, non-inferiority margin {margin:g}"
-    _spend_one()
+    spend_one()
     alpha = alpha_per_test()
     ctrl = Control(test, alpha, family_text(), margin)
     hi, lo = est.upper(1 - HOLDS_LEVEL), est.lower(alpha)
@@ -614,7 +564,7 @@ def equivalent(est: Estimate, *, what: str, margin: float) -> Decision:
     RuntimeError
         When the calling claim makes more statistical tests than it declares.
     """
-    _spend_one()
+    spend_one()
     alpha = alpha_per_test()
     ctrl = Control(f"{what}: equivalence (two one-sided t tests)", alpha, family_text(), margin)
     hi, lo = est.upper(1 - HOLDS_LEVEL), est.lower(1 - HOLDS_LEVEL)
@@ -683,7 +633,7 @@ def proportion_at_most(k: int, n: int, p0: float, *, what: str) -> Decision:
     """
     if not (0 <= k <= n and n >= 1):
         raise ValueError(f"need 0 ≤ k ≤ n and n ≥ 1 (got k={k}, n={n})")
-    _spend_one()
+    spend_one()
     alpha = alpha_per_test()
     ctrl = Control(f"{what}: exact binomial (Clopper-Pearson) on {n} trials", alpha, family_text(), None)
     hi = 1.0 if k == n else float(_st.beta.ppf(HOLDS_LEVEL, k + 1, n - k))

@@ -27,6 +27,8 @@ from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 import numpy as np
 
+from verify.tally import claim_tests
+
 
 class Verdict(enum.StrEnum):
     """The three verdicts (string-valued: results.json and comparisons with plain strings are unchanged)."""
@@ -610,9 +612,7 @@ def claim(id: str, *, kind: str, statement: str, theory: Sequence = (), notes: s
 
         @functools.wraps(check)
         def scoped(budget: str, seed: int) -> Outcome:
-            from verify import decide  # here, not at the top: decide imports this module
-
-            with decide.claim_tests(id, tests, budget):
+            with claim_tests(id, tests, budget):
                 return check(budget, seed)
 
         REGISTRY[id] = Claim(id, paper, " ".join(statement.split()), kind, tuple(theory), scoped,

@@ -22,7 +22,7 @@ from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_
 import dpvalidate as V
 from kernels._compile import compile_helpers
 from kernels.adp import NonconvexProblem, check_run
-from kernels.cuda import status
+from kernels.cuda._device import status
 from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, loop_params, make_config
 from kernels.pagan_problems import LOSS_ABS, Dataset
 
