@@ -35,6 +35,7 @@ import numpy as np
 
 import kernels
 from dpvalidate import InvalidParameter
+from kernels import cuda as kc
 from kernels import dp_adam as kd
 from kernels import dp_adam_reference as R
 from kernels import noisy_adagrad as kn
@@ -458,8 +459,6 @@ def _cuda_dp_adam_benchmark(quick: bool, sizes: tuple[int, int, int, int] | None
     row is empty and ``note`` says why; the simulator is never timed.  ``sizes`` (trials, d, B, copy length)
     replaces the default sizes (tests).
     """
-    from kernels import cuda as kc
-
     row = {"name": "cuda_dp_adam_round", "unit": "coordinate-updates/s", "kernel": None, "reference": None,
            "peer": None, "speedup_vs_reference": None, "speedup_vs_peer": None, "bandwidth_fraction": None,
            "limit_fraction": None}
@@ -467,6 +466,7 @@ def _cuda_dp_adam_benchmark(quick: bool, sizes: tuple[int, int, int, int] | None
     if not ok or "simulator" in why:
         return {**row, "note": f"not run: {why}" if not ok else "not run: only the CUDA simulator is present "
                 "(it is not timed)", "config": "needs an NVIDIA GPU (pip install -e .[cuda])"}
+    # here, not at the top: these import numba.cuda, which needs a GPU or the simulator (the cuda extra)
     from kernels.cuda import dp_adam as cda
     from kernels.cuda.stream import best_seconds, copy_bandwidth
 

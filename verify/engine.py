@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import plots as _plots
+from . import privacy as _privacy
 from . import runner as _runner
 from .atomic import DISK_FULL
 from .registry import REGISTRY, Claim, Outcome, Result
@@ -293,8 +294,6 @@ def _check_in_process(claim_id: str, budget: str, seed: int, where: str,
                       cache_dir: str, memo_dir: str) -> tuple[Result, bool, int, int]:
     """A worker process's part: one claim, its tasks in order, cached under ``cache_dir``; the accountant's
     answers shared with the other workers through ``memo_dir``."""
-    from . import privacy as _privacy
-
     _privacy.share_memo(memo_dir)
     runner = _runner.CachedSerialRunner(cache_dir)
     result, ok = _run_one(REGISTRY[claim_id], budget, seed, Path(where), runner)
