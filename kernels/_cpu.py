@@ -41,7 +41,7 @@ adam_coordinate = cpu.adam_coordinate
 # fastmath would let the CPU's vector width choose the summation order.  This intrinsic emits the
 # same lanes explicitly: accumulator k holds lanes 4k..4k+3, so lane l sums the products j ≡ l
 # (mod 16), and the combination is the source's tree — the same IEEE operations in the same order,
-# hence the same bits on any CPU (``tests/kernels/test_cpu_helpers.py`` checks it against
+# hence the same bits on any CPU (``tests/kernels/test_cpu.py`` checks it against
 # ``dot_scalar``).  Contiguous float64 vectors only; anything else runs ``dot_scalar``.
 _LANES = 4
 

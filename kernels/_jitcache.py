@@ -1,8 +1,8 @@
 """Numba's on-disk cache keyed by every kernel source, not only the decorated function's file.
 
 Numba invalidates a cached kernel when the source file *holding the kernel* changes.  Our kernels
-inline helpers from other files (``kernels._shared`` compiled through ``kernels._cpu``), so an edit
-to a helper left the old machine code running until ``__pycache__`` was deleted by hand.  This
+inline helpers from other files (``kernels._shared`` compiled through ``kernels._cpu``), so on its own an
+edit to a helper would leave the old machine code running until ``__pycache__`` was deleted by hand.  This
 module installs a cache locator for the files of this package whose source stamp is the SHA-256 of
 *every* ``.py`` file under ``kernels/``: any edit anywhere in the package makes every cached kernel a
 miss, which Numba then recompiles and overwrites (the cache stays in ``__pycache__``, one version).

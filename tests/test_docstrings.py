@@ -1,4 +1,4 @@
-"""Every public function documents its interface in numpydoc sections (issue 24).
+"""Every public function documents its interface in numpydoc sections.
 
 A public function is a module-level ``def``, or a ``def`` in the body of a public class, whose name does not
 start with an underscore, in ``dpvalidate``, ``theory``, ``kernels`` and ``verify``.  Claim checks (decorated

@@ -537,7 +537,7 @@ def intrinsic_dimension(A) -> float:
 
 
 # --------------------------------------------------------------------------------------
-# Theorem 3.1's subspace hypotheses (issue 22)
+# Theorem 3.1's subspace hypotheses
 # --------------------------------------------------------------------------------------
 def _projector(name: str, V) -> np.ndarray:
     """VVᵀ for V with orthonormal columns (p×k, k >= 0); a (p, 0) V gives the zero projector."""
@@ -635,7 +635,7 @@ def theorem3_1_gamma_p2k1() -> dict:
 
 
 # --------------------------------------------------------------------------------------
-# Corollary 6's dependence on k: main text, App. C.7, and the proof's route (issue 22)
+# Corollary 6's dependence on k: main text, App. C.7, and the proof's route
 # --------------------------------------------------------------------------------------
 m_full = sp.Symbol("m", positive=True)  # the number of steps t ≤ T at which rank(G_t) = k
 
@@ -693,7 +693,7 @@ def corollary6_proof_isotropic() -> sp.Expr:
 
 
 # --------------------------------------------------------------------------------------
-# Lemma 14: projection in a seminorm (issue 22)
+# Lemma 14: projection in a seminorm
 # --------------------------------------------------------------------------------------
 def seminorm(kind: str, M, z) -> float:
     """A seminorm of z: √(zᵀMz) (kind "quad") or ‖Mz‖_q (kind "l<q>") (exact up to rounding).
@@ -862,7 +862,7 @@ def lemma14_linf_example() -> dict:
 
 
 # --------------------------------------------------------------------------------------
-# Theorem 15 (Davis–Kahan as stated in App. C.3) (issue 22)
+# Theorem 15 (Davis–Kahan as stated in App. C.3)
 # --------------------------------------------------------------------------------------
 def _symmetric(name: str, S) -> np.ndarray:
     S = _v.square_matrix(name, S)

@@ -785,7 +785,7 @@ def after_probe(why: str, label: str, verdict: str, evidence: str,
     """A check's verdict and evidence once its mechanism probe said ``why`` ("": the probe passed).
 
     A failed probe means the runs are not the stated mechanism: a 'holds' is not established (inconclusive), and
-    a 'violated' that rests on the runs is no evidence about the statement (session 27: it used to be kept), so
+    a 'violated' that rests on the runs is no evidence about the statement, so
     it gets no verdict, as an undecided check does (:class:`MechanismMismatch` is raised, with the reason).  A
     'violated' from an exact part, independent of the runs (``violation_from_runs`` False: the caller has already
     set aside the run decisions), is kept, with the probe's finding in front of its evidence.

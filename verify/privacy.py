@@ -28,7 +28,7 @@ evaluated by its PLD accountant.  (The K copies of one record add up along one d
 so this one-dimensional pair is the worst case for a step.)
 
 Every front end either returns a finite ε or raises :class:`InvalidParameter` naming its
-parameters (issue 9): noise multipliers outside :data:`NOISE_MULTIPLIER_RANGE` (where
+parameters: noise multipliers outside :data:`NOISE_MULTIPLIER_RANGE` (where
 dp-accounting's arithmetic under- or overflows: ZeroDivisionError, OverflowError), more than
 :data:`MAX_STEPS` steps, PLD work beyond :data:`MAX_PLD_POINTS` grid points or
 :data:`MAX_PLD_STEPS` composed steps (checked before dp-accounting allocates: a PLD of σ = 0.01

@@ -1,4 +1,4 @@
-"""Hypothesis fuzzing of the public kernel entry points (issue 9): every call either returns finite output
+"""Hypothesis fuzzing of the public kernel entry points: every call either returns finite output
 or raises kernels.InvalidParameter whose name is one (or a list) of the function's parameters — never
 another exception, never NaN, never an unbounded loop or allocation.
 

@@ -1,12 +1,12 @@
 """Hypothesis fuzzing of the numeric public functions of ``theory`` and the privacy front ends of
-``verify`` (issue 9): every call returns finite output or raises a ValueError whose message names the
+``verify``: every call returns finite output or raises a ValueError whose message names the
 function's parameters (``kernels.InvalidParameter`` for ``verify``, whose ``name`` lists them; plain
 ``ValueError`` starting with the name for ``theory``, which may not import ``kernels``).
 
 Good values are drawn most of the time and zero to two parameters are replaced by junk (NaN, ±inf,
 negatives, zero, 1e±300, huge counts, strings, None, booleans, wrong-shaped arrays) or by valid but
-extreme values (σ = 1e-6, δ = 1e-300, 10⁹ steps) that used to break dp-accounting.  ``@example`` pins
-the inputs that exposed a defect.
+extreme values (σ = 1e-6, δ = 1e-300, 10⁹ steps) at the edge of dp-accounting's arithmetic.  ``@example``
+pins each input that once gave an unnamed error, overflow or huge allocation.
 """
 
 import re
@@ -243,7 +243,7 @@ NEGATIVE_FRACTION_OPEN = dict(d=1, batch_size=1, sigma=1.0, clip_norm=1.0, beta2
 @pytest.mark.parametrize("bad", [dict(clip_norm=1e300),  # kernel InvalidParameter naming signal, noise_std
                                  dict(d=10**10),  # a trials × 10¹⁰ allocation
                                  dict(batch_size=1e300)])  # OverflowError: int too large to convert to float
-def test_negative_fraction_extreme_inputs_are_named(bad):  # were open defects (xfail) until fixed
+def test_negative_fraction_extreme_inputs_are_named(bad):
     from verify.papers.dp_adam_design import negative_fraction
 
     check_verify(negative_fraction, dict(NEGATIVE_FRACTION_OPEN, **bad), parameter_names(negative_fraction))
@@ -342,7 +342,7 @@ def _theory_case(key):
 @example(case=("noisy_adagrad.intrinsic_dimension", dict(A=np.ones((2, 3)))))  # non-square: LinAlgError
 @example(case=("pagan.gaussian_norm_moment", dict(k="abc")))  # int("abc"): unnamed ValueError
 @example(case=("pagan.gaussian_norm_moment", dict(k=[2])))  # lru_cache: unhashable list, TypeError
-@example(case=("pagan.power_law_sums", dict(exponent=10**400, powers=(1,))))  # regression: float(10**400) overflowed
+@example(case=("pagan.power_law_sums", dict(exponent=10**400, powers=(1,))))  # float(10**400) overflows
 @example(case=("dp_adam_design.negative_probability", dict(signal=1.0, noise_std=2.15e-260, beta2=0.5, steps=2)))
 @example(case=("noisy_adagrad.lemma13_sides", dict(grads=np.full((3, 3), 1e300), rtol=1e-12)))  # named internal S
 @example(case=("noisy_adagrad.trace_growth_exponent", dict(a=1e308)))  # (1 − 2a)/2 = −inf returned

@@ -1,4 +1,4 @@
-"""Issue 25: one-arm kernel faults (kernels.faults.Faults.only_methods) on a comparison's claimed winner.
+"""One-arm kernel faults (kernels.faults.Faults.only_methods) on a comparison's claimed winner.
 
 The generic noise*3 / stepsize*10 hit every arm of a comparison alike, so "AdaDPS beats DP-SGD" cannot see them;
 the declared one-arm mutants hit the winner alone.  Here: each comparative claim declares them with the winner's
