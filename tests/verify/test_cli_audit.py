@@ -1,5 +1,5 @@
 """``dpverify audit FILE_OR_MODULE:FUNCTION``: anyone's mechanism audited through the command line (subprocess),
-bad input refused with one line and exit status 2, and the README's examples executed."""
+bad input refused with one line and exit status 2, and the examples of docs/audits.md executed."""
 
 import json
 import re
@@ -133,42 +133,45 @@ def test_audit_mechanism_refuses_a_non_callable():
         audit_mechanism(3, 1.0, 1e-5, trials=100)
 
 
-# -- the README's examples ------------------------------------------------------------------------
-def _readme_block(first_line: str, lang: str = "python") -> str:
-    text = (ROOT / "README.md").read_text()
+# -- the examples of docs/audits.md ----------------------------------------------------------------
+PAGE = ROOT / "docs" / "audits.md"
+
+
+def _page_block(first_line: str, lang: str = "python") -> str:
+    text = PAGE.read_text()
     for block in re.findall(rf"```{lang}\n(.*?)```", text, flags=re.S):
         if block.startswith(first_line):
             return block
-    raise AssertionError(f"README has no {lang} block starting with {first_line!r}")
+    raise AssertionError(f"docs/audits.md has no {lang} block starting with {first_line!r}")
 
 
-def _readme_command(name: str) -> list[str]:
-    text = (ROOT / "README.md").read_text()
+def _page_command(name: str) -> list[str]:
+    text = PAGE.read_text()
     for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
         for line in block.splitlines():
             if line.startswith(f"dpverify audit {name}"):
                 return line.split()[2:]
-    raise AssertionError(f"README has no 'dpverify audit {name}' command")
+    raise AssertionError(f"docs/audits.md has no 'dpverify audit {name}' command")
 
 
-def _run_readme_example(tmp_path, filename: str):
-    (tmp_path / filename).write_text(_readme_block(f"# {filename}"))
-    args = _readme_command(filename)
+def _run_page_example(tmp_path, filename: str):
+    (tmp_path / filename).write_text(_page_block(f"# {filename}"))
+    args = _page_command(filename)
     done = subprocess.run([sys.executable, "-m", "verify", "audit", *args], capture_output=True, text=True,
                           cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stderr
     return args, done
 
 
-def test_readme_numpy_example_runs_and_holds(tmp_path):
-    args, done = _run_readme_example(tmp_path, "mech.py")
+def test_numpy_example_runs_and_holds(tmp_path):
+    args, done = _run_page_example(tmp_path, "mech.py")
     doc = json.loads(done.stdout)
     assert doc["verdict"] == "holds" and 0 < doc["epsilon_lb"] <= 2.0 and doc["method"] == "gdp"
 
 
-def test_readme_opacus_example_runs_and_holds(tmp_path):
+def test_opacus_example_runs_and_holds(tmp_path):
     pytest.importorskip("torch", reason="the Opacus example needs the peer extra (torch)")
     pytest.importorskip("opacus", reason="the Opacus example needs the peer extra (opacus)")
-    args, done = _run_readme_example(tmp_path, "opacus_step.py")
+    args, done = _run_page_example(tmp_path, "opacus_step.py")
     doc = json.loads(done.stdout)  # one honest DP-SGD step (multiplier 2: ε = 1.99 at δ = 1e-5)
     assert doc["verdict"] == "holds" and 0 <= doc["epsilon_lb"] <= 2.0 and doc["release_size"] == 5
