@@ -274,7 +274,7 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
         paths.append(rel.as_posix())
     return Result(c.id, outcome.verdict, dict(outcome.numbers), evidence, outcome.counterexample,
                   seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions],
-                  _runner.code_fingerprint()), ok
+                  _runner.code_fingerprint(), outcome.finding if outcome.verdict == "violated" else None), ok
 
 
 def can_fork() -> bool:

@@ -27,6 +27,7 @@ from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 import numpy as np
 
+from verify.findings import Finding
 from verify.tally import claim_tests
 
 
@@ -366,6 +367,8 @@ class Outcome:
     counterexample: dict | None = None
     plots: list[Figure] = field(default_factory=list)
     decisions: list = field(default_factory=list)
+    #: for a ``violated`` outcome: what it means for a reader (:class:`verify.findings.Finding`); None otherwise
+    finding: Finding | None = None
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
@@ -377,6 +380,11 @@ class Outcome:
         if bad and self.verdict == "holds":
             self.verdict = "inconclusive"
             self.evidence = f"non-finite figures {bad}; " + self.evidence
+        if self.finding is not None:
+            if not isinstance(self.finding, Finding):
+                raise TypeError(f"finding must be a verify.findings.Finding (got {type(self.finding).__name__})")
+            if self.verdict != "violated":
+                raise ValueError(f"a finding belongs to a violated outcome (the verdict is {self.verdict})")
 
 
 @dataclass
@@ -394,6 +402,8 @@ class Result:
     control: list = field(default_factory=list)
     #: the code fingerprint (verify.runner.code_fingerprint) of the run that produced it ("" if unknown)
     code: str = ""
+    #: the finding of a violated result (verify.findings.Finding), None otherwise or when the check gave none
+    finding: Finding | None = None
 
     def to_dict(self) -> dict:
         """The result as one entry of results.json.
@@ -415,6 +425,7 @@ class Result:
             "plots": list(self.plots),
             "control": jsonable(self.control),
             "code": self.code,
+            "finding": None if self.finding is None else self.finding.to_dict(),
         }
 
     @staticmethod
@@ -434,6 +445,7 @@ class Result:
             d["id"], d["verdict"], dict(d["figures"]), d["evidence"], d["counterexample"],
             int(d["seed"]), d["budget"], float(d["seconds"]), list(d["plots"]), list(d.get("control", [])),
             str(d.get("code", "")),
+            None if d.get("finding") is None else Finding.from_dict(d["finding"]),
         )
 
 
