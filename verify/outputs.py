@@ -459,7 +459,7 @@ def recover(out: str | os.PathLike) -> None:
             with _signals_deferred():
                 _roll_forward(out, journal)
         else:
-            contained.warn(f"{jpath}: a commit journal that {why}; not acted on, removed")
+            contained.warn(f"{jpath}: a commit journal this tool cannot trust ({why}); not acted on, removed")
             with contextlib.suppress(OSError):
                 jpath.unlink()
     if not os.path.lexists(jpath):
