@@ -383,8 +383,8 @@ class _CachingRunner(Runner):
         return results, pending, keys
 
     def _store(self, path: Path | None, key: str, out: dict) -> None:
-        if path is None:
-            return
+        if path is None or (os.path.lexists(path) and refusal(path.parent, path.name, kind="file") is not None):
+            return  # no cache, or something not the tool's at the entry's name (warned by _plain_entry): left as is
         try:
             save_entry(path, key, out)
         except OSError as exc:
