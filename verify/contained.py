@@ -149,7 +149,9 @@ def inside(root, name, *, what: str, source, shape: re.Pattern | None = None, ki
         What the name is, for the warning ("figure", "staging directory", ...).
     source : str or path
         The file the name was read from, for the warning.
-    shape, kind
+    shape : re.Pattern, optional
+        As for :func:`refusal`.
+    kind : {"file", "dir", None}, optional
         As for :func:`refusal`.
     quiet_if_missing : bool, optional
         A name that passes but does not exist gives None without a warning (default); else it is returned.
