@@ -188,10 +188,13 @@ def remove_created(created: Sequence[Path]) -> None:
 # --------------------------------------------------------------------------------------
 def _holder_text(out: Path) -> str:
     try:
+        if contained.refusal(out, HOLDER_NAME, kind="file") is not None:  # a link: not read through
+            raise ValueError(HOLDER_NAME)
         h = json.loads((out / HOLDER_NAME).read_text())
-        return (f"pid {h['pid']} on {h['host']}, started {h['started']}"
+        text = (f"pid {h['pid']} on {h['host']}, started {h['started']}"
                 + (f": {h['command']}" if h.get("command") else ""))
-    except (OSError, ValueError, KeyError, TypeError):
+        return contained.escape_controls(" ".join(text.split()))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return "holder not recorded yet"
 
 

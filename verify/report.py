@@ -732,7 +732,8 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
     mutants = {k: v for k, v in (mutants or {}).items() if any(r.id == k for r in results)}
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns
-    idw = max([len("id")] + [len(r.id) for r in results])
+    ids = {r.id: contained.escape_controls(r.id) for r in results}  # text from claims and files: no raw controls
+    idw = max([len("id")] + [len(i) for i in ids.values()])
     vw = max(len(v) for v in VERDICTS)
     cw = max([len("control")] + [len(control_label(r)) for r in results])
 
@@ -749,11 +750,11 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
     lines = [head, "-" * min(width, max(len(head), 40))]
     room = max(20, width - idw - vw - cw - (mw + 2 if mutants else 0) - 7 - 8)
     for r in results:
-        ev = _shorten(" ".join(r.evidence.split()), room)
+        ev = _shorten(contained.escape_controls(" ".join(r.evidence.split())), room)
         v = f"{r.verdict:<{vw}}"
         if colour and r.verdict in _ANSI:
             v = f"{_ANSI[r.verdict]}{v}\033[0m"
-        lines.append(f"{r.id:<{idw}}  {v}  {control_label(r):<{cw}}  {msep(mcol(r))}{r.seconds:>7.2f}  {ev}")
+        lines.append(f"{ids[r.id]:<{idw}}  {v}  {control_label(r):<{cw}}  {msep(mcol(r))}{r.seconds:>7.2f}  {ev}")
     lines.append(f"{len(results)} claims: {_counts(results)}")
     if mutants:
         b = sorted({t.budget for t in mutants.values()})

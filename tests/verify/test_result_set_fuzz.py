@@ -452,3 +452,17 @@ def test_escape_controls_leaves_nothing_raw():
     every = "".join(chr(i) for i in range(0x00, 0xa0)) + "\u2028\u2029\u202a\u202e\u2066\u2069"
     assert not RAW_CONTROL.search(contained.escape_controls(every).replace("\n", ""))
     assert "\n" not in contained.escape_controls(every)
+
+
+def test_ids_and_evidence_with_control_characters_reach_the_terminal_escaped(tmp_path):
+    hostile = "fixture.x\x1b]0;title\x07\x1b[2J\rmoved\u202e"
+    doc = {"meta": {"seed": 0, "budget": "quick"}, "results": [_good_row(id=hostile), _good_row(evidence="\x1b[31mred")]}
+    f = _plant(tmp_path / "out", json.dumps(doc))
+    rc, out, _ = _call(["compare", str(f.parent)])
+    assert rc == 0 and not RAW_CONTROL.search(out)
+    assert "fixture.x\\x1b]0;title\\x07\\x1b[2J\\rmoved\\u202e" in out
+    rc, out, _ = _call(["show", CID, "--out", str(f.parent)])
+    assert rc == 0 and not RAW_CONTROL.search(out) and "\\x1b[31mred" in out
+    rc, _, err = _call(["show", hostile, "--out", str(f.parent)])
+    assert rc == 2
+    _one_error_line(err, "ID:")
