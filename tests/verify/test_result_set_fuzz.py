@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.verify.fuzz_support import examples
@@ -375,22 +375,25 @@ def test_no_journal_acts_outside_the_output_directory(case):
             assert line.startswith("dpverify: warning: ") and not RAW_CONTROL.search(line)
 
 
+GOOD_FIGURE = "figures/fixture_fuzz_shown__a.png"
+PLOT_NAMES = st.one_of(_hostile_names(Path("/ROOT")), st.sampled_from(
+    [GOOD_FIGURE, "figures/link.png", "figures/dir.png", "figures/absent.png", "figures/../" + GOOD_FIGURE]))
+
+
 @fast(40)
-@given(st.data())
-def test_kept_plots_are_only_the_tool_s_figures_inside_the_directory(data):
+@given(st.lists(PLOT_NAMES, max_size=5))
+@example(["results.json", "report.md", "figures", GOOD_FIGURE])
+@example(["figures/link.png", "figures/dir.png", "/ROOT/marker.txt", "../marker.txt"])
+def test_kept_plots_are_only_the_tool_s_figures_inside_the_directory(plots):
     with tempfile.TemporaryDirectory() as d:
         root, out = _root(d)
+        plots = _resolve(plots, root)
         (out / "figures").mkdir()
-        good = "figures/fixture_fuzz_shown__a.png"
-        (out / good).write_bytes(b"png")
+        (out / GOOD_FIGURE).write_bytes(b"png")
         os.symlink(root / "marker.txt", out / "figures" / "link.png")
         os.symlink(root / "victim", out / "figures" / "dir.png")
-        names = st.one_of(_hostile_names(root), st.sampled_from([good, "figures/link.png", "figures/dir.png",
-                                                                 "figures/absent.png", "figures/../" + good]))
-        plots = data.draw(st.lists(names, max_size=5))
-        row = _good_row(plots=plots)
-        if not all(isinstance(p, str) for p in plots):
-            row["plots"] = [p for p in plots if isinstance(p, str)]
+        (out / "report.md").write_text("a report")
+        row = _good_row(plots=[p for p in plots if isinstance(p, str)])
         (out / "results.json").write_text(json.dumps({"meta": {}, "results": [row]}))
         staged = out / ".dpverify-staging-abcdefabcdef"
         staged.mkdir()
@@ -399,7 +402,7 @@ def test_kept_plots_are_only_the_tool_s_figures_inside_the_directory(data):
         with redirect_stderr(err):
             merged = report.merge_previous([], out, staged, [CID])
         assert outside_listing(root, out) == before
-        assert set(merged[0].plots) <= {good}
+        assert set(merged[0].plots) <= {GOOD_FIGURE}
         for p in merged[0].plots:
             assert (staged / p).is_file() and not (staged / p).is_symlink()
         assert all(ln.startswith("dpverify: warning: ") for ln in err.getvalue().splitlines())
@@ -456,7 +459,8 @@ def test_escape_controls_leaves_nothing_raw():
 
 def test_ids_and_evidence_with_control_characters_reach_the_terminal_escaped(tmp_path):
     hostile = "fixture.x\x1b]0;title\x07\x1b[2J\rmoved\u202e"
-    doc = {"meta": {"seed": 0, "budget": "quick"}, "results": [_good_row(id=hostile), _good_row(evidence="\x1b[31mred")]}
+    rows = [_good_row(id=hostile), _good_row(evidence="\x1b[31mred")]
+    doc = {"meta": {"seed": 0, "budget": "quick"}, "results": rows}
     f = _plant(tmp_path / "out", json.dumps(doc))
     rc, out, _ = _call(["compare", str(f.parent)])
     assert rc == 0 and not RAW_CONTROL.search(out)
