@@ -214,10 +214,10 @@ def _twice(x: float) -> dict:
     return {"y": np.array(2 * x)}
 
 
-def _sweep_in(cache: Path, claim: str = KEPT) -> list[dict]:
+def _sweep_in(cache: Path, claim: str = KEPT) -> tuple[list[dict], runner.CachedSerialRunner]:
     r = runner.CachedSerialRunner(cache)
     with runner.using(r), runner.claim_scope(claim):
-        return runner.sweep(_twice, [dict(x=float(i)) for i in range(3)])
+        return runner.sweep(_twice, [dict(x=float(i)) for i in range(3)]), r
 
 
 def test_a_cache_directory_that_is_a_link_is_not_used(planted, capsys):
@@ -230,7 +230,7 @@ def test_a_cache_directory_that_is_a_link_is_not_used(planted, capsys):
     cache = out / "real_cache"
     cache.mkdir()
     os.symlink(root / "victim", cache / KEPT)
-    outs = _sweep_in(cache)
+    outs, _ = _sweep_in(cache)
     assert [float(o["y"]) for o in outs] == [0.0, 2.0, 4.0]
     assert outside_listing(root, out) == before
     (line,) = _warnings(capsys.readouterr().err)
@@ -238,21 +238,24 @@ def test_a_cache_directory_that_is_a_link_is_not_used(planted, capsys):
 
 
 def test_cache_entries_and_locks_that_are_links_are_never_followed(planted, capsys):
+    """Entries moved out of DIR (intact, valid for their tasks) and linked back: never read, the tasks recomputed."""
     root, out = planted
     cache = out / engine.CACHE_DIR
-    _sweep_in(cache)  # a real cache, then its entries replaced by links out
+    _sweep_in(cache)
     entries = sorted((cache / KEPT).glob("*.npz"))
     assert len(entries) == 3
-    for i, e in enumerate(entries):
-        e.unlink()
-        os.symlink(root / ("secret.png" if i else "victim"), e)
+    for e in entries:
+        os.replace(e, root / "victim" / e.name)
+        os.symlink(root / "victim" / e.name, e)
     lock = cache / KEPT / f".{entries[0].name}.lock"
     lock.unlink(missing_ok=True)
     os.symlink(root / "marker.txt", lock)
     before = outside_listing(root, out)
-    outs = _sweep_in(cache)
+    outs, r = _sweep_in(cache)
     assert [float(o["y"]) for o in outs] == [0.0, 2.0, 4.0]
+    assert (r.reused, r.computed) == (0, 3)  # nothing read through the links
     assert outside_listing(root, out) == before
+    assert all(os.path.islink(e) for e in entries)  # left as they are
     warned = _warnings(capsys.readouterr().err)
     assert len(warned) == 4 and all(str(cache) in ln for ln in warned)
 
