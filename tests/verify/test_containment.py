@@ -11,7 +11,6 @@ hash before and after: the listings must be equal.
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
 import json
 import os
@@ -21,34 +20,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.verify.fuzz_support import outside_listing
 from verify import cli, contained, engine, outputs, registry, report, runner
 from verify.registry import Outcome, Result
 
 KEPT, RERUN = "fixture.contain_kept", "fixture.contain_rerun"
 SECRET = b"\x89PNG secret bytes outside the output directory"
 TOKEN = "0123456789abcdef" * 2
-
-
-def outside_listing(root: Path, out: Path) -> dict:
-    """Every path under ``root`` but outside ``out``: its content hash, link target, or "dir"."""
-    rows = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        if here == out or out in here.parents:
-            dirnames[:] = []
-            continue
-        for name in dirnames + filenames:
-            p = here / name
-            if p == out:
-                continue
-            key = str(p.relative_to(root))
-            if p.is_symlink():
-                rows[key] = "link -> " + os.readlink(p)
-            elif p.is_file():
-                rows[key] = hashlib.sha256(p.read_bytes()).hexdigest()
-            else:
-                rows[key] = "dir"
-    return rows
 
 
 @pytest.fixture

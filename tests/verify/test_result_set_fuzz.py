@@ -24,8 +24,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.verify.fuzz_support import examples
-from tests.verify.test_containment import outside_listing
+from tests.verify.fuzz_support import examples, outside_listing
 from verify import cli, contained, outputs, registry, report, runner
 from verify.registry import Outcome, Result
 from verify.result_files import BadResults, load_results, parse_results
