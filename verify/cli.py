@@ -45,6 +45,7 @@ from dpvalidate import InvalidParameter
 
 from . import __version__, atomic, registry
 from . import runner as _runner
+from .contained import escape_controls
 from .registry import Figure, Panel, Series, UnknownName, jsonable
 from .runner import RunFailure
 
@@ -317,7 +318,7 @@ def _main(argv, runner) -> int:
 
 
 def _error(message: str) -> None:
-    print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"{PROG}: error: {escape_controls(' '.join(str(message).split()))}", file=sys.stderr)
 
 
 def _human(args) -> Any:
@@ -412,6 +413,7 @@ def cmd_verify(args, runner=None) -> int:
                        f" (got {_got(paper)})")
 
     from . import engine, mutants, report  # lazy: dpverify's start-up loads only what the command needs
+    from .result_files import load_results
 
     out = _out_dir(args.out)
     mutant_files = _mutants_files(args, out)
@@ -419,6 +421,11 @@ def cmd_verify(args, runner=None) -> int:
     started = report.now_iso()
     t0 = time.perf_counter()
     with _result_set(out, VERIFY_SET, args.wait) as staged:
+        # the earlier result set (kept for the claims not rerun) and the mutation records are checked before the
+        # work: a malformed one ends the command with one line, not minutes later
+        _read_before_work(lambda: load_results(out / report.RESULTS_JSON, in_dir=out, missing_ok=True))
+        tallies, _ = _read_before_work(lambda: mutants.read_tallies(mutant_files,
+                                                                    in_dirs=getattr(args, "mutants", None) is None))
         try:
             results = engine.run_claims(claims, budget, seed, out, workers=workers, scheduler=scheduler,
                                         progress=True, runner=runner, plots_dir=staged.dir,
@@ -429,7 +436,6 @@ def cmd_verify(args, runner=None) -> int:
         # a subset rerun keeps the other claims' earlier results (marked with their seed, budget, staleness)
         everything = [c.id for c in registry.select()]
         merged = report.merge_previous(results, out, staged.dir, everything)
-        tallies, _ = mutants.read_tallies(mutant_files)
         written = report.write_reports(merged, registry.REGISTRY, staged.dir, budget=budget, seed=seed,
                                        started=started, seconds=seconds, checked=[c.id for c in claims],
                                        mutants=tallies)
@@ -452,6 +458,19 @@ def cmd_verify(args, runner=None) -> int:
     return 0
 
 
+def _read_before_work(read: Callable[[], Any]) -> Any:
+    """``read()``; a malformed results.json or mutants.json it meets is bad input (one line naming the file)."""
+    from .mutants import BadMutants
+    from .result_files import BadResults
+
+    try:
+        return read()
+    except BadResults as exc:
+        raise BadInput(f"--out: {exc}; move it away or choose another directory") from None
+    except BadMutants as exc:
+        raise BadInput(f"{exc}; move it away or pass --mutants FILE") from None
+
+
 def _mutants_files(args, out: Path) -> list[Path]:
     """Where ``verify`` looks for mutation records: --mutants FILE (must be readable), else the defaults."""
     from . import mutants  # lazy: dpverify's start-up loads only what the command needs
@@ -459,8 +478,14 @@ def _mutants_files(args, out: Path) -> list[Path]:
     given = getattr(args, "mutants", None)
     if given is not None:
         f = Path(given)
-        if mutants.read_document(f) is None:
-            raise BadInput(f"--mutants: must be a mutants.json written by `{PROG} mutants` (got {_got(given)})")
+        try:
+            doc = mutants.read_document(f)
+        except mutants.BadMutants as exc:
+            doc, why = None, f": {exc}"
+        else:
+            why = ""
+        if doc is None:
+            raise BadInput(f"--mutants: must be a mutants.json written by `{PROG} mutants` (got {_got(given)}{why})")
         return [f]
     return [out / mutants.MUTANTS_JSON, Path(DEFAULT_MUTANTS_OUT) / mutants.MUTANTS_JSON]
 
@@ -493,6 +518,7 @@ def cmd_mutants(args) -> int:
 
     n_proc = min(len(claims), workers or os.cpu_count() or 1)
     with _result_set(out, MUTANTS_SET, False) as staged:
+        earlier = _read_before_work(lambda: mutants.read_document(out / mutants.MUTANTS_JSON, in_dir=out))
         # no task cache: tasks computed under a mutant must never be stored under the true code's keys
         if not args.threads and n_proc > 1 and engine.can_fork():
             results = mutants.run_in_processes(claims, budget, seed, n_proc, progress=say)
@@ -505,7 +531,7 @@ def cmd_mutants(args) -> int:
                 r.close()
         seconds = time.perf_counter() - t0
         # a run of some claims keeps the other claims' earlier rows (each row says its budget and seed)
-        rows = mutants.merged_rows(results, budget, seed, mutants.read_document(out / mutants.MUTANTS_JSON))
+        rows = mutants.merged_rows(results, budget, seed, earlier)
         doc = mutants.rows_document(rows, {"budget": budget, "seed": seed, "seconds": round(seconds, 1),
                                            "version": __version__, "ids": [c.id for c in claims]})
         report.write_atomic(staged.dir / mutants.MUTANTS_JSON, json.dumps(doc, indent=2) + "\n")
@@ -541,11 +567,12 @@ def cmd_show(args) -> int:
     if args.id not in reg:
         raise BadInput(f"ID: must be a claim id (see `{PROG} claims`){show.suggest(args.id, reg)} "
                        f"(got {_got(args.id)})")
-    d = show.describe(args.id, Path(args.out), mutants_paths=[Path(DEFAULT_MUTANTS_OUT) / "mutants.json"])
+    d = _read_before_work(lambda: show.describe(args.id, Path(args.out),
+                                                mutants_paths=[Path(DEFAULT_MUTANTS_OUT) / "mutants.json"]))
     if args.json:
         _print_json(jsonable(d))
     else:
-        print(show.format_text(d))
+        print(escape_controls(show.format_text(d), keep="\n"))  # text from result files: no control characters
     return 0
 
 
@@ -580,7 +607,7 @@ def cmd_compare(args) -> int:
         _print_json({"sets": [{"label": s.label, "path": str(s.path), "counts": compare.counts(s)} for s in sets],
                      "claims": rows})
     else:
-        print(compare.format_table(sets, rows, only_moved=args.moved))
+        print(escape_controls(compare.format_table(sets, rows, only_moved=args.moved), keep="\n"))
     return 0
 
 

@@ -7,13 +7,13 @@ decision rules promise that neither the seed nor the budget can do that (quick m
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from .registry import VERDICTS, Result
+from .registry import VERDICTS
 from .report import RESULTS_JSON, control_label
+from .result_files import BadResults, load_results
 
 
 @dataclass(frozen=True)
@@ -41,18 +41,16 @@ def load(path: str | Path) -> ResultSet:
     Raises
     ------
     ValueError
-        When the file cannot be read, is not JSON, or has no ``results``.
+        When the file cannot be read or is not a result set (:func:`verify.result_files.load_results`; one
+        line naming the file and the fault).
     """
 
     p = Path(path)
     f = p / RESULTS_JSON if p.is_dir() else p
     try:
-        doc = json.loads(f.read_text())
-        rows = doc["results"]
-        meta = doc.get("meta", {})
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"{path}: not a dpverify results.json ({type(exc).__name__}: {exc})") from None
-    results = [Result.from_dict(r) for r in rows]
+        meta, results = load_results(f, in_dir=p if p.is_dir() else None)
+    except BadResults as exc:
+        raise ValueError(str(exc)) from None
     label = f"{meta.get('budget', '?')} s{meta.get('seed', '?')}"
     return ResultSet(label, f, {r.id: str(r.verdict) for r in results},
                      {r.id: control_label(r) for r in results})

@@ -20,6 +20,7 @@ import traceback
 from pathlib import Path
 from typing import Sequence
 
+from . import contained as _contained
 from . import plots as _plots
 from . import privacy as _privacy
 from . import runner as _runner
@@ -64,6 +65,15 @@ def figure_filename(claim_id: str, figure_name: str) -> str:
     """
     stem = f"{claim_id.replace('.', '_')}__{figure_name}"
     return re.sub(r"[^A-Za-z0-9_.-]", "_", stem) + ".png"
+
+
+def _cache_dir(out: Path) -> Path | None:
+    """``out/cache``, or None (one warning) when something other than a directory the tool made is there."""
+    why = _contained.refusal(out, CACHE_DIR, kind="dir")
+    if why is None:
+        return out / CACHE_DIR
+    _contained.warn(f"{out / CACHE_DIR} {why}; not used, the sweep tasks are computed uncached")
+    return None
 
 
 def run_claims(
@@ -144,11 +154,12 @@ def run_claims(
     n_conc = max(1, min(len(claims), claim_workers if claim_workers is not None else
                         (workers or os.cpu_count() or 1) if own else 1))
     use_processes = bool(processes and own and scheduler is None and n_conc > 1 and can_fork())
+    cache_dir = _cache_dir(out) if own else None
     if own and use_processes:
-        runner = _ProcessPool(n_conc, out / CACHE_DIR)
+        runner = _ProcessPool(n_conc, cache_dir)
     elif own:
         try:
-            runner = _runner.DaskRunner(cache_dir=out / CACHE_DIR, workers=workers, scheduler=scheduler,
+            runner = _runner.DaskRunner(cache_dir=cache_dir, workers=workers, scheduler=scheduler,
                                         progress=progress)
         except Exception as exc:
             where = f"the Dask scheduler at {scheduler}" if scheduler else "an embedded Dask cluster"
@@ -291,7 +302,7 @@ def can_fork() -> bool:
 
 
 def _check_in_process(claim_id: str, budget: str, seed: int, where: str,
-                      cache_dir: str, memo_dir: str) -> tuple[Result, bool, int, int]:
+                      cache_dir: str | None, memo_dir: str) -> tuple[Result, bool, int, int]:
     """A worker process's part: one claim, its tasks in order, cached under ``cache_dir``; the accountant's
     answers shared with the other workers through ``memo_dir``."""
     _privacy.share_memo(memo_dir)
@@ -305,7 +316,7 @@ class _ProcessPool:
 
     progress = False
 
-    def __init__(self, n: int, cache_dir: Path):
+    def __init__(self, n: int, cache_dir: Path | None):
         self.n, self.cache_dir = n, cache_dir
         self.computed = self.reused = 0
 
@@ -323,7 +334,8 @@ class _ProcessPool:
 
         pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"))
         try:
-            futures = {pool.submit(_check_in_process, c.id, budget, seed, str(where), str(self.cache_dir), memo): c
+            futures = {pool.submit(_check_in_process, c.id, budget, seed, str(where),
+                                   None if self.cache_dir is None else str(self.cache_dir), memo): c
                        for c in claims}
             pending = set(futures)
             while pending:

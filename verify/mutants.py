@@ -854,43 +854,106 @@ def tallies(rows: Sequence[dict]) -> dict[str, Tally]:
             for cid, rs in by_claim.items()}
 
 
-def read_document(path) -> dict | None:
-    """A mutants.json document, or None when the file is absent or unreadable.
+class BadMutants(ValueError):
+    """A mutants.json that cannot be used; the message is one line naming the file and the fault."""
+
+
+#: the keys every row of mutants.json has, with their types; then the keys a row may have
+_MUTANT_ROW = {"claim": (str,), "mutant": (str,), "original": (str,), "verdict": (str,), "killed": (bool,)}
+_MUTANT_OPTIONAL = {"description": (str,), "kind": (str,), "refuted": (bool,), "seconds": (int, float),
+                    "error": (str,), "equivalent": (str, bool), "budget": (str, type(None)), "seed": (int,)}
+
+
+def _mutants_fault(doc) -> str | None:
+    if not isinstance(doc, dict) or not isinstance(doc.get("mutants"), list):
+        return "it must be an object with a list 'mutants'"
+    for i, row in enumerate(doc["mutants"]):
+        if not isinstance(row, dict):
+            return f"mutants[{i}] must be an object"
+        missing = [k for k in _MUTANT_ROW if k not in row]
+        if missing:
+            return f"mutants[{i}] lacks {', '.join(missing)}"
+        for k, types in (*_MUTANT_ROW.items(), *((k, t) for k, t in _MUTANT_OPTIONAL.items() if k in row)):
+            v = row[k]
+            if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
+                return f"mutants[{i}].{k} has the wrong type ({type(v).__name__})"
+    return None
+
+
+def read_document(path, in_dir=None) -> dict | None:
+    """A mutants.json document, or None when the file does not exist.
 
     Parameters
     ----------
     path : str or path
         The file.
+    in_dir : str or path, optional
+        The output directory ``path`` is in: then it must be a plain file there, not a symbolic link.
 
     Returns
     -------
     dict or None
-        The document when it is JSON with a ``mutants`` list, else None.
+        The document (checked: an object whose ``mutants`` is a list of rows of the shape
+        :meth:`MutantResult.to_dict` writes), or None when the file is absent.
+
+    Raises
+    ------
+    BadMutants
+        When the file exists but cannot be read or is not such a document; one line naming it.
     """
-    try:
-        doc = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
+    import os
+
+    from . import contained
+
+    path = Path(path)
+    if not os.path.lexists(path):
         return None
-    return doc if isinstance(doc, dict) and isinstance(doc.get("mutants"), list) else None
+    if in_dir is not None:
+        why = contained.refusal(in_dir, os.path.relpath(path, in_dir), kind="file")
+        if why is not None:
+            raise BadMutants(f"{path}: not a dpverify mutants.json (it {why})")
+    try:
+        doc = json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
+    except RecursionError:
+        raise BadMutants(f"{path}: not a dpverify mutants.json (nested too deeply)") from None
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else " ".join(str(exc).split())[:120]
+        raise BadMutants(f"{path}: not a dpverify mutants.json ({contained.escape_controls(why)})") from None
+    fault = _mutants_fault(doc)
+    if fault:
+        raise BadMutants(f"{path}: not a dpverify mutants.json ({fault})")
+    return doc
 
 
-def read_tallies(paths) -> tuple[dict[str, Tally], str | None]:
-    """The tallies of the first readable mutants.json among ``paths`` (and its path).
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_tallies(paths, in_dirs: bool = True) -> tuple[dict[str, Tally], str | None]:
+    """The tallies of the first existing mutants.json among ``paths`` (and its path).
 
     Parameters
     ----------
     paths : iterable of str or path
         Candidate files, in order of preference.
+    in_dirs : bool, optional
+        Each file is in an output directory (its parent): it must be a plain file there, not a symbolic link
+        (False for a file the user named).
 
     Returns
     -------
     tallies : dict of str to Tally
-        Per claim (:func:`tallies`); empty when no file is readable.
+        Per claim (:func:`tallies`); empty when no file exists.
     path : str or None
         The file read, or None.
+
+    Raises
+    ------
+    BadMutants
+        When the first existing file is not a mutants.json (:func:`read_document`).
     """
     for p in paths:
-        doc = read_document(p)
+        doc = read_document(p, in_dir=Path(p).parent if in_dirs else None)
         if doc is not None:
-            return tallies([r for r in doc["mutants"] if isinstance(r, dict) and "claim" in r]), str(p)
+            return tallies(doc["mutants"]), str(p)
     return {}, None

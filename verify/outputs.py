@@ -16,14 +16,20 @@ Three things keep what a user finds there consistent:
   (``.dpverify-commit.json``).  A failure or interruption before the commit leaves the previous set as it
   was (the staging directory is removed); an interruption during the commit -- renames only, with
   SIGINT/SIGTERM deferred -- is rolled forward by the next command into DIR, which finds the journal.
+
+The journal is acted on only when it is the tool's: it carries a random token that the commit wrote just
+before it (``.dpverify-commit.token``), and every name in it has the tool's shape and stays inside DIR
+(:mod:`verify.contained`).  Any other journal is reported in one warning line and removed without acting on it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import hmac
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -34,11 +40,13 @@ import uuid
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from . import contained
 from .atomic import DISK_FULL, write_atomic
 
 LOCK_NAME = ".dpverify.lock"
 HOLDER_NAME = ".dpverify.lock.json"
 JOURNAL_NAME = ".dpverify-commit.json"
+TOKEN_NAME = ".dpverify-commit.token"
 STAGING_PREFIX = ".dpverify-staging-"
 PREVIOUS_PREFIX = ".dpverify-previous-"
 
@@ -180,10 +188,13 @@ def remove_created(created: Sequence[Path]) -> None:
 # --------------------------------------------------------------------------------------
 def _holder_text(out: Path) -> str:
     try:
+        if contained.refusal(out, HOLDER_NAME, kind="file") is not None:  # a link: not read through
+            raise ValueError(HOLDER_NAME)
         h = json.loads((out / HOLDER_NAME).read_text())
-        return (f"pid {h['pid']} on {h['host']}, started {h['started']}"
+        text = (f"pid {h['pid']} on {h['host']}, started {h['started']}"
                 + (f": {h['command']}" if h.get("command") else ""))
-    except (OSError, ValueError, KeyError, TypeError):
+        return contained.escape_controls(" ".join(text.split()))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return "holder not recorded yet"
 
 
@@ -200,6 +211,10 @@ class OutputLock:
     def __enter__(self) -> "OutputLock":
         import filelock
 
+        why = contained.refusal(self.out, LOCK_NAME, kind="file")
+        if why is not None:  # never opened through a link: the lock file is opened for writing
+            raise BadOutput(f"{self.option}: {self.out / LOCK_NAME} {why}, not a lock file this tool wrote; "
+                            f"remove it or choose another directory")
         lock = filelock.FileLock(str(self.out / LOCK_NAME))
         try:
             lock.acquire(timeout=0)
@@ -298,9 +313,10 @@ def previous_set_text(out: Path) -> str:
         The previous result set (from its results.json), else the visible files kept, else that there was none.
     """
     try:
-        meta = json.loads((out / "results.json").read_text()).get("meta", {})
-        return f"the previous result set in {out} (started {meta.get('started')}) is kept"
-    except (OSError, ValueError, AttributeError):
+        if contained.refusal(out, "results.json", kind="file") is None:
+            meta = json.loads((out / "results.json").read_text())["meta"]
+            return f"the previous result set in {out} (started {contained.escape_controls(meta['started'])}) is kept"
+    except (OSError, ValueError, LookupError, TypeError):
         pass
     try:
         names = sorted(p.name for p in out.iterdir() if not p.name.startswith(".") and p.name != "cache")
@@ -337,21 +353,25 @@ class ResultSet:
         """Replace the set in ``out`` by the staged one (names absent from the staging are removed)."""
         staged = [n for n in self.names if (self.dir / n).exists()]
         previous = self.out / f"{PREVIOUS_PREFIX}{uuid.uuid4().hex[:12]}"
-        journal = {"staging": self.dir.name, "previous": previous.name, "names": list(self.names), "new": staged}
+        token = uuid.uuid4().hex
+        journal = {"staging": self.dir.name, "previous": previous.name, "names": list(self.names), "new": staged,
+                   "token": token}
         with _signals_deferred():
+            write_atomic(self.out / TOKEN_NAME, token + "\n")
             write_atomic(self.out / JOURNAL_NAME, json.dumps(journal) + "\n")
             _roll_forward(self.out, journal)
             self.committed = True
 
 
 def _roll_forward(out: Path, journal: dict) -> None:
+    """Finish the swap ``journal`` describes (its names checked by :func:`_journal_refusal`)."""
     staging, previous = out / journal["staging"], out / journal["previous"]
     new = set(journal["new"])
     for name in journal["names"]:
         dst = out / name
         if name in new:
             src = staging / name
-            if not src.exists() and not os.path.lexists(src):
+            if not os.path.lexists(src):
                 continue  # moved in already
             if os.path.lexists(dst):
                 previous.mkdir(exist_ok=True)
@@ -361,14 +381,65 @@ def _roll_forward(out: Path, journal: dict) -> None:
             previous.mkdir(exist_ok=True)
             os.replace(dst, previous / name)
     (out / JOURNAL_NAME).unlink()
-    shutil.rmtree(previous, ignore_errors=True)
-    shutil.rmtree(staging, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        (out / TOKEN_NAME).unlink()
+    _remove_tree(out, previous.name, contained.PREVIOUS_NAME)
+    _remove_tree(out, staging.name, contained.STAGING_NAME)
+
+
+def _remove_tree(out: Path, name: str, shape) -> None:
+    """Remove the directory ``out/name`` if it is one of the tool's (its shape; a real directory, no link)."""
+    if os.path.lexists(out / name) and contained.refusal(out, name, shape=shape, kind="dir") is None:
+        shutil.rmtree(out / name, ignore_errors=True)
+
+
+def _read_token(out: Path) -> str | None:
+    """The commit token beside the journal, or None (absent, not a plain file, unreadable)."""
+    if contained.refusal(out, TOKEN_NAME, kind="file") is not None or not (out / TOKEN_NAME).exists():
+        return None
+    try:
+        return (out / TOKEN_NAME).read_text(errors="replace").strip()
+    except OSError:
+        return None
+
+
+def _journal_refusal(out: Path, journal) -> str | None:
+    """Why ``journal`` (read from ``out``'s journal file) is not the tool's to act on, or None."""
+    if not isinstance(journal, dict):
+        return "is not a JSON object"
+    missing = [k for k in ("staging", "previous", "names", "new", "token") if k not in journal]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    token = journal["token"]
+    if not (isinstance(token, str) and re.fullmatch(r"[0-9a-f]{32}", token)):
+        return "has no commit token of the tool's shape"
+    on_disk = _read_token(out)
+    if on_disk is None or not hmac.compare_digest(on_disk, token):
+        return f"does not carry the token of the commit that wrote {TOKEN_NAME}"
+    for key, shape in (("staging", contained.STAGING_NAME), ("previous", contained.PREVIOUS_NAME)):
+        why = contained.refusal(out, journal[key], shape=shape, kind="dir")
+        if why is not None:
+            return f"{key} {journal[key]!r} {why}"
+    names, new = journal["names"], journal["new"]
+    if not (isinstance(names, list) and isinstance(new, list)):
+        return "names and new must be lists"
+    for name in names:
+        why = contained.refusal(out, name, shape=contained.PLAIN_NAME)
+        if why is None and name in (LOCK_NAME, HOLDER_NAME, JOURNAL_NAME, TOKEN_NAME, "cache"):
+            why = "is not a name of a result set"
+        if why is not None:
+            return f"name {name!r} {why}"
+    if any(not isinstance(n, str) or n not in names for n in new):
+        return "new names a file that is not among its names"
+    return None
 
 
 def recover(out: str | os.PathLike) -> None:
     """Finish a commit an interrupted command left (its journal), remove stale staging/previous directories.
 
-    Call with the output lock held.
+    Call with the output lock held.  A journal that is not the tool's (no matching token, a name of another
+    shape or outside ``out``, a symbolic link) is reported in one warning line and removed, never acted on:
+    it can never be completed, and left in place it would be reported by every later command.
 
     Parameters
     ----------
@@ -377,17 +448,31 @@ def recover(out: str | os.PathLike) -> None:
     """
     out = Path(out)
     jpath = out / JOURNAL_NAME
-    if jpath.exists():
-        try:
-            journal = json.loads(jpath.read_text())
-            ok = all(k in journal for k in ("staging", "previous", "names", "new"))
-        except (OSError, ValueError):
-            ok = False
-        if ok:
+    if os.path.lexists(jpath):
+        why = contained.refusal(out, JOURNAL_NAME, kind="file")
+        journal = None
+        if why is None:
+            try:
+                journal = json.loads(jpath.read_text())
+            except (OSError, ValueError) as exc:
+                why = f"cannot be read as JSON ({type(exc).__name__})"
+        if why is None:
+            why = _journal_refusal(out, journal)
+        if why is None:
             with _signals_deferred():
                 _roll_forward(out, journal)
-        else:  # written atomically, so never half a journal; anything else is not ours to act on
-            jpath.unlink()
+        else:
+            contained.warn(f"{jpath}: a commit journal this tool cannot trust ({why}); not acted on, removed")
+            with contextlib.suppress(OSError):
+                jpath.unlink()
+    if not os.path.lexists(jpath):
+        with contextlib.suppress(OSError):
+            (out / TOKEN_NAME).unlink()  # a token without its journal: a commit stopped before writing it
     for p in out.iterdir():
-        if p.is_dir() and (p.name.startswith(STAGING_PREFIX) or p.name.startswith(PREVIOUS_PREFIX)):
-            shutil.rmtree(p, ignore_errors=True)
+        for prefix, shape in ((STAGING_PREFIX, contained.STAGING_NAME), (PREVIOUS_PREFIX, contained.PREVIOUS_NAME)):
+            if p.name.startswith(prefix):
+                why = contained.refusal(out, p.name, shape=shape, kind="dir")
+                if why is None:
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    contained.warn(f"{p}: {why}, not a directory this tool left; ignored")

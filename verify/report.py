@@ -21,7 +21,7 @@ import textwrap
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from . import __version__
+from . import __version__, contained
 from .atomic import write_atomic  # noqa: F401  (re-exported)
 from .registry import PAPERS, VERDICTS, Claim, Result, jsonable
 from .runner import code_fingerprint
@@ -263,32 +263,38 @@ def merge_previous(results: Sequence[Result], out_dir: str | os.PathLike, staged
     -------
     list of Result
         This run's and the kept results, in the order of ``known_ids``; only this run's when there is no
-        readable earlier results.json.  A kept result keeps only the plots whose files exist.
+        earlier results.json.  A kept result keeps only the plots whose files exist, are plain files inside
+        ``out_dir`` and are named as the tool names figures (:mod:`verify.contained`; others are ignored with a
+        warning).
+
+    Raises
+    ------
+    verify.result_files.BadResults
+        When ``out_dir/results.json`` exists but is not a result set (:func:`verify.result_files.load_results`).
     """
     import shutil as _sh
 
+    from .result_files import load_results
+
     out, staged = Path(out_dir), Path(staged_dir)
-    try:
-        doc = json.loads((out / RESULTS_JSON).read_text())
-        rows = doc.get("results", [])
-    except (OSError, ValueError, AttributeError):
+    loaded = load_results(out / RESULTS_JSON, in_dir=out, missing_ok=True)
+    if loaded is None:
         return list(results)
     now = {r.id for r in results}
     known = set(known_ids)
     kept = []
-    for row in rows:
-        try:
-            r = Result.from_dict(row)
-        except (KeyError, TypeError, ValueError):
-            continue
+    for r in loaded[1]:
         if r.id in now or r.id not in known:
             continue
         plots = []
         for p in r.plots:
-            src, dst = out / p, staged / p
-            if src.is_file():
+            # a name read from a file in DIR: of the figures' shape, a plain file inside DIR (no link followed)
+            src = contained.inside(out, p, what="figure", source=out / RESULTS_JSON, shape=contained.FIGURE_NAME,
+                                   kind="file")
+            if src is not None:
+                dst = staged / p
                 dst.parent.mkdir(parents=True, exist_ok=True)
-                _sh.copy2(src, dst)
+                _sh.copy2(src, dst, follow_symlinks=False)
                 plots.append(p)
         r.plots = plots
         kept.append(r)
@@ -430,7 +436,8 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
                       json.dumps(r.to_dict()["counterexample"], indent=2), "```", ""]
         for p in r.plots:
             lines += [f"![{Path(p).stem}]({Path(p).as_posix()})", ""]
-    return "\n".join(lines).rstrip() + "\n"
+    # text from result files (evidence, figure names, ids kept from an earlier run): no control characters
+    return contained.escape_controls("\n".join(lines).rstrip() + "\n", keep="\n")
 
 
 def _powerless(r: Result, t: Tally | None) -> bool:
@@ -533,9 +540,12 @@ def _verdict_html(v: str) -> str:
     return f'<span class="verdict {cls}">{html.escape(v)}</span>'
 
 
-def _embed_png(path: Path) -> str | None:
+def _embed_png(out: Path, name: str) -> str | None:
+    """The figure ``out/name`` as a data URI; None when it is missing or not a plain file inside ``out``."""
+    if contained.refusal(out, name, kind="file") is not None:
+        return None
     try:
-        data = path.read_bytes()
+        data = (out / name).read_bytes()
     except OSError:
         return None
     return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
@@ -644,7 +654,7 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
             for r in rs:
                 parts.append(_claim_html(r, claims.get(r.id), paper, out, meta, mutants))
     parts += [f"<script>{_JS}</script>", "</body>", "</html>"]
-    return "\n".join(parts) + "\n"
+    return contained.escape_controls("\n".join(parts) + "\n", keep="\n")  # as for the Markdown
 
 
 def _kept_html(r: Result, meta: Mapping, short: bool = False) -> str:
@@ -666,7 +676,7 @@ def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping
     if c is not None:
         parts.append(f"<blockquote>{e(c.statement)}</blockquote>")
     for p in r.plots:
-        uri = _embed_png(out / p)
+        uri = _embed_png(out, p)
         if uri is None:
             parts.append(f"<p><em>plot {e(p)} is missing</em></p>")
         else:
@@ -722,7 +732,8 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
     mutants = {k: v for k, v in (mutants or {}).items() if any(r.id == k for r in results)}
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns
-    idw = max([len("id")] + [len(r.id) for r in results])
+    ids = {r.id: contained.escape_controls(r.id) for r in results}  # text from claims and files: no raw controls
+    idw = max([len("id")] + [len(i) for i in ids.values()])
     vw = max(len(v) for v in VERDICTS)
     cw = max([len("control")] + [len(control_label(r)) for r in results])
 
@@ -739,11 +750,11 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
     lines = [head, "-" * min(width, max(len(head), 40))]
     room = max(20, width - idw - vw - cw - (mw + 2 if mutants else 0) - 7 - 8)
     for r in results:
-        ev = _shorten(" ".join(r.evidence.split()), room)
+        ev = _shorten(contained.escape_controls(" ".join(r.evidence.split())), room)
         v = f"{r.verdict:<{vw}}"
         if colour and r.verdict in _ANSI:
             v = f"{_ANSI[r.verdict]}{v}\033[0m"
-        lines.append(f"{r.id:<{idw}}  {v}  {control_label(r):<{cw}}  {msep(mcol(r))}{r.seconds:>7.2f}  {ev}")
+        lines.append(f"{ids[r.id]:<{idw}}  {v}  {control_label(r):<{cw}}  {msep(mcol(r))}{r.seconds:>7.2f}  {ev}")
     lines.append(f"{len(results)} claims: {_counts(results)}")
     if mutants:
         b = sorted({t.budget for t in mutants.values()})

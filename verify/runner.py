@@ -34,13 +34,14 @@ import functools
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from verify.atomic import DISK_FULL, write_with
+from verify.contained import refusal
+from verify.contained import warn as _contained_warn
 
 _current: contextvars.ContextVar["Runner | None"] = contextvars.ContextVar("dpverify_runner", default=None)
 _claim_id: contextvars.ContextVar[str] = contextvars.ContextVar("dpverify_claim", default="adhoc")
@@ -245,7 +246,7 @@ def load_entry(path: Path, key: str) -> dict:
 
 
 def _warn(line: str) -> None:
-    print(f"dpverify: warning: {' '.join(line.split())}", file=sys.stderr, flush=True)
+    _contained_warn(line)  # one line, control characters escaped
 
 
 class Runner:
@@ -330,11 +331,33 @@ class _CachingRunner(Runner):
         self.computed = 0  # tasks computed in this session (not taken from the cache)
         self.reused = 0  # tasks taken from the cache
         self.corrupt = 0  # cache entries found corrupt, foreign or tampered with (recomputed)
+        self._refused: set[str] = set()  # claims (cache directories) and entries not the tool's (warned once)
 
     def _path(self, key: str) -> Path | None:
+        """The entry of task ``key`` of the current claim; None without a cache, or when the claim's directory in
+        it is not one the tool made (a symbolic link, a file: the claim then runs uncached, one warning)."""
         if self.cache_dir is None:
             return None
-        return self.cache_dir / _claim_id.get() / f"{key}.npz"
+        claim = _claim_id.get()
+        why = refusal(self.cache_dir, claim, kind="dir")
+        if why is not None:
+            if claim not in self._refused:
+                self._refused.add(claim)
+                _warn(f"cache directory {self.cache_dir / claim} {why}; not used, its tasks are computed uncached")
+            return None
+        return self.cache_dir / claim / f"{key}.npz"
+
+    def _plain_entry(self, path: Path) -> bool:
+        """Whether the cache entry ``path`` exists as a plain file (one warning for anything else there)."""
+        if not os.path.lexists(path):
+            return False
+        why = refusal(path.parent, path.name, kind="file")
+        if why is not None:
+            if str(path) not in self._refused:
+                self._refused.add(str(path))
+                _warn(f"cache entry {path} {why}; not read, recomputed")
+            return False
+        return True
 
     def _lookup(self, fn, tasks) -> tuple[list, dict, dict]:
         """(results with the cached ones filled in, index -> cache path of each task to compute, index -> key)."""
@@ -344,7 +367,7 @@ class _CachingRunner(Runner):
         for i, t in enumerate(tasks):
             keys[i] = task_key(_claim_id.get(), fn, t)
             p = self._path(keys[i])
-            if p is not None and os.path.lexists(p):
+            if p is not None and self._plain_entry(p):
                 try:
                     results[i] = load_entry(p, keys[i])
                     self.reused += 1
@@ -360,8 +383,8 @@ class _CachingRunner(Runner):
         return results, pending, keys
 
     def _store(self, path: Path | None, key: str, out: dict) -> None:
-        if path is None:
-            return
+        if path is None or (os.path.lexists(path) and refusal(path.parent, path.name, kind="file") is not None):
+            return  # no cache, or something not the tool's at the entry's name (warned by _plain_entry): left as is
         try:
             save_entry(path, key, out)
         except OSError as exc:
@@ -412,12 +435,20 @@ class CachedSerialRunner(_CachingRunner):
 
         deferred = []
         for i, path in pending.items():
+            if path is None:  # the claim's cache directory was refused (_path)
+                results[i] = self._compute(fn, tasks[i], None, keys[i])
+                continue
             path.parent.mkdir(parents=True, exist_ok=True)
             lock = filelock.FileLock(str(path.parent / f".{path.name}.lock"))
             try:
                 lock.acquire(timeout=0)
             except filelock.Timeout:
                 deferred.append((i, path, lock))
+                continue
+            except OSError as exc:  # e.g. a symbolic link planted at the lock's name: never opened through it
+                _warn(f"cache lock {path.parent / f'.{path.name}.lock'} cannot be taken "
+                      f"({exc.strerror or type(exc).__name__}); the task is computed uncached")
+                results[i] = self._compute(fn, tasks[i], None, keys[i])
                 continue
             try:
                 results[i] = self._cached_or_computed(fn, tasks[i], path, keys[i])
@@ -436,7 +467,7 @@ class CachedSerialRunner(_CachingRunner):
 
     def _cached_or_computed(self, fn, task, path: Path, key: str) -> dict:
         """The entry another process stored meanwhile (under the task's lock), else computed here and stored."""
-        if os.path.lexists(path):
+        if self._plain_entry(path):
             try:
                 out = load_entry(path, key)
                 self.reused += 1

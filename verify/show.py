@@ -14,6 +14,7 @@ from . import registry
 from .mutants import MUTANTS_JSON, read_document
 from .registry import Claim, Result
 from .report import RESULTS_JSON, control_lines, verdict_phrase
+from .result_files import load_results
 
 
 def suggest(name: str, known) -> str:
@@ -90,21 +91,22 @@ def latest(cid: str, out: Path) -> tuple[Result | None, dict]:
     result : Result or None
         The claim's recorded result.
     meta : dict
-        The file's meta ({} when the file is missing or unreadable).
+        The file's meta ({} when the file is missing).
+
+    Raises
+    ------
+    verify.result_files.BadResults
+        When the file exists but is not a readable result set (:func:`verify.result_files.load_results`).
     """
-    f = out / RESULTS_JSON
-    try:
-        doc = json.loads(f.read_text())
-    except (OSError, ValueError):
+    loaded = load_results(out / RESULTS_JSON, in_dir=out, missing_ok=True)
+    if loaded is None:
         return None, {}
-    for row in doc.get("results", []):
-        if row.get("id") == cid:
-            return Result.from_dict(row), doc.get("meta", {})
-    return None, doc.get("meta", {})
+    meta, results = loaded
+    return next((r for r in results if r.id == cid), None), meta
 
 
 def mutant_rows(cid: str, paths) -> tuple[list[dict], Path | None]:
-    """The claim's rows of the first readable mutants.json among ``paths`` that has any (and that file).
+    """The claim's rows of the first mutants.json among ``paths`` that has any (and that file).
 
     Parameters
     ----------
@@ -119,10 +121,15 @@ def mutant_rows(cid: str, paths) -> tuple[list[dict], Path | None]:
         The claim's mutation rows ([] when none is found).
     path : Path or None
         The file they came from.
+
+    Raises
+    ------
+    verify.mutants.BadMutants
+        When one of the files exists but is not a mutants.json (:func:`verify.mutants.read_document`).
     """
     for p in paths:
-        doc = read_document(p)
-        rows = [] if doc is None else [m for m in doc["mutants"] if isinstance(m, dict) and m.get("claim") == cid]
+        doc = read_document(p, in_dir=Path(p).parent)
+        rows = [] if doc is None else [m for m in doc["mutants"] if m["claim"] == cid]
         if rows:
             return rows, Path(p)
     return [], None

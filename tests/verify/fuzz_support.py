@@ -1,12 +1,16 @@
 """Shared pieces of the API fuzz tests (tests/verify/test_api_fuzz_*.py): junk values, the "mostly good,
-up to two junk" argument strategy, and the property check (finite output or a named InvalidParameter)."""
+up to two junk" argument strategy, and the property check (finite output or a named InvalidParameter); and for the
+containment tests (test_containment.py, test_result_set_fuzz.py) the listing of everything outside an output
+directory."""
 
 import contextlib
 import dataclasses
+import hashlib
 import inspect
 import math
 import os
 import signal
+from pathlib import Path
 
 import numpy as np
 from hypothesis import event
@@ -118,3 +122,25 @@ def check(fn, kw, params, skip=()):
 
 small = lambda lo, hi: st.integers(lo, hi)  # noqa: E731
 reals = lambda lo, hi: st.floats(lo, hi, allow_nan=False, allow_infinity=False)  # noqa: E731
+
+
+def outside_listing(root: Path, out: Path) -> dict:
+    """Every path under ``root`` but outside ``out``: its content hash, link target, or "dir"."""
+    rows = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        if here == out or out in here.parents:
+            dirnames[:] = []
+            continue
+        for name in dirnames + filenames:
+            p = here / name
+            if p == out:
+                continue
+            key = str(p.relative_to(root))
+            if p.is_symlink():
+                rows[key] = "link -> " + os.readlink(p)
+            elif p.is_file():
+                rows[key] = hashlib.sha256(p.read_bytes()).hexdigest()
+            else:
+                rows[key] = "dir"
+    return rows

@@ -200,13 +200,15 @@ def test_an_interrupted_commit_is_rolled_forward(tmp_path):
         (staged.dir / "report.md").write_text("new")
         (staged.dir / "figures").mkdir()
         (staged.dir / "figures" / "a.png").write_text("new")
-        journal = {"staging": staged.dir.name, "previous": ".dpverify-previous-x", "names": list(staged.names),
-                   "new": ["figures", "report.md", "results.json"]}
+        previous, token = ".dpverify-previous-0123456789ab", "0123456789abcdef" * 2
+        journal = {"staging": staged.dir.name, "previous": previous, "names": list(staged.names),
+                   "new": ["figures", "report.md", "results.json"], "token": token}
+        (out / outputs.TOKEN_NAME).write_text(token + "\n")
         (out / outputs.JOURNAL_NAME).write_text(json.dumps(journal))
         # stopped after moving figures in and the old report.md out
         os.replace(staged.dir / "figures", out / "figures")
-        (out / ".dpverify-previous-x").mkdir()
-        os.replace(out / "report.md", out / ".dpverify-previous-x" / "report.md")
+        (out / previous).mkdir()
+        os.replace(out / "report.md", out / previous / "report.md")
         staged.committed = True  # the "process" died: its staging directory stays
     outputs.recover(out)
     assert sorted(p.name for p in out.iterdir()) == ["figures", "report.md", "results.json"]
