@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import contained
+from .findings import Finding
 from .registry import VERDICTS, Result
 
 #: the keys every entry of ``results`` has, and the types each may take
@@ -24,7 +25,7 @@ _ROW_TYPES: dict[str, tuple] = {
     "seed": (int,), "budget": (str,), "seconds": (int, float), "plots": (list,),
 }
 #: keys an entry may lack (files of older versions), and their types
-_OPTIONAL_TYPES: dict[str, tuple] = {"control": (list,), "code": (str,)}
+_OPTIONAL_TYPES: dict[str, tuple] = {"control": (list,), "code": (str,), "finding": (dict, type(None))}
 _META_TYPES: dict[str, tuple] = {"seed": (int,), "budget": (str,), "started": (str,), "version": (str,),
                                  "seconds": (int, float, type(None)), "ids": (list,)}
 _TYPE_WORDS = {str: "a string", dict: "an object", list: "a list", int: "an integer", float: "a number",
@@ -85,6 +86,15 @@ def _row_fault(i: int, row: Any) -> str | None:
     for j, c in enumerate(row.get("control", [])):
         if not isinstance(c, dict) or not isinstance(c.get("control", {}), dict):
             return f"{where}.control[{j}] must be an object with an object 'control' (got {_got(c)})"
+    if row.get("finding") is not None:
+        if row["verdict"] != "violated":
+            return f"{where}.finding belongs to a violated result (the verdict is {_got(row['verdict'])})"
+        try:
+            Finding.from_dict(row["finding"])
+        except KeyError as exc:
+            return f"{where}.finding lacks {exc.args[0]}"
+        except (TypeError, ValueError, AttributeError) as exc:
+            return f"{where}.finding is not a finding ({' '.join(str(exc).split())[:120]})"
     return None
 
 

@@ -130,3 +130,23 @@ def test_errata_rows_put_in_regime_first_and_name_violations_without_a_finding()
     md = errata_markdown(found)
     assert md.index("p.b") < md.index("p.a") and "no finding recorded" in md
     assert "d = 2" in errata_text(found)
+
+
+def test_a_malformed_finding_in_results_json_is_refused_in_one_line_naming_the_file():
+    import json
+
+    from verify.result_files import BadResults, parse_results
+
+    f = Finding(region=edge_only(), at_paper_setting=HOLDS_AT_PAPER, repair=REPAIR)
+    row = Result("p.c", "violated", {}, "e", None, 0, "quick", 1.0, [], [], "", f).to_dict()
+    assert parse_results(json.dumps({"results": [row]}), "R.json")[1][0].finding.scope == "boundary"
+    cases = [({**row, "finding": {**row["finding"], "scope": "in_regime"}}, "scope is computed"),
+             ({**row, "finding": {k: v for k, v in row["finding"].items() if k != "region"}}, "lacks region"),
+             ({**row, "finding": {**row["finding"], "region": {**row["finding"]["region"], "failing": 99}}},
+              "at most explored"),
+             ({**row, "verdict": "holds"}, "belongs to a violated result"),
+             ({**row, "finding": [1]}, "must be an object or null")]
+    for bad, match in cases:
+        with pytest.raises(BadResults, match=match) as info:
+            parse_results(json.dumps({"results": [bad]}), "R.json")
+        assert str(info.value).startswith("R.json: ") and "\n" not in str(info.value)
