@@ -218,6 +218,19 @@ def build_parser() -> argparse.ArgumentParser:
     _load_option(s)
     s.set_defaults(func=cmd_show)
 
+    f = sub.add_parser("findings", help="the errata sheet: every violated statement, how wrong, where, the repair",
+                       description="The findings of the latest result set, per paper: for every violated statement "
+                       "its scope (in_regime, boundary, misprint, vacuous, computed by its check), where it fails, "
+                       "the smallest counterexample, the failure's size at the paper's own setting, and the "
+                       "repaired statement with its verdict from the same run. In-regime findings come first.")
+    f.add_argument("--paper", metavar="KEY", help="only this paper's findings")
+    f.add_argument("--out", default=DEFAULT_VERIFY_OUT, metavar="DIR",
+                   help=f"the output directory of `dpverify verify` (default {DEFAULT_VERIFY_OUT})")
+    f.add_argument("--json", action="store_true", help='print {"findings": [...], "counts": {...}} to stdout')
+    f.add_argument("--markdown", action="store_true", help="print the errata sheet as Markdown (fit to send)")
+    _load_option(f)
+    f.set_defaults(func=cmd_findings)
+
     k = sub.add_parser("compare", help="compare result sets (seeds, budgets): verdicts that move or contradict",
                        description="Compare the verdicts of several `dpverify verify` outputs (directories or "
                        "results.json files). A contradiction is one claim that holds in one set and is violated in "
@@ -573,6 +586,46 @@ def cmd_show(args) -> int:
         _print_json(jsonable(d))
     else:
         print(escape_controls(show.format_text(d), keep="\n"))  # text from result files: no control characters
+    return 0
+
+
+def cmd_findings(args) -> int:
+    """``dpverify findings``: the errata sheet of the latest result set, per paper.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of ``dpverify findings``.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    BadInput
+        When ``--out`` holds no results.json, or a malformed one, or ``--paper`` is not a paper key (exit status
+        2, from :func:`main`).
+    """
+    from . import findings  # lazy: dpverify's start-up loads only what the command needs
+    from .result_files import load_results
+
+    paper = _paper(args.paper)
+    out = Path(args.out)
+    got = _read_before_work(lambda: load_results(out / "results.json", in_dir=out, missing_ok=True))
+    if got is None:
+        raise BadInput(f"--out: must be the output directory of `{PROG} verify`, with a results.json "
+                       f"(got {_got(str(out))}: none there)")
+    _, results = got
+    reg = registry.load_all()
+    found = findings.rows(results, reg, paper=paper)
+    if args.json:
+        _print_json(jsonable(findings.json_document(found)))
+    elif args.markdown:
+        print(escape_controls(findings.errata_markdown(found), keep="\n"))
+    else:
+        print(escape_controls(findings.errata_text(found), keep="\n"), end="")
     return 0
 
 

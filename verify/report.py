@@ -21,7 +21,7 @@ import textwrap
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from . import __version__, contained
+from . import __version__, contained, findings
 from .atomic import write_atomic  # noqa: F401  (re-exported)
 from .registry import PAPERS, VERDICTS, Claim, Result, jsonable
 from .runner import code_fingerprint
@@ -403,6 +403,9 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
         "",
         f"_{LEGEND}._",
         "",
+        findings.errata_markdown(findings.rows(results, claims)),
+        "## Summary",
+        "",
         "| id | verdict | mutants | evidence | seconds |",
         "|---|---|---|---|---:|",
     ]
@@ -488,6 +491,8 @@ img { max-width: 100%; height: auto; display: block; margin: .6rem 0; }
 code { font-size: 92%; } details { margin: .4rem 0; } summary { cursor: pointer; color: #0969da; }
 nav.toc { columns: 2 22rem; font-size: 92%; } nav.toc ul { margin: .2rem 0 .6rem; padding-left: 1.2rem; }
 nav.toc h4 { margin: .4rem 0 0; break-after: avoid; }
+table.findings { font-size: 92%; } table.findings th:first-child { width: 14rem; }
+table.findings th:nth-child(2) { width: 6.5rem; }
 .filters { position: sticky; top: 0; background: #fff; padding: .4rem 0; border-bottom: 1px solid #d1d9e0;
            z-index: 1; display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; }
 .filters label { white-space: nowrap; } a.top { font-size: 85%; float: right; }
@@ -516,7 +521,7 @@ _JS = """
 """
 
 AUDIT_SECTION = "Audits of the suite's own kernels"
-FINDINGS_SECTION = "Findings about the papers"
+CLAIMS_SECTION = "Claims about the papers"
 
 
 def is_audit(cid: str) -> bool:
@@ -554,7 +559,7 @@ def _embed_png(out: Path, name: str) -> str | None:
 def _groups(results: Sequence[Result]) -> list[tuple[str, list[tuple[str, list[Result]]]]]:
     """[(section, [(paper, results)])]: findings first, then audits; papers in ledger order."""
     out = []
-    for section, pick in ((FINDINGS_SECTION, lambda r: not is_audit(r.id)), (AUDIT_SECTION, lambda r: is_audit(r.id))):
+    for section, pick in ((CLAIMS_SECTION, lambda r: not is_audit(r.id)), (AUDIT_SECTION, lambda r: is_audit(r.id))):
         by_paper: dict[str, list[Result]] = {}
         for r in results:
             if pick(r):
@@ -622,6 +627,7 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
     parts.append('<label>paper <select id="pf"><option value="">all</option>'
                  + "".join(f'<option value="{e(p)}">{e(p)}</option>' for p in dict.fromkeys(papers))
                  + '</select></label><span id="count" class="meta"></span></div>')
+    parts.append(_findings_html(results, claims))
     # contents
     parts.append('<h2 id="contents">Contents</h2><nav class="toc">')
     for section, ps in groups:
@@ -648,13 +654,50 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
     parts += ["</tbody></table>"]
     # the claims
     for section, ps in groups:
-        slug = "audits" if section == AUDIT_SECTION else "findings"
+        slug = "audits" if section == AUDIT_SECTION else "claims"
         parts.append(f'<h2 id="{slug}">{e(section)}</h2>')
         for paper, rs in ps:
             for r in rs:
                 parts.append(_claim_html(r, claims.get(r.id), paper, out, meta, mutants))
     parts += [f"<script>{_JS}</script>", "</body>", "</html>"]
     return contained.escape_controls("\n".join(parts) + "\n", keep="\n")  # as for the Markdown
+
+
+def _findings_html(results: Sequence[Result], claims: Mapping[str, Claim]) -> str:
+    """The errata sheet: every violated statement's finding, per paper, in-regime first (escaped text)."""
+    e = html.escape
+    found = findings.rows(results, claims)
+    parts = ['<h2 id="findings">Findings</h2>']
+    if not found:
+        parts.append('<p class="meta">No statement was found violated in this result set.</p>')
+        return "\n".join(parts)
+    parts.append('<p class="meta">Every violated statement: its scope (computed by its check), where it fails, '
+                 "its size at the paper's own setting, the smallest counterexample, and the repaired statement "
+                 "with its verdict from the same run.</p>")
+    by_paper: dict[str, list[dict]] = {}
+    for x in found:
+        by_paper.setdefault(x["paper"], []).append(x)
+    for paper, items in by_paper.items():
+        per = findings.counts(items)[paper]
+        parts.append(f'<h3 id="findings-{e(paper)}">{e(paper)} <small class="meta">'
+                     f'{e(", ".join(f"{n} {k}" for k, n in per.items()))}</small></h3>')
+        parts.append('<table class="findings"><thead><tr><th>claim</th><th>scope</th><th>where it fails</th>'
+                     "<th>at the paper's setting</th><th>repair</th></tr></thead><tbody>")
+        for x in items:
+            scope = x["scope"] or "no finding recorded"
+            if x["repair"] is not None:
+                repair = f'{e(x["repair"])} — {_verdict_html(str(x["repair_verdict"]))}'
+            elif x["scope"] is not None:
+                repair = f'none known: {e(str(x["no_repair_reason"]))}'
+            else:
+                repair = ""
+            parts.append(
+                f'<tr data-paper="{e(paper)}" data-scope="{e(scope)}"><td><a href="#{e(x["claim"])}">'
+                f'<code>{e(x["claim"])}</code></a></td><td><strong>{e(scope)}</strong></td>'
+                f'<td>{e(str(x["region"] or ""))}</td><td>{e(str(x["at_paper_setting_text"] or ""))}</td>'
+                f"<td>{repair}</td></tr>")
+        parts.append("</tbody></table>")
+    return "\n".join(parts)
 
 
 def _kept_html(r: Result, meta: Mapping, short: bool = False) -> str:

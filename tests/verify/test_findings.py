@@ -150,3 +150,61 @@ def test_a_malformed_finding_in_results_json_is_refused_in_one_line_naming_the_f
         with pytest.raises(BadResults, match=match) as info:
             parse_results(json.dumps({"results": [bad]}), "R.json")
         assert str(info.value).startswith("R.json: ") and "\n" not in str(info.value)
+
+
+def _result_set(tmp_path):
+    import json
+
+    boundary = Finding(region=edge_only(), at_paper_setting=HOLDS_AT_PAPER, repair=REPAIR)
+    in_regime = Finding(region=Region(explored=5, failing=5, text="at every n swept"),
+                        at_paper_setting=FAILS_AT_PAPER, no_repair_reason="the proof does not give the factor")
+    rs = [Result("pagan.eq7.rate", "violated", {}, "e", {"n": 10}, 0, "quick", 0.0, [], [], "", boundary),
+          Result("adp.theorem4.1", "violated", {}, "e", None, 0, "quick", 0.0, [], [], "", in_regime),
+          Result("adp.lemma2.1", "violated", {}, "e", None, 0, "quick", 0.0, [], [], "", None),
+          Result("pagan.eq9", "holds", {}, "e", None, 0, "quick", 0.0, [], [], "", None)]
+    (tmp_path / "results.json").write_text(json.dumps({"results": [r.to_dict() for r in rs], "meta": {}}))
+    return rs
+
+
+def test_the_reports_open_with_the_findings_in_regime_first(tmp_path):
+    from verify import report
+
+    rs = _result_set(tmp_path)
+    md = report.render_markdown(rs, {}, {"budget": "quick", "seed": 0})
+    assert md.index("## Findings") < md.index("## Summary")
+    assert md.index("adp.theorem4.1 — in_regime") < md.index("pagan.eq7.rate — boundary")
+    assert "none known: the proof does not give the factor" in md
+    page = report.render_html(rs, {}, {"budget": "quick", "seed": 0}, tmp_path)
+    assert page.index('id="findings"') < page.index('id="contents"') < page.index('id="claims"')
+    assert page.index('data-scope="in_regime"') < page.index('data-scope="boundary"')
+    assert 'data-scope="no finding recorded"' in page
+
+
+def test_dpverify_findings_prints_the_errata_sheet_as_text_json_and_markdown(tmp_path, capsys):
+    import json
+
+    from verify import cli
+
+    _result_set(tmp_path)
+    assert cli.main(["findings", "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert text.index("adp: 1 in_regime, 1 none") < text.index("pagan: 1 boundary")
+    assert "adp.lemma2.1  [no finding recorded]" in text and "holds once d ≥ 4 is required -> holds" in text
+    assert cli.main(["findings", "--out", str(tmp_path), "--paper", "pagan", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [f["claim"] for f in doc["findings"]] == ["pagan.eq7.rate"]
+    assert doc["findings"][0]["scope"] == "boundary" and doc["findings"][0]["repair_verdict"] == "holds"
+    assert doc["findings"][0]["counterexample"] == {"n": 10} and doc["counts"] == {"pagan": {"boundary": 1}}
+    assert cli.main(["findings", "--out", str(tmp_path), "--markdown"]) == 0
+    assert capsys.readouterr().out.startswith("## Findings")
+
+
+def test_dpverify_findings_refuses_a_directory_without_results_and_an_unknown_paper(tmp_path, capsys):
+    from verify import cli
+
+    assert cli.main(["findings", "--out", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and "results.json" in err and len(err.strip().splitlines()) == 1
+    _result_set(tmp_path)
+    assert cli.main(["findings", "--out", str(tmp_path), "--paper", "pagn"]) == 2
+    assert "--paper" in capsys.readouterr().err

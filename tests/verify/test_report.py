@@ -224,7 +224,7 @@ def test_html_groups_by_paper_with_contents_filters_and_sections(tmp_path):
     page = report.render_html(rs, {}, {"budget": "quick", "seed": 0}, tmp_path)
     for r in rs:
         assert f'href="#{r.id}"' in page and f'id="{r.id}"' in page
-    findings, audits = page.index('id="findings"'), page.index('id="audits"')
+    findings, audits = page.index('id="claims"'), page.index('id="audits"')
     assert findings < page.index('<section class="claim" id="pagan.a"') < audits
     assert audits < page.index('<section class="claim" id="pagan.audit.k"')
     assert page.index('id="pagan.a"', findings) < page.index('id="adp.b"', findings)  # ledger order of papers
