@@ -363,7 +363,8 @@ def _rate_mechanism_faults(algorithm: str, d: int, decay: float, epsilon: float,
     (empty: the runs are the stated mechanism).  A private helper of pagan.theorem3.pagan and pagan.eq7.rate."""
     ds = kernels.make_problem("linear_subgaussian", seed=0, n=64, d=d, decay=decay, domain="box")
     cfg = kernels.make_config(algorithm, ds, epsilon=epsilon, delta=delta, steps=steps, batch_size=batch,
-                              alpha=alpha, ellipsoid=np.asarray(ellipsoid, dtype=float), n_log=2)
+                              alpha=alpha, ellipsoid=np.asarray(ellipsoid, dtype=float),
+                              settings=kernels.LoopSettings(n_log=2))
     z = float(numeric(tp.noise_multiplier())(epsilon=epsilon, delta=delta))
     found = []
     if abs(float(cfg.alpha) / alpha - 1.0) > FIG1_Z_RTOL:

@@ -84,7 +84,8 @@ def pagan_family_audit_task(algorithm: str, n: int, batch_size: int, steps: int,
     d_without, _ = _pagan_family_datasets(n)
     ell = np.array(PAGAN_AUDIT_ELLIPSOID) if algorithm in ("pasan", "pagan") else None
     cfg = kernels.make_config(algorithm, d_without, epsilon=AUDIT_EPSILON, delta=AUDIT_DELTA, steps=steps,
-                              batch_size=batch_size, alpha=0.01, n_log=2, ellipsoid=ell)
+                              batch_size=batch_size, alpha=0.01, ellipsoid=ell,
+                              settings=kernels.LoopSettings(n_log=2))
     std = cfg.noise_std * noise_scale
     if noise_geometry == "direct":
         std = cfg.info["noise_multiplier"] * np.sqrt(cfg.ellipsoid) / batch_size * noise_scale

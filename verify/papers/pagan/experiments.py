@@ -164,7 +164,8 @@ def fig1_mechanism_decision(seed: int, steps: int, algorithms: Sequence[str], ep
     for a in algorithms:
         # every method (private or not) runs the stepsize it is given (one of the claim's grid {0.005, …, 1.0})
         if not kernels.SPECS[a].private:
-            cfg = kernels.make_config(a, ds, steps=steps, batch_size=FIG1_BATCH, alpha=FIG1_STEPSIZES[0], n_log=2)
+            cfg = kernels.make_config(a, ds, steps=steps, batch_size=FIG1_BATCH, alpha=FIG1_STEPSIZES[0],
+                                      settings=kernels.LoopSettings(n_log=2))
             if abs(float(cfg.alpha) / FIG1_STEPSIZES[0] - 1.0) > FIG1_Z_RTOL:
                 off_grid.append(f"{a} given α = {FIG1_STEPSIZES[0]:g} runs {float(cfg.alpha):.6g}")
             continue
