@@ -19,6 +19,7 @@ from verify import mutants, registry
 from verify.mutants import substituted
 from verify.papers.pagan import algorithm3
 from verify.privacy import gaussian_epsilon_interval
+from verify.registry import REGISTRY, load_all
 
 THM3 = "pagan.theorem3"
 
@@ -259,7 +260,6 @@ def test_algorithm3_declared_mechanism_refutes_the_claim():
 # theorem4_condition:pow0.75 still false instead: tests/papers/pagan/test_lower_bounds.py)
 # --------------------------------------------------------------------------------------
 def test_theorem3_floor_lower_pow125_is_only_smaller():
-    import numpy as np
     name = "theorem3_lower:pow1.25"
     registry.load_all()
     assert mutants.EQUIVALENT[("pagan.theorem3.floor", name)].startswith("only weaker")
@@ -433,7 +433,6 @@ def test_algorithm3_privacy_quick_holds_on_the_t2_reading():
     assert out.numbers["points_broken"] == 0 and out.numbers["max_eps_ratio"] <= 1.0
     # the other reading (one power of T) is recorded beside it: it breaks the promise at quick
     assert out.numbers["t1_points_broken"] == 2 and out.numbers["t1_max_eps_ratio"] > 1.0
-    from verify.registry import REGISTRY, load_all
 
     load_all()
     assert "pagan.algorithm3.privacy" in REGISTRY and "pagan.algorithm3" not in REGISTRY  # retired
@@ -443,9 +442,6 @@ def test_algorithm3_privacy_quick_holds_on_the_t2_reading():
 def test_algorithm3_t2_multiplier_is_the_derived_one():
     """Line 5 read with T²: std ρ²·T·√(d log(T/δ))/(nε) over sensitivity ρ²√d/n is T·√log(T/δ)/ε; the kernel's
     noise std is the same formula."""
-    import kernels.moments
-    from theory import numeric
-    from theory import pagan as tp
 
     z = float(numeric(tp.algorithm3_noise_multiplier())(T=5, delta=1e-5, epsilon=1.0))
     assert z == pytest.approx(5 * math.sqrt(math.log(5 / 1e-5)))
@@ -457,7 +453,6 @@ def test_algorithm3_t2_multiplier_is_the_derived_one():
 def test_algorithm3_pinned_counterexample_recomputed():
     """The one-T reading (retired pagan.algorithm3): d = 10 ⇒ T = 5 rounds, multiplier √(5·log(5/δ))/ε; five
     composed Gaussians exceed ε = 1 at δ = 1e-5 (dp-accounting's optimistic PLD, a lower bound on the true ε)."""
-    from verify.privacy import gaussian_epsilon_interval
 
     z = math.sqrt(5 * math.log(5 / 1e-5)) / 1.0
     lo, hi = gaussian_epsilon_interval(z, 1e-5, 5)

@@ -115,7 +115,6 @@ def test_the_claims_planted_data_has_the_stated_scales_and_moment_ratio():
 
 def test_theorem3_rate_reading_is_eq7_times_r():
     """theory.pagan.theorem3_rate = R_ada + diam∞·r·(eq. (7)'s privacy term)."""
-    from theory import pagan as tp
     diff = tp.theorem3_rate() - (tp.R_ada + tp.diam_inf * tp.r_moment * tp.eq7_rate())
     assert pytest.approx(0.0) == float(diff.subs({s: 1.7 for s in diff.free_symbols}))
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import sympy as sp
 
+import kernels
 import kernels.faults
+from theory import pagan as tp
 from verify import child_seed, stats
 from verify.papers.pagan import _common, experiments
 
@@ -53,7 +56,6 @@ def test_figure1_quick_verdict_matches_its_numbers(fig1):
 def test_figure1_near_tie_recomputed_from_kernels(fig1):
     """The undecided ordering, recomputed directly (not through the claim): at ε = 4, quick budget, PAGAN with
     A = I ends within the 0.01 margin of the midpoint between non-private AdaGrad and SGD (mean final losses)."""
-    import kernels
 
     ds = kernels.make_problem("abs_regression", seed=child_seed(0, "pagan.figure1", "data"))
 
@@ -102,10 +104,7 @@ def test_section6_1_orders_all_private_methods_behind_the_non_private_ones_at_ep
 
 
 def test_fig1_mechanism_calibration_holds_and_can_fail(monkeypatch):
-    import sympy as sp
 
-    import kernels.faults
-    from theory import pagan as tp
 
     algs, eps = experiments.FIG1_ALGORITHMS, experiments.FIG1_EPSILONS
     d, numbers = experiments.fig1_mechanism_decision(0, 200, algs, eps)

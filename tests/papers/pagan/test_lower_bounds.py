@@ -14,8 +14,9 @@ import sympy as sp
 import kernels
 import kernels.moments
 import kernels.pagan_problems
+from kernels import faults
 from theory import pagan as tp
-from verify import mutants, registry
+from verify import mutants, plots, registry
 from verify.papers.pagan import _common, lower_bounds, lower_bounds_l2
 
 
@@ -309,7 +310,6 @@ def test_the_only_weaker_hypothesis_mutant_is_no_longer_declared_so():
 def test_figures_render_when_the_runs_are_skipped(check):
     """An exact refutation skips the runs; the claim's figures must still draw (the closed-form ratio of
     theorem4.risk.d3 is drawn without them; a log axis with no positive data used to fail the whole ledger)."""
-    from verify import plots
 
     out = check("quick", 0)
     assert out.verdict == "violated" and out.plots
@@ -411,7 +411,6 @@ def test_lower_bound_claims_declare_their_kernel_faults_equivalent_with_a_reason
 def test_theorem4_reduction_points_stay_in_the_box_under_every_kernel_fault(fault):
     """pagan.theorem4 declares its kernel faults equivalent because every fault keeps the projection onto X∞: the
     iterates the check evaluates the inequality at stay in [−1, 1]^d."""
-    from kernels import faults
 
     with faults.inject(**fault):
         for algorithm in ("pagan", "pasan"):

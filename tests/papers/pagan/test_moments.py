@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 import sympy as sp
 from scipy import special
+from scipy import stats as st
 
 from theory import numeric
 from theory import pagan as tp
 from verify import mutants, registry, stats
+from verify.mutants import _powers, mutate_value
 from verify.papers.pagan import _common, moments
 from verify.runner import SerialRunner, using
 
@@ -61,7 +63,6 @@ def _mutant(name: str):
 
 
 def test_lemma3_2_moments_agree_with_the_series_route():
-    import numpy as np
     for w in (np.arange(1, 21.0) ** -3, np.arange(1, 101.0) ** -1, np.full(7, 0.3)):
         a, b = _common.gaussian_norm_moments(w, 12), moments.weighted_chi2_moments_series(w, 12)
         assert np.max(np.abs(a / b - 1)) < 1e-12
@@ -135,7 +136,6 @@ def test_example1_mu_constant_does_not_trend_for_the_papers_bound():
 def test_example1_mu_refutes_a_bound_whose_constant_is_not_o1(monkeypatch):
     """The pow0.75 mutant K^(3/4)·p^(3/8)·W^(3/8) + µ: G_p stays below it once K̂ is fitted per configuration, but
     K̂ grows like t^(1/4) with the profile's scale, so it is no O(1) constant: violated."""
-    import sympy as sp
 
     q = sp.Rational(3, 4)
     monkeypatch.setattr(tp, "example1_bound", lambda: tp.mu + tp.K**q * (tp.p * tp.W) ** (q / 2))
@@ -147,9 +147,7 @@ def test_example1_mu_refutes_a_bound_whose_constant_is_not_o1(monkeypatch):
 
 def test_noncentral_moments_match_the_central_case_and_a_hand_computation():
     """E[(w(N + m)²)] = w(1 + m²) and Var = 2w²(1 + 2m²) for one coordinate; m = 0 is the central recursion."""
-    import numpy as np
 
-    import theory.pagan as tp
 
     m1, m2 = tp.noncentral_norm_moments(np.array([2.0]), np.array([3.0]), 2)
     assert m1 == 2.0 * 10.0 and m2 - m1**2 == 2 * 4.0 * (1 + 2 * 9.0)
@@ -160,12 +158,8 @@ def test_noncentral_moments_match_the_central_case_and_a_hand_computation():
 
 
 def test_example1_mu_holds_and_a_bound_without_mu_would_not():
-    import math
 
-    import numpy as np
 
-    import theory.pagan as tp
-    from verify import mutants, registry
 
     out = moments.example1_mu("quick", 0)
     assert out.verdict == "holds" and out.numbers["broken"] == 0 and out.numbers["min_relative_slack"] > 0
@@ -251,9 +245,7 @@ def test_example1_quick_holds_with_ratio_at_most_one():
 def test_example1_is_tied_to_its_declared_theory(monkeypatch):
     """Mutant of theory.pagan.example1_bound without its √p: the check must now see G_p/bound grow like √p
     over the last decade of p and say violated (it evaluates the declared closed form)."""
-    import sympy as sp
 
-    from theory import pagan as tp
 
     monkeypatch.setattr(tp, "example1_bound", lambda: tp.mu + tp.K * sp.sqrt(tp.W))
     out = moments.example1("quick", 0)
@@ -285,7 +277,6 @@ def test_lemma3_2_quick_holds_and_numbers_agree():
 def test_lemma3_2_is_tied_to_its_declared_theory(monkeypatch):
     """Mutant of theory.pagan.lemma3_2_bound without the G_2p slack: the check, which evaluates it, now finds
     failure frequencies far above 1/n and says violated."""
-    from theory import pagan as tp
 
     monkeypatch.setattr(tp, "lemma3_2_bound", lambda: tp.G_p)
     out = moments.lemma3_2("quick", 0)
@@ -318,10 +309,7 @@ def test_example1_scale_part_catches_a_wrong_exponent(monkeypatch, k):
     """The mutant x -> x^(5/4) of theory.pagan.example1_bound makes the ratio fall like p^(-1/8) in p (no growth:
     the p-window alone holds), but the bound is no longer homogeneous of degree 1 in σ: the ratio trends with the
     profile's scale t and the claim says violated.  (x^(3/4) is caught by the p-window already: p^(1/8).)"""
-    import sympy as sp
 
-    from theory import pagan as tp
-    from verify.mutants import _powers, mutate_value
 
     original = tp.example1_bound
     monkeypatch.setattr(tp, "example1_bound", lambda: mutate_value(original(), _powers(sp.Rational(k))))
@@ -335,10 +323,7 @@ def test_example1_scale_part_catches_a_wrong_exponent(monkeypatch, k):
 def test_example1_moment_part_catches_a_wrong_moment_polynomial(monkeypatch, k):
     """theory.pagan.gaussian_norm_moment with every P_r -> P_r^k: the exact moments no longer match χ²_d's
     (P_1 = 1 after normalising, but P_r = d^(1-r) for r ≥ 2 changes), so the claim says violated."""
-    import sympy as sp
 
-    from theory import pagan as tp
-    from verify.mutants import _powers, mutate_value
 
     original = tp.gaussian_norm_moment
     monkeypatch.setattr(tp, "gaussian_norm_moment", lambda kk: mutate_value(original(kk), _powers(sp.Rational(k))))
@@ -349,7 +334,6 @@ def test_example1_moment_part_catches_a_wrong_moment_polynomial(monkeypatch, k):
 
 
 def test_chi2_moments_are_the_raw_moments_of_chi2_over_d():
-    from scipy import stats as st
 
     for d in (1, 3, 10):
         m = moments._ex1_chi2_moments(d, 4)

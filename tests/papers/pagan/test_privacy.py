@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
+import kernels
+from kernels.pagan import optimal_ellipsoid, pagan_noise_multiplier
 from theory import numeric
 from theory import pagan as tp
 from verify.papers.pagan import privacy
@@ -28,10 +30,6 @@ def outcome():
 def test_kernel_calibration_and_geometry_agree_with_theory():
     """kernels cannot import theory (docs/design.md), so the two copies of line 6's noise multiplier and of
     §3.2's C_jj = σ_j^(-4/3) are tied together here."""
-    import kernels
-    from kernels.pagan import optimal_ellipsoid, pagan_noise_multiplier
-    from theory import numeric
-    from theory import pagan as tp
 
     for eps, delta in [(0.1, 1e-5), (1.0, 1e-8), (4.0, 0.3)]:
         assert pagan_noise_multiplier(eps, delta) == pytest.approx(

@@ -17,6 +17,7 @@ import kernels.moments
 from theory import numeric
 from theory import pagan as tp
 from verify import decide, mutants, registry
+from verify.mutants import _powers, mutate_value
 from verify.papers.pagan import _common, privacy, rates
 from verify.privacy import MAX_PLD_STEPS, Mechanism
 
@@ -209,7 +210,6 @@ def test_eq7_is_theorem2_privacy_term_at_the_optimal_geometry():
 @pytest.mark.parametrize("which", ["bound", "large_p"])
 @pytest.mark.parametrize("k", ["5/4", "3/4"])
 def test_large_p_limit_gap_sees_a_wrong_exponent(monkeypatch, setting, which, k):
-    from verify.mutants import _powers, mutate_value
 
     assert rates._large_p_limit_gap(setting) == 0
     name = f"theorem{1 if setting == 'pasan' else 2}_{which}"
@@ -222,7 +222,6 @@ def test_large_p_limit_gap_sees_a_wrong_exponent(monkeypatch, setting, which, k)
 def test_theorem2_is_violated_when_its_large_p_form_is_wrong(monkeypatch, thm2):
     """Eq. (6) with every variable x -> x^{5/4}: no longer Theorem 2's p → ∞ limit, so the claim says violated
     (the runs are the fixture's, reused from the in-process memo)."""
-    from verify.mutants import _powers, mutate_value
 
     assert thm2.counterexample is None or "large_p_limit_minus_form" not in thm2.counterexample
     original = tp.theorem2_large_p

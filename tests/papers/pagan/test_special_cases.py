@@ -10,6 +10,8 @@ import pytest
 import sympy as sp
 
 from theory import pagan as tp
+from verify import decide
+from verify.mutants import THEORY_MUTATIONS, mutate_value
 from verify.papers.pagan import lower_bounds, special_cases
 from verify.registry import Outcome
 
@@ -22,8 +24,6 @@ def test_section3_2_box_bound_part_can_fail(monkeypatch, mutation):
     """Unmutated, the exact part holds (ratio ≥ 1 at every d, ratio·log^{3/2} d/√d → ζ(3/2)) and the verdict is the
     measured decisions'; theory.pagan.box_rate_ratio ×0.1 (below 1 at d = 5) or with every variable x -> x^{5/4}
     or x^{3/4} (limit ∞ or 0) makes the claim violated whatever the runs."""
-    from verify import decide
-    from verify.mutants import THEORY_MUTATIONS, mutate_value
 
     if mutation is not None:
         fn = next(m[2] for m in THEORY_MUTATIONS if m[0] == mutation)
@@ -63,9 +63,7 @@ def test_exact_claims_are_reproducible_within_one_process():
 
 
 def test_theorem1_with_identity_and_infinite_p_is_the_dp_sgd_rate():
-    import sympy as sp
 
-    import theory.pagan as tp
 
     subs = {tp.tr_Cinv: tp.d, tp.diam_C: tp.diam2, tp.R_std: 0, tp.G_2p: tp.G_inf}
     lim = sp.limit(tp.theorem1_bound().subs(subs), tp.p, sp.oo)
@@ -76,7 +74,6 @@ def test_theorem1_with_identity_and_infinite_p_is_the_dp_sgd_rate():
 
 
 def test_theorem1_dp_sgd_catches_a_rate_off_by_a_factor(monkeypatch):
-    import theory.pagan as tp
 
     real = tp.standard_dp_sgd_rate
     monkeypatch.setattr(tp, "standard_dp_sgd_rate", lambda: 2 * real())
