@@ -300,7 +300,8 @@ def test_every_full_rate_run_is_private_at_its_epsilon():
 
 
 
-def test_the_old_epsilon_16_base_point_was_not_private():
-    # the point the benign sweep used to centre on: the accountant certifies c only up to ~1.6e-6 there, not 1/4
+def test_an_epsilon_16_base_point_is_not_private():
+    # at ε = 16 the accountant certifies c only up to ~1.6e-6, not 1/4: a sweep centred there would measure runs
+    # that are not (16, δ)-DP
     assert not _certified(16000, _common.rate_batch(16000), 16.0, _common.RATE_C)
 
