@@ -338,7 +338,8 @@ S61_EPSILON = 0.1
     private methods is worse than the non-private algorithms, though PAGAN (Alg. 2) seems to be outperforming
     other algorithms" — the private methods including PDP-SGD (Zhou et al., projection onto the top-10 public
     eigenvectors), which §6.1 compares against.""",
-    notes="Runs: pagan.figure1's (the same tasks, seeds and stepsize selection: verify.papers.pagan.figure1_runs), "
+    notes="Runs: pagan.figure1's (the same tasks, seeds and stepsize selection: "
+    "verify.papers.pagan.experiments.figure1_runs), "
     "final-iterate loss. Reading: 'all private methods' = PASAN and PAGAN with A = I, PAGAN with the optimal A and "
     "PDP-SGD; 'the non-private algorithms' = SGD and AdaGrad, each; 'PAGAN (Alg. 2)' = PAGAN with the optimal A "
     "(the method the section proposes; PAGAN with A = I against PASAN is pagan.figure1's), and 'other algorithms' "

@@ -215,7 +215,7 @@ BOX_DIMS_FULL = RATE_GRIDS["full"]["axes"]["d"]
     (C_jj = σ_j^{-4/3}) reaches a lower excess loss than PASAN (C_jj = σ_j^{-1}), each as its theorem prescribes.""",
     theory=(tp.box_rate_ratio,),
     weaker_if={tp.box_rate_ratio: "larger"},
-    notes="Runs: the d axis of the rate sweeps (verify.papers.pagan.rate_tasks: n = 16000, ε = 1, c = 1/4, "
+    notes="Runs: the d axis of the rate sweeps (verify.papers.pagan._common.rate_tasks: n = 16000, ε = 1, c = 1/4, "
     "linear_subgaussian data with σ_j = j^{-3/2}; quick d ∈ {5, 10, 30}, 4 datasets; full d ∈ {5, 10, 30, 100, 300}, "
     "12 datasets), PAGAN as in pagan.theorem2 and PASAN with Theorem 1's prescription on the same box "
     "(RATE_SETTINGS 'pasan_box'). Reading: the bound comparison is pagan.eq7's (exact); the measured statement is "
