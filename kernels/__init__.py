@@ -24,7 +24,7 @@ generator (``(params, seed) -> dataset``)::
 
 # first: every kernel's on-disk cache is stamped with all the package's sources (kernels/_jitcache.py)
 from kernels import _jitcache  # noqa: F401,I001
-from kernels.pagan import ALGORITHMS, SPECS, LoopConfig, RunOutput, make_config, run_algorithm, run_config
+from kernels.pagan import ALGORITHMS, SPECS, LoopConfig, LoopSettings, RunOutput, make_config, run_algorithm, run_config
 from kernels.pagan_problems import PROBLEMS, Dataset, make_dataset, make_problem
 from dpvalidate import InvalidParameter, choice
 
@@ -78,6 +78,7 @@ __all__ = [
     "Dataset",
     "InvalidParameter",
     "LoopConfig",
+    "LoopSettings",
     "RunOutput",
     "make_config",
     "make_problem",

@@ -87,6 +87,18 @@ class LoopConfig:
     info: dict = field(default_factory=dict)
 
 
+class LoopSettings(NamedTuple):
+    """The loop's bookkeeping settings, as :func:`make_config` takes them (an immutable record).
+
+    ``n_log``: the number of loss checkpoints (at most 10⁹); ``eps_stab``: the stabiliser of the adaptive step
+    rules (> 0 for them, ≥ 0 for the constant rule); ``x0``: the starting point (zeros when None).
+    """
+
+    n_log: int = 51
+    eps_stab: float = 1e-10
+    x0: np.ndarray | None = None
+
+
 class LoopParams(NamedTuple):
     """The scalar settings of one trial of :func:`_adaptive_loop`, as the jitted loop takes them (one argument).
 
@@ -388,13 +400,13 @@ def public_subspace(dataset: Dataset, rank: int) -> np.ndarray:
 
 def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_multiplier=None,
                 steps: int = 1000, batch_size: int = 70, alpha: float = 0.1, clip_norm: float = 1.0,
-                ellipsoid=None, subspace_rank=None, n_log: int = 51, eps_stab: float = 1e-10,
-                x0=None) -> LoopConfig:
+                ellipsoid=None, subspace_rank=None, settings: LoopSettings = LoopSettings()) -> LoopConfig:
     """Validate and resolve an algorithm name and its parameters into a :class:`LoopConfig`.
 
-    Limits: ``steps``, ``batch_size`` (draws with replacement, so it may exceed n) and ``n_log`` at most
-    10⁹ (:data:`dpvalidate.MAX_COUNT`); ``eps_stab`` > 0 for the adaptive step rules (their first
-    step divides by ε_stab + √(Σ ĝ²), zero on a zero gradient).
+    Limits: ``steps``, ``batch_size`` (draws with replacement, so it may exceed n) and ``settings.n_log`` at
+    most 10⁹ (:data:`dpvalidate.MAX_COUNT`); ``settings.eps_stab`` > 0 for the adaptive step rules (their first
+    step divides by ε_stab + √(Σ ĝ²), zero on a zero gradient).  :func:`config_from_keywords` takes the
+    settings as flat keywords instead.
 
     Parameters
     ----------
@@ -406,8 +418,8 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
         The privacy target of the private algorithms (or give ``noise_multiplier``).
     noise_multiplier : float, optional
         z, given alone in place of ``epsilon`` and ``delta`` (which give z = :func:`pagan_noise_multiplier`).
-    steps, batch_size, n_log : int, optional
-        Iterations, records drawn per step, loss checkpoints.
+    steps, batch_size : int, optional
+        Iterations, records drawn per step.
     alpha : float, optional
         The stepsize (AdaGrad's α for the adaptive rules).
     clip_norm : float, optional
@@ -416,10 +428,9 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
         The diagonal of A for pasan and pagan.
     subspace_rank : int, optional
         pdp_sgd's public subspace rank.
-    eps_stab : float, optional
-        The stabiliser of the adaptive step rules.
-    x0 : array, optional
-        The starting point.
+    settings : LoopSettings, optional
+        The loss checkpoints ``n_log``, the stabiliser ``eps_stab`` of the adaptive step rules and the starting
+        point ``x0``.
 
     Returns
     -------
@@ -432,6 +443,10 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
     """
     V.choice("algorithm", name, ALGORITHMS)
     check_dataset(dataset)
+    if not isinstance(settings, LoopSettings):
+        raise V.InvalidParameter("settings", "a kernels.pagan.LoopSettings (n_log, eps_stab, x0)",
+                                 type(settings).__name__)
+    n_log, eps_stab, x0 = settings
     spec = SPECS[name]
     d = dataset.d
     steps = V.count("steps", steps)
@@ -503,6 +518,32 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
     return LoopConfig(steps, batch_size, STEP_RULES[spec.step_rule], alpha, clip, ell,
                       spec.private and z > 0, noise_std, basis, DOMAIN_CODE[dataset.domain], dataset.radius,
                       eps_stab, log_steps, x0, info)
+
+
+def config_from_keywords(name: str, dataset: Dataset, **params) -> LoopConfig:
+    """:func:`make_config` with the fields of :class:`LoopSettings` given as flat keywords, as
+    :func:`run_algorithm` takes them.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`ALGORITHMS`.
+    dataset : Dataset
+        The problem the algorithm runs on.
+    **params
+        The keyword parameters of :func:`make_config` other than ``settings``, and ``n_log``, ``eps_stab``, ``x0``.
+
+    Returns
+    -------
+    LoopConfig
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        As :func:`make_config`.
+    """
+    given = {k: params.pop(k) for k in LoopSettings._fields if k in params}
+    return make_config(name, dataset, **params, settings=LoopSettings(**given))
 
 
 def trial_generators(seed: int, trials: int) -> list[np.random.Generator]:
@@ -657,7 +698,7 @@ def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0
     seed : int, optional
         The root of every trial's stream.
     **params
-        As :func:`make_config`.
+        As :func:`config_from_keywords`.
 
     Returns
     -------
@@ -673,7 +714,7 @@ def run_algorithm(name: str, dataset: Dataset, *, trials: int = 1, seed: int = 0
         if key not in _CONFIG_KEYS:
             raise V.InvalidParameter(key, "a parameter of run_algorithm (one of trials, seed, "
                                      + ", ".join(_CONFIG_KEYS) + ")", params[key])
-    cfg = make_config(name, dataset, **params)
+    cfg = config_from_keywords(name, dataset, **params)
     V.count("trials", trials)
     V.memory("trials, n_log", trials, 4096 // 8 + 4 * (cfg.log_steps.size + dataset.d))
     rngs = trial_generators(seed, trials)

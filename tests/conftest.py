@@ -7,7 +7,6 @@ no deadline) and ``fuzz`` (many examples).
 import os
 
 import matplotlib
-import pytest
 from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
@@ -16,16 +15,3 @@ settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("fuzz", deadline=None, max_examples=5000, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("DPVERIFY_HYPOTHESIS_PROFILE", "ci"))
-
-
-@pytest.fixture
-def pagan_without_runs(monkeypatch):
-    """pagan's lower-bound claims with their runs forbidden: a check that calls ``_lb_runs`` fails the test (an
-    exact refutation must not need them)."""
-    from verify.papers import pagan
-
-    def no_runs(*args, **kwargs):
-        raise AssertionError("an exact refutation must skip the runs")
-
-    monkeypatch.setattr(pagan, "_lb_runs", no_runs)
-    return pagan

@@ -71,7 +71,8 @@ def _loop_benchmark(name: str, algorithm: str, kernel_steps: int, reference_step
     kw = dict(epsilon=1.0, delta=1e-5) if kernels.SPECS[algorithm].private else {}
 
     def cfg(steps):
-        return kernels.make_config(algorithm, ds, steps=steps, batch_size=70, alpha=0.1, n_log=2, **kw)
+        return kernels.make_config(algorithm, ds, steps=steps, batch_size=70, alpha=0.1,
+                                   settings=kernels.LoopSettings(n_log=2), **kw)
 
     run_config(cfg(5), ds, np.random.default_rng(0))  # compile (or load the cache)
     ck, cr = cfg(kernel_steps), cfg(reference_steps)

@@ -23,7 +23,7 @@ import dpvalidate as V
 from kernels._compile import compile_helpers
 from kernels.adp import NonconvexProblem, check_run
 from kernels.cuda._device import status
-from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, loop_params, make_config
+from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, config_from_keywords, loop_params
 from kernels.pagan_problems import LOSS_ABS, Dataset
 
 dev = compile_helpers(cuda.jit(device=True))
@@ -149,7 +149,7 @@ def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed
     seed : int, optional
         Seeds the per-thread xoroshiro128+ streams (trial t's stream does not depend on ``trials``).
     **params
-        As :func:`kernels.make_config`.
+        As :func:`kernels.pagan.config_from_keywords` (:func:`kernels.make_config`'s, its settings as flat keywords).
 
     Returns
     -------
@@ -166,7 +166,7 @@ def run_algorithm_batch(name: str, dataset: Dataset, *, trials: int = 1024, seed
         raise V.InvalidParameter("dataset", "a kernels.Dataset (see kernels.make_problem)", type(dataset).__name__)
     trials = V.integer("trials", trials, 1)
     seed = V.integer("seed", seed, 0)
-    cfg = make_config(name, dataset, **params)
+    cfg = config_from_keywords(name, dataset, **params)
     if cfg.subspace.shape[1] > 0:
         raise V.InvalidParameter("algorithm", "one without a public subspace on the CUDA path (pdp_sgd is CPU-only)",
                                  name)

@@ -1,3 +1,6 @@
+"""The PAGAN family's data generators (kernels.pagan_problems): the paper's defaults, seeding, bounded records and the
+problem registry."""
+
 import numpy as np
 import pytest
 

@@ -15,7 +15,7 @@ from scipy import stats
 
 import kernels
 from kernels.adp import NonconvexProblem, run_adp
-from kernels.pagan import STEP_CONSTANT, make_config, run_config, trial_generators
+from kernels.pagan import STEP_CONSTANT, LoopSettings, make_config, run_config, trial_generators
 
 LEVEL = 0.999
 
@@ -32,8 +32,8 @@ def _variance_interval(x: np.ndarray) -> tuple[float, float]:
 def test_pagan_family_noise_matches_the_accounted_multiplier(algorithm):
     ds = kernels.make_problem("abs_regression", seed=0, n=200, d=6)
     eps, delta, b, clip = 2.0, 1e-5, 10, 1.0
-    cfg = make_config(algorithm, ds, epsilon=eps, delta=delta, steps=1, batch_size=b, alpha=1e-3, n_log=2,
-                      clip_norm=clip)
+    cfg = make_config(algorithm, ds, epsilon=eps, delta=delta, steps=1, batch_size=b, alpha=1e-3,
+                      clip_norm=clip, settings=LoopSettings(n_log=2))
     # one step of size α along −(ĝ + noise): a constant step exposes the noise linearly for every geometry
     cfg = dataclasses.replace(cfg, step_rule=STEP_CONSTANT, domain=0)
     quiet = dataclasses.replace(cfg, noise=False)

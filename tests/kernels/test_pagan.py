@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import kernels
-from kernels import make_config, make_problem, run_algorithm, run_config
+from kernels import LoopSettings, make_config, make_problem, run_algorithm, run_config
 from kernels.pagan_reference import run_reference
 
 PRIVATE = [a for a in kernels.ALGORITHMS if kernels.SPECS[a].private]
@@ -26,7 +26,7 @@ def test_kernel_matches_reference_same_noise(name, problem):
     if problem == "linear_subgaussian" and name in ("pasan", "sgd"):
         params["domain"] = "ball"  # exercise the ball projections too
     ds = make_problem(problem, seed=5, **params)
-    cfg = make_config(name, ds, steps=60, batch_size=7, alpha=0.3, n_log=7, **_kw(name))
+    cfg = make_config(name, ds, steps=60, batch_size=7, alpha=0.3, settings=LoopSettings(n_log=7), **_kw(name))
     a = run_config(cfg, ds, np.random.default_rng(11))
     b = run_reference(cfg, ds, np.random.default_rng(11))
     np.testing.assert_allclose(a["losses"], b["losses"], rtol=1e-9, atol=1e-12)
@@ -39,7 +39,8 @@ def test_kernel_matches_reference_same_noise(name, problem):
 
 def test_pagan_hnorm_ball_projection_matches_reference():
     ds = make_problem("linear_subgaussian", seed=2, n=200, d=6, domain="ball")
-    cfg = make_config("pagan", ds, steps=80, batch_size=5, alpha=2.0, n_log=5, epsilon=0.5, delta=1e-5)
+    cfg = make_config("pagan", ds, steps=80, batch_size=5, alpha=2.0, settings=LoopSettings(n_log=5), epsilon=0.5,
+                      delta=1e-5)
     a = run_config(cfg, ds, np.random.default_rng(1))
     b = run_reference(cfg, ds, np.random.default_rng(1))
     assert np.linalg.norm(a["x"]) <= 1.0 + 1e-12
@@ -86,7 +87,8 @@ def test_empirical_noise_matches_configured_std(abs_data):
     ds = make_problem("linear_subgaussian", seed=1, n=50, d=4, decay=0.0)
     ds = kernels.Dataset(ds.name, np.zeros_like(ds.features), ds.targets, ds.loss_kind, "none", 1.0, ds.sigma,
                          ds.public)
-    cfg = make_config("dp_sgd", ds, steps=1, batch_size=5, alpha=1.0, epsilon=1.0, delta=1e-5, n_log=2)
+    cfg = make_config("dp_sgd", ds, steps=1, batch_size=5, alpha=1.0, epsilon=1.0, delta=1e-5,
+                      settings=LoopSettings(n_log=2))
     draws = np.array([-run_config(cfg, ds, np.random.default_rng(s))["x"] for s in range(4000)])
     std = draws.std(axis=0, ddof=1)
     # std of a sample std from 4000 normals is ≈ σ/√(2·3999); allow 5 standard errors
@@ -121,3 +123,29 @@ def test_unknown_algorithm_lists_accepted(abs_data):
 def test_nonprivate_rejects_privacy_parameters(abs_data):
     with pytest.raises(kernels.InvalidParameter, match="not private"):
         run_algorithm("sgd", abs_data, epsilon=1.0)
+
+
+def test_settings_record_is_required_and_named(abs_data):
+    """make_config takes n_log, eps_stab and x0 in one LoopSettings record; anything else is refused by name."""
+    with pytest.raises(kernels.InvalidParameter, match="settings"):
+        make_config("pagan", abs_data, epsilon=1.0, delta=1e-5, settings=dict(n_log=2))
+    with pytest.raises(kernels.InvalidParameter, match="n_log"):
+        make_config("pagan", abs_data, epsilon=1.0, delta=1e-5, settings=LoopSettings(n_log=1))
+
+
+def test_flat_keywords_give_the_same_configuration_and_numbers(abs_data):
+    """config_from_keywords (run_algorithm's flat n_log, eps_stab, x0) builds what make_config builds from the record,
+    and run_algorithm draws the same numbers as run_config on it."""
+    x0 = np.full(abs_data.d, 0.1)
+    flat = kernels.pagan.config_from_keywords("pagan", abs_data, epsilon=1.0, delta=1e-5, steps=20, batch_size=5,
+                                              n_log=4, eps_stab=1e-6, x0=x0)
+    rec = make_config("pagan", abs_data, epsilon=1.0, delta=1e-5, steps=20, batch_size=5,
+                      settings=LoopSettings(n_log=4, eps_stab=1e-6, x0=x0))
+    np.testing.assert_array_equal(flat.log_steps, rec.log_steps)
+    np.testing.assert_array_equal(flat.x0, rec.x0)
+    assert flat.eps_stab == rec.eps_stab == 1e-6
+    out = run_algorithm("pagan", abs_data, epsilon=1.0, delta=1e-5, steps=20, batch_size=5, n_log=4, eps_stab=1e-6,
+                        x0=x0, seed=3)
+    ref = run_config(rec, abs_data, kernels.pagan.trial_generators(3, 1)[0])
+    np.testing.assert_array_equal(out.x_final[0], ref["x"])
+    np.testing.assert_array_equal(out.losses[0], ref["losses"])
