@@ -11,6 +11,9 @@ from kernels import dp_adam as kd
 from kernels import dp_adam_problems as kdp
 from kernels import dp_adam_reference as R
 
+#: the NumPy reference's settings of the rounds compared with it (the kernels' lr, β₁, β₂, ξ, C and floor)
+REF = R.ReferenceSettings(lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3, clip_norm=1.0, floor=1e-4)
+
 
 @pytest.mark.parametrize("variant", list(kd.VARIANTS))
 @pytest.mark.parametrize("optimizer", list(kd.OPTIMIZERS))
@@ -26,8 +29,7 @@ def test_round_matches_reference_with_the_same_noise(variant, optimizer):
         G = rng.standard_normal((B, d)) * rng.uniform(0.1, 3)
         zm, zv = rng.standard_normal(d), rng.standard_normal(d)
         n1 = kd.step(cfg, st, G, zm, zv, bc_sub=0.01)
-        th, n2 = R.reference_round(variant, optimizer, th, rs, G, zm, zv, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3,
-                                   clip_norm=1.0, std_m=sm, std_v=sv, bc_sub=0.01, floor=1e-4)
+        th, n2 = R.reference_round(variant, optimizer, th, rs, G, zm, zv, REF, std_m=sm, std_v=sv, bc_sub=0.01)
         assert n1 == n2
     np.testing.assert_allclose(st.theta, th, rtol=1e-12, atol=1e-14)
 
@@ -77,8 +79,8 @@ def test_in_kernel_draws_equal_predrawn_noise_from_the_same_generator():
         st = kd.State.zeros(d)
         zm = np.random.default_rng(42).standard_normal(d)
         prm = kd.AdamParams(2, 0, 0.1, 0.9, 0.99, 1e-8, 1.0, 0.3, 0.0, 0.0)
-        kd.round_with(G, st.theta, st.m, st.v, st.vclean, 0, prm, 0.05, zm, zm, np.random.default_rng(42), draw,
-                      np.empty(B), np.empty(d))
+        arrays = kd.RoundArrays(st.theta, st.m, st.v, st.vclean, np.empty(B), np.empty(d))
+        kd.round_with(G, arrays, 0, prm, 0.05, zm, zm, np.random.default_rng(42), draw)
         outs.append(st.theta.copy())
     np.testing.assert_array_equal(outs[0], outs[1])
 
@@ -96,7 +98,8 @@ def test_row_major_and_two_pass_orders_are_bit_identical():
                 st = [np.full(d, 0.1), np.full(d, 0.01), np.full(d, 0.5), np.zeros(d)]
                 fac, gb = np.empty(B), np.empty(d)
                 prm = kd.AdamParams(variant, opt, 0.1, 0.9, 0.99, 1e-3, 1.0, 0.3, 0.2, 1e-4)
-                neg = kd.round_with(G, *st, 2, prm, 0.05, gb, gb, np.random.default_rng(4), True, fac, gb, row_major)
+                neg = kd.round_with(G, kd.RoundArrays(*st, fac, gb), 2, prm, 0.05, gb, gb, np.random.default_rng(4),
+                                    True, row_major)
                 outs.append((neg, st, fac, gb))
             assert outs[0][0] == outs[1][0]
             for a, b in zip(outs[0][1] + [outs[0][2], outs[0][3]], outs[1][1] + [outs[1][2], outs[1][3]]):
@@ -120,8 +123,8 @@ def test_vectorised_adam_update_is_the_scalar_arithmetic_bit_for_bit():
                 z = rng.standard_normal(d)
                 prm = kd.AdamParams(variant, 0, 0.1, 0.9, 0.99, xi, 1.0, std, 0.0, floor)
                 fac, gb = np.empty(B), np.empty(d)
-                neg = kd.round_with(G, th, m, v, vc, 0, prm, bc, z, z, np.random.default_rng(0), False, fac, gb,
-                                    row_major)
+                neg = kd.round_with(G, kd.RoundArrays(th, m, v, vc, fac, gb), 0, prm, bc, z, z,
+                                    np.random.default_rng(0), False, row_major)
                 want = [_shared.adam_coordinate(prm, gb[j], gb[j] + std * z[j], 0.0, th0[j], m0[j], v0[j], 1.0 - 0.9,
                                                 1.0 - 0.99, bc) for j in range(d)]
                 for k, got in enumerate((th, m, v)):
@@ -298,8 +301,8 @@ def test_step_matches_round_with_given_noise_bit_for_bit():
                 gb1, gb2 = np.empty(d), np.empty(d)
                 n1 = kd.step(cfg, s1, g, zm, zv, 1.3, 0.01 * t, gb1)
                 prm = kd.adam_params(cfg, *kd.noise_stds(cfg, 1.3))
-                n2 = kd.round_with(g, s2.theta, s2.m, s2.v, s2.vclean, s2.t, prm, 0.01 * t, zm, zv, kd._DUMMY_RNG,
-                                   False, np.empty(B), gb2, kd.row_major_fits(d))
+                arrays = kd.RoundArrays(s2.theta, s2.m, s2.v, s2.vclean, np.empty(B), gb2)
+                n2 = kd.round_with(g, arrays, s2.t, prm, 0.01 * t, zm, zv, kd._DUMMY_RNG, False, kd.row_major_fits(d))
                 s2.t += 1
                 assert n1 == n2, (variant, opt, t)
                 for k in ("theta", "m", "v", "vclean"):
@@ -358,10 +361,11 @@ def _both(fn, G, prm, t, zm, zv, threads=2):
         st = _state(d, 5)
         fac, gb = np.empty(B), np.empty(d)
         if parallel:
-            neg = kd.with_threads(threads, fn, G, *st, t, prm, 0.05, zm, zv, np.random.default_rng(0), False, fac,
-                                  gb, threads)
+            neg = kd.with_threads(threads, fn, G, kd.RoundArrays(*st, fac, gb), t, prm, 0.05, zm, zv,
+                                  np.random.default_rng(0), False, threads)
         else:
-            neg = kd.round_with(G, *st, t, prm, 0.05, zm, zv, np.random.default_rng(0), False, fac, gb, True)
+            neg = kd.round_with(G, kd.RoundArrays(*st, fac, gb), t, prm, 0.05, zm, zv, np.random.default_rng(0), False,
+                                True)
         outs.append((neg, st + [fac, gb]))
     return outs
 
@@ -464,13 +468,12 @@ def test_matches_the_numpy_reference_with_the_same_noise(fn, variant):
     for t in range(4):
         G = rng.standard_normal((B, d)) * (rng.uniform(0.3, 3) / math.sqrt(d))  # norms around C: some clipped
         zm, zv = rng.standard_normal(d), rng.standard_normal(d)
-        n1 = kd.with_threads(2, fn, G, par.theta, par.m, par.v, par.vclean, t, prm, 0.01, zm, zv,
-                             np.random.default_rng(0), False, fac, gb, 2)
+        n1 = kd.with_threads(2, fn, G, kd.RoundArrays(par.theta, par.m, par.v, par.vclean, fac, gb), t, prm, 0.01, zm,
+                             zv, np.random.default_rng(0), False, 2)
         clipped += int(np.sum(fac < 1.0 / B))
-        n0 = kd.round_with(G, ser.theta, ser.m, ser.v, ser.vclean, t, prm, 0.01, zm, zv, np.random.default_rng(0),
-                           False, fac, gb, True)
-        th, n2 = R.reference_round(variant, "adam", th, rs, G, zm, zv, lr=0.1, beta1=0.9, beta2=0.99, xi=1e-3,
-                                   clip_norm=1.0, std_m=sm, std_v=sv, bc_sub=0.01, floor=1e-4)
+        n0 = kd.round_with(G, kd.RoundArrays(ser.theta, ser.m, ser.v, ser.vclean, fac, gb), t, prm, 0.01, zm, zv,
+                           np.random.default_rng(0), False, True)
+        th, n2 = R.reference_round(variant, "adam", th, rs, G, zm, zv, REF, std_m=sm, std_v=sv, bc_sub=0.01)
         assert n1 == n0 == n2
     assert clipped > 0
     np.testing.assert_allclose(par.theta, th, rtol=1e-10, atol=1e-12)
@@ -490,9 +493,10 @@ def _drawn(fn, G, prm, t, parallel, threads=2, share=kd.DRAWER_SHARE):
     fac, gb, zm, zv = np.empty(B), np.empty(d), np.full(d, np.nan), np.full(d, np.nan)
     rng = np.random.default_rng(42)
     if parallel:
-        neg = kd.with_threads(threads, fn, G, *st, t, prm, 0.05, zm, zv, rng, True, fac, gb, threads, share)
+        neg = kd.with_threads(threads, fn, G, kd.RoundArrays(*st, fac, gb), t, prm, 0.05, zm, zv, rng, True, threads,
+                              share)
     else:
-        neg = kd.round_with(G, *st, t, prm, 0.05, zm, zv, rng, True, fac, gb, True)
+        neg = kd.round_with(G, kd.RoundArrays(*st, fac, gb), t, prm, 0.05, zm, zv, rng, True, True)
     return (neg, st + [fac, gb]), zm, zv, rng.standard_normal()
 
 
@@ -540,14 +544,14 @@ def test_the_drawers_share_and_thread_count_change_no_number(fn):
 @PATHS
 def test_bad_arguments_raise(fn):
     G = np.ones((2, 40))
-    st = _state(40, 1)
+    arrays = kd.RoundArrays(*_state(40, 1), np.empty(2), np.empty(40))
     z = np.empty(40)
     with pytest.raises(ValueError, match="distinct"):
-        fn(G, *st, 0, _prm(1, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True, np.empty(2), np.empty(40), 2)
+        fn(G, arrays, 0, _prm(1, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True, 2)
     with pytest.raises(ValueError, match="drawer_share"):
-        fn(G, *st, 0, _prm(0, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True, np.empty(2), np.empty(40), 2, 1.5)
+        fn(G, arrays, 0, _prm(0, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True, 2, 1.5)
     with pytest.raises(ValueError, match="workers"):
-        fn(G, *st, 0, _prm(0, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True, np.empty(2), np.empty(40), 0)
+        fn(G, arrays, 0, _prm(0, 0, 1.0), 0.0, z, z, np.random.default_rng(0), True, 0)
 
 
 def test_exact_paths_fused_update_is_its_two_loop_update():
@@ -564,6 +568,6 @@ def test_exact_paths_fused_update_is_its_two_loop_update():
                 drawn, zm, zv, _ = _drawn(EXACT, G, prm, t, True)
                 st = _state(d, 6)
                 fac, gb = np.empty(B), np.empty(d)
-                neg = kd.with_threads(2, EXACT, G, *st, t, prm, 0.05, zm, zv, np.random.default_rng(0), False, fac,
-                                      gb, 2)
+                neg = kd.with_threads(2, EXACT, G, kd.RoundArrays(*st, fac, gb), t, prm, 0.05, zm, zv,
+                                      np.random.default_rng(0), False, 2)
                 _assert_same(drawn, (neg, st + [fac, gb]))

@@ -53,7 +53,8 @@ def _s41_task(rounds: int, trials: int, seed: int) -> dict:
         top[0] = max(top[0], float(np.sqrt((g * g).sum(axis=1)).max()))
         return g
 
-    out = kd.run_stream(cfg, grad_fn, 4, rounds, trials=trials, seed=seed, theta0=theta0, record_v=True)
+    out = kd.run_stream(cfg, grad_fn, 4, rounds, trials=trials, seed=seed, start=kd.StreamStart(theta0=theta0),
+                        record_v=True)
     tt = np.arange(1, rounds + 1)
     vhat = out["v_hist"] / (1 - p["beta2"] ** tt)[None, :, None]
     return {"vhat_mean": vhat[:, p["burn"]:, :].mean(axis=1),  # (trials, d): time-average after burn-in
@@ -170,7 +171,7 @@ def _stp_task(delta0: float, rounds: int, trials: int, seed: int, kappa: float) 
     cfg = kd.RoundConfig(variant="scale_then_privatize", lr=1e-6, beta1=0.0, beta2=p["beta2"], xi=p["xi"],
                         clip_norm=p["clip"], sigma=p["sigma"], batch_size=p["batch"])
     out = kd.run_stream(cfg, lambda t, th, rng: grads, p["d"], rounds, trials=trials, seed=seed,
-                       v0=(1 + delta0) * kappa * g * g, t0=p["t0"], record_v=True)
+                       start=kd.StreamStart(v0=(1 + delta0) * kappa * g * g, t0=p["t0"]), record_v=True)
     rel = out["v_hist"] / (kappa * g * g) - 1.0  # (trials, rounds, d)
     scaled_norm = math.sqrt(p["d"] / ((1 + delta0) * kappa))  # ‖g/√v₀‖: the scaled records' norm at the start
     return {"rel_mean": rel.mean(axis=2), "rel_final": rel[:, -1, :], "scaled_norm0": scaled_norm}
