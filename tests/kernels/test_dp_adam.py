@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from dpvalidate import InvalidParameter
+from kernels import _shared
 from kernels import dp_adam as kd
 from kernels import dp_adam_problems as kdp
 from kernels import dp_adam_reference as R
@@ -110,8 +111,6 @@ def test_vectorised_adam_update_is_the_scalar_arithmetic_bit_for_bit():
     # post-processing and bias correction with Adam run _adam_plain_block (a vectorised loop): every coordinate must
     # carry exactly the bits of kernels._shared.adam_coordinate evaluated one coordinate at a time in Python, in the
     # vector body and the remainder of a block (d = 2·512 + 13), with ξ > 0 or only a floor > 0
-    from kernels import _shared
-
     rng = np.random.default_rng(12)
     d, B, std, bc = 1037, 3, 0.3, 0.05
     for variant in (0, 2):
