@@ -29,9 +29,11 @@ optimised for prefix-sum RMSE), ``sqrt`` (C = A^{1/2} of the prefix-sum matrix A
 unconstrained near-optimal single-epoch factorisation).  Single participation: the
 sensitivity is the largest column norm of C.
 
-Layout: jitted kernels fill caller-allocated arrays (``round_with``, ``_filter_noise``, ``_logistic_1d_loop``,
+Layout: jitted kernels fill caller-allocated arrays (``_round_with``, ``_filter_noise``, ``_logistic_1d_loop``,
 ``_const_signal_vhat``); :func:`run_stream`, :func:`run_logistic_1d` and :func:`constant_signal_vhat` are the
-public wrappers (they validate and spawn one stream per trial from a SeedSequence).  ``round_with`` makes two passes
+public wrappers (they validate and spawn one stream per trial from a SeedSequence).  The rounds ``round_with`` and
+``round_parallel_*_with`` are thin public wrappers of their jitted kernels (``_round_with``, …) that take the
+round's arrays as one :class:`RoundArrays` record and unpack it once per call.  ``round_with`` makes two passes
 over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fixed lanes, vectorised, the same
 bits on any CPU), then one blocked pass (512 coordinates at a time) that averages the clipped records, draws or
 reads the noise and updates m, v, θ — the d = 10⁶ round of ``verify/bench.py``.  Threaded: ``round_parallel_with``
@@ -83,6 +85,29 @@ class AdamParams(NamedTuple):
     std_m: float  # the std of the gradient (m-part) noise, in gradient units
     std_v: float  # the std of IME's v-part noise
     floor: float  # the floor of the corrected v̂
+
+
+class RoundArrays(NamedTuple):
+    """The arrays one round reads and writes in place (one argument of the public rounds :func:`round_with`,
+    :func:`round_parallel_with`, :func:`round_parallel_row_major_with`, :func:`round_parallel_row_sweeps_with`,
+    :func:`round_parallel_blocked_with`; unpacked once per call into the jitted kernels' arguments).
+
+    Attributes
+    ----------
+    theta, m, v, vclean : numpy.ndarray
+        (d,) the state θ, m, v and the noiseless v, updated in place.
+    fac : numpy.ndarray
+        (B,) scratch for the records' clip factors.
+    gbar_out : numpy.ndarray
+        (d,) receives the clean clipped average (unscaled geometry).
+    """
+
+    theta: np.ndarray
+    m: np.ndarray
+    v: np.ndarray
+    vclean: np.ndarray
+    fac: np.ndarray
+    gbar_out: np.ndarray
 
 
 # ======================================================================================
@@ -503,51 +528,8 @@ def _clip_pass(grads, v, t, prm, fac, gbar_out, row_major):
 
 
 @njit(cache=True, nogil=True)
-def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major=False):
-    """One round on caller-owned state (theta, m, v, vclean updated in place); t = rounds done before.
-
-    ``prm`` holds the run's fixed settings (:class:`AdamParams`), ``bc_sub`` this round's bias-correction amount.
-    grads (B, d); zm, zv (d) unit noise (ignored, and drawn in-kernel, when ``draw``); fac (B) scratch
-    for clip factors; gbar_out (d) receives the clean clipped average (unscaled geometry).
-    Returns the number of coordinates whose corrected v̂ (before the floor) is negative.
-
-    Two orders of the same arithmetic (bit-identical results; every coordinate sums its records in order):
-    ``row_major=False`` takes each record's norm, then averages block by block over coordinates (the gradients
-    are read from memory twice); ``row_major=True`` takes the norms of records i and i + 1 and at once adds both
-    clipped rows into ``gbar_out`` in one sweep (record i first), while the rows are still in cache — the gradients
-    are read from memory once, if a row and ``gbar_out`` (2·d·8 bytes) fit in the last-level cache
-    (:func:`row_major_fits`).
-
-    Parameters
-    ----------
-    grads : numpy.ndarray
-        (B, d) per-record gradients.
-    theta, m, v, vclean : numpy.ndarray
-        (d,) state, updated in place.
-    t : int
-        Rounds done before this one.
-    prm : AdamParams
-        The run's settings.
-    bc_sub : float
-        This round's bias-correction amount.
-    zm, zv : numpy.ndarray
-        (d,) given unit noise (ignored when ``draw``).
-    rng : numpy.random.Generator
-        Draws the noise when ``draw``.
-    draw : bool
-        Draw the unit noise in the kernel.
-    fac : numpy.ndarray
-        (B,) scratch.
-    gbar_out : numpy.ndarray
-        (d,) receives the clean clipped average.
-    row_major : bool, optional
-        The order of the arithmetic, as above.
-
-    Returns
-    -------
-    int
-        The number of coordinates whose corrected v̂ (before the floor) is negative.
-    """
+def _round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major=False):
+    # the jitted kernel of :func:`round_with` (its docstring), the round's arrays unpacked
     variant = prm.variant
     if not draw:  # the given-noise path is step()'s (_round_given): one body for both
         return _round_given(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out, row_major)
@@ -573,6 +555,53 @@ def round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fa
         neg += _update_block(grads, fac, j0, avg, nbm, nbv, theta, m, v, vclean, t, prm, bc_sub, gbar_out,
                              row_major)
     return neg
+
+
+def round_with(grads, arrays, t, prm, bc_sub, zm, zv, rng, draw, row_major=False):
+    """One round on caller-owned state (theta, m, v, vclean updated in place); t = rounds done before.
+
+    ``prm`` holds the run's fixed settings (:class:`AdamParams`), ``bc_sub`` this round's bias-correction amount.
+    grads (B, d); zm, zv (d) unit noise (ignored, and drawn in-kernel, when ``draw``); ``arrays``
+    (:class:`RoundArrays`) holds the state, the (B) scratch for clip factors and the (d) clean clipped average
+    (unscaled geometry) the round writes.
+    Returns the number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Two orders of the same arithmetic (bit-identical results; every coordinate sums its records in order):
+    ``row_major=False`` takes each record's norm, then averages block by block over coordinates (the gradients
+    are read from memory twice); ``row_major=True`` takes the norms of records i and i + 1 and at once adds both
+    clipped rows into ``gbar_out`` in one sweep (record i first), while the rows are still in cache — the gradients
+    are read from memory once, if a row and ``gbar_out`` (2·d·8 bytes) fit in the last-level cache
+    (:func:`row_major_fits`).
+
+    Parameters
+    ----------
+    grads : numpy.ndarray
+        (B, d) per-record gradients.
+    arrays : RoundArrays
+        θ, m, v, v_clean ((d,) state, updated in place), ``fac`` ((B,) scratch) and ``gbar_out`` ((d,) receives
+        the clean clipped average).
+    t : int
+        Rounds done before this one.
+    prm : AdamParams
+        The run's settings.
+    bc_sub : float
+        This round's bias-correction amount.
+    zm, zv : numpy.ndarray
+        (d,) given unit noise (ignored when ``draw``).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    row_major : bool, optional
+        The order of the arithmetic, as above.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+    """
+    theta, m, v, vclean, fac, gbar_out = arrays
+    return _round_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out, row_major)
 
 
 @njit(cache=True, nogil=True)
@@ -692,7 +721,18 @@ def _blocked_update_pass(grads, fac, zm, zv, theta, m, v, vclean, t, prm, bc_sub
 
 
 @njit(cache=True, parallel=True)
-def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out, workers):
+def _round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out, workers):
+    # the jitted kernel of :func:`round_parallel_with` (its docstring), the round's arrays unpacked
+    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
+    B, d = grads.shape
+    stp = variant == 3 or variant == 5
+    c2p = 1.0 - beta2**t
+    for i in prange(B):
+        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+    return _blocked_update_pass(grads, fac, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, workers)
+
+
+def round_parallel_with(grads, arrays, t, prm, bc_sub, zm, zv, workers):
     """:func:`round_with` with given noise, both passes split over Numba's threads.
 
     Records in pass 1 (each thread takes whole rows), coordinate chunks in pass 2 (each thread a contiguous run
@@ -702,7 +742,7 @@ def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac,
 
     Parameters
     ----------
-    grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out :
+    grads, arrays, t, prm, bc_sub, zm, zv :
         As :func:`round_with`.
     workers : int
         The number of runs of chunks in pass 2, one per thread (e.g. ``threads`` of :func:`with_threads`); values
@@ -713,13 +753,8 @@ def round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac,
     int
         The number of coordinates whose corrected v̂ (before the floor) is negative.
     """
-    variant, opt, beta2, xi, clip = prm.variant, prm.opt, prm.beta2, prm.xi, prm.clip
-    B, d = grads.shape
-    stp = variant == 3 or variant == 5
-    c2p = 1.0 - beta2**t
-    for i in prange(B):
-        fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-    return _blocked_update_pass(grads, fac, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, workers)
+    theta, m, v, vclean, fac, gbar_out = arrays
+    return _round_parallel_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, fac, gbar_out, workers)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -790,57 +825,9 @@ def _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share):
 
 
 @njit(cache=True, parallel=True)
-def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
-                                  workers, drawer_share=DRAWER_SHARE):
-    """:func:`round_with` in row-major order, split over Numba's threads by coordinates, with no barrier per record.
-
-    Each of ``workers`` parallel iterations (one per thread) owns a contiguous run of coordinates (whole chunks of
-    2¹⁴, ``_ROW_CHUNK``).  The records go in pairs, as in ``round_with``'s row-major order: every thread takes the
-    whole norms of records i and i + 1 itself, exactly as ``round_with`` takes them, then adds both clipped records'
-    parts in its own run into ``gbar_out`` in one sweep (record i first; half the sweeps over the average of one
-    sweep per record).  The threads read each row at about the same time, so it comes from memory once and the
-    second reader finds it in cache; no thread waits for another until the average is complete.  The fused update
-    of m, v, θ then runs chunk by chunk: with given noise (and no scale-then-privatize norm at t > 0, which reads
-    the v that the update overwrites), each thread updates its own chunks right after its last sweep adds the last
-    records into them (no barrier, no second pass over ``gbar_out``); otherwise in a second parallel loop over the
-    chunks.  Every number is computed as in ``round_with`` (each norm summed as there, each coordinate summing its
-    records in order), so the result is bit-identical to ``round_with`` for any thread count, split or
-    ``drawer_share``.  The norms are taken once per thread: B·d multiply-adds per thread, in exchange for no
-    synchronisation between records.
-
-    With ``draw`` the kernel draws the unit noise from ``rng`` into ``zm`` (and ``zv`` for IME) in the order
-    ``round_with(..., draw=True)`` draws it (per 512-coordinate block, m part then v part), on one thread, a slice
-    after each pair of records; that thread owns the smaller share ``drawer_share`` (of a 2-thread split) of the
-    coordinates so that it keeps pace with the others.  Without ``draw``, ``zm``/``zv`` are the given noise.
-
-    Parameters
-    ----------
-    grads, theta, m, v, vclean, t, prm, bc_sub, fac, gbar_out :
-        As :func:`round_with`.
-    zm, zv : numpy.ndarray
-        (d,) the given unit noise, or with ``draw`` receive the drawn noise (then, for IME, arrays that do not
-        overlap; the same array is refused).
-    rng : numpy.random.Generator
-        Draws the noise when ``draw``.
-    draw : bool
-        Draw the unit noise in the kernel.
-    workers : int
-        The number of runs of coordinates, one per thread (Numba's thread count, e.g. ``threads`` of
-        :func:`with_threads`); at least 1.  It changes the speed only, never the numbers.
-    drawer_share : float, optional
-        With ``draw``, the drawing thread's share of the chunks in a 2-thread split (default
-        :data:`DRAWER_SHARE`); it changes the speed only, never the numbers.
-
-    Returns
-    -------
-    int
-        The number of coordinates whose corrected v̂ (before the floor) is negative.
-
-    Raises
-    ------
-    ValueError
-        ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
-    """
+def _round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                   workers, drawer_share=DRAWER_SHARE):
+    # the jitted kernel of :func:`round_parallel_row_major_with` (its docstring), the round's arrays unpacked
     opt, xi, clip = prm.opt, prm.xi, prm.clip
     B, d, stp, ime, c2p, nb = _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share)
     nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
@@ -891,39 +878,33 @@ def round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm
     return negs.sum()
 
 
-@njit(cache=True, parallel=True)
-def round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
-                                   workers, drawer_share=DRAWER_SHARE):
-    """:func:`round_with` in row-major order, split over Numba's threads by coordinates, one parallel sweep per record.
+def round_parallel_row_major_with(grads, arrays, t, prm, bc_sub, zm, zv, rng, draw, workers,
+                                  drawer_share=DRAWER_SHARE):
+    """:func:`round_with` in row-major order, split over Numba's threads by coordinates, with no barrier per record.
 
-    Where :func:`round_parallel_row_major_with` has every thread take every norm (bit-identical, no barrier between
-    records), this round splits each norm over the threads too and pays a barrier per record instead.
+    Each of ``workers`` parallel iterations (one per thread) owns a contiguous run of coordinates (whole chunks of
+    2¹⁴, ``_ROW_CHUNK``).  The records go in pairs, as in ``round_with``'s row-major order: every thread takes the
+    whole norms of records i and i + 1 itself, exactly as ``round_with`` takes them, then adds both clipped records'
+    parts in its own run into ``gbar_out`` in one sweep (record i first; half the sweeps over the average of one
+    sweep per record).  The threads read each row at about the same time, so it comes from memory once and the
+    second reader finds it in cache; no thread waits for another until the average is complete.  The fused update
+    of m, v, θ then runs chunk by chunk: with given noise (and no scale-then-privatize norm at t > 0, which reads
+    the v that the update overwrites), each thread updates its own chunks right after its last sweep adds the last
+    records into them (no barrier, no second pass over ``gbar_out``); otherwise in a second parallel loop over the
+    chunks.  Every number is computed as in ``round_with`` (each norm summed as there, each coordinate summing its
+    records in order), so the result is bit-identical to ``round_with`` for any thread count, split or
+    ``drawer_share``.  The norms are taken once per thread: B·d multiply-adds per thread, in exchange for no
+    synchronisation between records.
 
-    The coordinates are cut into fixed chunks of 2¹⁴ (``_ROW_CHUNK``); each of ``workers`` parallel iterations
-    (one per thread) owns a contiguous run of chunks.  Record i's squared norm is summed chunk by chunk (each
-    chunk as ``round_with`` sums a row), the chunk sums added in chunk order, and its clip factor formed; in the
-    same parallel sweep each thread adds record i − 1's clipped chunks into ``gbar_out`` (that part of the row was
-    read in the previous sweep and is still in the last-level cache) and takes its chunk sums of record i.  So the
-    B×d gradients are read from memory once, by all threads, in B + 1 parallel sweeps per round (the last one adds
-    the last record and runs the fused update of m, v, θ on each chunk while its average is in cache).
-
-    With ``draw`` the kernel draws the unit noise from ``rng`` into ``zm`` (and ``zv`` for IME), in the order
-    ``round_with(..., draw=True)`` draws it (per 512-coordinate block, m part then v part), spread over the first
-    B sweeps on one thread, which takes the smaller share ``drawer_share`` (of a 2-thread split) of the chunks so
-    that the draws overlap the other threads' memory traffic.  Without ``draw``, ``zm``/``zv`` are the given noise.
-
-    Agreement with :func:`round_with`: each coordinate sums its records in order, exactly as there, and the noise
-    is the same numbers, so the only difference is the order of each norm's sum (chunk sums added, instead of one
-    sum over the row).  The clip factors therefore agree to rounding (relative difference at most about γ_n,
-    γ_n = n·u/(1 − n·u), n the longest chain of additions in either sum, u = 2⁻⁵³), and everything is
-    bit-identical when a row has at most one chunk, when clipping is inactive (every factor 1/B), or when every
-    partial sum is exact.  The chunking does not depend on the thread count or ``drawer_share``, so the result is
-    the same bits for any number of threads.
+    With ``draw`` the kernel draws the unit noise from ``rng`` into ``zm`` (and ``zv`` for IME) in the order
+    ``round_with(..., draw=True)`` draws it (per 512-coordinate block, m part then v part), on one thread, a slice
+    after each pair of records; that thread owns the smaller share ``drawer_share`` (of a 2-thread split) of the
+    coordinates so that it keeps pace with the others.  Without ``draw``, ``zm``/``zv`` are the given noise.
 
     Parameters
     ----------
-    grads, theta, m, v, vclean, t, prm, bc_sub, fac, gbar_out :
-        As :func:`round_with` (``grads`` C-contiguous).
+    grads, arrays, t, prm, bc_sub :
+        As :func:`round_with`.
     zm, zv : numpy.ndarray
         (d,) the given unit noise, or with ``draw`` receive the drawn noise (then, for IME, arrays that do not
         overlap; the same array is refused).
@@ -932,7 +913,7 @@ def round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, z
     draw : bool
         Draw the unit noise in the kernel.
     workers : int
-        The number of contiguous runs of chunks, one per thread (Numba's thread count, e.g. ``threads`` of
+        The number of runs of coordinates, one per thread (Numba's thread count, e.g. ``threads`` of
         :func:`with_threads`); at least 1.  It changes the speed only, never the numbers.
     drawer_share : float, optional
         With ``draw``, the drawing thread's share of the chunks in a 2-thread split (default
@@ -948,6 +929,15 @@ def round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, z
     ValueError
         ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
     """
+    theta, m, v, vclean, fac, gbar_out = arrays
+    return _round_parallel_row_major_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                          workers, drawer_share)
+
+
+@njit(cache=True, parallel=True)
+def _round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                    workers, drawer_share=DRAWER_SHARE):
+    # the jitted kernel of :func:`round_parallel_row_sweeps_with` (its docstring), the round's arrays unpacked
     opt, xi, clip = prm.opt, prm.xi, prm.clip
     B, d, stp, ime, c2p, nb = _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share)
     nch = (d + _ROW_CHUNK - 1) // _ROW_CHUNK
@@ -998,9 +988,90 @@ def round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, z
     return negs.sum()
 
 
+def round_parallel_row_sweeps_with(grads, arrays, t, prm, bc_sub, zm, zv, rng, draw, workers,
+                                   drawer_share=DRAWER_SHARE):
+    """:func:`round_with` in row-major order, split over Numba's threads by coordinates, one parallel sweep per record.
+
+    Where :func:`round_parallel_row_major_with` has every thread take every norm (bit-identical, no barrier between
+    records), this round splits each norm over the threads too and pays a barrier per record instead.
+
+    The coordinates are cut into fixed chunks of 2¹⁴ (``_ROW_CHUNK``); each of ``workers`` parallel iterations
+    (one per thread) owns a contiguous run of chunks.  Record i's squared norm is summed chunk by chunk (each
+    chunk as ``round_with`` sums a row), the chunk sums added in chunk order, and its clip factor formed; in the
+    same parallel sweep each thread adds record i − 1's clipped chunks into ``gbar_out`` (that part of the row was
+    read in the previous sweep and is still in the last-level cache) and takes its chunk sums of record i.  So the
+    B×d gradients are read from memory once, by all threads, in B + 1 parallel sweeps per round (the last one adds
+    the last record and runs the fused update of m, v, θ on each chunk while its average is in cache).
+
+    With ``draw`` the kernel draws the unit noise from ``rng`` into ``zm`` (and ``zv`` for IME), in the order
+    ``round_with(..., draw=True)`` draws it (per 512-coordinate block, m part then v part), spread over the first
+    B sweeps on one thread, which takes the smaller share ``drawer_share`` (of a 2-thread split) of the chunks so
+    that the draws overlap the other threads' memory traffic.  Without ``draw``, ``zm``/``zv`` are the given noise.
+
+    Agreement with :func:`round_with`: each coordinate sums its records in order, exactly as there, and the noise
+    is the same numbers, so the only difference is the order of each norm's sum (chunk sums added, instead of one
+    sum over the row).  The clip factors therefore agree to rounding (relative difference at most about γ_n,
+    γ_n = n·u/(1 − n·u), n the longest chain of additions in either sum, u = 2⁻⁵³), and everything is
+    bit-identical when a row has at most one chunk, when clipping is inactive (every factor 1/B), or when every
+    partial sum is exact.  The chunking does not depend on the thread count or ``drawer_share``, so the result is
+    the same bits for any number of threads.
+
+    Parameters
+    ----------
+    grads, arrays, t, prm, bc_sub :
+        As :func:`round_with` (``grads`` C-contiguous).
+    zm, zv : numpy.ndarray
+        (d,) the given unit noise, or with ``draw`` receive the drawn noise (then, for IME, arrays that do not
+        overlap; the same array is refused).
+    rng : numpy.random.Generator
+        Draws the noise when ``draw``.
+    draw : bool
+        Draw the unit noise in the kernel.
+    workers : int
+        The number of contiguous runs of chunks, one per thread (Numba's thread count, e.g. ``threads`` of
+        :func:`with_threads`); at least 1.  It changes the speed only, never the numbers.
+    drawer_share : float, optional
+        With ``draw``, the drawing thread's share of the chunks in a 2-thread split (default
+        :data:`DRAWER_SHARE`); it changes the speed only, never the numbers.
+
+    Returns
+    -------
+    int
+        The number of coordinates whose corrected v̂ (before the floor) is negative.
+
+    Raises
+    ------
+    ValueError
+        ``draw`` for IME with ``zm`` and ``zv`` the same array, ``workers`` < 1 or ``drawer_share`` not in [0, 1].
+    """
+    theta, m, v, vclean, fac, gbar_out = arrays
+    return _round_parallel_row_sweeps_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                           workers, drawer_share)
+
+
 @njit(cache=True, parallel=True)
-def round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
-                                workers, drawer_share=DRAWER_SHARE):
+def _round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                 workers, drawer_share=DRAWER_SHARE):
+    # the jitted kernel of :func:`round_parallel_blocked_with` (its docstring), the round's arrays unpacked
+    opt, xi, clip = prm.opt, prm.xi, prm.clip
+    B, d, stp, ime, c2p, nb = _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share)
+    nw = max(1, min(workers, B))
+    rows = _worker_chunks(B, nw, draw, drawer_share)
+    for w in prange(nw):
+        r0, r1 = rows[w], rows[w + 1]
+        drawer = draw and w == 0
+        for i in range(r0, r1):
+            fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
+            if drawer:
+                k = i - r0
+                _draw_blocks(rng, zm, zv, k * nb // (r1 - r0), (k + 1) * nb // (r1 - r0), d, ime)
+        if drawer and r1 == r0:
+            _draw_blocks(rng, zm, zv, 0, nb, d, ime)
+    return _blocked_update_pass(grads, fac, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, workers)
+
+
+def round_parallel_blocked_with(grads, arrays, t, prm, bc_sub, zm, zv, rng, draw, workers,
+                                drawer_share=DRAWER_SHARE):
     """:func:`round_with` in its two-pass order, split over Numba's threads, with the noise drawn during pass 1.
 
     Pass 1 takes the records' norms, each of ``workers`` parallel iterations a contiguous run of whole rows (summed
@@ -1018,7 +1089,7 @@ def round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, 
 
     Parameters
     ----------
-    grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out :
+    grads, arrays, t, prm, bc_sub, zm, zv, rng, draw :
         As :func:`round_parallel_row_major_with`.
     workers : int
         The number of runs of rows (pass 1) and of chunks (pass 2), one per thread; at least 1.  It changes the
@@ -1037,21 +1108,9 @@ def round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, 
     ValueError
         As :func:`round_parallel_row_major_with`.
     """
-    opt, xi, clip = prm.opt, prm.xi, prm.clip
-    B, d, stp, ime, c2p, nb = _threaded_start(grads, prm, t, zm, zv, draw, workers, drawer_share)
-    nw = max(1, min(workers, B))
-    rows = _worker_chunks(B, nw, draw, drawer_share)
-    for w in prange(nw):
-        r0, r1 = rows[w], rows[w + 1]
-        drawer = draw and w == 0
-        for i in range(r0, r1):
-            fac[i] = _record_factor(grads[i], v, t, stp, opt, c2p, xi, clip, B)
-            if drawer:
-                k = i - r0
-                _draw_blocks(rng, zm, zv, k * nb // (r1 - r0), (k + 1) * nb // (r1 - r0), d, ime)
-        if drawer and r1 == r0:
-            _draw_blocks(rng, zm, zv, 0, nb, d, ime)
-    return _blocked_update_pass(grads, fac, zm, zv, theta, m, v, vclean, t, prm, bc_sub, gbar_out, workers)
+    theta, m, v, vclean, fac, gbar_out = arrays
+    return _round_parallel_blocked_with(grads, theta, m, v, vclean, t, prm, bc_sub, zm, zv, rng, draw, fac, gbar_out,
+                                        workers, drawer_share)
 
 
 @njit(cache=True, nogil=True)
@@ -1073,7 +1132,7 @@ def _logistic_1d_loop(x, y, theta0, prm, bc, zm, zv, rng):
         grads[0, 0] = -y[t] * x[t] / (1.0 + math.exp(min(700.0, y[t] * theta[0] * x[t])))
         nm[0] = zm[t]
         nv[0] = zv[t]
-        round_with(grads, theta, m, v, vc, t, prm, bc[t], nm, nv, rng, False, fac, gb)
+        _round_with(grads, theta, m, v, vc, t, prm, bc[t], nm, nv, rng, False, fac, gb)
     return theta[0]
 
 
@@ -1366,7 +1425,7 @@ def step(cfg: RoundConfig, state: State, grads: np.ndarray, zm: np.ndarray, zv: 
         if threads == 1:
             neg = _round_given(*args, fac, gb, row_major_fits(d))
         else:
-            neg = with_threads(threads, round_parallel_with, *args, fac, gb, threads)
+            neg = with_threads(threads, _round_parallel_with, *args, fac, gb, threads)
     except ZeroDivisionError:  # v̂ overflowed to inf, so a scale 1/(√v̂ + ξ) became 0 and the round divided by it
         raise V.InvalidParameter("grads, cfg", "small enough that the round stays within float64 range (its second "
                                  "moment overflowed; scale the gradients, sigma or clip_norm down)") from None
@@ -1406,8 +1465,26 @@ def with_threads(threads: int, fn, *args):
         numba.set_num_threads(before)
 
 
+class StreamStart(NamedTuple):
+    """Where :func:`run_stream`'s trials start: θ₀, v₀ and the round count (default: θ = v = 0 at round 0).
+
+    Attributes
+    ----------
+    theta0 : array_like or None
+        (d,) the starting point (None: 0).
+    v0 : array_like or None
+        (d,) the starting second moment, entries ≥ 0 (None: 0).
+    t0 : int
+        The rounds counted as done before the first (a large t0 makes Adam's bias corrections ≈ 1).
+    """
+
+    theta0: np.ndarray | None = None
+    v0: np.ndarray | None = None
+    t0: int = 0
+
+
 def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 1, seed: int = 0,
-               strat_kind: str = "identity", bands: int = 4, theta0=None, v0=None, t0: int = 0,
+               strat_kind: str = "identity", bands: int = 4, start: StreamStart | None = None,
                record_v: bool = False, threads: int = 1) -> dict:
     """Run ``rounds`` rounds for ``trials`` seeded trials.
 
@@ -1415,8 +1492,8 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     trial's data stream ``rng``; a separate stream draws the privacy noise).  Returns
     {"theta": (trials, d), "v": (trials, d), "vhat": (trials, d) final bias-corrected v̂,
     "neg_frac": (trials, rounds) fraction of negative corrected v̂, "gbar_norm": (trials, rounds) ‖ḡ_t‖,
-    and with ``record_v`` "v_hist": (trials, rounds, d) v after each round}.  ``v0``/``t0`` start from a
-    given second moment and round count (e.g. a large t0 makes Adam's bias corrections ≈ 1).
+    and with ``record_v`` "v_hist": (trials, rounds, d) v after each round}.  ``start`` (:class:`StreamStart`)
+    starts from a given θ₀, second moment v₀ and round count t0 (e.g. a large t0 makes Adam's bias corrections ≈ 1).
     ``threads`` > 1 runs each round on that many Numba threads (same numbers as ``threads=1``).
 
     Limits: ``d``, ``rounds``, ``trials``, ``t0`` ≤ 10⁹; the outputs ((trials, d), (trials, rounds) and with
@@ -1436,8 +1513,8 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
         The DP-MF correlation strategy (``"identity"``: independent noise).
     bands : int, optional
         The number of bands of a banded strategy.
-    theta0, v0 : array, optional
-    t0 : int, optional
+    start : StreamStart, optional
+        θ₀, v₀ and t0 (default: zeros at round 0); their errors name ``theta0``, ``v0``, ``t0``.
     record_v : bool, optional
     threads : int, optional
         As above.
@@ -1455,6 +1532,11 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     if not isinstance(cfg, RoundConfig):
         raise V.InvalidParameter("cfg", "a kernels.dp_adam.RoundConfig", type(cfg).__name__)
     cfg = cfg.validated()
+    if start is None:
+        start = StreamStart()
+    elif not isinstance(start, StreamStart):
+        raise V.InvalidParameter("start", "a kernels.dp_adam.StreamStart", type(start).__name__)
+    theta0, v0, t0 = start
     if not callable(grad_fn):
         raise V.InvalidParameter("grad_fn", "a function (t, theta, rng) -> (B, d) gradients", type(grad_fn).__name__)
     d = V.count("d", d)

@@ -9,6 +9,7 @@ d = 10⁶ benchmark.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -155,10 +156,35 @@ def precondition(mh: np.ndarray, vh: np.ndarray, xi: float, floor: float) -> np.
 # --------------------------------------------------------------------------------------
 # one round of every variant
 # --------------------------------------------------------------------------------------
+class ReferenceSettings(NamedTuple):
+    """The optimizer settings of a reference round that stay fixed over a run (one argument of
+    :func:`reference_round` and :func:`benchmark_round_reference`).
+
+    Attributes
+    ----------
+    lr : float
+        The learning rate.
+    beta1, beta2 : float
+        The moment rates.
+    xi : float
+        The stabiliser ξ.
+    clip_norm : float
+        The clipping threshold C.
+    floor : float
+        The floor on v̂ under the square root (default 0).
+    """
+
+    lr: float
+    beta1: float
+    beta2: float
+    xi: float
+    clip_norm: float
+    floor: float = 0.0
+
+
 def reference_round(variant: str, optimizer: str, theta: np.ndarray, state: AdamState, grads: np.ndarray,
-                    zm: np.ndarray, zv: np.ndarray, *, lr: float, beta1: float, beta2: float, xi: float,
-                    clip_norm: float, std_m: float, std_v: float, bc_sub: float = 0.0,
-                    floor: float = 0.0) -> tuple[np.ndarray, int]:
+                    zm: np.ndarray, zv: np.ndarray, settings: ReferenceSettings, *, std_m: float, std_v: float,
+                    bc_sub: float = 0.0) -> tuple[np.ndarray, int]:
     """θ after one round and the number of negative corrected v̂ coordinates.
 
     The variants of :mod:`kernels.dp_adam` (its module docstring gives the algorithm of each): the average of
@@ -182,20 +208,12 @@ def reference_round(variant: str, optimizer: str, theta: np.ndarray, state: Adam
         The round's per-record gradients.
     zm, zv : ndarray of float, shape (d,)
         The round's unit noise for the gradient and (IME only) for the squared gradient.
-    lr : float
-        The learning rate.
-    beta1, beta2 : float
-        The moment rates.
-    xi : float
-        The stabiliser ξ.
-    clip_norm : float
-        The clipping threshold C.
+    settings : ReferenceSettings
+        The learning rate, moment rates, ξ, clipping threshold and floor.
     std_m, std_v : float
         The noise standard deviations of the two parts.
     bc_sub : float, optional
         The bias subtracted from v̂ by ``bias_correction`` (default 0).
-    floor : float, optional
-        The floor on v̂ under the square root (default 0).
 
     Returns
     -------
@@ -204,6 +222,7 @@ def reference_round(variant: str, optimizer: str, theta: np.ndarray, state: Adam
     negative : int
         The number of coordinates with v̂ < 0 (after ``bc_sub``; 0 for ``sgd_momentum``).
     """
+    lr, beta1, beta2, xi, clip_norm, floor = settings
     if variant in ("scale_then_privatize", "noiseless_stp"):
         if state.count == 0:
             s = np.ones(theta.size)
@@ -290,7 +309,7 @@ def constant_signal_vhat_reference(signal: np.ndarray, noise: np.ndarray, beta2:
     return s2
 
 
-def benchmark_round_reference(grads, theta, m, v, t, zm, *, lr, beta1, beta2, xi, clip_norm, std, bias, floor):
+def benchmark_round_reference(grads, theta, m, v, t, zm, settings: ReferenceSettings, *, std, bias):
     """The bias-corrected DP-Adam round written as plain NumPy (the benchmark baseline); returns new θ, m, v.
 
     g̃ = ḡ + std·zm, Adam moments from g̃, v̂ = v/(1 − β₂^{t+1}) − bias, θ ← θ − lr·m̂/(√max(v̂, floor) + ξ).
@@ -305,26 +324,19 @@ def benchmark_round_reference(grads, theta, m, v, t, zm, *, lr, beta1, beta2, xi
         Rounds already taken (0-based; the bias corrections use t + 1).
     zm : ndarray of float, shape (d,)
         The round's unit noise.
-    lr : float
-        The learning rate.
-    beta1, beta2 : float
-        The moment rates.
-    xi : float
-        The stabiliser ξ.
-    clip_norm : float
-        The clipping threshold C.
+    settings : ReferenceSettings
+        The learning rate, moment rates, ξ, clipping threshold and floor.
     std : float
         The noise standard deviation.
     bias : float
         The bias subtracted from v̂ (0 for plain DP-Adam).
-    floor : float
-        The floor on v̂ under the square root.
 
     Returns
     -------
     theta, m, v : ndarray of float64, shape (d,)
         The iterate and the moments after the round.
     """
+    lr, beta1, beta2, xi, clip_norm, floor = settings
     gbar = clip_average(grads, clip_norm)
     g = gbar + std * zm
     m = beta1 * m + (1 - beta1) * g

@@ -178,37 +178,39 @@ def _dp_adam_round_benchmark(quick: bool) -> dict:
     zdummy = np.empty(d)
     prm = kd.AdamParams(2, 0, lr, b1, b2, xi, C, std, 0.0, floor)  # variant 2, Adam; std_v = 0
 
+    arrays = kd.RoundArrays(th, m, v, vc, fac, gb)
+
     def kernel_inkernel(row_major=False):
-        kd.round_with(grads, th, m, v, vc, 10, prm, bias, zdummy, zdummy, krng, True, fac, gb, row_major)
+        kd.round_with(grads, arrays, 10, prm, bias, zdummy, zdummy, krng, True, row_major)
 
     nrng = np.random.default_rng(2)
 
     def kernel_predrawn(row_major=False):
         z = nrng.standard_normal(d)
-        kd.round_with(grads, th, m, v, vc, 10, prm, bias, z, z, krng, False, fac, gb, row_major)
+        kd.round_with(grads, arrays, 10, prm, bias, z, z, krng, False, row_major)
 
     def kernel_threaded():
         z = nrng.standard_normal(d)
-        kd.with_threads(threads, kd.round_parallel_with, grads, th, m, v, vc, 10, prm, bias, z, z, fac, gb, threads)
+        kd.with_threads(threads, kd.round_parallel_with, grads, arrays, 10, prm, bias, z, z, threads)
 
     def kernel_threaded_row_major():
         z = nrng.standard_normal(d)
-        kd.with_threads(threads, kd.round_parallel_row_major_with, grads, th, m, v, vc, 10, prm, bias, z, z, krng,
-                        False, fac, gb, threads)
+        kd.with_threads(threads, kd.round_parallel_row_major_with, grads, arrays, 10, prm, bias, z, z, krng, False,
+                        threads)
 
     zbuf_m = np.empty(d)
 
     def kernel_threaded_row_major_inkernel(fn=kd.round_parallel_row_major_with):
-        kd.with_threads(threads, fn, grads, th, m, v, vc, 10, prm, bias, zbuf_m, zbuf_m, krng, True, fac, gb, threads)
+        kd.with_threads(threads, fn, grads, arrays, 10, prm, bias, zbuf_m, zbuf_m, krng, True, threads)
 
     rth, rm, rv, _ = state()
     rrng = np.random.default_rng(3)
+    ref = R.ReferenceSettings(lr=lr, beta1=b1, beta2=b2, xi=xi, clip_norm=C, floor=floor)
 
     def reference():
         nonlocal rth, rm, rv
         z = rrng.standard_normal(d)
-        rth, rm, rv = R.benchmark_round_reference(grads, rth, rm, rv, 10, z, lr=lr, beta1=b1, beta2=b2, xi=xi,
-                                                  clip_norm=C, std=std, bias=bias, floor=floor)
+        rth, rm, rv = R.benchmark_round_reference(grads, rth, rm, rv, 10, z, ref, std=std, bias=bias)
 
     paths = {"in-kernel": kernel_inkernel, "pre-drawn": kernel_predrawn}
     if kd.row_major_fits(d):  # a row and the average fit in the last-level cache: the gradients are read once

@@ -593,8 +593,8 @@ DPA_VARIANTS = {"dp_adam_post_processing": dict(variant="post_processing"),
                 "dp_adam_ime": dict(variant="ime", floor=1.0),  # §5.1's IME preconditioner √max(v̂, C²)
                 "dp_adam_bias_correction": dict(variant="bias_correction", floor=1.0),  # the same floor as IME
                 "dp_adam_scale_then_privatize": dict(variant="scale_then_privatize")}
-#: default learning rates: the best mean final test loss over §5.1's grid (verify.papers.dp_adam_design.S51_LRS) at
-#: the default (ε, δ), 10 trials, seed 0 (tuned once)
+#: default learning rates: the best mean final test loss over §5.1's grid
+#: (verify.papers.dp_adam_design.experiments.S51_LRS) at the default (ε, δ), 10 trials, seed 0 (tuned once)
 DPA_LR = {"dp_adam_post_processing": 0.3, "dp_adam_ime": 0.1, "dp_adam_bias_correction": 0.1,
           "dp_adam_scale_then_privatize": 0.01}
 

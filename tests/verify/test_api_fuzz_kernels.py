@@ -286,7 +286,10 @@ def test_run_stream(cfg_kw, kw):
     kw = dict(kw)
     cfg = kw.pop("cfg", None) if "cfg" in kw else kd.RoundConfig(**cfg_kw)
     kw["grad_fn"] = _grad_fns().get(kw["grad_fn"], kw["grad_fn"])
-    check(kd.run_stream, dict(cfg=cfg, **kw), parameter_names(kd.run_stream, CFG_FIELDS))
+    start = {k: kw.pop(k) for k in kd.StreamStart._fields if k in kw}  # θ₀, v₀, t0 travel in one record
+    if start:
+        kw["start"] = kd.StreamStart(**start)
+    check(kd.run_stream, dict(cfg=cfg, **kw), parameter_names(kd.run_stream, CFG_FIELDS | set(kd.StreamStart._fields)))
 
 
 @settings(max_examples=examples(50))

@@ -14,7 +14,7 @@ from scipy.stats import norm
 from kernels import dp_adam as kd
 from theory import dp_adam_design as td
 from theory import numeric
-from verify.papers import dp_adam_design as vd
+from verify.papers.dp_adam_design import negative_estimates, survey
 from verify.stats import clopper_pearson
 
 
@@ -50,14 +50,14 @@ records = st.integers(1, 6).flatmap(lambda B: st.integers(1, 5).flatmap(lambda d
 def test_squares_sensitivity_never_exceeds_the_bound(x):
     B = x.shape[0]
     bound = (2 * B - 1) / B**2
-    actual = vd.squares_sensitivity(x, 1.0)
+    actual = survey.squares_sensitivity(x, 1.0)
     target(actual / bound)
     assert actual <= bound * (1 + 8 * (x.size + 8) * 2.2e-16)
 
 
 def test_tightness_pins():
-    assert vd.squares_sensitivity(np.tile([1.0, 0.0], (5, 1)), 1.0) == pytest.approx(9 / 25, rel=1e-14)
-    dense = vd.squares_sensitivity(np.array([[1 / math.sqrt(2), 1 / math.sqrt(2)]]), 1.0)
+    assert survey.squares_sensitivity(np.tile([1.0, 0.0], (5, 1)), 1.0) == pytest.approx(9 / 25, rel=1e-14)
+    dense = survey.squares_sensitivity(np.array([[1 / math.sqrt(2), 1 / math.sqrt(2)]]), 1.0)
     assert dense == pytest.approx(1 / math.sqrt(2)) and dense < 1.0  # all records equal, ratio 1/√2
 
 
@@ -97,7 +97,7 @@ def test_dpmf_variance_is_at_least_the_single_term_bound(tail, b2, t):
     if not np.all(np.isfinite(cinv)) or np.max(np.abs(cinv)) > 1e8:
         return
     sens = float(np.max(np.sqrt(np.cumsum(c[::-1] ** 2)[::-1])))
-    f = vd._dpmf_var_factor(cinv, sens, b2, t)
+    f = negative_estimates._dpmf_var_factor(cinv, sens, b2, t)
     lower = float(numeric(td.dpmf_variance_lower())(beta2=b2, t=t, tau=1.0))
     target(-(f / lower))
     assert f >= lower * (1 - 1e-9 * (1 + np.max(np.abs(cinv))))
