@@ -732,8 +732,9 @@ def _run_adadps(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, s
     method = ADADPS_METHODS[spec.name]
     s = ADADPS_SETTINGS
     out = ka.run_central(prob, method, lr=lr, clip=clip, sigma=z, batch_size=b, steps=T, sampling=s["sampling"],
-                         side_info=paper["side_info"], beta1=s["beta1"], beta2=s["beta2"], eps_a=s["eps_a"],
-                         trials=trials, seed=seed, n_log=N_POINTS)
+                         side_info=paper["side_info"], trials=trials, seed=seed,
+                         options=ka.CentralOptions(beta1=s["beta1"], beta2=s["beta2"], eps_a=s["eps_a"],
+                                                   n_log=N_POINTS))
     privacy = privacy_record(z, epsilon_at(z), delta, "dp-accounting RDP (an upper bound)", {
         "sampling": "poisson", "sampling_rate": q, "steps": T, "noise": "σ·C on the sum of clipped records",
         "adjacency": "add/remove-one"})

@@ -116,7 +116,7 @@ def _problem(n=30, d=5, seed=0):
 def _central_noise(method, sampling, sigma_kernel, sigma_told, clip=0.5, b=6, lr=0.1, trials=3000):
     prob = _problem()
     kw = dict(lr=lr, clip=clip, batch_size=b, steps=1, sampling=sampling, side_info="paper", trials=trials, seed=7,
-              n_log=2)
+              options=ka.CentralOptions(n_log=2))
     noisy = ka.run_central(prob, method, sigma=sigma_kernel, **kw)["w"]
     quiet = ka.run_central(prob, method, sigma=0.0, **kw)["w"]
     return (quiet - noisy) / lr / (sigma_told * clip / b)  # (trials, d), N(0, 1) per entry if as told
@@ -146,7 +146,7 @@ def _fed_noise(sigma_kernel, sigma_told, clip=0.3, b=4, server_lr=0.5, trials=30
                          {"frequency": np.array([1.0, 0.3, 0.05, 0.6])}, {},
                          user_ptr=np.arange(0, 3 * U + 1, 3, dtype=np.int64))
     kw = dict(local_lr=0.2, clip=clip, users_per_round=b, rounds=1, local_steps=2, local_batch=2,
-              server_lr=server_lr, sampling="poisson", trials=trials, seed=3, n_log=2)
+              options=ka.FederatedOptions(server_lr=server_lr, sampling="poisson", n_log=2), trials=trials, seed=3)
     noisy = ka.run_federated(prob, sigma=sigma_kernel, **kw)["w"]
     quiet = ka.run_federated(prob, sigma=0.0, **kw)["w"]
     return (noisy - quiet) / server_lr / (sigma_told * clip / b)

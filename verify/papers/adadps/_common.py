@@ -91,10 +91,10 @@ def _central_task(problem: str, problem_kw: dict, method: str, lr: float, clip: 
     w0 = None
     if w0_std > 0:
         w0 = w0_std * np.random.default_rng(child_seed(seed, "adadps.section4.1", "w0")).standard_normal(prob.d)
+    options = ka.CentralOptions(beta2=beta2, eps_a=eps_a, lr_decay=lr_decay, harmonic_beta2=harmonic_beta2,
+                                noise_clip=noise_clip, w0=w0, n_log=n_log)
     out = ka.run_central(prob, method, lr=lr, clip=clip, sigma=sigma, batch_size=batch_size, steps=steps,
-                         sampling=sampling, side_info=side_info, beta2=beta2, eps_a=eps_a, lr_decay=lr_decay,
-                         harmonic_beta2=harmonic_beta2, noise_clip=noise_clip, w0=w0, trials=trials, seed=seed,
-                         n_log=n_log)
+                         sampling=sampling, side_info=side_info, options=options, trials=trials, seed=seed)
     loss = np.where(np.isfinite(out["loss"]), out["loss"], np.inf)
     res = {"steps": out["steps"], "loss": loss, "final_loss": loss[:, -1], "clip_fraction": out["clip_fraction"]}
     if prob.test_features is not None:
@@ -111,7 +111,7 @@ def _fed_task(problem_kw: dict, side_info: str, local_lr: float, clip: float, si
     prob = make_problem("zipf_bow_logistic", problem_kw)
     out = ka.run_federated(prob, local_lr=local_lr, clip=clip, sigma=sigma, users_per_round=users_per_round,
                            rounds=rounds, local_steps=local_steps, local_batch=local_batch, side_info=side_info,
-                           trials=trials, seed=seed, n_log=n_log)
+                           options=ka.FederatedOptions(n_log=n_log), trials=trials, seed=seed)
     (Xv, yv), (Xt, yt) = _split_eval(prob)
     W = np.where(np.isfinite(out["w"]), out["w"], 0.0)
     loss = np.where(np.isfinite(out["loss"]), out["loss"], np.inf)
@@ -212,14 +212,15 @@ def _central_mechanism_probe(methods: tuple, sigma: float, batch_size: int, seed
         if sigma > 0 and m in CENTRAL_PROBE_NOISE:
             out = ka.run_central(problem(0.0), m, lr=1.0, clip=CENTRAL_PROBE["clip"], sigma=sigma, batch_size=b,
                                  steps=1, side_info=A.copy(), trials=CENTRAL_PROBE["trials"],
-                                 seed=child_seed(seed, label, "probe", m), n_log=2)
+                                 seed=child_seed(seed, label, "probe", m), options=ka.CentralOptions(n_log=2))
             ratio = float(np.sqrt(np.mean(np.asarray(out["w"]) ** 2)) * b / (sigma * CENTRAL_PROBE["clip"]))
             numbers[f"probe_noise_std_ratio[{m}]"] = ratio
             if not CENTRAL_PROBE_BAND[0] <= ratio <= CENTRAL_PROBE_BAND[1]:
                 bad.append(f"{m}: the noise in the update is {ratio:.3g} × the stated η·σC/b")
         if m in CENTRAL_PROBE_STEP:
             out = ka.run_central(problem(1.0), m, lr=lr, clip=C, sigma=0.0, batch_size=b, steps=1, sampling="fixed",
-                                 side_info=A.copy(), trials=1, seed=child_seed(seed, label, "probe-step", m), n_log=2)
+                                 side_info=A.copy(), options=ka.CentralOptions(n_log=2), trials=1,
+                                 seed=child_seed(seed, label, "probe-step", m))
             u = np.ones(d) / A if m == "adadps_fixed" else np.ones(d)
             stated = lr * (u if math.isinf(C) else C * u / np.linalg.norm(u))
             step = float(np.max(np.abs(np.asarray(out["w"][0]) / stated - 1.0)))

@@ -100,8 +100,8 @@ def audit_central_task(method: str, sampling: str, n: int, batch_size: int, step
         y[0] = -10.0 if canary else 10.0  # replace-one: the opposite clipped gradient
     prob = ka.GLMProblem(X, y, "squared", {"audit": AUDIT_A.copy()}, {"audit": True})
     out = ka.run_central(prob, method, lr=AUDIT_LR, clip=clip, sigma=AUDIT_SIGMA * noise_scale,
-                         noise_clip=AUDIT_CLIP, batch_size=batch_size, steps=steps, sampling=sampling,
-                         side_info="audit", trials=trials, seed=seed, n_log=2)
+                         batch_size=batch_size, steps=steps, sampling=sampling, side_info="audit",
+                         options=ka.CentralOptions(noise_clip=AUDIT_CLIP, n_log=2), trials=trials, seed=seed)
     return {"score": -out["w"][:, 0], "clip_fraction": float(np.mean(out["clip_fraction"]))}
 
 
@@ -142,7 +142,8 @@ def audit_federated_task(users: int, per_round: int, rounds: int, canary: bool, 
                          user_ptr=np.arange(users + 1, dtype=np.int64))
     out = ka.run_federated(prob, local_lr=0.01, clip=AUDIT_CLIP, sigma=AUDIT_SIGMA * noise_scale,
                            users_per_round=per_round, rounds=rounds, local_steps=1, local_batch=1, side_info="audit",
-                           server_lr=AUDIT_LR, sampling="poisson", trials=trials, seed=seed, n_log=2)
+                           options=ka.FederatedOptions(server_lr=AUDIT_LR, sampling="poisson", n_log=2),
+                           trials=trials, seed=seed)
     return {"score": -out["w"][:, 0]}
 
 

@@ -275,8 +275,9 @@ def _t2_task(problem_kw: dict, lr: float, sigma: float, clip: float, batch_size:
             sa_t[t - 1] = float(np.sum(A))
 
         ref.central_reference(prob, "adadps_rmsprop", np.random.default_rng(child), lr=lr, clip=clip, sigma=sigma,
-                              batch_size=batch_size, steps=steps, sampling="fixed", eps_a=eps_a,
-                              harmonic_beta2=True, lr_decay=True, observe=observe)
+                              batch_size=batch_size, steps=steps, sampling="fixed",
+                              options=ka.CentralOptions(eps_a=eps_a, harmonic_beta2=True, lr_decay=True),
+                              observe=observe)
         excess = np.maximum(excess, 0.0)
         out["avg"][k], out["min"][k] = float(excess.mean()), float(excess.min())
         out["a"][k], out["c_max"][k], out["dist_max"][k] = a_t.min(), c_t.max(), dist_t.max()
@@ -560,8 +561,8 @@ def glm_kernel_monte_carlo(d: int, p: float, v: float, records: int, seed: int, 
     r_rows = np.mean(X**2 / A**2, axis=1)  # c_max = 1
     Z = ka.GLMProblem(np.zeros((b, d)), np.zeros(b), "squared", {"glm": A.copy()}, {"glm": True})
     outn = ka.run_central(Z, "adadps_fixed", lr=1.0, clip=C, sigma=sigma, batch_size=b, steps=1, sampling="fixed",
-                          side_info="glm", trials=GLM_NOISE_RUNS,
-                          seed=child_seed(seed, "adadps.theorem3", "noise"), n_log=2)
+                          side_info="glm", options=ka.CentralOptions(n_log=2), trials=GLM_NOISE_RUNS,
+                          seed=child_seed(seed, "adadps.theorem3", "noise"))
     nA = np.sum(A * np.asarray(outn["w"]) ** 2, axis=1)
     return {"R": r_rows, "noise": nA, "A": A}
 

@@ -160,7 +160,8 @@ def _acc_task(problem_kw: dict, public_keep: int, method: str, lr: float, clip: 
 
     prob = _public_subset_cached(tuple(sorted(problem_kw.items())), int(public_keep))
     out = ka.run_central(prob, method, lr=lr, clip=clip, sigma=sigma, batch_size=batch_size, steps=steps,
-                         side_info=side_info, eps_a=1e-3, trials=trials, seed=seed, n_log=2)
+                         side_info=side_info, options=ka.CentralOptions(eps_a=1e-3, n_log=2), trials=trials,
+                         seed=seed)
     (Xv, yv), (Xt, yt) = _split_eval(prob)
     W = np.where(np.isfinite(out["w"]), out["w"], 0.0)
     return {"val_acc": np.array([prob.accuracy(w, Xv, yv) for w in W]),
@@ -600,7 +601,8 @@ def _t4t_task(problem_kw: dict, method: str, lr: float, clip: float, sigma: floa
 
     prob = _tfidf_cached(tuple(sorted(problem_kw.items())), "private" if method == "ideal" else "public")
     out = ka.run_central(prob, T4T_KERNEL[method], lr=lr, clip=clip, sigma=sigma, batch_size=batch_size, steps=steps,
-                         side_info="inverse_idf", eps_a=1e-3, trials=trials, seed=seed, n_log=2)
+                         side_info="inverse_idf", options=ka.CentralOptions(eps_a=1e-3, n_log=2), trials=trials,
+                         seed=seed)
     (Xv, yv), (Xt, yt) = _split_eval(prob)
     W = np.where(np.isfinite(out["w"]), out["w"], 0.0)
     return {"val_acc": np.array([prob.accuracy(w, Xv, yv) for w in W]),

@@ -5,6 +5,7 @@ baseline (``adadps.figure6.fedadam``).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -198,21 +199,23 @@ def _fed_mechanism_probe(arms: tuple, users_per_round: int, seed: int) -> tuple[
     numbers, bad = {}, []
     for side_info, server in arms:
         name = f"{side_info}_{server}"
-        kw = dict(side_info=side_info, server=server, rounds=1, local_steps=1, local_batch=1, n_log=2,
-                  server_lr=1.0, server_beta1=0.0, server_beta2=0.0, server_tau=tau)
+        options = ka.FederatedOptions(n_log=2, server=server, server_lr=1.0, server_beta1=0.0, server_beta2=0.0,
+                                      server_tau=tau)
+        kw = dict(side_info=side_info, rounds=1, local_steps=1, local_batch=1)
 
         def delta_of(w):  # the server's averaged delta from its update (SGD: w itself; Adam: w = Δ/(|Δ| + τ))
             return w if server == "sgd" else np.sign(w) * tau * np.abs(w) / (1.0 - np.abs(w))
 
         out = ka.run_federated(_fed_probe_problem(True), local_lr=1.0, clip=1.0, sigma=FED_SIGMA,
                                users_per_round=users_per_round, trials=FED_PROBE["trials"],
-                               seed=child_seed(seed, "adadps.figure6", "probe", name), **kw)
+                               seed=child_seed(seed, "adadps.figure6", "probe", name), options=options, **kw)
         ratio = float(np.sqrt(np.mean(delta_of(np.asarray(out["w"])) ** 2)) / (FED_SIGMA / users_per_round))
         A = (np.ones(FED_PROBE["d"]) if side_info == "ones" else _fed_probe_problem(False).side_info[side_info])
         stated = -0.5 * (-0.5 * 0.1) / A  # −η·c·x/A
         out = ka.run_federated(_fed_probe_problem(False), local_lr=0.5, clip=math.inf, sigma=0.0,
-                               users_per_round=users_per_round, sampling="fixed", trials=1,
-                               seed=child_seed(seed, "adadps.figure6", "probe-step", name), **kw)
+                               users_per_round=users_per_round, trials=1,
+                               seed=child_seed(seed, "adadps.figure6", "probe-step", name),
+                               options=dataclasses.replace(options, sampling="fixed"), **kw)
         step = float(np.max(np.abs(delta_of(np.asarray(out["w"][0])) / stated - 1.0)))
         numbers[f"probe_noise_std_ratio[{name}]"], numbers[f"probe_step_rel_error[{name}]"] = ratio, step
         if not FED_PROBE_BAND[0] <= ratio <= FED_PROBE_BAND[1]:
@@ -310,9 +313,10 @@ def _fedadam_task(problem_kw: dict, local_lr: float, clip: float, sigma: float, 
     prob = make_problem("zipf_bow_logistic", problem_kw)
     out = ka.run_federated(prob, local_lr=local_lr, clip=clip, sigma=sigma, users_per_round=users_per_round,
                            rounds=rounds, local_steps=local_steps, local_batch=local_batch, side_info="ones",
-                           server="adam", server_lr=server_lr, server_beta1=FEDADAM_BETA1,
-                           server_beta2=FEDADAM_BETA2, server_tau=FEDADAM_TAU, trials=trials, seed=seed,
-                           n_log=n_log)
+                           options=ka.FederatedOptions(server="adam", server_lr=server_lr, server_beta1=FEDADAM_BETA1,
+                                                       server_beta2=FEDADAM_BETA2, server_tau=FEDADAM_TAU,
+                                                       n_log=n_log),
+                           trials=trials, seed=seed)
     (Xv, yv), (Xt, yt) = _split_eval(prob)
     W = np.where(np.isfinite(out["w"]), out["w"], 0.0)
     loss = np.where(np.isfinite(out["loss"]), out["loss"], np.inf)
@@ -342,7 +346,8 @@ def _fedadam_noiseless_mutant():
     original = ka.run_federated
 
     def noiseless(problem, **kw):
-        if kw.get("server", "sgd") == "adam":
+        options = kw.get("options")
+        if options is not None and options.server == "adam":
             kw = dict(kw, sigma=0.0)
         return original(problem, **kw)
 

@@ -157,8 +157,9 @@ def _t5_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     # the tight family clips at C (a clipped record = Assumption 2 failed along the run); the others never clip
     clip = k["C"] if "tight_quadratic" in problem_kw else math.inf
     out = ka.run_central(prob, "adadps_fixed", lr=alpha, clip=clip, sigma=sigma, batch_size=batch_size,
-                         steps=steps, sampling="fixed", side_info="frequency", noise_clip=k["C"],
-                         track_weights=1.0 / k["A"], trials=trials, seed=seed, n_log=2)
+                         steps=steps, sampling="fixed", side_info="frequency",
+                         options=ka.CentralOptions(noise_clip=k["C"], track_weights=1.0 / k["A"], n_log=2),
+                         trials=trials, seed=seed)
     return {"grad_avg": out["grad_avg"], "alpha": alpha, "clip_fraction": out["clip_fraction"]}
 
 
@@ -342,8 +343,10 @@ def _t4_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     prob = make_problem("collinear_regression", problem_kw)
     k = theorem4_constants(prob, _t4_d_bar(problem_kw))
     out = ka.run_central(prob, "adadps_rmsprop", lr=k["alpha"], clip=math.inf, sigma=sigma, batch_size=batch_size,
-                         steps=steps, sampling="fixed", beta2=T4_BETA, eps_a=k["eps_a"], noise_clip=k["C"],
-                         track_weights=np.ones(prob.d), trials=trials, seed=seed, n_log=steps + 1)
+                         steps=steps, sampling="fixed",
+                         options=ka.CentralOptions(beta2=T4_BETA, eps_a=k["eps_a"], noise_clip=k["C"],
+                                                   track_weights=np.ones(prob.d), n_log=steps + 1),
+                         trials=trials, seed=seed)
     loss = np.asarray(out["loss"])
     return {"grad_avg": np.asarray(out["grad_avg"]), "dist_max": np.sqrt(2 * np.max(loss, axis=1) / k["L"])}
 
