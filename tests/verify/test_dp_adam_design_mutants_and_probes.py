@@ -11,6 +11,7 @@ import pytest
 
 from kernels import faults
 from theory import dp_adam_design as td
+from theory import numeric
 from verify import mutants
 from verify.papers import dp_adam_design as vd
 
@@ -47,8 +48,6 @@ def test_section431_setting_evaluation_names_a_symbol_outside_the_setting():
 
 def test_section441_unit_tau_passes_tau_only_where_the_expression_has_it():
     import sympy as sp
-
-    from theory import numeric
 
     tau, b2 = sp.symbols("tau beta2", positive=True)
     assert vd._at_unit_tau(numeric(b2 * tau**2))(beta2=0.5) == pytest.approx(0.5)

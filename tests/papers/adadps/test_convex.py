@@ -7,10 +7,12 @@ import math
 import numpy as np
 import pytest
 
+from kernels import adadps as ka
 from kernels import faults
 from tests.papers.adadps.support import theory_mutant
 from theory import adadps as ta
 from verify import decide
+from verify.mutants import EQUIVALENT, mutate_value
 from verify.papers.adadps import _common as common
 from verify.papers.adadps import convex
 
@@ -77,8 +79,6 @@ def test_theorem2_rescaled_cases_catch_a_G_with_exponents_a_quarter_too_small(mo
     """G with x -> x^(3/4) survived the unscaled cases; at w* x10^3 it is far below the consistent G."""
     import sympy as sp
 
-    from theory import adadps as ta
-    from verify.mutants import mutate_value
 
     G075 = mutate_value(ta.theorem2_G(),
                         lambda e: e.subs({s: s ** sp.Rational(3, 4) for s in e.free_symbols if s.is_positive}))
@@ -114,8 +114,6 @@ def test_theorem3_negative_control_paper_display_without_batch(monkeypatch):
 
 
 def test_theorem3_no_clipping_changes_no_number():
-    from verify.mutants import EQUIVALENT
-
     assert ("adadps.theorem3", "no-clipping") in EQUIVALENT
     plain = convex.glm_kernel_monte_carlo(50, 0.5, 0.5, 200, 3)
     with faults.inject(skip_clipping=True):
@@ -132,9 +130,6 @@ def test_theorem3_no_clipping_changes_no_number():
 
 
 def test_theorem3_precond_inverse_is_a_fixed_positive_A_and_the_identity_on_a_constant_A():
-    from kernels import adadps as ka
-    from verify.mutants import EQUIVALENT
-
     assert ("adadps.theorem3", "precond-inverse") in EQUIVALENT
     prob = common.make_problem("zipf_bow_logistic", common.RATE_PROBLEM)
     A = ka.side_information(prob, "frequency")
@@ -150,9 +145,6 @@ def test_theorem3_precond_inverse_is_a_fixed_positive_A_and_the_identity_on_a_co
 
 
 def test_theorem3_decides_a_limit_that_keeps_symbols(monkeypatch):
-    from theory import adadps as ta
-    from verify import decide
-
     def fake_mc(d, p, v, records, seed, sigma=1.0, C=1.0, b=convex.GLM_B, eps_a=convex.GLM_EPS_A):
         # the closed forms themselves, with a small spread (the Monte Carlo is tested elsewhere)
         A = np.full(d, p * v + eps_a)

@@ -12,13 +12,12 @@ from tests.papers.adadps.support import claim_record, mutant_verdicts
 from verify.papers.adadps import _common as common
 from verify.papers.adadps import experiments
 from verify.privacy import dp_sgd_epsilon
+from verify.registry import REGISTRY, load_all
 
 logging.getLogger("absl").setLevel(logging.ERROR)  # dp-accounting's RDP warns at small noise multipliers
 
 
 def test_table_adadps_best_replaces_the_retired_table_id(quick):
-    from verify.registry import REGISTRY, load_all
-
     load_all()
     assert "adadps.table" not in REGISTRY and REGISTRY["adadps.table.adadps_best"].tests == 7
     out = quick["table"]

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
+from dpvalidate import InvalidParameter
 from kernels import faults
 from tests.papers.adadps.support import claim_record
-from verify import mutants
+from verify import mutants, registry
 from verify.papers.adadps import federated
 from verify.privacy import dp_sgd_epsilon
 
@@ -36,8 +37,6 @@ def test_one_round_epsilon_solves_the_hockey_stick_divergence_by_quadrature():
 
 
 def test_one_round_epsilon_rejects_bad_input():
-    from dpvalidate import InvalidParameter
-
     for kw in (dict(q=0.0, sigma=1.0, delta=0.1), dict(q=0.1, sigma=0.0, delta=0.1), dict(q=0.1, sigma=1.0, delta=1)):
         with pytest.raises(InvalidParameter):
             federated.one_round_epsilon(**kw)
@@ -53,8 +52,6 @@ def test_section62_reports_the_round_budget_of_the_stated_epsilon(quick):
 
 
 def test_section62_refutes_a_statement_one_round_already_breaks(monkeypatch):
-    from verify import registry
-
     # the reported accountant ε per round count (seconds of RDP) is stubbed: the verdict rests on one round's exact ε
     monkeypatch.setattr(federated, "dp_sgd_epsilon", lambda *a, **k: 50.0)
 

@@ -7,10 +7,13 @@ import logging
 import numpy as np
 import pytest
 
+from dpvalidate import InvalidParameter
+from kernels import adadps as ka
 from kernels import faults
 from tests.papers.adadps.support import claim_record, has_figure, mutant_verdicts
 from theory import adadps as ta
-from verify.mutants import EQUIVALENT
+from theory import numeric
+from verify.mutants import EQUIVALENT, mutate_value
 from verify.papers.adadps import _common as common
 from verify.papers.adadps import nonconvex
 
@@ -39,8 +42,6 @@ def test_theorem4_scaled_case_catches_a_bound_with_exponents_a_quarter_too_small
     with w* x100 scales a dimensionally consistent bound by 100^2 and this one by 100^1.5: violated there only."""
     import sympy as sp
 
-    from theory import adadps as ta
-    from verify.mutants import mutate_value
 
     pow075 = mutate_value(ta.theorem4_explicit_bound(),
                           lambda e: e.subs({s: s ** sp.Rational(3, 4) for s in e.free_symbols if s.is_positive}))
@@ -87,9 +88,6 @@ def test_theorem5_worst_case_family_is_decided_and_reported(t5_quick):
 
 
 def test_aligned_no_signal_logistic_has_its_optimum_at_zero():
-    from dpvalidate import InvalidParameter
-    from kernels import adadps as ka
-
     prob = ka.aligned_no_signal_logistic(n=16, d=4)
     k = nonconvex.theorem5_constants(prob)
     assert k["F1_gap"] == pytest.approx(0.0, abs=1e-12) and k["L"] == pytest.approx(1 / 16)
@@ -136,8 +134,6 @@ def test_theorem5_tight_constants_are_exact():
 def test_theorem5_tight_case_catches_a_bound_with_exponents_a_quarter_too_large(monkeypatch):
     import sympy as sp
 
-    from theory import adadps as ta
-    from verify.mutants import mutate_value
 
     orig = ta.theorem5_explicit_bound
     pow125 = mutate_value(orig(), lambda e: e.subs({s: s ** sp.Rational(5, 4) for s in e.free_symbols}))
@@ -153,7 +149,6 @@ def test_theorem5_tight_case_catches_three_times_the_noise():
               seed=7)
     prob = nonconvex.tight_quadratic(50.0)
     k = nonconvex.tight_quadratic_constants(prob, nonconvex.T5_TIGHT["K"])
-    from theory import numeric
     rhs = float(numeric(ta.theorem5_explicit_bound())(F1_gap=k["F1_gap"], alpha=50.0, T=200, L=k["L"],
                                                           eps_a=k["eps_a"], S_tau_A=k["S_tau_A"], b=2, d=1,
                                                           sigma=0.125, C=k["C"]))

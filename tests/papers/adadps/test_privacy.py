@@ -3,6 +3,8 @@ c₁ too large, the σ search, and why the declared theory mutants of the requir
 
 import logging
 
+from theory import adadps as ta
+from verify import mutants, registry
 from verify.papers.adadps import privacy
 from verify.privacy import dp_sgd_epsilon
 
@@ -66,8 +68,6 @@ def test_theorem1_required_c2_mutants_are_monotone_transforms_free_of_the_run():
     σ, ε, q and T (so c₂ bounded in T iff the mutated c₂ is)."""
     import sympy as sp
 
-    from theory import adadps as ta
-    from verify import mutants, registry
 
     c2 = ta.theorem1_required_c2()
     run_vars = {s for s in c2.free_symbols if s.name in ("sigma", "epsilon", "q", "T")}
@@ -85,7 +85,6 @@ def test_theorem1_required_c2_mutants_are_monotone_transforms_free_of_the_run():
 def test_theorem1_a_c2_growing_in_T_would_not_pass_the_same_check():
     import sympy as sp
 
-    from theory import adadps as ta
 
     c2 = ta.theorem1_required_c2()
     T = next(s for s in c2.free_symbols if s.name == "T")

@@ -4,6 +4,7 @@ corrected-rate mutant, and the exact sign decision behind the declared equivalen
 import logging
 
 from tests.papers.adadps.support import claim_record, mutant_verdicts
+from verify import mutants
 from verify.mutants import EQUIVALENT
 from verify.papers.adadps import private_rate
 
@@ -41,7 +42,6 @@ def test_eq39_positive_signs_by_monotonicity_and_can_refuse():
 def test_eq39_theorem2_bound_exponent_mutants_are_still_false():
     import sympy as sp
 
-    from verify import mutants
 
     fns = {m[0]: m[2] for m in mutants.THEORY_MUTATIONS}
     for name in ("pow0.75", "pow1.25"):
