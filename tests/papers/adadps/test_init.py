@@ -2,6 +2,9 @@
 are re-exported from the modules that define them, and every quick claim draws a figure."""
 
 import importlib
+import inspect
+import re
+from pathlib import Path
 
 from tests.papers.adadps.support import has_figure
 from verify import registry
@@ -34,6 +37,21 @@ def test_public_functions_are_reexported_from_their_modules():
         else:
             home = importlib.import_module(obj.__module__)
             assert getattr(home, name) is obj and home.__name__.startswith("verify.papers.adadps."), name
+
+
+def test_every_substituted_path_names_the_module_that_reads_it():
+    """A mutant substitutes a module attribute by its dotted path: the path must name a module of the package that
+    defines the attribute and reads it (a path through the package itself would leave the reading module alone)."""
+    paths = set()
+    for source in Path(adadps.__file__).parent.glob("*.py"):
+        paths |= set(re.findall(r'substituted\("(verify\.papers\.adadps\.[\w.]+)"', source.read_text()))
+    assert len(paths) >= 4
+    for path in paths:
+        module_name, name = path.rsplit(".", 1)
+        module = importlib.import_module(module_name)
+        assert module is not adadps and name in vars(module), path
+        uses = re.findall(rf"(?<![.\w]){name}\b", inspect.getsource(module))  # not the paths' ".name"
+        assert len(uses) >= 2, path  # defined, and read
 
 
 def test_every_claim_draws_a_figure(quick):
