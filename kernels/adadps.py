@@ -37,6 +37,7 @@ contribution: user-level DP.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -57,6 +58,93 @@ METHODS = {"dp_sgd": 0, "adadps_fixed": 1, "adadps_rmsprop": 2, "adadps_adam": 3
            "dp_adam": 5, "dp_rmsprop": 6, "dp_r_pub": 7}
 PUBLIC_METHODS = ("adadps_rmsprop", "adadps_adam", "adadps_adagrad", "dp_r_pub")
 SAMPLINGS = {"poisson": 0, "fixed": 1}
+
+
+@dataclass(frozen=True)
+class CentralOptions:
+    """The settings of a centralised run that most runs leave at their defaults: the ``options`` of
+    :func:`run_central` and of :func:`kernels.adadps_reference.central_reference` (which uses neither
+    ``track_weights`` nor ``n_log``).  Immutable; :func:`dataclasses.replace` makes a variant.
+
+    Attributes
+    ----------
+    beta1, beta2 : float
+        The moment rates of the adaptive methods (β₁ ∈ [0, 1), β₂ ∈ (0, 1)).
+    eps_a : float
+        The stabiliser ε of the adaptive methods and of A = √v + ε (> 0).
+    public_batch : int or None
+        Public records per step of the public-batch preconditioners; None for the private batch size.
+    harmonic_beta2 : bool
+        β₂ᵗ = 1 − 1/t for the public statistics (Theorem 2's schedule with γ = 1) instead of ``beta2``.
+    lr_decay : bool
+        αₜ = lr/√t (Theorems 2–3).
+    noise_clip : float or None
+        The C in the noise σC when it differs from the clipping threshold (rate checks run with ``clip`` = inf,
+        where Assumption 2 holds by construction, and a finite noise scale); None for the clipping threshold.
+    track_weights : ndarray of float, shape (d,), or None
+        Also return "grad_avg" = (1/T)Σ_{t<T} ‖∇F(wᵗ)‖²_M, M = diag(track_weights), over every iterate
+        (full-data gradients; O(nd) per step).
+    w0 : ndarray of float, shape (d,), or None
+        The starting point; None for 0.
+    n_log : int
+        The number of logged steps (≥ 2).
+    """
+
+    beta1: float = 0.9
+    beta2: float = 0.99
+    eps_a: float = 1e-8
+    public_batch: int | None = None
+    harmonic_beta2: bool = False
+    lr_decay: bool = False
+    noise_clip: float | None = None
+    track_weights: np.ndarray | None = None
+    w0: np.ndarray | None = None
+    n_log: int = 41
+
+
+@dataclass(frozen=True)
+class FederatedOptions:
+    """The settings of a federated run that most runs leave at their defaults: the ``options`` of
+    :func:`run_federated` and of :func:`kernels.adadps_reference.federated_reference` (which does not use
+    ``n_log``).  Immutable; :func:`dataclasses.replace` makes a variant.
+
+    Attributes
+    ----------
+    server_lr : float
+        The server's stepsize η_s (> 0).
+    sampling : str
+        ``"poisson"`` (users at rate b/U, what the accountant assumes) or fixed-size user batches.
+    device_noise : bool
+        Each user adds its own noise rather than the server once per round.
+    w0 : ndarray of float, shape (d,), or None
+        The starting point; None for 0.
+    n_log : int
+        The number of logged rounds (≥ 2).
+    server : str
+        The server's update of the averaged noisy delta Δ: ``"sgd"``, w ← w + η_s Δ, or ``"adam"``, FedAdam
+        (Reddi et al. 2021) m ← β₁m + (1 − β₁)Δ, v ← β₂v + (1 − β₂)Δ², w ← w + η_s m/(√v + τ).
+    server_beta1, server_beta2, server_tau : float
+        FedAdam's β₁ ∈ [0, 1), β₂ ∈ [0, 1) and τ > 0 (unused with ``server="sgd"``).
+    """
+
+    server_lr: float = 1.0
+    sampling: str = "poisson"
+    device_noise: bool = False
+    w0: np.ndarray | None = None
+    n_log: int = 21
+    server: str = "sgd"
+    server_beta1: float = 0.9
+    server_beta2: float = 0.99
+    server_tau: float = 1e-3
+
+
+def _options(options, kind: type):
+    """``options`` (None: the defaults) checked to be a ``kind`` record."""
+    if options is None:
+        return kind()
+    if not isinstance(options, kind):
+        raise V.InvalidParameter("options", f"a kernels.adadps.{kind.__name__} record or None", options)
+    return options
 
 
 class CentralParams(NamedTuple):
@@ -415,20 +503,14 @@ def _inverted_if_faulty(A: np.ndarray) -> np.ndarray:
 
 def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.0, sigma: float = 1.0,
                 batch_size: int = 64, steps: int = 1000, sampling: str = "poisson", side_info="paper",
-                beta1: float = 0.9, beta2: float = 0.99, eps_a: float = 1e-8, public_batch: int | None = None,
-                harmonic_beta2: bool = False, lr_decay: bool = False, noise_clip: float | None = None,
-                track_weights: np.ndarray | None = None, w0: np.ndarray | None = None, trials: int = 1, seed: int = 0,
-                n_log: int = 41) -> dict:
+                options: CentralOptions | None = None, trials: int = 1, seed: int = 0) -> dict:
     """Run a centralised method for ``trials`` seeded trials (one SeedSequence child per trial).
 
     ``method``: dp_sgd, adadps_fixed (``side_info``: a name in ``problem.side_info`` or a (d,) positive
     vector), adadps_rmsprop / adadps_adam / adadps_adagrad (public-batch preconditioner), dp_adam,
     dp_rmsprop, dp_r_pub.  ``clip`` = inf and ``sigma`` = 0 give the non-private optimizer.
-    ``harmonic_beta2``: β₂ᵗ = 1 − 1/t (Theorem 2's schedule with γ = 1); ``lr_decay``: αₜ = lr/√t (Theorems 2–3);
-    ``noise_clip``: the C in the noise σC when it differs from the clipping threshold (rate checks run
-    with ``clip`` = inf, where Assumption 2 holds by construction, and a finite noise scale).
-    ``track_weights`` (d,): also return "grad_avg" = (1/T)Σ_{t<T} ‖∇F(wᵗ)‖²_M, M = diag(track_weights), over every
-    iterate (full-data gradients; O(nd) per step).
+    The other settings (moment rates, stabiliser, public batch, schedules, noise scale, tracked gradient norm,
+    starting point, logged steps) are the fields of ``options`` (:class:`CentralOptions`).
     Returns {"steps": (m,), "loss": (trials, m) training loss, "w": (trials, d), "clip_fraction": (trials,)}.
 
     Parameters
@@ -446,18 +528,10 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
         ``"poisson"`` (rate b/n, what the accountant assumes) or fixed-size batches.
     side_info : str or array, optional
         adadps_fixed's preconditioner.
-    beta1, beta2, eps_a : float, optional
-        The moment rates and the stabiliser of the adaptive methods.
-    public_batch : int, optional
-        The public batch of the public-batch preconditioners.
-    harmonic_beta2, lr_decay : bool, optional
-    noise_clip : float, optional
-    track_weights : array, optional
-        As above.
-    w0 : array, optional
-        The starting point.
-    trials, seed, n_log : int, optional
-        Trials (one spawned stream each), their root seed, and the number of logged steps.
+    options : CentralOptions, optional
+        The remaining settings; None for :class:`CentralOptions`' defaults.
+    trials, seed : int, optional
+        Trials (one spawned stream each) and their root seed.
 
     Returns
     -------
@@ -470,6 +544,10 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
         An unknown method or a parameter outside what it accepts.
     """
     problem = _problem(problem)
+    o = _options(options, CentralOptions)
+    beta1, beta2, eps_a, public_batch = o.beta1, o.beta2, o.eps_a, o.public_batch
+    harmonic_beta2, lr_decay, noise_clip = o.harmonic_beta2, o.lr_decay, o.noise_clip
+    track_weights, w0, n_log = o.track_weights, o.w0, o.n_log
     code = METHODS[V.choice("method", method, tuple(METHODS))]
     lr = V.positive("lr", lr)
     clip = V.positive("clip", clip, allow_inf=True)
@@ -563,34 +641,27 @@ def federated_method_name(side_info, server: str = "sgd") -> str:
 
 def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, sigma: float = 1.0,
                   users_per_round: int = 10, rounds: int = 100, local_steps: int = 5, local_batch: int = 10,
-                  side_info="frequency", server_lr: float = 1.0, sampling: str = "poisson",
-                  device_noise: bool = False, w0: np.ndarray | None = None, trials: int = 1, seed: int = 0,
-                  n_log: int = 21, server: str = "sgd", server_beta1: float = 0.9, server_beta2: float = 0.99,
-                  server_tau: float = 1e-3) -> dict:
+                  side_info="frequency", options: FederatedOptions | None = None, trials: int = 1,
+                  seed: int = 0) -> dict:
     """Federated AdaDPS (App. Alg. 3); ``side_info="ones"`` is DP-FedAvg.  User-level clipping of model deltas.
 
+    The server's stepsize and update (SGD or FedAdam), the user sampling, device noise, starting point and logged
+    rounds are the fields of ``options`` (:class:`FederatedOptions`).
     Returns {"rounds": (m,), "loss": (trials, m) user-averaged training loss, "w": (trials, d)}.
 
     Parameters
     ----------
     problem : GLMProblem
-    local_lr, server_lr : float
-        The users' and the server's stepsizes.
+    local_lr : float
+        The users' stepsize.
     clip, sigma : float, optional
         The user-level clipping threshold of model deltas and the noise multiplier.
     users_per_round, rounds, local_steps, local_batch : int, optional
     side_info : str or array, optional
         The preconditioner (``"ones"``: DP-FedAvg).
-    sampling : str, optional
-    device_noise : bool, optional
-    w0 : array, optional
-        The starting point.
-    trials, seed, n_log : int, optional
-    server : {"sgd", "adam"}, optional
-        The server's update of the averaged noisy delta Δ: w ← w + η_s Δ, or FedAdam (Reddi et al. 2021)
-        m ← β₁m + (1 − β₁)Δ, v ← β₂v + (1 − β₂)Δ², w ← w + η_s m/(√v + τ).
-    server_beta1, server_beta2, server_tau : float, optional
-        FedAdam's β₁ ∈ [0, 1), β₂ ∈ [0, 1) and τ > 0 (unused with ``server="sgd"``).
+    options : FederatedOptions, optional
+        The remaining settings; None for :class:`FederatedOptions`' defaults.
+    trials, seed : int, optional
 
     Returns
     -------
@@ -603,6 +674,9 @@ def run_federated(problem: GLMProblem, *, local_lr: float, clip: float = 1.0, si
         A parameter of ``run_federated`` outside what it accepts.
     """
     problem = _problem(problem)
+    o = _options(options, FederatedOptions)
+    server_lr, sampling, device_noise, w0, n_log = o.server_lr, o.sampling, o.device_noise, o.w0, o.n_log
+    server, server_beta1, server_beta2, server_tau = o.server, o.server_beta1, o.server_beta2, o.server_tau
     if problem.user_ptr is None:
         raise V.InvalidParameter("problem", "a problem with a user partition (zipf_bow_logistic)", "none")
     local_lr = V.positive("local_lr", local_lr)

@@ -16,7 +16,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from kernels.adadps import LOSSES, PUBLIC_METHODS, GLMProblem
+from kernels.adadps import LOSSES, PUBLIC_METHODS, CentralOptions, FederatedOptions, GLMProblem
 from kernels.pagan_reference import Transform
 
 
@@ -239,9 +239,7 @@ def draw_batch(rng: np.random.Generator, perm: np.ndarray, sampling: str, q: flo
 
 def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator, *, lr: float, clip: float,
                       sigma: float, batch_size: int, steps: int, sampling: str = "poisson", A_fixed=None,
-                      beta1: float = 0.9, beta2: float = 0.99, eps_a: float = 1e-8, public_batch=None,
-                      harmonic_beta2: bool = False, lr_decay: bool = False, noise_clip=None, w0=None,
-                      observe: Callable | None = None) -> np.ndarray:
+                      options: CentralOptions | None = None, observe: Callable | None = None) -> np.ndarray:
     """One trial of a centralised method; returns w_T.
 
     ``observe(t, w, ghat, g, A, scaled)``, if given, is called at every step t = 1..T before the update with
@@ -279,20 +277,10 @@ def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator
         ``"poisson"`` (default) or fixed-size batches.
     A_fixed : array_like of float, shape (d,), optional
         The fixed preconditioner of adadps_fixed; None (default) for ones.
-    beta1, beta2 : float, optional
-        The moment rates (defaults 0.9, 0.99).
-    eps_a : float, optional
-        The stabiliser ε of the adaptive methods and of A = √v + ε (default 1e-8).
-    public_batch : int, optional
-        Public records per step; None (default) for ``batch_size``.
-    harmonic_beta2 : bool, optional
-        Use β₂ᵗ = 1 − 1/t for the public statistics (Theorem 2's schedule) instead of ``beta2``.
-    lr_decay : bool, optional
-        Scale the step at t by 1/√t.
-    noise_clip : float, optional
-        The C of the noise σC when it differs from ``clip``.
-    w0 : array_like of float, shape (d,), optional
-        The starting point (default 0).
+    options : kernels.adadps.CentralOptions, optional
+        The moment rates, stabiliser, public batch, schedules (``harmonic_beta2``, ``lr_decay``), noise scale
+        (``noise_clip``) and starting point, as in :func:`kernels.adadps.run_central` (``track_weights`` and
+        ``n_log`` are not used); None for the defaults.
     observe : callable, optional
         ``observe(t, w, ghat, g, A, scaled)``, described above.
 
@@ -301,6 +289,9 @@ def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator
     ndarray of float64, shape (d,)
         The last iterate w_T.
     """
+    o = CentralOptions() if options is None else options
+    beta1, beta2, eps_a, public_batch = o.beta1, o.beta2, o.eps_a, o.public_batch
+    harmonic_beta2, lr_decay, noise_clip, w0 = o.harmonic_beta2, o.lr_decay, o.noise_clip, o.w0
     X, y, d, n = problem.features, problem.labels, problem.d, problem.n
     b_pub = batch_size if public_batch is None else public_batch
     opt = {"dp_adam": adam(lr, beta1, beta2, eps_a), "dp_rmsprop": rmsprop(lr, beta2, eps_a),
@@ -339,9 +330,7 @@ def central_reference(problem: GLMProblem, method: str, rng: np.random.Generator
 
 def federated_reference(problem: GLMProblem, rng: np.random.Generator, *, A, local_lr: float, clip: float,
                         sigma: float, users_per_round: int, rounds: int, local_steps: int, local_batch: int,
-                        server_lr: float = 1.0, sampling: str = "poisson", device_noise: bool = False,
-                        server: str = "sgd", server_beta1: float = 0.9, server_beta2: float = 0.99,
-                        server_tau: float = 1e-3) -> np.ndarray:
+                        options: FederatedOptions | None = None) -> np.ndarray:
     """One trial of federated AdaDPS (App. Alg. 3); returns w_T.
 
     The server steps along the averaged noisy delta Δ with ``server="sgd"``, or with FedAdam (Reddi et al.
@@ -375,26 +364,25 @@ def federated_reference(problem: GLMProblem, rng: np.random.Generator, *, A, loc
         Local steps per user per round.
     local_batch : int
         Records per local step.
-    server_lr : float, optional
-        The server's stepsize η_s (default 1).
-    sampling : str, optional
-        ``"poisson"`` (default) or fixed-size user batches.
-    device_noise : bool, optional
-        Add the noise on every device rather than once at the server (default False).
-    server : str, optional
-        ``"sgd"`` (default): w ← w + η_sΔ; any other value (``"adam"``): FedAdam.
-    server_beta1, server_beta2, server_tau : float, optional
-        FedAdam's β₁, β₂ and τ (defaults 0.9, 0.99, 1e-3).
+    options : kernels.adadps.FederatedOptions, optional
+        The server's stepsize η_s and update (``server``: ``"sgd"``, w ← w + η_sΔ; any other value, ``"adam"``:
+        FedAdam with ``server_beta1``, ``server_beta2``, ``server_tau``), the user ``sampling`` and
+        ``device_noise`` (the noise added on every device rather than once at the server), as in
+        :func:`kernels.adadps.run_federated` (``n_log`` is not used), and the starting point ``w0`` (None: 0);
+        None for the defaults.
 
     Returns
     -------
     ndarray of float64, shape (d,)
         The last iterate w_T.
     """
+    o = FederatedOptions() if options is None else options
+    server_lr, sampling, device_noise = o.server_lr, o.sampling, o.device_noise
+    server, server_beta1, server_beta2, server_tau = o.server, o.server_beta1, o.server_beta2, o.server_tau
     X, y, ptr, d = problem.features, problem.labels, problem.user_ptr, problem.d
     U = ptr.size - 1
     perm = np.arange(U)
-    w = np.zeros(d)
+    w = np.zeros(d) if o.w0 is None else np.array(o.w0, dtype=float)
     m, v = np.zeros(d), np.zeros(d)
     for _ in range(rounds):
         users = draw_batch(rng, perm, sampling, users_per_round / U, users_per_round)

@@ -678,18 +678,21 @@ def _dp_adam_trials(K, cfg, prob, T: int, B: int, trials: int, seed: int, strat_
 # adadps: AdaDPS and its baselines (kernels.adadps.run_central)
 # ======================================================================================
 #: per problem: the paper's run.  sparse_linear_regression: §4.1's toy (b = 8, T = 2250, C = 0.5, (4.13, 1e-3)
-#: as verify.papers.adadps.TOY); zipf_bow_logistic: Table 6's setting (b = 64, T = 1000, δ = 1/n, ε ≈ that of σ = 1).
+#: as verify.papers.adadps._common.TOY); zipf_bow_logistic: Table 6's setting (b = 64, T = 1000, δ = 1/n,
+#: ε ≈ that of σ = 1).
 ADADPS_RUN = {
     "sparse_linear_regression": dict(batch_size=8, steps=2250, epsilon=4.13, delta=1e-3, side_info="paper"),
     "zipf_bow_logistic": dict(batch_size=64, steps=1000, epsilon=2.7, delta=None, side_info="frequency"),
 }
-ADADPS_SETTINGS = dict(sampling="poisson", beta1=0.9, beta2=0.99, eps_a=1e-3)  # as verify.papers.adadps._central_task
+#: as verify.papers.adadps._common._central_task
+ADADPS_SETTINGS = dict(sampling="poisson", beta1=0.9, beta2=0.99, eps_a=1e-3)
 ADADPS_METHODS = {"adadps": "adadps_fixed", "adadps_rmsprop": "adadps_rmsprop", "adadps_adam": "adadps_adam",
                   "adadps_adagrad": "adadps_adagrad", "adadps_dp_sgd": "dp_sgd", "adadps_dp_adam": "dp_adam",
                   "adadps_dp_rmsprop": "dp_rmsprop", "adadps_dp_r_pub": "dp_r_pub"}
 #: default (learning rate, clip) per (algorithm, problem): the best mean final training loss over the paper's
-#: grids (verify.papers.adadps.PAPER_LR_GRID; clip 0.5 on the toy as verify.papers.adadps.S41 quick, {0.1, 1} on
-#: zipf_bow_logistic as verify.papers.adadps.TABLE_GRIDS quick) at the default (ε, δ), 2 trials, seed 0 (tuned once)
+#: grids (verify.papers.adadps._common.PAPER_LR_GRID; clip 0.5 on the toy as verify.papers.adadps.toy.S41 quick,
+#: {0.1, 1} on zipf_bow_logistic as verify.papers.adadps.experiments.TABLE_GRIDS quick) at the default (ε, δ),
+#: 2 trials, seed 0 (tuned once)
 ADADPS_TUNED = {
     ("adadps", "sparse_linear_regression"): (0.2, 0.5),
     ("adadps_dp_sgd", "sparse_linear_regression"): (0.1, 0.5),
@@ -732,8 +735,9 @@ def _run_adadps(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, s
     method = ADADPS_METHODS[spec.name]
     s = ADADPS_SETTINGS
     out = ka.run_central(prob, method, lr=lr, clip=clip, sigma=z, batch_size=b, steps=T, sampling=s["sampling"],
-                         side_info=paper["side_info"], beta1=s["beta1"], beta2=s["beta2"], eps_a=s["eps_a"],
-                         trials=trials, seed=seed, n_log=N_POINTS)
+                         side_info=paper["side_info"], trials=trials, seed=seed,
+                         options=ka.CentralOptions(beta1=s["beta1"], beta2=s["beta2"], eps_a=s["eps_a"],
+                                                   n_log=N_POINTS))
     privacy = privacy_record(z, epsilon_at(z), delta, "dp-accounting RDP (an upper bound)", {
         "sampling": "poisson", "sampling_rate": q, "steps": T, "noise": "σ·C on the sum of clipped records",
         "adjacency": "add/remove-one"})

@@ -47,7 +47,7 @@ LOG_DELTA = st.floats(-12, math.log10(0.5))
 def test_central_outputs_are_finite(method, loss, d, shape, sampling, log_eps, log_delta, lr, seed):
     prob = _problem(loss, d, shape, seed)
     out = ka.run_central(prob, method, lr=lr, clip=1.0, sigma=_sigma(log_eps, log_delta), batch_size=3, steps=3,
-                         sampling=sampling, side_info="a", trials=2, seed=seed, n_log=3)
+                         sampling=sampling, side_info="a", options=ka.CentralOptions(n_log=3), trials=2, seed=seed)
     for key in ("loss", "w", "clip_fraction"):
         assert np.all(np.isfinite(out[key])), (key, method, loss, d, shape, log_eps, log_delta)
 
@@ -59,6 +59,6 @@ def test_central_outputs_are_finite(method, loss, d, shape, sampling, log_eps, l
 def test_federated_outputs_are_finite(loss, d, shape, side, device_noise, log_eps, log_delta, seed):
     prob = _problem(loss, d, shape, seed)  # users: 3 records, none (an empty user), 5 records
     out = ka.run_federated(prob, local_lr=0.5, clip=1.0, sigma=_sigma(log_eps, log_delta), users_per_round=2,
-                           rounds=3, local_steps=2, local_batch=2, side_info=side, device_noise=device_noise,
-                           trials=2, seed=seed, n_log=3)
+                           rounds=3, local_steps=2, local_batch=2, side_info=side,
+                           options=ka.FederatedOptions(device_noise=device_noise, n_log=3), trials=2, seed=seed)
     assert np.all(np.isfinite(out["loss"])) and np.all(np.isfinite(out["w"]))

@@ -12,9 +12,9 @@ def zipf():
     return ka.zipf_bow_logistic(n=300, d=40, n_test=100, n_users=8, public_fraction=0.05, doc_len=8.0, seed=1)
 
 
-CKW = dict(lr=0.3, clip=0.5, sigma=0.8, batch_size=12, steps=20, side_info="frequency", trials=1, seed=3, n_log=2)
-FKW = dict(local_lr=0.5, clip=0.3, sigma=0.5, users_per_round=3, rounds=8, local_steps=2, local_batch=4, seed=2,
-           n_log=2)
+CKW = dict(lr=0.3, clip=0.5, sigma=0.8, batch_size=12, steps=20, side_info="frequency", trials=1, seed=3,
+           options=ka.CentralOptions(n_log=2))
+FKW = dict(local_lr=0.5, clip=0.3, sigma=0.5, users_per_round=3, rounds=8, local_steps=2, local_batch=4, seed=2)
 
 
 def test_hooks_one_arm():
@@ -55,7 +55,8 @@ def test_central_default_unchanged(zipf):
 def test_federated_one_arm(zipf, fault):
     assert ka.federated_method_name("frequency") == "fed_adadps"
     assert ka.federated_method_name("ones", "adam") == "dp_fedadam"
-    runs = {"fed_adadps": dict(side_info="frequency"), "dp_fedadam": dict(side_info="ones", server="adam")}
+    runs = {"fed_adadps": dict(side_info="frequency", options=ka.FederatedOptions(n_log=2)),
+            "dp_fedadam": dict(side_info="ones", options=ka.FederatedOptions(server="adam", n_log=2))}
     base = {k: ka.run_federated(zipf, **FKW, **kw)["w"] for k, kw in runs.items()}
     with faults.inject(only_methods=("fed_adadps",), **fault):
         one = {k: ka.run_federated(zipf, **FKW, **kw)["w"] for k, kw in runs.items()}

@@ -356,7 +356,8 @@ def test_run_central(kw):
     if isinstance(kw.get("method"), str) and kw["method"] == "adadps_fixed" and "side_info" not in kw \
             and kw.get("problem") is _ZIPF:
         kw["side_info"] = "frequency"
-    check(ka.run_central, kw, parameter_names(ka.run_central))
+    kw, fields = _with_options(kw, ka.CentralOptions)
+    check(ka.run_central, kw, parameter_names(ka.run_central, fields))
 
 
 @settings(max_examples=examples(50))
@@ -369,7 +370,27 @@ def test_run_central(kw):
                       rounds=JUNK_COUNT, local_steps=JUNK_COUNT, local_batch=JUNK_COUNT, trials=JUNK_COUNT,
                       seed=JUNK_COUNT, n_log=JUNK_COUNT, side_info=JUNK_ARRAY, w0=JUNK_ARRAY)))
 def test_run_federated(kw):
-    check(ka.run_federated, kw, parameter_names(ka.run_federated))
+    kw, fields = _with_options(kw, ka.FederatedOptions)
+    check(ka.run_federated, kw, parameter_names(ka.run_federated, fields))
+
+
+def _with_options(kw: dict, record: type) -> tuple[dict, set]:
+    """``kw`` with the fields of ``record`` (kernels.adadps.CentralOptions or FederatedOptions) gathered into its
+    ``options``, and the names of those fields (an error may name one of them)."""
+    fields = {f.name for f in dataclasses.fields(record)}
+    options = {k: v for k, v in kw.items() if k in fields}
+    kw = {k: v for k, v in kw.items() if k not in fields}
+    if options:
+        kw["options"] = record(**options)
+    return kw, fields
+
+
+def test_run_central_and_run_federated_reject_options_of_another_kind():
+    for fn, kw in ((ka.run_central, dict(problem=_SLR, method="dp_sgd", lr=0.1, options=ka.FederatedOptions())),
+                   (ka.run_federated, dict(problem=_ZIPF, local_lr=0.1, options=ka.CentralOptions())),
+                   (ka.run_central, dict(problem=_SLR, method="dp_sgd", lr=0.1, options={"n_log": 3}))):
+        with pytest.raises(InvalidParameter, match="^options"):
+            fn(**kw)
 
 
 # ---------------------------------------------------------------------------- moments, projections

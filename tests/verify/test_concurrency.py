@@ -115,8 +115,8 @@ def test_claims_that_ask_for_the_same_tasks_sweep_them_in_one_scope(monkeypatch)
     swept in one claim's scope (one cache folder, one key), so worker processes of a ledger compute them once.
     The sweep is stopped at its first call (nothing runs)."""
     from verify import runner
-    from verify.papers import adadps as va
     from verify.papers import noisy_adagrad as vn
+    from verify.papers.adadps import federated as va
 
     scopes = []
 

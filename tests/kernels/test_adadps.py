@@ -25,9 +25,10 @@ def _ref_rng(seed):
 @pytest.mark.parametrize("sampling", ["poisson", "fixed"])
 @pytest.mark.parametrize("method", list(ka.METHODS))
 def test_central_kernel_matches_reference(zipf, method, sampling):
-    kw = dict(lr=0.3, clip=0.5, sigma=0.8, batch_size=12, steps=30, sampling=sampling, beta1=0.9, beta2=0.95,
-              eps_a=1e-3, lr_decay=method in ("adadps_rmsprop", "dp_sgd"), harmonic_beta2=method == "adadps_rmsprop")
-    out = ka.run_central(zipf, method, side_info="frequency", trials=1, seed=3, n_log=2, **kw)
+    options = ka.CentralOptions(beta1=0.9, beta2=0.95, eps_a=1e-3, lr_decay=method in ("adadps_rmsprop", "dp_sgd"),
+                                harmonic_beta2=method == "adadps_rmsprop", n_log=2)
+    kw = dict(lr=0.3, clip=0.5, sigma=0.8, batch_size=12, steps=30, sampling=sampling, options=options)
+    out = ka.run_central(zipf, method, side_info="frequency", trials=1, seed=3, **kw)
     w = ref.central_reference(zipf, method, _ref_rng(3), A_fixed=zipf.side_info["frequency"]
                               if method == "adadps_fixed" else None, **kw)
     np.testing.assert_allclose(out["w"][0], w, rtol=1e-10, atol=1e-12)
@@ -37,9 +38,10 @@ def test_central_kernel_matches_reference(zipf, method, sampling):
 @pytest.mark.parametrize("device_noise", [False, True])
 def test_federated_kernel_matches_reference(zipf, device_noise):
     A = zipf.side_info["frequency"]
+    options = ka.FederatedOptions(device_noise=device_noise, sampling="fixed" if device_noise else "poisson", n_log=2)
     kw = dict(local_lr=0.5, clip=0.3, sigma=0.5, users_per_round=3, rounds=12, local_steps=3, local_batch=4,
-              device_noise=device_noise, sampling="fixed" if device_noise else "poisson")
-    out = ka.run_federated(zipf, side_info=A, seed=2, n_log=2, **kw)
+              options=options)
+    out = ka.run_federated(zipf, side_info=A, seed=2, **kw)
     w = ref.federated_reference(zipf, _ref_rng(2), A=A, **kw)
     np.testing.assert_allclose(out["w"][0], w, rtol=1e-10, atol=1e-12)
 
@@ -49,9 +51,11 @@ def test_federated_kernel_matches_reference(zipf, device_noise):
 def test_federated_adam_server_kernel_matches_reference(zipf, side_info):
     """DP-FedAdam (A ≡ 1) and AdaDPS with a FedAdam server: the fused loop against the NumPy twin."""
     A = np.ones(zipf.d) if side_info == "ones" else zipf.side_info["frequency"]
+    options = ka.FederatedOptions(server="adam", server_lr=0.05, server_beta1=0.8, server_beta2=0.95, server_tau=1e-2,
+                                  n_log=2)
     kw = dict(local_lr=0.5, clip=0.3, sigma=0.5, users_per_round=3, rounds=12, local_steps=3, local_batch=4,
-              server="adam", server_lr=0.05, server_beta1=0.8, server_beta2=0.95, server_tau=1e-2)
-    out = ka.run_federated(zipf, side_info=side_info, seed=4, n_log=2, **kw)
+              options=options)
+    out = ka.run_federated(zipf, side_info=side_info, seed=4, **kw)
     w = ref.federated_reference(zipf, _ref_rng(4), A=A, **kw)
     np.testing.assert_allclose(out["w"][0], w, rtol=1e-10, atol=1e-12)
 
@@ -59,23 +63,23 @@ def test_federated_adam_server_kernel_matches_reference(zipf, side_info):
 def test_federated_adam_server_degenerate_limit_is_the_sgd_server(zipf):
     """β₁ = β₂ = 0, η_s = τ = T: w ← w + TΔ/(|Δ| + T) → w + Δ as T → ∞ (the server draws nothing)."""
     kw = dict(local_lr=0.5, clip=0.3, sigma=0.5, users_per_round=3, rounds=12, local_steps=3, local_batch=4,
-              side_info="ones", seed=6, n_log=3)
-    sgd = ka.run_federated(zipf, **kw)
+              side_info="ones", seed=6)
+    sgd = ka.run_federated(zipf, options=ka.FederatedOptions(n_log=3), **kw)
     big = 1e9
-    adam = ka.run_federated(zipf, server="adam", server_beta1=0.0, server_beta2=0.0, server_tau=big,
-                            server_lr=big, **kw)
+    adam = ka.run_federated(zipf, options=ka.FederatedOptions(server="adam", server_beta1=0.0, server_beta2=0.0,
+                                                              server_tau=big, server_lr=big, n_log=3), **kw)
     np.testing.assert_allclose(adam["w"], sgd["w"], rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(adam["loss"], sgd["loss"], rtol=1e-6)
-    adam0 = ka.run_federated(zipf, server="adam", **kw)  # the real FedAdam moves elsewhere
+    adam0 = ka.run_federated(zipf, options=ka.FederatedOptions(server="adam", n_log=3), **kw)  # FedAdam moves
     assert np.max(np.abs(adam0["w"] - sgd["w"])) > 1e-3
     for bad in (dict(server="yogi"), dict(server="adam", server_beta1=1.0), dict(server="adam", server_beta2=1.5),
                 dict(server="adam", server_tau=0.0)):
         with pytest.raises(InvalidParameter):
-            ka.run_federated(zipf, local_lr=0.1, **bad)
+            ka.run_federated(zipf, local_lr=0.1, options=ka.FederatedOptions(**bad))
 
 def test_linear_regression_kernel_matches_reference(toy):
     kw = dict(lr=0.05, clip=0.5, sigma=0.7, batch_size=8, steps=50)
-    out = ka.run_central(toy, "adadps_fixed", side_info="paper", seed=4, n_log=2, **kw)
+    out = ka.run_central(toy, "adadps_fixed", side_info="paper", seed=4, options=ka.CentralOptions(n_log=2), **kw)
     w = ref.central_reference(toy, "adadps_fixed", _ref_rng(4), A_fixed=toy.side_info["paper"], **kw)
     np.testing.assert_allclose(out["w"][0], w, rtol=1e-10, atol=1e-12)
     assert out["loss"][0, -1] == pytest.approx(toy.loss_value(w), rel=1e-10)
@@ -91,7 +95,7 @@ def test_side_information_of_ones_is_dp_sgd(zipf):
 
 def test_without_privacy_the_order_of_preconditioning_does_not_matter(zipf):
     """σ = 0, C = ∞: AdaDPS-RMSProp (precondition, then average) = DP-R-Pub (average, then precondition)."""
-    kw = dict(lr=0.1, clip=np.inf, sigma=0.0, batch_size=10, steps=40, seed=6, eps_a=1e-2)
+    kw = dict(lr=0.1, clip=np.inf, sigma=0.0, batch_size=10, steps=40, seed=6, options=ka.CentralOptions(eps_a=1e-2))
     a = ka.run_central(zipf, "adadps_rmsprop", **kw)
     b = ka.run_central(zipf, "dp_r_pub", **kw)
     np.testing.assert_allclose(a["w"], b["w"], rtol=1e-9, atol=1e-12)
@@ -105,7 +109,7 @@ def test_without_privacy_the_order_of_preconditioning_does_not_matter(zipf):
 def test_nonprivate_limit_is_plain_minibatch_sgd(toy):
     """σ = 0 and C = ∞ with fixed batches: DP-SGD is minibatch SGD on ½(⟨w,x⟩ − y)²."""
     out = ka.run_central(toy, "dp_sgd", lr=0.05, clip=np.inf, sigma=0.0, batch_size=8, steps=60, sampling="fixed",
-                         seed=7, n_log=2)
+                         seed=7, options=ka.CentralOptions(n_log=2))
     rng = _ref_rng(7)
     perm, w = np.arange(toy.n), np.zeros(toy.d)
     for _ in range(60):
@@ -166,8 +170,8 @@ def test_collinear_regression_satisfies_assumption3_by_construction(d):
 def test_reference_observer_sees_the_kernels_path():
     """The observer draws nothing (same w_T with and without it, equal to the kernel's) and sees wᵗ, ĝᵗ, gᵗ, Aᵗ."""
     p = ka.collinear_regression(n=100, d=3, n_public=20, seed=1)
-    kw = dict(lr=0.05, clip=8.0, sigma=1.0, batch_size=8, steps=25, sampling="fixed", eps_a=1e-3, harmonic_beta2=True,
-              lr_decay=True)
+    kw = dict(lr=0.05, clip=8.0, sigma=1.0, batch_size=8, steps=25, sampling="fixed",
+              options=ka.CentralOptions(eps_a=1e-3, harmonic_beta2=True, lr_decay=True, n_log=2))
     seen = []
 
     def observe(t, w, ghat, g, A, scaled):
@@ -175,7 +179,7 @@ def test_reference_observer_sees_the_kernels_path():
 
     w_obs = ref.central_reference(p, "adadps_rmsprop", _ref_rng(5), observe=observe, **kw)
     w_ref = ref.central_reference(p, "adadps_rmsprop", _ref_rng(5), **kw)
-    out = ka.run_central(p, "adadps_rmsprop", seed=5, n_log=2, **kw)
+    out = ka.run_central(p, "adadps_rmsprop", seed=5, **kw)
     np.testing.assert_array_equal(w_obs, w_ref)
     np.testing.assert_allclose(out["w"][0], w_obs, rtol=1e-10, atol=1e-12)
     assert [s[0] for s in seen] == list(range(1, 26))
@@ -214,6 +218,6 @@ def test_tracked_gradient_norm_is_the_full_gradient_in_the_A_inverse_norm(zipf):
     A = zipf.side_info["frequency"]
     w0 = np.linspace(-1, 1, zipf.d)
     out = ka.run_central(zipf, "adadps_fixed", lr=0.1, clip=np.inf, sigma=0.0, batch_size=5, steps=1,
-                         side_info="frequency", track_weights=1 / A, w0=w0, n_log=2)
+                         side_info="frequency", options=ka.CentralOptions(track_weights=1 / A, w0=w0, n_log=2))
     g = ref.glm_grads("logistic", zipf.features, zipf.labels, w0).mean(axis=0)
     assert out["grad_avg"][0] == pytest.approx(float(np.sum(g * g / A)), rel=1e-12)

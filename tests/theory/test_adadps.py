@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from theory import adadps as ta
 from theory import numeric
 from verify.exact import EPS
-from verify.papers import adadps as va
+from verify.papers.adadps import convex
 
 
 @given(st.integers(min_value=0, max_value=2**32 - 1))
@@ -19,8 +19,8 @@ from verify.papers import adadps as va
 @example(12345)
 def test_theorem2_pathwise_steps_19_and_24(seed):
     """For any path meeting Theorem 2's hypotheses, (19) and (24) hold up to rounding."""
-    ghat, g, beta, eps, a, gamma = va.theorem2_sample(np.random.default_rng(seed))
-    s19, s24 = va.theorem2_slacks(ghat, g, beta, eps, a, gamma)
+    ghat, g, beta, eps, a, gamma = convex.theorem2_sample(np.random.default_rng(seed))
+    s19, s24 = convex.theorem2_slacks(ghat, g, beta, eps, a, gamma)
     tol = (ghat.size + 4) * 8 * EPS
     target(-min(s19, s24))
     assert s19 >= -tol and s24 >= -tol
@@ -29,15 +29,15 @@ def test_theorem2_pathwise_steps_19_and_24(seed):
 def test_theorem2_pathwise_edge_cases():
     """Pins: γ = a = 1, β₁ = 0 (v¹ = ĝ²), a single step, and all-zero public gradients."""
     one = np.ones(1)
-    s19, s24 = va.theorem2_slacks(one, one, np.zeros(1), 1e-8 * one, 1.0, 1.0)
+    s19, s24 = convex.theorem2_slacks(one, one, np.zeros(1), 1e-8 * one, 1.0, 1.0)
     assert s24 >= 0
     T = 50
     t = np.arange(1, T + 1, dtype=float)
     z = np.zeros(T)
-    s19, s24 = va.theorem2_slacks(z, z, 1 - 1 / t, 1e-3 / np.sqrt(t), 0.5, 0.5)
+    s19, s24 = convex.theorem2_slacks(z, z, 1 - 1 / t, 1e-3 / np.sqrt(t), 0.5, 0.5)
     assert s24 == pytest.approx(1.0) and s19 >= -1e-15
     # (19) fails without the hypothesis √t εᵗ non-decreasing (a negative control for the slack)
-    s19_bad, _ = va.theorem2_slacks(z, z, 1 - 1 / t, 1e-3 / t, 1.0, 1.0)
+    s19_bad, _ = convex.theorem2_slacks(z, z, 1 - 1 / t, 1e-3 / t, 1.0, 1.0)
     assert s19_bad < -0.1
 
 
