@@ -290,8 +290,8 @@ def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
 
 
 def _main(argv, runner) -> int:
-    parser = build_parser()
     try:
+        parser = build_parser()  # imports the algorithms' table: a signal may land here too
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help / --version
@@ -311,8 +311,13 @@ def _main(argv, runner) -> int:
         return 1
     except KeyboardInterrupt as exc:
         what, status = ("terminated (SIGTERM)", 143) if isinstance(exc, Terminated) else ("interrupted", 130)
-        print(f"{PROG}: {what}: stopped; any previous result set is kept as it was, finished sweep tasks are "
-              "in the cache", file=sys.stderr, flush=True)
+        written = getattr(exc, "dpverify_committed", None)
+        if written is not None:  # the signal came while the result set was being swapped in: the swap finished
+            print(f"{PROG}: {what}: stopped after the new result set was written in {written} (the signal came "
+                  "during its commit, which completed)", file=sys.stderr, flush=True)
+        else:
+            print(f"{PROG}: {what}: stopped; any previous result set is kept as it was, finished sweep tasks are "
+                  "in the cache", file=sys.stderr, flush=True)
         return status
 
 
@@ -606,6 +611,7 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
     from . import outputs  # lazy: dpverify's start-up loads only what the command needs
 
     created: list[Path] = []
+    staged = None
     try:
         try:
             created = outputs.make_out(out)
@@ -614,6 +620,10 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
                            f"(got {out}: {exc.strerror or exc})") from None
         with outputs.OutputLock(out, wait=wait), outputs.ResultSet(out, names) as staged:
             yield staged
+    except KeyboardInterrupt as exc:  # SIGINT/SIGTERM: say whether the new set was committed before it took effect
+        if staged is not None and staged.committed:
+            exc.dpverify_committed = str(out)
+        raise
     except outputs.BadOutput as exc:
         outputs.remove_created(created)
         raise BadInput(str(exc)) from None
@@ -628,6 +638,30 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
             raise
         raise CouldNotRun(f"{exc.strerror or 'disk full'} writing {outputs.public_name(exc.filename, out)}; no "
                           f"result set written, {outputs.previous_set_text(out)}") from None
+
+
+def _interruptible(fn: Callable, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in a daemon thread while this (main) thread waits: SIGINT and SIGTERM then stop the
+    command within a fraction of a second even while a compiled kernel runs for minutes (the kernels release the
+    GIL; Python handles a signal only between bytecodes of the main thread).  The thread is abandoned when the
+    command stops; it writes nothing (the command writes its result set from the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args, **kwargs)
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn(*args, **kwargs)
+        except BaseException as exc:  # handed to the main thread
+            box["error"] = exc
+
+    t = threading.Thread(target=target, name="dpverify-work", daemon=True)
+    t.start()
+    while t.is_alive():
+        t.join(0.25)
+    if "error" in box:
+        raise box.pop("error")
+    return box["value"]
 
 
 def _scheduler(raw: str | None) -> str | None:
@@ -718,7 +752,8 @@ def cmd_run(args) -> int:
         started = report.now_iso()
         t0 = time.perf_counter()
         try:
-            res = runs.run(algorithm, problem, epsilon=epsilon, delta=delta, trials=trials, seed=seed, **opts)
+            res = _interruptible(runs.run, algorithm, problem, epsilon=epsilon, delta=delta, trials=trials,
+                                 seed=seed, **opts)
         except InvalidParameter as exc:  # e.g. --epsilon for a non-private algorithm, --batch-size above n
             name = ", ".join(_RUN_OPTION.get(n.strip(), n.strip()) for n in str(exc.name).split(","))
             msg = _invalid_message(exc)
