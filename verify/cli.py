@@ -9,7 +9,7 @@
                  [--steps T] [--batch-size B] [--alpha A] [--out DIR] [--json] [--wait] [--load F]
     dpverify bench [--out DIR] [--json] [--wait]
     dpverify audit FILE_OR_MODULE:FUNCTION --epsilon E --delta D [--trials N] [--seed S]
-                   [--method gdp|clopper_pearson] [--out DIR] [--json]
+                   [--method gdp|clopper_pearson] [--timeout SECONDS] [--out DIR] [--json]
     dpverify mutants [IDS...] [--paper KEY] [--budget B] [--seed S] [--out DIR] [--json] [--load F]
     dpverify show ID [--out DIR] [--json] [--load F]
     dpverify compare DIR DIR... [--moved] [--json]
@@ -893,6 +893,8 @@ def _add_audit_parser(sub) -> None:
     a.add_argument("--method", default="clopper_pearson", metavar="gdp|clopper_pearson",
                    help="clopper_pearson (default): assumption-free; gdp: assumes a Gaussian trade-off curve, the "
                    "right comparison when the claim is a Gaussian-mechanism claim (tighter)")
+    a.add_argument("--timeout", default=None, metavar="SECONDS",
+                   help="seconds one call of FUNCTION may take before the audit gives up on it (default 60)")
     a.add_argument("--out", default=None, metavar="DIR", help="also write DIR/audit.json")
     a.add_argument("--json", action="store_true", help="print the result as JSON to stdout")
     a.set_defaults(func=cmd_audit)
@@ -914,26 +916,45 @@ def cmd_audit(args) -> int:
     Raises
     ------
     BadInput
-        When ``--out`` is a file, or the mechanism cannot be loaded or misbehaves (exit status 2, from :func:`main`).
+        When ``--out`` cannot be written (checked before any work), an option is out of range, the releases would
+        not fit in memory, or the mechanism cannot be loaded or misbehaves: raises, exits, does not return within
+        ``--timeout``, gives different releases for the same seed (exit status 2, from :func:`main`).
     """
     # lazy: dpverify's start-up loads only what the command needs
-    from .audit import METHODS, MIN_MECHANISM_TRIALS, MechanismError, audit_mechanism, load_mechanism
+    from . import outputs
+    from .audit import (
+        DEFAULT_CALL_TIMEOUT,
+        METHODS,
+        MIN_MECHANISM_TRIALS,
+        MechanismError,
+        audit_mechanism,
+        load_mechanism,
+    )
 
     epsilon = _param(V.positive, "--epsilon", args.epsilon)
     delta = _param(V.open_unit, "--delta", args.delta)
     trials = _param(V.integer, "--trials", args.trials, MIN_MECHANISM_TRIALS, 10**8)
     seed = _param(V.integer, "--seed", args.seed, 0)
     method = _param(V.choice, "--method", args.method, METHODS)
-    out = None if args.out is None else Path(args.out)
-    if out is not None and out.exists() and not out.is_dir():
-        raise BadInput(f"--out: must be a directory (got {_got(args.out)}, a file)")
+    timeout = DEFAULT_CALL_TIMEOUT if args.timeout is None else _param(V.positive, "--timeout", args.timeout)
+    out = None if args.out is None else _out_dir(args.out)  # before any work: nothing is run for a bad --out
     try:
         fn = load_mechanism(args.function)
-        result = audit_mechanism(fn, epsilon, delta, trials=trials, seed=seed, method=method, progress=True)
+        result = audit_mechanism(fn, epsilon, delta, trials=trials, seed=seed, method=method, progress=True,
+                                 timeout=timeout)
     except MechanismError as exc:
         raise BadInput(str(exc)) from None
+    except InvalidParameter as exc:  # the releases would not fit in memory: --trials sets their number
+        if exc.name != "trials":
+            raise
+        raise BadInput(f"--trials: must be {exc.accepted} (got {trials})") from None
     result = {"function": args.function, **result}
     if out is not None:
+        try:
+            outputs.make_out(out)
+        except OSError as exc:
+            raise BadInput(f"--out: must be a directory this process can create and write in "
+                           f"(got {out}: {exc.strerror or exc})") from None
         atomic.write_atomic(out / "audit.json", json.dumps(jsonable(result), indent=2) + "\n")
     if args.json:
         _print_json(jsonable(result))
