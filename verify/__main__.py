@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 
 _STOPPED = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated (SIGTERM)", 143)}
 
@@ -38,7 +39,7 @@ def start(argv=None) -> int:
     int
         The exit status of :func:`verify.cli.main`; 130 or 143 when SIGINT or SIGTERM arrived during start-up.
     """
-    on_main = __import__("threading").current_thread() is __import__("threading").main_thread()
+    on_main = threading.current_thread() is threading.main_thread()
     old = {}
     try:
         if on_main:
