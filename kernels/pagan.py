@@ -398,6 +398,33 @@ def public_subspace(dataset: Dataset, rank: int) -> np.ndarray:
     return np.ascontiguousarray(U[:, np.argsort(w)[::-1][:rank]])
 
 
+#: a bound on |N(0, 1)| draws for the accumulator check below (far beyond any draw a run makes: P(|Z| > 40) ~ 1e-349)
+_NOISE_TAIL = 40.0
+
+
+def _check_accumulator(name, noise_std, terms, z, epsilon, delta, noise_multiplier, steps, batch_size) -> None:
+    """Refuse a noise so large that the adaptive step's sum of squared noisy gradients overflows float64.
+
+    The AdaGrad (AdaNorm) accumulator adds ``terms`` squares of noisy gradient coordinates; with a noise std s,
+    each is at most (40·s)² in any run: when ``terms``·(40·s)² exceeds the largest float64 the sum can become
+    inf, the step α/√inf is 0 and the iterate freezes while the run reports finite losses.  The message names
+    the privacy parameter that sets s and the range accepted.
+    """
+    top = float(np.max(noise_std)) if noise_std.size else 0.0
+    if not top > 0.0:
+        return
+    std_limit = math.sqrt(np.finfo(np.float64).max / terms) / _NOISE_TAIL
+    if top <= std_limit:
+        return
+    why = (f"for {name} with steps = {steps}, batch_size = {batch_size} (a larger noise's squares overflow float64 in "
+           "the adaptive step's accumulator, which would freeze the iterate)")
+    z_limit = z * std_limit / top
+    if noise_multiplier is not None:
+        raise V.InvalidParameter("noise_multiplier", f"at most {z_limit:.4g} {why}", noise_multiplier)
+    eps_min = epsilon * top / std_limit
+    raise V.InvalidParameter("epsilon", f"at least {eps_min:.4g} at delta = {delta:g} {why}", epsilon)
+
+
 def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_multiplier=None,
                 steps: int = 1000, batch_size: int = 70, alpha: float = 0.1, clip_norm: float = 1.0,
                 ellipsoid=None, subspace_rank=None, settings: LoopSettings = LoopSettings()) -> LoopConfig:
@@ -504,6 +531,9 @@ def make_config(name: str, dataset: Dataset, *, epsilon=None, delta=None, noise_
         raise V.InvalidParameter("subspace_rank", "given only for pdp_sgd", subspace_rank)
 
     noise_std = z / (batch_size * np.sqrt(ell)) if spec.private else np.zeros(d)
+    if spec.private and spec.step_rule != "constant":
+        _check_accumulator(name, noise_std, steps * (d if spec.step_rule == "adanorm" else 1), z, epsilon, delta,
+                           noise_multiplier, steps, batch_size)
     clip = spec.geometry != "none"
     # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
     alpha = alpha * faults.stepsize_scale()

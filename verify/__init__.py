@@ -17,22 +17,51 @@ entry-point group ``dpverify.claims``; ``verify.testing.assert_verdict`` checks 
 
 __version__ = "0.1.0"
 
-from verify import decide, stats  # noqa: E402
-from verify.registry import (  # noqa: E402
-    Budgets,
-    Claim,
-    Figure,
-    Outcome,
-    Panel,
-    Result,
-    Series,
-    Verdict,
-    by_budget,
-    child_seed,
-    claim,
-    load,
-)
-from verify.runner import sweep  # noqa: E402
+# The public names are imported on first use (PEP 562), not when the package is: ``python -m verify`` then
+# installs its signal handlers before NumPy, SciPy and the registry load, so a Ctrl-C or SIGTERM during
+# start-up ends the command with one line.  ``from verify import claim`` works as before.
+_PUBLIC = {"Budgets": "registry", "Claim": "registry", "Figure": "registry", "Outcome": "registry",
+           "Panel": "registry", "Result": "registry", "Series": "registry", "Verdict": "registry",
+           "by_budget": "registry", "child_seed": "registry", "claim": "registry", "load": "registry",
+           "sweep": "runner", "decide": None, "stats": None}
 
 __all__ = ["Budgets", "Claim", "Figure", "Outcome", "Panel", "Result", "Series", "Verdict", "by_budget", "child_seed",
            "claim", "decide", "load", "stats", "sweep", "__version__"]
+
+
+def __getattr__(name: str):
+    """The public name ``name``, imported from its module on first use.
+
+    Parameters
+    ----------
+    name : str
+        An attribute of the package.
+
+    Returns
+    -------
+    object
+        The public object (a submodule for ``decide`` and ``stats``).
+
+    Raises
+    ------
+    AttributeError
+        When ``name`` is not one of :data:`__all__`.
+    """
+    import importlib
+
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'verify' has no attribute {name!r}")
+    module = importlib.import_module(f"verify.{_PUBLIC[name] or name}")
+    value = module if _PUBLIC[name] is None else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The package's attributes, the lazily imported public names included.
+
+    Returns
+    -------
+    list of str
+    """
+    return sorted(set(globals()) | set(__all__))

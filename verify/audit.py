@@ -114,17 +114,28 @@ def gdp_delta(epsilon: float, mu: float) -> float:
     Parameters
     ----------
     epsilon : float
-        The ε.
+        The ε (≥ 0; +inf gives 0).
     mu : float
-        The GDP parameter μ.
+        The GDP parameter μ (≥ 0 and finite).
 
     Returns
     -------
     float
-        δ(ε); 0 when μ ≤ 0.
+        δ(ε); 0 when μ = 0.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``epsilon`` is negative or NaN, or ``mu`` is negative, NaN or infinite.
     """
     from scipy.special import log_ndtr, ndtr
 
+    epsilon = V.real("epsilon", epsilon)
+    if epsilon < 0:
+        raise V.InvalidParameter("epsilon", ">= 0", epsilon)
+    mu = V.nonnegative("mu", mu)
+    if math.isinf(epsilon):
+        return 0.0
     if mu <= 0:
         return 0.0
     return float(ndtr(-epsilon / mu + mu / 2) - math.exp(epsilon + log_ndtr(-epsilon / mu - mu / 2)))
@@ -138,17 +149,24 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     Parameters
     ----------
     mu : float
-        The GDP parameter μ (≤ 0 gives 0).
+        The GDP parameter μ (≥ 0 and finite; 0 gives 0).
     delta : float
-        The δ.
+        The δ, in (0, 1).
 
     Returns
     -------
     float
         The ε ≥ 0.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``mu`` is negative, NaN or infinite, or ``delta`` is outside (0, 1).
     """
     from scipy.optimize import brentq
 
+    mu = V.nonnegative("mu", mu)
+    delta = V.open_unit("delta", delta)
     if mu <= 0 or gdp_delta(0.0, mu) <= delta:
         return 0.0
     hi = max(1.0, mu)
@@ -312,6 +330,7 @@ def _bound_from_halves(a_sel, a_ev, b_sel, b_ev, delta, level, method, k) -> Aud
 # Auditing anyone's mechanism (`dpverify audit FILE_OR_MODULE:FUNCTION`)
 # ======================================================================================
 MIN_MECHANISM_TRIALS = 100  # runs per neighbour: the halves must hold enough runs for a threshold and its count
+DEFAULT_CALL_TIMEOUT = 60.0  # seconds one call of a mechanism may take before the audit gives up on it
 
 
 class MechanismError(ValueError):
@@ -388,7 +407,9 @@ def _release(fn, neighbour: int, rng, k: int, shape):
     """One release of ``fn`` as a 1-d float array, checked against the first release's shape."""
     try:
         out = fn(neighbour, rng)
-    except Exception as exc:
+    except MechanismError:
+        raise
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt raised by the mechanism itself: its failure
         raise MechanismError(f"FUNCTION: raised {type(exc).__name__} on neighbour {neighbour}, run {k}: {exc}") \
             from None
     if isinstance(out, (bool, np.bool_)) or not isinstance(out, (int, float, np.integer, np.floating, np.ndarray,
@@ -413,6 +434,39 @@ def _release(fn, neighbour: int, rng, k: int, shape):
     return arr
 
 
+class _Abandoned(Exception):
+    """The audit gave up on the mechanism (a call timed out): the worker thread stops at its next call."""
+
+
+def _with_timeout(collect, state: dict, stop, timeout: float) -> np.ndarray:
+    """Run ``collect`` in a daemon thread; end with a MechanismError when one call exceeds ``timeout`` seconds."""
+    import threading
+    import time
+
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            collect()
+        except BaseException as exc:  # handed to the calling thread
+            box["error"] = exc
+
+    t = threading.Thread(target=target, name="dpverify-audit", daemon=True)
+    t.start()
+    try:
+        while t.is_alive():
+            t.join(0.1)
+            call = state["call"]
+            if call is not None and time.monotonic() - state["since"] > timeout:
+                raise MechanismError(f"FUNCTION: did not return within {timeout:g} s on neighbour {call[0]}, run "
+                                     f"{call[1]} (the per-call timeout; --timeout sets it)")
+    finally:
+        stop.set()  # the thread, if still running (a timeout, an interruption), calls the mechanism no more
+    if "error" in box:
+        raise box.pop("error")
+    return state["out"]
+
+
 def _direction(a_sel: np.ndarray, b_sel: np.ndarray) -> np.ndarray:
     """A likelihood-ratio-like direction from the selection half: Σ⁻¹(m₁ − m₀) with the pooled covariance Σ
     (ridge-regularised; diagonal beyond 256 coordinates), i.e. the Gaussian likelihood-ratio direction of the
@@ -431,13 +485,23 @@ def _direction(a_sel: np.ndarray, b_sel: np.ndarray) -> np.ndarray:
 
 
 def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed: int = 0,
-                    method: str = "clopper_pearson", level: float = LEVEL, progress: bool = False) -> dict:
+                    method: str = "clopper_pearson", level: float = LEVEL, progress: bool = False,
+                    timeout: float = DEFAULT_CALL_TIMEOUT) -> dict:
     """Audit a mechanism ``fn(neighbour, rng)`` that returns its release on D (0) or D′ (1).
 
     ``trials`` runs per neighbour (neighbour k draws from its own Generator seeded by (seed, k)).  Half the runs
     choose the score (a vector release is projected on :func:`_direction`; a scalar is its own score) and the
     threshold; the other half count the errors (:func:`epsilon_lower_bound`'s estimators).  Verdict
     ``violated`` when the audited lower bound exceeds ``epsilon``, else ``holds`` (no leak found).
+
+    Before the runs, ``fn`` is called twice on each neighbour with Generators of one probe seed (not the audit's
+    streams, so the audit's numbers do not depend on the probe): a mechanism whose releases differ draws
+    randomness from somewhere other than the rng it is given (NumPy's global state, ``random``, the clock), so
+    its audit could not be repeated, and it is refused.  The calls run in a worker thread: a call that takes
+    longer than ``timeout`` seconds ends the audit (the thread is abandoned), and whatever the mechanism raises,
+    ``SystemExit`` and ``KeyboardInterrupt`` included, is its failure; a Ctrl-C of the user still reaches the
+    calling thread and stops the audit.  The release array (2 × ``trials`` × the first release's size) is
+    refused before it is allocated when it would not fit in memory.
 
     Parameters
     ----------
@@ -457,6 +521,8 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
         Confidence of the lower bound, in (0, 1).
     progress : bool, optional
         Show a progress bar of the runs.
+    timeout : float, optional
+        Seconds one call of ``fn`` may take (> 0; default :data:`DEFAULT_CALL_TIMEOUT`).
 
     Returns
     -------
@@ -467,19 +533,21 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
     Raises
     ------
     InvalidParameter
-        For a parameter out of range or an unknown method.
+        For a parameter out of range or an unknown method, or ``trials`` whose releases would not fit in memory.
     MechanismError
-        When ``fn`` is not callable, raises, returns something other than finite floats of one shape, or its
-        releases overflow when projected.
+        When ``fn`` is not callable, raises (or exits), does not return within ``timeout``, gives different
+        releases for the same seed, returns something other than finite floats of one shape, or its releases
+        overflow when projected.
     """
+    import threading
     import time
-
 
     epsilon = V.positive("epsilon", epsilon)
     delta = V.open_unit("delta", delta)
     trials = V.integer("trials", trials, MIN_MECHANISM_TRIALS, 10**8)
     seed = V.integer("seed", seed, 0)
     level = V.open_unit("level", level)
+    timeout = V.positive("timeout", timeout)
     if not isinstance(method, str) or method not in METHODS:
         raise V.InvalidParameter("method", "one of " + ", ".join(METHODS), method)
     if not callable(fn):
@@ -488,19 +556,44 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
     from tqdm import tqdm
 
     t0 = time.perf_counter()
-    rngs = [np.random.default_rng([seed, k]) for k in (0, 1)]
-    first = _release(fn, 0, rngs[0], 0, None)
-    out = np.empty((2, trials, first.size))
-    out[0, 0] = first
-    bar = tqdm(total=2 * trials, desc="audit runs", unit="run", disable=not progress, leave=False)
-    try:
-        bar.update(1)
-        for neighbour in (0, 1):
-            for k in range(1 if neighbour == 0 else 0, trials):
-                out[neighbour, k] = _release(fn, neighbour, rngs[neighbour], k, first.shape)
-                bar.update(1)
-    finally:
-        bar.close()
+    state: dict = {"call": None, "since": 0.0, "out": None}  # the call under way (neighbour, run) and since when
+    stop = threading.Event()
+
+    def release(neighbour: int, rng, k: int, shape):
+        if stop.is_set():
+            raise _Abandoned()
+        state["call"], state["since"] = (neighbour, k), time.monotonic()
+        try:
+            return _release(fn, neighbour, rng, k, shape)
+        finally:
+            state["call"] = None
+
+    def collect() -> None:
+        for neighbour in (0, 1):  # the same seed twice must give the same release
+            a, b = (release(neighbour, np.random.default_rng([seed, 2, neighbour]), 0, None) for _ in range(2))
+            if a.shape != b.shape or not np.array_equal(a, b):
+                raise MechanismError(f"FUNCTION: two calls on neighbour {neighbour} with generators of the same seed "
+                                     "returned different releases: it must draw all its randomness from the rng it "
+                                     "is given (not numpy.random's global state, random, the clock or another "
+                                     "source), or its audit cannot be repeated")
+        rngs = [np.random.default_rng([seed, k]) for k in (0, 1)]
+        first = release(0, rngs[0], 0, None)
+        V.memory("trials", 2, trials, first.size)  # the releases of both neighbours, before they are allocated
+        out = np.empty((2, trials, first.size))
+        out[0, 0] = first
+        bar = tqdm(total=2 * trials, desc="audit runs", unit="run", disable=not progress, leave=False)
+        try:
+            bar.update(1)
+            for neighbour in (0, 1):
+                for k in range(1 if neighbour == 0 else 0, trials):
+                    out[neighbour, k] = release(neighbour, rngs[neighbour], k, first.shape)
+                    bar.update(1)
+        finally:
+            bar.close()
+        state["out"] = out
+
+    out = _with_timeout(collect, state, stop, timeout)
+    first = out[0, 0]
     half = trials // 2
     a_sel, a_ev, b_sel, b_ev = out[0, :half], out[0, half:], out[1, :half], out[1, half:]
     if first.size == 1:

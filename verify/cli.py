@@ -9,7 +9,7 @@
                  [--steps T] [--batch-size B] [--alpha A] [--out DIR] [--json] [--wait] [--load F]
     dpverify bench [--out DIR] [--json] [--wait]
     dpverify audit FILE_OR_MODULE:FUNCTION --epsilon E --delta D [--trials N] [--seed S]
-                   [--method gdp|clopper_pearson] [--out DIR] [--json]
+                   [--method gdp|clopper_pearson] [--timeout SECONDS] [--out DIR] [--json]
     dpverify mutants [IDS...] [--paper KEY] [--budget B] [--seed S] [--out DIR] [--json] [--load F]
     dpverify show ID [--out DIR] [--json] [--load F]
     dpverify compare DIR DIR... [--moved] [--json]
@@ -304,8 +304,8 @@ def main(argv: Sequence[str] | None = None, *, runner=None) -> int:
 
 
 def _main(argv, runner) -> int:
-    parser = build_parser()
     try:
+        parser = build_parser()  # imports the algorithms' table: a signal may land here too
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help / --version
@@ -325,8 +325,13 @@ def _main(argv, runner) -> int:
         return 1
     except KeyboardInterrupt as exc:
         what, status = ("terminated (SIGTERM)", 143) if isinstance(exc, Terminated) else ("interrupted", 130)
-        print(f"{PROG}: {what}: stopped; any previous result set is kept as it was, finished sweep tasks are "
-              "in the cache", file=sys.stderr, flush=True)
+        written = getattr(exc, "dpverify_committed", None)
+        if written is not None:  # the signal came while the result set was being swapped in: the swap finished
+            print(f"{PROG}: {what}: stopped after the new result set was written in {written} (the signal came "
+                  "during its commit, which completed)", file=sys.stderr, flush=True)
+        else:
+            print(f"{PROG}: {what}: stopped; any previous result set is kept as it was, finished sweep tasks are "
+                  "in the cache", file=sys.stderr, flush=True)
         return status
 
 
@@ -686,6 +691,7 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
     from . import outputs  # lazy: dpverify's start-up loads only what the command needs
 
     created: list[Path] = []
+    staged = None
     try:
         try:
             created = outputs.make_out(out)
@@ -694,6 +700,10 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
                            f"(got {out}: {exc.strerror or exc})") from None
         with outputs.OutputLock(out, wait=wait), outputs.ResultSet(out, names) as staged:
             yield staged
+    except KeyboardInterrupt as exc:  # SIGINT/SIGTERM: say whether the new set was committed before it took effect
+        if staged is not None and staged.committed:
+            exc.dpverify_committed = str(out)
+        raise
     except outputs.BadOutput as exc:
         outputs.remove_created(created)
         raise BadInput(str(exc)) from None
@@ -708,6 +718,30 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
             raise
         raise CouldNotRun(f"{exc.strerror or 'disk full'} writing {outputs.public_name(exc.filename, out)}; no "
                           f"result set written, {outputs.previous_set_text(out)}") from None
+
+
+def _interruptible(fn: Callable, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in a daemon thread while this (main) thread waits: SIGINT and SIGTERM then stop the
+    command within a fraction of a second even while a compiled kernel runs for minutes (the kernels release the
+    GIL; Python handles a signal only between bytecodes of the main thread).  The thread is abandoned when the
+    command stops; it writes nothing (the command writes its result set from the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args, **kwargs)
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn(*args, **kwargs)
+        except BaseException as exc:  # handed to the main thread
+            box["error"] = exc
+
+    t = threading.Thread(target=target, name="dpverify-work", daemon=True)
+    t.start()
+    while t.is_alive():
+        t.join(0.25)
+    if "error" in box:
+        raise box.pop("error")
+    return box["value"]
 
 
 def _scheduler(raw: str | None) -> str | None:
@@ -798,7 +832,8 @@ def cmd_run(args) -> int:
         started = report.now_iso()
         t0 = time.perf_counter()
         try:
-            res = runs.run(algorithm, problem, epsilon=epsilon, delta=delta, trials=trials, seed=seed, **opts)
+            res = _interruptible(runs.run, algorithm, problem, epsilon=epsilon, delta=delta, trials=trials,
+                                 seed=seed, **opts)
         except InvalidParameter as exc:  # e.g. --epsilon for a non-private algorithm, --batch-size above n
             name = ", ".join(_RUN_OPTION.get(n.strip(), n.strip()) for n in str(exc.name).split(","))
             msg = _invalid_message(exc)
@@ -938,6 +973,8 @@ def _add_audit_parser(sub) -> None:
     a.add_argument("--method", default="clopper_pearson", metavar="gdp|clopper_pearson",
                    help="clopper_pearson (default): assumption-free; gdp: assumes a Gaussian trade-off curve, the "
                    "right comparison when the claim is a Gaussian-mechanism claim (tighter)")
+    a.add_argument("--timeout", default=None, metavar="SECONDS",
+                   help="seconds one call of FUNCTION may take before the audit gives up on it (default 60)")
     a.add_argument("--out", default=None, metavar="DIR", help="also write DIR/audit.json")
     a.add_argument("--json", action="store_true", help="print the result as JSON to stdout")
     a.set_defaults(func=cmd_audit)
@@ -959,26 +996,45 @@ def cmd_audit(args) -> int:
     Raises
     ------
     BadInput
-        When ``--out`` is a file, or the mechanism cannot be loaded or misbehaves (exit status 2, from :func:`main`).
+        When ``--out`` cannot be written (checked before any work), an option is out of range, the releases would
+        not fit in memory, or the mechanism cannot be loaded or misbehaves: raises, exits, does not return within
+        ``--timeout``, gives different releases for the same seed (exit status 2, from :func:`main`).
     """
     # lazy: dpverify's start-up loads only what the command needs
-    from .audit import METHODS, MIN_MECHANISM_TRIALS, MechanismError, audit_mechanism, load_mechanism
+    from . import outputs
+    from .audit import (
+        DEFAULT_CALL_TIMEOUT,
+        METHODS,
+        MIN_MECHANISM_TRIALS,
+        MechanismError,
+        audit_mechanism,
+        load_mechanism,
+    )
 
     epsilon = _param(V.positive, "--epsilon", args.epsilon)
     delta = _param(V.open_unit, "--delta", args.delta)
     trials = _param(V.integer, "--trials", args.trials, MIN_MECHANISM_TRIALS, 10**8)
     seed = _param(V.integer, "--seed", args.seed, 0)
     method = _param(V.choice, "--method", args.method, METHODS)
-    out = None if args.out is None else Path(args.out)
-    if out is not None and out.exists() and not out.is_dir():
-        raise BadInput(f"--out: must be a directory (got {_got(args.out)}, a file)")
+    timeout = DEFAULT_CALL_TIMEOUT if args.timeout is None else _param(V.positive, "--timeout", args.timeout)
+    out = None if args.out is None else _out_dir(args.out)  # before any work: nothing is run for a bad --out
     try:
         fn = load_mechanism(args.function)
-        result = audit_mechanism(fn, epsilon, delta, trials=trials, seed=seed, method=method, progress=True)
+        result = audit_mechanism(fn, epsilon, delta, trials=trials, seed=seed, method=method, progress=True,
+                                 timeout=timeout)
     except MechanismError as exc:
         raise BadInput(str(exc)) from None
+    except InvalidParameter as exc:  # the releases would not fit in memory: --trials sets their number
+        if exc.name != "trials":
+            raise
+        raise BadInput(f"--trials: must be {exc.accepted} (got {trials})") from None
     result = {"function": args.function, **result}
     if out is not None:
+        try:
+            outputs.make_out(out)
+        except OSError as exc:
+            raise BadInput(f"--out: must be a directory this process can create and write in "
+                           f"(got {out}: {exc.strerror or exc})") from None
         atomic.write_atomic(out / "audit.json", json.dumps(jsonable(result), indent=2) + "\n")
     if args.json:
         _print_json(jsonable(result))

@@ -202,23 +202,7 @@ def run_claims(
                 done[c.id] = _run_one(c, budget, seed, where, runner)
                 finished(c, done[c.id][0])
         else:
-            from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-
-            pool = ThreadPoolExecutor(n_conc, thread_name_prefix="dpverify-claim")
-            try:
-                futures = {pool.submit(_run_one, c, budget, seed, where, runner): c for c in claims}
-                pending = set(futures)
-                while pending:
-                    ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for f in ready:
-                        c = futures[f]
-                        done[c.id] = f.result()  # a RunFailure (scheduler lost, disk full) ends the run
-                        finished(c, done[c.id][0])
-            except BaseException:
-                # interrupted or failed: queued claims are dropped; running ones end when the runner closes below
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
-            pool.shutdown(wait=True)
+            _run_in_threads(claims, budget, seed, where, runner, n_conc, done, finished)
         for c in claims:
             result, ok = done[c.id]
             results.append(result)
@@ -235,6 +219,60 @@ def run_claims(
     return results
 
 
+class _Stopped(Exception):
+    """The run was stopped while a claim was being checked in a thread: its result is dropped, nothing written."""
+
+
+def _run_in_threads(claims, budget, seed, where: Path, runner, n: int, done: dict, finished) -> None:
+    """Check ``claims`` in ``n`` daemon threads sharing ``runner``; each result into ``done`` as it finishes.
+
+    Daemon threads, not a thread pool the interpreter waits for on exit: an interrupted run (SIGINT, SIGTERM) or
+    a failed one ends at once, while a claim's serial Python part may still be running.  Once the run is
+    stopped, a claim finishing later renders nothing (its figures would land in a staging directory already
+    removed) and its result is dropped.
+    """
+    import queue
+
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    for c in claims:
+        todo.put(c)
+    results: queue.SimpleQueue = queue.SimpleQueue()
+    stop = threading.Event()
+
+    def work() -> None:
+        while not stop.is_set():
+            try:
+                c = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                results.put((c, _run_one(c, budget, seed, where, runner, stop), None))
+            except BaseException as exc:  # handed to the main thread, which decides
+                results.put((c, None, exc))
+
+    threads = [threading.Thread(target=work, name=f"dpverify-claim-{i}", daemon=True) for i in range(n)]
+    for t in threads:
+        t.start()
+    try:
+        for _ in claims:
+            while True:
+                try:
+                    c, out, exc = results.get(timeout=0.5)  # a timeout: signals are handled while waiting
+                    break
+                except queue.Empty:
+                    continue
+            if exc is not None:
+                raise exc  # a RunFailure (scheduler lost, disk full) ends the run
+            done[c.id] = out
+            finished(c, out[0])
+    except BaseException:
+        stop.set()
+        # a figure being rendered now finishes before the staging directory is removed; none starts after
+        if _RENDER_LOCK.acquire(timeout=30):
+            _RENDER_LOCK.release()
+        raise
+
+
 def _disk_full(exc: BaseException) -> bool:
 
     return isinstance(exc, OSError) and exc.errno in DISK_FULL
@@ -247,7 +285,8 @@ def _say(line: str, bar) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
-def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner) -> tuple[Result, bool]:
+def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner,
+             stop: threading.Event | None = None) -> tuple[Result, bool]:
     t0 = time.perf_counter()
     try:
         with _runner.using(runner), _runner.claim_scope(c.id):
@@ -256,7 +295,7 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
             raise TypeError(f"check returned {type(outcome).__name__}, not an Outcome")
     except _runner.RunFailure:
         raise
-    except Exception as exc:  # a crash is recorded, not fatal to the run
+    except (Exception, SystemExit) as exc:  # a crash is recorded, not fatal to the run; a sys.exit() is a crash
         if _disk_full(exc):
             raise
         seconds = time.perf_counter() - t0
@@ -273,7 +312,11 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
         rel = Path(FIGURES_DIR) / figure_filename(c.id, fig.name)
         try:
             with _RENDER_LOCK:  # claims finish concurrently; matplotlib's font and text caches are shared
+                if stop is not None and stop.is_set():
+                    raise _Stopped(c.id)
                 _plots.render(fig, out / rel)
+        except _Stopped:
+            raise
         except Exception as exc:
             if _disk_full(exc):
                 raise
@@ -299,6 +342,96 @@ def can_fork() -> bool:
     import multiprocessing
 
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+#: seconds between a worker's checks that the process that started it is still there
+WATCHDOG_INTERVAL = 0.25
+_PR_SET_PDEATHSIG = 1  # prctl(2) option: the signal a process gets when its parent dies (Linux)
+
+
+def _die_with_parent(parent: int, spawned_by_main_thread: bool) -> None:
+    """In a forked worker: end this process when ``parent`` (the dpverify command) ends, however it ends.
+
+    SIGKILL on the parent's death through ``prctl(PR_SET_PDEATHSIG)`` where Linux offers it (only when the
+    worker was forked by the parent's main thread: the kernel sends the signal when the *thread* that forked it
+    ends), and always a daemon thread that polls ``os.getppid()`` and ends the process once it changes (the
+    worker was re-parented: its parent is gone).  A worker left running would go on writing into the output
+    directory without its lock, then wait forever for work.  SIGINT is ignored (a Ctrl-C reaches the whole
+    process group; the parent stops the workers itself) and SIGTERM ends the worker at once.
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if spawned_by_main_thread and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl here: the watchdog below still ends the worker
+            pass
+    if os.getppid() != parent:  # the parent died before the worker got here
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCHDOG_INTERVAL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="dpverify-parent-watchdog", daemon=True).start()
+
+
+def fork_pool(n: int):
+    """A pool of ``n`` worker processes forked from this one that end when this process ends, however it ends.
+
+    Each worker runs :func:`_die_with_parent` first: a SIGKILLed ``dpverify`` leaves no worker behind.  Stop
+    the pool with :func:`stop_pool` when the run is interrupted or fails.
+
+    Parameters
+    ----------
+    n : int
+        Number of worker processes.
+
+    Returns
+    -------
+    concurrent.futures.ProcessPoolExecutor
+        The pool (``fork`` start method).
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    on_main = threading.current_thread() is threading.main_thread()
+    return ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent,
+                               initargs=(os.getpid(), on_main))
+
+
+def stop_pool(pool, grace: float = 5.0) -> None:
+    """End a pool of :func:`fork_pool` now: queued work is dropped and the running workers are killed.
+
+    ``shutdown(wait=False)`` alone leaves the running workers computing to the end of their claims (and the
+    interpreter waits for them on exit), still writing into the output directory.
+
+    Parameters
+    ----------
+    pool : concurrent.futures.ProcessPoolExecutor
+        The pool.
+    grace : float, optional
+        Seconds to wait for the killed workers to be reaped.
+    """
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.kill()
+        except (OSError, ValueError, AttributeError):
+            pass
+    deadline = time.monotonic() + grace
+    for p in procs:
+        try:
+            p.join(max(0.0, deadline - time.monotonic()))
+        except (OSError, ValueError, AssertionError):
+            pass
 
 
 def _check_in_process(claim_id: str, budget: str, seed: int, where: str,
@@ -329,10 +462,9 @@ class _ProcessPool:
             self._run(claims, budget, seed, where, done, finished, memo.name)
 
     def _run(self, claims, budget, seed, where: Path, done: dict, finished, memo: str) -> None:
-        import multiprocessing
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures import FIRST_COMPLETED, wait
 
-        pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"))
+        pool = fork_pool(self.n)
         try:
             futures = {pool.submit(_check_in_process, c.id, budget, seed, str(where),
                                    None if self.cache_dir is None else str(self.cache_dir), memo): c
@@ -348,7 +480,7 @@ class _ProcessPool:
                     done[c.id] = (result, ok)
                     finished(c, result)
         except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(pool)  # interrupted or failed: the workers end now, not when their claims do
             raise
         pool.shutdown(wait=True)
 

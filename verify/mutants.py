@@ -515,7 +515,7 @@ def _verdict_of(c: Claim, budget: str, seed: int) -> tuple[str, float, str]:
         if not isinstance(outcome, Outcome):
             raise TypeError(f"check returned {type(outcome).__name__}")
         return str(outcome.verdict), time.perf_counter() - t0, ""
-    except Exception as exc:  # a crash under a mutant is recorded (it counts as caught, flagged)
+    except (Exception, SystemExit) as exc:  # a crash under a mutant is recorded (it counts as caught, flagged)
         return "error", time.perf_counter() - t0, f"{type(exc).__name__}: {exc}"
 
 
@@ -618,10 +618,11 @@ def run_in_processes(claims: Sequence[Claim], budget: str, seed: int, processes:
     RuntimeError
         (from a worker) When a claim's check fails without any mutant; queued claims are then cancelled.
     """
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
 
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"))
+    from .engine import fork_pool, stop_pool
+
+    pool = fork_pool(processes)
     by_claim: dict[str, list[MutantResult]] = {}
     try:
         futures = {pool.submit(_run_claim_in_process, c.id, budget, seed): c for c in claims}
@@ -635,7 +636,7 @@ def run_in_processes(claims: Sequence[Claim], budget: str, seed: int, processes:
                     for r in rs:
                         progress(r)
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(pool)  # interrupted or failed: the workers end now, not when their claims do
         raise
     pool.shutdown(wait=True)
     return [r for c in claims for r in by_claim[c.id]]

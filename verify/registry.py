@@ -685,7 +685,7 @@ def _load_entry_points() -> None:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
             obj = ep.load()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise LoadError(f"claim pack {ep.name!r} (entry point {ep.value}): {type(exc).__name__}: {exc}") from exc
         if callable(obj) and not isinstance(obj, type(sys)):
             obj()  # a function that registers claims
@@ -742,7 +742,7 @@ def _import_pack(spec: str) -> None:
         raise
     except ModuleNotFoundError as exc:
         raise LoadError(f"--load: must be a .py file or an importable module (got {spec!r}: {exc})") from None
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a sys.exit() in a claim file is its failure, not the command's exit
         raise LoadError(f"--load: {spec!r} failed to load: {type(exc).__name__}: {exc}") from exc
 
 

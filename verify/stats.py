@@ -2,6 +2,11 @@
 
 Every tolerance a claim uses comes from here: a verdict is decided by where a
 confidence interval lies, never by a hand-picked fudge factor.
+
+Parameters are validated like the rest of the API (:mod:`dpvalidate`: one :class:`dpvalidate.InvalidParameter`,
+a ValueError, naming the parameter and the accepted range): levels in (0, 1), counts that are integers with
+0 ≤ successes ≤ trials, swept variables positive and finite, one value per point.  Measured samples are taken
+as they are: a NaN among them (a diverged run) gives NaN, never a verdict.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from typing import Sequence
 
 import numpy as np
 from scipy import stats as _st
+
+import dpvalidate as V
 
 LEVEL = 0.95
 
@@ -55,6 +62,7 @@ def mean_ci(x: Sequence[float], level: float = LEVEL) -> Interval:
     Interval
         The mean and its t interval (n − 1 degrees of freedom); (−inf, inf) with fewer than 2 values.
     """
+    level = V.open_unit("level", level)
     x = np.asarray(x, dtype=float)
     m = float(np.mean(x))
     if x.size < 2:
@@ -79,6 +87,7 @@ def median_ci(x: Sequence[float], level: float = LEVEL) -> Interval:
     Interval
         The median and [x_(k), x_(n−k+1)]; (−inf, inf) when the sample is too small for that coverage.
     """
+    level = V.open_unit("level", level)
     x = np.sort(np.asarray(x, dtype=float))
     n = x.size
     med = float(np.median(x))
@@ -108,8 +117,16 @@ def median_bands(samples: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray,
     -------
     median, lo, hi : numpy.ndarray
         Each of shape (points,) (see :func:`median_ci`).
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When ``samples`` is not 2-d or ``level`` is outside (0, 1).
     """
+    level = V.open_unit("level", level)
     samples = np.asarray(samples, dtype=float)
+    if samples.ndim != 2:
+        raise V.InvalidParameter("samples", "a 2-d array (runs, points)", f"an array of shape {samples.shape}")
     cis = [median_ci(samples[:, j], level) for j in range(samples.shape[1])]
     return (np.array([c.estimate for c in cis]), np.array([c.lo for c in cis]), np.array([c.hi for c in cis]))
 
@@ -135,9 +152,19 @@ def bootstrap_ci(statistic, *samples: Sequence[float], level: float = LEVEL, n_b
     -------
     Interval
         The statistic on the data and the percentile interval of its resampled values.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When a sample is empty or not 1-d, ``level`` is outside (0, 1), ``n_boot`` < 1 or ``seed`` < 0.
     """
-    rng = np.random.default_rng(seed)
+    level = V.open_unit("level", level)
+    n_boot = V.count("n_boot", n_boot)
+    rng = np.random.default_rng(V.integer("seed", seed, 0))
     arrs = [np.asarray(s, dtype=float) for s in samples]
+    if not arrs or any(a.ndim != 1 or a.size == 0 for a in arrs):
+        raise V.InvalidParameter("samples", "one or more non-empty 1-d samples",
+                                 ", ".join(f"shape {a.shape}" for a in arrs) or "none")
     est = float(statistic(*arrs))
     boots = np.empty(n_boot)
     for i in range(n_boot):
@@ -162,7 +189,21 @@ def median_difference(a: Sequence[float], b: Sequence[float], level: float = LEV
     -------
     Interval
     """
+    level = V.open_unit("level", level)
     return bootstrap_ci(lambda u, v: np.median(u) - np.median(v), a, b, level=level, seed=seed)
+
+
+def _points(x, y) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) as 1-d float arrays of one length, x positive and finite (the swept variable of a log-log fit)."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if x.ndim != 1 or y.shape != x.shape:
+        raise V.InvalidParameter("x, y", "1-d sequences of one length (one y per x)",
+                                 f"shapes {x.shape} and {y.shape}")
+    if not np.all(np.isfinite(x) & (x > 0)):
+        raise V.InvalidParameter("x", "positive and finite at every point (its logarithm is fitted)",
+                                 f"{int(np.sum(~(np.isfinite(x) & (x > 0))))} other values")
+    return x, y
 
 
 def sign_verdict(interval: Interval, claimed: str) -> str:
@@ -260,12 +301,14 @@ def loglog_slope(x: Sequence[float], y: Sequence[float], level: float = LEVEL) -
     Raises
     ------
     ValueError
-        With fewer than 3 points.
+        With fewer than 3 points; a :class:`dpvalidate.InvalidParameter` when ``level`` is outside (0, 1), x and
+        y differ in length, or an x is not positive and finite.
     """
-    lx = np.log(np.asarray(x, dtype=float))
-    ly = np.log(np.asarray(y, dtype=float))
-    if lx.size < 3:
+    level = V.open_unit("level", level)
+    x, y = _points(x, y)
+    if x.size < 3:
         raise ValueError("a log-log slope needs at least 3 points")
+    lx, ly = np.log(x), np.log(y)
     res = _st.linregress(lx, ly)
     h = float(_st.t.ppf(0.5 + level / 2, lx.size - 2)) * float(res.stderr)
     return SlopeFit(Interval(float(res.slope), float(res.slope - h), float(res.slope + h), level),
@@ -298,11 +341,15 @@ def weighted_loglog_slope(x: Sequence[float], y: Sequence[float], y_se: Sequence
     Raises
     ------
     ValueError
-        With fewer than 2 points, or a y or an error that is not positive (or an error not finite).
+        With fewer than 2 points, or a y or an error that is not positive (or an error not finite); a
+        :class:`dpvalidate.InvalidParameter` when ``level`` is outside (0, 1), the lengths differ, or an x is not
+        positive and finite.
     """
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    level = V.open_unit("level", level)
+    x, y = _points(x, y)
     se = np.asarray(y_se, dtype=float)
+    if se.shape != y.shape:
+        raise V.InvalidParameter("y_se", f"one standard error per point ({y.size})", f"shape {se.shape}")
     if x.size < 2:
         raise ValueError("a weighted log-log slope needs at least 2 points")
     if np.any(y <= 0) or np.any(se <= 0) or not np.all(np.isfinite(se)):
@@ -362,7 +409,7 @@ def clopper_pearson(k: int, n: int, level: float = LEVEL) -> Interval:
     k : int
         Successes, in [0, n].
     n : int
-        Trials.
+        Trials (≥ 0).
     level : float, optional
         Two-sided confidence level (default 0.95).
 
@@ -370,7 +417,17 @@ def clopper_pearson(k: int, n: int, level: float = LEVEL) -> Interval:
     -------
     Interval
         k/n (nan when n is 0) and the two-sided Clopper–Pearson interval.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        When ``n`` or ``k`` is not an integer ≥ 0, ``k`` > ``n``, or ``level`` is outside (0, 1).
     """
+    n = V.integer("n", n, 0)
+    k = V.integer("k", k, 0)
+    if k > n:
+        raise V.InvalidParameter("k", f"at most the trials n = {n}", k)
+    level = V.open_unit("level", level)
     alpha = 1 - level
     lo = 0.0 if k == 0 else float(_st.beta.ppf(alpha / 2, k, n - k + 1))
     hi = 1.0 if k == n else float(_st.beta.ppf(1 - alpha / 2, k + 1, n - k))

@@ -5,6 +5,8 @@ import json
 import numpy as np
 import pytest
 
+import kernels
+from dpvalidate import InvalidParameter
 from verify import cli, runs
 from verify.privacy import composed_epsilon, dp_sgd_epsilon, gaussian_epsilon
 
@@ -124,6 +126,13 @@ BAD = [
      "--batch-size: must be omitted for dp_gd (it uses full-batch gradients) (got 3)"),
     (["run", "adadps", "--problem", "sparse_linear_regression", "--batch-size", "5000", "--steps", "2"],
      "--batch-size: must be an integer in [1, n = 1000] (got 5000)"),
+    # the adaptive step's accumulator of squared noisy gradients would overflow: the iterate froze, exit 0
+    (["run", "pagan", "--epsilon", "1e-300", "--trials", "1"],
+     "--epsilon: must be at least 4.573e-153 at delta = 1e-05 for pagan with steps = 1000, batch_size = 70 (a larger "
+     "noise's squares overflow float64 in the adaptive step's accumulator, which would freeze the iterate) "
+     "(got 1e-300)"),
+    (["run", "pasan", "--epsilon", "1e-300", "--trials", "1"], "--epsilon: must be at least "),
+    (["run", "pagan_opt", "--epsilon", "1e-160", "--trials", "1"], "--epsilon: must be at least "),
 ]
 
 
@@ -150,3 +159,17 @@ def test_help_lists_algorithms_per_paper(capsys):
         assert f"  {paper}:" in text
         for r in rows:
             assert r.name in text
+
+
+def test_a_noise_that_would_overflow_the_adaptive_accumulator_is_refused_by_the_kernel():
+    """kernels.pagan names the parameter that sets the noise (epsilon, or noise_multiplier given alone); a noise
+    just inside the range still runs, finite."""
+    from kernels import pagan as kp
+
+    ds = kernels.make_problem("abs_regression", 0)
+    with pytest.raises(InvalidParameter, match=r"^noise_multiplier must be at most "):
+        kp.make_config("pagan", ds, noise_multiplier=1e300, steps=10)
+    with pytest.raises(InvalidParameter, match=r"^epsilon must be at least "):
+        kp.make_config("pasan", ds, epsilon=1e-300, delta=1e-5, steps=10)
+    kp.make_config("pagan", ds, epsilon=1e-140, delta=1e-5, steps=10)  # far from the limit: accepted
+    kp.make_config("dp_sgd", ds, epsilon=1e-300, delta=1e-5, steps=10)  # a constant step has no accumulator
