@@ -364,7 +364,7 @@ def _pagan_privacy(z: float, n: int, batch_size: int, steps: int, delta: float) 
 # ======================================================================================
 # adp: ADP-SGD and DP-SGD with polynomial / adaptive stepsizes (kernels.adp.run_adp)
 # ======================================================================================
-ADP_EPSILON, ADP_DELTA = 1.0, 1e-5  # adp Proposition 5.1's runs (verify.papers.adp.P51_EPS, P51_DELTA)
+ADP_EPSILON, ADP_DELTA = 1.0, 1e-5  # adp Proposition 5.1's runs (verify.papers.adp._common.P51_EPS, P51_DELTA)
 ADP_PROBLEM = dict(n=20000, d=10)  # verify.papers.adp Proposition 5.1, quick budget
 ADP_SETTINGS = dict(a=1.0, c=1.0, b0=1.0, nu=1e-3, C=1.0)  # b_t = √(a + ct); b₀, ν, C of the adaptive rule
 ADP_STEPS, ADP_ETA = 1000, 1.0
@@ -404,7 +404,7 @@ def adp_phases(alpha: np.ndarray, z: float, q: float, blocks: int = ADP_BLOCKS) 
     """(q, multiplier, steps) phases: the steps split into ≤ ``blocks`` blocks, each at its smallest α·z.
 
     Smaller multipliers lose more privacy, so accounting a block at its smallest α is an upper bound
-    (the grouping verify.papers.adp uses for Theorem 4.1); equal neighbours merge (DP-SGD is one phase).
+    (the grouping verify.papers.adp.privacy uses for Theorem 4.1); equal neighbours merge (DP-SGD is one phase).
 
     Parameters
     ----------
