@@ -448,8 +448,9 @@ def _run_adp(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, step
         return composed_epsilon(adp_phases(al, z, q), delta, "rdp")
 
     z = _cached_calibration(("adp", b_rule, alpha_rule, T, prob.n, epsilon, delta), epsilon_at, epsilon)
-    out = kadp.run_adp(prob, steps=T, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=z * G, a=s["a"], c=s["c"],
-                     b0=s["b0"], nu=s["nu"], C=s["C"], trials=trials, seed=seed, n_log=N_POINTS)
+    schedule = kadp.AdpSchedule(a=s["a"], c=s["c"], b0=s["b0"], nu=s["nu"], C=s["C"])
+    out = kadp.run_adp(prob, steps=T, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=z * G, schedule=schedule,
+                       trials=trials, seed=seed, n_log=N_POINTS)
     mech = {"sampling": "one record uniformly per step (with replacement; the Poisson pair at rate 1/n)",
             "sampling_rate": q, "steps": T, "per_step_multiplier": "α_t·z", "alpha_min": float(al.min()),
             "alpha_max": float(al.max()), "blocks": len(adp_phases(al, z, q)), "sensitivity": G,

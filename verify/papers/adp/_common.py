@@ -114,6 +114,7 @@ def _p51_task(alpha_rule: str, T: int, n: int, d: int, trials: int, seed: int, a
                                                           T=T, delta=P51_DELTA, epsilon=epsilon, n=n)) ** 0.5
     else:
         raise ValueError(f"noise must be matched or theorem4.1 (got {noise!r})")
-    out = kadp.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma, a=a, c=P51_C,
-                     trials=trials, seed=child_seed(seed, "adp.proposition5.1", "runs"), n_log=41)
+    out = kadp.run_adp(prob, steps=T, eta=1.0, b_rule="poly", alpha_rule=alpha_rule, sigma=sigma,
+                       schedule=kadp.AdpSchedule(a=a, c=P51_C), trials=trials,
+                       seed=child_seed(seed, "adp.proposition5.1", "runs"), n_log=41)
     return {"steps": out["steps"], "grad_norm2": out["grad_norm2"], "sigma": sigma}

@@ -88,8 +88,8 @@ def _table1_kernel_probe(n: int, d: int, sigmas: dict, a: float, seed: int) -> t
     prob = kadp.smooth_nonconvex(n=n, d=d, seed=seed % (2**31))
     bad, numbers = [], {}
     for rule, sigma in sigmas.items():
-        kw = dict(steps=TABLE1_PROBE_STEPS, eta=1.0, b_rule="poly", alpha_rule=rule, sigma=float(sigma), a=a,
-                  c=P51_C)
+        kw = dict(steps=TABLE1_PROBE_STEPS, eta=1.0, b_rule="poly", alpha_rule=rule, sigma=float(sigma),
+                  schedule=kadp.AdpSchedule(a=a, c=P51_C))
         pseed = child_seed(seed, "adp.table1", "probe", rule)
         out = run_adp(prob, trials=1, seed=pseed, n_log=2, **kw)
         ref = adp_reference(prob, np.random.default_rng(np.random.SeedSequence(pseed).spawn(1)[0]), **kw)
