@@ -26,7 +26,12 @@ from numba import njit
 
 import dpvalidate as V
 from kernels import _cpu, faults
-from kernels.adp_problems import REG_GRAD_MAX, NonconvexProblem, smooth_nonconvex  # noqa: F401  (re-exported)
+from kernels.adp_problems import (  # noqa: F401  (re-exported)
+    REG_GRAD_MAX,
+    AdpSchedule,
+    NonconvexProblem,
+    smooth_nonconvex,
+)
 
 B_RULES = {"poly": 0, "adaptive": 1}
 ALPHA_RULES = {"dp": 0, "adp": 1}
@@ -159,7 +164,21 @@ def _check_problem(problem) -> NonconvexProblem:
     return problem
 
 
-def check_run(problem, *, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C, clip) -> AdpParams:
+def _check_schedule(schedule) -> AdpSchedule:
+    if not isinstance(schedule, AdpSchedule):
+        raise V.InvalidParameter("schedule", "a kernels.adp.AdpSchedule (the constants a, c, b0, nu, C)",
+                                 type(schedule).__name__)
+    values = []
+    for field, value in zip(AdpSchedule._fields, schedule):
+        try:
+            values.append(V.positive(field, value))
+        except V.InvalidParameter:
+            raise V.InvalidParameter("schedule", f"an AdpSchedule whose {field} is a finite number > 0",
+                                     value) from None
+    return AdpSchedule(*values)
+
+
+def check_run(problem, *, steps, eta, b_rule, alpha_rule, sigma, schedule, clip) -> AdpParams:
     """Validate the settings of an ADP-SGD/DP-SGD run into the record its jitted loop takes.
 
     Parameters
@@ -176,7 +195,7 @@ def check_run(problem, *, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C
         One of :data:`ALPHA_RULES`.
     sigma : float
         The noise standard deviation, >= 0.
-    a, c, b0, nu, C : float
+    schedule : AdpSchedule
         The constants of the b_t and α_t schedules, each > 0.
     clip : float or None
         The per-record clipping threshold, > 0 (None: the problem's gradient bound).
@@ -195,16 +214,14 @@ def check_run(problem, *, steps, eta, b_rule, alpha_rule, sigma, a, c, b0, nu, C
     V.choice("b_rule", b_rule, tuple(B_RULES))
     V.choice("alpha_rule", alpha_rule, tuple(ALPHA_RULES))
     steps, eta, sigma = V.count("steps", steps), V.positive("eta", eta), V.nonnegative("sigma", sigma)
-    a, c, b0, nu, C = V.positive("a", a), V.positive("c", c), V.positive("b0", b0), V.positive("nu", nu), \
-        V.positive("C", C)
+    a, c, b0, nu, C = _check_schedule(schedule)
     clip = V.positive("clip", problem.gradient_bound if clip is None else clip)
     return AdpParams(problem.lam, steps, eta, B_RULES[b_rule], a, c, b0, nu, ALPHA_RULES[alpha_rule], C, sigma, clip)
 
 
 def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b_rule: str = "poly",
-            alpha_rule: str = "adp", sigma: float = 0.0, a: float = 1.0, c: float = 1.0, b0: float = 1.0,
-            nu: float = 1e-3, C: float = 1.0, clip: float | None = None, trials: int = 1, seed: int = 0,
-            n_log: int = 51) -> dict:
+            alpha_rule: str = "adp", sigma: float = 0.0, schedule: AdpSchedule = AdpSchedule(),
+            clip: float | None = None, trials: int = 1, seed: int = 0, n_log: int = 51) -> dict:
     """ADP-SGD (``alpha_rule="adp"``) or DP-SGD (``"dp"``) for ``trials`` seeded trials.
 
     Returns {"steps": (m,), "grad_norm2": (trials, m) ‖∇F(θ_t)‖², "theta": (trials, d)}.
@@ -224,8 +241,8 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
         ``"adp"`` (α_t = √b_t) or ``"dp"`` (α_t = 1).
     sigma : float, optional
         The standard deviation of the Gaussian noise added to each coordinate (times α_t).
-    a, c, b0, nu, C : float, optional
-        The constants of the b_t and α_t schedules (module docstring).
+    schedule : AdpSchedule, optional
+        The constants a, c, b0, nu, C of the b_t and α_t schedules (module docstring; default ``AdpSchedule()``).
     clip : float, optional
         The per-record clipping threshold.
     trials, seed, n_log : int, optional
@@ -241,8 +258,8 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     dpvalidate.InvalidParameter
         A parameter of ``run_adp`` outside what it accepts, outputs over the size limit, or a float64 overflow.
     """
-    prm = check_run(problem, steps=steps, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=sigma, a=a, c=c, b0=b0,
-                    nu=nu, C=C, clip=clip)
+    prm = check_run(problem, steps=steps, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=sigma,
+                    schedule=schedule, clip=clip)
     steps = prm.steps
     # fault hooks for mutation analysis (kernels/faults.py): factors of exactly 1 outside a mutation run
     # (no clipping fault: on smooth_nonconvex the gradient bound is exact and clipping never triggers)
@@ -259,7 +276,7 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
     for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
         _adp_loop(problem.features, problem.labels, np.zeros(problem.d), prm, rng, log_steps, out_g[k], out_t[k])
-    V.finite_output("eta, sigma, a, c, b0, nu, C", out_g, out_t)
+    V.finite_output("eta, sigma, schedule", out_g, out_t)
     return {"steps": log_steps, "grad_norm2": out_g, "theta": out_t}
 
 

@@ -1,10 +1,12 @@
-"""The problem of ``adp`` (ADP-SGD, 2021): smooth non-convex regularised logistic regression, for the kernels of
-:mod:`kernels.adp` (which re-exports it)."""
+"""The problem of ``adp`` (ADP-SGD, 2021): smooth non-convex regularised logistic regression, and the constants of
+ADP-SGD's b_t and α_t schedules (:class:`AdpSchedule`), for the kernels of :mod:`kernels.adp` (which re-exports
+both) and the NumPy reference :mod:`kernels.adp_reference`."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -12,6 +14,32 @@ import dpvalidate as V
 from kernels.problem_data import DataMatrix
 
 REG_GRAD_MAX = 3.0 * math.sqrt(3.0) / 8.0  # max_u 2u/(1+u²)², at u = 1/√3
+
+
+class AdpSchedule(NamedTuple):
+    """The constants of ADP-SGD's b_t and α_t schedules (an immutable record; :mod:`kernels.adp`'s docstring).
+
+    ``"poly"`` b: b_{t+1} = √(a + c(t+1)); ``"adaptive"`` b: b²_{t+1} = b_t² + max(‖g‖², ν) from b_0; ADP-SGD's α
+    with the adaptive b: α_{t+1} = (b_0² + (t+1)C)^{1/4}.  Each constant must be a finite number > 0 (the kernels
+    check it).
+
+    Attributes
+    ----------
+    a, c : float
+        The polynomial schedule's constants (default 1, 1).
+    b0 : float
+        b_0 of the adaptive schedule (default 1).
+    nu : float
+        The floor ν on the squared gradient norm in the adaptive schedule (default 1e-3).
+    C : float
+        The constant of the adaptive α_t (default 1).
+    """
+
+    a: float = 1.0
+    c: float = 1.0
+    b0: float = 1.0
+    nu: float = 1e-3
+    C: float = 1.0
 
 
 @dataclass(frozen=True)

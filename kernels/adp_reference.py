@@ -7,18 +7,19 @@ import math
 
 import numpy as np
 
-from kernels.adp_problems import NonconvexProblem
+from kernels.adp_problems import AdpSchedule, NonconvexProblem
 
 
 def adp_reference(problem: NonconvexProblem, rng: np.random.Generator, *, steps: int, eta: float, b_rule: str,
-                  alpha_rule: str, sigma: float, a: float = 1.0, c: float = 1.0, b0: float = 1.0, nu: float = 1e-3,
-                  C: float = 1.0, clip: float | None = None) -> np.ndarray:
+                  alpha_rule: str, sigma: float, schedule: AdpSchedule = AdpSchedule(),
+                  clip: float | None = None) -> np.ndarray:
     """Short NumPy reference of one trial (same draws as the kernel: an index, then d normals, per step); returns θ_T.
 
     From θ_0 = 0, each step draws one record i, takes its gradient (logistic loss plus the regulariser's
     λ·2θ/(1 + θ²)², coordinatewise), clips it to ℓ₂ norm ``clip``, updates b (``"poly"``: b_{t+1} = √(a + c(t+1));
-    otherwise adaptive: b²_{t+1} = b_t² + max(‖g‖², ν) from b_0 = ``b0``) and α (``"dp"``: 1; otherwise √b for
-    ``"poly"`` and (b0² + (t+1)C)^{1/4} for adaptive b), then θ ← θ − (η/b)(g + α σ ξ) with ξ ~ N(0, I_d).
+    otherwise adaptive: b²_{t+1} = b_t² + max(‖g‖², ν) from b_0) and α (``"dp"``: 1; otherwise √b for ``"poly"``
+    and (b_0² + (t+1)C)^{1/4} for adaptive b), then θ ← θ − (η/b)(g + α σ ξ) with ξ ~ N(0, I_d); a, c, b_0, ν and C
+    come from ``schedule``.
     No input is validated.
 
     Parameters
@@ -37,14 +38,8 @@ def adp_reference(problem: NonconvexProblem, rng: np.random.Generator, *, steps:
         ``"dp"`` for α_t = 1 (DP-SGD); any other value (the kernel's ``"adp"``) for ADP-SGD's α_t.
     sigma : float
         Standard deviation of the Gaussian noise per coordinate (times α_t).
-    a, c : float, optional
-        Constants of the polynomial schedule b_{t+1} = √(a + c(t+1)) (default 1).
-    b0 : float, optional
-        b_0 of the adaptive schedule (default 1).
-    nu : float, optional
-        Floor ν on the squared gradient norm in the adaptive schedule (default 1e-3).
-    C : float, optional
-        Constant of the adaptive α_t = (b0² + (t+1)C)^{1/4} (default 1).
+    schedule : AdpSchedule, optional
+        The schedules' constants a, c, b0, nu, C (default ``AdpSchedule()``: 1, 1, 1, 1e-3, 1).
     clip : float or None, optional
         Per-record clipping threshold; None (default) for ``problem.gradient_bound``.
 
@@ -54,6 +49,7 @@ def adp_reference(problem: NonconvexProblem, rng: np.random.Generator, *, steps:
         The last iterate θ_T.
     """  # noqa: E501
     clip = problem.gradient_bound if clip is None else clip
+    a, c, b0, nu, C = schedule
     X, Y, lam = problem.features, problem.labels, problem.lam
     theta = np.zeros(problem.d)
     b2 = b0 * b0

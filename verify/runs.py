@@ -364,7 +364,7 @@ def _pagan_privacy(z: float, n: int, batch_size: int, steps: int, delta: float) 
 # ======================================================================================
 # adp: ADP-SGD and DP-SGD with polynomial / adaptive stepsizes (kernels.adp.run_adp)
 # ======================================================================================
-ADP_EPSILON, ADP_DELTA = 1.0, 1e-5  # adp Proposition 5.1's runs (verify.papers.adp.P51_EPS, P51_DELTA)
+ADP_EPSILON, ADP_DELTA = 1.0, 1e-5  # adp Proposition 5.1's runs (verify.papers.adp._common.P51_EPS, P51_DELTA)
 ADP_PROBLEM = dict(n=20000, d=10)  # verify.papers.adp Proposition 5.1, quick budget
 ADP_SETTINGS = dict(a=1.0, c=1.0, b0=1.0, nu=1e-3, C=1.0)  # b_t = √(a + ct); b₀, ν, C of the adaptive rule
 ADP_STEPS, ADP_ETA = 1000, 1.0
@@ -404,7 +404,7 @@ def adp_phases(alpha: np.ndarray, z: float, q: float, blocks: int = ADP_BLOCKS) 
     """(q, multiplier, steps) phases: the steps split into ≤ ``blocks`` blocks, each at its smallest α·z.
 
     Smaller multipliers lose more privacy, so accounting a block at its smallest α is an upper bound
-    (the grouping verify.papers.adp uses for Theorem 4.1); equal neighbours merge (DP-SGD is one phase).
+    (the grouping verify.papers.adp.privacy uses for Theorem 4.1); equal neighbours merge (DP-SGD is one phase).
 
     Parameters
     ----------
@@ -448,8 +448,9 @@ def _run_adp(spec: Runnable, problem: str, *, epsilon, delta, trials, seed, step
         return composed_epsilon(adp_phases(al, z, q), delta, "rdp")
 
     z = _cached_calibration(("adp", b_rule, alpha_rule, T, prob.n, epsilon, delta), epsilon_at, epsilon)
-    out = kadp.run_adp(prob, steps=T, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=z * G, a=s["a"], c=s["c"],
-                     b0=s["b0"], nu=s["nu"], C=s["C"], trials=trials, seed=seed, n_log=N_POINTS)
+    schedule = kadp.AdpSchedule(a=s["a"], c=s["c"], b0=s["b0"], nu=s["nu"], C=s["C"])
+    out = kadp.run_adp(prob, steps=T, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=z * G, schedule=schedule,
+                       trials=trials, seed=seed, n_log=N_POINTS)
     mech = {"sampling": "one record uniformly per step (with replacement; the Poisson pair at rate 1/n)",
             "sampling_rate": q, "steps": T, "per_step_multiplier": "α_t·z", "alpha_min": float(al.min()),
             "alpha_max": float(al.max()), "blocks": len(adp_phases(al, z, q)), "sensitivity": G,

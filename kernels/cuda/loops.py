@@ -21,7 +21,7 @@ from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_
 
 import dpvalidate as V
 from kernels._compile import compile_helpers
-from kernels.adp import NonconvexProblem, check_run
+from kernels.adp import AdpSchedule, NonconvexProblem, check_run
 from kernels.cuda._device import status
 from kernels.pagan import STEP_ADAGRAD, STEP_ADANORM, config_from_keywords, loop_params
 from kernels.pagan_problems import LOSS_ABS, Dataset
@@ -223,9 +223,8 @@ def _adp_batch(X, Y, prm, states, g, theta):
 
 
 def run_adp_batch(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b_rule: str = "poly",
-                  alpha_rule: str = "adp", sigma: float = 0.0, a: float = 1.0, c: float = 1.0, b0: float = 1.0,
-                  nu: float = 1e-3, C: float = 1.0, clip: float | None = None, trials: int = 1024,
-                  seed: int = 0) -> BatchOutput:
+                  alpha_rule: str = "adp", sigma: float = 0.0, schedule: AdpSchedule = AdpSchedule(),
+                  clip: float | None = None, trials: int = 1024, seed: int = 0) -> BatchOutput:
     """``trials`` runs of ADP-SGD/DP-SGD (:func:`kernels.adp.run_adp`'s parameters) on the GPU.
 
     ``final_loss`` is ‖∇F(θ_T)‖².  The settings reach the kernel as one :class:`kernels.adp.AdpParams` (from
@@ -243,8 +242,8 @@ def run_adp_batch(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 
         The b_t schedule and the α_t rule, as :func:`kernels.adp.run_adp`.
     sigma : float, optional
         The noise standard deviation (times α_t).
-    a, c, b0, nu, C : float, optional
-        The schedules' constants.
+    schedule : AdpSchedule, optional
+        The schedules' constants a, c, b0, nu, C (:class:`kernels.adp.AdpSchedule`; default ``AdpSchedule()``).
     clip : float, optional
         The per-record clipping threshold (default the problem's gradient bound).
     trials : int, optional
@@ -258,8 +257,8 @@ def run_adp_batch(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 
         θ_T per trial (as both ``x_final`` and ``x_avg``) and ‖∇F(θ_T)‖².
     """
 
-    prm = check_run(problem, steps=steps, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=sigma, a=a, c=c, b0=b0,
-                    nu=nu, C=C, clip=clip)
+    prm = check_run(problem, steps=steps, eta=eta, b_rule=b_rule, alpha_rule=alpha_rule, sigma=sigma,
+                    schedule=schedule, clip=clip)
     trials = V.integer("trials", trials, 1)
     seed = V.integer("seed", seed, 0)
     d = problem.d

@@ -164,19 +164,22 @@ def test_run_algorithm(kw, private, eps, delta):
 _NC = kadp.smooth_nonconvex(n=10, d=2, seed=0)
 ADP_GOOD = dict(problem=st.just(_NC), steps=small(1, 6), eta=reals(1e-3, 2),
                 b_rule=st.sampled_from(["poly", "adaptive"]), alpha_rule=st.sampled_from(["dp", "adp"]),
-                sigma=reals(0, 10), a=reals(0.1, 3), c=reals(0.1, 3),
-                b0=reals(0.1, 3), nu=reals(1e-4, 1), C=reals(0.1, 3), trials=small(1, 2), seed=seeds, n_log=small(2, 4))
+                sigma=reals(0, 10), schedule=st.builds(kadp.AdpSchedule, a=reals(0.1, 3), c=reals(0.1, 3),
+                                                       b0=reals(0.1, 3), nu=reals(1e-4, 1), C=reals(0.1, 3)),
+                trials=small(1, 2), seed=seeds, n_log=small(2, 4))
 ADP_JUNK = dict(problem=st.sampled_from([None, _DATASETS["abs_regression"],
                                          dataclasses.replace(_NC, features=np.full((10, 2), NAN)),
                                          dataclasses.replace(_NC, labels=np.ones(3)),
                                          dataclasses.replace(_NC, lam=NAN)]),
-                steps=JUNK_COUNT, trials=JUNK_COUNT, n_log=JUNK_COUNT, seed=JUNK_COUNT, clip=JUNK_REAL)
+                steps=JUNK_COUNT, trials=JUNK_COUNT, n_log=JUNK_COUNT, seed=JUNK_COUNT, clip=JUNK_REAL,
+                schedule=st.sampled_from([None, (1.0, 1.0, 1.0, 1e-3, 1.0), kadp.AdpSchedule(a=NAN),
+                                          kadp.AdpSchedule(nu=0.0), kadp.AdpSchedule(C=-1.0)]))
 
 
 @settings(max_examples=examples(80))
 @given(kw=fuzzed(ADP_GOOD, ADP_JUNK))
-@example(kw=dict(problem=_NC, steps=3, eta=1e300, b_rule="poly", alpha_rule="adp", sigma=1e300, a=1.0, c=1.0, b0=1.0,
-                 nu=1e-3, C=1.0, trials=1, seed=0, n_log=2))  # θ overflowed to inf -> NaN gradient norms
+@example(kw=dict(problem=_NC, steps=3, eta=1e300, b_rule="poly", alpha_rule="adp", sigma=1e300,
+                 schedule=kadp.AdpSchedule(), trials=1, seed=0, n_log=2))  # θ overflowed to inf -> NaN gradient norms
 def test_run_adp(kw):
     check(kadp.run_adp, kw, parameter_names(kadp.run_adp))
 

@@ -16,8 +16,8 @@ def prob():
 @pytest.mark.parametrize("b_rule", ["poly", "adaptive"])
 @pytest.mark.parametrize("alpha_rule", ["dp", "adp"])
 def test_kernel_matches_reference_with_the_same_draws(prob, b_rule, alpha_rule):
-    kw = dict(steps=400, eta=0.5, b_rule=b_rule, alpha_rule=alpha_rule, sigma=0.3, a=2.0, c=0.5, b0=1.5, nu=1e-2,
-              C=0.7)
+    kw = dict(steps=400, eta=0.5, b_rule=b_rule, alpha_rule=alpha_rule, sigma=0.3,
+              schedule=kadp.AdpSchedule(a=2.0, c=0.5, b0=1.5, nu=1e-2, C=0.7))
     out = kadp.run_adp(prob, trials=1, seed=11, n_log=2, **kw)
     rng = np.random.default_rng(np.random.SeedSequence(11).spawn(1)[0])
     ref = adp_reference(prob, rng, **kw)
@@ -53,3 +53,22 @@ def test_same_seed_same_numbers_and_bad_input(prob):
         kadp.run_adp(prob, b_rule="cosine")
     with pytest.raises(InvalidParameter, match="sigma"):
         kadp.run_adp(prob, sigma=float("nan"))
+
+
+@pytest.mark.parametrize("schedule,named", [((1.0, 1.0, 1.0, 1e-3, 1.0), "kernels.adp.AdpSchedule"),
+                                            (kadp.AdpSchedule(nu=0.0), "whose nu is a finite number > 0"),
+                                            (kadp.AdpSchedule(a=float("inf")), "whose a is a finite number > 0"),
+                                            (kadp.AdpSchedule(C="x"), "whose C is a finite number > 0")])
+def test_a_bad_schedule_is_refused_naming_the_parameter_and_the_constant(prob, schedule, named):
+    with pytest.raises(InvalidParameter, match="^schedule") as err:
+        kadp.run_adp(prob, steps=3, schedule=schedule)
+    assert named in str(err.value)
+
+
+def test_the_schedule_record_reaches_the_loop(prob):
+    """Another b_0 changes the adaptive run (the record is not ignored); the default record is the old default."""
+    kw = dict(steps=40, b_rule="adaptive", sigma=0.5, trials=1, seed=2, n_log=2)
+    default = kadp.run_adp(prob, **kw)["theta"]
+    np.testing.assert_array_equal(default, kadp.run_adp(prob, schedule=kadp.AdpSchedule(1.0, 1.0, 1.0, 1e-3, 1.0),
+                                                        **kw)["theta"])
+    assert not np.allclose(default, kadp.run_adp(prob, schedule=kadp.AdpSchedule(b0=4.0), **kw)["theta"])

@@ -1,0 +1,251 @@
+"""verify.papers.adp.privacy: Lemma 2.1, Lemma 2.2, Theorem 4.1 and the adaptive stepsize's privacy at the quick
+budget — known verdicts, pinned counterexamples, negative controls, and the declared "still false" equivalences
+checked at their explicit counterexamples under the mutation verify.mutants applies."""
+
+import math
+
+import numpy as np
+import pytest
+
+from tests.papers.adp.mutant_support import declared_still_false, theory_mutation
+from theory import adp as tadp
+from verify.papers.adp import privacy
+from verify.privacy import composed_epsilon, gaussian_epsilon, optimal_composition_epsilon
+
+
+@pytest.fixture(scope="module")
+def thm41_quick():
+    return privacy.theorem4_1("quick", 0)
+
+
+def test_lemma22_quick_holds_and_its_numbers_say_so():
+    out = privacy.lemma2_2("quick", 0)
+    assert out.verdict == "holds"
+    assert out.numbers["min_slack"] >= 0 and out.numbers["max_ratio_optimal_over_tilde"] <= 1.0
+
+
+def test_lemma22_negative_control_flags_a_wrong_formula(monkeypatch):
+    """Halving ε̃ (a composition bound that is too good to be true) must be caught."""
+    real = tadp.extended_advanced_composition
+    monkeypatch.setattr(tadp, "extended_advanced_composition",
+                        lambda e, d, dp: (real(e, d, dp)[0] / 4, real(e, d, dp)[1]))
+    out = privacy.lemma2_2("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["eps_optimal"] > out.counterexample["eps_tilde"]
+
+
+def test_optimal_composition_of_one_mechanism_is_itself():
+    assert optimal_composition_epsilon([0.7], [1e-6], 1e-6 + 1e-9) == pytest.approx(0.7, abs=2e-4)
+
+
+def test_theorem41_quick_and_the_calibration_it_checks(thm41_quick):
+    out = thm41_quick
+    f = out.numbers
+    expected = "violated" if f["points_broken"] else ("holds" if f["points_not_certified"] == 0 else "inconclusive")
+    assert out.verdict == expected
+    r = privacy._thm41_task("dp", 1000, 1000, 1.0, 1e-5)
+    b_delta = np.log(16 * 1000 / (1000 * 1e-5)) * np.log(1.25 / 1e-5)
+    assert r["sigma"] == pytest.approx(np.sqrt(256 * b_delta / 1000**2 * 1000))
+    # negative control: the same steps with a twentieth of the noise are not (1, 1e-5)-DP by the accountant
+    assert composed_epsilon([(1e-3, r["sigma"] / 20, 1000)], 1e-5, "rdp") > 1.0
+
+
+def test_theorem41_uncertified_points_make_it_inconclusive(monkeypatch):
+    monkeypatch.setattr(privacy, "_thm41_task", lambda **kw: {"sigma": 1.0, "z_min": 1.0,
+                                                              "eps_upper": 10 * kw["epsilon"],
+                                                              "eps_lower": 0.0, "delta_lower": 0.0})
+    out = privacy.theorem4_1("quick", 0)
+    assert out.verdict == "inconclusive" and out.numbers["points_not_certified"] == out.numbers["points"]
+
+
+def test_theorem41_counterexample_pinned():
+    """Pinned: ADP-SGD (α_t² = √(1 + t)), T = 100, n = 10000, ε = 4, δ = 1e-8. Theorem 4.1's σ ≈ 0.03 leaves
+    the one-record steps nearly noiseless: the event 'some step's output along u exceeds 1/2' has probability
+    ≈ T/n under one neighbour and ≈ 0 under the other, so δ(4) ≥ 0.0099 ≫ 1e-8."""
+    r = privacy._thm41_task("adp_poly", 100, 10000, 4.0, 1e-8, 8, 1e-2)
+    assert r["sigma"] == pytest.approx(0.02959, rel=1e-3)
+    assert r["delta_lower"] > 0.0099 > 1e-8
+    # the bound is a real probability computation: with ample noise it certifies nothing
+    assert privacy.delta_lower_bound(np.full(100, 5.0), 1e-3, 1.0) == 0.0
+
+
+def test_theorem41_quick_reports_the_violation(thm41_quick):
+    out = thm41_quick
+    assert out.verdict == "violated" and out.numbers["points_broken"] >= 1
+    c = out.counterexample
+    assert c["delta_lower_bound"] > c["delta"] or c["epsilon_lower_bound"] > c["epsilon"]
+
+
+def test_theorem41_optimistic_pld_failure_pinned():
+    """Pinned: DP-SGD, T = 100, n = 10000, ε = 0.5, δ = 1e-5, replace-one: Theorem 4.1's σ = 0.341 and
+    dp-accounting's optimistic (lower) PLD ε is ≈ 3 > 0.5 — a provable failure, counted as such."""
+    r = privacy._thm41_task("dp", 100, 10000, 0.5, 1e-5, 4, 1e-2)
+    assert r["sigma"] == pytest.approx(0.3411, rel=1e-3)
+    assert r["eps_lower"] > 2.5 > 0.5 and r["eps_upper"] >= r["eps_lower"]
+
+
+def test_theorem41_quick_counts_pld_failures_and_drops_duplicate_rows(thm41_quick):
+    f = thm41_quick.numbers
+    assert f["points"] == 16 and f["points_broken_by_pld_lower"] >= 1 and f["points_broken_by_event"] >= 1
+    assert f["points_broken"] <= f["points_broken_by_pld_lower"] + f["points_broken_by_event"]
+    assert not any("adp_adaptive" in k for k in f)
+    assert thm41_quick.evidence.startswith("violated (exact, replace-one)")
+
+
+def test_replace_one_lower_bound_is_below_the_upper_bound_and_doubles_the_shift():
+    alpha = np.ones(1)
+    lo = privacy.replace_one_pld_epsilon(alpha, 2.0, 1, 1e-5, 1, False, 1e-3)
+    hi = privacy.replace_one_pld_epsilon(alpha, 2.0, 1, 1e-5, 1, True, 1e-3)
+    assert lo <= hi and hi == pytest.approx(gaussian_epsilon(1.0, 1e-5), abs=2e-2)  # replace-one: multiplier z/2
+
+
+def test_hockey_stick_matches_the_gaussian_closed_form():
+    from scipy.stats import norm
+
+    for mu, eps in ((1.0, 0.5), (0.5, 2.0), (2.0, 1.0)):
+        exact = norm.cdf(-eps / mu + mu / 2) - np.exp(eps) * norm.cdf(-eps / mu - mu / 2)
+        assert privacy.gaussian_hockey_stick(mu, 1.0, 0.0, 1.0, eps) == pytest.approx(exact, rel=1e-9, abs=1e-300)
+    assert privacy.gaussian_hockey_stick(0.0, 1.0, 0.0, 1.0, 0.1) == 0.0
+
+
+def test_adaptive_stepsize_counterexample_pinned():
+    """Pinned: b_0² = 1, ν = 1e-5, z = 1, replace-one. The accountant gives one Gaussian step ε ≈ 10.0 at
+    δ = 1e-5; the clean-gradient stepsize makes the update's variance differ between neighbours (b₁² = 2 vs
+    1 + 1e-5), and the exact δ at that ε is ≈ 3.4e-4 ≫ 1e-5. With b₁ public the same pair is within the promise."""
+    eps = privacy.replace_one_gaussian_epsilon(1.0, 1e-5)
+    assert eps == pytest.approx(gaussian_epsilon(0.5, 1e-5), abs=1e-2)
+    d = privacy.adaptive_step_delta(1.0, 1.0, eps)
+    assert d == pytest.approx(3.366e-4, rel=1e-2) and d > 1e-5
+    assert privacy.adaptive_step_delta(1.0, 1.0, eps, adaptive=False) <= 1e-5
+    out = privacy.adaptive_stepsize_privacy("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["delta_exact"] > out.counterexample["delta"]
+    assert out.numbers["control_max_delta"] <= 1e-5 and out.decisions == []
+
+
+def test_adaptive_stepsize_privacy_mutant_with_a_public_stepsize_turns_the_verdict():
+    """The declared mutant drops b₁'s dependence on the clean gradient: the exact δ then stays within the promise
+    at every point (the control's numbers), so the claim is no longer violated."""
+    from verify.registry import load_all
+
+    (m,) = load_all()["adp.algorithm1.adaptive_stepsize_privacy"].mutants
+    assert privacy.adaptive_stepsize_privacy("quick", 0).verdict == "violated"
+    with m.apply():
+        assert privacy.adaptive_stepsize_privacy("quick", 0).verdict == "holds"
+    assert privacy.adaptive_stepsize_privacy("quick", 0).verdict == "violated"
+
+
+def test_lemma2_1_is_violated_at_large_epsilon_and_the_example_is_pinned():
+    """δ = 1e-5, Δ = 1, σ = √(2 ln(1.25e5))/10: the lemma promises (10, 1e-5)-DP; the Gaussian mechanism's exact
+    δ at ε = 10 is larger than 1e-5, and dp-accounting's optimistic PLD ε at δ = 1e-5 exceeds 10."""
+
+    from verify.papers.adp.privacy import gaussian_delta_at, lemma2_1
+    from verify.privacy import gaussian_epsilon_interval
+
+    z = math.sqrt(2 * math.log(1.25e5)) / 10
+    assert float(tadp.lemma2_1_epsilon().subs({tadp.delta: 1e-5, tadp.Delta: 1, tadp.sigma: z})) == pytest.approx(10)
+    assert gaussian_delta_at(z, 10.0) > 1e-5
+    assert gaussian_epsilon_interval(z, 1e-5)[0] > 10.0
+    z1 = math.sqrt(2 * math.log(1.25e5)) / 0.99  # inside Dwork–Roth's ε < 1 the calibration is valid
+    assert gaussian_delta_at(z1, 0.99) < 1e-5
+    out = lemma2_1("quick", 0)
+    assert out.verdict == "violated" and out.numbers["points_broken_below_epsilon_1"] == 0
+    assert out.counterexample["delta"] == 0.9 and out.counterexample["epsilon"] == pytest.approx(4.406, abs=1e-3)
+    assert out.counterexample["pld_epsilon_lower"] > out.counterexample["epsilon"]
+
+
+def test_lemma2_1_restricted_to_epsilon_below_one_holds():
+    from verify import mutants, registry
+
+    by = {r.mutant: r for r in mutants.run([registry.REGISTRY["adp.lemma2.1"]], "quick", 0)}
+    assert by["lemma2_1_epsilon_range:dwork-roth"].verdict == "holds"
+    assert by["lemma2_1_epsilon:x10"].refuted
+
+
+def test_lemma21_exponent_mutants_still_fail_at_their_counterexamples():
+    from theory import numeric
+
+    for name, (dl, z) in privacy.LEMMA21_POW_COUNTEREXAMPLES.items():
+        declared_still_false("adp.lemma2.1", f"lemma2_1_epsilon:{name}")
+        with theory_mutation("theory.adp.lemma2_1_epsilon", name).apply():
+            eps = float(numeric(tadp.lemma2_1_epsilon())(delta=dl, Delta=1.0, sigma=z))
+        plain = float(numeric(tadp.lemma2_1_epsilon())(delta=dl, Delta=1.0, sigma=z))
+        assert eps != plain  # the mutation is in force
+        assert privacy.gaussian_delta_at(z, eps) > dl * (1 + privacy.LEMMA21_RELATIVE_TOLERANCE)
+        lo, _ = privacy.gaussian_epsilon_interval(z, dl)
+        assert lo > eps, (name, lo, eps)
+
+
+def test_lemma21_the_counterexample_check_can_fail():
+    """At a point where the promise is kept (small ε: σ/Δ = 5, δ = 1e-5, unmutated) the same test says so."""
+    from theory import numeric
+
+    eps = float(numeric(tadp.lemma2_1_epsilon())(delta=1e-5, Delta=1.0, sigma=5.0))
+    assert privacy.gaussian_delta_at(5.0, eps) <= 1e-5
+    assert privacy.gaussian_epsilon_interval(5.0, 1e-5)[0] <= eps
+
+
+def test_theorem41_exponent_mutants_still_fail_at_the_counterexample():
+    p = privacy.THM41_POW_COUNTEREXAMPLE
+    plain = privacy._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    for fn, name in (("theorem4_1_variance", "pow1.25"), ("b_delta", "pow1.25"), ("b_delta", "pow0.75")):
+        declared_still_false("adp.theorem4.1", f"{fn}:{name}")
+        with theory_mutation(f"theory.adp.{fn}", name).apply():
+            r = privacy._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+        assert r["sigma"] != plain["sigma"]  # the mutation is in force
+        assert r["delta_lower"] > 100 * p["delta"], (fn, name, r)
+
+
+def test_theorem41_tenfold_variance_mutants_still_fail_at_their_counterexample():
+    """The reason declared for theorem4_1_variance:x10 and b_delta:x10: at DP-SGD, T = 100, n = 10⁴, ε = 2,
+    δ = 1e-5 the event bound at the mutated σ (√10 times eq. (6)'s) still exceeds δ, by more than 80×."""
+    p = privacy.THM41_X10_COUNTEREXAMPLE
+    plain = privacy._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    for fn in ("theorem4_1_variance", "b_delta"):
+        declared_still_false("adp.theorem4.1", f"{fn}:x10")
+        with theory_mutation(f"theory.adp.{fn}", "x10").apply():
+            r = privacy._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+        assert r["sigma"] == pytest.approx(10**0.5 * plain["sigma"], rel=1e-12)  # the mutation is in force
+        assert r["sigma"] == pytest.approx(0.2696, rel=1e-3)
+        assert r["delta_lower"] > 8.7e-4 > 80 * p["delta"], (fn, r)
+        # thresholds below the shift (0.5, 0.7, 0.9) certify nothing here: τ = 1.3 does
+        z = privacy.alpha_schedule("dp", 100) * r["sigma"]
+        assert privacy.delta_lower_bound(z, 1e-4, 2.0, (0.5, 0.7, 0.9)) == 0.0
+        assert privacy.delta_lower_bound(z, 1e-4, 2.0, (1.3,)) > 8.7e-4
+
+
+def test_theorem41_variance_pow075_still_fails_at_its_counterexample():
+    """The reason declared for theorem4_1_variance:pow0.75: a point of the full grid (DP-SGD, T = 100, n = 10⁴,
+    ε = 4, δ = 1e-5) where the event bound at the mutated σ exceeds δ more than 20-fold."""
+    p = privacy.THM41_POW075_COUNTEREXAMPLE
+    plain = privacy._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    declared_still_false("adp.theorem4.1", "theorem4_1_variance:pow0.75")
+    with theory_mutation("theory.adp.theorem4_1_variance", "pow0.75").apply():
+        r = privacy._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+    assert r["sigma"] != plain["sigma"] and r["sigma"] == pytest.approx(0.267, rel=2e-3)
+    assert r["delta_lower"] > 2.5e-4 > 20 * p["delta"], r
+
+
+def test_theorem41_the_counterexample_check_can_fail():
+    """A thousand times Theorem 4.1's σ² at the same points: the event bound no longer exceeds δ (ten times, the
+    thresholds above the shift still find δ(2) > δ: see the test above)."""
+    from verify.mutants import substituted
+
+    real = tadp.theorem4_1_variance
+    with substituted("theory.adp.theorem4_1_variance", lambda: 1000 * real()):
+        for p in (privacy.THM41_POW_COUNTEREXAMPLE, privacy.THM41_X10_COUNTEREXAMPLE,
+                  privacy.THM41_POW075_COUNTEREXAMPLE):
+            r = privacy._thm41_task(**p, pld_blocks=4, vdi=1e-2)
+            assert not r["delta_lower"] > p["delta"]
+
+
+def test_lemma22_a_tenfold_smaller_delta_tilde_below_the_point_mass_is_violated_without_a_crash(monkeypatch):
+    """ε̃ and δ̃ both ÷10 (the x0.1 mutant): where δ̃/10 ≤ 1 − Π(1 − δ_i) no finite ε is valid, which the check
+    now says (violated) instead of letting the accountant raise."""
+    from theory import adp as tadp
+
+    real = tadp.extended_advanced_composition
+    monkeypatch.setattr(privacy, "LEMMA22_BUDGETS", privacy.Budgets(quick=privacy.Lemma22Settings(cases=12, kmax=3),
+                                                          full=privacy.LEMMA22_BUDGETS.full))
+    monkeypatch.setattr(tadp, "extended_advanced_composition", lambda e, d, dp: tuple(0.1 * v for v in real(e, d, dp)))
+    out = privacy.lemma2_2("quick", 0)
+    assert out.verdict == "violated" and out.counterexample["no_finite_epsilon"] is True
+    assert "no finite ε" in out.evidence and out.numbers["cases_without_finite_epsilon"] >= 1
