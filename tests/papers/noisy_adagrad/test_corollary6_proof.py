@@ -36,7 +36,6 @@ def test_corollary6_proof_k_route_grows_like_k_not_sqrt_k():
 
 
 def test_corollary6_proof_k_floor_at_m_equal_T_is_linear_in_k():
-    import sympy as sp
     f = tn.corollary6_proof_floor().subs({tn.m_full: tn.T})
     assert sp.simplify(f - tn.C * tn.L * tn.k * sp.sqrt(sp.log(1 / tn.delta)) / (tn.epsilon * tn.n)) == 0
 
@@ -49,7 +48,6 @@ def test_corollary6_proof_k_main_text_with_k_turns_it():
 # the verdict stays violated through eq. (25)'s own floor (the mutated statement is still false, see
 # the declared equivalents' tests in this file)
 def _proof_k_with_exponents(fn: str, power):
-    import sympy as sp
     path = f"theory.noisy_adagrad.{fn}"
     original = getattr(tn, fn)
     mutated = mutants.mutate_value(original(), lambda e: e.xreplace({s: s ** sp.Rational(power)

@@ -11,6 +11,7 @@ import sympy as sp
 from dpvalidate import InvalidParameter
 from theory import noisy_adagrad as tn
 from verify import mutants, registry
+from verify.mutants import _powers
 from verify.papers.noisy_adagrad import privacy
 from verify.registry import Budgets
 from verify.runner import SerialRunner, using
@@ -59,8 +60,6 @@ def test_theorem10_negative_control_less_noise_is_caught(monkeypatch):
 def test_lemma5_decides_with_its_declared_forms(monkeypatch):
     """A statement unit with the wrong n exponent (n^(5/4)) pushes the worst ratio past √2; a rigorous bound 10×
     too small, or a proof line 10× too small, is exceeded by the found gaps: each is violated."""
-    import sympy as sp
-
     assert privacy.lemma5("quick", 0).verdict == "holds"
     true = {f: getattr(tn, f) for f in ("lemma5_statement", "lemma5_rigorous", "lemma5_proof_line")}
     for fn, wrong in (("lemma5_statement", lambda: tn.L * sp.sqrt(tn.t) / tn.n ** sp.Rational(5, 4)),
@@ -89,7 +88,6 @@ def test_section4_1_sigma_holds_with_the_constants_it_needs():
 
 
 def test_section4_1_sigma_closed_limits():
-    import sympy as sp
     c = privacy.sec41_closed_constants()
     assert sp.simplify(c["K_b_delta0"] - 2 * sp.sqrt(2)) == 0
     assert sp.simplify(c["K_B_delta0"] - 2 * sp.sqrt(2) / sp.sqrt(tn.n)) == 0
@@ -133,8 +131,6 @@ def test_lemma5_a_slower_rate_in_t_is_violated(monkeypatch):
 def test_section41_scale_in_L_catches_exponent_errors_the_sqrt_n_slack_absorbs(monkeypatch, fn):
     """σ_B's forms with every positive variable's exponent ×5/4 (σ_B) or ×3/4 (the sensitivity, the GOE multiplier)
     stay bounded along T and n (σ_B carries √n of slack) but are no longer scale-free in L."""
-    from verify.mutants import _powers
-
     real = getattr(tn, fn)()
     wrong = _powers(sp.Rational(5, 4) if fn == "sigma_B_calibration" else sp.Rational(3, 4))(real)
     monkeypatch.setattr(tn, fn, lambda: wrong)

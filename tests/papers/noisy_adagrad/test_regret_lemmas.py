@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from theory import noisy_adagrad as tn
+from verify import mutants
 from verify.papers.noisy_adagrad import regret_lemmas
 from verify.registry import load_all
 
@@ -73,8 +74,6 @@ def test_lemma16_negative_control_a_halved_right_side_is_caught(monkeypatch):
 def test_lemma13_16_rhs_mutant_breaks_the_inequality_and_both_side_scaling_is_declared_equivalent(fn, inputs):
     """The declared mutant halves only the right-hand side: four equal terms then break lhs ≤ rhs, which the true
     sides satisfy; the generic ×10/×0.1 (both sides scaled) are declared equivalent with their reason."""
-    from verify import mutants
-
     claim_id = f"noisy_adagrad.{fn.split('_')[0]}"
     (m,) = load_all()[claim_id].mutants
     lhs, rhs = getattr(tn, fn)(inputs)

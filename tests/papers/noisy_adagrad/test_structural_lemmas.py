@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+import sympy as sp
 
 from theory import noisy_adagrad as tn
 from verify import mutants, registry
@@ -54,7 +55,6 @@ def test_lemma14_triangle_constant_2_turns_it():
 
 
 def sp_rational(p, q):
-    import sympy as sp
     return sp.Rational(p, q)
 
 

@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from dpvalidate import InvalidParameter
 from kernels import noisy_adagrad as kn
 from theory import noisy_adagrad as tn
 from verify import decide
+from verify.mutants import THEORY_MUTATIONS, theory_mutant
 from verify.papers.noisy_adagrad import unconstrained
 
 
@@ -57,7 +59,6 @@ def test_aligned_glm_is_in_the_theorem_class():
     assert np.allclose(np.linalg.norm(prob.X, axis=1), 1.0) and prob.lipschitz == 1.0
     assert np.linalg.matrix_rank(prob.X) == 3 and np.allclose(prob.X @ prob.V @ prob.V.T, prob.X)
     assert prob.loss_value(prob.theta_true) == 0.0 and np.linalg.norm(prob.theta_true) == pytest.approx(2.0)
-    from dpvalidate import InvalidParameter
 
     with pytest.raises(InvalidParameter, match="k"):
         kn.aligned_glm(n=2, p=6, k=3)
@@ -118,11 +119,6 @@ def test_theorem51_privacy_at_other_L_holds_unmutated():
 # noisy_adagrad.theorem5.1: the scaled point ‖θ*‖ = 10⁴
 # ---------------------------------------------------------------------------------------------------------------
 def test_theorem51_scaled_point_scales_excess_and_bound_alike_and_catches_a_wrong_degree():
-    import numpy as np
-
-    from verify import decide
-    from verify.mutants import THEORY_MUTATIONS, theory_mutant
-
     kw = dict(p=5, k=3, n=40, epsilon=1.0, delta=unconstrained.THM51_DELTA, trials=4, seed=0)
     one = unconstrained._thm51_task(**kw)
     big = unconstrained._thm51_task(**kw, w_norm=unconstrained.THM51_SCALED_W)

@@ -196,8 +196,9 @@ def _kernel_probe(prob, eta: float, radius: float, sigma_b, sigma_B, sigma_b_mod
     T = NA_PROBE_STEPS
     sb = np.broadcast_to(np.asarray(sigma_b, float), (T,)) if np.ndim(sigma_b) == 0 else np.asarray(sigma_b)[:T]
     sB = np.broadcast_to(np.asarray(sigma_B, float), (T,)) if np.ndim(sigma_B) == 0 else np.asarray(sigma_B)[:T]
-    out = kn.run_noisy_adagrad(prob, T, eta, radius, sigma_b=np.ascontiguousarray(sb), sigma_b_mode=sigma_b_mode,
-                               sigma_B=np.ascontiguousarray(sB), decay_alpha=decay_alpha, trials=1, seed=seed)
+    opts = kn.NoisyAdagradOptions(sigma_b_mode=sigma_b_mode, decay_alpha=decay_alpha)
+    out = kn.run_noisy_adagrad(prob, T, eta, radius, sigma_b=np.ascontiguousarray(sb), sigma_B=np.ascontiguousarray(sB),
+                               options=opts, trials=1, seed=seed)
     xi, gk = kn.draw_noise(seed, 1, T, prob.p, prob.V.shape[1])[0]
     ref = kn_ref.noisy_adagrad(prob, T, eta, radius, prob.V, sb, sigma_b_mode, sB, xi, gk, "abs", decay_alpha)
     diff = np.abs(out["losses"][0] - ref["losses"]) / np.maximum(np.abs(ref["losses"]), 1e-300)

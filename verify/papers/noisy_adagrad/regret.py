@@ -62,7 +62,7 @@ def _thm31_task(p: int, n: int, k: int, T: int, trials: int, sigma_B: float, gam
     C_ = 2 * THM31_RADIUS
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, C_))
     out = kn.run_noisy_adagrad(prob, T, eta_, THM31_RADIUS, Vt=Vt, sigma_b=THM31_SIGMA_B, sigma_B=sigma_B,
-                               indefinite=indefinite, trials=trials,
+                               options=kn.NoisyAdagradOptions(indefinite=indefinite), trials=trials,
                                seed=child_seed(seed, "noisy_adagrad.theorem3.1", "runs"))
     regret = out["losses"].mean(axis=1)  # L* = 0
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)
@@ -231,6 +231,8 @@ COR3 = {"quick": dict(Ts=(100, 200, 400, 800, 1600, 3200, 6400), trials=8, p=20,
         "full": dict(Ts=(100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200, 102400), trials=24, p=50, n=200,
                      k=3)}
 COR3_ALPHA, COR3_C = 0.25, 1.0
+#: Corollary 3's runs: σ_b(t) = COR3_C·‖∇_t‖ and the losses scaled by t^(−COR3_ALPHA)
+COR3_OPTIONS = kn.NoisyAdagradOptions(sigma_b_mode="grad_norm", decay_alpha=COR3_ALPHA)
 #: the O(·) window of Corollary 3 and of the O-form (13): T where the rate's own scale Tr(G_T)/T is at most a tenth
 #: of the trivial average regret L·C (fixed before the data: below it the O(·) term is not dominated by the range)
 COR3_WINDOW_FRACTION = 0.1
@@ -247,14 +249,14 @@ def _cor3_task(T: int, trials: int, p: int, n: int, k: int, seed: int, precond: 
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, 2.0))
     sigma_B = 0.0
     if precond == "lambda_min":
-        pilot = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=0.0,
-                                     decay_alpha=COR3_ALPHA, trials=max(2, trials // 4),
+        pilot = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_B=0.0, options=COR3_OPTIONS,
+                                     trials=max(2, trials // 4),
                                      seed=child_seed(seed, "noisy_adagrad.corollary3.algorithm1", "pilot", T))
         sigma_B = np.ascontiguousarray(np.mean(pilot["lam_min"], axis=0))
     elif precond != "none":
         raise ValueError(f"precond must be none or lambda_min (got {precond!r})")
-    out = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm", sigma_B=sigma_B,
-                               decay_alpha=COR3_ALPHA, trials=trials,
+    out = kn.run_noisy_adagrad(prob, T, eta_, 1.0, sigma_b=COR3_C, sigma_B=sigma_B, options=COR3_OPTIONS,
+                               trials=trials,
                                seed=child_seed(seed, "noisy_adagrad.corollary3.algorithm1", "runs", T))
     regret = (out["losses"] * out["scales"][None, :]).mean(axis=1)  # (1/T) Σ f_t(θ_t) − f_t(θ*), L* = 0
     noise = np.sum(out["sigma_b_used"] ** 2 * out["tr_ginv"], axis=1)  # Σ σ_b(t)² Tr G_t⁺ (eq. (13)'s noise term)
@@ -297,8 +299,8 @@ def _cor3_probe(budget: str, seed: int) -> _Probe:
     g = by_budget(budget, COR3["quick"], COR3["full"])
     prob = kn.low_rank_glm(n=g["n"], p=g["p"], k=g["k"], loss="absolute", w_norm=0.8, seed=seed)
     eta_ = float(tn.theorem3_1_eta().subs(tn.C, 2.0))
-    pilot = kn.run_noisy_adagrad(prob, NA_PROBE_STEPS, eta_, 1.0, sigma_b=COR3_C, sigma_b_mode="grad_norm",
-                                 decay_alpha=COR3_ALPHA, trials=2, seed=seed)
+    pilot = kn.run_noisy_adagrad(prob, NA_PROBE_STEPS, eta_, 1.0, sigma_b=COR3_C, options=COR3_OPTIONS, trials=2,
+                                 seed=seed)
     return _kernel_probe(prob, eta_, 1.0, COR3_C, np.mean(pilot["lam_min"], axis=0), sigma_b_mode="grad_norm",
                          decay_alpha=COR3_ALPHA, seed=seed)
 
