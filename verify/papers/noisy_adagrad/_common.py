@@ -20,11 +20,7 @@ from kernels import noisy_adagrad_reference as kn_ref
 from theory import noisy_adagrad as tn
 from verify import decide
 from verify.mutants import Mutant, declare_equivalent, substituted
-from verify.privacy import (
-    calibrate_multiplier,
-    gaussian_epsilon,
-    gaussian_epsilon_exact,
-)
+from verify.privacy import calibrate_multiplier, gaussian_epsilon, gaussian_epsilon_exact
 from verify.runner import sweep
 from verify.stats import clopper_pearson, mean_ci
 

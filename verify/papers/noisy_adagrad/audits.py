@@ -26,10 +26,7 @@ from verify.audit import (
     epsilon_lower_bound,
 )
 from verify.papers.noisy_adagrad._common import _sweep, half_budget_multiplier, sigma_promise
-from verify.privacy import (
-    NeighboringRelation,
-    epsilon_of,
-)
+from verify.privacy import NeighboringRelation, epsilon_of
 from verify.registry import Outcome, by_budget, child_seed, claim
 
 # ======================================================================================

@@ -17,9 +17,7 @@ from kernels import noisy_adagrad as kn
 from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
-from verify.audit import (
-    AUDIT_DELTA,
-)
+from verify.audit import AUDIT_DELTA
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.papers.noisy_adagrad._common import _fmt_ci, _kernel_probe, _sweep, half_budget_multiplier
 from verify.papers.noisy_adagrad.audits import NA_MU_RTOL, na_adagrad_release_direction

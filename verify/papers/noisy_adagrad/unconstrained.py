@@ -15,9 +15,7 @@ from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
 from verify.papers.noisy_adagrad._common import _sweep, sigma_promise
-from verify.privacy import (
-    gaussian_epsilon,
-)
+from verify.privacy import gaussian_epsilon
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.stats import mean_ci
 
