@@ -56,6 +56,7 @@ with θ_1 = θ_0 = 0.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -627,9 +628,31 @@ def draw_noise(seed: int, trials: int, steps: int, p: int, kk: int) -> list[tupl
     return out
 
 
-def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, Vt=None, sigma_b=0.0,
-                      sigma_b_mode: str = "constant", sigma_B=0.0, indefinite: str = "abs", decay_alpha: float = 0.0,
-                      rtol: float = RTOL, trials: int = 1, seed: int = 0, theta0=None, releases: bool = False) -> dict:
+@dataclass(frozen=True)
+class NoisyAdagradOptions:
+    """How :func:`run_noisy_adagrad` runs Algorithm 1 beyond its stepsize and noise: an immutable record.
+
+    Parameters
+    ----------
+    sigma_b_mode : str, optional
+        "constant" (σ_b(t) as given) or "grad_norm" (σ_b(t)·‖∇_t‖, Corollary 3's noise).
+    indefinite : str, optional
+        What to do where the noisy preconditioner is indefinite: "abs" or "clip" (module docstring).
+    decay_alpha : float, optional
+        The losses' scale s_t = t^(−α), α ≥ 0.
+    rtol : float, optional
+        The relative rank tolerance of the pseudo-inverses (default :data:`RTOL`).
+    """
+
+    sigma_b_mode: str = "constant"
+    indefinite: str = "abs"
+    decay_alpha: float = 0.0
+    rtol: float = RTOL
+
+
+def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, Vt=None, sigma_b=0.0, sigma_B=0.0,
+                      options: NoisyAdagradOptions | None = None, trials: int = 1, seed: int = 0, theta0=None,
+                      releases: bool = False) -> dict:
     """Algorithm 1 on ``prob``; per trial: losses L(θ_t), ‖∇_t‖, Tr G_t, Tr G_t⁺, λ_min⁺(G_t), the number of
     negative eigenvalues of Ṽᵀ(G_t + B_t)Ṽ, the average iterate and its loss.
 
@@ -651,16 +674,14 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
         The radius of the constraint set.
     Vt : array, optional
         The subspace Ṽ the preconditioner lives in.
-    sigma_b, sigma_b_mode : optional
-        The gradient noise σ_b and whether it is constant or proportional to ‖∇_t‖.
-    sigma_B : float, optional
+    sigma_b : float or array, optional
+        The gradient noise σ_b (constant or per step; proportional to ‖∇_t‖ when ``options.sigma_b_mode`` is
+        "grad_norm").
+    sigma_B : float or array, optional
         The scale of the preconditioner's symmetric noise B_t.
-    indefinite : str, optional
-        What to do where the noisy preconditioner is indefinite (module docstring).
-    decay_alpha : float, optional
-        The losses' scale s_t = t^(−α).
-    rtol : float, optional
-        The relative rank tolerance of the pseudo-inverse.
+    options : NoisyAdagradOptions, optional
+        ``sigma_b_mode``, ``indefinite``, ``decay_alpha`` and ``rtol`` (:class:`NoisyAdagradOptions`; default: its
+        defaults).  An invalid field is reported under its own name.
     trials, seed : int, optional
     theta0 : array, optional
         The starting point.
@@ -675,8 +696,15 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     Raises
     ------
     dpvalidate.InvalidParameter
-        A parameter of ``run_noisy_adagrad`` outside what it accepts, too large outputs or a float64 overflow.
+        A parameter of ``run_noisy_adagrad`` (or a field of ``options``) outside what it accepts, too large outputs or
+        a float64 overflow.
     """
+    if options is None:
+        options = NoisyAdagradOptions()
+    elif not isinstance(options, NoisyAdagradOptions):
+        raise V.InvalidParameter("options", "a kernels.noisy_adagrad.NoisyAdagradOptions or None", options)
+    sigma_b_mode, indefinite, decay_alpha, rtol = (options.sigma_b_mode, options.indefinite, options.decay_alpha,
+                                                   options.rtol)
     steps, eta, radius, trials, seed, decay_alpha = _check_run(prob, steps, eta, radius, trials, seed, decay_alpha)
     Vt = prob.V if Vt is None else orthonormal("Vt", Vt)
     if Vt.shape[0] != prob.p:

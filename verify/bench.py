@@ -383,7 +383,7 @@ def _noisy_adagrad_benchmark(quick: bool) -> dict:
     prob = kn.low_rank_glm(n=200, p=200, k=5, seed=0)
     Vt = prob.V
     ks, rs, reps = (500, 100, 3) if quick else (2000, 300, 5)
-    kw = dict(sigma_b=0.05, sigma_b_mode="constant", sigma_B=0.1)
+    kw = dict(sigma_b=0.05, sigma_B=0.1, options=kn.NoisyAdagradOptions(sigma_b_mode="constant"))
     kn.run_noisy_adagrad(prob, 5, 0.5, 1.0, Vt=Vt, trials=1, seed=0, **kw)  # compile (or load the cache)
     k = _best_rate(lambda: kn.run_noisy_adagrad(prob, ks, 0.5, 1.0, Vt=Vt, trials=1, seed=1, **kw), ks, reps)
     (xi, gk), = kn.draw_noise(1, 1, rs, prob.p, Vt.shape[1])

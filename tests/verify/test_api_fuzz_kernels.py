@@ -192,6 +192,7 @@ NA_GOOD = dict(prob=st.just(_GLM), steps=small(1, 4), eta=reals(1e-3, 2), radius
                sigma_b=reals(0, 2), sigma_b_mode=st.sampled_from(["constant", "grad_norm"]), sigma_B=reals(0, 2),
                indefinite=st.sampled_from(["abs", "clip"]), decay_alpha=reals(0, 1), rtol=reals(1e-12, 1e-6),
                trials=small(1, 2), seed=seeds)
+NA_OPTION_FIELDS = {f.name for f in dataclasses.fields(kn.NoisyAdagradOptions)}
 NA_JUNK = dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COUNT, seed=JUNK_COUNT, Vt=JUNK_ARRAY,
                theta0=JUNK_ARRAY, sigma_b=st.one_of(JUNK_REAL, JUNK_ARRAY), sigma_B=st.one_of(JUNK_REAL, JUNK_ARRAY))
 
@@ -203,7 +204,10 @@ NA_JUNK = dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COU
 @example(kw=dict(prob=_GLM, steps=1e300, eta=0.5, radius=1.0, sigma_b=0.0, sigma_b_mode="constant", sigma_B=0.0,
                  indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=1, seed=0))  # (steps, p) noise allocation
 def test_run_noisy_adagrad(kw):
-    check(kn.run_noisy_adagrad, kw, parameter_names(kn.run_noisy_adagrad), skip=("lam_min",))  # λ_min⁺ = inf at G = 0
+    kw = dict(kw)  # the fields of NoisyAdagradOptions travel in its record, and an invalid one is named as itself
+    kw["options"] = kn.NoisyAdagradOptions(**{k: kw.pop(k) for k in NA_OPTION_FIELDS if k in kw})
+    check(kn.run_noisy_adagrad, kw, parameter_names(kn.run_noisy_adagrad, NA_OPTION_FIELDS),
+          skip=("lam_min",))  # λ_min⁺ = inf at G = 0
 
 
 @settings(max_examples=examples(40))

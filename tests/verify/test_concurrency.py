@@ -115,8 +115,9 @@ def test_claims_that_ask_for_the_same_tasks_sweep_them_in_one_scope(monkeypatch)
     swept in one claim's scope (one cache folder, one key), so worker processes of a ledger compute them once.
     The sweep is stopped at its first call (nothing runs)."""
     from verify import runner
-    from verify.papers import noisy_adagrad as vn
     from verify.papers.adadps import federated as va
+    from verify.papers.noisy_adagrad import _common as na_common
+    from verify.papers.noisy_adagrad import regret as na_regret
 
     scopes = []
 
@@ -125,7 +126,7 @@ def test_claims_that_ask_for_the_same_tasks_sweep_them_in_one_scope(monkeypatch)
         raise _Stop
 
     cases = ((va, lambda: va.figure6_fedadam("quick", 0), "adadps.figure6"),
-             (vn, lambda: vn._cor3_runs.__wrapped__("quick", 0), "noisy_adagrad.corollary3.algorithm1"))
+             (na_common, lambda: na_regret._cor3_runs.__wrapped__("quick", 0), "noisy_adagrad.corollary3.algorithm1"))
     for module, call, want in cases:
         monkeypatch.setattr(module, "sweep", first_sweep)
         with runner.claim_scope("some.other.claim"):

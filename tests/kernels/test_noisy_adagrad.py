@@ -1,11 +1,18 @@
-"""kernels.noisy_adagrad: kernels vs NumPy references, degenerate limits, the problem, oracles, numerics."""
+"""kernels.noisy_adagrad: kernels vs NumPy references, degenerate limits, the problem, oracles, numerics; and no NaN
+or inf from its private kernels (DP-GD, noisy AdaGrad) at the edges of ε, δ and the data."""
+
+import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpvalidate import InvalidParameter
 from kernels import noisy_adagrad as kn
 from kernels import noisy_adagrad_reference as rf
+from theory import noisy_adagrad as tn
+from theory import numeric
 
 
 @pytest.fixture(scope="module", params=["absolute", "logistic", "hinge"])
@@ -19,7 +26,7 @@ def prob(request):
 def test_noisy_adagrad_matches_reference_with_the_same_noise(prob, oracle, mode):
     T = 40
     Vt = kn.subspace_oracle(prob, oracle, gamma=0.3, seed=2)
-    kw = dict(sigma_b=0.05, sigma_b_mode="grad_norm", sigma_B=0.3, indefinite=mode)
+    kw = dict(sigma_b=0.05, sigma_B=0.3, options=kn.NoisyAdagradOptions(sigma_b_mode="grad_norm", indefinite=mode))
     out = kn.run_noisy_adagrad(prob, T, 0.5, 0.8, Vt=Vt, trials=1, seed=3, **kw)
     xi, gk = kn.draw_noise(3, 1, T, prob.p, Vt.shape[1])[0]
     ref = rf.noisy_adagrad(prob, T, 0.5, 0.8, Vt, np.full(T, 0.05), "grad_norm", np.full(T, 0.3), xi, gk, mode)
@@ -36,8 +43,8 @@ def test_noisy_adagrad_matches_reference_without_preconditioner_noise(prob, orac
     roots ~1e-8·‖G‖ there) is amplified by H⁺; the twins must agree step by step."""
     T, sb = 30, 0.05
     Vt = kn.subspace_oracle(prob, oracle)
-    out = kn.run_noisy_adagrad(prob, T, 0.5, 0.8, Vt=Vt, sigma_b=sb, sigma_b_mode=b_mode, sigma_B=0.0, trials=1,
-                               seed=3)
+    out = kn.run_noisy_adagrad(prob, T, 0.5, 0.8, Vt=Vt, sigma_b=sb, sigma_B=0.0,
+                               options=kn.NoisyAdagradOptions(sigma_b_mode=b_mode), trials=1, seed=3)
     xi, gk = kn.draw_noise(3, 1, T, prob.p, Vt.shape[1])[0]
     ref = rf.noisy_adagrad(prob, T, 0.5, 0.8, Vt, np.full(T, sb), b_mode, np.zeros(T), xi, gk)
     np.testing.assert_allclose(out["losses"][0], ref["losses"], rtol=1e-7, atol=1e-8)
@@ -145,7 +152,7 @@ def test_adagrad_matches_reference(prob, delta):
 @pytest.mark.parametrize("mode", ["abs", "clip"])
 def test_without_noise_and_with_the_exact_span_noisy_adagrad_is_adagrad(prob, mode):
     """σ_b = σ_B = 0, Ṽ = V ⊇ every gradient: H_t = ΠG_tΠ = G_t, so the step is AdaGrad's with δ = 0."""
-    nz = kn.run_noisy_adagrad(prob, 60, 0.5, 0.8, indefinite=mode, trials=2, seed=5)
+    nz = kn.run_noisy_adagrad(prob, 60, 0.5, 0.8, options=kn.NoisyAdagradOptions(indefinite=mode), trials=2, seed=5)
     a = kn.run_adagrad(prob, 60, 0.5, 0.8, delta=0.0)
     np.testing.assert_allclose(nz["theta_avg"][0], a["theta_avg"], rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(nz["theta_avg"][1], a["theta_avg"], rtol=1e-9, atol=1e-12)
@@ -224,7 +231,8 @@ def test_seminorm_projection_is_feasible_and_optimal():
 
 def test_indefinite_preconditioner_is_counted_and_handled():
     pr = kn.low_rank_glm(n=40, p=10, k=3, seed=0)
-    out = {m: kn.run_noisy_adagrad(pr, 60, 0.5, 1.0, sigma_B=5.0, indefinite=m, trials=1, seed=1)
+    out = {m: kn.run_noisy_adagrad(pr, 60, 0.5, 1.0, sigma_B=5.0, options=kn.NoisyAdagradOptions(indefinite=m),
+                                   trials=1, seed=1)
            for m in ("abs", "clip")}
     assert out["abs"]["indefinite"].sum() > 0
     np.testing.assert_array_equal(out["abs"]["indefinite"], out["clip"]["indefinite"])  # same draws, same K
@@ -251,7 +259,9 @@ def test_bad_input_is_named():
     with pytest.raises(InvalidParameter, match="sigma_B"):
         kn.run_noisy_adagrad(pr, 10, 0.5, 1.0, sigma_B=-1.0)
     with pytest.raises(InvalidParameter, match="indefinite"):
-        kn.run_noisy_adagrad(pr, 10, 0.5, 1.0, indefinite="raw")
+        kn.run_noisy_adagrad(pr, 10, 0.5, 1.0, options=kn.NoisyAdagradOptions(indefinite="raw"))
+    with pytest.raises(InvalidParameter, match="options"):
+        kn.run_noisy_adagrad(pr, 10, 0.5, 1.0, options=dict(indefinite="abs"))
     with pytest.raises(InvalidParameter, match="Vt"):
         kn.run_noisy_adagrad(pr, 10, 0.5, 1.0, Vt=np.ones((6, 2)))
     with pytest.raises(InvalidParameter, match="sigma_b"):
@@ -260,3 +270,64 @@ def test_bad_input_is_named():
         kn.subspace_oracle(pr, "rotated", gamma=1.5)
     with pytest.raises(InvalidParameter, match="steps"):
         kn.run_dpgd(pr, 0, 0.1, 0.1)
+
+
+# ----------------------------------------------------------------------------------------------------
+# No NaN or inf from noisy_adagrad's private kernels (DP-GD, noisy AdaGrad) at the edges: ε ∈ [1e-3, 1e3],
+# δ ∈ [1e-12, 0.5] (through the calibrations the claims use), zero records, duplicate records, p = 1.
+# ----------------------------------------------------------------------------------------------------
+LOSS = st.sampled_from(list(kn.LOSSES))
+SHAPE = st.sampled_from(["data", "zero", "duplicate"])
+LOG_EPS = st.floats(-3, 3)
+LOG_DELTA = st.floats(-12, math.log10(0.5))
+
+
+def _problem(p: int, k: int, loss: str, shape: str, seed: int) -> kn.LowRankGLM:
+    prob = kn.low_rank_glm(n=12, p=p, k=k, loss=loss, seed=seed)
+    X, y = prob.X.copy(), prob.y.copy()
+    if shape == "zero":
+        X[:] = 0.0
+        y[:] = 0.0
+    elif shape == "duplicate":
+        X[:] = X[0]
+        y[:] = y[0]
+    return kn.LowRankGLM(np.ascontiguousarray(X), y, prob.V, prob.Z, prob.theta_true, prob.X_public, loss,
+                         prob.params)
+
+
+def _finite(out: dict, keys) -> bool:
+    return all(np.all(np.isfinite(out[k])) for k in keys)
+
+
+@settings(max_examples=40, deadline=None)
+@given(loss=LOSS, shape=SHAPE, p=st.sampled_from([1, 4]), log_eps=LOG_EPS, log_delta=LOG_DELTA,
+       seed=st.integers(0, 5))
+def test_dpgd_outputs_are_finite(loss, shape, p, log_eps, log_delta, seed):
+    prob = _problem(p, 1, loss, shape, seed)
+    T = 5
+    sigma = float(numeric(tn.theorem5_1_sigma())(L=max(prob.lipschitz, 1e-12), T=T, delta=10.0**log_delta,
+                                                  epsilon=10.0**log_eps, n=prob.n))
+    out = kn.run_dpgd(prob, T, 0.5, sigma, trials=2, seed=seed)
+    assert _finite(out, ("losses", "theta_avg", "loss_avg")), (loss, shape, p, log_eps, log_delta)
+
+
+@settings(max_examples=60, deadline=None)
+@given(loss=LOSS, shape=SHAPE, pk=st.sampled_from([(1, 1), (4, 2)]), log_eps=LOG_EPS, log_delta=LOG_DELTA,
+       b_mode=st.sampled_from(list(kn.SIGMA_B_MODES)), indefinite=st.sampled_from(list(kn.INDEFINITE)),
+       radius=st.sampled_from([1.0, math.inf]), seed=st.integers(0, 5))
+def test_noisy_adagrad_outputs_are_finite(loss, shape, pk, log_eps, log_delta, b_mode, indefinite, radius, seed):
+    p, k = pk
+    prob = _problem(p, k, loss, shape, seed)
+    T, n, L = 5, prob.n, 1.0
+    # Theorem 10's calibration per release (σ = √(2 ln(1.25/δ))·Δ/ε), Δ = L/n and Δ_t = √2·L√t/n (Lemma 5)
+    c = float(numeric(tn.theorem10_sigma())(Delta=1.0, delta=10.0**log_delta, epsilon=10.0**log_eps))
+    t = np.arange(1, T + 1, dtype=float)
+    sigma_b = c * L / n if b_mode == "constant" else c
+    sigma_B = c * np.asarray(numeric(tn.lemma5_rigorous())(L=L, t=t, n=n), float) / math.sqrt(2.0)
+    out = kn.run_noisy_adagrad(prob, T, 0.5, radius, sigma_b=sigma_b, sigma_B=sigma_B,
+                               options=kn.NoisyAdagradOptions(sigma_b_mode=b_mode, indefinite=indefinite), trials=2,
+                               seed=seed)
+    assert _finite(out, ("losses", "gnorm", "tr_g", "tr_ginv", "indefinite", "theta_avg", "theta_last",
+                         "loss_avg", "sigma_b_used")), (loss, shape, pk, log_eps, log_delta, b_mode, indefinite,
+                                                        radius)
+    assert np.all(out["lam_min"] > 0)  # +inf while G_t = 0 (no gradient yet): documented, not a NaN

@@ -9,7 +9,7 @@ from hypothesis import example, given, target
 from hypothesis import strategies as st
 
 from theory import noisy_adagrad as tn
-from verify.papers import noisy_adagrad as vn
+from verify.papers.noisy_adagrad import privacy, regret_lemmas
 
 nonneg = st.floats(min_value=0.0, max_value=1e6, allow_nan=False, allow_infinity=False)
 coord = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False, allow_infinity=False)
@@ -21,7 +21,7 @@ coord = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False, allow_infinity
 @example([1.0] * 80)
 @example([1e6, 1e-300, 0.0, 5e-324])
 def test_lemma16_property(a):
-    slack, lhs, rhs = vn.lemma16_slack(np.array(a))
+    slack, lhs, rhs = regret_lemmas.lemma16_slack(np.array(a))
     if rhs > 0:
         target(lhs / rhs, label="lemma16 ratio")
     assert slack >= -1.0
@@ -36,7 +36,7 @@ def test_lemma13_property(rows):
     lhs, rhs = tn.lemma13_sides(g)
     if rhs > 0:
         target(lhs / rhs, label="lemma13 ratio")
-    assert rhs - lhs >= -vn.lemma13_tolerance(g)
+    assert rhs - lhs >= -regret_lemmas.lemma13_tolerance(g)
 
 
 @given(st.floats(0.01, 100.0), st.floats(-0.999, 100.0), st.floats(0.1, 10.0))
@@ -53,19 +53,19 @@ def test_lemma12_in_one_dimension_fails_exactly_when_b_is_below_minus_a_over_4(a
 
 
 def test_lemma12_pin_and_a_general_u_counterexample():
-    lhs, rhs = tn.lemma12_ratio(*(np.array(vn.LEMMA12_PIN[x]) for x in "ABuv"))
+    lhs, rhs = tn.lemma12_ratio(*(np.array(regret_lemmas.LEMMA12_PIN[x]) for x in "ABuv"))
     assert lhs == pytest.approx(2.0) and rhs == pytest.approx(4 / 3) and lhs > rhs
     # B positive definite, but u ⟂ A⁻¹v: the right side is 0 and the left is not
     A, B = np.eye(2), np.array([[2.0, 1.0], [1.0, 2.0]])
     lhs, rhs = tn.lemma12_ratio(A, B, np.array([0.0, 1.0]), np.array([1.0, 0.0]))
     assert rhs == 0.0 and lhs == pytest.approx(1 / 8)
-    assert vn.lemma12_valid(A, B) and vn.lemma12_valid(np.array([[1.0]]), np.array([[-0.5]]))
+    assert regret_lemmas.lemma12_valid(A, B) and regret_lemmas.lemma12_valid(np.array([[1.0]]), np.array([[-0.5]]))
 
 
 @given(st.integers(0, 10**6))
 def test_lemma12_holds_for_u_equal_v_and_psd_noise(seed):
     rng = np.random.default_rng(seed)
-    A, B, u, v = vn.lemma12_case(rng, int(rng.integers(1, 4)), "u_eq_v_B_psd")
+    A, B, u, v = regret_lemmas.lemma12_case(rng, int(rng.integers(1, 4)), "u_eq_v_B_psd")
     lhs, rhs = tn.lemma12_ratio(A, B, u, v)
     target(lhs / rhs if rhs > 0 else 0.0, label="lemma12 psd ratio")
     assert lhs <= rhs * 3 / 4 * (1 + 1e-6) + 1e-12  # in fact ≤ vᵀA⁺v
@@ -77,12 +77,12 @@ def test_lemma5_sqrt2_is_approached_and_never_exceeded():
     h = np.zeros((t, 2))
     a[:, 0] = 0.99
     h[:, 1] = 1.0 / n
-    r = vn.lemma5_gap(a, h) / (math.sqrt(t) / n)
+    r = privacy.lemma5_gap(a, h) / (math.sqrt(t) / n)
     assert r > 1.40 and r <= math.sqrt(2) + 1e-12
     rng = np.random.default_rng(0)
     for _ in range(300):
-        aa, hh = vn._to_balls(rng.uniform(-1, 1, 2 * t * 3), t, 3, n)
-        assert vn.lemma5_gap(aa, hh) <= math.sqrt(2) * math.sqrt(t) / n * (1 + 1e-9)
+        aa, hh = privacy._to_balls(rng.uniform(-1, 1, 2 * t * 3), t, 3, n)
+        assert privacy.lemma5_gap(aa, hh) <= math.sqrt(2) * math.sqrt(t) / n * (1 + 1e-9)
 
 
 def test_theorem51_closed_forms():

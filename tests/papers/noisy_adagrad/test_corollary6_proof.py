@@ -1,13 +1,78 @@
-"""noisy_adagrad.corollary6.proof_k (issue 25): the floor derived from the declared eq. (25) alone, and the reasons of
-the still-false equivalences that rest on it, each evaluated under verify.mutants' own mutation."""
+"""Corollary 6's proof with k tracked (:mod:`verify.papers.noisy_adagrad.corollary6_proof`): the route grows like k,
+the floor derived from the declared eq. (25) alone, the scaled cases, and the reasons declared for the mutants that
+leave the statement false."""
 
 import pytest
 import sympy as sp
 
 from theory import noisy_adagrad as tn
 from verify import mutants, registry
-from verify.papers import noisy_adagrad as na
+from verify.papers.noisy_adagrad import corollary6_proof
 from verify.runner import SerialRunner, using
+
+
+def _check(cid: str):
+    registry.load_all()
+    return registry.REGISTRY[cid].check("quick", 0)
+
+
+def _mutant_verdict(cid: str, name: str) -> str:
+    registry.load_all()
+    (c,) = registry.select([cid])
+    (m,) = [m for m in c.mutants if m.name == name]
+    mutants.reset_caches()
+    with using(SerialRunner()), m.apply():
+        return str(c.check("quick", 0).verdict)
+
+
+# ---- noisy_adagrad.corollary6.proof_k ----------------------------------------------------------------------------
+def test_corollary6_proof_k_route_grows_like_k_not_sqrt_k():
+    out = _check("noisy_adagrad.corollary6.proof_k")
+    assert out.verdict == "violated" and out.plots
+    assert out.counterexample["k"] == 2 and out.counterexample["limit_k_to_infinity"] == "oo"
+    assert out.counterexample["floor_over_rate"] == "sqrt(2)*C*L"
+    assert out.numbers["min_relative_bound_minus_floor"] >= 0.0
+    assert 0.85 < out.numbers["isotropic_slope_in_k"] < 1.05
+
+
+def test_corollary6_proof_k_floor_at_m_equal_T_is_linear_in_k():
+    f = tn.corollary6_proof_floor().subs({tn.m_full: tn.T})
+    assert sp.simplify(f - tn.C * tn.L * tn.k * sp.sqrt(sp.log(1 / tn.delta)) / (tn.epsilon * tn.n)) == 0
+
+
+def test_corollary6_proof_k_main_text_with_k_turns_it():
+    assert _mutant_verdict("noisy_adagrad.corollary6.proof_k", "corollary6_rate:k") == "holds"
+
+
+# the fixed cases at scales far from 1: a floor or an eq. (25) with exponents a quarter off fails there;
+# the verdict stays violated through eq. (25)'s own floor (the mutated statement is still false, see
+# the declared equivalents' tests in this file)
+def _proof_k_with_exponents(fn: str, power):
+    path = f"theory.noisy_adagrad.{fn}"
+    original = getattr(tn, fn)
+    mutated = mutants.mutate_value(original(), lambda e: e.xreplace({s: s ** sp.Rational(power)
+                                                                   for s in e.free_symbols if s.is_positive}))
+    registry.load_all()
+    mutants.reset_caches()
+    with using(SerialRunner()), mutants.substituted(path, lambda *a, **kw: mutated):
+        return registry.REGISTRY["noisy_adagrad.corollary6.proof_k"].check("quick", 0)
+
+
+def test_corollary6_proof_k_scaled_cases_hold_for_the_true_floor():
+    cases = corollary6_proof.proof_route_scaled_cases()
+    assert len(cases) == 27
+    for case in cases:
+        bound, floor, m = corollary6_proof.proof_route_sides(case)
+        assert m == case["grads"].shape[0] - case["k"] + 1 and 0.0 < floor <= bound
+    with pytest.raises(ValueError):
+        corollary6_proof.proof_route_scaled_cases(k=5, T=4)
+
+
+@pytest.mark.parametrize("fn, power", [("corollary6_proof_floor", "5/4"), ("theorem3_1_bound", "3/4")])
+def test_corollary6_proof_k_scaled_cases_catch_exponents_a_quarter_off(fn, power):
+    out = _proof_k_with_exponents(fn, power)
+    assert out.numbers["declared_floor_ok"] == 0.0 and out.numbers["min_relative_bound_minus_floor_scaled"] < 0.0
+    assert out.verdict == "violated" and out.numbers["eq25_floor_ok"] == 1.0
 
 CID = "noisy_adagrad.corollary6.proof_k"
 #: the mutants declared equivalent because eq. (25)'s own floor still outgrows the rate
@@ -25,16 +90,16 @@ def _mutant(name: str) -> mutants.Mutant:
 
 def _ratio_on_family(floor: sp.Expr) -> sp.Expr:
     """floor / corollary6_rate with δ = e^(−ℓ) (δ < 1)."""
-    return sp.simplify((floor / tn.corollary6_rate()).subs(tn.delta, sp.exp(-na._log_inv_delta)))
+    return sp.simplify((floor / tn.corollary6_rate()).subs(tn.delta, sp.exp(-corollary6_proof._log_inv_delta)))
 
 
 def test_eq25_floor_unmutated_is_the_declared_floor_at_m_equal_T_minus_k_plus_1():
-    floor, lim, why = na.eq25_isotropic_floor()
+    floor, lim, why = corollary6_proof.eq25_isotropic_floor()
     assert why == "" and lim == sp.oo
     declared = tn.corollary6_proof_floor().subs(tn.m_full, tn.T - tn.k + 1)
-    at = {tn.delta: sp.exp(-na._log_inv_delta)}
+    at = {tn.delta: sp.exp(-corollary6_proof._log_inv_delta)}
     assert sp.simplify((floor - declared).subs(at)) == 0
-    slack, where = na.eq25_isotropic_floor_slack(floor)
+    slack, where = corollary6_proof.eq25_isotropic_floor_slack(floor)
     assert 0.0 < slack < 1.0 and where["bound"] > where["floor"] > 0.0
 
 
@@ -47,8 +112,8 @@ def test_eq25_floor_unmutated_is_the_declared_floor_at_m_equal_T_minus_k_plus_1(
 ])
 def test_eq25_mutants_still_false_floor_over_rate_diverges(name, ratio):
     with _mutant(name).apply():
-        floor, lim, why = na.eq25_isotropic_floor()
-        slack, _ = na.eq25_isotropic_floor_slack(floor)
+        floor, lim, why = corollary6_proof.eq25_isotropic_floor()
+        slack, _ = corollary6_proof.eq25_isotropic_floor_slack(floor)
     assert why == "" and lim == sp.oo and slack >= 0.0
     assert sp.simplify(_ratio_on_family(floor) - ratio) == 0  # the ratio the declared reason states
     en = sp.Symbol("en", positive=True)
@@ -58,11 +123,11 @@ def test_eq25_mutants_still_false_floor_over_rate_diverges(name, ratio):
 @pytest.mark.parametrize("name", FLOOR_MUTANTS)
 def test_floor_mutants_leave_the_statement_and_eq25_floor_unchanged(name):
     statement, lemma = (tn.theorem3_1_bound(), tn.corollary6_rate()), tn.corollary6_proof_floor()
-    floor0 = na.eq25_isotropic_floor()[0]
+    floor0 = corollary6_proof.eq25_isotropic_floor()[0]
     with _mutant(name).apply():
         assert sp.simplify(tn.corollary6_proof_floor() - lemma) != 0  # the mutation is in force
         assert (tn.theorem3_1_bound(), tn.corollary6_rate()) == statement
-        floor, lim, why = na.eq25_isotropic_floor()
+        floor, lim, why = corollary6_proof.eq25_isotropic_floor()
     assert floor == floor0 and lim == sp.oo and why == ""
 
 
@@ -84,7 +149,7 @@ def test_eq25_with_noise_term_in_eta_squared_derives_no_floor_and_is_not_violate
     wrong = ((tn.C**2 / (2 * tn.eta * tn.T) + 4 * tn.eta / (3 * tn.T)) * tn.trG
              + tn.eta**2 / (2 * tn.T) * tn.noise_sum + tn.C * tn.L * tn.gamma)
     with mutants.substituted("theory.noisy_adagrad.theorem3_1_bound", lambda *a, **kw: wrong):
-        floor, lim, why = na.eq25_isotropic_floor()
+        floor, lim, why = corollary6_proof.eq25_isotropic_floor()
         assert floor is None and lim is None and "free of η" in why
         registry.load_all()
         mutants.reset_caches()

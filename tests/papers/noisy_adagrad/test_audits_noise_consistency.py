@@ -16,7 +16,7 @@ from scipy import stats
 from kernels import noisy_adagrad as kn
 from theory import noisy_adagrad as tn
 from theory import numeric
-from verify.papers import noisy_adagrad as vn
+from verify.papers.noisy_adagrad import audits
 
 LEVEL = 0.999
 EPS, DELTA = 2.0, 1e-5
@@ -40,7 +40,7 @@ def _dpgd_whitened(scale: float, trials: int = 3000) -> np.ndarray:
     """DP-GD on the canary dataset (constant gradient −e₁/n), T = 3, η = 0.5: θ_avg = (θ₁ + θ₂)/3 and the
     noise part of θ_avg is −ησ(2ξ₀ + ξ₁)/3, of std ησ√5/3 per coordinate."""
     n, T, eta = 4, 3, 0.5
-    _, ds = vn.na_audit_datasets(n, p=5)
+    _, ds = audits.na_audit_datasets(n, p=5)
     sigma = float(numeric(tn.theorem5_1_sigma())(L=1.0, T=T, delta=DELTA, epsilon=EPS, n=n))
     z_told = sigma * n / ds.lipschitz  # the multiplier theorem5_1's check hands the accountant (L = 1)
     noisy = kn.run_dpgd(ds, T, eta, sigma * scale, trials=trials, seed=11)["theta_avg"]
@@ -71,7 +71,7 @@ def test_dpgd_noise_matches_the_accounted_multiplier(whiten):
 # -- noisy AdaGrad ------------------------------------------------------------------------------
 def _cor6_noise(n: int, T: int, L: float = 1.0):
     """Corollary 6's calibration (as the claim and the audit set it): σ_b = zL/n, σ_B(t) = zΔ_t/√2."""
-    z = vn.na_adagrad_audit_multiplier(T)
+    z = audits.na_adagrad_audit_multiplier(T)
     t = np.arange(1, T + 1, dtype=float)
     delta_t = np.asarray(numeric(tn.lemma5_rigorous())(L=L, t=t, n=n), float)
     # what the accountant is told: multiplier z for sensitivity L/n, and z = σ_B√2/Δ_t for the GOE term
@@ -100,7 +100,7 @@ def _adagrad_goe_ratio_whitened(scale: float, trials: int = 3000) -> np.ndarray:
     pre-drawn GOE (kernels.noisy_adagrad.draw_noise, same seed): −|M|θ₁·σ_B/(ησ_b) ~ N(0, I).  Only σ_B is
     scaled here, so together with the gradient-noise test this pins σ_B to what the accountant is told."""
     n, eta, seed = 1, 0.5, 13
-    d0, _ = vn.na_audit_datasets(n, p=3)
+    d0, _ = audits.na_audit_datasets(n, p=3)
     _, sigma_b, sigma_B = _cor6_noise(n, 1)
     th = kn.run_noisy_adagrad(d0, 1, eta, math.inf, Vt=np.eye(3), sigma_b=sigma_b, sigma_B=sigma_B * scale,
                               trials=trials, seed=seed)["theta_last"]

@@ -1,0 +1,76 @@
+"""Lemma 14 (contraction of the projection in a seminorm) and Theorem 15 (Davis–Kahan, eq. (37))
+(:mod:`verify.papers.noisy_adagrad.structural_lemmas`): quick verdicts at seed 0, the pinned smallest
+counterexample of Lemma 14, the tight pair of Theorem 15, and the declared mutant of each that moves its verdict."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from theory import noisy_adagrad as tn
+from verify import mutants, registry
+from verify.papers.noisy_adagrad import structural_lemmas
+from verify.runner import SerialRunner, using
+
+
+def _check(cid: str):
+    registry.load_all()
+    return registry.REGISTRY[cid].check("quick", 0)
+
+
+def _mutant_verdict(cid: str, name: str) -> str:
+    registry.load_all()
+    (c,) = registry.select([cid])
+    (m,) = [m for m in c.mutants if m.name == name]
+    mutants.reset_caches()
+    with using(SerialRunner()), m.apply():
+        return str(c.check("quick", 0).verdict)
+
+
+# ---- noisy_adagrad.lemma14 ---------------------------------------------------------------------------------------
+def test_lemma14_violated_smallest_linf_case_exact():
+    ex = tn.lemma14_linf_example()
+    assert ex["s_star"] == sp_rational(1, 3) and ex["lhs"] == sp_rational(8, 3) and ex["rhs"] == 2
+    # the example's projection is the unique minimiser of ‖x − s·(1, 2)‖∞ over the line, x = (1, 0)
+    s = np.linspace(-3, 3, 6001)
+    dist = np.maximum(np.abs(1 - s), 2 * np.abs(s))
+    s_star = float(ex["s_star"])
+    assert abs(s[np.argmin(dist)] - s_star) <= 1e-3
+    assert np.all(dist[np.abs(s - s_star) > 1e-3] > 2 / 3)
+    lhs, rhs = tn.lemma14_sides("linf", np.eye(2), [1.0, 0.0], [-10.0, -20.0], [10.0, 20.0], 0.45)
+    assert lhs == pytest.approx(8 / 3, rel=1e-12) and rhs == pytest.approx(2.0, rel=1e-12)
+
+
+def test_lemma14_quick_verdict_and_quadratic_reading():
+    out = _check("noisy_adagrad.lemma14")
+    assert out.verdict == "violated" and out.plots
+    assert out.counterexample["lhs"] == "8/3" and out.counterexample["rhs"] == "2"
+    assert out.numbers["quad_holds"] == 1.0 and out.numbers["worst_ratio_quad"] <= 1 + 1e-9
+    assert out.numbers["worst_ratio_l4"] > 1.01  # a strictly convex norm: unique projections
+
+
+def test_lemma14_triangle_constant_2_turns_it():
+    assert _mutant_verdict("noisy_adagrad.lemma14", "lemma14_sides:rhs*2") == "holds"
+
+
+def sp_rational(p, q):
+    return sp.Rational(p, q)
+
+
+# ---- noisy_adagrad.theorem15 -------------------------------------------------------------------------------------
+def test_theorem15_tight_pair_attains_constant_one():
+    A, B = structural_lemmas.dk_tight(0.4)
+    lhs, rhs = tn.davis_kahan_sides(A, B, 1, 2)
+    assert lhs == pytest.approx(math.sin(0.4), rel=1e-12) and rhs == pytest.approx(math.sin(0.4), rel=1e-12)
+
+
+def test_theorem15_holds_quick():
+    out = _check("noisy_adagrad.theorem15")
+    assert out.verdict == "holds" and out.plots
+    assert out.numbers["min_slack_rounding_units"] >= 0 and out.numbers["worst_ratio_adversarial"] > 0.99
+    assert out.numbers["ascending_reading_violations"] > 0
+
+
+def test_theorem15_half_constant_is_refuted():
+    assert _mutant_verdict("noisy_adagrad.theorem15", "davis_kahan_sides:rhs*0.5") == "violated"
