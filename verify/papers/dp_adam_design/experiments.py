@@ -58,6 +58,8 @@ def _one_arm_mutants(arm: str, label: str) -> list:
 
 
 class S51Settings(NamedTuple):
+    """section5.1's trials per method and learning rate."""
+
     trials: int  # noise draws per method and learning rate (one data set; every method shares the draws)
 
 
