@@ -22,7 +22,24 @@ def test_section51_ime_for_free_ordering_holds_quick():
 
 def test_section51_ime_for_free_catches_too_little_ime_noise():
     with theory_mutant("ime_noise_stds", "x0.1").apply():
-        assert experiments.section5_1_ime_for_free("quick", 0).verdict == "violated"
+        out = experiments.section5_1_ime_for_free("quick", 0)
+    assert out.verdict == "violated"
+    # the finding: the paper's own √2σ split is at post-processing's privacy (the repair holds: a misprint of the
+    # closed form); the size is the relative gap of Σ(sensitivity/std)² from 1/σ² (10× too little noise: ≈ 99)
+    f = out.finding
+    assert f.scope == "misprint" and f.repair.source == "paper" and f.repair.verdict == "holds"
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(99.0, rel=1e-9)
+
+
+def test_section51_ime_for_free_a_reversed_ordering_is_an_in_regime_finding(monkeypatch):
+    """IME for free with a stability floor 100× below C² (0.01) loses to IME by far (paired 0.077): violated, and
+    the finding is in the regime (the data set passed the setting guard), sized by the paired mean, no repair."""
+    monkeypatch.setitem(experiments.S51_METHODS, "ime_for_free", dict(variant="ime", floor=0.01, ime_split=False))
+    out = experiments.section5_1_ime_for_free("quick", 0)
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (1, 1) and f.repair is None
+    assert f.at_paper_setting.size == pytest.approx(out.counterexample["difference"]) and f.at_paper_setting.size > 0.05
 
 
 def test_figure4_premise_holds_unmutated():
