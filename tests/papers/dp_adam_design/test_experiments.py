@@ -22,7 +22,24 @@ def test_section51_ime_for_free_ordering_holds_quick():
 
 def test_section51_ime_for_free_catches_too_little_ime_noise():
     with theory_mutant("ime_noise_stds", "x0.1").apply():
-        assert experiments.section5_1_ime_for_free("quick", 0).verdict == "violated"
+        out = experiments.section5_1_ime_for_free("quick", 0)
+    assert out.verdict == "violated"
+    # the finding: the paper's own √2σ split is at post-processing's privacy (the repair holds: a misprint of the
+    # closed form); the size is the relative gap of Σ(sensitivity/std)² from 1/σ² (10× too little noise: ≈ 99)
+    f = out.finding
+    assert f.scope == "misprint" and f.repair.source == "paper" and f.repair.verdict == "holds"
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(99.0, rel=1e-9)
+
+
+def test_section51_ime_for_free_a_reversed_ordering_is_an_in_regime_finding(monkeypatch):
+    """IME for free with a stability floor 100× below C² (0.01) loses to IME by far (paired 0.077): violated, and
+    the finding is in the regime (the data set passed the setting guard), sized by the paired mean, no repair."""
+    monkeypatch.setitem(experiments.S51_METHODS, "ime_for_free", dict(variant="ime", floor=0.01, ime_split=False))
+    out = experiments.section5_1_ime_for_free("quick", 0)
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (1, 1) and f.repair is None
+    assert f.at_paper_setting.size == pytest.approx(out.counterexample["difference"]) and f.at_paper_setting.size > 0.05
 
 
 def test_figure4_premise_holds_unmutated():
@@ -73,7 +90,7 @@ def test_section51_calibrated_setting_matches_the_papers_rows(quick):
 
 
 def test_section51_verdict_follows_the_three_intervals(quick):
-    """Known at seed 0 (quick = full, the paper's 30 trials): IME − PP = −0.0018, the paper's sign, but its interval
+    """Known at quick seed 0 (the paper's 30 trials, paired): IME − PP = −0.0018, the paper's sign, but its interval
     reaches past the margin on both sides (PP's losses are heavy-tailed): inconclusive; non-private < IME holds; IME
     for free − PP = −0.0030, inconclusive.  Margin: half the paper's PP excess."""
     out = quick("section5_1")
@@ -89,6 +106,29 @@ def test_section51_verdict_follows_the_three_intervals(quick):
     assert "IME for free − post-processing" in out.evidence and "comparable" in out.evidence
 
 
+def test_section51_tests_are_paired_and_trials_scale_with_the_budget(quick):
+    """The three orderings are paired over the shared noise draws (one-sample t on per-trial differences, n − 1
+    degrees of freedom), not Welch; quick runs the paper's 30 trials, full ten times more."""
+    out = quick("section5_1")
+    assert experiments.S51_BUDGETS.at("quick").trials == 30 == out.numbers["trials"]
+    assert experiments.S51_BUDGETS.at("full").trials == 300
+    for d in out.decisions:
+        assert "paired t on the per-trial differences" in d.control.test and "Welch" not in d.control.test
+    # the paired interval at seed 0: the upper bound of IME − PP from a t with 29 degrees of freedom
+    d = out.decisions[0]
+    assert d.holds_bound == pytest.approx(0.003236, abs=1e-6) and d.violated_bound == pytest.approx(-0.01384, abs=1e-5)
+
+
+def test_section51_rejects_a_data_set_where_nonprivate_misses_the_ground_truth(monkeypatch):
+    """The paper's regime is its row 'non-private = ground truth': with a tolerance below seed 0's |−4e-5| the data
+    set is rejected — inconclusive with the reason, no test run, no comparison."""
+    monkeypatch.setitem(experiments.S51_CALIBRATION, "nonprivate_tol", 1e-5)
+    out = experiments.section5_1("quick", 0)
+    assert out.verdict == "inconclusive" and out.decisions == [] and out.counterexample is None
+    assert out.evidence.startswith("inconclusive: this data set (dataset seed 1) is outside the paper's regime")
+    assert "(not tested)" in out.evidence
+
+
 @pytest.mark.parametrize("factor", [10.0, 0.1])
 def test_section51_negative_controls_from_a_wrong_ime_noise(monkeypatch, factor):
     """The declared closed form drives IME's noise and is checked against dp-accounting: 10× too much or too little
@@ -100,6 +140,12 @@ def test_section51_negative_controls_from_a_wrong_ime_noise(monkeypatch, factor)
     ce = out.counterexample
     assert ce["ime_std_grad"] == pytest.approx(factor * math.sqrt(2) * 0.275)
     assert (ce["eps_ime"] < ce["eps_post_processing"]) == (factor > 1)
+    # the finding: the paper's own split (√2σ on each part, §3.2) is at post-processing's privacy — a misprint of
+    # the closed form, not of the paper
+    f = out.finding
+    assert f.scope == "misprint" and f.repair.source == "paper" and f.repair.verdict == "holds"
+    gap = ce["eps_ime"] - ce["eps_post_processing"]
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(gap)
 
 
 def test_section51_a_clear_reversal_is_violated(monkeypatch):
@@ -112,6 +158,11 @@ def test_section51_a_clear_reversal_is_violated(monkeypatch):
     ce = out.counterexample
     assert ce["test"] == "test loss IME − post-processing" and ce["lower_bound"] > experiments.S51_MARGIN
     assert ce["difference"] == pytest.approx(0.0732, abs=1e-3)
+    # the finding: in the regime (this data set is the paper's setting), the size the paired mean, no repair
+    f = out.finding
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing, f.region.edge) == (1, 1, "")
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(ce["difference"])
+    assert f.at_paper_setting.where.startswith("§5.1") and f.repair is None and f.no_repair_reason
 
 
 @pytest.mark.slow

@@ -80,6 +80,20 @@ def test_section32_tightness_remark_is_violated_by_the_pinned_counterexample(qui
     assert out.numbers["equal_dense_ratio_min"] == pytest.approx(1 / 8)  # d = 64
 
 
+def test_section32_tightness_finding_is_in_regime_with_the_exact_sensitivity_as_repair(quick):
+    """The remark fails for every equal dense batch with d ≥ 2 (no edge: the generic case of §3.2's d-dimensional
+    ḡ⊙ḡ), holds at the paper's own one-dimensional IME run (§5.1), and the exact sensitivity of an equal batch
+    (the bound times ‖c‖₄²/C², attained by axis-aligned records) holds on the same points."""
+    f = quick("section3_2_tight_equal").finding
+    assert f is not None and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing, f.region.edge) == (128, 95, "")
+    assert "d ≥ 2" in f.region.text and "0.7071" in f.region.text and "0.1250 at d = 64" in f.region.text
+    s = f.at_paper_setting
+    assert s.where.startswith("§5.1") and not s.fails and s.size == pytest.approx(1.0, abs=1e-13)
+    assert "ratio 0.001 (1/√d)" in s.text  # §5.2's TinyBERT, d ≥ 10⁶
+    assert f.repair.verdict == "holds" and f.repair.source == "derived"
+
+
 def test_retired_section32_id_is_not_registered():
     load_all()
     assert "dp_adam_design.section3.2" not in REGISTRY

@@ -22,6 +22,7 @@ from theory import dp_adam_design as td
 from theory import numeric
 from verify import decide
 from verify.exact import EPS, adversarial_search, edge_values, random_search
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.mutants import declare_equivalent
 from verify.papers.dp_adam_design._common import _rel_estimate, _verdict, declare_stepsize_equivalent
 from verify.privacy import gaussian_epsilon_interval
@@ -394,7 +395,67 @@ def section3_2_tight_equal(budget: str, seed: int) -> Outcome:
                 f"{int(r['dims'][int(np.argmin(r['dense_d_ratio']))])}, B = 4)")
     figures = {"equal_dense_ratio_d2": float(r["dense_ratio"][0]), "equal_axis_ratio_min": float(r["axis_ratio"].min()),
                "equal_dense_ratio_min": float(r["dense_d_ratio"].min())}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[_s32_figure(r)])
+    finding = _s32_tight_equal_finding(r) if verdict == "violated" else None
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[_s32_figure(r)],
+                   finding=finding)
+
+
+#: §5.2's batch size (TinyBERT, 2000 iterations of batch 2048) and a dimension below its model size (the seed text
+#: lost the parameter count, "approximately … million trainable parameters": 10⁶ is a lower bound of that phrase)
+S32_TINYBERT_B, S32_TINYBERT_D = 2048, 10**6
+
+
+def _s32_tight_equal_finding(r: dict) -> Finding:
+    """The finding of the violated remark 'tight when all records are equal', from ``_s32_compute``'s grids.
+
+    Explored: the equal batches the check evaluates — equal axis-aligned records (B = 1..32, d = 2), equal dense
+    records (C/√2)(1, 1) (B = 1..32) and equal dense records (C/√d)(1, …, 1) (B = 4, d = 1..64).  No edge is named:
+    the remark fails for every dense equal batch with d ≥ 2, the generic case of §3.2's d-dimensional ḡ⊙ḡ, not a
+    degenerate corner.  At the paper's own IME experiment (§5.1: one dimension, batch 1) every record is a multiple
+    of e₁, so the remark holds there; the repair (the exact sensitivity of an equal batch, attained by axis-aligned
+    records) is evaluated on the same points."""
+    rt, C = r["rt"], r["C"]
+    dims = r["dims"]
+    axis_ok = np.abs(r["axis_ratio"] - 1.0) <= rt
+    dense2_ok = np.abs(r["dense_ratio"] - 1.0) <= rt
+    dense_d_ok = np.abs(r["dense_d_ratio"] - 1.0) <= rt
+    explored = axis_ok.size + dense2_ok.size + dense_d_ok.size
+    failing = int((~axis_ok).sum() + (~dense2_ok).sum() + (~dense_d_ok).sum())
+    failing_d = dims[~dense_d_ok]
+    region = Region(explored=explored, failing=failing, text=(
+        f"every equal batch of dense records with d ≥ 2 ({failing} of {explored} equal batches: ratio "
+        f"sensitivity/bound = ‖c⊙c‖/‖c‖² = 1/√d, {float(r['dense_ratio'][0]):.4f} at d = 2 for B = 1..32, down to "
+        f"{float(r['dense_d_ratio'].min()):.4f} at d = {int(dims[int(np.argmin(r['dense_d_ratio']))])}, B = 4; "
+        f"failing d from {int(failing_d.min()) if failing_d.size else 0} up); equal axis-aligned records "
+        f"(B = 1..32) and d = 1 attain the bound"))
+    # the paper's own IME experiment (§5.1): scalar records, batch 1, C = 1 (the ledger's C; the seed text lost it)
+    at_51 = squares_sensitivity(np.array([[C]]), C) / float(numeric(td.ime_sensitivity_squares())(B=1, C=C))
+    fails_51 = not abs(at_51 - 1.0) <= rt
+    c_big = np.full(S32_TINYBERT_D, C / math.sqrt(S32_TINYBERT_D))
+    at_52 = float(np.linalg.norm(c_big * c_big) / float(c_big @ c_big))  # B cancels: the change is (2B−1)/B²·c⊙c
+    setting = PaperSetting(
+        where="§5.1 (the paper's IME experiment): one-dimensional logistic regression, batch size 1, C = 1",
+        measure="sensitivity / bound at equal records", size=at_51, fails=fails_51,
+        text=(f"§5.1, the paper's own IME run (d = 1, batch 1): every equal batch attains the bound (ratio "
+              f"{at_51:.6f}), so the remark {'fails' if fails_51 else 'holds'} there; at §5.2's TinyBERT (batch "
+              f"{S32_TINYBERT_B}, d ≥ 10⁶: the parameter count is lost in the seed text) an equal dense batch has "
+              f"ratio {at_52:.3g} (1/√d), while equal axis-aligned records still attain the bound"))
+    # the repair: the exact sensitivity of an equal batch, (2B − 1)/B²·‖c⊙c‖ = bound·‖c‖₄²/C², evaluated on the same
+    # points (axis-aligned: 1; dense: 1/√d), and the bound attained as a supremum over equal batches
+    pred_dense2 = 1.0 / math.sqrt(2.0)
+    pred_dense_d = 1.0 / np.sqrt(dims.astype(float))
+    err = max(float(np.abs(r["axis_ratio"] - 1.0).max()), float(np.abs(r["dense_ratio"] - pred_dense2).max()),
+              float(np.abs(r["dense_d_ratio"] - pred_dense_d).max()))
+    repair_ok = err <= rt and bool(axis_ok.all())
+    repair = Repair(
+        statement=("the bound (2B − 1)C²/B² is attained by equal axis-aligned records (the worst case over equal "
+                   "batches); an equal batch of records c with ‖c‖ = C has sensitivity (2B − 1)/B²·‖c⊙c‖ = "
+                   "(2B − 1)/B²·‖c‖₄², i.e. the bound times ‖c‖₄²/C² (1/√d for dense c)"),
+        verdict="holds" if repair_ok else "violated",
+        evidence=(f"exact on the same {explored} equal batches: largest deviation from the predicted ratio "
+                  f"{err:.3g} (rounding bound {rt:.3g}); axis-aligned ratio 1 for B = 1..32: {bool(axis_ok.all())}"),
+        source="derived")
+    return Finding(region=region, at_paper_setting=setting, repair=repair)
 
 
 # ======================================================================================
