@@ -205,8 +205,9 @@ def _eq39_unit_ratio(expr, ell):
     import sympy as sp
 
     sub = {getattr(ta, k): v for k, v in EQ39_UNIT.items()}
-    sub.update({ta.n: EQ39_PAPER["n"], ta.epsilon: sp.nsimplify(EQ39_PAPER["epsilon"]), ell: sp.log(sp.Integer(EQ39_PAPER["n"])),
-                ta.delta: sp.Rational(1, EQ39_PAPER["n"])})
+    n_paper = sp.Integer(EQ39_PAPER["n"])
+    sub.update({ta.n: n_paper, ta.epsilon: sp.nsimplify(EQ39_PAPER["epsilon"]), ell: sp.log(n_paper),
+                ta.delta: 1 / n_paper})
     e = expr.subs(sub)
     e = e.subs({s: 0 for s in e.free_symbols if s.name == "g_gamma"})
     if not e.free_symbols <= {ta.S_A}:
