@@ -67,6 +67,7 @@ def test_eq39_finding_is_in_regime_over_the_S_A_grid_and_the_limits(eq39_outcome
     reg = f.region
     assert (reg.explored, reg.failing, reg.edge) == (45, 29, "")
     assert "unbounded as S_A→∞" in reg.text and "finite as n→∞, ε→0, log(1/δ)→∞" in reg.text
+    assert "grows linearly in S_A" in reg.text
 
 
 def test_eq39_finding_size_at_the_imdb_experiment(eq39_outcome):
