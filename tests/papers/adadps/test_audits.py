@@ -47,10 +47,65 @@ def test_adadps_clips_the_preconditioned_canary():
 
 
 def test_audit_catches_a_quarter_of_the_noise():
-    """Negative control: σ handed to the kernel divided by 4 while the accountant keeps σ must be flagged."""
+    """Negative control: σ handed to the kernel divided by 4 while the accountant keeps σ must be flagged, with a
+    finding naming the leaking configurations (in the regime, no repair: a kernel fault)."""
     out = audits.audit_central("dp_sgd", "quick", 0, noise_scale=0.25)
     assert out.verdict == "violated" and out.evidence.startswith("LEAKS")
     assert out.counterexample["audit_epsilon_lb"] > out.counterexample["accountant_epsilon"]
+    f = out.finding
+    assert f.scope == "in_regime" and f.repair is None and "kernel" in f.no_repair_reason
+    leaking = sum(out.numbers[f"audit_epsilon_lb_{k}"] > out.numbers[f"accountant_epsilon_{k}"]
+                  for k in range(len(audits.AUDIT_CENTRAL_CONFIGS)))
+    assert f.region.explored == len(audits.AUDIT_CENTRAL_CONFIGS) and f.region.failing == leaking >= 1
+    assert f.at_paper_setting.size > 1
+
+
+@pytest.fixture(scope="module")
+def federated_quick():
+    """adadps.audit.federated at quick, seed 0, run once."""
+    return audits.audit_federated("quick", 0)
+
+
+def test_subsampled_audit_rows_are_information_not_verdict(federated_quick):
+    """The subsampled row (U=4, b=1, R=3: Clopper–Pearson, 0.28 of the accountant's ε at seed 0) is shown as
+    information with the share it sees and the most its test could certify; the verdict and its one decision come
+    from U=1 (no user sampling, Gaussian-DP bound, 0.88 of ε)."""
+    out = federated_quick
+    f = out.numbers
+    assert out.verdict == "holds" and len(out.decisions) == 1
+    assert f["information_rows"] == 1 and f["information_max_over_accountant"] == pytest.approx(0.2801, abs=1e-3)
+    assert f["max_audit_over_accountant_in_verdict"] == pytest.approx(0.8842, abs=1e-3)
+    assert f["information_ceiling"] > f["accountant_epsilon_1"]
+    assert "shown as information, not in the verdict" in out.evidence
+    assert "U=4,b=1,R=3: audited ε ≥ 1.066 (clopper_pearson) vs accountant 3.807 (0.28 of it)" in out.evidence
+    assert out.evidence.endswith(_QUICK_CAVEAT)
+    assert len(out.plots[0].panels[0].categories) == 2  # the figure keeps every row
+
+
+def _row(lb, acc, method):
+    return dict(audit_epsilon_lb=lb, accountant_epsilon=acc, audit_method=method)
+
+
+def test_a_strong_subsampled_row_cannot_carry_a_weak_verdict():
+    """A Gaussian row at 0.1 of its ε and a subsampled row at 0.9: the subsampled row is information, so the audit
+    sees 0.1 of ε and cannot say holds (inconclusive); with that row in the verdict it would have."""
+    rows = [_row(0.4, 4.0, "gdp"), _row(3.6, 4.0, "clopper_pearson")]
+    out = audits.audit_with_information("t", "t", rows, ["a", "b"], [1.0, 0.25], trials=1000, level=0.99,
+                                        budget="quick")
+    assert out.verdict == "inconclusive" and out.numbers["information_rows"] == 1
+    assert out.finding is None
+
+
+def test_a_leaking_subsampled_row_counts_whatever_its_power():
+    """A valid lower bound above the accountant's ε is a leak even from a subsampled row: violated, with a finding
+    that names it."""
+    rows = [_row(3.5, 4.0, "gdp"), _row(4.5, 4.0, "clopper_pearson")]
+    assert audits.audit_in_verdict(rows[1], 0.25) and not audits.audit_in_verdict(_row(1.0, 4.0, "x"), 0.25)
+    out = audits.audit_with_information("t", "t", rows, ["a", "b"], [1.0, 0.25], trials=1000, level=0.99,
+                                        budget="quick")
+    assert out.verdict == "violated" and out.numbers["information_rows"] == 0
+    assert out.finding.region.failing == 1 and "b: ε ≥ 4.500 > 4.000" in out.finding.region.text
+    assert out.finding.at_paper_setting.size == pytest.approx(4.5 / 4.0)
 
 
 def test_federated_quick_audit_holds_and_catches_under_noising():

@@ -112,3 +112,15 @@ def test_fedadam_check_catches_the_declared_kernel_faults():
     v = {r.mutant: r.verdict for r in mutants.run([claim_record(CID)], "quick", 0)}
     assert v["fed-side-information-inverted"] == "violated"
     assert v["fedadam-without-noise"] in ("violated", "inconclusive")
+
+
+def test_section6_2_violated_path_carries_a_finding(monkeypatch):
+    """With a stated ε below one round's exact ε (5 < 7.24) the claim is violated: its finding fails at the paper's
+    setting (which the check runs), sized as the exact one-round ε over the stated one, with no repair."""
+    monkeypatch.setitem(federated.FED_PAPER, "stated_epsilon", 5.0)
+    out = federated.section6_2("quick", 0)
+    f = out.finding
+    assert out.verdict == "violated" and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing) == (1, 1) and f.at_paper_setting.fails
+    assert f.at_paper_setting.size == pytest.approx(out.numbers["epsilon_exact_one_round"] / 5.0)
+    assert f.repair is None and "no number of rounds" in f.no_repair_reason

@@ -2,6 +2,9 @@
 c₁ too large, the σ search, and why the declared theory mutants of the required c₂ are equivalent."""
 
 import logging
+import math
+
+import pytest
 
 from theory import adadps as ta
 from verify import mutants, registry
@@ -33,6 +36,45 @@ def test_theorem1_refutes_c1_0_1_once_epsilon_is_large(monkeypatch):
     ce = out.counterexample
     assert ce["growth_min"] > privacy.T1_SLOPE_MARGIN and ce["growth_min_last"] > privacy.T1_SLOPE_MARGIN
     assert ce["c2_lo"][-1] > ce["c2_hi"][0]  # needed c₂ at T = 10⁴ certainly above the one at T = 10³
+    # the finding: in the regime (ε = 1..10, inside ε < c₁q²T), the series is the one explored; keeping ε under the
+    # root, σ ≥ c₂·q√(T(log(1/δ) + ε))/ε, the same rule finds c₂ bounded
+    f = out.finding
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing, f.region.edge) == (1, 1, "")
+    assert "ε 1…10 over T = 1,000…10,000" in f.region.text
+    assert f.repair.verdict == "holds" and "log(1/δ) + ε" in f.repair.statement
+    assert not f.at_paper_setting.fails and "IMDB" in f.at_paper_setting.where
+
+
+def _t1_row(q, r, growth, verdict, delta=1e-5):
+    """A synthetic theorem1 series: c₂ = 1.0·(T/10³)^growth over T = 10³..10⁴ (bracket ±1%)."""
+    Ts = [1000, 3000, 10000]
+    c2 = [(T / 1000) ** growth for T in Ts]
+    return dict(q=q, r=r, delta=delta, verdict=verdict, T=Ts, c2_hi=[c * 1.01 for c in c2],
+                c2_lo=[c * 0.99 for c in c2], sigma_hi=[5.0] * 3, epsilon=[r * q * q * T for T in Ts])
+
+
+def test_theorem1_finding_counts_the_series_at_the_smallest_r_and_decides_the_repair():
+    """Only the series at the smallest r are the statement's points (c₁ = r_min); the repair rescales c₂ by
+    √(log(1/δ)/(log(1/δ) + ε)) and reruns the rule: a √ε-like growth at ε = 1..10 is absorbed, a T^0.5 growth at
+    tiny ε is not (the repair is then violated)."""
+    rows = [_t1_row(0.1, 0.1, 0.13, "violated"), _t1_row(0.01, 0.1, 0.0, "holds"),
+            _t1_row(0.1, 0.5, 0.3, "violated")]
+    f = privacy._t1_finding(rows, 0.1)
+    assert (f.region.explored, f.region.failing) == (2, 1) and f.scope == "in_regime"
+    assert f.repair.verdict == "holds"
+    steep = [_t1_row(0.001, 0.1, 0.5, "violated")]  # ε ≤ 10⁻³: the rescaling changes nothing
+    assert privacy._t1_finding(steep, 0.1).repair.verdict == "violated"
+
+
+def test_theorem1_paper_setting_reads_T_off_the_accountant():
+    """IMDB (q = 64/25,000, σ = 1, ε = 1.5, δ = 1/n): T is the last step count whose RDP ε is at most 1.5; the
+    point lies outside ε < c₁q²T for c₁ = 0.1, and the needed c₂ there is σε/(q√(T log 1/δ))."""
+    ps = privacy._t1_paper_setting(0.1)
+    q, d = 64 / 25_000, 1 / 25_000
+    T = int(ps.where.split("T = ")[1].split(" ")[0].replace(",", ""))
+    assert dp_sgd_epsilon(q, 1.0, T, d, "rdp") <= 1.5 < dp_sgd_epsilon(q, 1.0, T + 1, d, "rdp")
+    assert ps.size == pytest.approx(1.5 / (q * (T * math.log(25_000)) ** 0.5), rel=1e-12)
+    assert not ps.fails and "outside the validity range" in ps.text
 
 
 def test_theorem1_bracket_is_a_bracket():

@@ -3,6 +3,8 @@ corrected-rate mutant, and the exact sign decision behind the declared equivalen
 
 import logging
 
+import pytest
+
 from tests.papers.adadps.support import claim_record, mutant_verdicts
 from verify import mutants
 from verify.mutants import EQUIVALENT
@@ -49,3 +51,43 @@ def test_eq39_theorem2_bound_exponent_mutants_are_still_false():
         with mutants.theory_mutant("theory.adadps.theorem2_bound", name, "", fns[name]).apply():
             r = private_rate.eq39_ratio()
         assert r["limits"][("paper_T", "S_A→∞")] == sp.oo, name
+
+
+@pytest.fixture(scope="module")
+def eq39_outcome():
+    """adadps.eq39 at quick, seed 0, checked once for the finding's tests."""
+    return claim_record("adadps.eq39").check("quick", 0)
+
+
+def test_eq39_finding_is_in_regime_over_the_S_A_grid_and_the_limits(eq39_outcome):
+    """The substituted bound over the stated rate grows linearly in S_A: past 10× its S_A = 1 value at the 28
+    largest of the 41 grid points (S_A ≥ ~20), and unbounded as S_A → ∞ (the three other limits finite); no edge."""
+    f = eq39_outcome.finding
+    assert f.scope == "in_regime"
+    reg = f.region
+    assert (reg.explored, reg.failing, reg.edge) == (45, 29, "")
+    assert "unbounded as S_A→∞" in reg.text and "finite as n→∞, ε→0, log(1/δ)→∞" in reg.text
+    assert "grows linearly in S_A" in reg.text
+
+
+def test_eq39_finding_size_at_the_imdb_experiment(eq39_outcome):
+    """At S_A = d = 20,002 (IMDB logistic regression) the ratio is (1 + 1.5·d)/(5/2) = 12001.6 times its S_A = 1
+    value, whatever n, ε and δ."""
+    ps = eq39_outcome.finding.at_paper_setting
+    assert ps.fails and ps.size == pytest.approx((1 + 1.5 * 20_002) / 2.5, rel=1e-12)
+    assert "d = 20,002" in ps.where and "n = 25,000" in ps.where
+
+
+def test_eq39_finding_repair_S_A_three_halves_holds(eq39_outcome):
+    """The rate the substitution gives, S_A^{3/2}·√log(1/δ)/(nε), holds: every limit of the ratio finite (exact)."""
+    rep = eq39_outcome.finding.repair
+    assert rep.verdict == "holds" and rep.source == "derived"
+    assert "S_A^{3/2}" in rep.statement and "[1.5, 2.5]" in rep.evidence
+
+
+def test_eq39_finding_is_built_for_a_mutant_that_stays_violated():
+    """A violated outcome under a declared equivalent mutant (eq. (38)'s exponent ¾) still carries a finding."""
+    fns = {m[0]: m[2] for m in mutants.THEORY_MUTATIONS}
+    with mutants.theory_mutant("theory.adadps.theorem2_bound", "pow0.75", "", fns["pow0.75"]).apply():
+        out = claim_record("adadps.eq39").check("quick", 0)
+    assert out.verdict == "violated" and out.finding is not None and out.finding.region.failing > 0

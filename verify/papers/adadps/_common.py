@@ -16,6 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from kernels import adadps as ka
+from verify.findings import Finding, PaperSetting, Region
 from verify.mutants import kernel_mutant
 from verify.registry import child_seed
 from verify.runner import sweep
@@ -229,3 +230,69 @@ def _central_mechanism_probe(methods: tuple, sigma: float, batch_size: int, seed
                 bad.append(f"{m}: the {'' if math.isinf(C) else 'clipped '}step is off the stated one by {step:.3g} "
                            "(relative)")
     return "; ".join(bad), numbers
+
+
+#: why an empirical comparison that fails on the suite's runs has no repair
+EMPIRICAL_NO_REPAIR = ("an empirical statement checked on the suite's runs: what holds there is the measured outcome "
+                       "in the evidence, and no corrected form of the paper's statement follows from it")
+#: the measure of a paper setting the check does not run
+NOT_RUN = "not computed: the check does not run the paper's own data"
+
+
+def points_finding(verdict: str, points, *, what: str, paper_where: str = "", paper_text: str = "",
+                   paper_measure: str = NOT_RUN, paper_size: float = math.nan, paper_fails: bool = False,
+                   no_repair_reason: str = EMPIRICAL_NO_REPAIR, surrogate: bool = False,
+                   no_instance: str = "") -> Finding | None:
+    """The finding of a violated check from the parts it decided (comparisons, cases, exact steps).
+
+    Every part is one explored point of the region, failing when its verdict is "violated"; no edge is named, so a
+    failure is in the regime.  A violated verdict whose parts show no failure (a combination not listed) counts as
+    one more failing part named "another part of the check (see the evidence)".
+
+    Parameters
+    ----------
+    verdict : str
+        The check's verdict; no finding unless "violated".
+    points : iterable of (str, str)
+        Each decided part: its label and its verdict.
+    what : str
+        What the parts are, for the region's sentence.
+    paper_where : str
+        The paper's own setting of the statement and where the paper states it.
+    paper_text : str, optional
+        The sentence on that setting.
+    paper_measure : str, optional
+        What the size measures there (default: not computed).
+    paper_size : float, optional
+        The size there (NaN: not computed).
+    paper_fails : bool, optional
+        Whether the statement fails at that setting (the check ran it there).
+    no_repair_reason : str, optional
+        Why no repair is known.
+    surrogate : bool, optional
+        Append to ``paper_where`` that the check runs the suite's surrogate problem, not the paper's datasets.
+    no_instance : str, optional
+        A theorem's name: ``paper_where`` says it states no numeric instance (the size there is not computed).
+
+    Returns
+    -------
+    verify.findings.Finding or None
+        None unless ``verdict`` is "violated".
+    """
+    if str(verdict) != "violated":
+        return None
+    if surrogate:
+        paper_where += ": the suite runs its surrogate problem, not the paper's datasets"
+    if no_instance:
+        paper_where = (f"{no_instance} states no numeric instance (the paper's experiments do not evaluate it): the "
+                       "failure's size there is not computed")
+    parts = [(str(lab), str(v)) for lab, v in points]
+    failing = [lab for lab, v in parts if v == "violated"]
+    if not failing and not paper_fails:
+        parts.append(("another part of the check (see the evidence)", "violated"))
+        failing = [parts[-1][0]]
+    region = Region(explored=len(parts), failing=len(failing),
+                    text=f"{what}: {len(failing)} of {len(parts)} violated — " + "; ".join(failing))
+    setting = PaperSetting(where=paper_where, measure=paper_measure, size=paper_size, fails=bool(paper_fails),
+                           text=paper_text)
+    return Finding(region=region, at_paper_setting=setting, repair=None, no_repair_reason=no_repair_reason)

@@ -26,6 +26,7 @@ from verify.papers.adadps._common import (
     _split_eval,
     _tune,
     make_problem,
+    points_finding,
 )
 from verify.privacy import dp_sgd_epsilon
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
@@ -133,8 +134,11 @@ def table(budget: str, seed: int) -> Outcome:
         counter = {f"{b_}>{s_}": {"verdict": str(dd.verdict), "difference": -dd.estimate}
                    for (b_, s_), dd in zip(TABLE_RELATIONS, decisions) if dd.verdict == "violated"}
     verdict, evidence = decide.after_probe(probe_why, "adadps.table.adadps_best", verdict, evidence)
+    finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions],
+                             what="'AdaDPS beats X' comparisons",
+                             paper_where="Tables 1, 4 and 6 (IMDB, StackOverflow, MNIST)", surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 # ======================================================================================
@@ -272,8 +276,11 @@ def table10(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
     verdict, evidence = decide.after_probe(probe_why, "adadps.table10", verdict, evidence)
+    finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions], what="Table 10's two parts",
+                             paper_where="Table 10 / App. C.3 (IMDB, StackOverflow with 25× less public data)",
+                             surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 # ======================================================================================
@@ -378,8 +385,11 @@ def table9(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
     verdict, evidence = decide.after_probe(probe_why, "adadps.table9", verdict, evidence)
+    finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions], what="'AdaS matches Adam' "
+                             "equivalences", paper_where="Table 9 / App. C.2 (IMDB, StackOverflow, non-private)",
+                             surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 declare_equivalent("adadps.table9", "noise*3", "the runs are non-private (σ = 0): there is no noise to scale")
@@ -553,8 +563,11 @@ def table8(budget: str, seed: int) -> Outcome:
     counter = ({m: {"difference": -d_.estimate, "test": d_.reason} for m, d_ in zip(T8_READINGS, decisions)}
                if verdict == "violated" else None)
     verdict, evidence = decide.after_probe(probe_why, "adadps.table8", verdict, evidence)
+    finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions], what="readings of DP-Adam-Pub "
+                             "(β₁), both violated", paper_where="Table 8 / App. C.1 (IMDB, StackOverflow, MNIST)",
+                             surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 # ======================================================================================
@@ -701,5 +714,8 @@ def table4(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
     verdict, evidence = decide.after_probe(probe_why, "adadps.table4", verdict, evidence)
+    finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions],
+                             what="Table 4's TF-IDF comparisons",
+                             paper_where="Table 4, TF-IDF row / Section 6.1.2 (IMDB)", surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)

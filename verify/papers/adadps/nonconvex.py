@@ -15,7 +15,7 @@ from theory import adadps as ta
 from theory import numeric
 from verify import decide, stats
 from verify.mutants import declare_equivalent
-from verify.papers.adadps._common import RATE_PROBLEM, T2_PROBLEM, f_star_logistic, make_problem
+from verify.papers.adadps._common import RATE_PROBLEM, T2_PROBLEM, f_star_logistic, make_problem, points_finding
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 
@@ -276,8 +276,11 @@ def theorem5(budget: str, seed: int) -> Outcome:
         figures[f"lhs[{key}]"] = r["lhs"]
         figures[f"rhs[{key}]"] = r["rhs"]
     counter = next((r for r in rows if r["verdict"] == "violated"), None)
+    finding = points_finding(verdict, [(f"{r['data']}, b={r['b']}, σ={r['sigma']:g}, T={r['T']}: measured "
+                                        f"{r['lhs']:.4g} vs bound {r['rhs']:.4g}", r["verdict"]) for r in rows],
+                             what="cases of the explicit bound", no_instance="Theorem 5")
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 # ======================================================================================
@@ -437,8 +440,11 @@ def theorem4(budget: str, seed: int) -> Outcome:
         key = ("" if r["scale"] == 1.0 else f"scaled{r['scale']:g}_") + f"b{r['b']}_s{r['sigma']:g}_T{r['T']}"
         numbers[f"lhs[{key}]"], numbers[f"rhs[{key}]"], numbers[f"dist_max[{key}]"] = r["lhs"], r["rhs"], r["dist_max"]
     counter = next((r for r in rows if r["verdict"] == "violated"), None)
+    finding = points_finding(verdict, [(f"b={r['b']}, σ={r['sigma']:g}, T={r['T']}, w* ×{r['scale']:g}: measured "
+                                        f"{r['lhs']:.4g} vs bound {r['rhs']:.4g}", r["verdict"]) for r in rows],
+                             what="cases of the explicit bound", no_instance="Theorem 4")
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 declare_equivalent("adadps.theorem4", "no-clipping", "the runs use clip = ∞ (Assumption 2 holds through C, no record "

@@ -13,6 +13,7 @@ import numpy as np
 from dpvalidate import InvalidParameter
 from theory import adadps as ta
 from theory import numeric
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.mutants import declare_equivalent
 from verify.privacy import calibrate_multiplier, dp_sgd_epsilon
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, claim
@@ -81,6 +82,96 @@ def _sigma_for_epsilon(q: float, T: int, epsilon: float, delta: float, accountan
 T1_SEARCH_REL = 1e-2  # relative precision of the PLD σ searches
 
 
+def _t1_series(Ts, chi, clo) -> tuple:
+    """The rule for one series in T (see adadps.theorem1's notes): its verdict, the OLS slopes of the upper and the
+    lower c₂, the least growth the brackets allow over the whole range and over its last interval."""
+    s_hi, s_lo = _ols_slope(Ts, chi), _ols_slope(Ts, clo)
+    span = math.log10(max(Ts) / min(Ts))
+    # the least growth the brackets allow: needed c₂ at the largest T at least its lower end, at the smallest T at
+    # most its upper end
+    g_min = math.log(clo[int(np.argmax(Ts))] / chi[int(np.argmin(Ts))]) / math.log(max(Ts) / min(Ts))
+    # ... and over the last interval of T: growth that persists at the top of the range, not the approach to a
+    # plateau (c₂ rises towards its Gaussian-regime value as ε grows from 1e-3 to ~1)
+    o = np.argsort(Ts)
+    g_last = math.log(clo[o[-1]] / chi[o[-2]]) / math.log(Ts[o[-1]] / Ts[o[-2]])
+    v = ("violated" if (g_min > T1_SLOPE_MARGIN and g_last > T1_SLOPE_MARGIN and span >= 1.0) else
+         "holds" if s_hi <= T1_SLOPE_MARGIN else "inconclusive")
+    return v, s_hi, s_lo, g_min, g_last
+
+
+#: the paper's IMDB logistic regression (App. C): 25,000 training records, mini-batch 64, σ = 1, ε = 1.5 (Table 6),
+#: δ = 1/n; its number of steps is not stated: T is read off the accountant as the steps at which σ = 1 spends ε
+T1_PAPER = dict(n=25_000, b=64, sigma=1.0, epsilon=1.5)
+
+
+def _t1_paper_setting(r_min: float) -> PaperSetting:
+    """Theorem 1 at the IMDB experiment: the steps T at which σ = 1 spends ε = 1.5 (RDP), the c₂ = σε/(q√(T log
+    1/δ)) the mechanism then needs, and whether the point lies in the validity range ε < c₁q²T with c₁ = r_min.
+    One point cannot refute a statement about the growth of c₂ in T: ``fails`` is False."""
+    q = T1_PAPER["b"] / T1_PAPER["n"]
+    delta = 1.0 / T1_PAPER["n"]
+    eps = T1_PAPER["epsilon"]
+
+    def spent(T):
+        return dp_sgd_epsilon(q, T1_PAPER["sigma"], int(T), delta, "rdp")
+
+    lo, hi = 1, 2
+    while spent(hi) <= eps:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:  # the largest T with ε(T) ≤ 1.5
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if spent(mid) <= eps else (lo, mid)
+    T = lo
+    c2 = T1_PAPER["sigma"] * eps / (q * math.sqrt(T * math.log(1 / delta)))
+    r_paper = eps / (q * q * T)
+    inside = r_paper < r_min
+    return PaperSetting(
+        where=(f"App. C / Table 6, IMDB logistic regression: n = {T1_PAPER['n']:,}, b = {T1_PAPER['b']} (q = "
+               f"{q:.5f}), σ = {T1_PAPER['sigma']:g}, ε = {eps:g}, δ = 1/n; T = {T:,} (the steps at which σ = 1 "
+               "spends ε, RDP: the paper does not state T)"),
+        measure="c₂ = σε/(q√(T log 1/δ)) the mechanism needs there (RDP, an upper end)", size=c2, fails=False,
+        text=(f"at the IMDB experiment (q = {q:.5f}, σ = 1, ε = {eps:g}, δ = 1/n, T = {T:,} read off RDP) the "
+              f"mechanism needs c₂ ≤ {c2:.3g}, and ε/(q²T) = {r_paper:.3g}: "
+              + (f"inside the validity range with c₁ = {r_min:g}" if inside else
+                 f"outside the validity range ε < c₁q²T with c₁ = {r_min:g}, where the theorem promises nothing")
+              ))
+
+
+def _t1_finding(rows: list, r_min: float) -> Finding:
+    """The finding of a violated Theorem 1: the series at the smallest r (c₁ = r_min) whose needed c₂ keeps
+    growing, and the repaired calibration σ ≥ c₂·q√(T(log(1/δ) + ε))/ε (the Gaussian law ε ≈ μ√(2 log 1/δ) + μ²/2
+    keeps the ε under the root), decided by the same rule on every series with c₂ rescaled by √(log(1/δ)/(log(1/δ)
+    + ε)).  No edge is named: every series lies inside the stated range ε < c₁q²T, and the full grid's failing
+    series reach from ε = 10⁻³ to 10 (the paper's experiments use 0.84 to 2.8)."""
+    at_min = [x for x in rows if x["r"] == r_min]
+    refuting = [x for x in at_min if x["verdict"] == "violated"]
+    where = "; ".join(f"q = {x['q']:g}, δ = {x['delta']:g}: ε {min(x['epsilon']):.3g}…{max(x['epsilon']):.3g} over "
+                      f"T = {min(x['T']):,}…{max(x['T']):,}, needed c₂ {x['c2_lo'][0]:.3g} → {x['c2_lo'][-1]:.3g} "
+                      f"(σ down to {min(x['sigma_hi']):.3g})" for x in refuting)
+    region = Region(
+        explored=len(at_min), failing=len(refuting),
+        text=(f"{len(refuting)} of {len(at_min)} series at c₁ = r = {r_min:g} need a c₂ that keeps growing through "
+              f"the top of their T range ({where}); the other {len(at_min) - len(refuting)} are "
+              + ", ".join(sorted({x['verdict'] for x in at_min if x['verdict'] != 'violated'}) or ["none"])))
+    cut = []
+    for x in rows:
+        shrink = [math.sqrt(math.log(1 / x["delta"]) / (math.log(1 / x["delta"]) + e)) for e in x["epsilon"]]
+        v = _t1_series(x["T"], [c * k for c, k in zip(x["c2_hi"], shrink)],
+                       [c * k for c, k in zip(x["c2_lo"], shrink)])
+        cut.append((x, v))
+    rep_at_min = [v[0] for x, v in cut if x["r"] == r_min]
+    rep_verdict = ("violated" if "violated" in rep_at_min else
+                   "holds" if cut and all(v[0] == "holds" for _, v in cut) else "inconclusive")
+    repair = Repair(
+        statement="σ ≥ c₂·q√(T(log(1/δ) + ε))/ε in place of c₂·q√(T log(1/δ))/ε (ε kept under the root)",
+        verdict=rep_verdict,
+        evidence=("the same rule on c₂·√(log(1/δ)/(log(1/δ) + ε)) per series: "
+                  + "; ".join(f"q={x['q']:g},r={x['r']:g},δ={x['delta']:g}: {v[0]} (slope of the upper end "
+                              f"{v[1]:+.3g}, least growth {v[3]:+.3g})" for x, v in cut)),
+        source="derived")
+    return Finding(region=region, at_paper_setting=_t1_paper_setting(r_min), repair=repair)
+
+
 def _t1_point(q: float, T: int, epsilon: float, delta: float) -> dict:
     """The bracket σ_lo < σ* ≤ σ_hi of the noise the mechanism needs for (ε, δ) at one point.
 
@@ -134,7 +225,12 @@ def _ols_slope(x, y) -> float:
     "large enough T; Abadi et al.'s proof assumes σ ≥ 1, which the statement does not carry. Holds needs every "
     "series bounded. The largest upper c₂ is the constant the grid needs. The full grid's T = 10⁴ was added after "
     "reviewing the quick numbers (ε reaches 10–100 there, where the exact law makes c₂ grow like √ε); "
-    "tests/papers/adadps/test_privacy.py shows the rule refuting c₁ = 0.1 at q = 0.1 over T = 10³..10⁴.",
+    "tests/papers/adadps/test_privacy.py shows the rule refuting c₁ = 0.1 at q = 0.1 over T = 10³..10⁴. "
+    "Finding of a violated verdict (the full grid's): the series at the smallest r are its points (no edge: every "
+    "series lies inside ε < c₁q²T; at the full grid the two failing ones are at δ = 1e-3, q = 0.01 with ε = 1e-3..0.1 "
+    "and q = 0.1 with ε = 0.1..10); sized at the "
+    "IMDB experiment (q = 64/25,000, σ = 1, ε = 1.5, δ = 1/n, T read off RDP), which with c₁ = 0.1 lies outside the "
+    "validity range; repair σ ≥ c₂·q√(T(log(1/δ) + ε))/ε, decided by the same rule on the rescaled c₂.",
 )
 def theorem1(budget: str, seed: int) -> Outcome:
     g = T1_GRIDS[by_budget(budget, "quick", "full")]
@@ -160,21 +256,13 @@ def theorem1(budget: str, seed: int) -> Outcome:
                 if not all(math.isfinite(c) and c > 0 for c in chi + clo):
                     verdicts.append("inconclusive")
                     continue
-                s_hi, s_lo = _ols_slope(Ts, chi), _ols_slope(Ts, clo)
-                span = math.log10(max(Ts) / min(Ts))
-                # the least growth the brackets allow: needed c₂ at the largest T at least its lower end, at the
-                # smallest T at most its upper end
-                g_min = math.log(clo[int(np.argmax(Ts))] / chi[int(np.argmin(Ts))]) / math.log(max(Ts) / min(Ts))
-                # ... and over the last interval of T: growth that persists at the top of the range, not the
-                # approach to a plateau (c₂ rises towards its Gaussian-regime value as ε grows from 1e-3 to ~1)
-                o = np.argsort(Ts)
-                g_last = math.log(clo[o[-1]] / chi[o[-2]]) / math.log(Ts[o[-1]] / Ts[o[-2]])
-                v = ("violated" if (g_min > T1_SLOPE_MARGIN and g_last > T1_SLOPE_MARGIN and span >= 1.0) else
-                     "holds" if s_hi <= T1_SLOPE_MARGIN else "inconclusive")
+                v, s_hi, s_lo, g_min, g_last = _t1_series(Ts, chi, clo)
                 verdicts.append(v)
                 rows.append(dict(q=q, r=r, delta=dl, slope_hi=s_hi, slope_lo=s_lo, growth_min=g_min,
                                  growth_min_last=g_last, verdict=v,
-                                 c2_hi_max=max(chi), c2_lo=clo, c2_hi=chi, T=Ts))
+                                 c2_hi_max=max(chi), c2_lo=clo, c2_hi=chi, T=Ts,
+                                 sigma_hi=[float(found[i]["sigma_hi"]) for i in idx],
+                                 epsilon=[points[i]["epsilon"] for i in idx]))
                 series.append(Series(f"q={q:g}, r={r:g}, δ={dl:g}: upper c₂", Ts, chi))
                 series.append(Series(f"q={q:g}, r={r:g}, δ={dl:g}: lower c₂", Ts, clo, style="dashed"))
     # "there are constants c₁, c₂": a c₁ below the grid's smallest r is not examined, so only a series at the
@@ -212,7 +300,9 @@ def theorem1(budget: str, seed: int) -> Outcome:
     counter = None
     if verdict == "violated":
         counter = {k: worst[k] for k in ("q", "r", "delta", "T", "c2_lo", "c2_hi", "growth_min", "growth_min_last")}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
+    finding = _t1_finding(rows, r_min) if verdict == "violated" else None
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   finding=finding)
 
 
 # Theorem 1 is existential ("there are constants c₁, c₂"): its truth is whether the c₂ the mechanism needs

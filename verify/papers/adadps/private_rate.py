@@ -4,9 +4,12 @@ substituting σ² and T into eq. (38), decided with exact SymPy algebra: ``adadp
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from theory import adadps as ta
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.registry import Figure, Outcome, Panel, Series, claim
 
@@ -15,6 +18,12 @@ from verify.registry import Figure, Outcome, Panel, Series, claim
 # ======================================================================================
 EQ39_UNIT = dict(alpha=1, D=1, a=1, gamma=1, C=1)  # the smallest instance: every constant of eq. (38) equal to 1
 EQ39_FACTOR = 10  # "counterexample": the substituted bound over the stated rate 10× its value at S_A = 1
+#: the paper's experiment the finding is sized at: IMDB logistic regression (App. C: 20,002 parameters, 25,000
+#: training records; Table 6: ε = 1.5, δ = 1/n), with S_A = d (every A_j = 1: the dense case Section 5.1 compares
+#: with DP-SGD's √d)
+EQ39_PAPER = dict(d=20_002, n=25_000, epsilon=1.5, delta=1 / 25_000)
+#: the S_A grid of the finding's region (and of the figure): 41 points, log-spaced over [1, 10⁴]
+EQ39_GRID = tuple(float(x) for x in np.geomspace(1, 1e4, 41))
 
 
 def eq39_ratio() -> dict:
@@ -123,6 +132,96 @@ def eq39_smallest(ratio) -> dict:
     return {"S_A": k, "ratio": sp.nsimplify(unit.subs(ta.S_A, k)), "ratio_at_1": sp.nsimplify(unit.subs(ta.S_A, 1))}
 
 
+def eq39_finding(r: dict) -> Finding:
+    """The finding of a violated eq. (39): where the substituted bound outgrows the stated rate, its size at the
+    paper's IMDB experiment, and the repaired rate S_A^{3/2}·√log(1/δ)/(nε) with its own exact verdict.
+
+    The region counts two kinds of evaluated points: the EQ39_GRID values of S_A (every constant of eq. (38)
+    equal to 1, γ = 1, n, ε, δ those of EQ39_PAPER), failing where the substituted bound over the stated rate is
+    more than EQ39_FACTOR× its value at S_A = 1 (the O(·) constant read at S_A = 1 no longer covers it), and the
+    four exact limits (S_A → ∞, n → ∞, ε → 0⁺, log(1/δ) → ∞), failing where the ratio is unbounded.  No edge is
+    named: the ratio grows linearly in S_A, so the failure is in the regime.
+
+    Parameters
+    ----------
+    r : dict
+        :func:`eq39_ratio`'s result.
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    import sympy as sp
+
+    ratio_fn = _eq39_unit_ratio(r["paper"], r["ell"])
+    at1 = ratio_fn(1.0)
+    grid = [ratio_fn(x) for x in EQ39_GRID]
+    grid_fail = [x for x, y in zip(EQ39_GRID, grid) if math.isfinite(y) and y > EQ39_FACTOR * at1]
+    lims = {k[1]: v for k, v in r["limits"].items() if k[0] == "paper_T"}
+    lim_fail = [k for k, v in lims.items() if v is not None and v == sp.oo]
+    lim_finite = [k for k, v in lims.items() if v is not None and v != sp.oo]
+    lim_open = [k for k, v in lims.items() if v is None]
+    first = f"from S_A ≈ {min(grid_fail):.3g} on" if grid_fail else "nowhere on the grid"
+    linear = r["paper"].is_polynomial(ta.S_A) and sp.degree(sp.expand(r["paper"]), ta.S_A) == 1
+    region = Region(
+        explored=len(EQ39_GRID) + len(lims), failing=len(grid_fail) + len(lim_fail),
+        text=(f"the substituted bound over the stated rate is more than {EQ39_FACTOR}× its S_A = 1 value at "
+              f"{len(grid_fail)} of {len(EQ39_GRID)} grid points S_A ∈ [1, 10⁴] ({first}; every constant 1, n, ε, δ "
+              f"of the IMDB experiment), and unbounded as {', '.join(lim_fail) or 'none of the limits'} (exact)"
+              + (f"; finite as {', '.join(lim_finite)}" if lim_finite else "")
+              + (f"; undetermined as {', '.join(lim_open)}" if lim_open else "")
+              + (": the n, ε, δ dependence is right, the ratio grows linearly in S_A (the S_A exponent is 3/2, not "
+                 "1/2)" if linear and lim_fail == ["S_A→∞"] and not lim_open else "")))
+    d = float(EQ39_PAPER["d"])
+    size = ratio_fn(d) / at1
+    size_sparse = ratio_fn(d / 100) / at1
+    setting = PaperSetting(
+        where=(f"App. C / Table 6, IMDB logistic regression: d = {EQ39_PAPER['d']:,} parameters, n = "
+               f"{EQ39_PAPER['n']:,}, ε = {EQ39_PAPER['epsilon']}, δ = 1/n; S_A = d (every A_j = 1, the dense case "
+               "Section 5.1 compares with DP-SGD)"),
+        measure="substituted bound / stated rate at S_A = d, over its value at S_A = 1 (every constant 1)",
+        size=size, fails=bool(math.isfinite(size) and size > EQ39_FACTOR),
+        text=(f"at the IMDB experiment (d = {EQ39_PAPER['d']:,}, n = {EQ39_PAPER['n']:,}, ε = "
+              f"{EQ39_PAPER['epsilon']}, δ = 1/n) with S_A = d the substituted bound is {size:.4g}× what the stated "
+              f"rate's constant at S_A = 1 allows ({size_sparse:.4g}× even at S_A = d/100, a preconditioner 100× "
+              "sparser); the factor does not depend on n, ε or δ"))
+    repaired = r["paper"] / ta.S_A  # eq. (38) substituted, over S_A^{3/2}·√log(1/δ)/(nε)
+    rep_lims = {label: _eq39_growth(repaired, var, to) for var, to, label in (
+        (ta.S_A, sp.oo, "S_A→∞"), (ta.n, sp.oo, "n→∞"), (ta.epsilon, 0, "ε→0"), (r["ell"], sp.oo, "log(1/δ)→∞"))}
+    rep_fn = _eq39_unit_ratio(repaired, r["ell"])
+    rep_grid = [rep_fn(x) for x in EQ39_GRID]
+    rep_unbounded = [k for k, v in rep_lims.items() if v == sp.oo]
+    rep_verdict = ("violated" if rep_unbounded else "inconclusive" if any(v is None for v in rep_lims.values())
+                   else "holds")
+    repair = Repair(
+        statement=("the rate the substitution gives: min_t E[F(wᵗ)] − F(w*) ≤ O(S_A^{3/2}·√log(1/δ)/(nε)) at the "
+                   "stated σ² and T (S_A^{3/2} in place of √S_A)"),
+        verdict=rep_verdict,
+        evidence=(f"eq. (38) substituted over S_A^{{3/2}}√log(1/δ)/(nε) is {sp.simplify(repaired)}; limits "
+                  + ", ".join(f"{k}: {v}" for k, v in rep_lims.items())
+                  + f" (exact); on the same grid (every constant 1) it lies in [{min(rep_grid):.4g}, "
+                  f"{max(rep_grid):.4g}]"),
+        source="derived")
+    return Finding(region=region, at_paper_setting=setting, repair=repair)
+
+
+def _eq39_unit_ratio(expr, ell):
+    """``expr`` as a function of S_A (float): every constant of eq. (38) 1 (EQ39_UNIT), γ = 1, and n, ε and
+    log(1/δ) those of EQ39_PAPER (NaN where a symbol is left over)."""
+    import sympy as sp
+
+    sub = {getattr(ta, k): v for k, v in EQ39_UNIT.items()}
+    n_paper = sp.Integer(EQ39_PAPER["n"])
+    sub.update({ta.n: n_paper, ta.epsilon: sp.nsimplify(EQ39_PAPER["epsilon"]), ell: sp.log(n_paper),
+                ta.delta: 1 / n_paper})
+    e = expr.subs(sub)
+    e = e.subs({s: 0 for s in e.free_symbols if s.name == "g_gamma"})
+    if not e.free_symbols <= {ta.S_A}:
+        return lambda x: float("nan")
+    f = sp.lambdify(ta.S_A, e)
+    return lambda x: float(f(x))
+
+
 def _eq39_corrected_rate_mutant():
     """A declared mutant: the stated rate with S_A^{3/2} (what the substitution gives) instead of √S_A."""
     import sympy as sp
@@ -198,7 +297,9 @@ def eq39(budget: str, seed: int) -> Outcome:
     if small:
         numbers.update(smallest_S_A=float(small["S_A"]), ratio_at_smallest=float(small["ratio"]),
                        ratio_at_1=float(small["ratio_at_1"]))
-    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+    finding = eq39_finding(r) if verdict == "violated" else None
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   finding=finding)
 
 
 
