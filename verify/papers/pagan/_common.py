@@ -20,6 +20,7 @@ import kernels.moments
 from theory import numeric
 from theory import pagan as tp
 from verify import decide, stats
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.privacy import with_replacement_epsilon
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed
 from verify.runner import claim_scope, sweep
@@ -586,7 +587,7 @@ def _lb_edge(lower_bound, condition, trivial_max, dims=range(1, 11),
 
 
 def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_fig=None, extra=None,
-                untestable: str = "", edge_what: str = "the largest possible value") -> Outcome:
+                untestable: str = "", edge_what: str = "the largest possible value", finding=None) -> Outcome:
     """The verdict of a lower-bound claim.  Only exact parts can refute it (the measured part can exhibit
     instances at or above the bound, never show that every DP algorithm stays below it on every S), so
     its cells are not tests of the family: violated comes from the exact edge (or an exact closed-form
@@ -649,8 +650,19 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
     elif verdict == "inconclusive":
         evidence = ("inconclusive: not every applicable cell shows an instance at or above the bound (more runs or "
                     "harder instances would decide; the measured part cannot refute a lower bound); " + evidence)
+    if verdict == "violated" and finding is None:
+        finding = fallback_finding(evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter,
-                   plots=[Figure(name, f"pagan {title}", panels)])
+                   plots=[Figure(name, f"pagan {title}", panels)], finding=finding if verdict == "violated" else None)
+
+
+def fallback_finding(evidence: str) -> Finding:
+    """The finding of a violation found by a part that names no region (a closed-form property, such as an
+    upper/lower ratio that is not one polylog(d) factor): one failing point, no edge, in the regime."""
+    return Finding(region=Region(explored=1, failing=1, text="the closed-form property fails: " + evidence[:300]),
+                   at_paper_setting=PaperSetting(where=PAPER_SETTING_61_TEXT, measure="not evaluated there",
+                                                 size=float("nan"), fails=False),
+                   no_repair_reason="the failing part is a closed-form property with no parameter region to repair")
 def _LB_WEAKER(bound: str, condition: str) -> dict:  # noqa: N802 (a constant-like factory)
     """``weaker_if`` of a lower-bound claim: a smaller bound, or a hypothesis ``lhs ≤ rhs`` whose right side is
     made smaller (it then admits fewer (d, nε)), only weakens the statement."""
@@ -713,3 +725,71 @@ def _edge_reason(ex: dict) -> str:
         return (f" (the profile scaled by {ex['scale']:g}: the bound is not degree-1 homogeneous in σ, as the largest "
                 "value is)")
     return " (log d ≤ 1)" if math.log(ex["d"]) <= 1 else ""
+
+
+# --------------------------------------------------------------------------------------
+# Findings of the lower-bound claims: where over (d, profile, n, ε) the bound exceeds what a witness attains
+# --------------------------------------------------------------------------------------
+#: §6.1's synthetic experiment: n = 5000, d = 100, σ_j = j^{-3/2}, ε ∈ {0.1, 1, 4} (Figure 1 (a)-(c))
+PAPER_SETTING_61 = dict(n=5000, d=100, decay=1.5, epsilons=(0.1, 1.0, 4.0))
+PAPER_SETTING_61_TEXT = "§6.1 (Figure 1): n = 5000, d = 100, σ_j = j^{-3/2}, ε ∈ {0.1, 1, 4}"
+#: the region's sample sizes and privacy levels: every n·ε the grid reaches at several n, so that ε and nε vary apart
+LB_FINDING_NS = (1, 10, 100, 1000)
+LB_FINDING_EPS = np.geomspace(1e-2, 1e2, 25)
+
+
+def lb_compared(top, witness, sigma, epsilon) -> float:
+    """The value a lower bound is compared with at (σ, ε): ``top(σ)`` (a mechanism attaining it whatever ε is),
+    or the witness's ``witness(σ, ε)`` when smaller (a mechanism that is ε-DP at every n)."""
+    v = float(top(sigma))
+    return v if witness is None else min(v, float(witness(sigma, epsilon)))
+
+
+def lb_finding(lower_bound, condition, top, *, dims, edge, edge_text: str, what: str, repair_ok,
+               repair_statement: str, witness=None, repair_source: str = "derived",
+               extra_points: Sequence[tuple[int, float]] = ()) -> Finding:
+    """The finding of a refuted lower bound: the bound against ``top`` (and ``witness``) over d ∈ ``dims``, the
+    flat and j^{-3/2} profiles, n ∈ LB_FINDING_NS and ε ∈ LB_FINDING_EPS where the hypothesis holds, plus
+    ``extra_points`` (d, nε) at n = 1 (the check's own counterexample); the named ``edge(d, n, ε)``; the statement
+    at §6.1's setting; and the repaired statement (``repair_ok(d, n, ε, lb, compared)`` is True where it holds or
+    its hypothesis excludes the point) over the same points."""
+    explored = failing = on_edge = held_off = repair_fail = 0
+    first_repair_fail = None
+    pts = [(d, n, float(e)) for d in dims for n in LB_FINDING_NS for e in LB_FINDING_EPS]
+    pts += [(int(d), 1, float(ne)) for d, ne in extra_points]
+    for d, n, e in pts:
+        if not condition(d, n * e):
+            continue
+        for decay in (0.0, 1.5):
+            sigma = kernels.pagan_problems.power_law_sigma(d, decay)
+            with np.errstate(divide="ignore"):
+                lb = float(lower_bound(d, n * e, sigma))
+            if not np.isfinite(lb):  # log d = 0: undefined, not counted
+                continue
+            cmp = lb_compared(top, witness, sigma, e)
+            explored += 1
+            bad = lb > cmp
+            on = bool(edge(d, n, e))
+            failing += bad
+            on_edge += bad and on
+            held_off += (not bad) and not on
+            if not repair_ok(d, n, e, lb, cmp):
+                repair_fail += 1
+                first_repair_fail = first_repair_fail or dict(d=d, n=n, epsilon=e, decay=decay)
+    region = Region(explored=explored, failing=failing, edge=edge_text, failing_on_edge=on_edge,
+                    holding_off_edge=held_off,
+                    text=f"the bound exceeds {what} at {failing}/{explored} points (d ∈ {list(dims)}, flat and "
+                    f"j^-3/2 profiles, n ∈ {list(LB_FINDING_NS)}, ε from 0.01 to 100, hypothesis holding); "
+                    f"{on_edge} of them where {edge_text}; {held_off} points off it hold")
+    p = PAPER_SETTING_61
+    sigma = kernels.pagan_problems.power_law_sigma(p["d"], p["decay"])
+    ratios = [float(lower_bound(p["d"], p["n"] * e, sigma)) / lb_compared(top, witness, sigma, e)
+              for e in p["epsilons"] if condition(p["d"], p["n"] * e)]
+    size = max(ratios) if ratios else float("nan")
+    setting = PaperSetting(where=PAPER_SETTING_61_TEXT, measure=f"largest bound / ({what}) over ε", size=size,
+                           fails=bool(ratios) and size > 1)
+    repair = Repair(statement=repair_statement, verdict="holds" if repair_fail == 0 else "violated",
+                    evidence=(f"{explored} points, {repair_fail} failing"
+                              + (f" (first at {first_repair_fail})" if first_repair_fail else "")),
+                    source=repair_source)
+    return Finding(region=region, at_paper_setting=setting, repair=repair)

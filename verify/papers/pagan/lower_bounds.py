@@ -28,6 +28,7 @@ from verify.papers.pagan._common import (
     _lb_edge_scaled,
     _lb_measured,
     _lb_outcome,
+    lb_finding,
 )
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, child_seed, claim
 from verify.runner import sweep
@@ -238,8 +239,30 @@ def proposition1_d3(budget: str, seed: int) -> Outcome:
     cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
     rows, verdicts = _lb_measured("box", 1.5, budget, seed, "sign_error",
                                   lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg), cond, edge[0] == "violated")
+    finding = d3_finding(_prop1_lb_ne, coin_sign_error, rr_sign_error, "the sign error of a fair coin or of randomized "
+                         "response on the signs", edge) if edge[0] == "violated" else None
     return _lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)", "sign_error", rows, verdicts,
-                       edge, edge_what="½Σσ_j, the sign error of a fair coin per coordinate ((0, 0)-DP) on every S")
+                       edge, edge_what="½Σσ_j, the sign error of a fair coin per coordinate ((0, 0)-DP) on every S",
+                       finding=finding)
+
+
+def _d3_edge(d, n, e) -> bool:
+    """The d ≥ 3 claims' edge: ε > 1 (randomized response beats a 1/(nε) bound only there) or nε within 2× of the
+    hypothesis' threshold √d·log d."""
+    return e > 1 or n * e < 2 * math.sqrt(d) * math.log(d)
+
+
+def d3_finding(lb_ne, top, witness, what: str, edge):
+    """The finding of a d ≥ 3 box lower bound: the bound against ``top`` and ``witness`` over 3 ≤ d ≤ 10, both
+    profiles, the finding grid of n and ε (with the check's counterexample); edge :func:`_d3_edge`; repair: the
+    hypotheses ε ≤ 1 and nε ≥ 2·√d·log d added."""
+    ex = edge[1]
+    extra = [(ex["d"], ex["epsilon"])] if ex and ex.get("scale", 1.0) == 1.0 else []
+    return lb_finding(lb_ne, _box_condition, top, dims=range(3, 11), edge=_d3_edge, witness=witness,
+                      edge_text="ε > 1 or nε < 2·√d·log d (a privacy level above the usual ε ≤ 1, or nε within 2× of "
+                      "the hypothesis' threshold)", what=what, repair_ok=_off_edge_or_holds(_d3_edge),
+                      repair_statement="the statement with the hypotheses ε ≤ 1 and nε ≥ 2·√d·log d added",
+                      extra_points=extra)
 
 
 def coin_sign_error(sigma) -> float:
@@ -322,6 +345,28 @@ def rr_excess(sigma, ne: float) -> float:
     return 2.0 * rr_sign_error(sigma, ne)
 
 
+def _near_threshold(k: float = 4.0):
+    """The edge 'nε < k·√d·log d': nε within k× of the hypothesis' threshold."""
+    return lambda d, n, e: n * e < k * math.sqrt(d) * math.log(d)
+
+
+def _off_edge_or_holds(edge):
+    """The repair that adds the edge's complement to the hypothesis: it holds where the point is on the edge
+    (excluded) or the bound does not exceed the compared value."""
+    return lambda d, n, e, lb, cmp: bool(edge(d, n, e)) or lb <= cmp
+
+
+def edge_finding(trivial_max, what: str, lb_ne=_box_lb_ne, extra_points=()):
+    """The finding of a d = 2 edge claim: the bound against ``trivial_max`` over d = 2, both profiles, n and ε of
+    the finding grid; edge nε < 4·√d·log d; repair: that hypothesis, nε ≥ 4·√d·log d."""
+    edge = _near_threshold(4.0)
+    return lb_finding(lb_ne, _box_condition, trivial_max, dims=(2,), edge=edge,
+                      edge_text="nε < 4·√d·log d (≈ 3.92 at d = 2: within 4× of the hypothesis' threshold)",
+                      what=f"the largest {what} any M can have", repair_ok=_off_edge_or_holds(edge),
+                      repair_statement="the statement at d = 2 with the hypothesis strengthened to nε ≥ 4·√d·log d",
+                      extra_points=extra_points)
+
+
 def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcome:
     v, ex, checked, _ = _lb_edge(lb_ne, _box_condition, trivial_max, dims=(2,))
     figures = {"edge_points_checked": checked}
@@ -332,7 +377,8 @@ def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcom
                     f"largest {what} any M can have (log 2 < 1); {checked} exact points")
     else:
         evidence = f"holds (exact): the bound never exceeds the largest possible {what} at d = 2 ({checked} points)"
-    return Outcome(verdict=v, evidence=evidence, numbers=figures, counterexample=ex)
+    finding = edge_finding(trivial_max, what, lb_ne, [(2, ex["epsilon"])]) if v == "violated" else None
+    return Outcome(verdict=v, evidence=evidence, numbers=figures, counterexample=ex, finding=finding)
 
 
 @claim(
@@ -467,13 +513,16 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
         + ([Series("measured PAGAN-opt sup risk / Theorem 4 bound", ds_,
                    [r["sup_mean"] / r["lower_bound"] for r in sel], style="points")] if sel else []),
         xscale="log", yscale="log")
+    finding = d3_finding(_box_lb_ne, lambda sg: float(np.sum(sg)), rr_excess, "the excess of the free output x = 0 or "
+                         "of randomized response on the signs", edge) if edge[0] == "violated" else None
     out = _lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
                       verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra,
-                      edge_what="Σσ_j, the excess ‖z̄‖₁ of the free output x = 0 ((0, 0)-DP) on every S")
+                      edge_what="Σσ_j, the excess ‖z̄‖₁ of the free output x = 0 ((0, 0)-DP) on every S",
+                      finding=finding)
     return Outcome(verdict=out.verdict,
                    evidence=out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim}; as n → ∞ at "
                    f"d = 3, ε = 1, S_2/3 = H_3, δ = {LB_DELTA:g}: {n_lim})",
-                   numbers=out.numbers, plots=out.plots,
+                   numbers=out.numbers, plots=out.plots, finding=out.finding,
                    counterexample=out.counterexample if polylog_ok else dict(
                        d=3, epsilon=1, delta=LB_DELTA, S_2_3="H_3", ratio=str(ratio), limit_n_to_infinity=str(n_lim),
                        limit_over_log_3p5_d=str(lim), reason="the upper/lower ratio is not one polylog(d) factor",

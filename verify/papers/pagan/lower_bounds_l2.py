@@ -24,6 +24,7 @@ from verify.papers.pagan._common import (
     _lb_measured,
     _lb_outcome,
     _lb_runs,
+    lb_finding,
 )
 from verify.registry import Outcome, claim
 
@@ -145,8 +146,38 @@ def theorem5(budget: str, seed: int) -> Outcome:
     rows, verdicts = _lb_measured("ball", 1.5, budget, seed, "excess", lambda d, e, sg: _thm5_lb_ne(d, LB_N * e, sg),
                                   lambda d, e: _thm5_condition(d, LB_N * e),
                                   edge[0] == "violated" or not (lim.is_finite and lim > 0))
+    finding = theorem5_finding(edge) if edge[0] == "violated" else None
     out = _lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
                       verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge,
-                      edge_what="√(Σσ_j²), the excess ‖z̄‖₂ of the free output x = 0 ((0, 0)-DP) on every S")
+                      edge_what="√(Σσ_j²), the excess ‖z̄‖₂ of the free output x = 0 ((0, 0)-DP) on every S",
+                      finding=finding)
     return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
-                   numbers=out.numbers, counterexample=out.counterexample, plots=out.plots)
+                   numbers=out.numbers, counterexample=out.counterexample, plots=out.plots, finding=out.finding)
+
+
+def _free_output_excess(sigma) -> float:
+    return math.sqrt(float(np.sum(np.asarray(sigma, dtype=float) ** 2)))
+
+
+def theorem5_finding(edge):
+    """The finding of Theorem 5: the bound against the free output's excess √(Σσ_j²) over 2 ≤ d ≤ 10, both
+    profiles and the finding grid of n and ε (with the check's counterexample); edge d ≤ 2 (log d < 1); repair:
+    log d replaced by max(1, log d) in the bound.
+
+    Parameters
+    ----------
+    edge : tuple
+        The exact edge's result (``_lb_edge_scaled``'s return).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    ex = edge[1]
+    extra = [(ex["d"], ex["epsilon"])] if ex and ex.get("scale", 1.0) == 1.0 else []
+    return lb_finding(_thm5_lb_ne, _thm5_condition, _free_output_excess, dims=range(2, 11),
+                      edge=lambda d, n, e: d <= 2, edge_text="d ≤ 2 (log d < 1)",
+                      what="√(Σσ_j²), the excess of the free output x = 0",
+                      repair_ok=lambda d, n, e, lb, cmp: lb * math.log(d) / max(1.0, math.log(d)) <= cmp,
+                      repair_statement="Theorem 5 with log d replaced by max(1, log d) in the bound",
+                      extra_points=extra)
