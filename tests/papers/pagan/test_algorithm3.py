@@ -477,3 +477,24 @@ def test_algorithm3_pinned_counterexample_recomputed():
     # and with ε = 0.1 at the same δ the promise is kept
     assert gaussian_epsilon_interval(math.sqrt(5 * math.log(5 / 1e-5)) / 0.1, 1e-5, 5)[1] <= 0.1
 
+
+
+@pytest.fixture(scope="module")
+def theorem3_outcome():
+    return algorithm3.theorem3("quick", 0)
+
+
+def test_theorem3_finding_is_confined_to_coordinates_below_half_the_floor(theorem3_outcome):
+    f = theorem3_outcome.finding
+    assert theorem3_outcome.verdict == "violated" and f.scope == "boundary"
+    assert f.region.edge == "some σ_j < d^{-3/2}/2"
+    assert (f.region.explored, f.region.failing, f.region.failing_on_edge, f.region.holding_off_edge) == (5, 3, 3, 2)
+    # §6.1's profile (d = 100, σ_j = j^{-3/2}): floor 2^-10 against 2·100^{-3/2}
+    assert not f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(2.0**-10 / 2e-3)
+    assert f.repair.verdict == "holds" and "2·max(σ_j, d^{-3/2})" in f.repair.statement
+
+
+def test_theorem3_edge_names_the_profiles_that_fail():
+    assert algorithm3._thm3_below_floor(np.array([1.0, 0.1]))
+    assert algorithm3._thm3_below_floor(algorithm3.thm3_sigma("j^-2", 10))
+    assert not algorithm3._thm3_below_floor(algorithm3.thm3_sigma("j^-1.5", 10))

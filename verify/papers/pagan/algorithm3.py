@@ -806,8 +806,75 @@ def theorem3(budget: str, seed: int) -> Outcome:
         for t, o in zip(tasks, outs))
     evidence += (f"; where (10) holds ({ratios.size} outputs) the plug-in rate factor is at most "
                  f"{worst_factor:.3g}× the optimal one (derived limit 2^(4/3) = {limit:.3g})")
+    finding = theorem3_finding(tasks, outs, empty) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter,
-                   plots=[_thm3_figure(tasks, outs)], decisions=decisions)
+                   plots=[_thm3_figure(tasks, outs)], decisions=decisions, finding=finding)
+
+
+def _thm3_below_floor(sigma: np.ndarray) -> bool:
+    """The edge of Theorem 3's findings: some σ_j below d^{-3/2}/2 (the left end's own floor, halved)."""
+    sigma = np.asarray(sigma, dtype=float)
+    return bool(np.min(sigma) < 0.5 * float(sigma.size) ** -1.5)
+
+
+def theorem3_finding(tasks: Sequence[dict], outs: Sequence[dict], empty: dict | None) -> Finding:
+    """The finding of pagan.theorem3: over the run profiles and the exact empty-interval point, where (10) fails
+    (in more than a β share of the runs, or exactly), the edge 'some σ_j < d^{-3/2}/2'; §6.1's profile exactly
+    (d = 100, σ_j = j^{-3/2}: line 14's floor against 2·min σ_j, and the interval's emptiness); and the repair that
+    caps the right end at the same floor as the left, ½·max(σ_j, d^{-3/2}) ≤ σ̂_j ≤ 2·max(σ_j, d^{-3/2}), decided
+    on the same runs at 1 − β (and exactly: its interval is never empty).
+
+    Parameters
+    ----------
+    tasks, outs : sequence of dict
+        The check's runs.
+    empty : dict or None
+        :func:`thm3_empty_interval`'s point.
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    explored = failing = on_edge = held_off = 0
+    rep_decisions = []
+    for t, o in zip(tasks, outs):
+        sigma = thm3_sigma(t["profile"], t["d"])
+        _, upper = thm3_sides(sigma)
+        bad = (1 - float(np.mean(o["ok"])) > THM3_BETA) or float(o["floor"]) > float(np.min(upper))
+        edge = _thm3_below_floor(sigma)
+        explored += 1
+        failing += bad
+        on_edge += bad and edge
+        held_off += (not bad) and not edge
+        rep_ok = np.asarray(o["ok_lower"]) & np.asarray(o["ok_floor_upper"])
+        rep_decisions.append(decide.proportion_at_most(int(np.sum(~rep_ok)), t["trials"], THM3_BETA,
+                                                       what=f"{t['profile']}, d={t['d']}: P(σ̂ outside the repair)"))
+    if empty:
+        explored += 1
+        failing += 1
+        on_edge += _thm3_below_floor(np.asarray(empty["sigma"]))
+    region = Region(explored=explored, failing=failing, edge="some σ_j < d^{-3/2}/2", failing_on_edge=on_edge,
+                    holding_off_edge=held_off,
+                    text=f"(10) fails on {failing}/{explored} profiles (run profiles at 1 − β = {1 - THM3_BETA:g}, and "
+                    "the exact empty-interval point); the failing ones all have a coordinate below d^{-3/2}/2, where "
+                    "the right end 2σ_j falls under line 14's floor 2^{-T} or under the left end ½·d^{-3/2}")
+    d61 = PAPER_SETTING_THM3["d"]
+    sig61 = kernels.pagan_problems.power_law_sigma(d61, 1.5)
+    lo61, up61 = thm3_sides(sig61)
+    floor61 = float(numeric(tp.theorem3_floor())(T=kernels.moments.rounds_for(d61)))
+    size = max(floor61 / float(np.min(up61)), float(np.max(lo61 / up61)))
+    setting = PaperSetting(where="§6.1: d = 100, σ_j = j^{-3/2} (exact: line 14's floor and (10)'s interval)",
+                           measure="largest of floor 2^-T / min 2σ_j and left end / right end of (10)", size=size,
+                           fails=size > 1)
+    rep_verdict = str(decide.combine(rep_decisions))
+    repair = Repair(statement="(10) with its right end at the left end's floor: ½·max(σ_j, d^{-3/2}) ≤ σ̂_j ≤ "
+                    "2·max(σ_j, d^{-3/2}) (never empty)", verdict=rep_verdict,
+                    evidence="; ".join(dd.phrase() for dd in rep_decisions))
+    return Finding(region=region, at_paper_setting=setting, repair=repair)
+
+
+#: §6.1's profile for Theorem 3's finding (n is Theorem 3's own sample size, not the experiment's)
+PAPER_SETTING_THM3 = dict(d=100)
 
 
 _THM3_STILL_FALSE = (
