@@ -793,3 +793,48 @@ def lb_finding(lower_bound, condition, top, *, dims, edge, edge_text: str, what:
                               + (f" (first at {first_repair_fail})" if first_repair_fail else "")),
                     source=repair_source)
     return Finding(region=region, at_paper_setting=setting, repair=repair)
+
+
+def rate_finding(*, explored: int, failing_rows: Sequence[dict], sweep: str, repair_decisions: Sequence,
+                 repair_statement: str, dropped: str) -> Finding:
+    """The finding of a rate statement that drops Theorem 1/2's factor (nε)^{1/p}: the points of the sweep along
+    which measured/bound grows (all of them fail together: no constant serves the sweep), no edge; at §6.1's
+    setting the factor dropped, (nε)^{1/p} with p = log d (a rate cannot fail at a single n: ``fails`` is False
+    and the size says how much the constant must absorb there); the repair is the paper's own Theorem 1/2 bound,
+    decided on the same runs (``repair_decisions``, combined).
+
+    Parameters
+    ----------
+    explored : int
+        The points of every sweep of the check (hypothesis holding).
+    failing_rows : sequence of dict
+        The rows of the sweep whose decision is violated.
+    sweep : str
+        That sweep, in words.
+    repair_decisions : sequence
+        The decisions of the repaired bound on the same rows.
+    repair_statement : str
+        The repaired statement.
+    dropped : str
+        The factor dropped, in words.
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    failing = len([r for r in failing_rows if r["assumption"]])
+    ns = [int(r["task"]["n"]) for r in failing_rows if r["assumption"]]
+    region = Region(explored=max(explored, failing), failing=failing,
+                    text=f"measured/bound grows with n along {sweep} (n = {ns}): no one constant serves these "
+                    f"{failing} points")
+    p = PAPER_SETTING_61
+    factors = [(p["n"] * e) ** (1 / math.log(p["d"])) for e in p["epsilons"]]
+    setting = PaperSetting(where=PAPER_SETTING_61_TEXT, measure=f"{dropped} at p = log d, largest over ε",
+                           size=max(factors), fails=False,
+                           text=f"{PAPER_SETTING_61_TEXT}: the statement drops {dropped} = "
+                           f"{', '.join(f'{x:.3g}' for x in factors)} at ε = 0.1, 1, 4 (p = log 100), which its O(1) "
+                           "must absorb; a rate cannot fail at one n")
+    verdict = str(decide.combine(list(repair_decisions)))
+    repair = Repair(statement=repair_statement, verdict=verdict,
+                    evidence="; ".join(d.phrase() for d in repair_decisions), source="paper")
+    return Finding(region=region, at_paper_setting=setting, repair=repair)

@@ -20,10 +20,12 @@ import kernels.moments
 from theory import numeric
 from theory import pagan as tp
 from verify import decide, stats
+from verify.findings import Finding, PaperSetting, Region
 from verify.mutants import declare_equivalent
 from verify.papers.pagan._common import (
     _MECHANISM_INCONCLUSIVE,
     ADV_PLANTED,
+    PAPER_SETTING_61_TEXT,
     RATE_C,
     RATE_DECAY,
     RATE_DELTA,
@@ -38,8 +40,10 @@ from verify.papers.pagan._common import (
     _rate_task,
     _rate_values,
     _sweep_panel,
+    fallback_finding,
     lemma31_steps,
     rate_batch,
+    rate_finding,
     rate_tasks,
 )
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
@@ -418,8 +422,30 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
         verdict, counter = "inconclusive", None
     verdict, evidence = decide.after_probe("; ".join(departures), f"pagan {name}", verdict, evidence,
                                            violation_from_runs=False)  # a run-based violation was voided above
+    finding = None
+    if verdict == "violated":
+        finding = _rate_outcome_finding(setting, bound_key, rows, decisions, budget, seed, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
-                   counterexample=counter, plots=[Figure(name, title, panels)], decisions=decisions)
+                   counterexample=counter, plots=[Figure(name, title, panels)], decisions=decisions,
+                   finding=finding)
+
+
+def _rate_outcome_finding(setting: str, bound_key: str, rows, decisions, budget: str, seed: int, evidence: str):
+    """The finding of a violated rate claim of :func:`_rate_outcome`: eq. (9)'s (or (7)'s) dropped factor with
+    Theorem 1's (2's) bound as the repair; a violation of Theorem 1/2's own bound from the runs (the sweep, no
+    repair known); an exact mismatch of the large-p form (no region)."""
+    if not any(str(d.verdict) == "violated" for d in decisions):
+        return fallback_finding(evidence)
+    if bound_key == "rate":
+        return _dropped_factor_finding(setting, rows, decisions, budget, seed)
+    bad = next(d for d in decisions if str(d.verdict) == "violated")
+    failing = [r for r in rows if r["assumption"]]
+    return Finding(region=Region(explored=len(failing), failing=len(failing),
+                                 text=f"measured/bound grows along a sweep ({bad.reason[:200]})"),
+                   at_paper_setting=PaperSetting(where=PAPER_SETTING_61_TEXT, measure="not evaluated there (a rate "
+                                                 "cannot fail at one n)", size=float("nan"), fails=False),
+                   no_repair_reason="the theorem's general-p bound is the paper's strongest form; no corrected form "
+                   "is known to the check")
 
 
 @claim(
@@ -544,8 +570,29 @@ def eq7_rate(budget: str, seed: int) -> Outcome:
     if departures:
         verdict, counter = "inconclusive", None
         ev = _MECHANISM_INCONCLUSIVE.format("; ".join(departures)) + "; " + ev
+    finding = _dropped_factor_finding("pagan", rows, decisions, budget, seed) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=ev, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
+
+
+def _dropped_factor_finding(setting: str, rows: list[dict], decisions: list, budget: str, seed: int):
+    """The finding of eq. (7) or (9): the sweep whose decision is violated, and the repair, Theorem 2's (or 1's)
+    general-p bound, decided on the same runs (memoized) by the same rule."""
+    bad = next(d for d in decisions if str(d.verdict) == "violated")
+    planted = bad.reason.startswith("planted data")
+    axis = "n" if planted else bad.reason.split(":")[0].strip()
+    sel = [r for r in rows if (r["task"].get("planted", 0.0) != 0.0) == planted]
+    if not planted:
+        base = RATE_GRIDS[by_budget(budget, "quick", "full")]["base"]
+        sel = [r for r in sel if all(r["task"][k] == base[k] for k in base if k != axis)]
+    _, _, rep_decisions, _, _ = _rate_check(setting, "bound", budget, seed)
+    theorem = "Theorem 2" if setting == "pagan" else "Theorem 1"
+    return rate_finding(explored=sum(r["assumption"] for r in rows), failing_rows=sel,
+                        sweep="the planted-mean sweep" if planted else f"the benign sweep in {axis}",
+                        repair_decisions=rep_decisions,
+                        repair_statement=f"{theorem}'s bound at p = ⌈log d⌉ (the factor (nε)^{{1/p}}·(…)^{{1/p}} "
+                        "restored), on the same runs and sweeps",
+                        dropped="(nε)^{1/p}")
 
 
 #: O(·) rate claims and the kernel fault noise*3 (every privacy-noise draw ×3): the claims' own bounds depend on the
