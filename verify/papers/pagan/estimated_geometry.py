@@ -16,7 +16,7 @@ import kernels
 import kernels.moments
 from theory import numeric
 from theory import pagan as tp
-from verify import stats
+from verify import stats, tally
 from verify.mutants import Mutant, substituted
 from verify.papers.pagan._common import (
     _MECHANISM_INCONCLUSIVE,
@@ -333,7 +333,8 @@ def theorem3_pagan(budget: str, seed: int) -> Outcome:
         _sweep_panel(f"d = {THM3P_D}, b = 1, T = c n², datasets where (10) holds", "n", rows, kmax)])
     finding = None
     if verdict == "violated":
-        rep, _ = _rate_decision(rows2, "n", crit, None)
+        with tally.claim_tests("pagan.theorem3.pagan (repair)", 1, budget):  # its own family, the same level
+            rep, _ = _rate_decision(rows2, "n", crit, None)
         finding = rate_finding(explored=sum(r["assumption"] for r in rows), failing_rows=rows,
                                sweep=f"the planted-mean sweep (d = {THM3P_D}, b = 1, Ĉ from Algorithm 3)",
                                repair_decisions=[rep], dropped="(nε)^{1/p}",

@@ -19,7 +19,7 @@ import kernels
 import kernels.moments
 from theory import numeric
 from theory import pagan as tp
-from verify import decide, stats
+from verify import decide, stats, tally
 from verify.findings import Finding, PaperSetting, Region
 from verify.mutants import declare_equivalent
 from verify.papers.pagan._common import (
@@ -585,7 +585,10 @@ def _dropped_factor_finding(setting: str, rows: list[dict], decisions: list, bud
     if not planted:
         base = RATE_GRIDS[by_budget(budget, "quick", "full")]["base"]
         sel = [r for r in sel if all(r["task"][k] == base[k] for k in base if k != axis)]
-    _, _, rep_decisions, _, _ = _rate_check(setting, "bound", budget, seed)
+    # the repaired statement is its own family of tests (the same sweeps, the same per-test level)
+    running = tally.running()
+    with tally.claim_tests(f"{running.claim_id if running else setting} (repair)", len(decisions), budget):
+        _, _, rep_decisions, _, _ = _rate_check(setting, "bound", budget, seed)
     theorem = "Theorem 2" if setting == "pagan" else "Theorem 1"
     return rate_finding(explored=sum(r["assumption"] for r in rows), failing_rows=sel,
                         sweep="the planted-mean sweep" if planted else f"the benign sweep in {axis}",
