@@ -658,8 +658,19 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
 
 def fallback_finding(evidence: str) -> Finding:
     """The finding of a violation found by a part that names no region (a closed-form property, such as an
-    upper/lower ratio that is not one polylog(d) factor): one failing point, no edge, in the regime."""
-    return Finding(region=Region(explored=1, failing=1, text="the closed-form property fails: " + evidence[:300]),
+    upper/lower ratio that is not one polylog(d) factor, or a refuting point off the finding's grid): one failing
+    point, no edge, in the regime.
+
+    Parameters
+    ----------
+    evidence : str
+        What failed (its first 300 characters are kept).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    return Finding(region=Region(explored=1, failing=1, text="the check's refuting part fails: " + evidence[:300]),
                    at_paper_setting=PaperSetting(where=PAPER_SETTING_61_TEXT, measure="not evaluated there",
                                                  size=float("nan"), fails=False),
                    no_repair_reason="the failing part is a closed-form property with no parameter region to repair")
@@ -792,6 +803,8 @@ def lb_finding(lower_bound, condition, top, *, dims, edge, edge_text: str, what:
                     evidence=(f"{explored} points, {repair_fail} failing"
                               + (f" (first at {first_repair_fail})" if first_repair_fail else "")),
                     source=repair_source)
+    if failing == 0 and not setting.fails:  # the refuting point lies off this grid (e.g. a rescaled profile)
+        return fallback_finding(f"the refuting point lies off the finding's grid ({explored} points there hold)")
     return Finding(region=region, at_paper_setting=setting, repair=repair)
 
 
