@@ -178,3 +178,9 @@ def test_theorem5_finding_is_the_d2_boundary_repaired_by_max_one_log_d(theorem5_
     assert f.region.holding_off_edge == 1066
     assert not f.at_paper_setting.fails and f.at_paper_setting.size < 1e-2
     assert f.repair.verdict == "holds" and "max(1, log d)" in f.repair.statement
+
+
+def test_proposition2_is_not_refuted_by_the_free_output_applied_alike():
+    """The free output x = 0, Theorem 5's and Theorem 4's witness, applied to Proposition 2: its bound reaches the
+    free output's worst excess σ√d (at small nε) and never exceeds it."""
+    assert lower_bounds_l2.prop2_free_output_ratio() == pytest.approx(1.0, abs=1e-12)
