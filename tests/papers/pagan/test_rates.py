@@ -332,3 +332,20 @@ def test_the_dropped_factor_finding_names_the_failing_sweep():
                              sweep="the benign sweep in n", repair_decisions=[], repair_statement="x",
                              dropped="(nε)^{1/p}")
     assert f.region.failing == 2 and "benign sweep in n" in f.region.text and f.scope == "in_regime"
+
+
+@pytest.fixture(scope="module")
+def eq9_outcome():
+    registry.load_all()
+    return registry.REGISTRY["pagan.eq9"].check("quick", 0)
+
+
+def test_eq9_decides_like_eq7_on_the_planted_sweep(eq7_outcome, eq9_outcome):
+    """Same dropped factor, same design (planted data, 24 datasets per n at quick), same decision: violated along n,
+    in the regime, with Theorem 1's bound as the paper's repair."""
+    for out in (eq7_outcome, eq9_outcome):
+        planted = next(d for d in out.decisions if d.reason.startswith("planted"))
+        assert out.verdict == "violated" and str(planted.verdict) == "violated"
+        assert out.finding.scope == "in_regime" and out.finding.repair.source == "paper"
+    assert "Theorem 1" in eq9_outcome.finding.repair.statement
+    assert rates.ADV_GRIDS["quick"]["trials"] == 24
