@@ -751,7 +751,24 @@ LB_FINDING_EPS = np.geomspace(1e-2, 1e2, 25)
 
 def lb_compared(top, witness, sigma, epsilon) -> float:
     """The value a lower bound is compared with at (σ, ε): ``top(σ)`` (a mechanism attaining it whatever ε is),
-    or the witness's ``witness(σ, ε)`` when smaller (a mechanism that is ε-DP at every n)."""
+    or the witness's ``witness(σ, ε)`` when smaller (a mechanism that is ε-DP at every n).
+
+    Parameters
+    ----------
+    top : callable
+        σ ↦ the value of an ε-free mechanism (or the largest possible value).
+    witness : callable or None
+        (σ, ε) ↦ the value of an ε-DP mechanism.
+    sigma : numpy.ndarray
+        The profile.
+    epsilon : float
+        ε.
+
+    Returns
+    -------
+    float
+        The smaller of the two.
+    """
     v = float(top(sigma))
     return v if witness is None else min(v, float(witness(sigma, epsilon)))
 
@@ -763,7 +780,33 @@ def lb_finding(lower_bound, condition, top, *, dims, edge, edge_text: str, what:
     flat and j^{-3/2} profiles, n ∈ LB_FINDING_NS and ε ∈ LB_FINDING_EPS where the hypothesis holds, plus
     ``extra_points`` (d, nε) at n = 1 (the check's own counterexample); the named ``edge(d, n, ε)``; the statement
     at §6.1's setting; and the repaired statement (``repair_ok(d, n, ε, lb, compared)`` is True where it holds or
-    its hypothesis excludes the point) over the same points."""
+    its hypothesis excludes the point) over the same points.
+
+    Parameters
+    ----------
+    lower_bound : callable
+        (d, nε, σ) ↦ the bound.
+    condition : callable
+        (d, nε) ↦ whether the hypothesis holds.
+    top, witness : callable
+        As :func:`lb_compared`.
+    dims : iterable of int
+        The dimensions.
+    edge : callable
+        (d, n, ε) ↦ whether the point lies on the named edge.
+    edge_text, what, repair_statement : str
+        The edge, the compared value and the repaired statement, in words.
+    repair_ok : callable
+        (d, n, ε, bound, compared) ↦ whether the repaired statement holds there.
+    repair_source : str, optional
+        "derived" or "paper".
+    extra_points : sequence of (int, float), optional
+        (d, nε) points at n = 1 added to the grid.
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
     explored = failing = on_edge = held_off = repair_fail = 0
     first_repair_fail = None
     pts = [(d, n, float(e)) for d in dims for n in LB_FINDING_NS for e in LB_FINDING_EPS]

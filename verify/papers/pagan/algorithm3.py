@@ -262,7 +262,10 @@ for _m in ("x10", "pow1.25"):
     "Also exact: the declared mechanism itself (declared T; round t adds the declared variance at ρ_t, r = 1, to a "
     "vector one record moves by the attained ρ_t²√d/n) is accounted at n ∈ ALG3_PRIVACY_NS = (10, 1000, 1e5) (the "
     "promise is for every n): its rounds compose exactly into one Gaussian (1/z² = Σ_t 1/z_t²) whose ε "
-    "(verify.privacy.gaussian_epsilon_exact) must not exceed the promise; if its lower end does, violated.",
+    "(verify.privacy.gaussian_epsilon_exact) must not exceed the promise; if its lower end does, violated. Both "
+    "accountings take all T rounds (the transcript), while the output σ̂ depends on rounds 1 … T − 1 only "
+    "(alg3_released_rounds; the form pagan.algorithm3.privacy.large_eps accounts): the transcript's ε is an upper "
+    "bound on the output's, so a holds here stands; a violation here would have to be re-decided on T − 1 rounds.",
 )
 def algorithm3(budget: str, seed: int) -> Outcome:
     g = ALG3_GRIDS[by_budget(budget, "quick", "full")]

@@ -258,7 +258,23 @@ def _d3_edge(d, n, e) -> bool:
 def d3_finding(lb_ne, top, witness, what: str, edge):
     """The finding of a d ≥ 3 box lower bound: the bound against ``top`` and ``witness`` over 3 ≤ d ≤ 10, both
     profiles, the finding grid of n and ε (with the check's counterexample); edge :func:`_d3_edge`; repair: the
-    hypotheses ε ≤ 1 and nε ≥ 2·√d·log d added."""
+    hypotheses ε ≤ 1 and nε ≥ 2·√d·log d added.
+
+    Parameters
+    ----------
+    lb_ne : callable
+        (d, nε, σ) ↦ the bound.
+    top, witness : callable
+        The ε-free witness σ ↦ value and the ε-DP witness (σ, ε) ↦ value.
+    what : str
+        The witnesses, in words.
+    edge : tuple
+        The check's exact edge (``_lb_edge_scaled``'s return).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
     ex = edge[1]
     extra = [(ex["d"], ex["epsilon"])] if ex and ex.get("scale", 1.0) == 1.0 else []
     return lb_finding(lb_ne, _box_condition, top, dims=range(3, 11), edge=_d3_edge, witness=witness,
@@ -367,7 +383,23 @@ def _off_edge_or_holds(edge):
 def edge_finding(top, witness, what: str, lb_ne=_box_lb_ne, extra_points=()):
     """The finding of a d = 2 edge claim, with the witnesses of the d ≥ 3 claims applied alike: the bound against
     ``top`` (a fair coin, or the free output x = 0) and ``witness`` (randomized response on the signs) over d = 2,
-    both profiles and the finding grid of n and ε; the edge and the repair of :func:`d3_finding`."""
+    both profiles and the finding grid of n and ε; the edge and the repair of :func:`d3_finding`.
+
+    Parameters
+    ----------
+    top, witness : callable
+        The ε-free witness σ ↦ value and the ε-DP witness (σ, ε) ↦ value.
+    what : str
+        The witnesses, in words.
+    lb_ne : callable, optional
+        (d, nε, σ) ↦ the bound.
+    extra_points : sequence of (int, float), optional
+        (d, nε) points at n = 1 added to the grid (the check's counterexample).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
     return lb_finding(lb_ne, _box_condition, top, dims=(2,), edge=_d3_edge, witness=witness,
                       edge_text=_D3_EDGE_TEXT, what=what, repair_ok=_off_edge_or_holds(_d3_edge),
                       repair_statement=_D3_REPAIR, extra_points=extra_points)
