@@ -879,6 +879,8 @@ def rate_finding(*, explored: int, failing_rows: Sequence[dict], sweep: str, rep
     verify.findings.Finding
     """
     failing = len([r for r in failing_rows if r["assumption"]])
+    if failing == 0:  # a violated decision with no usable row to name (e.g. a decision made elsewhere)
+        return fallback_finding(f"measured/bound grows along {sweep}")
     ns = [int(r["task"]["n"]) for r in failing_rows if r["assumption"]]
     region = Region(explored=max(explored, failing), failing=failing,
                     text=f"measured/bound grows with n along {sweep} (n = {ns}): no one constant serves these "

@@ -457,6 +457,8 @@ def _rate_outcome_finding(setting: str, bound_key: str, rows, decisions, budget:
         return _dropped_factor_finding(setting, rows, decisions, budget, seed)
     bad = next(d for d in decisions if str(d.verdict) == "violated")
     failing = [r for r in rows if r["assumption"]]
+    if not failing:  # no usable row to name
+        return fallback_finding(evidence)
     return Finding(region=Region(explored=len(failing), failing=len(failing),
                                  text=f"measured/bound grows along a sweep ({bad.reason[:200]})"),
                    at_paper_setting=PaperSetting(where=PAPER_SETTING_61_TEXT, measure="not evaluated there (a rate "
