@@ -276,24 +276,41 @@ def test_theorem3_floor_lower_pow125_is_only_smaller():
 
 
 def test_the_counterexample_recomputed_three_ways():
-    r = algorithm3.alg3_large_eps_point(2, 16.0, 1e-5)
-    z = 2 * math.sqrt(math.log(2 / 1e-5)) / 16  # T·√(log(T/δ))/ε at T = 2
-    assert r["rounds"] == 2 and r["noise_multiplier"] == pytest.approx(z, rel=1e-12)
-    assert r["eps_lo"] > 16.0 and r["eps_lo"] == pytest.approx(18.4192, abs=1e-4)
-    # the PLD of the two composed rounds agrees, and even its optimistic (lower) end breaks the promise
-    lo, hi = gaussian_epsilon_interval(z, 1e-5, 2)
-    assert 16.0 < lo <= r["eps_hi"] and r["eps_lo"] <= hi
+    r = algorithm3.alg3_large_eps_point(2, 64.0, 1e-5)
+    z = 2 * math.sqrt(math.log(2 / 1e-5)) / 64  # T·√(log(T/δ))/ε at T = 2
+    assert r["rounds"] == 2 and r["released"] == 1 and r["noise_multiplier"] == pytest.approx(z, rel=1e-12)
+    assert r["eps_lo"] > 64.0 and r["eps_lo"] == pytest.approx(80.1901, abs=1e-4)
+    # the PLD of the one released round agrees, and even its optimistic (lower) end breaks the promise
+    lo, hi = gaussian_epsilon_interval(z, 1e-5, 1)
+    assert 64.0 < lo <= r["eps_hi"] and r["eps_lo"] <= hi
 
+
+def test_the_last_round_is_not_released_so_the_transcript_alarm_at_eps_16_is_gone():
+    """At d = 2, ε = 16 the two-round transcript has ε 18.42 > 16, but σ̂ depends on the first round only (11.83)."""
+    r = algorithm3.alg3_large_eps_point(2, 16.0, 1e-5)
+    assert r["transcript_eps_lo"] == pytest.approx(18.4192, abs=1e-4)
+    assert r["eps_hi"] == pytest.approx(11.826, abs=1e-3) and r["eps_hi"] < 16.0
+    assert algorithm3.alg3_released_rounds(5) == 4
+    with pytest.raises(ValueError, match="rounds"):
+        algorithm3.alg3_released_rounds(0)
 
 
 def test_the_claim_is_violated_and_names_the_smallest_point():
     out = algorithm3.algorithm3_large_eps("quick", 0)
     ex = out.counterexample
-    assert out.verdict == "violated" and (ex["d"], ex["epsilon"], ex["delta"]) == (2, 16.0, 1e-5)
-    assert out.numbers["points_undecided"] == 0
+    assert out.verdict == "violated" and (ex["d"], ex["epsilon"], ex["delta"]) == (2, 64.0, 1e-5)
+    assert out.numbers["points_undecided"] == 0 and out.numbers["points_broken"] == 3
     # and the main claim's grid (ε ≤ 4) keeps the promise at the same d: the failure is at large ε only
     assert algorithm3.alg3_large_eps_point(2, 4.0, 1e-5)["eps_hi"] < 4.0
 
+
+def test_large_eps_finding_is_a_boundary_above_eps_32_with_the_paper_setting_kept():
+    f = algorithm3.algorithm3_large_eps("quick", 0).finding
+    assert f.scope == "boundary"
+    assert f.region.edge.startswith("ε > 32")
+    assert (f.region.explored, f.region.failing, f.region.failing_on_edge, f.region.holding_off_edge) == (32, 3, 3, 24)
+    assert not f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.3068, abs=1e-3)
+    assert f.repair.verdict == "holds" and "ε ≤ 32" in f.repair.statement
 
 
 def test_a_calibration_with_ten_times_the_noise_holds_everywhere():
@@ -460,3 +477,24 @@ def test_algorithm3_pinned_counterexample_recomputed():
     # and with ε = 0.1 at the same δ the promise is kept
     assert gaussian_epsilon_interval(math.sqrt(5 * math.log(5 / 1e-5)) / 0.1, 1e-5, 5)[1] <= 0.1
 
+
+
+@pytest.fixture(scope="module")
+def theorem3_outcome():
+    return algorithm3.theorem3("quick", 0)
+
+
+def test_theorem3_finding_is_confined_to_coordinates_below_half_the_floor(theorem3_outcome):
+    f = theorem3_outcome.finding
+    assert theorem3_outcome.verdict == "violated" and f.scope == "boundary"
+    assert f.region.edge == "some σ_j < d^{-3/2}/2"
+    assert (f.region.explored, f.region.failing, f.region.failing_on_edge, f.region.holding_off_edge) == (5, 3, 3, 2)
+    # §6.1's profile (d = 100, σ_j = j^{-3/2}): floor 2^-10 against 2·100^{-3/2}
+    assert not f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(2.0**-10 / 2e-3)
+    assert f.repair.verdict == "holds" and "2·max(σ_j, d^{-3/2})" in f.repair.statement
+
+
+def test_theorem3_edge_names_the_profiles_that_fail():
+    assert algorithm3._thm3_below_floor(np.array([1.0, 0.1]))
+    assert algorithm3._thm3_below_floor(algorithm3.thm3_sigma("j^-2", 10))
+    assert not algorithm3._thm3_below_floor(algorithm3.thm3_sigma("j^-1.5", 10))

@@ -152,3 +152,18 @@ def test_plugin_geometry_factor_bound_over_the_whole_box_of_10():
     assert worst <= limit * (1 + 1e-12)
     assert worst > 1.0  # the search reaches beyond the optimal geometry's factor
 
+
+
+@pytest.fixture(scope="module")
+def theorem3_pagan_outcome():
+    registry.load_all()
+    return registry.REGISTRY["pagan.theorem3.pagan"].check("quick", 0)
+
+
+def test_theorem3_pagan_finding_is_in_regime_with_theorem2_at_c_hat_as_repair(theorem3_pagan_outcome):
+    f = theorem3_pagan_outcome.finding
+    assert theorem3_pagan_outcome.verdict == "violated" and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing, f.region.edge) == (3, 3, "")
+    assert "[1000, 3162, 10000]" in f.region.text
+    assert f.at_paper_setting.size == pytest.approx(20000 ** (1 / math.log(100)))
+    assert f.repair.source == "paper" and f.repair.verdict == "inconclusive"

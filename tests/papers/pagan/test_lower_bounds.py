@@ -422,3 +422,44 @@ def test_theorem4_reduction_points_stay_in_the_box_under_every_kernel_fault(faul
     (c,) = registry.select(["pagan.theorem4"])
     assert "X∞" in mutants.equivalence(c, next(m for m in mutants.KERNEL_MUTANTS if m.name == "stepsize*10"), "holds")
 
+
+
+# ---- findings: the scope, region and repair of each refuted lower bound (quick, seed 0) ----
+@pytest.fixture(scope="module")
+def box_findings():
+    registry.load_all()
+    return {cid: registry.REGISTRY[cid].check("quick", 0) for cid in (
+        "pagan.proposition1.d2", "pagan.theorem4.risk.d2", "pagan.proposition1.d3", "pagan.theorem4.risk.d3")}
+
+
+@pytest.mark.parametrize("cid,counts", [("pagan.proposition1.d2", (90, 74, 42)),
+                                        ("pagan.theorem4.risk.d2", (80, 72, 50))])
+def test_d2_finding_with_the_d3_witnesses_is_in_regime(box_findings, cid, counts):
+    """The fair coin (or free output) and randomized response, applied at d = 2 as at d ≥ 3, beat the bound also at
+    ε ≤ 1 well above the hypothesis' threshold (nε up to ≈ 7): failures off the d ≥ 3 claims' edge."""
+    out = box_findings[cid]
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime"
+    assert f.region.edge.startswith("ε > 1 or nε < 2·√d·log d")
+    assert (f.region.explored, f.region.failing, f.region.failing_on_edge, f.region.holding_off_edge) == (166,) + counts
+    assert not f.at_paper_setting.fails and f.at_paper_setting.size < 1e-3
+    assert f.repair.verdict == "violated" and f.repair.source == "derived"
+
+
+@pytest.mark.parametrize("cid,failing", [("pagan.proposition1.d3", 187), ("pagan.theorem4.risk.d3", 155)])
+def test_d3_finding_fails_only_above_eps_one_or_near_the_threshold(box_findings, cid, failing):
+    f = box_findings[cid].finding
+    assert f.scope == "boundary"
+    assert f.region.edge.startswith("ε > 1 or nε < 2·√d·log d")
+    assert (f.region.explored, f.region.failing, f.region.failing_on_edge) == (1110, failing, failing)
+    assert f.region.holding_off_edge == 324
+    assert "§6.1" in f.at_paper_setting.where and not f.at_paper_setting.fails
+    assert f.repair.verdict == "holds"
+
+
+def test_d3_edge_predicate_names_the_failures():
+    """Off the edge (ε ≤ 1, nε ≥ 2√d·log d) a d = 3 point holds; the refuting points lie on it."""
+    assert lower_bounds._d3_edge(3, 1, 1.903)  # the coin's counterexample: nε at the threshold
+    assert lower_bounds._d3_edge(3, 1, 20.0)  # randomized response's: ε far above 1
+    assert not lower_bounds._d3_edge(3, 100, 1.0)

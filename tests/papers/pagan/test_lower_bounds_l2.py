@@ -161,3 +161,26 @@ def test_proposition2_reconstruction_matches_rescaled_bassily():
         got = float(e.subs({tp.sigma_const: 0.7, tp.d: d, tp.n: 1, tp.epsilon: ne}))
         assert got == pytest.approx(0.7 * math.sqrt(d) * min(1.0, math.sqrt(d) / ne))
 
+
+
+@pytest.fixture(scope="module")
+def theorem5_outcome():
+    registry.load_all()
+    return registry.REGISTRY["pagan.theorem5"].check("quick", 0)
+
+
+def test_theorem5_finding_is_the_d2_boundary_repaired_by_max_one_log_d(theorem5_outcome):
+    f = theorem5_outcome.finding
+    assert theorem5_outcome.verdict == "violated"
+    assert f.scope == "boundary"
+    assert f.region.edge == "d ≤ 2 (log d < 1)"
+    assert (f.region.explored, f.region.failing, f.region.failing_on_edge) == (1220, 1, 1)
+    assert f.region.holding_off_edge == 1066
+    assert not f.at_paper_setting.fails and f.at_paper_setting.size < 1e-2
+    assert f.repair.verdict == "holds" and "max(1, log d)" in f.repair.statement
+
+
+def test_proposition2_is_not_refuted_by_the_free_output_applied_alike():
+    """The free output x = 0, Theorem 5's and Theorem 4's witness, applied to Proposition 2: its bound reaches the
+    free output's worst excess σ√d (at small nε) and never exceeds it."""
+    assert lower_bounds_l2.prop2_free_output_ratio() == pytest.approx(1.0, abs=1e-12)

@@ -305,3 +305,47 @@ def test_an_epsilon_16_base_point_is_not_private():
     # that are not (16, δ)-DP
     assert not _certified(16000, _common.rate_batch(16000), 16.0, _common.RATE_C)
 
+
+
+@pytest.fixture(scope="module")
+def eq7_outcome():
+    registry.load_all()
+    return registry.REGISTRY["pagan.eq7.rate"].check("quick", 0)
+
+
+def test_eq7_rate_finding_is_in_regime_along_the_planted_sweep_with_theorem2_as_repair(eq7_outcome):
+    f = eq7_outcome.finding
+    assert eq7_outcome.verdict == "violated" and f.scope == "in_regime"
+    assert f.region.edge == "" and (f.region.explored, f.region.failing) == (12, 3)
+    assert "planted-mean sweep" in f.region.text and "[632, 2000, 6325]" in f.region.text
+    # §6.1: the factor (nε)^{1/p} the statement drops, at ε = 4 (p = log 100)
+    assert f.at_paper_setting.size == pytest.approx(20000 ** (1 / math.log(100)))
+    assert f.repair.source == "paper" and f.repair.verdict == "inconclusive"
+    assert "holds (95% one-sided): planted data" in f.repair.evidence
+
+
+def test_the_dropped_factor_finding_names_the_failing_sweep():
+    """A violated benign-d decision is named by its axis (the reason's prefix), not taken for the planted sweep."""
+    rows = [dict(task=dict(n=n, d=10, epsilon=1.0, c=0.25, planted=p), assumption=True)
+            for n, p in ((1000, 0.0), (2000, 0.0), (632, 1.0))]
+    f = _common.rate_finding(explored=3, failing_rows=[r for r in rows if r["task"]["planted"] == 0.0],
+                             sweep="the benign sweep in n", repair_decisions=[], repair_statement="x",
+                             dropped="(nε)^{1/p}")
+    assert f.region.failing == 2 and "benign sweep in n" in f.region.text and f.scope == "in_regime"
+
+
+@pytest.fixture(scope="module")
+def eq9_outcome():
+    registry.load_all()
+    return registry.REGISTRY["pagan.eq9"].check("quick", 0)
+
+
+def test_eq9_decides_like_eq7_on_the_planted_sweep(eq7_outcome, eq9_outcome):
+    """Same dropped factor, same design (planted data, 24 datasets per n at quick), same decision: violated along n,
+    in the regime, with Theorem 1's bound as the paper's repair."""
+    for out in (eq7_outcome, eq9_outcome):
+        planted = next(d for d in out.decisions if d.reason.startswith("planted"))
+        assert out.verdict == "violated" and str(planted.verdict) == "violated"
+        assert out.finding.scope == "in_regime" and out.finding.repair.source == "paper"
+    assert "Theorem 1" in eq9_outcome.finding.repair.statement
+    assert rates.ADV_GRIDS["quick"]["trials"] == 24

@@ -28,6 +28,7 @@ from verify.papers.pagan._common import (
     _lb_edge_scaled,
     _lb_measured,
     _lb_outcome,
+    lb_finding,
 )
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, child_seed, claim
 from verify.runner import sweep
@@ -204,7 +205,9 @@ for _cid, _ratio in (("pagan.proposition1.d3", None), ("pagan.proposition2", Non
 _EDGE_NOTES = ("Exact (no statistical test): at d = 2, log 2 < 1 makes the bound large at the smallest nε the "
                "hypothesis allows; the check evaluates the bound at n = 1 and nε on a grid from the hypothesis' "
                "boundary (flat σ ≡ 1 and σ_j = j^{-3/2}) against the largest value the left side can take. A defect of "
-               "the statement at its edge, kept apart from the main statement (d ≥ 3), which replaces the retired id ")
+               "the statement at its edge, kept apart from the main statement (d ≥ 3). Its finding applies the d ≥ 3 "
+               "claims' witnesses alike (a fair coin per coordinate or the free output x = 0, and randomized "
+               "response on the signs), over n and ε apart. It replaces the retired id ")
 
 
 @claim(
@@ -238,8 +241,57 @@ def proposition1_d3(budget: str, seed: int) -> Outcome:
     cond = lambda d, e: _box_condition(d, LB_N * e)  # noqa: E731
     rows, verdicts = _lb_measured("box", 1.5, budget, seed, "sign_error",
                                   lambda d, e, sg: _prop1_lb_ne(d, LB_N * e, sg), cond, edge[0] == "violated")
+    finding = (d3_finding(_prop1_lb_ne, coin_sign_error, rr_sign_error, _PROP1_WITNESSES, edge)
+               if edge[0] == "violated" else None)
     return _lb_outcome("proposition1", "Proposition 1 (sign estimation on X∞, d ≥ 3)", "sign_error", rows, verdicts,
-                       edge, edge_what="½Σσ_j, the sign error of a fair coin per coordinate ((0, 0)-DP) on every S")
+                       edge, edge_what="½Σσ_j, the sign error of a fair coin per coordinate ((0, 0)-DP) on every S",
+                       finding=finding)
+
+
+def _d3_edge(d, n, e) -> bool:
+    """The box lower bounds' edge (d ≥ 3 claims, and the d = 2 claims' findings alike): ε > 1 (randomized response
+    beats a 1/(nε) bound only there) or nε within 2× of the
+    hypothesis' threshold √d·log d."""
+    return e > 1 or n * e < 2 * math.sqrt(d) * math.log(d)
+
+
+def d3_finding(lb_ne, top, witness, what: str, edge):
+    """The finding of a d ≥ 3 box lower bound: the bound against ``top`` and ``witness`` over 3 ≤ d ≤ 10, both
+    profiles, the finding grid of n and ε (with the check's counterexample); edge :func:`_d3_edge`; repair: the
+    hypotheses ε ≤ 1 and nε ≥ 2·√d·log d added.
+
+    Parameters
+    ----------
+    lb_ne : callable
+        (d, nε, σ) ↦ the bound.
+    top, witness : callable
+        The ε-free witness σ ↦ value and the ε-DP witness (σ, ε) ↦ value.
+    what : str
+        The witnesses, in words.
+    edge : tuple
+        The check's exact edge (``_lb_edge_scaled``'s return).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    ex = edge[1]
+    extra = [(ex["d"], ex["epsilon"])] if ex and ex.get("scale", 1.0) == 1.0 else []
+    return lb_finding(lb_ne, _box_condition, top, dims=range(3, 11), edge=_d3_edge, witness=witness,
+                      edge_text=_D3_EDGE_TEXT, what=what, repair_ok=_off_edge_or_holds(_d3_edge),
+                      repair_statement=_D3_REPAIR, extra_points=extra)
+
+
+_D3_EDGE_TEXT = ("ε > 1 or nε < 2·√d·log d (a privacy level above the usual ε ≤ 1, or nε within 2× of the hypothesis' "
+                 "threshold)")
+_D3_REPAIR = "the statement with the hypotheses ε ≤ 1 and nε ≥ 2·√d·log d added"
+_PROP1_WITNESSES = "the sign error of a fair coin or of randomized response on the signs"
+_THM4_WITNESSES = "the excess of the free output x = 0 or of randomized response on the signs"
+
+
+def _free_output_box(sigma) -> float:
+    """sup_S of the excess on X∞ of the free output x = 0 ((0, 0)-DP): ‖z̄‖₁ ≤ Σσ_j."""
+    return float(np.sum(np.asarray(sigma, dtype=float)))
 
 
 def coin_sign_error(sigma) -> float:
@@ -322,7 +374,39 @@ def rr_excess(sigma, ne: float) -> float:
     return 2.0 * rr_sign_error(sigma, ne)
 
 
-def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcome:
+def _off_edge_or_holds(edge):
+    """The repair that adds the edge's complement to the hypothesis: it holds where the point is on the edge
+    (excluded) or the bound does not exceed the compared value."""
+    return lambda d, n, e, lb, cmp: bool(edge(d, n, e)) or lb <= cmp
+
+
+def edge_finding(top, witness, what: str, lb_ne=_box_lb_ne, extra_points=()):
+    """The finding of a d = 2 edge claim, with the witnesses of the d ≥ 3 claims applied alike: the bound against
+    ``top`` (a fair coin, or the free output x = 0) and ``witness`` (randomized response on the signs) over d = 2,
+    both profiles and the finding grid of n and ε; the edge and the repair of :func:`d3_finding`.
+
+    Parameters
+    ----------
+    top, witness : callable
+        The ε-free witness σ ↦ value and the ε-DP witness (σ, ε) ↦ value.
+    what : str
+        The witnesses, in words.
+    lb_ne : callable, optional
+        (d, nε, σ) ↦ the bound.
+    extra_points : sequence of (int, float), optional
+        (d, nε) points at n = 1 added to the grid (the check's counterexample).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    return lb_finding(lb_ne, _box_condition, top, dims=(2,), edge=_d3_edge, witness=witness,
+                      edge_text=_D3_EDGE_TEXT, what=what, repair_ok=_off_edge_or_holds(_d3_edge),
+                      repair_statement=_D3_REPAIR, extra_points=extra_points)
+
+
+def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne, finding_top=None, finding_witness=None,
+                  finding_what: str = "") -> Outcome:
     v, ex, checked, _ = _lb_edge(lb_ne, _box_condition, trivial_max, dims=(2,))
     figures = {"edge_points_checked": checked}
     if ex:
@@ -332,7 +416,9 @@ def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcom
                     f"largest {what} any M can have (log 2 < 1); {checked} exact points")
     else:
         evidence = f"holds (exact): the bound never exceeds the largest possible {what} at d = 2 ({checked} points)"
-    return Outcome(verdict=v, evidence=evidence, numbers=figures, counterexample=ex)
+    finding = (edge_finding(finding_top, finding_witness, finding_what, lb_ne, [(2, ex["epsilon"])])
+               if v == "violated" else None)
+    return Outcome(verdict=v, evidence=evidence, numbers=figures, counterexample=ex, finding=finding)
 
 
 @claim(
@@ -344,7 +430,8 @@ def _edge_outcome(name: str, trivial_max, what: str, lb_ne=_box_lb_ne) -> Outcom
     notes=_EDGE_NOTES + "pagan.proposition1. The left side is at most Σσ_j.",
 )
 def proposition1_d2(budget: str, seed: int) -> Outcome:
-    return _edge_outcome("proposition1_d2", lambda sg: float(np.sum(sg)), "sign error Σ|z̄_j|", _prop1_lb_ne)
+    return _edge_outcome("proposition1_d2", lambda sg: float(np.sum(sg)), "sign error Σ|z̄_j|", _prop1_lb_ne,
+                         coin_sign_error, rr_sign_error, _PROP1_WITNESSES)
 
 
 @claim(
@@ -356,7 +443,8 @@ def proposition1_d2(budget: str, seed: int) -> Outcome:
     notes=_EDGE_NOTES + "pagan.theorem4.risk. The excess risk on X∞ is at most 2Σσ_j.",
 )
 def theorem4_risk_d2(budget: str, seed: int) -> Outcome:
-    return _edge_outcome("theorem4_risk_d2", lambda sg: 2.0 * float(np.sum(sg)), "excess risk 2Σσ_j")
+    return _edge_outcome("theorem4_risk_d2", lambda sg: 2.0 * float(np.sum(sg)), "excess risk 2Σσ_j", _box_lb_ne,
+                         _free_output_box, rr_excess, _THM4_WITNESSES)
 
 
 # The d = 2 edge claims' exponent mutants: at d = 2, σ = (1, 1), n = 1, ε = 1 the mutated hypothesis still holds
@@ -467,13 +555,16 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
         + ([Series("measured PAGAN-opt sup risk / Theorem 4 bound", ds_,
                    [r["sup_mean"] / r["lower_bound"] for r in sel], style="points")] if sel else []),
         xscale="log", yscale="log")
+    finding = (d3_finding(_box_lb_ne, _free_output_box, rr_excess, _THM4_WITNESSES, edge)
+               if edge[0] == "violated" else None)
     out = _lb_outcome("theorem4_risk", "Theorem 4 (optimisation on X∞, d ≥ 3)", "excess", rows,
                       verdicts + ([] if polylog_ok else ["violated"]), edge, panel, extra,
-                      edge_what="Σσ_j, the excess ‖z̄‖₁ of the free output x = 0 ((0, 0)-DP) on every S")
+                      edge_what="Σσ_j, the excess ‖z̄‖₁ of the free output x = 0 ((0, 0)-DP) on every S",
+                      finding=finding)
     return Outcome(verdict=out.verdict,
                    evidence=out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim}; as n → ∞ at "
                    f"d = 3, ε = 1, S_2/3 = H_3, δ = {LB_DELTA:g}: {n_lim})",
-                   numbers=out.numbers, plots=out.plots,
+                   numbers=out.numbers, plots=out.plots, finding=out.finding,
                    counterexample=out.counterexample if polylog_ok else dict(
                        d=3, epsilon=1, delta=LB_DELTA, S_2_3="H_3", ratio=str(ratio), limit_n_to_infinity=str(n_lim),
                        limit_over_log_3p5_d=str(lim), reason="the upper/lower ratio is not one polylog(d) factor",

@@ -17,6 +17,7 @@ from theory import pagan as tp
 from verify.mutants import declare_equivalent
 from verify.papers.pagan._common import (
     _LB_WEAKER,
+    LB_EDGE_GRID,
     LB_N,
     _lb_compare,
     _lb_edge,
@@ -24,6 +25,7 @@ from verify.papers.pagan._common import (
     _lb_measured,
     _lb_outcome,
     _lb_runs,
+    lb_finding,
 )
 from verify.registry import Outcome, claim
 
@@ -77,10 +79,34 @@ def proposition2(budget: str, seed: int) -> Outcome:
     tasks, outs, acct = _lb_runs("ball", 0.0, budget, seed)
     rows, verdicts = _lb_compare(tasks, outs, acct, "excess", _ball_flat_lb, lambda d, e: True)
     edge = prop2_edge()
-    return _lb_outcome("proposition2", "Proposition 2 (flat σ on the ℓ₂ ball)", "excess", rows, verdicts, edge,
-                       untestable="not testable as built: the exact part cannot fail (min{σ√d, ·} ≤ 2σ√d, the largest "
-                       "excess) and the measured part can only exhibit instances at or above the bound, not show that "
-                       "no (ε, δ)-DP algorithm goes below it")
+    witness = prop2_free_output_ratio()
+    out = _lb_outcome("proposition2", "Proposition 2 (flat σ on the ℓ₂ ball)", "excess", rows, verdicts, edge,
+                      untestable="not testable as built: the exact part cannot fail (min{σ√d, ·} ≤ 2σ√d, the largest "
+                      "excess) and the measured part can only exhibit instances at or above the bound, not show that "
+                      "no (ε, δ)-DP algorithm goes below it",
+                      extra={"free_output_bound_over_excess_max": witness})
+    # the witness applied to the other lower bounds alike (information: it cannot refute this bound)
+    return Outcome(verdict=out.verdict, numbers=out.numbers, counterexample=out.counterexample, plots=out.plots,
+                   finding=out.finding,
+                   evidence=out.evidence + f"; the free output x = 0 ((0, 0)-DP; excess ‖z̄‖₂ ≤ σ√d on every S), the "
+                   "witness of Theorem 5 and Theorem 4, does not refute it: bound/(σ√d) is at most "
+                   f"{witness:.3g} over the exact edge grid (min{{σ√d, ·}} ≤ σ√d); randomized response on the signs, "
+                   "Theorem 4's large-ε witness, has no counterpart on the ball (with one nonzero coordinate of z̄ "
+                   "even the right signs leave the excess σ(1 − 1/√d))")
+
+
+def prop2_free_output_ratio() -> float:
+    """The largest Proposition 2 bound over the free output's worst excess σ√d (flat σ), over 1 ≤ d ≤ 10, the edge
+    grid's nε (n = 1) and the scales of PROP2_EDGE_SCALES: at most 1, since min{σ√d, ·} ≤ σ√d.
+
+    Returns
+    -------
+    float
+        max bound/(σ√d).
+    """
+    f = numeric(tp.proposition2_lower_bound())
+    return max(float(f(sigma=sc, d=d, epsilon=float(ne), n=1)) / (sc * math.sqrt(d))
+               for sc in PROP2_EDGE_SCALES for d in range(1, 11) for ne in LB_EDGE_GRID)
 
 
 PROP2_EDGE_SCALES = (1.0, 1e-2, 1e2)  # σ: the statement is for every σ > 0 (1 first: the earlier check's points)
@@ -145,8 +171,38 @@ def theorem5(budget: str, seed: int) -> Outcome:
     rows, verdicts = _lb_measured("ball", 1.5, budget, seed, "excess", lambda d, e, sg: _thm5_lb_ne(d, LB_N * e, sg),
                                   lambda d, e: _thm5_condition(d, LB_N * e),
                                   edge[0] == "violated" or not (lim.is_finite and lim > 0))
+    finding = theorem5_finding(edge) if edge[0] == "violated" else None
     out = _lb_outcome("theorem5", "Theorem 5 (σ_j on the ℓ₂ ball)", "excess", rows,
                       verdicts + ([] if (lim.is_finite and lim > 0) else ["violated"]), edge,
-                      edge_what="√(Σσ_j²), the excess ‖z̄‖₂ of the free output x = 0 ((0, 0)-DP) on every S")
+                      edge_what="√(Σσ_j²), the excess ‖z̄‖₂ of the free output x = 0 ((0, 0)-DP) on every S",
+                      finding=finding)
     return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
-                   numbers=out.numbers, counterexample=out.counterexample, plots=out.plots)
+                   numbers=out.numbers, counterexample=out.counterexample, plots=out.plots, finding=out.finding)
+
+
+def _free_output_excess(sigma) -> float:
+    return math.sqrt(float(np.sum(np.asarray(sigma, dtype=float) ** 2)))
+
+
+def theorem5_finding(edge):
+    """The finding of Theorem 5: the bound against the free output's excess √(Σσ_j²) over 2 ≤ d ≤ 10, both
+    profiles and the finding grid of n and ε (with the check's counterexample); edge d ≤ 2 (log d < 1); repair:
+    log d replaced by max(1, log d) in the bound.
+
+    Parameters
+    ----------
+    edge : tuple
+        The exact edge's result (``_lb_edge_scaled``'s return).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    ex = edge[1]
+    extra = [(ex["d"], ex["epsilon"])] if ex and ex.get("scale", 1.0) == 1.0 else []
+    return lb_finding(_thm5_lb_ne, _thm5_condition, _free_output_excess, dims=range(2, 11),
+                      edge=lambda d, n, e: d <= 2, edge_text="d ≤ 2 (log d < 1)",
+                      what="√(Σσ_j²), the excess of the free output x = 0",
+                      repair_ok=lambda d, n, e, lb, cmp: lb * math.log(d) / max(1.0, math.log(d)) <= cmp,
+                      repair_statement="Theorem 5 with log d replaced by max(1, log d) in the bound",
+                      extra_points=extra)
