@@ -13,6 +13,7 @@ import sympy as sp
 
 import kernels
 import kernels.moments
+from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
 from theory import numeric
 from theory import pagan as tp
 from verify import mutants, registry
@@ -24,30 +25,6 @@ from verify.registry import REGISTRY, load_all
 THM3 = "pagan.theorem3"
 
 
-
-def _claim(cid):
-    registry.load_all()
-    return registry.REGISTRY[cid]
-
-
-
-def _generic(cid, name):
-    """The generic theory mutant ``name`` of ``cid``, built exactly as verify.mutants builds it."""
-    (m,) = [m for m in mutants.theory_mutants(_claim(cid)) if m.name == name]
-    return m
-
-
-
-def _run_under(c, m, seed=0):
-    mutants.reset_caches()
-    try:
-        with m.apply():
-            return c.check("quick", seed)
-    finally:
-        mutants.reset_caches()
-
-
-
 # --------------------------------------------------------------------------------------
 # pagan.theorem3
 # --------------------------------------------------------------------------------------
@@ -56,16 +33,13 @@ def _thm3_equivalents():
     return sorted(name for (cid, name) in mutants.EQUIVALENT if cid == THM3)
 
 
-
 # --------------------------------------------------------------------------------------
 # pagan.algorithm3.privacy
 # --------------------------------------------------------------------------------------
 A3 = "pagan.algorithm3.privacy"
 
 
-
 CID = "pagan.algorithm3.privacy.large_eps"
-
 
 
 def _mutant(name):
@@ -74,15 +48,12 @@ def _mutant(name):
     return m
 
 
-
 ROUND_MUTANTS = ("x10", "pow1.25")
-
 
 
 def _mutated_rounds(name: str) -> sp.Expr:
     fn = {m[0]: m[2] for m in mutants.THEORY_MUTATIONS}[name]
     return mutants.mutate_value(tp.algorithm3_rounds(), fn)
-
 
 
 def test_theorem3_declares_the_expected_still_false_equivalences():
@@ -93,13 +64,12 @@ def test_theorem3_declares_the_expected_still_false_equivalences():
     assert not {"theorem3_upper:x0.1", "theorem3_lower:x10", "theorem3_sample_size:x0.1"} & set(names)
 
 
-
 @pytest.mark.parametrize("name", _thm3_equivalents())
 def test_theorem3_mutated_statement_is_still_false_at_an_exact_counterexample(name):
     """Under the mutant (the same SymPy mutation verify.mutants applies), at d = 2 and σ = (1, 2^{-3/2}/5^k) for some
     k ≤ 12, the mutated left end of (10) exceeds the mutated right end for σ_2, in exact rational arithmetic; the
     mutated sample size stays finite (the statement is not made vacuous)."""
-    m = _generic(THM3, name)
+    m = generic_mutant(THM3, name)
     with m.apply():
         lower, upper, size, floor = tp.theorem3_lower(), tp.theorem3_upper(), tp.theorem3_sample_size(), \
             tp.theorem3_floor()
@@ -120,32 +90,29 @@ def test_theorem3_mutated_statement_is_still_false_at_an_exact_counterexample(na
         assert algorithm3.thm3_empty_interval() is not None
 
 
-
 def test_theorem3_repair_mutant_makes_the_interval_nonempty_and_the_check_hold():
-    c = _claim(THM3)
+    c = claim_by_id(THM3)
     (m,) = [m for m in c.mutants if m.name == "theorem3_upper:2max(σ_j,d^-3/2)"]
     with m.apply():
         assert algorithm3.thm3_empty_interval() is None
-    out = _run_under(c, m)
+    out = run_under(c, m)
     assert out.verdict == "holds"
     assert len(out.decisions) == len(algorithm3.THM3_GRIDS["quick"]["configs"])
     assert all(str(d.verdict) == "holds" for d in out.decisions)
 
 
-
 def test_theorem3_runs_decision_can_fail():
     """With a non-empty interval that is not below the floor but that Algorithm 3's output often misses (right end
     max(σ_j, d^{-3/2}) ≥ 2^{-T}, half the corrected one), no exact refutation stands and the runs decide: violated."""
-    c = _claim(THM3)
+    c = claim_by_id(THM3)
 
     def upper():
         return sp.Max(tp.sigma_j, tp.d ** sp.Rational(-3, 2))
 
     m = mutants.Mutant("narrow", "", "theory", lambda: substituted("theory.pagan.theorem3_upper", upper))
-    out = _run_under(c, m)
+    out = run_under(c, m)
     assert out.verdict == "violated" and out.decisions
     assert any(str(d.verdict) == "violated" for d in out.decisions)
-
 
 
 def test_algorithm3_calibration_matches_the_kernel():
@@ -155,30 +122,27 @@ def test_algorithm3_calibration_matches_the_kernel():
         assert abs(cal["sensitivity_gap"]) < 1e-12  # the declared sensitivity is attained
 
 
-
 def test_algorithm3_too_small_sensitivity_is_refuted():
-    c = _claim(A3)
-    out = _run_under(c, _generic(A3, "algorithm3_sensitivity:x0.1"))
+    c = claim_by_id(A3)
+    out = run_under(c, generic_mutant(A3, "algorithm3_sensitivity:x0.1"))
     assert out.verdict == "violated"
     assert out.counterexample["attained_over_declared_sensitivity"] == pytest.approx(10.0)
-    out = _run_under(c, _generic(A3, "algorithm3_sensitivity:pow1.25"))
+    out = run_under(c, generic_mutant(A3, "algorithm3_sensitivity:pow1.25"))
     assert out.verdict == "violated" and out.numbers["calibration_points_sensitivity_exceeded"] > 0
-
 
 
 def test_algorithm3_sensitivity_with_a_wrong_power_of_n_is_exceeded_at_small_n():
     """The sensitivity check runs at every n of ALG3_PRIVACY_NS.  x^(3/4): declared ρ^{3/2}d^{3/8}/n^{3/4}
     against the attained ρ²√d/n, ratio ρ^{1/2}d^{1/8}/n^{1/4}: below 1 at n = 1000 (the only n checked before:
     2·100^{1/8}/1000^{1/4} = 0.63 at d = 100, ρ_1 = 4), exactly 2 at n = 10 (100^{1/8} = 10^{1/4})."""
-    m = _generic(A3, "algorithm3_sensitivity:pow0.75")
+    m = generic_mutant(A3, "algorithm3_sensitivity:pow0.75")
     with m.apply():
         assert algorithm3.alg3_calibration(100, 0.1, 1e-5, n=1000)["sensitivity_ok"]
         cal = algorithm3.alg3_calibration(100, 0.1, 1e-5, n=10)
         assert not cal["sensitivity_ok"] and cal["t"] == 1 and cal["sensitivity_gap"] == pytest.approx(1.0, rel=1e-12)
-    out = _run_under(_claim(A3), m)
+    out = run_under(claim_by_id(A3), m)
     assert out.verdict == "violated" and out.counterexample["n"] == 10 and out.counterexample["d"] == 100
     assert out.counterexample["attained_over_declared_sensitivity"] == pytest.approx(2.0, rel=1e-12)
-
 
 
 def test_algorithm3_calibration_is_checked_at_every_n_unmutated():
@@ -187,41 +151,37 @@ def test_algorithm3_calibration_is_checked_at_every_n_unmutated():
         assert cal["rounds_ok"] and cal["sensitivity_ok"] and cal["noise_ok"] and abs(cal["sensitivity_gap"]) < 1e-12
 
 
-
 @pytest.mark.parametrize("name", ["algorithm3_rounds:x10", "algorithm3_rounds:pow1.25", "algorithm3_rounds:pow0.75",
                                   "algorithm3_noise_multiplier:pow1.25"])
 def test_algorithm3_calibration_other_than_the_run_is_not_certified(name):
-    c = _claim(A3)
-    out = _run_under(c, _generic(A3, name))
+    c = claim_by_id(A3)
+    out = run_under(c, generic_mutant(A3, name))
     assert out.verdict == "inconclusive"
     assert out.numbers["calibration_points_mismatched"] > 0
-
 
 
 def test_algorithm3_rounds_not_an_integer_is_never_truncated():
     # ×0.1: T = ⌈(3/2)log₂ d⌉/10 is 1/2 at d = 10 (no round count: undecided there, not a crash) and 1 at d = 100,
     # where one round with multiplier √(log(1/δ))/ε is accounted: ε = 1 is exceeded (the mutated statement is false)
-    m = _generic(A3, "algorithm3_rounds:x0.1")
+    m = generic_mutant(A3, "algorithm3_rounds:x0.1")
     with m.apply():
         assert algorithm3.alg3_declared_rounds(10) is None and algorithm3.alg3_declared_rounds(100) == 1
         assert algorithm3._alg3_task(10, 1.0, 1e-5)["rounds_valid"] is False
         cal = algorithm3.alg3_calibration(10, 1.0, 1e-5)
         assert not cal["rounds_ok"] and not cal["noise_ok"]
-    out = _run_under(_claim(A3), m)
+    out = run_under(claim_by_id(A3), m)
     assert out.verdict == "violated" and out.counterexample["d"] == 100 and out.counterexample["rounds"] == 1
     assert out.numbers["points_unsure"] >= 2 and math.isfinite(out.numbers["max_eps_ratio"])
     assert algorithm3.alg3_declared_rounds(10) == 5  # unmutated: ⌈(3/2)·log₂ 10⌉
 
 
-
 def test_algorithm3_unmutated_quick_holds_with_calibration_checked():
-    out = _claim(A3).check("quick", 0)
+    out = claim_by_id(A3).check("quick", 0)
     assert out.verdict == "holds"
     assert out.numbers["calibration_points_sensitivity_exceeded"] == 0
     assert out.numbers["calibration_points_mismatched"] == 0
     assert out.numbers["declared_mechanism_points_broken"] == 0
     assert 0 < out.numbers["declared_mechanism_max_eps_ratio"] < 1
-
 
 
 def test_algorithm3_declared_mechanism_is_the_accounted_one_unmutated():
@@ -234,25 +194,22 @@ def test_algorithm3_declared_mechanism_is_the_accounted_one_unmutated():
         algorithm3.alg3_declared_epsilon(10, 1.0, 1e-5, ns=())
 
 
-
 @pytest.mark.parametrize("name, n", [("algorithm3_noise_variance:pow1.25", 100_000),
                                      ("algorithm3_noise_variance:pow0.75", 10)])
 def test_algorithm3_declared_variance_with_a_wrong_power_is_refuted(name, n):
     # the mutated std over the attained change depends on n (n^{-1/4} or n^{1/4}) and ρ_t: at some n of
     # ALG3_PRIVACY_NS the declared mechanism's exact ε exceeds the promise (d = 10: ε = 1 for pow1.25, 0.1 for pow0.75)
-    m = _generic(A3, name)
+    m = generic_mutant(A3, name)
     with m.apply():
         eps = 1.0 if name.endswith("pow1.25") else 0.1
         x = algorithm3.alg3_declared_epsilon(10, eps, 1e-5)
         assert x["decided"] and x["eps_lo"] > eps and x["n"] == n
 
 
-
 def test_algorithm3_declared_mechanism_refutes_the_claim():
-    out = _run_under(_claim(A3), _generic(A3, "algorithm3_noise_variance:pow0.75"))
+    out = run_under(claim_by_id(A3), generic_mutant(A3, "algorithm3_noise_variance:pow0.75"))
     assert out.verdict == "violated" and out.numbers["declared_mechanism_points_broken"] > 0
     assert out.counterexample["exact_eps_lower"] > out.counterexample["epsilon"]
-
 
 
 # --------------------------------------------------------------------------------------
@@ -263,7 +220,7 @@ def test_theorem3_floor_lower_pow125_is_only_smaller():
     name = "theorem3_lower:pow1.25"
     registry.load_all()
     assert mutants.EQUIVALENT[("pagan.theorem3.floor", name)].startswith("only weaker")
-    m = _generic("pagan.theorem3.floor", name)
+    m = generic_mutant("pagan.theorem3.floor", name)
     with m.apply():
         mutated = getattr(tp, "theorem3_lower")()
     f_mut = sp.lambdify((tp.sigma_j, tp.d), mutated)
@@ -272,7 +229,6 @@ def test_theorem3_floor_lower_pow125_is_only_smaller():
         for s in np.concatenate([10 ** np.linspace(-8, 0, 81), [1.0]]):
             assert f_mut(s, d) <= f_org(s, d) * (1 + 1e-15)
     assert f_mut(0.5, 10) < f_org(0.5, 10)  # and strictly somewhere
-
 
 
 def test_the_counterexample_recomputed_three_ways():
@@ -320,7 +276,6 @@ def test_a_calibration_with_ten_times_the_noise_holds_everywhere():
     assert out.verdict == "holds" and out.numbers["points_broken"] == 0
 
 
-
 @pytest.mark.parametrize("name", sorted(algorithm3.ALG3_LARGE_EPS_STILL_FALSE))
 def test_still_false_mutants_fail_at_their_declared_point(name):
     assert mutants.EQUIVALENT[(CID, name)].startswith("the mutated statement is still false")
@@ -330,12 +285,10 @@ def test_still_false_mutants_fail_at_their_declared_point(name):
     assert r["decided"] and r["eps_lo"] > e, (name, r)
 
 
-
 @pytest.mark.parametrize("name", ROUND_MUTANTS)
 def test_the_rounds_mutants_are_declared(name):
     assert ("pagan.algorithm3.privacy", f"algorithm3_rounds:{name}") in mutants.EQUIVALENT
     assert ("pagan.algorithm3.privacy", "algorithm3_rounds:pow0.75") not in mutants.EQUIVALENT  # fewer rounds
-
 
 
 def test_the_mutated_round_counts_are_at_least_t_at_every_d():
@@ -352,7 +305,6 @@ def test_the_mutated_round_counts_are_at_least_t_at_every_d():
         assert t >= 1 and all(int(_mutated_rounds(m).subs(tp.d, d)) >= t for m in ROUND_MUTANTS)
 
 
-
 def test_the_composed_multiplier_grows_with_the_rounds():
     # the per-round multiplier is free of ρ, n and d, so T rounds compose into one Gaussian with Z² = z²/T
     z = tp.algorithm3_noise_multiplier()
@@ -362,7 +314,6 @@ def test_the_composed_multiplier_grows_with_the_rounds():
     u, w = sp.Symbol("u", nonnegative=True), sp.Symbol("w", positive=True)  # T = 1 + u ≥ 1, δ = 1/(1 + w) ∈ (0, 1)
     at = sp.expand_log(sp.simplify(dZ2.subs({tp.T: 1 + u, tp.delta: 1 / (1 + w)}) * tp.epsilon**2), force=True)
     assert at.is_positive, at
-
 
 
 def test_a_formula_whose_multiplier_shrinks_with_t_would_fail_the_same_check():
@@ -375,7 +326,6 @@ def test_a_formula_whose_multiplier_shrinks_with_t_would_fail_the_same_check():
     assert at.is_positive is not True
 
 
-
 @pytest.mark.parametrize("name", ROUND_MUTANTS)
 def test_the_declared_mechanism_is_no_less_private_under_the_mutant(name, monkeypatch):
     """The claim's own exact accounting (alg3_declared_epsilon) at a few grid points: ε under the mutant ≤ ε without."""
@@ -386,7 +336,6 @@ def test_the_declared_mechanism_is_no_less_private_under_the_mutant(name, monkey
     for (d, e, dl), b in zip(pts, base):
         x = algorithm3.alg3_declared_epsilon(d, e, dl)
         assert x["decided"] and x["eps_lo"] <= b and math.isfinite(x["eps_lo"]), (d, e, dl, x, b)
-
 
 
 # --------------------------------------------------------------------------------------
@@ -406,7 +355,6 @@ def test_theorem3_floor_counterexample_pinned():
         assert sh[1] <= 2 * max(sigma[1], d**-1.5)  # the corrected reading holds
 
 
-
 def test_theorem3_empty_interval_counterexample_pinned():
     """Pinned (exact): d = 2, σ_2 = 2^{-3/2}/5 < d^{-3/2}/4: ½·max(σ_2, d^{-3/2}) = 2^{-5/2} > 2σ_2."""
     ex = algorithm3.thm3_empty_interval()
@@ -415,7 +363,6 @@ def test_theorem3_empty_interval_counterexample_pinned():
     assert ex["sigma"][1] == pytest.approx(s2)
     assert ex["lower"] == pytest.approx(2**-2.5) and ex["upper"] == pytest.approx(2 * s2)
     assert ex["lower"] > ex["upper"]
-
 
 
 def test_theorem3_quick_verdicts_literal_and_corrected():
@@ -432,7 +379,6 @@ def test_theorem3_quick_verdicts_literal_and_corrected():
     assert cor.verdict == "holds" and all(str(d.verdict) == "holds" for d in cor.decisions)
 
 
-
 def test_theorem3_sample_size_reconstruction_is_monotone():
     f = numeric(tp.theorem3_sample_size())
     base = dict(T=5, beta=0.1, d=10, delta=1e-5, epsilon=1.0, r=1.0)
@@ -441,7 +387,6 @@ def test_theorem3_sample_size_reconstruction_is_monotone():
     assert n0 == pytest.approx(1000 * math.log(80 / 0.1) * 5 * math.sqrt(10 * math.log(5 / 1e-5)))
     assert float(f(**dict(base, epsilon=0.5))) == pytest.approx(2 * n0)
     assert float(f(**dict(base, beta=0.01))) > n0 and float(f(**dict(base, d=20))) > n0
-
 
 
 def test_algorithm3_privacy_quick_holds_on_the_t2_reading():
@@ -455,7 +400,6 @@ def test_algorithm3_privacy_quick_holds_on_the_t2_reading():
     assert "pagan.algorithm3.privacy" in REGISTRY and "pagan.algorithm3" not in REGISTRY  # retired
 
 
-
 def test_algorithm3_t2_multiplier_is_the_derived_one():
     """Line 5 read with T²: std ρ²·T·√(d log(T/δ))/(nε) over sensitivity ρ²√d/n is T·√log(T/δ)/ε; the kernel's
     noise std is the same formula."""
@@ -464,7 +408,6 @@ def test_algorithm3_t2_multiplier_is_the_derived_one():
     assert z == pytest.approx(5 * math.sqrt(math.log(5 / 1e-5)))
     std = kernels.moments.noise_std(0.5, 5, 10, 1000, 1.0, 1e-5)
     assert std == pytest.approx(0.25 * z * math.sqrt(10) / 1000, rel=1e-12)
-
 
 
 def test_algorithm3_pinned_counterexample_recomputed():
@@ -476,7 +419,6 @@ def test_algorithm3_pinned_counterexample_recomputed():
     assert lo > 1.0 and hi >= lo  # even the lower bound breaks the promise ε = 1
     # and with ε = 0.1 at the same δ the promise is kept
     assert gaussian_epsilon_interval(math.sqrt(5 * math.log(5 / 1e-5)) / 0.1, 1e-5, 5)[1] <= 0.1
-
 
 
 @pytest.fixture(scope="module")

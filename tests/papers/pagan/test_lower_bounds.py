@@ -15,39 +15,15 @@ import kernels
 import kernels.moments
 import kernels.pagan_problems
 from kernels import faults
+from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
 from theory import pagan as tp
 from verify import mutants, plots, registry
 from verify.papers.pagan import _common, lower_bounds, lower_bounds_l2
-
-
-def _claim(cid):
-    registry.load_all()
-    return registry.REGISTRY[cid]
-
-
-
-def _generic(cid, name):
-    """The generic theory mutant ``name`` of ``cid``, built exactly as verify.mutants builds it."""
-    (m,) = [m for m in mutants.theory_mutants(_claim(cid)) if m.name == name]
-    return m
-
-
-
-def _run_under(c, m, seed=0):
-    mutants.reset_caches()
-    try:
-        with m.apply():
-            return c.check("quick", seed)
-    finally:
-        mutants.reset_caches()
-
-
 
 # --------------------------------------------------------------------------------------
 # pagan.proposition1.d2 / pagan.theorem4.risk.d2: exponent mutants, still false at an exact point
 # --------------------------------------------------------------------------------------
 D2 = [("pagan.proposition1.d2", "proposition1_lower_bound"), ("pagan.theorem4.risk.d2", "theorem4_lower_bound")]
-
 
 
 # --------------------------------------------------------------------------------------
@@ -56,20 +32,16 @@ D2 = [("pagan.proposition1.d2", "proposition1_lower_bound"), ("pagan.theorem4.ri
 T4 = "pagan.theorem4.risk.d3"
 
 
-
 P1 = "pagan.proposition1.d3"
 
 
-
 S23 = tp.power_sum(sp.Rational(2, 3))
-
 
 
 def _coin_generic(name):
     """The generic theory mutant ``name`` of pagan.proposition1.d3, built exactly as verify.mutants builds it."""
     (m,) = [m for m in mutants.theory_mutants(registry.REGISTRY[P1]) if m.name == name]
     return m
-
 
 
 def _coin_at(sigma, n, eps):
@@ -80,15 +52,12 @@ def _coin_at(sigma, n, eps):
     return bool(cond.lhs.subs(vals) <= cond.rhs.subs(vals)), tp.proposition1_lower_bound().subs(vals), sum(sigma) / 2
 
 
-
 RR_CLAIM = "pagan.theorem4.risk.d3"
-
 
 
 def _rr_generic(cid, name):
     (m,) = [m for m in mutants.theory_mutants(registry.REGISTRY[cid]) if m.name == name]
     return m
-
 
 
 def _rr_at(bound_name, sigma, n, eps):
@@ -99,15 +68,12 @@ def _rr_at(bound_name, sigma, n, eps):
     return bool(cond.lhs.subs(vals) <= cond.rhs.subs(vals)), getattr(tp, bound_name)().subs(vals)
 
 
-
 def _rr(sigma, eps, factor):
     """factor·Σσ_j/(1 + e^{ε/d}) in SymPy: the RR sign error (factor 1) or excess (factor 2)."""
     return factor * sum(sp.nsimplify(s) for s in sigma) / (1 + sp.exp(sp.nsimplify(eps) / len(sigma)))
 
 
-
 LB_CLAIMS = ("pagan.proposition1.d3", "pagan.proposition2", "pagan.theorem4.risk.d3", "pagan.theorem5")
-
 
 
 @pytest.mark.parametrize("cid, bound", D2)
@@ -117,7 +83,7 @@ def test_d2_exponent_mutants_are_still_false_at_an_exact_point(cid, bound, name)
     name = name.format(b=bound)
     registry.load_all()
     assert mutants.EQUIVALENT[(cid, name)].startswith("the mutated statement is still false")
-    m = _generic(cid, name)
+    m = generic_mutant(cid, name)
     with m.apply():
         cond, lb = getattr(tp, "theorem4_condition")(), getattr(tp, bound)()
     at = {tp.d: 2, tp.n: 1, tp.epsilon: 1, tp.power_sum(sp.Rational(2, 3)): 2}  # σ = (1, 1): S_{2/3} = 2
@@ -129,13 +95,12 @@ def test_d2_exponent_mutants_are_still_false_at_an_exact_point(cid, bound, name)
     assert (cond if name.startswith("theorem4_condition") else lb) != orig
 
 
-
 def test_theorem4_ratio_is_free_of_n_and_its_exponent_mutants_are_not():
     lim = lower_bounds.ratio_limit_in_n(tp.upper_lower_ratio_box())
     assert lim.is_number and lim.is_finite and lim.is_positive
     # x^(5/4): the ratio grows like (nε)^(1/4) (no polylog(d) factor bounds it); x^(3/4): it vanishes like (nε)^(-1/4)
     for name, expected in (("theorem4_lower_bound:pow1.25", sp.oo), ("theorem4_lower_bound:pow0.75", 0)):
-        with _generic(T4, name).apply():
+        with generic_mutant(T4, name).apply():
             ratio = tp.upper_lower_ratio_box()
             assert lower_bounds.ratio_limit_in_n(ratio) == expected
             at = {tp.d: 3, tp.epsilon: 1, tp.delta: sp.Rational(1, 10**5), tp.power_sum(sp.Rational(2, 3)): 1}
@@ -144,9 +109,8 @@ def test_theorem4_ratio_is_free_of_n_and_its_exponent_mutants_are_not():
     with pytest.raises(TypeError):
         lower_bounds.ratio_limit_in_n(1.0)
     # the claim itself decides (it used to crash evaluating the ratio's plot at d and δ alone)
-    out = _run_under(_claim(T4), _generic(T4, "theorem4_lower_bound:pow1.25"))
+    out = run_under(claim_by_id(T4), generic_mutant(T4, "theorem4_lower_bound:pow1.25"))
     assert out.verdict == "violated" and out.counterexample["limit_n_to_infinity"] == "oo"
-
 
 
 def test_coin_sign_error_is_half_the_sum():
@@ -159,7 +123,6 @@ def test_coin_sign_error_is_half_the_sum():
     assert err == pytest.approx(0.5 * np.abs(zbar).sum(), rel=0.01)
 
 
-
 def test_the_coin_counterexample_is_exact():
     """d = 3, σ = (1, 1, 1), n = 2, ε = 1: the hypothesis holds and the bound 3^{3/2}/(2·log^{5/2} 3) > 3/2."""
     ok, bound, half = _coin_at([1, 1, 1], 2, 1)
@@ -170,14 +133,12 @@ def test_the_coin_counterexample_is_exact():
     assert ok4 and bool(b4 < h4)
 
 
-
 def test_proposition1_d3_is_violated_exactly_without_runs(lower_bound_runs_forbidden):
     out = lower_bounds.proposition1_d3("quick", 0)
     ex = out.counterexample
     assert out.verdict == "violated" and ex["d"] == 3 and ex["sigma"] == [1.0, 1.0, 1.0]
     assert ex["largest_possible"] == pytest.approx(1.5) and ex["lower_bound"] > 1.5
     assert "fair coin" in out.evidence
-
 
 
 @pytest.mark.parametrize("name", sorted(lower_bounds.PROP1_STILL_FALSE))
@@ -196,7 +157,6 @@ def test_proposition1_d3_mutant_is_still_false_at_its_point(name):
     assert ok and bool(bound > half)
 
 
-
 @pytest.mark.parametrize("name", ["proposition1_lower_bound:x0.1", "theorem4_condition:x0.1"])
 def test_the_weakening_mutants_are_not_refuted_by_the_coin(name):
     """The bound ÷10, or the hypothesis √d·log d ≤ nε/10, stays below ½Σσ_j: the exact part passes (the check can
@@ -206,7 +166,6 @@ def test_the_weakening_mutants_are_not_refuted_by_the_coin(name):
         v, ex, _, _ = _common._lb_edge_scaled(lower_bounds._prop1_lb_ne, lower_bounds._box_condition,
                                               lower_bounds.coin_sign_error, dims=(3, 4))
     assert v == "holds" and ex is None
-
 
 
 def test_rr_values_and_a_monte_carlo_check_of_the_functional():
@@ -224,7 +183,6 @@ def test_rr_values_and_a_monte_carlo_check_of_the_functional():
     assert excess == pytest.approx(lower_bounds.rr_excess(np.abs(zbar), eps), rel=0.01)
 
 
-
 def test_the_randomized_response_counterexample_is_exact():
     """d = 3, σ = (1, 1, 1), n = 1, ε = √3·log 3 (the hypothesis' boundary):
     3^{3/2}/(ε·log^{5/2} 3) > 6/(1 + e^{ε/3})."""
@@ -235,7 +193,6 @@ def test_the_randomized_response_counterexample_is_exact():
     assert float(_rr([1, 1, 1], eps, 2)) == pytest.approx(2.079238600043644, rel=1e-12)
 
 
-
 def test_theorem4_is_violated_exactly_without_runs(lower_bound_runs_forbidden):
     out = lower_bounds.theorem4_risk_d3("quick", 0)
     ex = out.counterexample
@@ -243,7 +200,6 @@ def test_theorem4_is_violated_exactly_without_runs(lower_bound_runs_forbidden):
     assert ex["epsilon"] == pytest.approx(np.sqrt(3) * np.log(3), rel=1e-12)
     assert ex["largest_possible"] == pytest.approx(lower_bounds.rr_excess([1.0] * 3, ex["epsilon"]), rel=1e-14)
     assert "randomized response" in ex["witness"] and "randomized response" in out.evidence
-
 
 
 def test_at_eps_at_most_1_randomized_response_refutes_nothing():
@@ -257,14 +213,12 @@ def test_at_eps_at_most_1_randomized_response_refutes_nothing():
                 assert lower_bounds._box_lb_ne(d, ne, sigma) < lower_bounds.rr_excess(sigma, 1.0)
 
 
-
 def test_the_coin_refutation_is_kept_where_it_exists():
     """Proposition 1: the fair coin (ε-free) already refutes at d = 3, so that is the counterexample reported, not
     the witness's."""
     out = lower_bounds.proposition1_d3("quick", 0)
     assert out.verdict == "violated" and "witness" not in out.counterexample
     assert out.counterexample["largest_possible"] == pytest.approx(1.5)
-
 
 
 def test_a_bound_below_the_witness_is_not_refuted():
@@ -280,7 +234,6 @@ def test_a_bound_below_the_witness_is_not_refuted():
     assert v == "violated" and ex["witness"] and ex["d"] == 3
     # and without the witness the same bound is not refuted (it never exceeds Σσ_j)
     assert _common._lb_edge_scaled(above, cond, top, dims=(3, 4))[0] == "holds"
-
 
 
 @pytest.mark.parametrize("cid, table, bound_name, factor", [
@@ -299,10 +252,8 @@ def test_mutants_are_still_false_at_their_points(cid, table, bound_name, factor)
         assert not (ok0 == ok and sp.simplify(bound0 - bound) == 0) or name.startswith("theorem4_condition"), name
 
 
-
 def test_the_only_weaker_hypothesis_mutant_is_no_longer_declared_so():
     assert not mutants.EQUIVALENT[(RR_CLAIM, "theorem4_condition:pow0.75")].startswith("only weaker")
-
 
 
 @pytest.mark.parametrize("check", [lower_bounds.theorem4_risk_d3, lower_bounds.proposition1_d3,
@@ -315,7 +266,6 @@ def test_figures_render_when_the_runs_are_skipped(check):
     assert out.verdict == "violated" and out.plots
     for fig in out.plots:
         assert plots.png_bytes(fig)[:8] == b"\x89PNG\r\n\x1a\n"
-
 
 
 # --------------------------------------------------------------------------------------
@@ -335,7 +285,6 @@ def test_proposition1_edge_counterexample_pinned():
         assert out.counterexample["d"] == 2 and out.counterexample["lower_bound"] == pytest.approx(lb)
 
 
-
 def test_lower_bound_main_statements_for_d_at_least_3():
     """Theorem 4 for d ≥ 3 is refuted exactly at d = 3, n = 1 by randomized response on the signs
     (test_theorem4_is_violated_exactly_without_runs); Proposition 1 for d ≥ 3 at d = 3 by a fair coin per coordinate
@@ -346,11 +295,9 @@ def test_lower_bound_main_statements_for_d_at_least_3():
     assert out.verdict == "violated" and out.counterexample["d"] == 3 and "witness" not in out.counterexample
 
 
-
 def test_upper_lower_ratios_are_polylog():
     assert sp.simplify(tp.upper_lower_ratio_box() - sp.log(tp.d / tp.delta) * sp.log(tp.d) ** sp.Rational(5, 2)) == 0
     assert sp.simplify(tp.upper_lower_ratio_ball() - sp.log(tp.d / tp.delta) * sp.log(tp.d)) == 0
-
 
 
 def test_theorem4_reduction_holds_including_private_outputs():
@@ -359,7 +306,6 @@ def test_theorem4_reduction_holds_including_private_outputs():
     assert out.verdict == "holds"
     assert f["min_relative_slack"] >= -f["rounding_tolerance"]
     assert f["algorithm_outputs"] > 0 and f["min_slack_at_outputs"] >= 0
-
 
 
 @pytest.mark.parametrize("ratio, power", [(tp.upper_lower_ratio_box, sp.Rational(7, 2)),
@@ -376,11 +322,9 @@ def test_mutated_upper_lower_ratios_stay_polylog(ratio, power, mutation):
     assert (cid, f"{ratio.__name__}:{name}") in mutants.EQUIVALENT
 
 
-
 def test_a_ratio_growing_faster_than_polylog_would_not_pass_the_same_check():
     lim = sp.limit(tp.upper_lower_ratio_ball() * sp.sqrt(tp.d) / sp.log(tp.d) ** 2, tp.d, sp.oo)
     assert not lim.is_finite
-
 
 
 @pytest.mark.parametrize("condition", [tp.theorem4_condition, tp.theorem5_condition])
@@ -395,7 +339,6 @@ def test_a_smaller_right_side_of_a_hypothesis_admits_fewer_points(condition):
     assert any(f(*p) and not g(*p) for p in pts)  # and is strictly narrower on this sample
 
 
-
 @pytest.mark.parametrize("cid", LB_CLAIMS)
 def test_lower_bound_claims_declare_their_kernel_faults_equivalent_with_a_reason(cid):
     (c,) = registry.select([cid])
@@ -403,7 +346,6 @@ def test_lower_bound_claims_declare_their_kernel_faults_equivalent_with_a_reason
         if m.name in ("noise*3", "noise-cov-A", "no-clipping", "stepsize*10"):
             reason = mutants.equivalence(c, m, "holds")
             assert "every (ε, δ)-DP mechanism" in reason
-
 
 
 @pytest.mark.parametrize("fault", [dict(noise_scale=3.0), dict(noise_geometry_inverse=True), dict(skip_clipping=True),
@@ -421,7 +363,6 @@ def test_theorem4_reduction_points_stay_in_the_box_under_every_kernel_fault(faul
     registry.load_all()
     (c,) = registry.select(["pagan.theorem4"])
     assert "X∞" in mutants.equivalence(c, next(m for m in mutants.KERNEL_MUTANTS if m.name == "stepsize*10"), "holds")
-
 
 
 # ---- findings: the scope, region and repair of each refuted lower bound (quick, seed 0) ----

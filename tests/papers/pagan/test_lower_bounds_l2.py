@@ -10,39 +10,15 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
 from theory import pagan as tp
 from verify import mutants, registry
 from verify.papers.pagan import _common, lower_bounds, lower_bounds_l2
-
-
-def _claim(cid):
-    registry.load_all()
-    return registry.REGISTRY[cid]
-
-
-
-def _generic(cid, name):
-    """The generic theory mutant ``name`` of ``cid``, built exactly as verify.mutants builds it."""
-    (m,) = [m for m in mutants.theory_mutants(_claim(cid)) if m.name == name]
-    return m
-
-
-
-def _run_under(c, m, seed=0):
-    mutants.reset_caches()
-    try:
-        with m.apply():
-            return c.check("quick", seed)
-    finally:
-        mutants.reset_caches()
-
-
 
 # --------------------------------------------------------------------------------------
 # pagan.proposition2: the exact edge at every σ scale
 # --------------------------------------------------------------------------------------
 P2 = "pagan.proposition2"
-
 
 
 # --------------------------------------------------------------------------------------
@@ -51,11 +27,9 @@ P2 = "pagan.proposition2"
 T5 = "pagan.theorem5"
 
 
-
 def _generic5(name):
     (m,) = [m for m in mutants.theory_mutants(registry.REGISTRY[T5]) if m.name == name]
     return m
-
 
 
 def _at5(sigma, n, eps):
@@ -66,13 +40,12 @@ def _at5(sigma, n, eps):
     return bool(cond.lhs.subs(vals) <= cond.rhs.subs(vals)), tp.theorem5_lower_bound().subs(vals), free
 
 
-
 def test_proposition2_edge_holds_at_every_scale_and_catches_wrong_powers():
     v, ex, checked, _ = lower_bounds_l2.prop2_edge()
     assert v == "holds" and ex is None and checked == 3 * 2 * 10 * 61  # 3 σ, 2 profiles, d = 1..10, 61 values of nε
     # x^(5/4) at σ = 100, d = 1, nε = 1e-3: min{100^(5/4), ·} = 316.2 > 2σ√d = 200; x^(3/4) at σ = 0.01: 0.0316 > 0.02
     for name, sigma in (("proposition2_lower_bound:pow1.25", 100.0), ("proposition2_lower_bound:pow0.75", 0.01)):
-        with _generic(P2, name).apply():
+        with generic_mutant(P2, name).apply():
             v, ex, _, _ = lower_bounds_l2.prop2_edge()
             assert v == "violated" and ex["sigma"] == sigma and ex["d"] == 1
             assert ex["lower_bound"] == pytest.approx(sigma ** (1.25 if sigma > 1 else 0.75), rel=1e-12)
@@ -80,7 +53,6 @@ def test_proposition2_edge_holds_at_every_scale_and_catches_wrong_powers():
             assert lower_bounds_l2.prop2_edge((1.0,))[0] == "holds"  # σ = 1 alone (the earlier check) cannot see it
     with pytest.raises(ValueError):
         lower_bounds_l2.prop2_edge((0.0,))
-
 
 
 # --------------------------------------------------------------------------------------
@@ -92,15 +64,14 @@ def test_theorem5_exact_refutation_skips_the_runs(monkeypatch):
 
     monkeypatch.setattr(_common, "_lb_runs", no_runs)  # read by _lb_measured
     monkeypatch.setattr(lower_bounds_l2, "_lb_runs", no_runs)  # read by proposition2
-    out = _run_under(_claim("pagan.theorem5"), _generic("pagan.theorem5", "theorem5_lower_bound:pow1.25"))
+    out = run_under(claim_by_id("pagan.theorem5"), generic_mutant("pagan.theorem5", "theorem5_lower_bound:pow1.25"))
     assert out.verdict == "violated" and out.counterexample["scale"] == 1e4
     assert out.numbers["cells"] == 0 and out.evidence.startswith("the measured part was not run")
     # unmutated, the exact part refutes too (the free output x = 0 at d = 2), so no runs either;
     # the weakened bound (÷10) passes it and the runs are needed (here: refused)
-    assert _claim("pagan.theorem5").check("quick", 0).verdict == "violated"
+    assert claim_by_id("pagan.theorem5").check("quick", 0).verdict == "violated"
     with pytest.raises(AssertionError, match="measured part ran"):
-        _run_under(_claim("pagan.theorem5"), _generic("pagan.theorem5", "theorem5_lower_bound:x0.1"))
-
+        run_under(claim_by_id("pagan.theorem5"), generic_mutant("pagan.theorem5", "theorem5_lower_bound:x0.1"))
 
 
 def test_hypothesis_boundary_is_found_to_rounding():
@@ -108,7 +79,6 @@ def test_hypothesis_boundary_is_found_to_rounding():
     assert _common._hypothesis_boundary(lower_bounds._box_condition, 3) == pytest.approx(np.sqrt(3) * np.log(3),
                                                                                          rel=1e-12)
     assert lower_bounds_l2._thm5_condition(2, _common._hypothesis_boundary(lower_bounds_l2._thm5_condition, 2))
-
 
 
 def test_theorem5_is_violated_exactly_at_d2_without_runs(lower_bound_runs_forbidden):
@@ -121,7 +91,6 @@ def test_theorem5_is_violated_exactly_at_d2_without_runs(lower_bound_runs_forbid
     assert "free output x = 0" in out.evidence
 
 
-
 @pytest.mark.parametrize("name", sorted(lower_bounds_l2.THM5_STILL_FALSE))
 def test_theorem5_mutant_is_still_false_at_its_point(name):
     assert mutants.EQUIVALENT[(T5, name)].startswith("the mutated statement is still false")
@@ -129,7 +98,6 @@ def test_theorem5_mutant_is_still_false_at_its_point(name):
     with _generic5(name).apply():
         ok, bound, free = _at5(sigma, 1, 2)
     assert ok and bool(bound > free)
-
 
 
 @pytest.mark.parametrize("name", ["theorem5_lower_bound:x0.1", "theorem5_condition:x0.1", "theorem5_condition:pow0.75"])
@@ -143,7 +111,6 @@ def test_theorem5_weakening_mutants_pass_the_free_output(name):
     assert v == "holds" and ex is None
 
 
-
 def test_theorem5_and_proposition2_quick():
     # Theorem 5 is refuted exactly at d = 2 by the free output x = 0 (test_theorem5_is_violated_exactly_at_d2_...)
     out = lower_bounds_l2.theorem5("quick", 0)
@@ -153,14 +120,12 @@ def test_theorem5_and_proposition2_quick():
     assert out.verdict == "inconclusive" and out.evidence.startswith("inconclusive: not testable as built")
 
 
-
 def test_proposition2_reconstruction_matches_rescaled_bassily():
     """min{σ√d, dσ/(nε)} = σ√d·min{1, √d/(nε)} (Bassily et al. Thm 5.3 rescaled to ‖z‖₂ ≤ σ√d)."""
     e = tp.proposition2_lower_bound()
     for d, ne in ((4, 1.0), (100, 5.0), (100, 1000.0)):
         got = float(e.subs({tp.sigma_const: 0.7, tp.d: d, tp.n: 1, tp.epsilon: ne}))
         assert got == pytest.approx(0.7 * math.sqrt(d) * min(1.0, math.sqrt(d) / ne))
-
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ import sympy as sp
 from scipy import special
 from scipy import stats as st
 
+from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
 from theory import numeric
 from theory import pagan as tp
 from verify import mutants, registry, stats
@@ -19,39 +20,13 @@ from verify.mutants import _powers, mutate_value
 from verify.papers.pagan import _common, moments
 from verify.runner import SerialRunner, using
 
-
-def _claim(cid):
-    registry.load_all()
-    return registry.REGISTRY[cid]
-
-
-
-def _generic(cid, name):
-    """The generic theory mutant ``name`` of ``cid``, built exactly as verify.mutants builds it."""
-    (m,) = [m for m in mutants.theory_mutants(_claim(cid)) if m.name == name]
-    return m
-
-
-
-def _run_under(c, m, seed=0):
-    mutants.reset_caches()
-    try:
-        with m.apply():
-            return c.check("quick", seed)
-    finally:
-        mutants.reset_caches()
-
-
-
 # --------------------------------------------------------------------------------------
 # pagan.lemma3.2: exact moments against the MGF series; the weaker probability mutant
 # --------------------------------------------------------------------------------------
 L32 = "pagan.lemma3.2"
 
 
-
 CID = "pagan.lemma3.2"
-
 
 
 def _mutant(name: str):
@@ -59,7 +34,6 @@ def _mutant(name: str):
     (c,) = registry.select([CID])
     (m,) = [m for m in list(c.mutants) + mutants.theory_mutants(c) if m.name == name]
     return c, m
-
 
 
 def test_lemma3_2_moments_agree_with_the_series_route():
@@ -70,23 +44,21 @@ def test_lemma3_2_moments_agree_with_the_series_route():
     assert moments.weighted_chi2_moments_series(np.ones(5), 2)[1] == pytest.approx(1 + 2 / 5, rel=1e-14)
 
 
-
 @pytest.mark.parametrize("name", ["gaussian_norm_moment:pow1.25", "gaussian_norm_moment:pow0.75",
                                   "gaussian_norm_moment:x10"])
 def test_lemma3_2_wrong_moments_are_refuted_exactly(name):
-    c = _claim(L32)
+    c = claim_by_id(L32)
     m = [m for m in mutants.theory_mutants(c, {"theory.pagan.gaussian_norm_moment": tp.gaussian_norm_moment(2)})
          if m.name == name][0]
-    out = _run_under(c, m)
+    out = run_under(c, m)
     assert out.verdict == "violated"
     assert out.counterexample["relative_gap"] > moments.LEMMA32_MOMENT_RTOL
-
 
 
 def test_lemma3_2_probability_pow075_is_only_weaker():
     registry.load_all()
     assert (L32, "lemma3_2_probability:pow0.75") in mutants.EQUIVALENT
-    m = _generic(L32, "lemma3_2_probability:pow0.75")
+    m = generic_mutant(L32, "lemma3_2_probability:pow0.75")
     with m.apply():
         mutated = getattr(tp, "lemma3_2_probability")()
     assert sp.simplify(mutated - tp.n ** sp.Rational(-3, 4)) == 0
@@ -96,12 +68,10 @@ def test_lemma3_2_probability_pow075_is_only_weaker():
     assert sp.solve(sp.Eq(diff, 0), tp.n) == [1]
 
 
-
 def test_lemma32_scale_is_one_for_the_papers_homogeneous_threshold():
     f = numeric(tp.lemma3_2_bound())
     scale, bound = moments._lemma32_scale(f, 1.3, 2.1)
     assert scale == 1.0 and bound == pytest.approx(3.4)
-
 
 
 @pytest.mark.parametrize("power, scale", [(1.25, 1e-3), (0.75, 1e3)])
@@ -109,7 +79,6 @@ def test_lemma32_scale_picks_the_scale_where_a_non_homogeneous_threshold_is_smal
     f = numeric(tp.G_p**power + tp.G_2p**power)
     got, bound = moments._lemma32_scale(f, 1.3, 2.1)
     assert got == scale and bound == pytest.approx((scale * 1.3) ** power + (scale * 2.1) ** power)
-
 
 
 @pytest.mark.parametrize("power", [1.25, 0.75])
@@ -122,7 +91,6 @@ def test_lemma3_2_refutes_a_threshold_that_is_not_homogeneous(monkeypatch, power
     assert out.counterexample["scale"] in (1e-3, 1e3) and out.counterexample["failures"] > 0
 
 
-
 def test_example1_mu_constant_does_not_trend_for_the_papers_bound():
     dims, kmax = moments.EXAMPLE1_MU_BUDGETS.at("quick")
     ps = 2 * np.arange(1, kmax + 1)
@@ -130,7 +98,6 @@ def test_example1_mu_constant_does_not_trend_for_the_papers_bound():
     trends = moments._ex1_mu_constant_trends(dims, kmax, ps, lambda mu, K, p, W: float(f(mu=mu, K=K, p=p, W=W)))
     assert len(trends) == 2 * len(moments.EX1_PROFILES) * len(moments.EX1_GEOMETRIES)
     assert max(abs(t["slope"]) for t in trends) < 1e-9 and min(t["span"] for t in trends) >= 1.0 - 1e-12
-
 
 
 def test_example1_mu_refutes_a_bound_whose_constant_is_not_o1(monkeypatch):
@@ -144,7 +111,6 @@ def test_example1_mu_refutes_a_bound_whose_constant_is_not_o1(monkeypatch):
     assert out.numbers["broken"] == 0 and out.counterexample["slope"] == pytest.approx(0.25, abs=1e-9)
 
 
-
 def test_noncentral_moments_match_the_central_case_and_a_hand_computation():
     """E[(w(N + m)²)] = w(1 + m²) and Var = 2w²(1 + 2m²) for one coordinate; m = 0 is the central recursion."""
 
@@ -156,9 +122,7 @@ def test_noncentral_moments_match_the_central_case_and_a_hand_computation():
                        _common.gaussian_norm_moments(w, 5) * w.sum() ** np.arange(1, 6), rtol=1e-13)
 
 
-
 def test_example1_mu_holds_and_a_bound_without_mu_would_not():
-
 
 
     out = moments.example1_mu("quick", 0)
@@ -169,7 +133,6 @@ def test_example1_mu_holds_and_a_bound_without_mu_would_not():
     assert g2 == math.sqrt(100**2 * 2 + 2) and g2 > 100 * math.sqrt(2)
     by = {r.mutant: r for r in mutants.run([registry.REGISTRY["pagan.example1.mu"]], "quick", 0)}
     assert by["example1_bound:x0.1"].refuted and by["example1_bound:x10"].equivalent
-
 
 
 def test_markov_bound_matches_chi_square_moments_in_closed_form():
@@ -185,7 +148,6 @@ def test_markov_bound_matches_chi_square_moments_in_closed_form():
         moments.lemma32_failure_bound(chi2, 3, a, n, orders=orders)
 
 
-
 def test_two_point_failure_of_the_papers_threshold_in_closed_form():
     # p = 2, n = 10: the breakpoint q solves 10·(√q + q^{1/4})² = 1, i.e. x² + x = 1/√10 with x = q^{1/4}; there the
     # failure is "some point is the outlier": 1 − (1 − q)^10 ≈ 0.0399 (≤ 1/n = 0.1, > 0.1/n = 0.01)
@@ -195,7 +157,6 @@ def test_two_point_failure_of_the_papers_threshold_in_closed_form():
     assert at["j"] == 1 and at["q"] == pytest.approx(q, rel=2e-6) and at["threshold_count"] < 1.0
     assert fail == pytest.approx(1 - (1 - q) ** 10, rel=1e-5)
     assert 0.01 < fail < 0.1
-
 
 
 def test_quick_holds_with_every_cell_certified_exactly():
@@ -209,7 +170,6 @@ def test_quick_holds_with_every_cell_certified_exactly():
     assert 0.5 < out.numbers["two_point_failure_over_declared_max"] < 1.0
 
 
-
 @pytest.mark.parametrize("name", ["lemma3_2_probability:x0.1", "lemma3_2_probability:pow1.25"])
 def test_a_smaller_failure_probability_is_refuted_by_a_two_point_law(name):
     c, m = _mutant(name)
@@ -219,7 +179,6 @@ def test_a_smaller_failure_probability_is_refuted_by_a_two_point_law(name):
     assert out.verdict == "violated" and out.numbers["two_point_failure_over_declared_max"] > 1.0
     assert out.counterexample["law"].startswith("two-point") and out.counterexample["failure"] > \
         out.counterexample["declared"]
-
 
 
 def test_gaussian_norm_moments_match_monte_carlo():
@@ -232,14 +191,12 @@ def test_gaussian_norm_moments_match_monte_carlo():
         assert ci.lo <= exact[k - 1] <= ci.hi
 
 
-
 def test_example1_quick_holds_with_ratio_at_most_one():
     out = moments.example1("quick", 0)
     assert out.verdict == "holds"
     assert out.numbers["K_hat"] == pytest.approx(1 / math.sqrt(2))  # attained at p = 2: √(E Q)/√2
     assert out.numbers["steepest_slope_p"] <= moments.EX1_SLOPE_MARGIN
     assert out.numbers["steepest_slope_d"] <= moments.EX1_SLOPE_MARGIN
-
 
 
 def test_example1_is_tied_to_its_declared_theory(monkeypatch):
@@ -253,14 +210,12 @@ def test_example1_is_tied_to_its_declared_theory(monkeypatch):
     assert out.counterexample["slope"] > moments.EX1_SLOPE_MARGIN and out.counterexample["span"] >= 1.0 - 1e-12
 
 
-
 def test_example1_boundedness_rule_flags_non_subgaussian_growth():
     """Negative control: Laplace coordinates have G_p ≈ p/e, so G_p/√p grows: slope ≈ 1/2 over the last decade."""
     ps = 2 * np.arange(1, 21)
     laplace_gp = special.gamma(ps + 1.0) ** (1.0 / ps)  # E|Z|^p = Γ(p+1) for Laplace(0, 1)
     slope, span = moments._last_decade_slope(ps, laplace_gp / np.sqrt(ps))
     assert slope > moments.EX1_SLOPE_MARGIN and span >= 1.0 - 1e-12
-
 
 
 def test_lemma3_2_quick_holds_and_numbers_agree():
@@ -273,7 +228,6 @@ def test_lemma3_2_quick_holds_and_numbers_agree():
     assert out.counterexample is None
 
 
-
 def test_lemma3_2_is_tied_to_its_declared_theory(monkeypatch):
     """Mutant of theory.pagan.lemma3_2_bound without the G_2p slack: the check, which evaluates it, now finds
     failure frequencies far above 1/n and says violated."""
@@ -281,7 +235,6 @@ def test_lemma3_2_is_tied_to_its_declared_theory(monkeypatch):
     monkeypatch.setattr(tp, "lemma3_2_bound", lambda: tp.G_p)
     out = moments.lemma3_2("quick", 0)
     assert out.verdict == "violated"
-
 
 
 def test_lemma3_2_detection_with_a_too_tight_bound():
@@ -296,12 +249,10 @@ def test_lemma3_2_detection_with_a_too_tight_bound():
     assert stats.clopper_pearson(fails, 300).lo > 1 / n
 
 
-
 def test_example1_scale_and_chi2_parts_hold_and_report():
     out = moments.example1("quick", 0)
     assert out.numbers["steepest_scale_slope"] <= 1e-12  # both sides homogeneous of degree 1 in σ: exactly flat
     assert out.numbers["chi2_moment_relative_error"] <= moments.EX1_MOMENT_RTOL
-
 
 
 @pytest.mark.parametrize("k", ["5/4"])
@@ -318,7 +269,6 @@ def test_example1_scale_part_catches_a_wrong_exponent(monkeypatch, k):
     assert abs(out.counterexample["scale_slope"]) > moments.EX1_SLOPE_MARGIN
 
 
-
 @pytest.mark.parametrize("k", ["5/4", "3/4"])
 def test_example1_moment_part_catches_a_wrong_moment_polynomial(monkeypatch, k):
     """theory.pagan.gaussian_norm_moment with every P_r -> P_r^k: the exact moments no longer match χ²_d's
@@ -330,7 +280,6 @@ def test_example1_moment_part_catches_a_wrong_moment_polynomial(monkeypatch, k):
     out = moments.example1("quick", 0)
     assert out.verdict == "violated"
     assert out.counterexample["chi2_moment_relative_error"] > moments.EX1_MOMENT_RTOL
-
 
 
 def test_chi2_moments_are_the_raw_moments_of_chi2_over_d():
