@@ -69,3 +69,12 @@ def test_the_sampled_configuration_is_information_not_verdict(dp_sgd_audit, adap
     assert dp_sgd_audit.verdict == "holds" and dp_sgd_audit.finding is None
     assert dp_sgd_audit.numbers["information_audit_epsilon_lb[n=4,T=3]"] < 0.05
     assert "GDP-model" not in dp_sgd_audit.evidence
+
+
+def test_a_leak_of_the_data_independent_kernel_carries_a_finding_without_a_repair():
+    """The negative control (a quarter of the noise) is a violated audit of the 'poly' kernel: its finding names
+    the leaking configuration and says why no repair of a paper's statement applies."""
+    out = audits.audit_adp("adp_sgd", "quick", 0, noise_scale=0.25)
+    assert out.verdict == "violated" and out.finding.scope == "in_regime"
+    assert (out.finding.region.explored, out.finding.region.failing) == (1, 1)
+    assert out.finding.repair is None and "kernel" in out.finding.no_repair_reason
