@@ -53,7 +53,7 @@ def test_adaptive_audit_finding_and_its_size_at_the_papers_dimension(adaptive_au
     out = adaptive_audit
     f = out.finding
     assert out.verdict == "violated" and f.scope == "in_regime"
-    assert (f.region.explored, f.region.failing) == (1, 1)
+    assert (f.region.explored, f.region.failing) == (1, 1) and "n = 1, T = 1, spread score" in f.region.text
     assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.0332, rel=0.02)
     assert f.repair.verdict == "holds"
     assert "GDP-model value" in out.counterexample["audit_method"] and "GDP-model value" in out.evidence

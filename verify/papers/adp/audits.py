@@ -206,10 +206,10 @@ def adaptive_audit_finding(alpha_rule: str, verdict_rows: list) -> Finding:
     return Finding(
         region=Region(explored=len(verdict_rows), failing=len(leaks),
                       text=f"the audit certifies more ε than the accountant at {len(leaks)}/{len(verdict_rows)} "
-                      "configurations of its verdict (" + ", ".join(f"n = {r['n']}, T = {r['steps']}: "
-                                                                    f"{r['audit_epsilon_lb']:.3g} vs "
+                      "configurations of its verdict (" + ", ".join(f"n = {r['n']}, T = {r['steps']}, {r['score']} "
+                                                                    f"score: {r['audit_epsilon_lb']:.3g} vs "
                                                                     f"{r['accountant_epsilon']:.3g}" for r in leaks)
-                      + ", the spread score: the stepsize moves with the record)"),
+                      + "; the stepsize moves with the record)"),
         at_paper_setting=PaperSetting(
             where=f"§6: d = {ADAPTIVE_PAPER['d']} (MNIST logistic regression), b_0² = {ADAPTIVE_PAPER['b0_sq']:g}, "
             f"ν = 1e-5, G = 1, the audit's first-step multiplier z = {z:.3g}",
