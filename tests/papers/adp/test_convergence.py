@@ -74,3 +74,34 @@ def test_proposition51_from_t42_the_counterexample_check_can_fail(monkeypatch):
     monkeypatch.setattr(tadp, "proposition5_1_privacy_terms", lambda: tuple(10 * e for e in real()))
     r = convergence.eq7_against_eq9_eq10(s0["a"], s0["c"], s0["T"], s0["etaL"])
     assert r["eq9"] > r["eq7_adp"]
+
+
+# -- the findings of the violated claims -----------------------------------------------------------
+@pytest.fixture(scope="module")
+def thm42_quick():
+    return convergence.theorem4_2("quick", 0)
+
+
+@pytest.fixture(scope="module")
+def p51_from_t42_quick():
+    return convergence.proposition5_1_from_theorem4_2("quick", 0)
+
+
+def test_theorem4_2_finding_and_its_etaL_repair(thm42_quick):
+    """Every step k is above (7) (the verdict's intersection-union test); the paper's experiments give no ‖∇F‖²,
+    so the size there is not computable; (7) with the factor ηL, decided on the same runs, holds."""
+    f = thm42_quick.finding
+    assert thm42_quick.verdict == "violated" and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing, f.region.edge) == (50, 50, "")
+    assert not f.at_paper_setting.fails and math.isnan(f.at_paper_setting.size)
+    assert f.repair.verdict == "holds" and "ηL" in f.repair.statement
+
+
+def test_proposition5_1_from_theorem4_2_finding(p51_from_t42_quick):
+    """(9) or (10) falls short of (7) at 107 of 201 admissible points and at §6's schedule (a = 20, c = 1,
+    T = 11700, ηL = 1) by about half; no single factor is known to repair it."""
+    f = p51_from_t42_quick.finding
+    assert p51_from_t42_quick.verdict == "violated" and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing) == (201, 107)
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(-0.4786, abs=1e-3)
+    assert f.repair is None and f.no_repair_reason

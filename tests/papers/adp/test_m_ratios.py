@@ -195,3 +195,35 @@ def test_proposition52_pow125_mutants_are_still_false_at_t2_and_decided(fn):
         assert sp.simplify(val - sp.log(1 + 2 ** sp.Rational(5, 4)) / 4) == 0 and sp.N(val, 30) < 1
         out = m_ratios.proposition5_2("quick", 0)  # decided, no crash
     assert out.verdict == "violated" and out.counterexample["T"] == 2
+
+
+# -- the findings of the violated claims -----------------------------------------------------------
+@pytest.fixture(scope="module")
+def alternative_quick():
+    return m_ratios.remark4_1_alternative("quick", 0)
+
+
+@pytest.fixture(scope="module")
+def p52_quick():
+    return m_ratios.proposition5_2("quick", 0)
+
+
+def test_remark4_1_alternative_finding(alternative_quick):
+    """Every explored solution of α_t·α_{T−t+1} = b_t other than α_t² = b_t gives M > M_adp (in the regime); the
+    paper's b_t = √(20 + t) has no solution at all; the repair M ≥ M_adp (Cauchy–Schwarz) holds at every point."""
+    f = alternative_quick.finding
+    assert alternative_quick.verdict == "violated" and f.scope == "in_regime"
+    assert f.region.explored == alternative_quick.numbers["evaluations"] == f.region.failing == 301
+    assert f.region.edge == "" and not f.at_paper_setting.fails and f.at_paper_setting.size > 0
+    assert f.repair.verdict == "holds" and "301/301" in f.repair.evidence
+
+
+def test_proposition5_2_finding_at_the_papers_experiment(p52_quick):
+    """At §6.2's b_0² = 20, ν = 1e-5, T = 11700 the stated ADP bound is ~686× looser than DP-SGD's; the grid's
+    failures are the T below T* = 53.6 (b_0² = ν); the repair 'T ≥ T*' holds at every grid T above it."""
+    f = p52_quick.finding
+    assert p52_quick.verdict == "violated" and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing) == (39, p52_quick.numbers["grid_T_failing"]) == (39, 8)
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(
+        p52_quick.numbers["paper_experiment_adp_looser_by"]) and 680 < f.at_paper_setting.size < 690
+    assert f.repair.verdict == "holds" and "31/31" in f.repair.evidence

@@ -249,3 +249,58 @@ def test_lemma22_a_tenfold_smaller_delta_tilde_below_the_point_mass_is_violated_
     out = privacy.lemma2_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["no_finite_epsilon"] is True
     assert "no finite ε" in out.evidence and out.numbers["cases_without_finite_epsilon"] >= 1
+
+
+# -- the findings of the violated privacy claims ------------------------------------------------
+@pytest.fixture(scope="module")
+def lemma21_quick():
+    return privacy.lemma2_1("quick", 0)
+
+
+@pytest.fixture(scope="module")
+def adaptive_quick():
+    return privacy.adaptive_stepsize_privacy("quick", 0)
+
+
+def test_lemma2_1_finding_is_a_boundary_at_epsilon_one_and_above(lemma21_quick):
+    """Every failing grid point has ε ≥ 1 (the smallest 4.41), the 150 points with ε < 1 hold, and at §6's budgets
+    (ε̄ ≤ 6.4, δ = 1e-5) the true δ stays below the stated one: a boundary case; the hypothesis ε < 1 repairs it."""
+    f = lemma21_quick.finding
+    assert lemma21_quick.verdict == "violated" and f.scope == "boundary"
+    r = f.region
+    assert (r.edge, r.explored, r.failing, r.failing_on_edge, r.holding_off_edge) == ("ε ≥ 1", 300, 90, 90, 150)
+    assert not f.at_paper_setting.fails and 0.3 < f.at_paper_setting.size < 0.35
+    assert f.repair.verdict == "holds" and f.repair.source == "derived"
+
+
+def test_theorem4_1_finding_fails_at_the_papers_experiment(thm41_quick):
+    """At §6's σ (ε = 16·0.8, T = 11700, n = 50000, δ = 1e-5) the event bound gives δ ≥ 0.2 ≫ 1e-5: in the regime."""
+    f = thm41_quick.finding
+    assert f.scope == "in_regime" and f.repair is None and f.no_repair_reason
+    assert (f.region.explored, f.region.failing) == (16, thm41_quick.numbers["points_broken"]) and f.region.edge == ""
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.2086, rel=1e-3)
+
+
+def test_adaptive_stepsize_finding_at_the_papers_dimension(adaptive_quick):
+    """Along the differing gradient alone the paper's b_0² = 20 leaks only δ ≈ 1e-8; at §6's d = 7850 every noise
+    coordinate carries the stepsize's dependence and δ reaches 0.71 (z = 4); b₁ made public repairs it."""
+    f = adaptive_quick.finding
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (8, 3)
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.708, abs=0.005)
+    assert "d = 7850" in f.at_paper_setting.where and "b_0² = 20" in f.at_paper_setting.where
+    assert f.repair.verdict == "holds"
+    assert adaptive_quick.numbers["delta_paper_dimension[z=4]"] == pytest.approx(f.at_paper_setting.size)
+
+
+def test_isotropic_hockey_stick_reduces_to_the_one_dimensional_pair():
+    """d = 1 is the closed form of gaussian_hockey_stick; equal variances make the other d − 1 coordinates moot;
+    unequal variances make δ grow with d."""
+    for s2 in (0.5, 0.55):  # the larger of the two orderings
+        one = max(privacy.gaussian_hockey_stick(0.3, 0.5, 0.0, s2, 1.0),
+                  privacy.gaussian_hockey_stick(0.0, s2, 0.3, 0.5, 1.0))
+        assert one > 0.01
+        assert privacy.gaussian_hockey_stick_isotropic(0.3, 0.5, s2, 1.0, 1) == pytest.approx(one, rel=1e-5)
+    assert privacy.gaussian_hockey_stick_isotropic(0.3, 0.5, 0.5, 1.0, 500) == pytest.approx(
+        privacy.gaussian_hockey_stick(0.3, 0.5, 0.0, 0.5, 1.0), rel=1e-5)
+    ds = [privacy.gaussian_hockey_stick_isotropic(0.3, 0.5, 0.55, 1.0, d) for d in (1, 10, 100, 1000)]
+    assert ds == sorted(ds) and ds[-1] > 10 * ds[0]

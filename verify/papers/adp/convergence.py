@@ -20,6 +20,7 @@ from theory import adp as tadp
 from theory import numeric
 from verify import decide
 from verify.exact import random_search
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.papers.adp._common import (
     relative_tolerance,
@@ -194,8 +195,57 @@ def theorem4_2(budget: str, seed: int) -> Outcome:
     numbers = {"min_mean_grad_sq": measured, "bound": bound, "ratio": measured / bound, "argmin_k": k_min,
                "min_lower_bound_difference": float(lows.min()), "min_upper_bound_difference": float(highs.min()),
                "sigma2": runs["sigma2"], "D_F": runs["D_F"], "trials": trials}
+    finding = None
+    if verdict == "violated":
+        finding = theorem4_2_finding(runs, g2, lows, alpha, cfg)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=[dec])
+                   decisions=[dec], finding=finding)
+
+
+def theorem4_2_finding(runs: dict, g2: np.ndarray, lows: np.ndarray, alpha: float, cfg: Thm42Setting) -> Finding:
+    """Theorem 4.2's finding: every step k above (7), and the repair (7) with the factor ηL in its third term
+    decided on the same runs by the same tests.
+
+    Parameters
+    ----------
+    runs : dict
+        :func:`theorem4_2_runs`'s output.
+    g2 : numpy.ndarray
+        ‖∇F(θ_k)‖² per run and step.
+    lows : numpy.ndarray
+        Per step k, the lower confidence bound of E‖∇F(θ_k)‖² − (7).
+    alpha : float
+        The level spent on the violation test.
+    cfg : Thm42Setting
+        The problem.
+
+    Returns
+    -------
+    verify.findings.Finding
+        No edge; no evaluation at the paper's experiments (they report no ‖∇F‖²).
+    """
+    trials = g2.shape[0]
+    repaired = np.array([tadp.theorem4_2_bound(runs["b"], runs["alpha"], g2[j], runs["D_F"], runs["eta"], cfg.L,
+                                               cfg.d, runs["eta"] * cfg.L * runs["sigma2"]) for j in range(trials)])
+    X = g2 - repaired[:, None]
+    ests = [decide.mean_estimate(X[:, k]) for k in range(cfg.T)]
+    r_lows = np.array([e.lower(alpha) for e in ests])
+    r_highs = np.array([e.upper((1 - decide.HOLDS_LEVEL) / cfg.T) for e in ests])
+    r_verdict = "violated" if np.all(r_lows > 0) else ("holds" if np.any(r_highs <= 0) else "inconclusive")
+    above = int(np.sum(lows > 0))
+    return Finding(
+        region=Region(explored=cfg.T, failing=above,
+                      text=f"E‖∇F(θ_k)‖² exceeds (7) at {above}/{cfg.T} steps k (lower confidence bound > 0) on a "
+                      f"smooth problem with (6)'s σ², η = b/L = {runs['eta']:g} (ηL = {runs['eta'] * cfg.L:g}), "
+                      f"d = {cfg.d}"),
+        at_paper_setting=PaperSetting(
+            where="§6 (CIFAR-10 CNN, MNIST logistic regression): the experiments report accuracy, not ‖∇F‖², and "
+            "not L", measure="min_k E‖∇F(θ_k)‖² / (7)", size=math.nan, fails=False,
+            text="not computable at the paper's experiments (they report neither ‖∇F(θ_k)‖² nor L)"),
+        repair=Repair(statement="(7) with the factor ηL in its third term, ηL·d(16G)²B_δ·M/(2n²ε²), the form (9) "
+                      "and (10) carry", verdict=r_verdict,
+                      evidence=f"on the same {trials} runs: smallest lower bound of E‖∇F(θ_k)‖² − repaired (7) "
+                      f"{r_lows.min():.3g}, smallest upper bound {r_highs.min():.3g} (the claim's tests)"))
 
 
 # ======================================================================================
@@ -281,6 +331,8 @@ def proposition5_1_from_theorem4_2(budget: str, seed: int) -> Outcome:
     worst = {"printed": (math.inf, None), "etaL": (math.inf, None)}
     ratios = []
 
+    tally = {"evaluated": 0, "failing": 0}
+
     def slack(p) -> float:
         r = eq7_against_eq9_eq10(*p)
         ratios.append((p[2] * p[1] / p[0], r["ratio_stated"], r["ratio_eq7"]))
@@ -288,6 +340,8 @@ def proposition5_1_from_theorem4_2(budget: str, seed: int) -> Outcome:
         for k in worst:
             if s[k] < worst[k][0]:
                 worst[k] = (s[k], p)
+        tally["evaluated"] += 1
+        tally["failing"] += max(s.values()) < -tol
         return max(s.values())
 
     both = random_search(slack, sample, examples, seed)
@@ -316,7 +370,31 @@ def proposition5_1_from_theorem4_2(budget: str, seed: int) -> Outcome:
                "smallest_eq7_dp": r0["eq7_dp"], "min_slack_printed": worst["printed"][0],
                "min_slack_etaL": worst["etaL"][0], "min_slack_both": both.slack, "evaluations": both.evaluated + 1,
                "smallest_ratio_stated": r0["ratio_stated"], "smallest_ratio_eq7": r0["ratio_eq7"]}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+    finding = None
+    if violated:
+        explored = tally["evaluated"] + 1
+        failing = tally["failing"] + int(broken_small)
+        rp = eq7_against_eq9_eq10(*P51_PAPER)
+        sp_ = slacks(rp)
+        finding = Finding(
+            region=Region(explored=explored, failing=failing,
+                          text=f"(9) or (10) falls below what (7) gives under both readings at {failing}/{explored} "
+                          "admissible (a, c, T, ηL) (the smallest case a = c = 1, T = 9 and the seeded search)"),
+            at_paper_setting=PaperSetting(
+                where="§6: b_t = √(20 + t) (a = 20, c = 1), T = 11700, η = 1 and ηL = 1 (L is not reported; both "
+                "readings of (7) coincide there)", measure="smallest stated/derived term − 1",
+                size=max(sp_.values()), fails=max(sp_.values()) < -tol,
+                text=f"at §6's schedule and T = 11700 (ηL = 1) the smaller of (9)/(7) and (10)/(7) is "
+                f"{1 + max(sp_.values()):.4g} ({'below' if max(sp_.values()) < -tol else 'not below'} 1)"),
+            no_repair_reason="no single factor restores (9) and (10): the shortfall against (7) changes with (a, c, "
+            "T) under both readings, and the proposition's derivation (its bound on Σ 1/b_t and on M) is not "
+            "printed in the main text")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   finding=finding)
+
+
+#: the paper's experiment in (a, c, T, ηL) (§6: b_t = √(20 + t), T = 11700, η = 1; L = 1 where (7)'s readings meet)
+P51_PAPER = (20.0, 1.0, 11_700, 1.0)
 
 
 for _m in ("pow1.25", "pow0.75"):

@@ -23,6 +23,7 @@ from theory import adp as tadp
 from theory import numeric
 from verify import stats
 from verify.exact import adversarial_search, edge_values, random_search
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.papers.adp._common import (
     P51_A,
@@ -195,13 +196,18 @@ def remark4_1_alternative(budget: str, seed: int) -> Outcome:
         return b, 10.0 ** rng.uniform(-3.0, 3.0, T // 2)
 
     excess = [0.0]
+    tally = {"evaluated": 0, "failing": 0, "below": 0}  # points; M ≠ M_adp beyond rounding; M < M_adp beyond it
 
     def slack(p) -> float:
         b, free = p
         alpha = alternative_alphas(b, free)
         madp, m = tadp.m_adp(b), tadp.m_value(alpha, b)
         excess[0] = max(excess[0], m / madp - 1.0)
-        return (madp - m) / madp / relative_tolerance(b.size)  # ≥ −1: M = M_adp within rounding
+        out = (madp - m) / madp / relative_tolerance(b.size)  # ≥ −1: M = M_adp within rounding
+        tally["evaluated"] += 1
+        tally["failing"] += out < -1.0
+        tally["below"] += out > 1.0  # the repair M ≥ M_adp (Cauchy–Schwarz) fails here
+        return out
 
     smallest = slack((b0, free0))
     worst = random_search(slack, pair, examples, seed)
@@ -228,8 +234,31 @@ def remark4_1_alternative(budget: str, seed: int) -> Outcome:
                "search_min_slack_rounding_units": worst.slack, "search_max_relative_excess": excess[0],
                "evaluations": worst.evaluated + 1,
                "paper_schedule_palindromic": float(poly_palindromic)}
+    finding = None
+    if violated:
+        paper_b = tadp.polynomial_schedule(REMARK41_PAPER_T, REMARK41_PAPER_A, 1.0)
+        finding = Finding(
+            region=Region(explored=tally["evaluated"], failing=tally["failing"],
+                          text=f"{tally['failing']}/{tally['evaluated']} points (T = 2, b = (1, 1) and seeded "
+                          "palindromic b with free α) give M ≠ M_adp beyond rounding: every solution other than "
+                          "α_t² = b_t"),
+            at_paper_setting=PaperSetting(
+                where=f"§6: b_t = √(20 + t), T = {REMARK41_PAPER_T}",
+                measure="largest |b_t − b_{T−t+1}| / b_t (0 where the relation has solutions)",
+                size=float(np.max(np.abs(paper_b - paper_b[::-1]) / paper_b)), fails=False,
+                text=f"the paper's b_t = √(20 + t) (T = {REMARK41_PAPER_T}) is not palindromic, so no α satisfies "
+                "the relation there: the remark says nothing about the paper's schedule"),
+            repair=Repair(statement="every α gives M({α},{b}) ≥ M_adp (Cauchy–Schwarz), with equality only for "
+                          "α_t² ∝ b_t; on the relation's solutions that is α_t = √b_t",
+                          verdict="holds" if tally["below"] == 0 else "violated",
+                          evidence=f"M ≥ M_adp within rounding at {tally['evaluated'] - tally['below']}/"
+                          f"{tally['evaluated']} of the same points"))
     return Outcome(verdict="violated" if violated else "holds", evidence=evidence, numbers=numbers,
-                   counterexample=counter, plots=[fig])
+                   counterexample=counter, plots=[fig], finding=finding)
+
+
+#: the paper's polynomial schedule (§6: b_t = √(20 + t)) at its shortest run, T = 11700
+REMARK41_PAPER_T, REMARK41_PAPER_A = 11_700, 20.0
 
 
 for _m in ("x10", "x0.1", "pow1.25", "pow0.75"):
@@ -442,7 +471,22 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
         "(12)/(11) = ¼ log(1 + Tν/b₀²), b₀² = ν", "T", "ratio", [
             Series("(12)/(11)", Ts, ratios), Series("1 (break-even)", Ts, np.ones(Ts.size), style="dashed")],
         xscale="log")])
-    return Outcome(verdict=verdict, evidence=evidence,
+    finding = None
+    if verdict == "violated":
+        above = ratios[Ts >= t_star_nat]
+        finding = Finding(
+            region=Region(explored=int(Ts.size), failing=int(failing.size),
+                          text=f"(11) is the looser bound for every T < T* = b_0²(e⁴ − 1)/ν ({failing.size}/{Ts.size} "
+                          "grid T at b_0² = ν)"),
+            at_paper_setting=PaperSetting(
+                where=f"§6.2: b_0² = {P52_PAPER['b0_sq']:g}, ν = {P52_PAPER['nu']:g}, T = {P52_PAPER['T']}",
+                measure="stated ADP term / DP term, (11)/(12)", size=1.0 / paper_ratio, fails=paper_ratio < 1,
+                text=f"at the paper's experiment the stated ADP bound is {1.0 / paper_ratio:.4g}× looser than "
+                f"DP-SGD's (break-even T* = {paper_t_star:.3g} iterations, against T = {P52_PAPER['T']})"),
+            repair=Repair(statement="(11) improves on (12) only for T ≥ T* = b_0²(e⁴ − 1)/ν",
+                          verdict="holds" if above.size and bool(np.all(above >= 1)) and ok else "violated",
+                          evidence=f"(12)/(11) ≥ 1 at {int(np.sum(above >= 1))}/{above.size} grid T ≥ T*"))
+    return Outcome(verdict=verdict, evidence=evidence, finding=finding,
                    numbers={"break_even_T": t_star_nat, "grid_T_failing": int(failing.size),
                                        "paper_experiment_ratio_12_over_11": paper_ratio,
                                        "paper_experiment_adp_looser_by": 1.0 / paper_ratio,
