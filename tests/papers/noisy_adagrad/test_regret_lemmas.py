@@ -93,3 +93,14 @@ def test_lemma12_mutant_without_the_perturbation_makes_the_check_hold():
     with m.apply():
         assert regret_lemmas.lemma12("quick", 0).verdict == "holds"
     assert regret_lemmas.lemma12("quick", 0).verdict == "violated"
+
+
+def test_lemma12_finding_is_in_regime_with_the_b_psd_u_eq_v_repair(quick):
+    """Lemma 12 fails across the stated domain (from p = 1) and in the proof's use at Algorithm 1's σ_B: in the
+    regime; the repair 'B ⪰ 0 and u = v' holds on the same run's cases."""
+    f = quick("lemma12").finding
+    assert f is not None and f.scope == "in_regime"
+    assert f.region.edge == "" and f.region.failing == 388 and f.region.explored == 1197  # quick, seed 0
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.18)  # P(4/3 fails) at ρ = 1
+    assert f.repair.verdict == "holds" and f.repair.source == "derived"
+    assert "0/300" in f.repair.evidence

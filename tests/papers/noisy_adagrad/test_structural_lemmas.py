@@ -74,3 +74,19 @@ def test_theorem15_holds_quick():
 
 def test_theorem15_half_constant_is_refuted():
     assert _mutant_verdict("noisy_adagrad.theorem15", "davis_kahan_sides:rhs*0.5") == "violated"
+
+
+@pytest.fixture(scope="module")
+def lemma14_quick():
+    return structural_lemmas.lemma14("quick", 0)
+
+
+def test_lemma14_finding_is_a_misprint_the_inner_product_seminorms_hold(lemma14_quick):
+    """Lemma 14 fails only for seminorms without an inner product; at its use (the H_t-seminorm) it holds, and the
+    repair the proof gives (quadratic seminorms √(zᵀHz)) holds on the same run: a misprint."""
+    f = lemma14_quick.finding
+    assert f is not None and f.scope == "misprint"
+    assert f.region.explored == 6 * 400 + 1 and f.region.failing == 161  # quick, seed 0: ℓ_q families + the pin
+    assert "quadratic seminorms 0/400" in f.region.text
+    assert not f.at_paper_setting.fails and f.at_paper_setting.size <= 1 + 1e-9
+    assert f.repair.source == "paper" and f.repair.verdict == "holds"
