@@ -100,7 +100,8 @@ def test_lemma12_finding_is_in_regime_with_the_b_psd_u_eq_v_repair(quick):
     regime; the repair 'B ⪰ 0 and u = v' holds on the same run's cases."""
     f = quick("lemma12").finding
     assert f is not None and f.scope == "in_regime"
-    assert f.region.edge == "" and f.region.failing == 388 and f.region.explored == 1197  # quick, seed 0
+    assert f.region.edge == "" and f.region.failing == 388 + 2 and f.region.explored == 1197 + 2  # quick, seed 0
+    assert "pinned cases 2/2" in f.region.text
     assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.18)  # P(4/3 fails) at ρ = 1
     assert f.repair.verdict == "holds" and f.repair.source == "derived"
     assert "0/300" in f.repair.evidence

@@ -469,16 +469,18 @@ def lemma12(budget: str, seed: int) -> Outcome:
     for r, fb, ft in zip(rhos, freq_b, freq_tr):
         figures[f"fail_prob_b_rho{r:g}"] = fb.estimate
         figures[f"fail_prob_trace_rho{r:g}"] = ft.estimate
-    finding = _lemma12_finding(fam_rows, rhos, freq_b) if violated else None
+    pins_failing = int(pin_lhs > pin_rhs) + int(psd_lhs > psd_rhs + 1e-12)
+    finding = _lemma12_finding(fam_rows, rhos, freq_b, pins_failing) if violated else None
     return Outcome(verdict="violated" if violated else "holds", evidence=evidence, numbers=figures,
                    counterexample=counter if violated else None, plots=[fig], finding=finding)
 
 
-def _lemma12_finding(fam_rows: dict, rhos: np.ndarray, freq_b: list) -> Finding:
-    """Lemma 12's finding from the as-stated search (per family) and the proof form's failure frequencies."""
+def _lemma12_finding(fam_rows: dict, rhos: np.ndarray, freq_b: list, pins_failing: int) -> Finding:
+    """Lemma 12's finding from the as-stated search (per family, and the two pinned cases) and the proof form's
+    failure frequencies."""
 
-    valid = sum(r["valid"] for r in fam_rows.values())
-    fails = sum(r["fails"] for r in fam_rows.values())
+    valid = sum(r["valid"] for r in fam_rows.values()) + 2
+    fails = sum(r["fails"] for r in fam_rows.values()) + pins_failing
     per = ", ".join(f"{k} {r['fails']}/{r['valid']}" for k, r in fam_rows.items())
     i1 = int(np.argmin(np.abs(np.log(rhos))))  # σ_B = λ_min⁺(G_t): Algorithm 1's preconditioner noise
     f1 = freq_b[i1]
@@ -486,7 +488,8 @@ def _lemma12_finding(fam_rows: dict, rhos: np.ndarray, freq_b: list) -> Finding:
     f2 = sum(r["fails_factor2"] for r in fam_rows.values())
     return Finding(
         region=Region(explored=valid, failing=fails,
-                      text=f"fails on {fails} of {valid} valid seeded cases with p ∈ {{1, 2, 3}} ({per}): at p = 1 "
+                      text=f"fails on {fails} of {valid} valid cases with p ∈ {{1, 2, 3}} ({per}; pinned cases "
+                      f"{pins_failing}/2): at p = 1 "
                       "already, for any indefinite B and for u ≠ v even with B ⪰ 0; holds only in the family u = v, "
                       "B ⪰ 0"),
         at_paper_setting=PaperSetting(
@@ -501,4 +504,4 @@ def _lemma12_finding(fam_rows: dict, rhos: np.ndarray, freq_b: list) -> Finding:
                       "proof's B = σ_B·GOE is indefinite, so this does not cover the proof's use",
             verdict="holds" if psd["fails"] == 0 else "violated",
             evidence=f"{psd['fails']}/{psd['valid']} valid seeded cases u = v, B ⪰ 0 fail; the factor 2 the "
-                     f"appendix's proof ends with fails on {f2} of {valid} valid cases (not a repair)"))
+                     f"appendix's proof ends with fails on {f2} of {valid - 2} valid seeded cases (not a repair)"))
