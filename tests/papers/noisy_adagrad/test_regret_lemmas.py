@@ -105,3 +105,21 @@ def test_lemma12_finding_is_in_regime_with_the_b_psd_u_eq_v_repair(quick):
     assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.18)  # P(4/3 fails) at ρ = 1
     assert f.repair.verdict == "holds" and f.repair.source == "derived"
     assert "0/300" in f.repair.evidence
+
+
+@pytest.mark.parametrize("cid, name, failing", [("noisy_adagrad.lemma16", "lemma16_sides:rhs*0.5", 399),
+                                                ("noisy_adagrad.lemma13", "lemma13_sides:rhs*0.5", 91)])
+def test_classical_lemma_violation_carries_a_finding_without_repair(cid, name, failing):
+    """Lemmas 16 and 13 hold; a violation (here forced by halving the right-hand side) reports a finding with its
+    failing cases counted and no repair (the inequality is true: a failure points at the computation)."""
+    from verify import registry
+    from verify.runner import SerialRunner, using
+    (c,) = registry.select([cid])
+    (m,) = [m for m in c.mutants if m.name == name]
+    mutants.reset_caches()
+    with using(SerialRunner()), m.apply():
+        out = c.check("quick", 0)
+    f = out.finding
+    assert out.verdict == "violated" and f is not None and f.scope == "in_regime"
+    assert f.region.failing == failing and f.at_paper_setting.fails  # quick, seed 0, under the halved bound
+    assert f.repair is None and "fault" in f.no_repair_reason

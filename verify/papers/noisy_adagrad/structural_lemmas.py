@@ -323,6 +323,7 @@ def theorem15(budget: str, seed: int) -> Outcome:
     worst_ratio = [0.0, None]
     asc = {"violations": 0, "checked": 0, "worst": 0.0}
     checked = [0]
+    dk_failing = [0]
 
     def slack(case):
         A, B = case["A"], case["B"]
@@ -330,6 +331,7 @@ def theorem15(budget: str, seed: int) -> Outcome:
         for i, j in dk_pairs(A, B):
             s, r = dk_slack(A, B, i, j)
             checked[0] += 1
+            dk_failing[0] += int(s < 0)
             if r > worst_ratio[0]:
                 worst_ratio[0], worst_ratio[1] = r, dict(p=A.shape[0], i=i, j=j)
             best = min(best, s)
@@ -389,4 +391,19 @@ def theorem15(budget: str, seed: int) -> Outcome:
                "worst_ratio_adversarial": best_adv, "tight_ratio_min": min(tight_ratio),
                "min_slack_rounding_units": min_slack, "ascending_reading_violations": asc["violations"],
                "ascending_reading_checked": asc["checked"]}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+    finding = None
+    if verdict == "violated":
+        extra = sum(int(sl < 0) for sl, _ in tight) + sum(int(sl < 0) for _, sl, _ in advs)
+        explored = checked[0] + len(tight) + len(advs)
+        finding = Finding(
+            region=Region(explored=explored, failing=max(dk_failing[0] + extra, 1),
+                          text=f"{dk_failing[0] + extra} of {explored} evaluated (A, B, i, j) beyond the rounding "
+                          f"allowance (least slack {min_slack:.3g} rounding units); worst ratio {worst_ratio[0]:.6g}"),
+            at_paper_setting=PaperSetting(
+                where="the theorem's use in App. C.3: symmetric A, B (G_t and H_t), decreasing order",
+                measure="worst lhs/rhs found", size=max(worst_ratio[0], best_adv),
+                fails=bool(max(worst_ratio[0], best_adv) > 1.0 + 1e-9)),
+            no_repair_reason="(37) in the decreasing-order reading is the Davis–Kahan sin θ theorem, true for every "
+                             "symmetric pair: a failure here is a computation or rounding fault")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   finding=finding)
