@@ -303,3 +303,17 @@ def test_remark4_is_the_sigma_B_zero_statement_and_holds(quick):
     assert r4.verdict == "holds" and r4.finding is None
     assert "σ_B = 0" in registry.REGISTRY["noisy_adagrad.remark4"].statement
     assert "λ_min⁺(G_t)" in registry.REGISTRY["noisy_adagrad.remark4.algorithm1"].statement
+
+
+def test_theorem31_finding_of_a_grid_without_rho_one_is_still_recorded(monkeypatch):
+    """A violation on a grid that lacks Algorithm 1's ρ = 1 (here the σ_B = 0 repair with a tenfold smaller bound)
+    still carries a finding: the paper's setting not reached (NaN, not failing), the failure counted on the grid."""
+    real = tn.theorem3_1_bound
+    monkeypatch.setattr(tn, "theorem3_1_bound", lambda: real() / 10)
+    with regret._thm31_sigma_b_zero():
+        out = regret.theorem3_1("quick", 0)
+    f = out.finding
+    assert out.verdict == "violated" and f is not None and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing) == (1, 1)
+    assert not f.at_paper_setting.fails and math.isnan(f.at_paper_setting.size)
+    assert f.repair.verdict == "violated"

@@ -231,7 +231,7 @@ def _thm31_finding(g: dict, verdicts: list[str], reg: list, bnd: list[float]) ->
 
     rhos = list(g["rhos"])
     bad = [r for r, v in zip(rhos, verdicts) if v == "violated"]
-    i1 = rhos.index(1.0)
+    i1 = rhos.index(1.0) if 1.0 in rhos else None  # a grid without ρ = 1 (the σ_B = 0 repair's) does not reach it
     return Finding(
         region=Region(explored=len(rhos), failing=len(bad),
                       text=f"fails at σ_B/λ_min⁺(G_T) = {', '.join(f'{r:g}' for r in bad)} of the grid "
@@ -243,8 +243,9 @@ def _thm31_finding(g: dict, verdicts: list[str], reg: list, bnd: list[float]) ->
         at_paper_setting=PaperSetting(
             where="Algorithm 1's preconditioner noise σ_B = λ_min⁺(G_T) (ρ = 1), the check's GLM (p = "
                   f"{g['p']}, k = {g['k']}, T = {g['T']}); the paper has no experiment",
-            measure="mean regret / mean eq.-(25) bound", size=reg[i1].estimate / bnd[i1],
-            fails=verdicts[i1] == "violated"),
+            measure="mean regret / mean eq.-(25) bound",
+            size=reg[i1].estimate / bnd[i1] if i1 is not None else float("nan"),
+            fails=i1 is not None and verdicts[i1] == "violated"),
         repair=Repair(
             statement="eq. (25) for σ_B = 0 only (the gradient noise σ_b, which is all the proof accounts for)",
             verdict=verdicts[0] if rhos[0] == 0.0 else "inconclusive",
