@@ -235,3 +235,16 @@ def test_theorem10_decides_a_tenfold_too_small_sigma_whose_outside_points_leave_
     out = privacy.theorem10("quick", 0)
     assert out.verdict == "violated" and out.counterexample["eps_lo"] > out.counterexample["epsilon"]
     assert out.numbers["outside_points_broken"] == 1
+
+
+def test_theorem10_violation_carries_a_finding_without_repair(monkeypatch):
+    """With 0.6× the classical σ the accountant breaks the promise: the finding counts the broken points with ε < 1,
+    reports the largest lower ε / promised ε, and gives no repair (Dwork–Roth A.1 is true: a fault)."""
+    real = tn.theorem10_sigma()
+    monkeypatch.setattr(tn, "theorem10_sigma", lambda: real * 0.6)
+    out = privacy.theorem10("quick", 0)
+    f = out.finding
+    assert out.verdict == "violated" and f is not None and f.scope == "in_regime"
+    assert f.region.failing == out.numbers["points_broken"] > 0 and f.region.explored == out.numbers["points"]
+    assert f.at_paper_setting.fails and f.at_paper_setting.size > 1.0
+    assert f.repair is None and "fault" in f.no_repair_reason

@@ -22,6 +22,7 @@ from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
 from verify.exact import adversarial_search
+from verify.findings import Finding, PaperSetting, Region
 from verify.mutants import declare_equivalent
 from verify.papers.noisy_adagrad._common import _fmt_ci, _sweep
 from verify.privacy import (
@@ -339,8 +340,21 @@ def theorem10(budget: str, seed: int) -> Outcome:
     figures = {"points": len(inside), "points_broken": len(broken), "points_uncertain": len(uncertain),
                "max_ratio_inside": worst_in["eps_hi"] / worst_in["epsilon"],
                "outside_points_broken": len(out_broken), "outside_points": len(outside)}
+    finding = None
+    if broken:
+        worst_lo = max(broken, key=lambda r: r["eps_lo"] / r["epsilon"])
+        finding = Finding(
+            region=Region(explored=len(inside), failing=len(broken),
+                          text=f"the accountant's lower ε exceeds the promised ε at {len(broken)} of {len(inside)} "
+                          "points with ε < 1 (δ and Δ₂ of the grid)"),
+            at_paper_setting=PaperSetting(
+                where="the theorem's hypothesis ε < 1 at the grid's δ (the paper fixes no ε, δ for Theorem 10)",
+                measure="largest lower accountant ε / promised ε", size=worst_lo["eps_lo"] / worst_lo["epsilon"],
+                fails=True),
+            no_repair_reason="Theorem 10 is Dwork–Roth's Theorem A.1, proved for every ε < 1 and δ: a failure here "
+                             "is an accountant or calibration fault, not the statement")
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=broken[0] if broken else None,
-                   plots=[fig])
+                   plots=[fig], finding=finding)
 
 
 # --------------------------------------------------------------------------------------
