@@ -303,6 +303,10 @@ def test_remark4_is_the_sigma_B_zero_statement_and_holds(quick):
     assert r4.verdict == "holds" and r4.finding is None
     assert "σ_B = 0" in registry.REGISTRY["noisy_adagrad.remark4"].statement
     assert "λ_min⁺(G_t)" in registry.REGISTRY["noisy_adagrad.remark4.algorithm1"].statement
+    r4a = quick("remark4_algorithm1")  # Algorithm 1's noise: Tr(G_T) keeps its rate, the regret loses T^(−5/8)
+    d_tr, d_reg = r4a.decisions
+    assert r4a.verdict == "violated" and str(d_tr.verdict) == "holds" and str(d_reg.verdict) == "violated"
+    assert r4a.numbers["regret_slope"] > r4.numbers["regret_slope"] + 0.15
 
 
 def test_theorem31_finding_of_a_grid_without_rho_one_is_still_recorded(monkeypatch):
