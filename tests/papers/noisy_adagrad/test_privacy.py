@@ -41,7 +41,13 @@ def test_lemma5_negative_control_growing_sensitivity_is_caught(monkeypatch):
     # a gap growing like √n in units of L√t/n (the task reports the ratio and the gap itself)
     monkeypatch.setattr(privacy, "lemma5_worst", lambda t, n, p, starts, random_cases, seed: {
         "worst": math.sqrt(n), "worst_gap": math.sqrt(n) * math.sqrt(t) / n, "evaluated": 1})
-    assert privacy.lemma5("quick", 0).verdict == "violated"
+    out = privacy.lemma5("quick", 0)
+    assert out.verdict == "violated"
+    # its finding: every grid point above √2 (the planted ratio √n ≥ √10), no repair (the lemma holds with √2)
+    f = out.finding
+    assert f is not None and f.scope == "in_regime" and f.region.failing >= f.region.explored - 3 > 0
+    assert f.at_paper_setting.fails and f.at_paper_setting.size > 2.0
+    assert f.repair is None and "Araki–Yamagami" in f.no_repair_reason
 
 
 def test_theorem10_holds_inside_its_range(quick):

@@ -255,7 +255,24 @@ def lemma5(budget: str, seed: int) -> Outcome:
                "slope_vs_proof_line_in_n": fit_proof.slope.estimate}
     counter = None if verdict == "holds" else {"worst_ratio": worst, "ceiling": rig, "slope_in_t": fit_t.slope.estimate,
                                                "slope_in_n": fit_n.slope.estimate, "witness_broken": wit_broken}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
+    finding = None
+    if verdict == "violated":
+        bad = (gap > rig_bound * (1 + 1e-9)) | (gap > line48 * (1 + 1e-9)) | (W > rig * (1 + 1e-9))
+        n_bad = int(bad.sum()) + len(wit_broken)
+        finding = Finding(
+            region=Region(explored=W.size + len(wit), failing=n_bad,
+                          text=f"{int(bad.sum())} of {W.size} grid points (t ∈ {list(ts)}, n ∈ {list(ns)}) above "
+                          f"√2·L√t/n or line (48), {len(wit_broken)} of {len(wit)} witness pairs above a bound; "
+                          f"worst ratio {worst:.4g}, slopes in t {fit_t.slope.estimate:.3g} and in n "
+                          f"{fit_n.slope.estimate:.3g} (margin {LEMMA5_SLOPE_MARGIN:g})"),
+            at_paper_setting=PaperSetting(
+                where="§4.1's use: the sensitivity at every step t ≤ T (the grid's t and n; the paper fixes no n)",
+                measure="worst ‖G^D − G^{D'}‖_F/(L√t/n) over √2", size=worst / rig,
+                fails=bool(worst > rig * (1 + 1e-9) or exceeds or grows)),
+            no_repair_reason="the statement holds with the constant √2 (Araki–Yamagami, ‖|A| − |B|‖_F ≤ √2‖A − B‖_F): "
+                             "a ratio above it or growth along the grid is a search or kernel fault")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   finding=finding)
 
 
 # ======================================================================================
