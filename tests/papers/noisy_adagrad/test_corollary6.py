@@ -199,3 +199,13 @@ def test_cor6_lemma5_power_mutants_are_not_private_at_their_point(name):
         d = corollary6.cor6_privacy_decision(n, [T], [eps])
     assert d.verdict == decide.Verdict.VIOLATED
     assert f"{d.estimate:.3f}" in reason  # the μ ratio the reason quotes
+
+
+def test_corollary6_k_finding_every_k_above_one_and_the_route_s_k_repair(quick):
+    """The two texts differ at every k ≥ 2 (in the regime, √10 apart at k = 10); the repair with the proof route's
+    k, O(k·√(log(1/δ))/(εn)), holds: the route grows by at most k over k = 1 on the grid."""
+    f = quick("corollary6_k").finding
+    assert f is not None and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing, f.region.edge) == (10, 9, "")
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(math.sqrt(10))
+    assert f.repair.verdict == "holds" and f.repair.source == "derived" and "O(k·" in f.repair.statement

@@ -156,3 +156,13 @@ def test_eq25_with_noise_term_in_eta_squared_derives_no_floor_and_is_not_violate
         with using(SerialRunner()):
             out = registry.REGISTRY[CID].check("quick", 0)
     assert out.verdict == "inconclusive" and out.numbers["eq25_floor_ok"] == 0.0
+
+
+def test_corollary6_proof_k_finding_is_in_regime_with_the_linear_k_repair():
+    """The route exceeds the main text's √k at every k > 1 of the isotropic case (3.5× its k = 1 ratio at k = 16):
+    in the regime; the repaired O(k) statement holds on the same isotropic values."""
+    f = _check("noisy_adagrad.corollary6.proof_k").finding
+    assert f is not None and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing, f.region.edge) == (5, 4, "")
+    assert f.at_paper_setting.fails and 3.0 < f.at_paper_setting.size < 4.0
+    assert f.repair.verdict == "holds" and f.repair.source == "derived"

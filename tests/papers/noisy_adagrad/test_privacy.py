@@ -41,7 +41,13 @@ def test_lemma5_negative_control_growing_sensitivity_is_caught(monkeypatch):
     # a gap growing like √n in units of L√t/n (the task reports the ratio and the gap itself)
     monkeypatch.setattr(privacy, "lemma5_worst", lambda t, n, p, starts, random_cases, seed: {
         "worst": math.sqrt(n), "worst_gap": math.sqrt(n) * math.sqrt(t) / n, "evaluated": 1})
-    assert privacy.lemma5("quick", 0).verdict == "violated"
+    out = privacy.lemma5("quick", 0)
+    assert out.verdict == "violated"
+    # its finding: every grid point above √2 (the planted ratio √n ≥ √10), no repair (the lemma holds with √2)
+    f = out.finding
+    assert f is not None and f.scope == "in_regime" and f.region.failing >= f.region.explored - 3 > 0
+    assert f.at_paper_setting.fails and f.at_paper_setting.size > 2.0
+    assert f.repair is None and "Araki–Yamagami" in f.no_repair_reason
 
 
 def test_theorem10_holds_inside_its_range(quick):
@@ -235,3 +241,16 @@ def test_theorem10_decides_a_tenfold_too_small_sigma_whose_outside_points_leave_
     out = privacy.theorem10("quick", 0)
     assert out.verdict == "violated" and out.counterexample["eps_lo"] > out.counterexample["epsilon"]
     assert out.numbers["outside_points_broken"] == 1
+
+
+def test_theorem10_violation_carries_a_finding_without_repair(monkeypatch):
+    """With 0.6× the classical σ the accountant breaks the promise: the finding counts the broken points with ε < 1,
+    reports the largest lower ε / promised ε, and gives no repair (Dwork–Roth A.1 is true: a fault)."""
+    real = tn.theorem10_sigma()
+    monkeypatch.setattr(tn, "theorem10_sigma", lambda: real * 0.6)
+    out = privacy.theorem10("quick", 0)
+    f = out.finding
+    assert out.verdict == "violated" and f is not None and f.scope == "in_regime"
+    assert f.region.failing == out.numbers["points_broken"] > 0 and f.region.explored == out.numbers["points"]
+    assert f.at_paper_setting.fails and f.at_paper_setting.size > 1.0
+    assert f.repair is None and "fault" in f.no_repair_reason

@@ -260,3 +260,64 @@ def test_regret_claims_are_inconclusive_when_the_kernel_adds_three_times_the_noi
         out = fn("quick", 0)
     assert out.verdict == "inconclusive" and out.counterexample is None
     assert out.evidence.startswith("inconclusive: kernel probe")
+
+
+def test_theorem31_gamma_finding_is_vacuous_no_admitted_oracle_has_a_gap_in_0_1(quick):
+    """Under the hypothesis every oracle's gap is 0 or 1 (the SymPy case and 1589 seeded pairs): the γ term is zero
+    or trivial, which the check computes: vacuous; dropping the hypothesis admits gaps in (0, 1)."""
+    f = quick("theorem3_1_gamma").finding
+    assert f is not None and f.scope == "vacuous" and f.vacuous
+    assert f.region.explored == f.region.failing == 1590  # quick, seed 0: 1589 pairs + the SymPy case
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == 0.0
+    assert f.repair.verdict == "holds" and f.repair.evidence.startswith("1292 rotated oracles")
+
+
+def test_theorem31_finding_is_in_regime_at_algorithm1s_noise_and_sigma_B_zero_repair_holds(quick):
+    """eq. (25) fails at ρ = 0.3 and 1 of the quick grid, and at Algorithm 1's σ_B = λ_min⁺ (ρ = 1) by ≈ 2×: in the
+    regime; the σ_B = 0 statement holds in the same run."""
+    f = quick("theorem3_1").finding
+    assert f is not None and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing, f.region.edge) == (7, 2, "")
+    assert "= 0.3, 1 of the grid" in f.region.text
+    assert f.at_paper_setting.fails and 1.5 < f.at_paper_setting.size < 2.5
+    assert f.repair.verdict == "holds" and "σ_B = 0" in f.repair.statement
+
+
+def test_rate_findings_grow_along_the_whole_window_at_algorithm1s_noise(quick):
+    """Corollary 3, the O-form (13) and Remark 4 with Algorithm 1's σ_B(t) = λ_min⁺(G_t): the ratio grows faster
+    than T^0.1 at every window point after the first (no edge: in the regime); the σ_B = 0 repairs decided the same
+    way: Remark 4's holds, Corollary 3's and the O-form's stay undecided (slope near the margin)."""
+    want = {"corollary3_algorithm1": (4.0, 5.5, "inconclusive"), "theorem3_1_o_form": (4.0, 5.5, "inconclusive"),
+            "remark4_algorithm1": (2.0, 3.5, "holds")}
+    for name, (lo, hi, repair) in want.items():
+        out = quick(name)
+        f = out.finding
+        assert out.verdict == "violated" and f is not None and f.scope == "in_regime", name
+        assert (f.region.explored, f.region.failing, f.region.edge) == (7, 6, ""), name
+        assert f.at_paper_setting.fails and lo < f.at_paper_setting.size < hi, name
+        assert f.repair.verdict == repair and "σ_B = 0" in f.repair.statement, name
+
+
+def test_remark4_is_the_sigma_B_zero_statement_and_holds(quick):
+    r4 = quick("remark4")
+    assert r4.verdict == "holds" and r4.finding is None
+    assert "σ_B = 0" in registry.REGISTRY["noisy_adagrad.remark4"].statement
+    assert "λ_min⁺(G_t)" in registry.REGISTRY["noisy_adagrad.remark4.algorithm1"].statement
+    r4a = quick("remark4_algorithm1")  # Algorithm 1's noise: Tr(G_T) keeps its rate, the regret loses T^(−5/8)
+    d_tr, d_reg = r4a.decisions
+    assert r4a.verdict == "violated" and str(d_tr.verdict) == "holds" and str(d_reg.verdict) == "violated"
+    assert r4a.numbers["regret_slope"] > r4.numbers["regret_slope"] + 0.15
+
+
+def test_theorem31_finding_of_a_grid_without_rho_one_is_still_recorded(monkeypatch):
+    """A violation on a grid that lacks Algorithm 1's ρ = 1 (here the σ_B = 0 repair with a tenfold smaller bound)
+    still carries a finding: the paper's setting not reached (NaN, not failing), the failure counted on the grid."""
+    real = tn.theorem3_1_bound
+    monkeypatch.setattr(tn, "theorem3_1_bound", lambda: real() / 10)
+    with regret._thm31_sigma_b_zero():
+        out = regret.theorem3_1("quick", 0)
+    f = out.finding
+    assert out.verdict == "violated" and f is not None and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing) == (1, 1)
+    assert not f.at_paper_setting.fails and math.isnan(f.at_paper_setting.size)
+    assert f.repair.verdict == "violated"

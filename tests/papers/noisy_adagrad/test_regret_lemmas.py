@@ -93,3 +93,33 @@ def test_lemma12_mutant_without_the_perturbation_makes_the_check_hold():
     with m.apply():
         assert regret_lemmas.lemma12("quick", 0).verdict == "holds"
     assert regret_lemmas.lemma12("quick", 0).verdict == "violated"
+
+
+def test_lemma12_finding_is_in_regime_with_the_b_psd_u_eq_v_repair(quick):
+    """Lemma 12 fails across the stated domain (from p = 1) and in the proof's use at Algorithm 1's σ_B: in the
+    regime; the repair 'B ⪰ 0 and u = v' holds on the same run's cases."""
+    f = quick("lemma12").finding
+    assert f is not None and f.scope == "in_regime"
+    assert f.region.edge == "" and f.region.failing == 388 + 2 and f.region.explored == 1197 + 2  # quick, seed 0
+    assert "pinned cases 2/2" in f.region.text
+    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.18)  # P(4/3 fails) at ρ = 1
+    assert f.repair.verdict == "holds" and f.repair.source == "derived"
+    assert "0/300" in f.repair.evidence
+
+
+@pytest.mark.parametrize("cid, name, failing", [("noisy_adagrad.lemma16", "lemma16_sides:rhs*0.5", 399),
+                                                ("noisy_adagrad.lemma13", "lemma13_sides:rhs*0.5", 91)])
+def test_classical_lemma_violation_carries_a_finding_without_repair(cid, name, failing):
+    """Lemmas 16 and 13 hold; a violation (here forced by halving the right-hand side) reports a finding with its
+    failing cases counted and no repair (the inequality is true: a failure points at the computation)."""
+    from verify import registry
+    from verify.runner import SerialRunner, using
+    (c,) = registry.select([cid])
+    (m,) = [m for m in c.mutants if m.name == name]
+    mutants.reset_caches()
+    with using(SerialRunner()), m.apply():
+        out = c.check("quick", 0)
+    f = out.finding
+    assert out.verdict == "violated" and f is not None and f.scope == "in_regime"
+    assert f.region.failing == failing and f.at_paper_setting.fails  # quick, seed 0, under the halved bound
+    assert f.repair is None and "fault" in f.no_repair_reason

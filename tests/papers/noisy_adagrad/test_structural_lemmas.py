@@ -74,3 +74,33 @@ def test_theorem15_holds_quick():
 
 def test_theorem15_half_constant_is_refuted():
     assert _mutant_verdict("noisy_adagrad.theorem15", "davis_kahan_sides:rhs*0.5") == "violated"
+
+
+@pytest.fixture(scope="module")
+def lemma14_quick():
+    return structural_lemmas.lemma14("quick", 0)
+
+
+def test_lemma14_finding_is_a_misprint_the_inner_product_seminorms_hold(lemma14_quick):
+    """Lemma 14 fails only for seminorms without an inner product; at its use (the H_t-seminorm) it holds, and the
+    repair the proof gives (quadratic seminorms √(zᵀHz)) holds on the same run: a misprint."""
+    f = lemma14_quick.finding
+    assert f is not None and f.scope == "misprint"
+    assert f.region.explored == 6 * 400 + 1 and f.region.failing == 161  # quick, seed 0: ℓ_q families + the pin
+    assert "quadratic seminorms 0/400" in f.region.text
+    assert not f.at_paper_setting.fails and f.at_paper_setting.size <= 1 + 1e-9
+    assert f.repair.source == "paper" and f.repair.verdict == "holds"
+
+
+def test_theorem15_violation_carries_a_finding_without_repair():
+    """Theorem 15 holds; halving the constant of (37) makes the tight pair fail: the finding counts the failing
+    (A, B, i, j), says it fails at the theorem's use, and gives no repair (Davis–Kahan is true)."""
+    (c,) = registry.select(["noisy_adagrad.theorem15"])
+    (m,) = [m for m in c.mutants if m.name == "davis_kahan_sides:rhs*0.5"]
+    mutants.reset_caches()
+    with using(SerialRunner()), m.apply():
+        out = c.check("quick", 0)
+    f = out.finding
+    assert out.verdict == "violated" and f is not None and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing) == (4255, 871) and f.at_paper_setting.fails  # quick, seed 0
+    assert f.repair is None and "Davis–Kahan" in f.no_repair_reason

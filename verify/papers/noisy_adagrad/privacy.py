@@ -22,6 +22,7 @@ from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
 from verify.exact import adversarial_search
+from verify.findings import Finding, PaperSetting, Region
 from verify.mutants import declare_equivalent
 from verify.papers.noisy_adagrad._common import _fmt_ci, _sweep
 from verify.privacy import (
@@ -254,7 +255,24 @@ def lemma5(budget: str, seed: int) -> Outcome:
                "slope_vs_proof_line_in_n": fit_proof.slope.estimate}
     counter = None if verdict == "holds" else {"worst_ratio": worst, "ceiling": rig, "slope_in_t": fit_t.slope.estimate,
                                                "slope_in_n": fit_n.slope.estimate, "witness_broken": wit_broken}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig])
+    finding = None
+    if verdict == "violated":
+        bad = (gap > rig_bound * (1 + 1e-9)) | (gap > line48 * (1 + 1e-9)) | (W > rig * (1 + 1e-9))
+        n_bad = int(bad.sum()) + len(wit_broken)
+        finding = Finding(
+            region=Region(explored=W.size + len(wit), failing=n_bad,
+                          text=f"{int(bad.sum())} of {W.size} grid points (t ∈ {list(ts)}, n ∈ {list(ns)}) above "
+                          f"√2·L√t/n or line (48), {len(wit_broken)} of {len(wit)} witness pairs above a bound; "
+                          f"worst ratio {worst:.4g}, slopes in t {fit_t.slope.estimate:.3g} and in n "
+                          f"{fit_n.slope.estimate:.3g} (margin {LEMMA5_SLOPE_MARGIN:g})"),
+            at_paper_setting=PaperSetting(
+                where="§4.1's use: the sensitivity at every step t ≤ T (the grid's t and n; the paper fixes no n)",
+                measure="worst ‖G^D − G^{D'}‖_F/(L√t/n) over √2", size=worst / rig,
+                fails=bool(worst > rig * (1 + 1e-9) or exceeds or grows)),
+            no_repair_reason="the statement holds with the constant √2 (Araki–Yamagami, ‖|A| − |B|‖_F ≤ √2‖A − B‖_F): "
+                             "a ratio above it or growth along the grid is a search or kernel fault")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   finding=finding)
 
 
 # ======================================================================================
@@ -339,8 +357,21 @@ def theorem10(budget: str, seed: int) -> Outcome:
     figures = {"points": len(inside), "points_broken": len(broken), "points_uncertain": len(uncertain),
                "max_ratio_inside": worst_in["eps_hi"] / worst_in["epsilon"],
                "outside_points_broken": len(out_broken), "outside_points": len(outside)}
+    finding = None
+    if broken:
+        worst_lo = max(broken, key=lambda r: r["eps_lo"] / r["epsilon"])
+        finding = Finding(
+            region=Region(explored=len(inside), failing=len(broken),
+                          text=f"the accountant's lower ε exceeds the promised ε at {len(broken)} of {len(inside)} "
+                          "points with ε < 1 (δ and Δ₂ of the grid)"),
+            at_paper_setting=PaperSetting(
+                where="the theorem's hypothesis ε < 1 at the grid's δ (the paper fixes no ε, δ for Theorem 10)",
+                measure="largest lower accountant ε / promised ε", size=worst_lo["eps_lo"] / worst_lo["epsilon"],
+                fails=True),
+            no_repair_reason="Theorem 10 is Dwork–Roth's Theorem A.1, proved for every ε < 1 and δ: a failure here "
+                             "is an accountant or calibration fault, not the statement")
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=broken[0] if broken else None,
-                   plots=[fig])
+                   plots=[fig], finding=finding)
 
 
 # --------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
 from verify.exact import EPS, random_search
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.papers.noisy_adagrad._common import (
     NA_PROBE_STEPS,
@@ -220,8 +221,36 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
                    "regret_ci": [reg[first_bad].lo, reg[first_bad].hi], "bound_mean": bnd[first_bad],
                    "regret_minus_bound_lower_family": decs[first_bad].violated_bound,
                    "p": g["p"], "k": g["k"], "T": g["T"], "n": g["n"]}
+    finding = _thm31_finding(g, verdicts, reg, bnd) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decs)
+                   decisions=decs, finding=finding)
+
+
+def _thm31_finding(g: dict, verdicts: list[str], reg: list, bnd: list[float]) -> Finding:
+    """Theorem 3.1's finding: the ρ grid's per-ρ verdicts, the size at Algorithm 1's σ_B, the σ_B = 0 repair."""
+
+    rhos = list(g["rhos"])
+    bad = [r for r, v in zip(rhos, verdicts) if v == "violated"]
+    i1 = rhos.index(1.0) if 1.0 in rhos else None  # a grid without ρ = 1 (the σ_B = 0 repair's) does not reach it
+    return Finding(
+        region=Region(explored=len(rhos), failing=len(bad),
+                      text=f"fails at σ_B/λ_min⁺(G_T) = {', '.join(f'{r:g}' for r in bad)} of the grid "
+                      f"{', '.join(f'{r:g}' for r in rhos)} (holds at "
+                      + ", ".join(f"{r:g}" for r, v in zip(rhos, verdicts) if v == "holds")
+                      + "; undecided at " + (", ".join(f"{r:g}" for r, v in zip(rhos, verdicts) if v == "inconclusive")
+                                             or "none")
+                      + f"); p = {g['p']}, k = {g['k']}, T = {g['T']}"),
+        at_paper_setting=PaperSetting(
+            where="Algorithm 1's preconditioner noise σ_B = λ_min⁺(G_T) (ρ = 1), the check's GLM (p = "
+                  f"{g['p']}, k = {g['k']}, T = {g['T']}); the paper has no experiment",
+            measure="mean regret / mean eq.-(25) bound",
+            size=reg[i1].estimate / bnd[i1] if i1 is not None else float("nan"),
+            fails=i1 is not None and verdicts[i1] == "violated"),
+        repair=Repair(
+            statement="eq. (25) for σ_B = 0 only (the gradient noise σ_b, which is all the proof accounts for)",
+            verdict=verdicts[0] if rhos[0] == 0.0 else "inconclusive",
+            evidence=f"ρ = 0 in the same run: mean regret {reg[0].estimate:.3g} vs mean bound {bnd[0]:.3g} "
+                     f"({verdicts[0]})"))
 
 
 # ======================================================================================
@@ -311,6 +340,37 @@ def _cor3_window(Ts, outs) -> tuple[list[bool], str]:
     return keep, f"Tr(G_T)/T ≤ {COR3_WINDOW_FRACTION:g}·L·C"
 
 
+def _growth_region(Ts, means, keep, what: str) -> Region:
+    """Where a rate statement fails along T: the window's points after its first whose mean ratio ``what`` has grown
+    faster than T^margin since the window's first point (the decision's margin, COR3_SLOPE_MARGIN)."""
+
+    idx = [i for i, k in enumerate(keep) if k]
+    i0 = idx[0]
+    grown = [i for i in idx[1:] if means[i] > means[i0] * (Ts[i] / Ts[i0]) ** COR3_SLOPE_MARGIN]
+    return Region(explored=len(idx), failing=len(grown),
+                  text=f"{what} grows faster than T^{COR3_SLOPE_MARGIN:g} at {len(grown)} of the {len(idx) - 1} "
+                  f"window points after T = {int(Ts[i0])} ({means[i0]:.3g} → {means[idx[-1]]:.3g} up to "
+                  f"T = {int(Ts[idx[-1]])}); no edge: the growth is along the whole window")
+
+
+def _cor3_setting(Ts, means, fails: bool, what: str) -> PaperSetting:
+    """The paper's own setting of Corollary 3 / Remark 4: Algorithm 1's σ_B(t) = λ_min⁺(G_t), ‖∇_t‖ ≍ t^(−1/4)."""
+
+    return PaperSetting(
+        where="Corollary 3 (App. C.5) in Remark 4's case ‖∇_t‖ ≍ t^(−1/4), with Algorithm 1's preconditioner noise "
+              "σ_B(t) = λ_min⁺(G_t) and σ_b(t) = ‖∇_t‖ (the check's runs; the paper has no experiment)",
+        measure=f"growth of {what} over T ∈ [{int(Ts[0])}, {int(Ts[-1])}]", size=float(means[-1] / means[0]),
+        fails=fails)
+
+
+def _sigma_B_zero_repair(d0, what: str) -> Repair:
+    """The repair 'σ_B = 0' decided as the statement is, on the σ_B = 0 runs of the same setting and seed."""
+
+    return Repair(statement=f"{what} for σ_B = 0 (gradient noise only: the preconditioner noise is what the proof "
+                            "does not account for)",
+                  verdict=str(d0.verdict), evidence=f"the same decision on the σ_B = 0 runs: {d0.phrase()}")
+
+
 for _m in ("pow1.25", "pow0.75"):
     declare_equivalent("noisy_adagrad.corollary3.algorithm1", f"theorem3_1_bound:{_m}",
                        "the statement is regret = O(Tr(G_T)/T); eq. (25) is not part of it and enters the check only "
@@ -331,7 +391,8 @@ declare_equivalent("noisy_adagrad.corollary3.algorithm1", "corollary3_rate:pow1.
     "losses f_t = t^(−1/4)·L so that ‖∇_t‖ ≍ t^(−1/4) (Remark 4's case), σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t) of a "
     "pilot run (same data, σ_B = 0, mean over its trials), η = C√(3/8), ball of radius 1 (C = 2); T swept. Decision: "
     "verify.decide.rate on the log-log slope of regret·T/Tr(G_T) (per trial) along T over the window Tr(G_T)/T ≤ "
-    "0.1·L·C, margin ±0.1 (decide default); tests = 1. The ratio's denominator is corollary3_rate evaluated "
+    "0.1·L·C, margin ±0.1 (decide default); tests = 1 for the statement. The ratio's denominator is "
+    "corollary3_rate evaluated "
     "(Tr(G_T)/T + γ at γ = 0), so a wrong rate changes the decided slope; theorem3_1_bound (eq. (25)) is only "
     "reported as the envelope and is no part of the statement, so its mutants are declared equivalent. The "
     "verdict is violated at quick (slope +0.39, family lower bound +0.35 against the 0.1 margin): the rate made "
@@ -339,8 +400,9 @@ declare_equivalent("noisy_adagrad.corollary3.algorithm1", "corollary3_rate:pow1.
     "exponents ¾ changes the slope by about −0.2 and stays refuted. Kernel probe (fixed in advance): 20 steps of "
     "the Numba kernel (σ_B(t) from a 20-step pilot) against its NumPy twin with the same noise and the declared η, "
     "σ_b, σ_B must agree to 1e-6 (relative loss); otherwise (e.g. more noise than declared, another stepsize) the "
-    "runs are not Algorithm 1 as stated and the verdict is inconclusive.",
-    tests=1,
+    "runs are not Algorithm 1 as stated and the verdict is inconclusive. When violated, the finding's repair (σ_B = 0) "
+    "is the same decision on the σ_B = 0 runs of the same setting and seed: the second declared test.",
+    tests=2,
 )
 def corollary3_algorithm1(budget: str, seed: int) -> Outcome:
     g, Ts, outs, trg, reg, _, _, _ = _cor3_fits(budget, seed, "lambda_min")
@@ -372,8 +434,18 @@ def corollary3_algorithm1(budget: str, seed: int) -> Outcome:
     if verdict == decide.Verdict.VIOLATED:
         counter = {"T": Ts.tolist(), "regret_T_over_trG": ratio.tolist(), "slope_lower_family": d.violated_bound,
                    "p": g["p"], "n": g["n"], "k": g["k"]}
+    finding = None
+    if verdict == decide.Verdict.VIOLATED:
+        _, Ts0, outs0, _, _, _, _, _ = _cor3_fits(budget, seed, "none")
+        keep0, crit0 = _cor3_window(Ts0, outs0)
+        d0 = decide.rate(Ts0, [np.asarray(o["regret"]) / np.asarray(rate(T=T, gamma=0.0, trG=np.asarray(o["trG"])),
+                                                                     float) for T, o in zip(Ts0, outs0)],
+                         axis="T", asymptotic=keep0, criterion=crit0, margin=COR3_SLOPE_MARGIN)
+        finding = Finding(region=_growth_region(Ts, ratio, keep, "regret·T/Tr(G_T)"),
+                          at_paper_setting=_cor3_setting(Ts, ratio, True, "regret·T/Tr(G_T)"),
+                          repair=_sigma_B_zero_repair(d0, "regret = O(Tr(G_T)/T)"))
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=[d])
+                   decisions=[d], finding=finding)
 
 
 @claim(
@@ -386,10 +458,12 @@ def corollary3_algorithm1(budget: str, seed: int) -> Outcome:
     notes="The explicit constants of eq. (25) are noisy_adagrad.theorem3.1; here only growth can refute. The runs of "
     "noisy_adagrad.corollary3.algorithm1 (σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t), γ = 0): per trial, regret over the "
     "eq.-(25) expression of the same trial (a representative of (13)'s terms: any fixed constants give the same "
-    "slope). Decision: verify.decide.rate along T over the window Tr(G_T)/T ≤ 0.1·L·C, margin ±0.1; tests = 1. "
+    "slope). Decision: verify.decide.rate along T over the window Tr(G_T)/T ≤ 0.1·L·C, margin ±0.1; tests = 1 for "
+    "the statement. "
     "The kernel probe of noisy_adagrad.corollary3.algorithm1 (Numba kernel vs NumPy twin, same noise, declared η "
-    "and noise, 1e-6) must pass, else inconclusive.",
-    tests=1,
+    "and noise, 1e-6) must pass, else inconclusive. When violated, the finding's repair (σ_B = 0) is the same "
+    "decision on the σ_B = 0 runs: the second declared test.",
+    tests=2,
 )
 def theorem3_1_o_form(budget: str, seed: int) -> Outcome:
     g, Ts, outs, trg, reg, _, _, _ = _cor3_fits(budget, seed, "lambda_min")
@@ -411,33 +485,37 @@ def theorem3_1_o_form(budget: str, seed: int) -> Outcome:
     counter = None
     if verdict == decide.Verdict.VIOLATED:
         counter = {"T": Ts.tolist(), "regret_over_terms": r.tolist(), "slope_lower_family": d.violated_bound}
+    finding = None
+    if verdict == decide.Verdict.VIOLATED:
+        _, Ts0, outs0, _, _, _, _, _ = _cor3_fits(budget, seed, "none")
+        keep0, crit0 = _cor3_window(Ts0, outs0)
+        d0 = decide.rate(Ts0, [np.asarray(o["regret"]) / np.asarray(o["bound25"]) for o in outs0], axis="T",
+                         asymptotic=keep0, criterion=crit0, margin=COR3_SLOPE_MARGIN)
+        finding = Finding(region=_growth_region(Ts, r, keep, "regret / eq.-(25) terms"),
+                          at_paper_setting=_cor3_setting(Ts, r, True, "regret / eq.-(25) terms"),
+                          repair=_sigma_B_zero_repair(d0, "the O-form (13)"))
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=[d])
+                   decisions=[d], finding=finding)
 
 
-@claim(
-    "noisy_adagrad.remark4",
-    kind="rate",
-    statement="""Remark 4: if ‖∇_t‖ decreases as O(t^(−1/4)), then Tr(G_T) = O(T^{3/8}) and (with σ_b(t) ∝ ‖∇_t‖)
-    the regret decreases as O(T^{−5/8}).""",
-    theory=(tn.remark4_exponents, tn.trace_growth_exponent),  # remark4_paper_sum_exponent: not evaluated by the check
-    notes="Runs of Corollary 3's setting with σ_B = 0 (the remark speaks of the gradient noise only). Two decisions "
-    "by verify.decide.rate along T, every T in the window (an exponent statement), margin ±0.1: the slope of "
-    "Tr(G_T)/T^{3/8} and of regret·T^{5/8} (per trial). The Tr(G_T) slope is also compared with (1 − 2α)/2 = 1/4, the "
-    "exponent of √(Σ‖∇_t‖²) (Remark 4 takes the root of Σ t^(−1/4), i.e. of Σ‖∇_t‖, not of Σ‖∇_t‖²). tests = 2.",
-    tests=2,
-)
-def remark4(budget: str, seed: int) -> Outcome:
-    g, Ts, outs, trg, reg, fit_tr, fit_reg, reg_se = _cor3_fits(budget, seed)
+def _remark4_check(budget: str, seed: int, precond: str):
+    """Remark 4's two decisions on Corollary 3's runs with the preconditioner noise ``precond`` ("none": σ_B = 0;
+    "lambda_min": Algorithm 1's σ_B(t) = λ_min⁺(G_t)): the outcome's parts and the decisions."""
+
+    g, Ts, outs, trg, reg, fit_tr, fit_reg, reg_se = _cor3_fits(budget, seed, precond)
     e_tr, e_reg = (float(x) for x in tn.remark4_exponents())
     e_true = float(tn.trace_growth_exponent(sp.Rational(1, 4)))
     every = [True] * len(Ts)
-    d_tr = decide.rate(Ts, [np.asarray(o["trG"]) / T**e_tr for T, o in zip(Ts, outs)], axis="T", asymptotic=every,
+    tr_samples = [np.asarray(o["trG"]) / T**e_tr for T, o in zip(Ts, outs)]
+    reg_samples = [np.asarray(o["regret"]) * T ** (-e_reg) for T, o in zip(Ts, outs)]
+    d_tr = decide.rate(Ts, tr_samples, axis="T", asymptotic=every,
                        criterion="every T (an exponent statement)", margin=decide.SLOPE_MARGIN)
-    d_reg = decide.rate(Ts, [np.asarray(o["regret"]) * T ** (-e_reg) for T, o in zip(Ts, outs)], axis="T",
+    d_reg = decide.rate(Ts, reg_samples, axis="T",
                         asymptotic=every, criterion="every T (an exponent statement)", margin=decide.SLOPE_MARGIN)
     verdict = str(decide.combine([d_tr, d_reg]))
-    fig = Figure("remark4", "noisy_adagrad Remark 4: growth of Tr(G_T) and decay of the regret", [
+    noise = "σ_B = 0" if precond == "none" else "σ_B(t) = λ_min⁺(G_t)"
+    fig = Figure("remark4" if precond == "none" else "remark4_algorithm1",
+                 f"noisy_adagrad Remark 4 ({noise}): growth of Tr(G_T) and decay of the regret", [
         Panel("Tr(G_T)", "T", "Tr(G_T)", [Series("measured", Ts, trg, style="points"),
                                           Series("∝ T^{3/8} (Remark 4)", Ts, trg[0] * (Ts / Ts[0]) ** e_tr,
                                                  style="dashed"),
@@ -457,8 +535,66 @@ def remark4(budget: str, seed: int) -> Outcome:
                "trace_ratio_slope_upper": d_tr.holds_bound, "regret_ratio_slope_upper": d_reg.holds_bound,
                "paper_trace_exponent": e_tr, "derived_trace_exponent": e_true}
     counter = None if verdict != "violated" else {"T": Ts.tolist(), "trG": trg.tolist(), "regret": reg.tolist()}
+    means = {"trace": np.array([np.mean(x) for x in tr_samples]), "regret": np.array([np.mean(x) for x in reg_samples])}
+    return Ts, verdict, evidence, figures, counter, fig, [d_tr, d_reg], means
+
+
+@claim(
+    "noisy_adagrad.remark4",
+    kind="rate",
+    statement="""Remark 4 with gradient noise only (σ_B = 0, no preconditioner noise): if ‖∇_t‖ decreases as
+    O(t^(−1/4)), then Tr(G_T) = O(T^{3/8}) and (with σ_b(t) ∝ ‖∇_t‖) the regret decreases as O(T^{−5/8}).""",
+    theory=(tn.remark4_exponents, tn.trace_growth_exponent),  # remark4_paper_sum_exponent: not evaluated by the check
+    notes="Runs of Corollary 3's setting with σ_B = 0 (the remark speaks of the gradient noise only; with "
+    "Algorithm 1's preconditioner noise it is noisy_adagrad.remark4.algorithm1). Two decisions "
+    "by verify.decide.rate along T, every T in the window (an exponent statement), margin ±0.1: the slope of "
+    "Tr(G_T)/T^{3/8} and of regret·T^{5/8} (per trial). The Tr(G_T) slope is also compared with (1 − 2α)/2 = 1/4, the "
+    "exponent of √(Σ‖∇_t‖²) (Remark 4 takes the root of Σ t^(−1/4), i.e. of Σ‖∇_t‖, not of Σ‖∇_t‖²). tests = 2.",
+    tests=2,
+)
+def remark4(budget: str, seed: int) -> Outcome:
+    _, verdict, evidence, figures, counter, fig, decs, _ = _remark4_check(budget, seed, "none")
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=[d_tr, d_reg])
+                   decisions=decs)
+
+
+@claim(
+    "noisy_adagrad.remark4.algorithm1",
+    kind="rate",
+    statement="""Remark 4 for Algorithm 1 with its preconditioner noise σ_B(t) = λ_min⁺(G_t): if ‖∇_t‖ decreases as
+    O(t^(−1/4)), then Tr(G_T) = O(T^{3/8}) and (with σ_b(t) ∝ ‖∇_t‖) the regret decreases as O(T^{−5/8}).""",
+    theory=(tn.remark4_exponents, tn.trace_growth_exponent),
+    notes="The runs of noisy_adagrad.corollary3.algorithm1 (σ_b(t) = ‖∇_t‖, σ_B(t) = λ_min⁺(G_t) of a pilot run, "
+    "‖∇_t‖ ≍ t^(−1/4)); the same two decisions as noisy_adagrad.remark4 (σ_B = 0): verify.decide.rate along T, every "
+    "T, margin ±0.1, on Tr(G_T)/T^{3/8} and regret·T^{5/8} (per trial). The kernel probe of "
+    "noisy_adagrad.corollary3.algorithm1 (Numba kernel vs NumPy twin, same noise, declared η and noise, 1e-6) must "
+    "pass, else inconclusive. tests = 4: the two decisions, and, when violated, the same two on the σ_B = 0 runs "
+    "for the finding's repair (noisy_adagrad.remark4's statement).",
+    tests=4,
+)
+def remark4_algorithm1(budget: str, seed: int) -> Outcome:
+    Ts, verdict, evidence, figures, counter, fig, decs, means = _remark4_check(budget, seed, "lambda_min")
+    probe = _cor3_probe(budget, seed)  # the runs decide only if the kernel is Algorithm 1 as declared
+    evidence = f"{evidence}; {probe.text}"
+    figures["kernel_probe_rel_diff"] = probe.rel_diff
+    if not probe.ok:
+        verdict, counter = str(decide.Verdict.INCONCLUSIVE), None
+        evidence = f"inconclusive: {probe.text}; " + evidence
+    finding = None
+    if verdict == "violated":
+        d_tr, d_reg = decs
+        key, what = (("regret", "regret·T^(5/8)") if d_reg.verdict == decide.Verdict.VIOLATED
+                     else ("trace", "Tr(G_T)/T^(3/8)"))
+        r0 = _remark4_check(budget, seed, "none")[1]
+        finding = Finding(
+            region=_growth_region(Ts, means[key], [True] * len(Ts), what),
+            at_paper_setting=_cor3_setting(Ts, means[key], True, what),
+            repair=Repair(statement="Remark 4 for σ_B = 0 (gradient noise only: the preconditioner noise is what "
+                                    "the proof does not account for) — noisy_adagrad.remark4",
+                          verdict=r0, evidence="the same two decisions on the σ_B = 0 runs of the same setting and "
+                                               f"seed: {r0}"))
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
+                   decisions=decs, finding=finding)
 
 
 # ======================================================================================
@@ -582,6 +718,7 @@ def theorem3_1_gamma(budget: str, seed: int) -> Outcome:
     stats = {"nested": [0, set()], "rotated": [0, 0.0], "random": [0, 0.0]}
     idem = [0.0]
     gaps_ok: list[float] = []
+    rotated_between = [0]  # rotated oracles (hypothesis dropped) with a gap strictly in (0, 1)
 
     def sample(rng):
         return gamma_pair(rng)
@@ -597,6 +734,7 @@ def theorem3_1_gamma(budget: str, seed: int) -> Outcome:
             st[1].add(round(gap, 9))
         elif family == "rotated":
             st[1] = max(st[1], abs(res - gap))
+            rotated_between[0] += int(1e-9 < gap < 1 - 1e-9)
         if res <= 10 * V.shape[0] ** 2 * EPS:
             gaps_ok.append(gap)
         return s
@@ -627,4 +765,27 @@ def theorem3_1_gamma(budget: str, seed: int) -> Outcome:
                "gaps_strictly_between_0_and_1": len(in_between), "min_witness_slack_rounding_units": worst.slack,
                "max_idempotence_defect": idem[0], "max_rotated_residual_minus_gap": stats["rotated"][1],
                "p2_witness_angles": len(p2_witness)}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+    finding = None
+    if verdict == "violated":
+        n_ok = len(gaps_ok)
+        finding = Finding(
+            region=Region(explored=n_ok + 1, failing=n_ok + 1 - len(in_between),
+                          text=f"every oracle that satisfies the hypothesis ṼṼᵀ(I − VVᵀ) = 0 has gap 0 or 1: the "
+                          f"SymPy case p = 2, k = 1 (gaps {{{', '.join(f'{g:g}' for g in sym_gaps)}}}) and {n_ok} of "
+                          f"{worst.evaluated} seeded pairs (p ≤ 8), none with a gap strictly in (0, 1)"),
+            at_paper_setting=PaperSetting(
+                where="Corollary 6 (γ = O(1/(εn)) < 1) and §4.2 (a public-data estimate of the subspace)",
+                measure="oracles satisfying the hypothesis with a gap in (0, γ], γ < 1", size=float(len(in_between)),
+                fails=not in_between,
+                text="with γ < 1, as Corollary 6 and §4.2 use it, the hypothesis admits only Ṽ spanning V (gap 0): "
+                     f"{len(in_between)} of {n_ok} hypothesis-satisfying pairs have a gap in (0, 1), so the γ term "
+                     "accounts for no mismatch there"),
+            repair=Repair(
+                statement="drop the hypothesis ṼṼᵀ(I − VVᵀ) = 0 and keep ‖VVᵀ − ṼṼᵀ‖_op ≤ γ: oracles with a gap in "
+                          "(0, 1) are then admitted (whether eq. (25) with C·L·γ holds for them is "
+                          "noisy_adagrad.theorem3.1's γ part)",
+                verdict="holds" if rotated_between[0] > 0 else "inconclusive",
+                evidence=f"{rotated_between[0]} rotated oracles of the search have a gap strictly in (0, 1)"),
+            vacuous=not in_between and all(g in (0.0, 1.0) for g in sym_gaps))
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   finding=finding)

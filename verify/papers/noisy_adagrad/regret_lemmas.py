@@ -16,6 +16,7 @@ import numpy as np
 
 from theory import noisy_adagrad as tn
 from verify.exact import EPS, adversarial_search, edge_values, random_search, rounding_tolerance
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.mutants import Mutant, substituted
 from verify.papers.noisy_adagrad._common import _declare_both_sides_equivalent, _rhs_constant_mutant, _sweep
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, child_seed, claim
@@ -80,10 +81,13 @@ def lemma16(budget: str, seed: int) -> Outcome:
         a[rng.random(m) < rng.uniform(0, 0.5)] = 0.0
         return a
 
+    failing = [0]
+
     def slack(a):
         s, lhs, rhs = lemma16_slack(np.asarray(a, dtype=float))
         if rhs > 0 and lhs / rhs > worst_ratio[0]:
             worst_ratio[0], worst_ratio[1] = lhs / rhs, np.asarray(a).tolist()
+        failing[0] += int(s < -1.0)
         return s
 
     hw = random_search(slack, sample, examples, seed)
@@ -104,9 +108,25 @@ def lemma16(budget: str, seed: int) -> Outcome:
                 f"min slack {hw.slack:.3g} rounding bounds ({'≥' if holds else '<'} −1, the rounding allowance); equal "
                 "terms approach ratio 1 as n grows (tight constant)")
     counter = None if holds else {"a": hw.example.tolist(), "slack_in_rounding_units": hw.slack}
+    finding = None if holds else _classical_finding(
+        n_eval, failing[0], "Theorem 3.1's proof (App. C.5): a_t = σ_b(t)²-weighted traces of any run",
+        worst_ratio[0], "Lemma 16 is the classical telescoping bound Σ a_i/√(S_i) ≤ 2√S_n (√S_i − √S_{i−1} ≥ "
+        "a_i/(2√S_i)), true for every non-negative sequence: a failure here is a computation or rounding fault")
     return Outcome(verdict="holds" if holds else "violated", evidence=evidence,
                    numbers={"cases": n_eval, "worst_ratio": worst_ratio[0], "min_slack_rounding_units": hw.slack},
-                   counterexample=counter, plots=[fig])
+                   counterexample=counter, plots=[fig], finding=finding)
+
+
+def _classical_finding(explored: int, failing: int, where: str, worst_ratio: float, reason: str) -> Finding:
+    """The finding of a classical inequality's check that reports a violation (no known repair: the inequality is
+    true, so the failure points at the computation)."""
+
+    return Finding(region=Region(explored=explored, failing=failing,
+                                 text=f"{failing} of {explored} evaluated cases beyond the rounding allowance; worst "
+                                 f"lhs/rhs {worst_ratio:.6g}"),
+                   at_paper_setting=PaperSetting(where=where, measure="worst lhs/rhs found", size=worst_ratio,
+                                                 fails=bool(worst_ratio > 1.0 + 1e-9)),
+                   no_repair_reason=reason)
 
 
 # ======================================================================================
@@ -202,12 +222,16 @@ def lemma13(budget: str, seed: int) -> Outcome:
     examples, starts, shapes = LEMMA13_BUDGETS.at(budget)
     worst = {"ratio": 0.0, "grads": None}
 
+    failing = [0]
+
     def slack(g):
         g = np.asarray(g, dtype=float)
         lhs, rhs = tn.lemma13_sides(g)
         if rhs > 0 and lhs / rhs > worst["ratio"]:
             worst["ratio"], worst["grads"] = lhs / rhs, g.tolist()
-        return (rhs - lhs) / max(lemma13_tolerance(g), 1e-300)
+        s = (rhs - lhs) / max(lemma13_tolerance(g), 1e-300)
+        failing[0] += int(s < -1.0 or (rhs > 0 and lhs / rhs > 1.0 + 1e-9))
+        return s
 
     hw = random_search(slack, lemma13_sample, examples, seed)
     adv = []
@@ -232,10 +256,14 @@ def lemma13(budget: str, seed: int) -> Outcome:
                 f"({'≤' if worst['ratio'] <= 1.0 + 1e-9 else '>'} 1); min slack {hw.slack:.3g} tolerance units "
                 f"({'≥' if hw.slack >= -1.0 else '<'} −1, the rounding allowance)")
     counter = None if holds else {"grads": worst["grads"], "ratio": worst["ratio"]}
+    finding = None if holds else _classical_finding(
+        n_eval, max(failing[0], 1), "Theorem 3.1's proof (App. B.4): the gradient sequence of any run",
+        worst["ratio"], "Lemma 13 is Hazan's Lemma 5.15 (Introduction to Online Convex Optimization), proved for "
+        "every gradient sequence: a failure here is a computation or rounding fault")
     return Outcome(verdict="holds" if holds else "violated", evidence=evidence,
                    numbers={"cases": n_eval, "worst_ratio": worst["ratio"], "min_slack_tolerance_units": hw.slack},
                    counterexample=counter,
-                   plots=[fig])
+                   plots=[fig], finding=finding)
 
 
 # ======================================================================================
@@ -405,7 +433,7 @@ def lemma12(budget: str, seed: int) -> Outcome:
     smallest = None
     tried = 0
     for family in ("general", "general_B_psd", "u_eq_v", "u_eq_v_B_psd"):
-        worst, fails, valid = 0.0, 0, 0
+        worst, fails, valid, fails2 = 0.0, 0, 0, 0
         for _ in range(per_family):
             p = int(rng.integers(1, 4))
             A, B, u, v = lemma12_case(rng, p, family)
@@ -417,13 +445,14 @@ def lemma12(budget: str, seed: int) -> Outcome:
             tol = 1e3 * p * EPS * np.linalg.cond(A + B) * max(lhs, rhs)
             ratio = lhs / rhs * 4 / 3 if rhs > 0 else (np.inf if lhs > tol else 1.0)
             worst = max(worst, ratio)
+            fails2 += int(lhs > 1.5 * rhs + tol)  # the factor 2 the appendix's proof ends with
             if lhs > rhs + tol:
                 fails += 1
                 cand = {"family": family, "p": p, "A": A.tolist(), "B": B.tolist(), "u": u.tolist(), "v": v.tolist(),
                         "lhs": lhs, "rhs_4_3": rhs}
                 if smallest is None or p < smallest["p"]:
                     smallest = cand
-        fam_rows[family] = dict(valid=valid, fails=fails, worst=worst)
+        fam_rows[family] = dict(valid=valid, fails=fails, worst=worst, fails_factor2=fails2)
     pin_lhs, pin_rhs = tn.lemma12_ratio(*(np.array(LEMMA12_PIN[x]) for x in "ABuv"))
     pin_fails = pin_lhs > pin_rhs
     psd_lhs, psd_rhs = tn.lemma12_ratio(*(np.array(LEMMA12_PIN_PSD[x]) for x in "ABuv"))
@@ -467,5 +496,39 @@ def lemma12(budget: str, seed: int) -> Outcome:
     for r, fb, ft in zip(rhos, freq_b, freq_tr):
         figures[f"fail_prob_b_rho{r:g}"] = fb.estimate
         figures[f"fail_prob_trace_rho{r:g}"] = ft.estimate
+    pins_failing = int(pin_lhs > pin_rhs) + int(psd_lhs > psd_rhs + 1e-12)
+    finding = _lemma12_finding(fam_rows, rhos, freq_b, pins_failing) if violated else None
     return Outcome(verdict="violated" if violated else "holds", evidence=evidence, numbers=figures,
-                   counterexample=counter if violated else None, plots=[fig])
+                   counterexample=counter if violated else None, plots=[fig], finding=finding)
+
+
+def _lemma12_finding(fam_rows: dict, rhos: np.ndarray, freq_b: list, pins_failing: int) -> Finding:
+    """Lemma 12's finding from the as-stated search (per family, and the two pinned cases) and the proof form's
+    failure frequencies."""
+
+    valid = sum(r["valid"] for r in fam_rows.values()) + 2
+    fails = sum(r["fails"] for r in fam_rows.values()) + pins_failing
+    per = ", ".join(f"{k} {r['fails']}/{r['valid']}" for k, r in fam_rows.items())
+    i1 = int(np.argmin(np.abs(np.log(rhos))))  # σ_B = λ_min⁺(G_t): Algorithm 1's preconditioner noise
+    f1 = freq_b[i1]
+    psd = fam_rows["u_eq_v_B_psd"]
+    f2 = sum(r["fails_factor2"] for r in fam_rows.values())
+    return Finding(
+        region=Region(explored=valid, failing=fails,
+                      text=f"fails on {fails} of {valid} valid cases with p ∈ {{1, 2, 3}} ({per}; pinned cases "
+                      f"{pins_failing}/2): at p = 1 "
+                      "already, for any indefinite B and for u ≠ v even with B ⪰ 0; holds only in the family u = v, "
+                      "B ⪰ 0"),
+        at_paper_setting=PaperSetting(
+            where="the proof's use (eqs. (20), (22)): u = v = b_t, A = G_t (k = 5, λ_min⁺ = 1), B = σ_B·GOE at "
+                  "Algorithm 1's σ_B = λ_min⁺(G_t)",
+            measure="P(‖b‖²_{H⁺} > (4/3)‖b‖²_{G⁺})", size=f1.estimate, fails=bool(f1.estimate > 0),
+            text=f"in the proof's use at Algorithm 1's σ_B = λ_min⁺(G_t) (u = v = b_t, A = G_t, B = σ_B·GOE, "
+                 f"k = 5) the factor 4/3 fails with probability {f1.estimate:.3g} "
+                 f"(95% CI [{f1.lo:.3g}, {f1.hi:.3g}] over the seeded draws)"),
+        repair=Repair(
+            statement="require B ⪰ 0 and u = v (then C ⪰ A and ⟨v, C⁻¹v⟩ ≤ ⟨v, A⁺v⟩ ≤ (4/3)⟨v, A⁺v⟩); the "
+                      "proof's B = σ_B·GOE is indefinite, so this does not cover the proof's use",
+            verdict="holds" if psd["fails"] == 0 else "violated",
+            evidence=f"{psd['fails']}/{psd['valid']} valid seeded cases u = v, B ⪰ 0 fail; the factor 2 the "
+                     f"appendix's proof ends with fails on {f2} of {valid - 2} valid seeded cases (not a repair)"))

@@ -13,6 +13,7 @@ import numpy as np
 
 from theory import noisy_adagrad as tn
 from verify.exact import EPS, adversarial_search, random_search
+from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.papers.noisy_adagrad._common import _declare_both_sides_equivalent, _orthonormal, _rhs_constant_mutant
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 
@@ -108,12 +109,14 @@ def lemma14(budget: str, seed: int) -> Outcome:
                b=np.array([10.0, 20.0]), u=0.45)
     pin_slack, pin_ratio = lemma14_slack(pin)
     worst: dict[str, tuple[float, float, dict | None]] = {}
+    fails = {k: 0 for k in LEMMA14_KINDS}  # seeded cases beyond 1e-9 per seminorm family
     for i, kind in enumerate(LEMMA14_KINDS):
         ratios = [0.0]
 
-        def slack(case, _r=ratios):
+        def slack(case, _r=ratios, _k=kind):
             s, r = lemma14_slack(case)
             _r[0] = max(_r[0], r)
+            fails[_k] += int(s < -1.0)
             return s
 
         w = random_search(slack, lambda rng, _k=kind: lemma14_case(rng, _k), per_kind,
@@ -148,7 +151,29 @@ def lemma14(budget: str, seed: int) -> Outcome:
     numbers.update({"pinned_ratio": pin_ratio, "pinned_ratio_exact": float(ex["lhs"] / ex["rhs"]),
                     "lq_families_violated": float(len(lq_violated)), "quad_holds": float(quad_ok),
                     "cases": float(per_kind * len(LEMMA14_KINDS))})
-    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+    finding = None
+    if violated:
+        n_fail = sum(fails.values()) + int(pin_slack < -1.0)
+        lq = [k for k in LEMMA14_KINDS if k != "quad"]
+        finding = Finding(
+            region=Region(explored=per_kind * len(LEMMA14_KINDS) + 1, failing=n_fail,
+                          text=f"fails for seminorms not given by an inner product: {n_fail} of "
+                          f"{per_kind * len(LEMMA14_KINDS) + 1} cases (the pinned ℓ∞ case on R² and "
+                          + ", ".join(f"{k} {fails[k]}/{per_kind}" for k in lq)
+                          + f"; worst ratio {max(worst[k][1] for k in lq):.3g}); quadratic seminorms "
+                          f"{fails['quad']}/{per_kind}"),
+            at_paper_setting=PaperSetting(
+                where="the lemma's use in App. B: the H_t-seminorm √(zᵀH_tz) of Algorithm 1 (H_t ⪰ 0)",
+                measure="worst ‖Π_C(x) − v‖/‖x − v‖ over the quadratic seminorms", size=worst["quad"][1],
+                fails=not quad_ok),
+            repair=Repair(
+                statement="for seminorms z ↦ √(zᵀHz) with H ⪰ 0 (the inner-product seminorms the proof works with, "
+                          "including Algorithm 1's H_t-seminorm)",
+                verdict="holds" if quad_ok else "violated", source="paper",
+                evidence=f"{fails['quad']}/{per_kind} seeded quadratic cases (H of random rank 0..p) exceed 1; worst "
+                         f"ratio {worst['quad'][1]:.6f}"))
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   finding=finding)
 
 
 # --------------------------------------------------------------------------------------
@@ -298,6 +323,7 @@ def theorem15(budget: str, seed: int) -> Outcome:
     worst_ratio = [0.0, None]
     asc = {"violations": 0, "checked": 0, "worst": 0.0}
     checked = [0]
+    dk_failing = [0]
 
     def slack(case):
         A, B = case["A"], case["B"]
@@ -305,6 +331,7 @@ def theorem15(budget: str, seed: int) -> Outcome:
         for i, j in dk_pairs(A, B):
             s, r = dk_slack(A, B, i, j)
             checked[0] += 1
+            dk_failing[0] += int(s < 0)
             if r > worst_ratio[0]:
                 worst_ratio[0], worst_ratio[1] = r, dict(p=A.shape[0], i=i, j=j)
             best = min(best, s)
@@ -364,4 +391,19 @@ def theorem15(budget: str, seed: int) -> Outcome:
                "worst_ratio_adversarial": best_adv, "tight_ratio_min": min(tight_ratio),
                "min_slack_rounding_units": min_slack, "ascending_reading_violations": asc["violations"],
                "ascending_reading_checked": asc["checked"]}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+    finding = None
+    if verdict == "violated":
+        extra = sum(int(sl < 0) for sl, _ in tight) + sum(int(sl < 0) for _, sl, _ in advs)
+        explored = checked[0] + len(tight) + len(advs)
+        finding = Finding(
+            region=Region(explored=explored, failing=max(dk_failing[0] + extra, 1),
+                          text=f"{dk_failing[0] + extra} of {explored} evaluated (A, B, i, j) beyond the rounding "
+                          f"allowance (least slack {min_slack:.3g} rounding units); worst ratio {worst_ratio[0]:.6g}"),
+            at_paper_setting=PaperSetting(
+                where="the theorem's use in App. C.3: symmetric A, B (G_t and H_t), decreasing order",
+                measure="worst lhs/rhs found", size=max(worst_ratio[0], best_adv),
+                fails=bool(max(worst_ratio[0], best_adv) > 1.0 + 1e-9)),
+            no_repair_reason="(37) in the decreasing-order reading is the Davis–Kahan sin θ theorem, true for every "
+                             "symmetric pair: a failure here is a computation or rounding fault")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   finding=finding)
