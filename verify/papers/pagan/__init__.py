@@ -15,8 +15,9 @@ module                  covers
                         :func:`rate_picture`)
 ``special_cases``       the rates' special cases: the Hölder chain after eq. (9) (``pagan.eq7``), §3.1's DP-SGD case
                         (``pagan.theorem1.dp_sgd``), §3.2's box (``pagan.section3.2.box``)
-``algorithm3``          §4.1, Algorithm 3 and Theorem 3: its privacy (``pagan.algorithm3.privacy``,
-                        ``pagan.algorithm3.privacy.large_eps``) and accuracy (``pagan.theorem3``,
+``algorithm3``          §4.1, Algorithm 3 and the first sentence of Theorem 3: its privacy
+                        (``pagan.algorithm3.privacy``, ``pagan.algorithm3.privacy.large_eps``)
+``theorem3``            §4.1, Theorem 3, eq. (10): Algorithm 3's accuracy (``pagan.theorem3``,
                         ``pagan.theorem3.floor``)
 ``estimated_geometry``  §4.1, Theorem 3's second part: PAGAN with Algorithm 3's estimate (``pagan.theorem3.pagan``)
 ``lower_bounds``        §5 on X∞: Theorem 4's reduction, Proposition 1 and Theorem 4 (``pagan.theorem4``,
@@ -46,6 +47,7 @@ from verify.papers.pagan import (  # noqa: F401 (imported to register their clai
     privacy,
     rates,
     special_cases,
+    theorem3,
 )
 from verify.papers.pagan.audits import (
     PAGAN_AUDIT_CONFIGS,
