@@ -1,6 +1,6 @@
-"""verify.papers.adp.privacy: Lemma 2.1, Lemma 2.2, Theorem 4.1 and the adaptive stepsize's privacy at the quick
-budget — known verdicts, pinned counterexamples, negative controls, and the declared "still false" equivalences
-checked at their explicit counterexamples under the mutation verify.mutants applies."""
+"""verify.papers.adp.privacy: Lemma 2.1, Lemma 2.2 and Theorem 4.1 at the quick budget (the adaptive stepsize's
+privacy: ``test_adaptive_stepsize.py``) — known verdicts, pinned counterexamples, negative controls, and the declared
+"still false" equivalences checked at their explicit counterexamples under the mutation verify.mutants applies."""
 
 import math
 
@@ -96,41 +96,6 @@ def test_replace_one_lower_bound_is_below_the_upper_bound_and_doubles_the_shift(
     lo = privacy.replace_one_pld_epsilon(alpha, 2.0, 1, 1e-5, 1, False, 1e-3)
     hi = privacy.replace_one_pld_epsilon(alpha, 2.0, 1, 1e-5, 1, True, 1e-3)
     assert lo <= hi and hi == pytest.approx(gaussian_epsilon(1.0, 1e-5), abs=2e-2)  # replace-one: multiplier z/2
-
-
-def test_hockey_stick_matches_the_gaussian_closed_form():
-    from scipy.stats import norm
-
-    for mu, eps in ((1.0, 0.5), (0.5, 2.0), (2.0, 1.0)):
-        exact = norm.cdf(-eps / mu + mu / 2) - np.exp(eps) * norm.cdf(-eps / mu - mu / 2)
-        assert privacy.gaussian_hockey_stick(mu, 1.0, 0.0, 1.0, eps) == pytest.approx(exact, rel=1e-9, abs=1e-300)
-    assert privacy.gaussian_hockey_stick(0.0, 1.0, 0.0, 1.0, 0.1) == 0.0
-
-
-def test_adaptive_stepsize_counterexample_pinned():
-    """Pinned: b_0² = 1, ν = 1e-5, z = 1, replace-one. The accountant gives one Gaussian step ε ≈ 10.0 at
-    δ = 1e-5; the clean-gradient stepsize makes the update's variance differ between neighbours (b₁² = 2 vs
-    1 + 1e-5), and the exact δ at that ε is ≈ 3.4e-4 ≫ 1e-5. With b₁ public the same pair is within the promise."""
-    eps = privacy.replace_one_gaussian_epsilon(1.0, 1e-5)
-    assert eps == pytest.approx(gaussian_epsilon(0.5, 1e-5), abs=1e-2)
-    d = privacy.adaptive_step_delta(1.0, 1.0, eps)
-    assert d == pytest.approx(3.366e-4, rel=1e-2) and d > 1e-5
-    assert privacy.adaptive_step_delta(1.0, 1.0, eps, adaptive=False) <= 1e-5
-    out = privacy.adaptive_stepsize_privacy("quick", 0)
-    assert out.verdict == "violated" and out.counterexample["delta_exact"] > out.counterexample["delta"]
-    assert out.numbers["control_max_delta"] <= 1e-5 and out.decisions == []
-
-
-def test_adaptive_stepsize_privacy_mutant_with_a_public_stepsize_turns_the_verdict():
-    """The declared mutant drops b₁'s dependence on the clean gradient: the exact δ then stays within the promise
-    at every point (the control's numbers), so the claim is no longer violated."""
-    from verify.registry import load_all
-
-    (m,) = load_all()["adp.algorithm1.adaptive_stepsize_privacy"].mutants
-    assert privacy.adaptive_stepsize_privacy("quick", 0).verdict == "violated"
-    with m.apply():
-        assert privacy.adaptive_stepsize_privacy("quick", 0).verdict == "holds"
-    assert privacy.adaptive_stepsize_privacy("quick", 0).verdict == "violated"
 
 
 def test_lemma2_1_is_violated_at_large_epsilon_and_the_example_is_pinned():
@@ -257,11 +222,6 @@ def lemma21_quick():
     return privacy.lemma2_1("quick", 0)
 
 
-@pytest.fixture(scope="module")
-def adaptive_quick():
-    return privacy.adaptive_stepsize_privacy("quick", 0)
-
-
 def test_lemma2_1_finding_is_a_boundary_at_epsilon_one_and_above(lemma21_quick):
     """Every failing grid point has ε ≥ 1 (the smallest 4.41), the 150 points with ε < 1 hold, and at §6's budgets
     (ε̄ ≤ 6.4, δ = 1e-5) the true δ stays below the stated one: a boundary case; the hypothesis ε < 1 repairs it."""
@@ -279,28 +239,3 @@ def test_theorem4_1_finding_fails_at_the_papers_experiment(thm41_quick):
     assert f.scope == "in_regime" and f.repair is None and f.no_repair_reason
     assert (f.region.explored, f.region.failing) == (16, thm41_quick.numbers["points_broken"]) and f.region.edge == ""
     assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.2086, rel=1e-3)
-
-
-def test_adaptive_stepsize_finding_at_the_papers_dimension(adaptive_quick):
-    """Along the differing gradient alone the paper's b_0² = 20 leaks only δ ≈ 1e-8; at §6's d = 7850 every noise
-    coordinate carries the stepsize's dependence and δ reaches 0.71 (z = 4); b₁ made public repairs it."""
-    f = adaptive_quick.finding
-    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (8, 3)
-    assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.708, abs=0.005)
-    assert "d = 7850" in f.at_paper_setting.where and "b_0² = 20" in f.at_paper_setting.where
-    assert f.repair.verdict == "holds"
-    assert adaptive_quick.numbers["delta_paper_dimension[z=4]"] == pytest.approx(f.at_paper_setting.size)
-
-
-def test_isotropic_hockey_stick_reduces_to_the_one_dimensional_pair():
-    """d = 1 is the closed form of gaussian_hockey_stick; equal variances make the other d − 1 coordinates moot;
-    unequal variances make δ grow with d."""
-    for s2 in (0.5, 0.55):  # the larger of the two orderings
-        one = max(privacy.gaussian_hockey_stick(0.3, 0.5, 0.0, s2, 1.0),
-                  privacy.gaussian_hockey_stick(0.0, s2, 0.3, 0.5, 1.0))
-        assert one > 0.01
-        assert privacy.gaussian_hockey_stick_isotropic(0.3, 0.5, s2, 1.0, 1) == pytest.approx(one, rel=1e-5)
-    assert privacy.gaussian_hockey_stick_isotropic(0.3, 0.5, 0.5, 1.0, 500) == pytest.approx(
-        privacy.gaussian_hockey_stick(0.3, 0.5, 0.0, 0.5, 1.0), rel=1e-5)
-    ds = [privacy.gaussian_hockey_stick_isotropic(0.3, 0.5, 0.55, 1.0, d) for d in (1, 10, 100, 1000)]
-    assert ds == sorted(ds) and ds[-1] > 10 * ds[0]

@@ -16,7 +16,7 @@ import numpy as np
 from kernels.adp import NonconvexProblem, run_adp
 from verify.audit import AUDIT_DELTA, audit_level, audit_outcome, claim_method, epsilon_lower_bound
 from verify.findings import Finding, PaperSetting, Region, Repair
-from verify.papers.adp.privacy import (
+from verify.papers.adp.adaptive_stepsize import (
     ADAPTIVE_PAPER,
     adaptive_step_delta_dimension,
     replace_one_gaussian_epsilon,
