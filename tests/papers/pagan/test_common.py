@@ -1,5 +1,5 @@
-"""The shared helpers of :mod:`verify.papers.pagan._common`: the rate sweeps' mechanism checks, the lower bounds'
-runs, comparisons and exact edges.
+"""The shared helpers of :mod:`verify.papers.pagan._common` (the rate sweeps' mechanism checks) and of
+:mod:`verify.papers.pagan._lower_bound_common` (the lower bounds' runs, comparisons and exact edges).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import kernels.pagan_problems
 from theory import numeric
 from theory import pagan as tp
 from verify import decide, mutants
-from verify.papers.pagan import _common, estimated_geometry, lower_bounds, lower_bounds_l2, rates
+from verify.papers.pagan import _common, _lower_bound_common, estimated_geometry, lower_bounds, lower_bounds_l2, rates
 
 FAULTS = {"noise*3": (dict(noise_scale=3.0), "noise multiplier 3 "),
           "noise-cov-A": (dict(noise_geometry_inverse=True), "noise multiplier"),
@@ -84,15 +84,15 @@ def test_lower_bound_runs_outside_the_hypothesis_are_not_made(monkeypatch):
         ran.extend(tasks)
         return [{"excess": [1.0, 1.1, 0.9]} for _ in tasks]
 
-    monkeypatch.setattr(_common, "_memo_sweep", fake_sweep)
+    monkeypatch.setattr(_lower_bound_common, "_memo_sweep", fake_sweep)
     inside = lambda d, e: d < 64  # noqa: E731
-    tasks, outs, acct = _common._lb_runs("ball", 1.5, "quick", 0, applies=inside)
+    tasks, outs, acct = _lower_bound_common._lb_runs("ball", 1.5, "quick", 0, applies=inside)
     assert ran and all(t["d"] < 64 for t in ran) and len(ran) == sum(t["d"] < 64 for t in tasks) < len(tasks)
     assert all((o is None) == (t["d"] >= 64) for t, o in zip(tasks, outs))
-    rows, verdicts = _common._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: -1.0, inside)
+    rows, verdicts = _lower_bound_common._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: -1.0, inside)
     assert {r["verdict"] for r in rows if r["d"] >= 64} == {"not applicable"} and set(verdicts) == {"holds"}
     with pytest.raises(ValueError, match="not run"):  # a cell inside the hypothesis must have all its runs
-        _common._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 0.5, lambda d, e: True)
+        _lower_bound_common._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 0.5, lambda d, e: True)
 
 
 
@@ -108,11 +108,12 @@ def test_rate_mechanism_check_passes_unmutated_and_names_each_kernel_fault(name)
 
 
 def test_lb_edge_at_every_scale_holds_for_the_papers_bounds():
-    v, ex, checked, _ = _common._lb_edge_scaled(_box_bound(tp.proposition1_lower_bound()), lower_bounds._box_condition,
-                                              lambda sg: float(np.sum(sg)), dims=(3, 4))
-    assert v == "holds" and ex is None and checked > 2 * 2 * len(_common.LB_EDGE_SCALES)
-    v, ex, _, _ = _common._lb_edge_scaled(lower_bounds_l2._thm5_lb_ne, lower_bounds_l2._thm5_condition,
-                                        lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))), dims=(2, 3))
+    v, ex, checked, _ = _lower_bound_common._lb_edge_scaled(_box_bound(tp.proposition1_lower_bound()),
+                                                            lower_bounds._box_condition,
+                                                            lambda sg: float(np.sum(sg)), dims=(3, 4))
+    assert v == "holds" and ex is None and checked > 2 * 2 * len(_lower_bound_common.LB_EDGE_SCALES)
+    v, ex, _, _ = _lower_bound_common._lb_edge_scaled(lower_bounds_l2._thm5_lb_ne, lower_bounds_l2._thm5_condition,
+                                                      lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))), dims=(2, 3))
     assert v == "holds" and ex is None
 
 
@@ -127,17 +128,17 @@ def test_lb_edge_at_another_scale_refutes_a_bound_with_another_power_of_sigma(wh
     else:
         lb, cond, top, dims = (_ball_bound(_pow(tp.theorem5_lower_bound(), k)), lower_bounds_l2._thm5_condition,
                                lambda sg: 2.0 * math.sqrt(float(np.sum(sg**2))), (2, 3))
-    assert _common._lb_edge(lb, cond, top, dims=dims)[0] == "holds"
-    v, ex, _, _ = _common._lb_edge_scaled(lb, cond, top, dims=dims)
+    assert _lower_bound_common._lb_edge(lb, cond, top, dims=dims)[0] == "holds"
+    v, ex, _, _ = _lower_bound_common._lb_edge_scaled(lb, cond, top, dims=dims)
     assert v == "violated" and ex["scale"] == scale and ex["lower_bound"] > ex["largest_possible"]
     assert ex["lower_bound"] == pytest.approx(lb(ex["d"], ex["epsilon"], np.array(ex["sigma"])), rel=1e-12)
 
 
 
 def test_edge_reason_names_log_d_only_where_log_d_is_at_most_one():
-    assert _common._edge_reason({"d": 2, "scale": 1.0}) == " (log d ≤ 1)"
-    assert _common._edge_reason({"d": 3}) == ""  # log 3 > 1: not the reason there
-    assert "scaled by 0.0001" in _common._edge_reason({"d": 3, "scale": 1e-4})
+    assert _lower_bound_common._edge_reason({"d": 2, "scale": 1.0}) == " (log d ≤ 1)"
+    assert _lower_bound_common._edge_reason({"d": 3}) == ""  # log 3 > 1: not the reason there
+    assert "scaled by 0.0001" in _lower_bound_common._edge_reason({"d": 3, "scale": 1e-4})
 
 
 
@@ -203,8 +204,8 @@ def test_rate_task_uses_the_prescribed_parameters():
 
 def test_lower_bound_comparison_negative_controls():
     """An impossible bound is never shown (inconclusive); a zero bound always is (holds)."""
-    tasks, outs, acct = _common._lb_runs("ball", 1.5, "quick", 0)
-    _, v_big = _common._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 1e9, lambda d, e: True)
-    _, v_zero = _common._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 0.0, lambda d, e: True)
+    tasks, outs, acct = _lower_bound_common._lb_runs("ball", 1.5, "quick", 0)
+    _, v_big = _lower_bound_common._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 1e9, lambda d, e: True)
+    _, v_zero = _lower_bound_common._lb_compare(tasks, outs, acct, "excess", lambda d, e, s: 0.0, lambda d, e: True)
     assert set(v_big) == {"inconclusive"} and set(v_zero) == {"holds"}
 

@@ -18,7 +18,7 @@ from kernels import faults
 from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
 from theory import pagan as tp
 from verify import mutants, plots, registry
-from verify.papers.pagan import _common, lower_bounds, lower_bounds_l2
+from verify.papers.pagan import _lower_bound_common, lower_bounds, lower_bounds_l2
 
 # --------------------------------------------------------------------------------------
 # pagan.proposition1.d2 / pagan.theorem4.risk.d2: exponent mutants, still false at an exact point
@@ -163,8 +163,8 @@ def test_the_weakening_mutants_are_not_refuted_by_the_coin(name):
     then leave violated: these mutants are caught)."""
     with _coin_generic(name).apply():
         # d = 3, flat σ: the largest bound/½Σσ_j
-        v, ex, _, _ = _common._lb_edge_scaled(lower_bounds._prop1_lb_ne, lower_bounds._box_condition,
-                                              lower_bounds.coin_sign_error, dims=(3, 4))
+        v, ex, _, _ = _lower_bound_common._lb_edge_scaled(lower_bounds._prop1_lb_ne, lower_bounds._box_condition,
+                                                          lower_bounds.coin_sign_error, dims=(3, 4))
     assert v == "holds" and ex is None
 
 
@@ -206,7 +206,7 @@ def test_at_eps_at_most_1_randomized_response_refutes_nothing():
     """The reading's evidence: the refutation needs ε > 1.  With ε = 1 (n = nε) the witness's excess stays above the
     bound wherever the hypothesis holds (flat and j^{-3/2} profiles, 3 ≤ d ≤ 40, nε up to 10⁴)."""
     for d in range(3, 41):
-        ne0 = _common._hypothesis_boundary(lower_bounds._box_condition, d)
+        ne0 = _lower_bound_common._hypothesis_boundary(lower_bounds._box_condition, d)
         for decay in (0.0, 1.5):
             sigma = kernels.pagan_problems.power_law_sigma(d, decay)
             for ne in np.geomspace(ne0, 1e4, 40):
@@ -229,11 +229,12 @@ def test_a_bound_below_the_witness_is_not_refuted():
     below = lambda d, ne, sg: 0.99 * lower_bounds.rr_excess(sg, ne)  # noqa: E731
     above = lambda d, ne, sg: min(1.01 * lower_bounds.rr_excess(sg, ne), 0.9 * float(np.sum(sg)))  # noqa: E731
     top = lambda sg: float(np.sum(sg))  # noqa: E731
-    assert _common._lb_edge_scaled(below, cond, top, dims=(3, 4), witness=lower_bounds.rr_excess)[0] == "holds"
-    v, ex, _, _ = _common._lb_edge_scaled(above, cond, top, dims=(3, 4), witness=lower_bounds.rr_excess)
+    assert _lower_bound_common._lb_edge_scaled(below, cond, top, dims=(3, 4),
+                                               witness=lower_bounds.rr_excess)[0] == "holds"
+    v, ex, _, _ = _lower_bound_common._lb_edge_scaled(above, cond, top, dims=(3, 4), witness=lower_bounds.rr_excess)
     assert v == "violated" and ex["witness"] and ex["d"] == 3
     # and without the witness the same bound is not refuted (it never exceeds Σσ_j)
-    assert _common._lb_edge_scaled(above, cond, top, dims=(3, 4))[0] == "holds"
+    assert _lower_bound_common._lb_edge_scaled(above, cond, top, dims=(3, 4))[0] == "holds"
 
 
 @pytest.mark.parametrize("cid, table, bound_name, factor", [

@@ -13,7 +13,7 @@ import sympy as sp
 from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
 from theory import pagan as tp
 from verify import mutants, registry
-from verify.papers.pagan import _common, lower_bounds, lower_bounds_l2
+from verify.papers.pagan import _lower_bound_common, lower_bounds, lower_bounds_l2
 
 # --------------------------------------------------------------------------------------
 # pagan.proposition2: the exact edge at every σ scale
@@ -62,7 +62,7 @@ def test_theorem5_exact_refutation_skips_the_runs(monkeypatch):
     def no_runs(*args, **kwargs):
         raise AssertionError("the measured part ran although the exact part refutes")
 
-    monkeypatch.setattr(_common, "_lb_runs", no_runs)  # read by _lb_measured
+    monkeypatch.setattr(_lower_bound_common, "_lb_runs", no_runs)  # read by _lb_measured
     monkeypatch.setattr(lower_bounds_l2, "_lb_runs", no_runs)  # read by proposition2
     out = run_under(claim_by_id("pagan.theorem5"), generic_mutant("pagan.theorem5", "theorem5_lower_bound:pow1.25"))
     assert out.verdict == "violated" and out.counterexample["scale"] == 1e4
@@ -75,10 +75,11 @@ def test_theorem5_exact_refutation_skips_the_runs(monkeypatch):
 
 
 def test_hypothesis_boundary_is_found_to_rounding():
-    assert _common._hypothesis_boundary(lower_bounds_l2._thm5_condition, 2) == pytest.approx(2.0, rel=1e-12)
-    assert _common._hypothesis_boundary(lower_bounds._box_condition, 3) == pytest.approx(np.sqrt(3) * np.log(3),
-                                                                                         rel=1e-12)
-    assert lower_bounds_l2._thm5_condition(2, _common._hypothesis_boundary(lower_bounds_l2._thm5_condition, 2))
+    assert _lower_bound_common._hypothesis_boundary(lower_bounds_l2._thm5_condition, 2) == pytest.approx(2.0, rel=1e-12)
+    assert _lower_bound_common._hypothesis_boundary(lower_bounds._box_condition, 3) == pytest.approx(
+        np.sqrt(3) * np.log(3), rel=1e-12)
+    assert lower_bounds_l2._thm5_condition(2, _lower_bound_common._hypothesis_boundary(lower_bounds_l2._thm5_condition,
+                                                                                       2))
 
 
 def test_theorem5_is_violated_exactly_at_d2_without_runs(lower_bound_runs_forbidden):
@@ -106,8 +107,9 @@ def test_theorem5_weakening_mutants_pass_the_free_output(name):
     violated claim (the check can leave violated: caught), and no longer declared."""
     assert (T5, name) not in mutants.EQUIVALENT
     with _generic5(name).apply():
-        v, ex, _, _ = _common._lb_edge_scaled(lower_bounds_l2._thm5_lb_ne, lower_bounds_l2._thm5_condition,
-                                            lambda sg: float(np.sqrt(np.sum(sg**2))), dims=(2, 3), boundary=True)
+        v, ex, _, _ = _lower_bound_common._lb_edge_scaled(lower_bounds_l2._thm5_lb_ne, lower_bounds_l2._thm5_condition,
+                                                          lambda sg: float(np.sqrt(np.sum(sg**2))), dims=(2, 3),
+                                                          boundary=True)
     assert v == "holds" and ex is None
 
 

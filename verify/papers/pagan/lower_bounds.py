@@ -20,10 +20,12 @@ from theory import pagan as tp
 from verify.exact import adversarial_search, edge_values, random_search, rounding_tolerance
 from verify.mutants import declare_equivalent
 from verify.papers.pagan._common import (
+    _eval_free,
+)
+from verify.papers.pagan._lower_bound_common import (
     _LB_WEAKER,
     LB_DELTA,
     LB_N,
-    _eval_free,
     _lb_edge,
     _lb_edge_scaled,
     _lb_measured,

@@ -15,7 +15,7 @@ import sympy as sp
 from theory import numeric
 from theory import pagan as tp
 from verify.mutants import declare_equivalent
-from verify.papers.pagan._common import (
+from verify.papers.pagan._lower_bound_common import (
     _LB_WEAKER,
     LB_EDGE_GRID,
     LB_N,
