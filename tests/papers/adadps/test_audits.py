@@ -77,7 +77,7 @@ def test_subsampled_audit_rows_are_information_not_verdict(federated_quick):
     assert f["max_audit_over_accountant_in_verdict"] == pytest.approx(0.8842, abs=1e-3)
     assert f["information_ceiling"] > f["accountant_epsilon_1"]
     assert "shown as information, not in the verdict" in out.evidence
-    assert "U=4,b=1,R=3: audited ε ≥ 1.066 (clopper_pearson) vs accountant 3.807 (0.28 of it)" in out.evidence
+    assert "U=4,b=1,R=3: audited ε ≥ 1.065 (clopper_pearson) vs accountant 3.807 (0.28 of it)" in out.evidence
     assert out.evidence.endswith(_QUICK_CAVEAT)
     assert len(out.plots[0].panels[0].categories) == 2  # the figure keeps every row
 

@@ -114,9 +114,10 @@ def test_section51_tests_are_paired_and_trials_scale_with_the_budget(quick):
     assert experiments.S51_BUDGETS.at("full").trials == 300
     for d in out.decisions:
         assert "paired t on the per-trial differences" in d.control.test and "Welch" not in d.control.test
-    # the paired interval at seed 0: the upper bound of IME − PP from a t with 29 degrees of freedom
+    # the paired interval at seed 0: the upper bound of IME − PP from a t with 29 degrees of freedom; the lower,
+    # family-corrected bound moves with the number of tests in the ledger's family (296 tests here)
     d = out.decisions[0]
-    assert d.holds_bound == pytest.approx(0.003236, abs=1e-6) and d.violated_bound == pytest.approx(-0.01384, abs=1e-5)
+    assert d.holds_bound == pytest.approx(0.003236, abs=1e-6) and d.violated_bound == pytest.approx(-0.01386, abs=1e-5)
 
 
 def test_section51_rejects_a_data_set_where_nonprivate_misses_the_ground_truth(monkeypatch):
