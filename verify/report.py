@@ -493,10 +493,16 @@ nav.toc { columns: 2 22rem; font-size: 92%; } nav.toc ul { margin: .2rem 0 .6rem
 nav.toc h4 { margin: .4rem 0 0; break-after: avoid; }
 table.findings { font-size: 92%; } table.findings th:first-child { width: 14rem; }
 table.findings th:nth-child(2) { width: 6.5rem; }
+h2, h3, section.claim { scroll-margin-top: 5rem; }
 .filters { position: sticky; top: 0; background: #fff; padding: .4rem 0; border-bottom: 1px solid #d1d9e0;
            z-index: 1; display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; }
 .filters label { white-space: nowrap; } a.top { font-size: 85%; float: right; }
 [hidden] { display: none !important; }
+@media (max-width: 800px) {
+  table.findings, table.findings tbody, table.findings tr, table.findings td { display: block; width: auto; }
+  table.findings thead { display: none; } table.findings tr { border: 1px solid #d1d9e0; margin-bottom: .6rem; }
+  table.findings td { border: none; } table.findings td::before { content: attr(data-label); display: block;
+  font-weight: 600; color: #59636e; } h2, h3, section.claim { scroll-margin-top: 8rem; } }
 @media (max-width: 800px) { table.summary col.id { width: 9rem; } table.summary col.verdict { width: 6.5rem; }
   table.summary col.s { width: 3rem; } body { padding: 0 .5rem; } }
 """  # noqa: E501
@@ -692,10 +698,12 @@ def _findings_html(results: Sequence[Result], claims: Mapping[str, Claim]) -> st
             else:
                 repair = ""
             parts.append(
-                f'<tr data-paper="{e(paper)}" data-scope="{e(scope)}"><td><a href="#{e(x["claim"])}">'
-                f'<code>{e(x["claim"])}</code></a></td><td><strong>{e(scope)}</strong></td>'
-                f'<td>{e(str(x["region"] or ""))}</td><td>{e(str(x["at_paper_setting_text"] or ""))}</td>'
-                f"<td>{repair}</td></tr>")
+                f'<tr data-paper="{e(paper)}" data-scope="{e(scope)}">'
+                f'<td data-label="claim"><a href="#{e(x["claim"])}">'
+                f'<code>{e(x["claim"])}</code></a></td><td data-label="scope"><strong>{e(scope)}</strong></td>'
+                f'<td data-label="where it fails">{e(str(x["region"] or ""))}</td>'
+                f'<td data-label="at the paper\'s setting">{e(str(x["at_paper_setting_text"] or ""))}</td>'
+                f'<td data-label="repair">{repair}</td></tr>')
         parts.append("</tbody></table>")
     return "\n".join(parts)
 
