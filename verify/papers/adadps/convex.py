@@ -413,7 +413,7 @@ def _t2_rate(budget: str, seed: int) -> dict:
     "times the same two statistics, and the bound's dependence on T by decide.rate twice on the same two statistics "
     "divided by the bound (slope margin 0.1; window: mean excess ≤ half of F(w¹) − F*). The theorem's "
     "private-rate corollary (eq. (39), σ and T tuned to (ε, δ)) is not tested here. The statement's display was "
-    "lost in extraction; the bound is reconstructed from eq. (38). Issue 25: the smallest T again on the problem "
+    "lost in extraction; the bound is reconstructed from eq. (38). A scale check: the smallest T again on the problem "
     "rescaled by c ∈ {10³, 10⁻⁶} (w*, α and εᵗ ×c, fixed before their verdicts): the run is the same run scaled "
     "and a dimensionally consistent bound scales with it (as tight as at c = 1), while a bound or a G whose "
     "exponents are a quarter off is far off there; the same two decisions per scale, with the rescaled run's own "

@@ -378,7 +378,7 @@ def _t4_task(problem_kw: dict, batch_size: int, sigma: float, steps: int, trials
     "(1000, 0, 100), (16, 0, 300), (16, 1, 300), 6 runs each; full adds (1000, 1, 100) and (16, 1, 1000), 24 runs. "
     "Decision per case: verify.decide.mean_at_most (one-sample t over runs; 6 tests for the full budget's "
     "cases), combined (violated if any, holds if all). The full-batch cases sit at about half of the bound (the "
-    "O(1/T) term is tight: a ×0.1 bound or a ×10 stepsize is caught). Issue 25: one more case, fixed before its "
+    "O(1/T) term is tight: a ×0.1 bound or a ×10 stepsize is caught). A scale check, one more case fixed before its "
     "verdict — (1000, 0, 10) on the same problem with w* ×100 (w_norm = 100, D̄ = 200, the constants recomputed): "
     "the run and a dimensionally consistent bound both scale by 100², so it is as tight as the unscaled case, while "
     "a bound with exponents a quarter off is off by 10× there (7 tests declared). Reported: measured/bound per case.",
