@@ -9,11 +9,11 @@ import sympy as sp
 
 from kernels import faults
 from kernels import noisy_adagrad as kn
+from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
 from theory import noisy_adagrad as tn
-from verify import decide, mutants, registry
+from verify import decide, mutants
 from verify.papers.noisy_adagrad import _common, corollary6
 from verify.registry import load_all
-from verify.runner import SerialRunner, using
 
 
 @pytest.fixture(scope="module")
@@ -40,30 +40,16 @@ def test_corollary6_quick_is_inconclusive_by_design_with_the_noise_dominated_dia
     assert f["ratio_slope_p"] < 0.1
 
 
-def _check(cid: str):
-    registry.load_all()
-    return registry.REGISTRY[cid].check("quick", 0)
-
-
-def _mutant_verdict(cid: str, name: str) -> str:
-    registry.load_all()
-    (c,) = registry.select([cid])
-    (m,) = [m for m in c.mutants if m.name == name]
-    mutants.reset_caches()
-    with using(SerialRunner()), m.apply():
-        return str(c.check("quick", 0).verdict)
-
-
 # ---- noisy_adagrad.corollary6.k ----------------------------------------------------------------------------------
 def test_corollary6_k_main_text_and_appendix_disagree_first_at_k2():
-    out = _check("noisy_adagrad.corollary6.k")
+    out = check_quick("noisy_adagrad.corollary6.k")
     assert out.verdict == "violated" and out.plots
     assert out.counterexample["k"] == 2 and out.counterexample["main_over_appendix"] == "sqrt(2)"
     assert out.numbers["main_over_appendix_k2"] == pytest.approx(math.sqrt(2))
 
 
 def test_corollary6_k_main_text_without_sqrt_k_turns_it():
-    assert _mutant_verdict("noisy_adagrad.corollary6.k", "corollary6_rate:no_k") == "holds"
+    assert mutant_verdict("noisy_adagrad.corollary6.k", "corollary6_rate:no_k") == "holds"
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -5,29 +5,16 @@ leave the statement false."""
 import pytest
 import sympy as sp
 
+from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
 from theory import noisy_adagrad as tn
 from verify import mutants, registry
 from verify.papers.noisy_adagrad import corollary6_proof
 from verify.runner import SerialRunner, using
 
 
-def _check(cid: str):
-    registry.load_all()
-    return registry.REGISTRY[cid].check("quick", 0)
-
-
-def _mutant_verdict(cid: str, name: str) -> str:
-    registry.load_all()
-    (c,) = registry.select([cid])
-    (m,) = [m for m in c.mutants if m.name == name]
-    mutants.reset_caches()
-    with using(SerialRunner()), m.apply():
-        return str(c.check("quick", 0).verdict)
-
-
 # ---- noisy_adagrad.corollary6.proof_k ----------------------------------------------------------------------------
 def test_corollary6_proof_k_route_grows_like_k_not_sqrt_k():
-    out = _check("noisy_adagrad.corollary6.proof_k")
+    out = check_quick("noisy_adagrad.corollary6.proof_k")
     assert out.verdict == "violated" and out.plots
     assert out.counterexample["k"] == 2 and out.counterexample["limit_k_to_infinity"] == "oo"
     assert out.counterexample["floor_over_rate"] == "sqrt(2)*C*L"
@@ -41,7 +28,7 @@ def test_corollary6_proof_k_floor_at_m_equal_T_is_linear_in_k():
 
 
 def test_corollary6_proof_k_main_text_with_k_turns_it():
-    assert _mutant_verdict("noisy_adagrad.corollary6.proof_k", "corollary6_rate:k") == "holds"
+    assert mutant_verdict("noisy_adagrad.corollary6.proof_k", "corollary6_rate:k") == "holds"
 
 
 # the fixed cases at scales far from 1: a floor or an eq. (25) with exponents a quarter off fails there;
@@ -161,7 +148,7 @@ def test_eq25_with_noise_term_in_eta_squared_derives_no_floor_and_is_not_violate
 def test_corollary6_proof_k_finding_is_in_regime_with_the_linear_k_repair():
     """The route exceeds the main text's √k at every k > 1 of the isotropic case (3.5× its k = 1 ratio at k = 16):
     in the regime; the repaired O(k) statement holds on the same isotropic values."""
-    f = _check("noisy_adagrad.corollary6.proof_k").finding
+    f = check_quick("noisy_adagrad.corollary6.proof_k").finding
     assert f is not None and f.scope == "in_regime"
     assert (f.region.explored, f.region.failing, f.region.edge) == (5, 4, "")
     assert f.at_paper_setting.fails and 3.0 < f.at_paper_setting.size < 4.0

@@ -9,11 +9,11 @@ import pytest
 import sympy as sp
 
 from kernels import faults
+from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
 from theory import noisy_adagrad as tn
 from verify import decide, mutants, registry
 from verify.papers.noisy_adagrad import _common, regret
 from verify.registry import load_all
-from verify.runner import SerialRunner, using
 
 
 @pytest.fixture(scope="module")
@@ -82,23 +82,9 @@ def test_corollary3_ratio_is_the_regret_over_the_declared_rate(monkeypatch):
     assert doubled["ratio_first"] == pytest.approx(base["ratio_first"] / 2, rel=1e-12)
 
 
-def _check(cid: str):
-    registry.load_all()
-    return registry.REGISTRY[cid].check("quick", 0)
-
-
-def _mutant_verdict(cid: str, name: str) -> str:
-    registry.load_all()
-    (c,) = registry.select([cid])
-    (m,) = [m for m in c.mutants if m.name == name]
-    mutants.reset_caches()
-    with using(SerialRunner()), m.apply():
-        return str(c.check("quick", 0).verdict)
-
-
 # ---- noisy_adagrad.theorem3.1.gamma ------------------------------------------------------------------------------
 def test_theorem3_1_gamma_is_violated_smallest_case_p2_k1():
-    out = _check("noisy_adagrad.theorem3.1.gamma")
+    out = check_quick("noisy_adagrad.theorem3.1.gamma")
     assert out.verdict == "violated" and out.plots
     assert out.counterexample["p"] == 2 and out.counterexample["k"] == 1
     assert out.counterexample["gaps_at_solutions"] == [0.0]
@@ -116,7 +102,7 @@ def test_theorem3_1_gamma_rotated_oracle_breaks_hypothesis_by_its_gap():
 
 
 def test_theorem3_1_gamma_mutant_dropping_the_hypothesis_turns_it():
-    assert _mutant_verdict("noisy_adagrad.theorem3.1.gamma", "theorem3_1_assumption_residual:dropped") == "holds"
+    assert mutant_verdict("noisy_adagrad.theorem3.1.gamma", "theorem3_1_assumption_residual:dropped") == "holds"
 
 
 # ---------------------------------------------------------------------------------------------------------------

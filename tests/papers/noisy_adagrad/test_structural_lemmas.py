@@ -8,24 +8,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
 from theory import noisy_adagrad as tn
 from verify import mutants, registry
 from verify.papers.noisy_adagrad import structural_lemmas
 from verify.runner import SerialRunner, using
-
-
-def _check(cid: str):
-    registry.load_all()
-    return registry.REGISTRY[cid].check("quick", 0)
-
-
-def _mutant_verdict(cid: str, name: str) -> str:
-    registry.load_all()
-    (c,) = registry.select([cid])
-    (m,) = [m for m in c.mutants if m.name == name]
-    mutants.reset_caches()
-    with using(SerialRunner()), m.apply():
-        return str(c.check("quick", 0).verdict)
 
 
 # ---- noisy_adagrad.lemma14 ---------------------------------------------------------------------------------------
@@ -43,7 +30,7 @@ def test_lemma14_violated_smallest_linf_case_exact():
 
 
 def test_lemma14_quick_verdict_and_quadratic_reading():
-    out = _check("noisy_adagrad.lemma14")
+    out = check_quick("noisy_adagrad.lemma14")
     assert out.verdict == "violated" and out.plots
     assert out.counterexample["lhs"] == "8/3" and out.counterexample["rhs"] == "2"
     assert out.numbers["quad_holds"] == 1.0 and out.numbers["worst_ratio_quad"] <= 1 + 1e-9
@@ -51,7 +38,7 @@ def test_lemma14_quick_verdict_and_quadratic_reading():
 
 
 def test_lemma14_triangle_constant_2_turns_it():
-    assert _mutant_verdict("noisy_adagrad.lemma14", "lemma14_sides:rhs*2") == "holds"
+    assert mutant_verdict("noisy_adagrad.lemma14", "lemma14_sides:rhs*2") == "holds"
 
 
 def sp_rational(p, q):
@@ -66,14 +53,14 @@ def test_theorem15_tight_pair_attains_constant_one():
 
 
 def test_theorem15_holds_quick():
-    out = _check("noisy_adagrad.theorem15")
+    out = check_quick("noisy_adagrad.theorem15")
     assert out.verdict == "holds" and out.plots
     assert out.numbers["min_slack_rounding_units"] >= 0 and out.numbers["worst_ratio_adversarial"] > 0.99
     assert out.numbers["ascending_reading_violations"] > 0
 
 
 def test_theorem15_half_constant_is_refuted():
-    assert _mutant_verdict("noisy_adagrad.theorem15", "davis_kahan_sides:rhs*0.5") == "violated"
+    assert mutant_verdict("noisy_adagrad.theorem15", "davis_kahan_sides:rhs*0.5") == "violated"
 
 
 @pytest.fixture(scope="module")
