@@ -59,6 +59,10 @@ class MutantResult:
     #: why the mutant is equivalent (the mutated statement is still true: it only weakens a one-sided statement);
     #: "" for a real error.  An equivalent mutant is never a survivor and stays out of the rates' denominators.
     equivalent: str = ""
+    #: why the check refused the mutant's runs as not the stated mechanism (its mechanism probe failed: a
+    #: :class:`verify.decide.MechanismMismatch`, or a ``holds`` withdrawn to inconclusive); "" otherwise.  Such a
+    #: mutant is caught, but *rejected*, not refuted: counted apart from refutations and from crashes.
+    rejected: str = ""
 
     @property
     def killed(self) -> bool:
@@ -90,12 +94,13 @@ class MutantResult:
         Returns
         -------
         dict
-            Every field, plus ``killed`` and ``refuted``; ``seconds`` rounded to milliseconds.
+            Every field, plus ``killed`` and ``refuted``; ``seconds`` rounded to milliseconds; ``rejected`` is the
+            reason the mechanism probe gave ("" when the runs were not refused).
         """
         return {"claim": self.claim, "mutant": self.mutant, "description": self.description, "kind": self.kind,
                 "original": self.original, "verdict": self.verdict, "killed": self.killed,
                 "refuted": self.refuted, "seconds": round(self.seconds, 3), "error": self.error,
-                "equivalent": self.equivalent}
+                "equivalent": self.equivalent, "rejected": self.rejected}
 
 
 # --------------------------------------------------------------------------------------
@@ -508,15 +513,26 @@ def reset_caches() -> None:
                 val.clear()
 
 
-def _verdict_of(c: Claim, budget: str, seed: int) -> tuple[str, float, str]:
+#: the head a check's evidence starts with when its mechanism probe withdrew a ``holds`` (verify.decide.after_probe)
+_PROBE_HEAD = "the kernel does not run the stated mechanism"
+
+
+def _verdict_of(c: Claim, budget: str, seed: int) -> tuple[str, float, str, str]:
+    """The check's verdict, its seconds, the crash ("" if none), and why its runs were rejected ("" if not)."""
+    from .decide import MechanismMismatch
+
     t0 = time.perf_counter()
     try:
         outcome = c.check(budget, seed)
         if not isinstance(outcome, Outcome):
             raise TypeError(f"check returned {type(outcome).__name__}")
-        return str(outcome.verdict), time.perf_counter() - t0, ""
+        evidence = str(outcome.evidence)
+        rejected = evidence.split(":")[0] if evidence.startswith(_PROBE_HEAD) else ""
+        return str(outcome.verdict), time.perf_counter() - t0, "", rejected
+    except MechanismMismatch as exc:  # the probe refused the runs: no verdict, a rejection rather than a crash
+        return "error", time.perf_counter() - t0, f"{type(exc).__name__}: {exc}", str(exc)
     except (Exception, SystemExit) as exc:  # a crash under a mutant is recorded (it counts as caught, flagged)
-        return "error", time.perf_counter() - t0, f"{type(exc).__name__}: {exc}"
+        return "error", time.perf_counter() - t0, f"{type(exc).__name__}: {exc}", ""
 
 
 def run(claims: Sequence[Claim], budget: str, seed: int, *,
@@ -557,7 +573,7 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
         reset_caches()
         _faults.clear_visited()
         with tracing_theory(c) as (calls, samples):
-            base, seconds, err = _verdict_of(c, budget, seed)
+            base, seconds, err, _ = _verdict_of(c, budget, seed)
         if err:
             raise RuntimeError(f"{c.id}: the check fails without any mutant ({err})")
         hooks = _faults.visited()
@@ -572,10 +588,10 @@ def run(claims: Sequence[Claim], budget: str, seed: int, *,
         for m in mutants_of(c, hooks, called):
             reset_caches()
             with m.apply():
-                verdict, seconds, err = _verdict_of(c, budget, seed)
+                verdict, seconds, err, rejected = _verdict_of(c, budget, seed)
             reset_caches()
             r = MutantResult(c.id, m.name, m.description, m.kind, str(base), verdict, seconds, err,
-                             equivalence(c, m, str(base)))
+                             equivalence(c, m, str(base)), rejected if verdict != str(base) else "")
             out.append(r)
             if progress is not None:
                 progress(r)
@@ -642,6 +658,42 @@ def run_in_processes(claims: Sequence[Claim], budget: str, seed: int, processes:
     return [r for c in claims for r in by_claim[c.id]]
 
 
+def _rejected(row: dict) -> bool:
+    """Whether a mutants.json row was refused as not the stated mechanism (a row written before the ``rejected`` key
+    existed is read from its error: a raised MechanismMismatch; a withdrawn ``holds`` cannot be told from it)."""
+    return bool(row.get("rejected")) or (row.get("verdict") == "error"
+                                          and str(row.get("error", "")).startswith("MechanismMismatch"))
+
+
+def _counts(rows: Sequence[dict]) -> dict:
+    """The counts of mutation rows (dicts as :meth:`MutantResult.to_dict` writes them), equivalent rows apart.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Rows of mutants.json, equivalent ones included.
+
+    Returns
+    -------
+    dict
+        ``mutants`` (the non-equivalent rows), ``killed`` (caught), ``refuted``, ``rejected`` (caught because the
+        check refused the runs as not the stated mechanism), ``errors`` (caught only by a crash of the check, not a
+        rejection), ``equivalent``, ``theory_mutants`` and ``theory_refuted`` (the theory mutants among them and
+        how many were refuted), ``claims`` and ``claims_all_survived``.
+    """
+    real = [r for r in rows if not r.get("equivalent")]
+    theory = [r for r in real if r.get("kind") == "theory"]
+    claims = list(dict.fromkeys(r["claim"] for r in real))
+    rejected = [bool(r.get("killed")) and _rejected(r) for r in real]
+    return {"mutants": len(real), "killed": sum(bool(r.get("killed")) for r in real),
+            "refuted": sum(bool(r.get("refuted")) for r in real), "rejected": sum(rejected),
+            "errors": sum(r.get("verdict") == "error" and not j for r, j in zip(real, rejected)),
+            "equivalent": len(rows) - len(real), "theory_mutants": len(theory),
+            "theory_refuted": sum(bool(r.get("refuted")) for r in theory), "claims": len(claims),
+            "claims_all_survived": sorted(c for c in claims
+                                          if not any(r.get("killed") for r in real if r["claim"] == c))}
+
+
 @dataclass
 class Summary:
     mutants: int = 0
@@ -653,6 +705,12 @@ class Summary:
     errors: int = 0
     #: mutants that only weaken a one-sided statement (not in ``mutants``)
     equivalent: int = 0
+    #: caught because the mechanism probe refused the runs as not the stated mechanism (in ``killed``, not in
+    #: ``refuted`` nor ``errors``)
+    rejected: int = 0
+    #: the theory mutants among ``mutants``, and how many of them were refuted: the "refuted" targets apply to these
+    theory_mutants: int = 0
+    theory_refuted: int = 0
 
     def to_dict(self) -> dict:
         """The summary as plain JSON types (the ``summary`` of mutants.json).
@@ -660,13 +718,16 @@ class Summary:
         Returns
         -------
         dict
-            The counts, ``kill_rate`` and ``refute_rate`` (None when there are no mutants) and
-            ``claims_all_survived``.
+            The counts; ``kill_rate`` (caught, rejections and crashes included), ``refute_rate`` (over every
+            mutant) and ``theory_refute_rate`` (refuted theory mutants over theory mutants), each None when its
+            denominator is 0; and ``claims_all_survived``.
         """
         return {"mutants": self.mutants, "killed": self.killed, "refuted": self.refuted, "claims": self.claims,
-                "errors": self.errors, "equivalent": self.equivalent,
+                "errors": self.errors, "equivalent": self.equivalent, "rejected": self.rejected,
+                "theory_mutants": self.theory_mutants, "theory_refuted": self.theory_refuted,
                 "kill_rate": self.killed / self.mutants if self.mutants else None,
                 "refute_rate": self.refuted / self.mutants if self.mutants else None,
+                "theory_refute_rate": self.theory_refuted / self.theory_mutants if self.theory_mutants else None,
                 "claims_all_survived": self.claims_all_survived}
 
 
@@ -675,24 +736,17 @@ def summarize(results: Sequence[MutantResult]) -> Summary:
 
     Parameters
     ----------
-    results : sequence of MutantResult
+    results : sequence of MutantResult or dict
+        Results, or rows of mutants.json.
 
     Returns
     -------
     Summary
-        Mutants, killed, refuted and crash-only kills over the non-equivalent results, the number of
-        equivalent ones, the claims, and the claims none of whose mutants was caught.
+        Mutants, killed, refuted, rejected as not the stated mechanism, and crash-only kills over the
+        non-equivalent results; the theory mutants and their refutations; the number of equivalent ones; the
+        claims, and the claims none of whose mutants was caught.
     """
-    real = [r for r in results if not r.equivalent]
-    s = Summary(mutants=len(real), killed=sum(r.killed for r in real), refuted=sum(r.refuted for r in real),
-                errors=sum(r.verdict == "error" for r in real), equivalent=len(results) - len(real))
-    results = real
-    by_claim: dict[str, list[MutantResult]] = {}
-    for r in results:
-        by_claim.setdefault(r.claim, []).append(r)
-    s.claims = len(by_claim)
-    s.claims_all_survived = sorted(cid for cid, rs in by_claim.items() if not any(r.killed for r in rs))
-    return s
+    return Summary(**_counts([r if isinstance(r, dict) else r.to_dict() for r in results]))
 
 
 def format_table(results: Sequence[MutantResult]) -> str:
@@ -712,19 +766,24 @@ def format_table(results: Sequence[MutantResult]) -> str:
     for r in results:
         by_claim.setdefault(r.claim, []).append(r)
     idw = max([len("claim")] + [len(c) for c in by_claim])
-    lines = [f"{'claim':<{idw}}  {'verdict':<12}  caught  refuted  survivors (equivalent)", "-" * (idw + 50)]
+    lines = [f"{'claim':<{idw}}  {'verdict':<12}  caught  refuted  rejected  survivors (equivalent)",
+             "-" * (idw + 60)]
     for cid, rs in by_claim.items():
         real = [r for r in rs if not r.equivalent]
         surv = ", ".join(r.mutant for r in real if not r.killed)
         eq = ", ".join(r.mutant for r in rs if r.equivalent)
         lines.append(f"{cid:<{idw}}  {rs[0].original:<12}  {sum(r.killed for r in real):>2} of {len(real):<2} "
-                     f"{sum(r.refuted for r in real):>4}     {surv}" + (f" ({eq})" if eq else ""))
+                     f"{sum(r.refuted for r in real):>4}  {sum(r.killed and bool(r.rejected) for r in real):>8}     "
+                     f"{surv}" + (f" ({eq})" if eq else ""))
     s = summarize(results)
     if s.mutants:
+        theory = (f"theory mutants refuted {s.theory_refuted} of {s.theory_mutants} "
+                  f"({s.theory_refuted / s.theory_mutants:.0%})" if s.theory_mutants else "no theory mutants")
         lines.append(f"{s.mutants} mutants of {s.claims} claims: caught {s.killed} ({s.killed / s.mutants:.0%}; "
-                     f"{s.errors} of them only by a crash of the check), "
-                     f"refuted {s.refuted} ({s.refuted / s.mutants:.0%}); claims with every mutant surviving: "
-                     f"{', '.join(s.claims_all_survived) or 'none'}"
+                     f"{s.rejected} of them rejected as not the stated mechanism, "
+                     f"{s.errors} only by a crash of the check), "
+                     f"refuted {s.refuted} ({s.refuted / s.mutants:.0%}); {theory}; claims with every mutant "
+                     f"surviving: {', '.join(s.claims_all_survived) or 'none'}"
                      + (f"; {s.equivalent} equivalent mutants (they cannot change the statement's truth: "
                         "weaker_if or a declared reason) not counted"
                         if s.equivalent else ""))
@@ -746,6 +805,8 @@ class Tally:
     refuted: int
     budget: str
     survivors: tuple[str, ...] = ()
+    #: caught because the check refused the runs as not the stated mechanism
+    rejected: int = 0
 
     def label(self) -> str:
         """Short form for a table cell.
@@ -763,9 +824,12 @@ class Tally:
         Returns
         -------
         str
-            Caught, refuted outright, the budget, and the survivors when any.
+            Caught, refuted outright, rejected as not the stated mechanism (when any), the budget, and the
+            survivors when any.
         """
-        s = f"caught {self.caught} of {self.total} mutants ({self.refuted} refuted outright), {self.budget} budget"
+        also = f", {self.rejected} rejected as not the stated mechanism" if self.rejected else ""
+        s = (f"caught {self.caught} of {self.total} mutants ({self.refuted} refuted outright{also}), "
+             f"{self.budget} budget")
         return s + (f"; survived: {', '.join(self.survivors)}" if self.survivors else "")
 
 
@@ -783,21 +847,10 @@ def rows_document(rows: Sequence[dict], meta: dict) -> dict:
     -------
     dict
         ``meta``, ``summary`` (counts over the non-equivalent rows, as :meth:`Summary.to_dict`) and
-        ``mutants`` (every row, equivalent ones included).
+        ``mutants`` (every row, equivalent ones included).  A row written before rejections were told apart has no
+        ``rejected`` key: it counts as rejected when its error is a raised MechanismMismatch.
     """
-    equivalent = sum(bool(r.get("equivalent")) for r in rows)
-    all_rows, rows = rows, [r for r in rows if not r.get("equivalent")]
-    killed = sum(bool(r.get("killed")) for r in rows)
-    errors = sum(r.get("verdict") == "error" for r in rows)
-    refuted = sum(bool(r.get("refuted")) for r in rows)
-    claims = list(dict.fromkeys(r["claim"] for r in rows))
-    survived = sorted(c for c in claims if not any(r.get("killed") for r in rows if r["claim"] == c))
-    n = len(rows)
-    return {"meta": meta, "summary": {"mutants": n, "killed": killed, "refuted": refuted, "claims": len(claims),
-                                      "errors": errors, "equivalent": equivalent,
-                                      "kill_rate": killed / n if n else None, "refute_rate": refuted / n if n else None,
-                                      "claims_all_survived": survived},
-            "mutants": list(all_rows)}
+    return {"meta": meta, "summary": summarize(rows).to_dict(), "mutants": list(rows)}
 
 
 def merged_rows(new: Sequence[MutantResult], budget: str, seed: int, previous: dict | None) -> list[dict]:
@@ -851,6 +904,7 @@ def tallies(rows: Sequence[dict]) -> dict[str, Tally]:
             by_claim.setdefault(r["claim"], []).append(r)
     return {cid: Tally(caught=sum(bool(r.get("killed")) for r in rs), total=len(rs),
                        refuted=sum(bool(r.get("refuted")) for r in rs), budget=str(rs[0].get("budget") or "?"),
+                       rejected=sum(bool(r.get("killed")) and _rejected(r) for r in rs),
                        survivors=tuple(r["mutant"] for r in rs if not r.get("killed")))
             for cid, rs in by_claim.items()}
 
@@ -862,7 +916,8 @@ class BadMutants(ValueError):
 #: the keys every row of mutants.json has, with their types; then the keys a row may have
 _MUTANT_ROW = {"claim": (str,), "mutant": (str,), "original": (str,), "verdict": (str,), "killed": (bool,)}
 _MUTANT_OPTIONAL = {"description": (str,), "kind": (str,), "refuted": (bool,), "seconds": (int, float),
-                    "error": (str,), "equivalent": (str, bool), "budget": (str, type(None)), "seed": (int,)}
+                    "error": (str,), "equivalent": (str, bool), "budget": (str, type(None)), "seed": (int,),
+                    "rejected": (str,)}
 
 
 def _mutants_fault(doc) -> str | None:

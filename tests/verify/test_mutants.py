@@ -397,3 +397,59 @@ def test_zero_noise_and_an_infinite_clip_do_not_visit_their_fault_hooks():
     assert "noise_scale" not in faults.visited()
     kd.RoundConfig(variant="post_processing", sigma=1.0, batch_size=4).validated()
     assert "noise_scale" in faults.visited()
+
+
+REJECTING = "fixture.mutant_rejecting"
+
+
+@pytest.fixture
+def rejecting_claim():
+    """A claim whose mechanism probe refuses the runs under a kernel fault (here: whenever a flag is set)."""
+    from verify.decide import MechanismMismatch, after_probe
+
+    state = {"why": "", "raise": False}
+
+    @registry.claim(REJECTING, kind="experiment", statement="a probe-guarded fixture", theory=())
+    def check(budget, seed):
+        if state["raise"]:
+            raise MechanismMismatch(f"{REJECTING}: the kernel does not run the stated mechanism (noise sd 3 ≠ 1)")
+        verdict, evidence = after_probe(state["why"], REJECTING, "holds", "the runs agree")
+        return Outcome(verdict=verdict, evidence=evidence)
+
+    yield registry.REGISTRY[REJECTING], state
+    registry.REGISTRY.pop(REJECTING, None)
+
+
+def test_a_probe_refusal_is_caught_as_rejected_not_as_a_crash_or_a_refutation(rejecting_claim):
+    claim, state = rejecting_claim
+    base = str(claim.check("quick", 0).verdict)
+    state["why"] = "noise sd 3 ≠ 1"  # a withdrawn holds
+    withdrawn = mutants._verdict_of(claim, "quick", 0)
+    state["why"], state["raise"] = "", True  # a MechanismMismatch
+    raised = mutants._verdict_of(claim, "quick", 0)
+    state["raise"] = False
+    assert base == "holds" and withdrawn[0] == "inconclusive" and withdrawn[3] and not withdrawn[2]
+    assert raised[0] == "error" and "MechanismMismatch" in raised[2] and "noise sd 3" in raised[3]
+
+    def row(mutant, kind, verdict, error="", rejected="", original="holds"):
+        return mutants.MutantResult(REJECTING, mutant, "", kind, original, verdict, 0.0, error, "", rejected)
+
+    rs = [row("bound:x10", "theory", "violated"), row("bound:pow1.25", "theory", "holds"),
+          row("noise*3", "kernel", "inconclusive", rejected=withdrawn[3]),
+          row("clip:skip", "kernel", "error", error=raised[2], rejected=raised[3]),
+          row("step*10", "kernel", "error", error="ZeroDivisionError: x")]
+    s = mutants.summarize(rs).to_dict()
+    assert (s["mutants"], s["killed"], s["refuted"], s["rejected"], s["errors"]) == (5, 4, 1, 2, 1)
+    assert (s["theory_mutants"], s["theory_refuted"], s["theory_refute_rate"]) == (2, 1, 0.5)
+    assert s["kill_rate"] == 0.8 and s["refute_rate"] == 0.2
+    assert mutants.rows_document([r.to_dict() for r in rs], {})["summary"] == s  # the file's summary is the same
+    table = mutants.format_table(rs)
+    assert "2 of them rejected as not the stated mechanism, 1 only by a crash" in table
+    assert "theory mutants refuted 1 of 2 (50%)" in table
+    tally = mutants.tallies([r.to_dict() for r in rs])[REJECTING]
+    assert (tally.caught, tally.refuted, tally.rejected) == (4, 1, 2)
+    assert "2 rejected as not the stated mechanism" in tally.sentence()
+    # a row written before rejections were told apart (no 'rejected' key) is read from its error: the raised
+    # MechanismMismatch is a rejection, the withdrawn holds cannot be told from a plain inconclusive
+    old = [{k: v for k, v in r.to_dict().items() if k != "rejected"} for r in rs]
+    assert (mutants.summarize(old).rejected, mutants.summarize(old).errors) == (1, 1)
