@@ -925,9 +925,9 @@ def format_bench(rows: Sequence[dict]) -> str:
     str
     """
     cols = ("name", "unit", "kernel", "reference", "speedup_vs_reference", "peer", "speedup_vs_peer",
-            "bandwidth_fraction", "limit_fraction")
+            "bandwidth_fraction", "limit_fraction", "limit_fraction_one_read")
     heads = ("name", "unit", "kernel", "reference", "x reference", "peer", "x peer", "of STREAM bandwidth",
-             "of the limit")
+             "of the limit", "of the one-read limit")
 
     def cell(v):
         if isinstance(v, float):
