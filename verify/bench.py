@@ -29,7 +29,7 @@ import os
 import platform
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -571,3 +571,96 @@ def run_benchmarks(out_dir: str | os.PathLike | None = None, quick: bool = False
         tmp.write_text(json.dumps({"benchmarks": results, "meta": meta}, indent=2))
         os.replace(tmp, out / "bench.json")
     return results
+
+
+def ledger_benchmark(claims: Sequence, budget: str = "quick", seed: int = 0, slowest: int = 10,
+                     processes: bool = True, progress: bool = False) -> dict:
+    """Time checking ``claims`` as ``dpverify verify`` does, with a fresh task cache (nothing reused).
+
+    The claims run into a scratch directory removed afterwards (its task cache empty, so every task is computed;
+    compiled kernels are whatever Numba's cache holds, i.e. a warm JIT after a first run), in worker processes as
+    ``verify`` runs them (``processes``).  CPU time is this process's and its reaped children's (the worker
+    processes), user + system, from ``resource.getrusage``.
+
+    Parameters
+    ----------
+    claims : sequence of verify.registry.Claim
+        The claims to check.
+    budget : str, optional
+        "quick" (default) or "full".
+    seed : int, optional
+        The seed of every check (default 0).
+    slowest : int, optional
+        How many of the slowest claims to list (default 10).
+    processes : bool, optional
+        Check concurrent claims in worker processes, as ``verify`` does by default (True).
+    progress : bool, optional
+        Print ``verify``'s progress lines on stderr (default False).
+
+    Returns
+    -------
+    dict
+        A benchmark row: ``name`` ("ledger_<budget>"), ``unit`` "s", ``wall_seconds``, ``cpu_seconds``,
+        ``cores_busy`` (CPU over wall), ``cores``, ``claims``, ``verdicts`` (counts), ``sum_claim_seconds`` and
+        ``sum_claim_cpu_seconds`` (over the claims), ``longest_claim_seconds``, and ``slowest``: the slowest claims,
+        each with its ``id``, ``verdict``, ``seconds`` (wall) and ``cpu_seconds``.
+    """
+    import resource
+    import tempfile
+
+    from .engine import run_claims
+
+    def cpu() -> float:
+        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    with tempfile.TemporaryDirectory(prefix="dpverify-bench-ledger-") as scratch:
+        c0, t0 = cpu(), time.perf_counter()
+        results = run_claims(claims, budget, seed, scratch, progress=progress, processes=processes)
+        wall, cpu_s = time.perf_counter() - t0, cpu() - c0
+    rows = sorted(results, key=lambda r: r.seconds, reverse=True)
+    verdicts: dict[str, int] = {}
+    for r in results:
+        verdicts[str(r.verdict)] = verdicts.get(str(r.verdict), 0) + 1
+    return {
+        "name": f"ledger_{budget}",
+        "unit": "s",
+        "wall_seconds": wall,
+        "cpu_seconds": cpu_s,
+        "cores_busy": cpu_s / wall if wall > 0 else None,
+        "cores": os.cpu_count(),
+        "claims": len(results),
+        "verdicts": verdicts,
+        "failed": list(results.failed),
+        "sum_claim_seconds": sum(r.seconds for r in results),
+        "sum_claim_cpu_seconds": sum(r.cpu_seconds or 0.0 for r in results),
+        "longest_claim_seconds": rows[0].seconds if rows else 0.0,
+        "slowest": [{"id": r.id, "verdict": str(r.verdict), "seconds": r.seconds, "cpu_seconds": r.cpu_seconds}
+                    for r in rows[:slowest]],
+        "config": f"{len(results)} claims, --budget {budget}, seed {seed}, "
+                  f"{'worker processes' if processes else 'threads'}, fresh task cache",
+    }
+
+
+def format_ledger(row: dict) -> str:
+    """A ledger benchmark row (:func:`ledger_benchmark`) as text: the totals, then the slowest claims.
+
+    Parameters
+    ----------
+    row : dict
+        The row.
+
+    Returns
+    -------
+    str
+    """
+    v = ", ".join(f"{n} {k}" for k, n in sorted(row["verdicts"].items()))
+    lines = [f"{row['name']}: {row['claims']} claims in {row['wall_seconds']:.1f} s wall, "
+             f"{row['cpu_seconds']:.1f} s CPU ({row['cores_busy']:.2f} of {row['cores']} cores busy); {v}",
+             f"the longest claim took {row['longest_claim_seconds']:.1f} s; the claims' own times sum to "
+             f"{row['sum_claim_seconds']:.1f} s wall, {row['sum_claim_cpu_seconds']:.1f} s CPU",
+             "", f"{'slowest claims':<48} {'wall s':>8} {'CPU s':>8}  verdict"]
+    for s in row["slowest"]:
+        c = "" if s["cpu_seconds"] is None else f"{s['cpu_seconds']:.1f}"
+        lines.append(f"{s['id']:<48} {s['seconds']:>8.1f} {c:>8}  {s['verdict']}")
+    return "\n".join(lines)

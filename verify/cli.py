@@ -245,6 +245,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--out", default=DEFAULT_BENCH_OUT, metavar="DIR",
                    help=f"output directory (default {DEFAULT_BENCH_OUT})")
     b.add_argument("--json", action="store_true", help="print the benchmarks as JSON to stdout")
+    b.add_argument("--ledger", action="store_true",
+                   help="time the claims ledger instead (fresh task cache): wall, CPU, cores busy, the slowest claims")
+    b.add_argument("ids", nargs="*", metavar="ID", help="with --ledger: only these claims (default: all)")
+    b.add_argument("--paper", metavar="KEY", help="with --ledger: only this paper's claims")
+    b.add_argument("--budget", default="quick", help="with --ledger: quick (default) or full")
+    b.add_argument("--seed", default="0", metavar="S", help="with --ledger: the seed (default 0)")
     _wait_option(b)
     b.set_defaults(func=cmd_bench)
     _add_audit_parser(sub)
@@ -898,17 +904,33 @@ def cmd_bench(args) -> int:
     CouldNotRun
         When the benchmarks cannot be imported (exit status 1, from :func:`main`).
     """
+    ledger = getattr(args, "ledger", False)
+    given = [(name, raw) for name, raw, default in (("ID", " ".join(args.ids), ""), ("--paper", args.paper, None),
+                                                    ("--budget", args.budget, "quick"), ("--seed", args.seed, "0"))
+             if raw != default]
+    if given and not ledger:
+        raise BadInput(f"{given[0][0]}: accepted only with --ledger (got {_got(given[0][1])})")
+    if ledger:
+        budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
+        seed = _param(V.integer, "--seed", args.seed, 0)
+        claims = registry.select(args.ids, _paper(args.paper))
+        if not claims:
+            raise BadInput(f"--paper: must be a paper with registered claims (got {_got(args.paper)})")
     try:
-        from .bench import run_benchmarks  # lazy: dpverify's start-up loads only what the command needs
+        from .bench import format_ledger, ledger_benchmark, run_benchmarks  # lazy: only what the command needs
     except ImportError as exc:
         raise CouldNotRun(f"benchmarks are not available: {exc}") from None
     out = _out_dir(args.out)
     with _result_set(out, BENCH_SET, args.wait) as staged:
-        rows = list(run_benchmarks(staged.dir))
+        if ledger:
+            rows = [ledger_benchmark(claims, budget, seed, progress=True)]
+            (staged.dir / "bench.json").write_text(json.dumps({"benchmarks": rows}, indent=2))
+        else:
+            rows = list(run_benchmarks(staged.dir))
         staged.commit()
     if args.json:
         _print_json({"benchmarks": rows})
-    print(format_bench(rows), file=_human(args))
+    print(format_ledger(rows[0]) if ledger else format_bench(rows), file=_human(args))
     return 0
 
 

@@ -286,8 +286,11 @@ def _say(line: str, bar) -> None:
 
 
 def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner,
-             stop: threading.Event | None = None) -> tuple[Result, bool]:
-    t0 = time.perf_counter()
+             stop: threading.Event | None = None, alone: bool = False) -> tuple[Result, bool]:
+    """Check ``c`` and render its figures; ``alone``: the check has its process to itself, so the process's CPU time
+    (kernels' own threads included) is the check's, else the CPU time of this thread is recorded."""
+    clock = time.process_time if alone else time.thread_time
+    t0, cpu0 = time.perf_counter(), clock()
     try:
         with _runner.using(runner), _runner.claim_scope(c.id):
             outcome = c.check(budget, seed)
@@ -302,8 +305,8 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
         print(f"dpverify: check of {c.id} failed:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return Result(c.id, "inconclusive", {}, f"check failed: {type(exc).__name__}: {exc}", None,
-                      seed, budget, seconds, [], [], _runner.code_fingerprint()), False
-    seconds = time.perf_counter() - t0
+                      seed, budget, seconds, [], [], _runner.code_fingerprint(), cpu_seconds=clock() - cpu0), False
+    seconds, cpu = time.perf_counter() - t0, clock() - cpu0
 
     paths: list[str] = []
     evidence = outcome.evidence
@@ -328,7 +331,8 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
         paths.append(rel.as_posix())
     return Result(c.id, outcome.verdict, dict(outcome.numbers), evidence, outcome.counterexample,
                   seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions],
-                  _runner.code_fingerprint(), outcome.finding if outcome.verdict == "violated" else None), ok
+                  _runner.code_fingerprint(), outcome.finding if outcome.verdict == "violated" else None,
+                  cpu), ok
 
 
 def can_fork() -> bool:
@@ -440,7 +444,7 @@ def _check_in_process(claim_id: str, budget: str, seed: int, where: str,
     answers shared with the other workers through ``memo_dir``."""
     _privacy.share_memo(memo_dir)
     runner = _runner.CachedSerialRunner(cache_dir)
-    result, ok = _run_one(REGISTRY[claim_id], budget, seed, Path(where), runner)
+    result, ok = _run_one(REGISTRY[claim_id], budget, seed, Path(where), runner, alone=True)
     return result, ok, runner.computed, runner.reused
 
 

@@ -404,6 +404,8 @@ class Result:
     code: str = ""
     #: the finding of a violated result (verify.findings.Finding), None otherwise or when the check gave none
     finding: Finding | None = None
+    #: CPU seconds the check used (its worker process's, when it ran alone in one; else its thread's), None if unknown
+    cpu_seconds: float | None = None
 
     def to_dict(self) -> dict:
         """The result as one entry of results.json.
@@ -411,7 +413,8 @@ class Result:
         Returns
         -------
         dict
-            Every field, in plain JSON types (see :func:`jsonable`); ``seconds`` rounded to milliseconds.
+            Every field, in plain JSON types (see :func:`jsonable`); ``seconds`` and ``cpu_seconds`` rounded to
+            milliseconds.
         """
         return {
             "id": self.id,
@@ -426,6 +429,7 @@ class Result:
             "control": jsonable(self.control),
             "code": self.code,
             "finding": None if self.finding is None else self.finding.to_dict(),
+            "cpu_seconds": None if self.cpu_seconds is None else round(float(self.cpu_seconds), 3),
         }
 
     @staticmethod
@@ -435,7 +439,8 @@ class Result:
         Parameters
         ----------
         d : mapping
-            An entry of results.json; ``control`` and ``code`` may be missing (older files).
+            An entry of results.json; ``control``, ``code``, ``finding`` and ``cpu_seconds`` may be missing (older
+            files).
 
         Returns
         -------
@@ -446,6 +451,7 @@ class Result:
             int(d["seed"]), d["budget"], float(d["seconds"]), list(d["plots"]), list(d.get("control", [])),
             str(d.get("code", "")),
             None if d.get("finding") is None else Finding.from_dict(d["finding"]),
+            None if d.get("cpu_seconds") is None else float(d["cpu_seconds"]),
         )
 
 

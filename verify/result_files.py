@@ -25,7 +25,8 @@ _ROW_TYPES: dict[str, tuple] = {
     "seed": (int,), "budget": (str,), "seconds": (int, float), "plots": (list,),
 }
 #: keys an entry may lack (files of older versions), and their types
-_OPTIONAL_TYPES: dict[str, tuple] = {"control": (list,), "code": (str,), "finding": (dict, type(None))}
+_OPTIONAL_TYPES: dict[str, tuple] = {"control": (list,), "code": (str,), "finding": (dict, type(None)),
+                                     "cpu_seconds": (int, float, type(None))}
 _META_TYPES: dict[str, tuple] = {"seed": (int,), "budget": (str,), "started": (str,), "version": (str,),
                                  "seconds": (int, float, type(None)), "ids": (list,)}
 _TYPE_WORDS = {str: "a string", dict: "an object", list: "a list", int: "an integer", float: "a number",
