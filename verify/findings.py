@@ -397,6 +397,50 @@ class Finding:
             reading=d.get("reading", ""), scope=d.get("scope", ""))
 
 
+def parts_finding(parts: Iterable, *, what: str, paper_where: str, paper_measure: str = "not evaluated there",
+                  paper_size: float = math.nan, paper_fails: bool = False, paper_text: str = "",
+                  repair: Repair | None = None, no_repair_reason: str = "") -> Finding:
+    """The finding of a violated check from the parts it decided (decisions, grid points, exact comparisons).
+
+    Each part is one explored point of the region, failing when its verdict is "violated"; no edge is named, so
+    every failure is in the regime.  A check whose violated verdict rests on parts that all read otherwise (a
+    combination the parts do not show) is a caller's error: at least one part must fail, or the paper's setting.
+
+    Parameters
+    ----------
+    parts : iterable of (str, str)
+        Each decided part: its label and its verdict ("holds", "violated" or "inconclusive"; a
+        :class:`verify.decide.Verdict` is read as its text).
+    what : str
+        What the parts are, for the region's sentence.
+    paper_where : str
+        The paper's own setting and where the paper states it (or that it states no numeric instance).
+    paper_measure, paper_size, paper_fails, paper_text
+        The :class:`PaperSetting` there (default: not evaluated, NaN, not failing).
+    repair : Repair or None, optional
+        The repaired statement and its verdict from the same run.
+    no_repair_reason : str, optional
+        Why no repair is known (required when ``repair`` is None).
+
+    Returns
+    -------
+    Finding
+
+    Raises
+    ------
+    ValueError
+        When no part fails and the paper's setting holds (no failure to report), or neither a repair nor a reason.
+    """
+    items = [(str(lab), str(v)) for lab, v in parts]
+    failing = [lab for lab, v in items if v == "violated"]
+    shown = "; ".join(failing[:6]) + (f"; … ({len(failing) - 6} more)" if len(failing) > 6 else "")
+    region = Region(explored=len(items), failing=len(failing),
+                    text=f"{what}: {len(failing)} of {len(items)} violated" + (f" — {shown}" if failing else ""))
+    setting = PaperSetting(where=paper_where, measure=paper_measure, size=paper_size, fails=bool(paper_fails),
+                           text=paper_text)
+    return Finding(region=region, at_paper_setting=setting, repair=repair, no_repair_reason=no_repair_reason)
+
+
 # --------------------------------------------------------------------------------------
 # errata sheets
 # --------------------------------------------------------------------------------------

@@ -47,6 +47,9 @@ def test_exact_mu_decision_flags_an_under_noised_calibration(monkeypatch):
     out = audits.na_audit("noisy_adagrad", "quick", 0, trials=2000)
     assert out.verdict == "violated"
     assert out.counterexample["canary_mu_over_accountant_mu"] > 1.01
+    f = out.finding  # the exact μ path: every attained μ above 1 fails
+    assert f is not None and f.scope == "in_regime" and f.repair is None
+    assert "canary's exact μ" in f.region.text and f.region.failing >= 1
     assert any("exact" in d.control.test and d.verdict == decide.Verdict.VIOLATED for d in out.decisions)
 
 
@@ -73,6 +76,10 @@ def test_dpgd_audit_a_tenfold_smaller_sigma_is_violated(monkeypatch, name):
     monkeypatch.setattr(tn, "theorem5_1_sigma", lambda: real / 10)
     out = audits.na_audit(name, "quick", 0, trials=2000)
     assert out.verdict == "violated"
+    f = out.finding  # the exact σ promise fails at every configuration and L (σ ×0.1 is far from private)
+    n_exact = len(audits.NA_AUDITS[name][2]) * (1 + len(audits.NA_DPGD_PRIVACY_L))
+    assert f is not None and f.scope == "in_regime" and f.repair is None
+    assert f.region.explored == len(out.decisions) and f.region.failing >= n_exact
     assert out.counterexample["exact_violated_bound"] > 4.0 and "nominal" in out.counterexample["exact_test"]
 
 
@@ -264,6 +271,8 @@ def test_audit_catches_the_under_noised_kernel_fault(name):
         out = audits.na_audit(name, "quick", 0)
         assert faults.applied_names() == {"noise_scale"}
     assert out.verdict == "violated" and out.evidence.startswith("LEAKS") and _QUICK_CAVEAT not in out.evidence
+    f = out.finding  # the leak path: the runs' rows that leak are the failing points
+    assert f is not None and f.scope == "in_regime" and f.region.failing >= 1 and "audited ε ≥" in f.region.text
     c = out.counterexample
     assert c["audit_epsilon_lb"] > 1.2 * c["accountant_epsilon"] and c["adjacency"] == audits.NA_AUDITS[name][1]
 

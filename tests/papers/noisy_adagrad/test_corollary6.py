@@ -82,6 +82,9 @@ def test_cor6_claim_is_violated_by_the_privacy_half(monkeypatch):
                         lambda: real().xreplace({s: s ** sp.Rational(5, 4) for s in real().free_symbols}))
     out = corollary6.corollary6("quick", 0)
     assert out.verdict == "violated" and out.counterexample["canary_mu_over_accountant_mu"] > 1.1
+    f = out.finding
+    assert f is not None and f.scope == "in_regime" and f.region.failing >= 1 and f.repair is None
+    assert f.no_repair_reason == corollary6.COR6_NO_REPAIR["privacy"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -121,6 +124,9 @@ def test_cor6_claim_is_violated_by_the_horizon(monkeypatch):
     monkeypatch.setattr(tn, "corollary6_T", _powered("corollary6_T", sp.Rational(3, 4)))
     out = corollary6.corollary6("quick", 0)
     assert out.verdict == "violated" and "horizon" in out.counterexample
+    f = out.finding
+    assert f is not None and f.scope == "in_regime" and f.region.failing >= 1
+    assert f.no_repair_reason == corollary6.COR6_NO_REPAIR["horizon"]
 
 
 @pytest.mark.parametrize("a", [sp.Integer(0), sp.Rational(1, 4)])
@@ -195,3 +201,50 @@ def test_corollary6_k_finding_every_k_above_one_and_the_route_s_k_repair(quick):
     assert (f.region.explored, f.region.failing, f.region.edge) == (10, 9, "")
     assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(math.sqrt(10))
     assert f.repair.verdict == "holds" and f.repair.source == "derived" and "O(k·" in f.repair.statement
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Corollary 6's finding on each violated branch (privacy, horizon, runs)
+# ---------------------------------------------------------------------------------------------------------------
+def _exact_decision(verdict, reason="x"):
+    ctrl = decide.Control("a test", 0.0, "none (exact)", None, None)
+    return decide.Decision(verdict, ctrl, 0.0, 0.0, 0.0, reason)
+
+
+def test_cor6_finding_of_the_privacy_half_names_the_leaking_epsilon(monkeypatch):
+    real = tn.lemma5_rigorous
+    monkeypatch.setattr(tn, "lemma5_rigorous",
+                        lambda: real().xreplace({s: s ** sp.Rational(5, 4) for s in real().free_symbols}))
+    n, steps, eps = _cor6_steps()
+    ratios = corollary6.cor6_privacy_ratios(n, steps, eps)
+    f = corollary6.cor6_finding(n, steps, eps, 3, _exact_decision(decide.Verdict.HOLDS),
+                                _exact_decision(decide.Verdict.HOLDS), privacy_ratios=ratios)
+    leaking = sum(r > 1.0 + corollary6.NA_MU_RTOL for r in ratios)
+    assert leaking >= 1 and f.scope == "in_regime" and f.region.edge == ""
+    assert (f.region.explored, f.region.failing) == (len(eps) + 3, leaking)
+    assert f.repair is None and f.no_repair_reason == corollary6.COR6_NO_REPAIR["privacy"]
+    assert "ε = 0.5" in f.region.text  # the 5/4 power leaks at the smallest ε (T = 625 < n²)
+
+
+def test_cor6_finding_of_the_horizon_counts_each_alpha(monkeypatch):
+    monkeypatch.setattr(tn, "corollary6_T", _powered("corollary6_T", sp.Rational(3, 4)))
+    lims = corollary6.cor6_horizon_limits(3, 1e-5)
+    n, steps, eps = _cor6_steps()
+    f = corollary6.cor6_finding(n, steps, eps, 3, _exact_decision(decide.Verdict.HOLDS),
+                                _exact_decision(decide.Verdict.HOLDS), horizon_limits=lims)
+    bad = sum(not lm.is_finite for lm in lims)
+    assert bad >= 1 and f.scope == "in_regime"
+    assert (f.region.explored, f.region.failing) == (1 + len(corollary6.COR6_HORIZON_ALPHAS) + 2, bad)
+    assert f.no_repair_reason == corollary6.COR6_NO_REPAIR["horizon"]
+
+
+def test_cor6_finding_of_the_runs_branch():
+    n, steps, eps = _cor6_steps()
+    f = corollary6.cor6_finding(n, steps, eps, 3, _exact_decision(decide.Verdict.VIOLATED, "grows along εn"),
+                                _exact_decision(decide.Verdict.HOLDS))
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (4, 1)
+    assert "grows along εn" in f.region.text and not f.at_paper_setting.fails
+    assert f.no_repair_reason == corollary6.COR6_NO_REPAIR["runs"]
+    with pytest.raises(ValueError):  # nothing failed: no finding
+        corollary6.cor6_finding(n, steps, eps, 3, _exact_decision(decide.Verdict.HOLDS),
+                                _exact_decision(decide.Verdict.HOLDS))

@@ -105,7 +105,11 @@ def test_section4_1_sigma_exponent_mutant_of_sigma_b_refutes_it():
     (m,) = [m for m in mutants.theory_mutants(c) if m.name == "sigma_b_calibration:pow0.75"]
     mutants.reset_caches()
     with using(SerialRunner()), m.apply():
-        assert c.check("quick", 0).verdict == "violated"
+        out = c.check("quick", 0)
+    assert out.verdict == "violated"
+    f = out.finding  # the σ_b exponent ×3/4: a tail slope grows, and no constant restores it
+    assert f is not None and f.scope == "in_regime" and f.region.failing >= 1 and f.repair is None
+    assert "tail log-log slope of c_b_" in f.region.text and not f.at_paper_setting.fails
 
 
 def test_lemma5_rate_is_decided_flat_unmutated(quick_lemma5):

@@ -307,3 +307,16 @@ def test_theorem31_finding_of_a_grid_without_rho_one_is_still_recorded(monkeypat
     assert (f.region.explored, f.region.failing) == (1, 1)
     assert not f.at_paper_setting.fails and math.isnan(f.at_paper_setting.size)
     assert f.repair.verdict == "violated"
+
+
+def test_remark4_finding_when_its_trace_exponent_is_the_wrong_one(monkeypatch):
+    """Remark 4 with the trace exponent 0 (Tr(G_T) = O(1)): Tr(G_T) grows like T^{1/4} on σ_B = 0 runs, so the trace
+    decision fails; the finding counts the two decisions, names the growing one and gives no repair."""
+    real = tn.remark4_exponents
+    monkeypatch.setattr(tn, "remark4_exponents", lambda: (sp.Integer(0), real()[1]))
+    out = regret.remark4("quick", 0)
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f is not None and f.scope == "in_regime" and f.repair is None
+    assert f.region.explored == 2 and f.region.failing >= 1 and "Tr(G_T)/T^(3/8) along T" in f.region.text
+    assert f.at_paper_setting.size > 1.0 and not f.at_paper_setting.fails

@@ -88,6 +88,10 @@ def test_theorem51_a_tenfold_smaller_sigma_is_violated_by_its_privacy(monkeypatc
     assert out.verdict == "violated"
     c = out.counterexample
     assert c["accountant_epsilon_lo"] > c["epsilon_promised"] == 1.0
+    f = out.finding  # σ ×0.1: the privacy promise fails at L = 1 and at every other L, eq. (14) itself holds
+    assert f is not None and f.scope == "in_regime" and f.repair is None
+    assert f.region.explored == len(out.decisions)
+    assert f.region.failing == 1 + len(unconstrained.THM51_PRIVACY_L) and "(ε, δ)-DP" in f.region.text
 
 
 # ---------------------------------------------------------------------------------------------------------------

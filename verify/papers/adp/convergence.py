@@ -140,7 +140,11 @@ def _eta_l_mutant():
     theory=(tadp.theorem4_2_bound,),  # σ² of (6) is the theorem's premise (adp.theorem4.1 tests it), not (7)
     weaker_if={tadp.theorem4_2_bound: "larger"},  # a larger right-hand side is a weaker bound
     mutants=[_eta_l_mutant()],
-    notes="Measured (one statistical test). The objective: the same pseudo-Huber f for every record, "
+    notes="Measured (one statistical test). The repair's source is 'derived', reviewed against the paper text: "
+    "(7) as printed carries ηL/2 in its second term only, and (9)/(10) carry ηL in their privacy terms, but the seed "
+    "text holds the main text alone (§1–7 and the references), not App. C.2's proof of Theorem 4.2, so it cannot "
+    "be shown that the paper's own proof gives (7) with ηL; a reader with the appendix that does would make the "
+    "source 'paper' and the scope misprint. The objective: the same pseudo-Huber f for every record, "
     "f(θ) = (G²/L)(√(1 + (L‖θ‖/G)²) − 1) (L-smooth, ‖∇f‖ < G, F* = 0, D_F = f(θ_0) exactly), G = L = 1, d = 20, "
     "T = 50, b_t ≡ 8, α_t ≡ 1, η = b/L (the theorem puts no condition on η), n = 10⁶, ε = 1, δ = 1e-5, σ² of (6), "
     "θ_0 with ‖∇F(θ_0)‖² = 4dσ²; Algorithm 1 run literally in NumPy (vectorised over runs; 400 quick, 4000 full). "

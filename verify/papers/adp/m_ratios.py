@@ -23,7 +23,7 @@ from theory import adp as tadp
 from theory import numeric
 from verify import stats
 from verify.exact import adversarial_search, edge_values, random_search
-from verify.findings import Finding, PaperSetting, Region, Repair
+from verify.findings import Finding, PaperSetting, Region, Repair, parts_finding
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.papers.adp._common import (
     P51_A,
@@ -109,8 +109,24 @@ def remark4_1(budget: str, seed: int) -> Outcome:
     figures = {"evaluations": n_eval, "min_slack_rounding_units": worst.slack,
                "max_equality_deviation_rounding_units": eq_dev[0], "min_ratio_minus_1_rounding_units": ratio_min[0],
                "max_identity_deviation_rounding_units": id_dev[0]}
+    finding = None
+    if not holds:
+        finding = parts_finding(
+            [(f"min (M − M_adp)/M = {worst.slack:.3g} rounding bounds over {n_eval} evaluations",
+              "holds" if worst.slack >= -1.0 else "violated"),
+             (f"|M(√b) − M_adp|/M_adp ≤ {eq_dev[0]:.3g} rounding bounds (equality at α = √b)",
+              "holds" if eq_dev[0] <= 1.0 else "violated"),
+             (f"min (M_dp/M_adp − 1) = {ratio_min[0]:.3g} rounding bounds", "holds" if ratio_min[0] >= -1.0
+              else "violated"),
+             (f"|M_dp/M_adp − M(1, b)/M_adp| ≤ {id_dev[0]:.3g} rounding bounds (the identity)",
+              "holds" if id_dev[0] <= 1.0 else "violated")],
+            what="Remark 4.1's four exact parts (minimum, equality, M_dp/M_adp ≥ 1, identity)",
+            paper_where="Remark 4.1 (§4) states no numeric instance (an inequality for every α and b): the size "
+                        "there is not computed",
+            no_repair_reason="an exact inequality (Cauchy–Schwarz) refuted beyond rounding has no corrected form the "
+                             "check decides")
     return Outcome(verdict="holds" if holds else "violated", evidence=evidence, numbers=figures, counterexample=counter,
-                   plots=[fig])
+                   plots=[fig], finding=finding)
 
 
 # ======================================================================================
@@ -314,6 +330,19 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
     priv_lim = sp.simplify(sp.limit(tadp.proposition5_1_privacy_ratio() / sp.log(tadp.T), tadp.T, sp.oo))
     priv_theta = bool(priv_lim.is_positive and priv_lim.is_finite)
     verdict = "holds" if inside and theta_log and priv_theta else "violated"
+    finding = None
+    if verdict == "violated":
+        finding = parts_finding(
+            [(f"T = {T:g}: exact M_dp/M_adp = {r:.6g} in [{lo:.6g}, {hi:.6g}]",
+              "holds" if lo * (1 - 1e-12) <= r <= hi * (1 + 1e-12) else "violated")
+             for T, r, (lo, hi) in zip(g["T_exact"], exact, brackets)]
+            + [(f"brackets/log T → {lims[0]}, {lims[1]} vs the stated ¼·log T's {lead}",
+                "holds" if theta_log else "violated"),
+               (f"(10)/(9)'s privacy terms over log T → {priv_lim}", "holds" if priv_theta else "violated")],
+            what="Proposition 5.1's exact parts (the integral brackets per T, their Θ(log T) limit, (10)/(9)'s ratio)",
+            paper_where="Proposition 5.1 (§5) states no numeric instance (Θ(log T) as T → ∞): the size there is not "
+                        "computed",
+            no_repair_reason="the check decides the stated Θ(log T) only; no other growth is decided")
     f_priv = numeric(tadp.proposition5_1_privacy_ratio())
     priv = [float(f_priv(T=T, a=P51_A, c=P51_C)) for T in g["T_exact"]]
 
@@ -356,7 +385,7 @@ def proposition5_1(budget: str, seed: int) -> Outcome:
                    [c.hi for c in util_ci], style="points"),
             Series("exact M_dp/M_adp", g["T_run"], [tadp.m_ratio(tadp.polynomial_schedule(T, P51_A, P51_C))
                                                      for T in g["T_run"]])], xscale="log")])
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, finding=finding,
                    counterexample=None if verdict == "holds" else {"brackets_hold": inside,
                                                                    "limits": [str(x) for x in lims],
                                                                    "privacy_ratio_over_log_T": str(priv_lim)},

@@ -25,7 +25,7 @@ from scipy.special import log_ndtr
 from theory import adp as tadp
 from theory import numeric
 from verify.exact import edge_values
-from verify.findings import Finding, PaperSetting, Region, Repair
+from verify.findings import Finding, PaperSetting, Region, Repair, parts_finding
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.privacy import (
     gaussian_epsilon_interval,
@@ -282,7 +282,17 @@ def lemma2_2(budget: str, seed: int) -> Outcome:
         "optimal ε / Lemma 2.2's ε̃ (≤ 1 means the lemma is valid there)", "number of mechanisms k", "ratio",
         [Series("cases", ks, [r["eps_optimal"] / r["eps_tilde"] for r in finite], style="points"),
          Series("1", [min(ks, default=1), max(ks, default=1)], [1.0, 1.0], style="dashed")])])
-    return Outcome(verdict=verdict, evidence=evidence,
+    finding = None
+    if verdict == "violated":
+        finding = parts_finding(
+            [(f"k = {r['k']}, δ̃ = {r['delta_tilde']:.3g}: ε̃ = {r['eps_tilde']:.4g} vs optimal "
+              f"{r['eps_optimal']:.4g}", "violated" if r["slack"] < 0 else "holds") for r in rows],
+            what=f"Lemma 2.2's ε̃ against the optimal composition ε over {len(rows)} seeded cases (k ≤ {kmax})",
+            paper_where="Lemma 2.2 (§2) states no numeric instance (for every k, ε_i, δ_i, δ′): the size there is "
+                        "not computed",
+            no_repair_reason="the check compares ε̃ with the optimal ε only; no corrected composition bound is "
+                             "decided")
+    return Outcome(verdict=verdict, evidence=evidence, finding=finding,
                    numbers={"cases": len(rows), "max_ratio_optimal_over_tilde": ratio,
                             "min_slack": min((r["slack"] for r in finite), default=0.0),
                             "cases_without_finite_epsilon": len(rows) - len(finite)},

@@ -26,6 +26,7 @@ from verify.audit import (
     epsilon_lower_bound,
 )
 from verify.papers.noisy_adagrad._common import _sweep, half_budget_multiplier, sigma_promise
+from verify.findings import Finding, parts_finding
 from verify.privacy import NeighboringRelation, epsilon_of
 from verify.registry import Outcome, by_budget, child_seed, claim
 
@@ -457,7 +458,7 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
                         level=level, budget=budget, family="the ledger's statistical tests", figures=figures)
     if mech == "noisy_adagrad":
         out = _with_exact_mu(out, [(n, T, figures[f"canary_mu_over_accountant_mu_{k}"], 1.0)
-                                   for k, (n, T) in enumerate(configs)] + big)
+                                   for k, (n, T) in enumerate(configs)] + big, rows, labels)
     else:  # Theorem 5.1's σ at the nominal (ε, δ): its accountant ε may not exceed the nominal ε (exact, no runs)
         k_sens = NA_AUDIT_SENSITIVITY[adjacency]
         decs = [sigma_promise(na_dpgd_audit_sigma(n, T, adjacency) * n / k_sens, T, AUDIT_EPSILON, AUDIT_DELTA,
@@ -472,20 +473,56 @@ def na_audit(name: str, budget: str, seed: int, noise_scale: float = 1.0, trials
                                    AUDIT_DELTA, f"n={n} T={T} L={Lg:g}: Theorem 5.1's σ at nominal ε = "
                                    f"{AUDIT_EPSILON:g} within the nominal ε ({adjacency})") for n, T in configs]
             where += [{"n": n, "steps": T, "L": Lg} for n, T in configs]
-        out = _with_exact(out, decs, where)
+        out = _with_exact(out, decs, where, rows, labels)
     return out
 
 
-def _with_exact(out: Outcome, decs: list, where: list) -> Outcome:
+def na_audit_finding(rows: list, labels: list, exact: list) -> Finding:
+    """The finding of a violated noisy_adagrad audit: every audited row (failing when its audited lower bound on ε
+    exceeds the accountant's: a leak the runs show) and every exact part (the DP-GD σ's promise per configuration
+    and L, or the canary's exact μ per configuration and L), one point each; no edge.
+
+    The paper runs none of these kernels: the audit runs the suite's kernels on its own canary datasets, so the
+    size at the paper's setting is not computed there, and no repair is decided (a leak of a kernel calibrated as
+    the paper says is the kernel's or the calibration's error, and the check decides no other calibration).
+
+    Parameters
+    ----------
+    rows : list of dict
+        The audit's rows (``audit_epsilon_lb``, ``accountant_epsilon``).
+    labels : list of str
+        One per row.
+    exact : list of (str, str)
+        The exact parts: label and verdict.
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    parts = [(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f} vs accountant {r['accountant_epsilon']:.3f}",
+              "violated" if r["audit_epsilon_lb"] > r["accountant_epsilon"] else "holds")
+             for lab, r in zip(labels, rows)]
+    return parts_finding(
+        parts + [(str(lab), str(v)) for lab, v in exact],
+        what="the audit's rows (audited ε against the accountant's) and its exact parts (no runs)",
+        paper_where="the paper runs no experiment with these kernels: the audit runs the suite's DP-GD / noisy "
+                    "AdaGrad kernel on its own canary datasets (n ≤ 16, T ≤ 4), so the size there is not computed",
+        no_repair_reason="a leak of a kernel calibrated as the paper says (or a σ or μ above the accountant's) is an "
+                         "error of the kernel or of its calibration; the audit decides no other calibration")
+
+
+def _with_exact(out: Outcome, decs: list, where: list, rows: list, labels: list) -> Outcome:
     """``out`` with the exact (no runs) decisions ``decs`` added: violated if one is violated (its ``where`` and
-    bounds the counterexample), else the audit's verdict, made inconclusive by an inconclusive one."""
+    bounds the counterexample), else the audit's verdict, made inconclusive by an inconclusive one; a violated
+    outcome carries :func:`na_audit_finding` over the audit's ``rows`` (``labels``) and the decisions."""
+    exact = [(d.reason, str(d.verdict)) for d in decs]
     bad = [(d, w) for d, w in zip(decs, where) if d.verdict == decide.Verdict.VIOLATED]
     if bad:
         d, w = bad[0]
         return Outcome(verdict="violated", evidence=f"{d.phrase()}; {out.evidence}", numbers=out.numbers,
                        counterexample={**w, "exact_estimate": d.estimate, "exact_violated_bound": d.violated_bound,
                                        "exact_test": d.control.test}, plots=out.plots,
-                       decisions=list(out.decisions) + list(decs))
+                       decisions=list(out.decisions) + list(decs), finding=na_audit_finding(rows, labels, exact))
     verdict = str(out.verdict)
     if verdict == "holds" and any(d.verdict != decide.Verdict.HOLDS for d in decs):
         verdict = "inconclusive"
@@ -493,18 +530,22 @@ def _with_exact(out: Outcome, decs: list, where: list) -> Outcome:
     tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
     ev = f"{ev[:len(ev) - len(tail)]}; " + "; ".join(d.reason for d in decs) + tail
     return Outcome(verdict=verdict, evidence=ev, numbers=out.numbers, counterexample=out.counterexample,
-                   plots=out.plots, decisions=list(out.decisions) + list(decs))
+                   plots=out.plots, decisions=list(out.decisions) + list(decs),
+                   finding=na_audit_finding(rows, labels, exact) if verdict == "violated" else None)
 
 
 #: rounding allowance of the exact μ comparison (μ² is a sum of 2T terms of size ~1/z²; relative rounding ~1e-15)
 NA_MU_RTOL = 1e-9
 
 
-def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
+def _with_exact_mu(out: Outcome, attained: list, rows: list, labels: list) -> Outcome:
     """Add the exact half of a noisy AdaGrad audit: the μ-GDP parameter that the canary pair attains under the
     mechanism's own noise (computed from the datasets and the calibrated σ's, no runs; the likelihood-ratio score
     is exactly Gaussian) may not exceed the accountant's √(2T)/z — if it does, this pair alone is less private than
-    the accountant says, whatever the runs show.  Violated above 1 + NA_MU_RTOL, holds otherwise."""
+    the accountant says, whatever the runs show.  Violated above 1 + NA_MU_RTOL, holds otherwise; a violated
+    outcome carries :func:`na_audit_finding` over the audit's ``rows`` (``labels``) and every attained μ."""
+    exact = [(f"n={n} T={T} L={L:g}: the canary's exact μ = {a:.6g} × the accountant's",
+              "violated" if a > 1.0 + NA_MU_RTOL else "holds") for n, T, a, L in attained]
     bad = [(n, T, a, L) for n, T, a, L in attained if a > 1.0 + NA_MU_RTOL]
     worst = max(attained, key=lambda x: x[2])
     ctrl = decide.Control("the canary's exact μ (mechanism noise) vs the accountant's μ = √(2T)/z (exact, no runs)",
@@ -516,7 +557,8 @@ def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
                               "leak, exact)")
         return Outcome(verdict="violated", evidence=f"{dec.reason}; {out.evidence}", numbers=out.numbers,
                        counterexample={"n": n, "steps": T, "L": L, "canary_mu_over_accountant_mu": a},
-                       plots=out.plots, decisions=list(out.decisions) + [dec])
+                       plots=out.plots, decisions=list(out.decisions) + [dec],
+                       finding=na_audit_finding(rows, labels, exact))
     n, T, a, L = worst
     dec = decide.Decision(decide.Verdict.HOLDS, ctrl, a, a, a,
                           f"the canary's exact μ is at most {a:.6g} × the accountant's (n={n} T={T} L={L:g}; "
@@ -524,8 +566,10 @@ def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
     ev = out.evidence
     tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
     ev = f"{ev[:len(ev) - len(tail)]}; {dec.reason}{tail}"
-    return Outcome(verdict=str(out.verdict), evidence=ev, numbers=out.numbers,
-                   counterexample=out.counterexample, plots=out.plots, decisions=list(out.decisions) + [dec])
+    verdict = str(out.verdict)
+    return Outcome(verdict=verdict, evidence=ev, numbers=out.numbers,
+                   counterexample=out.counterexample, plots=out.plots, decisions=list(out.decisions) + [dec],
+                   finding=na_audit_finding(rows, labels, exact) if verdict == "violated" else None)
 
 
 def _na_audit_tests(name: str) -> int:

@@ -18,7 +18,7 @@ from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
 from verify.audit import AUDIT_DELTA
-from verify.findings import Finding, PaperSetting, Region, Repair
+from verify.findings import Finding, PaperSetting, Region, Repair, parts_finding
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.papers.noisy_adagrad._common import _fmt_ci, _kernel_probe, _sweep, half_budget_multiplier
 from verify.papers.noisy_adagrad.audits import NA_MU_RTOL, na_adagrad_release_direction
@@ -202,8 +202,82 @@ def corollary6(budget: str, seed: int) -> Outcome:
                     "ratio_slope_lower_family": d_rate.violated_bound, "p": g["p_rate"], "k": g["k"], "n": n}
                    if d_rate.verdict == decide.Verdict.VIOLATED else
                    {"p": list(g["ps"]), "excess": flat_m.tolist(), "ratio_slope_lower_family": d_flat.violated_bound})
+    finding = None
+    if verdict == "violated":
+        steps = [int(o["T"]) for o in outs[:m]]
+        finding = cor6_finding(
+            n, steps, g["epsilons"], g["k"], d_rate, d_flat,
+            privacy_ratios=(cor6_privacy_ratios(n, steps, g["epsilons"])
+                            if d_priv.verdict == decide.Verdict.VIOLATED else None),
+            horizon_limits=(cor6_horizon_limits(g["k"], COR6_DELTA)
+                            if d_horizon.verdict == decide.Verdict.VIOLATED else None))
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=[d_rate, d_flat, d_priv, d_horizon])
+                   decisions=[d_rate, d_flat, d_priv, d_horizon], finding=finding)
+
+
+#: why a violated Corollary 6 has no repair decided in the same run
+COR6_NO_REPAIR = {
+    "privacy": "the privacy half fails only when the calibration's sensitivity Δ_t is below what the audits' pair "
+               "attains; the check calibrates with one Δ_t and decides no second calibration in the same run",
+    "horizon": "the horizon and rate are the statement's own; the check derives no other T or rate from C.7's route "
+               "(noisy_adagrad.corollary6.proof_k decides the route's k-dependence)",
+    "runs": "an O(·) rate refuted by growth over a decade of εn (or along p): the check decides no corrected rate "
+            "(the σ_B = 0 runs are reported, not decided)",
+}
+
+
+def cor6_finding(n: int, steps: list, epsilons, k: int, d_rate: decide.Decision, d_flat: decide.Decision, *,
+                 privacy_ratios: list | None = None, horizon_limits: list | None = None) -> Finding:
+    """The finding of a violated Corollary 6: every part the check decided, one point each (the privacy half per
+    (ε, T) of the sweep, the horizon per α, the two run decisions), failing where violated; no edge.
+
+    Corollary 6 states no numeric instance (an O(·) in εn, p and k with no constant), so the size at the paper's
+    setting is not computed there; the repair is not decided in the same run (:data:`COR6_NO_REPAIR`, by the
+    part that failed first: privacy, horizon, runs).
+
+    Parameters
+    ----------
+    n : int
+        Records of the sweep.
+    steps : list of int
+        T = (εn)² per ε.
+    epsilons : sequence of float
+        The swept ε.
+    k : int
+        The rank.
+    d_rate, d_flat : verify.decide.Decision
+        The run decisions along εn and along p.
+    privacy_ratios : list of float or None, optional
+        :func:`cor6_privacy_ratios` when the privacy half is violated (None: it held, one holding part).
+    horizon_limits : list or None, optional
+        :func:`cor6_horizon_limits` when the horizon is violated (None: it held, one holding part).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    parts = []
+    if privacy_ratios is None:
+        parts.append(("the privacy half at every (ε, T)", "holds"))
+    else:
+        parts += [(f"privacy at ε = {float(e):g}, T = {int(T)}, n = {n}: the pair's μ = {r:.6g} × the accountant's",
+                   "violated" if r > 1.0 + NA_MU_RTOL else "holds") for e, T, r in zip(epsilons, steps, privacy_ratios)]
+    if horizon_limits is None:
+        parts.append(("the horizon at every α", "holds"))
+    else:
+        parts += [(f"horizon at α = {a}: route/rate → {lm} as εn → ∞", "holds" if lm.is_finite else "violated")
+                  for a, lm in zip(COR6_HORIZON_ALPHAS, horizon_limits)]
+    parts += [(f"excess/rate along εn ∈ [{float(epsilons[0]) * n:g}, {float(epsilons[-1]) * n:g}]: {d_rate.phrase()}",
+               str(d_rate.verdict)),
+              (f"excess along p at k = {k}: {d_flat.phrase()}", str(d_flat.verdict))]
+    first = ("privacy" if privacy_ratios is not None and any(v == "violated" for lab, v in parts
+                                                             if lab.startswith("privacy")) else
+             "horizon" if horizon_limits is not None and not all(lm.is_finite for lm in horizon_limits) else "runs")
+    return parts_finding(
+        parts, what="Corollary 6's parts (privacy per (ε, T), horizon per α, the runs along εn and p)",
+        paper_where="Corollary 6 (§4.1, App. C.7) states no numeric instance: an O(·) in εn, p and k with no "
+                    "constant, so the failure's size there is not computed",
+        no_repair_reason=COR6_NO_REPAIR[first])
 
 
 #: the decay exponents α at which Corollary 6's horizon is checked against C.7's route (exact, SymPy)
@@ -221,6 +295,39 @@ def _cor6_route(a) -> sp.Expr:
     a_, b_ = tn.C**2 * trg / (2 * T_), (sp.Rational(4, 3) * trg + noise / 2) / T_
     route = tn.theorem3_1_bound().subs({tn.eta: sp.sqrt(a_ / b_), tn.trG: trg, tn.noise_sum: noise, tn.gamma: 0})
     return route.subs(T_, tn.corollary6_T().subs(tn.alpha, a))
+
+
+def cor6_horizon_limits(k: int, delta: float, C: float = 2.0, L: float = 1.0) -> list:
+    """The limits as εn → ∞ of C.7's route over Corollary 6's rate at T = corollary6_T, one per α of
+    :data:`COR6_HORIZON_ALPHAS` (exact, SymPy; see :func:`cor6_horizon_decision`).
+
+    Parameters
+    ----------
+    k : int
+        The rank.
+    delta : float
+        δ (taken as the exact rational of its decimal form).
+    C, L : float
+        Diameter and gradient bound.
+
+    Returns
+    -------
+    list of sympy.Expr
+        One limit per α (``oo`` where the route outgrows the rate).
+
+    Raises
+    ------
+    ValueError
+        If delta is not in (0, 1).
+    """
+    if not 0.0 < delta < 1.0:
+        raise ValueError(f"delta must be in (0, 1) (got {delta})")
+    vals = {tn.k: sp.Integer(k), tn.delta: sp.nsimplify(delta), tn.C: sp.nsimplify(C), tn.L: sp.nsimplify(L)}
+    limits = []
+    for a in COR6_HORIZON_ALPHAS:
+        ratio = (_cor6_route(a) / tn.corollary6_rate()).subs(vals)
+        limits.append(sp.limit(ratio.subs(tn.n, 1), tn.epsilon, sp.oo))  # a function of εn only: n = 1, ε = εn
+    return limits
 
 
 def cor6_horizon_decision(k: int, delta: float, C: float = 2.0, L: float = 1.0) -> decide.Decision:
@@ -251,13 +358,7 @@ def cor6_horizon_decision(k: int, delta: float, C: float = 2.0, L: float = 1.0) 
     ValueError
         If delta is not in (0, 1).
     """
-    if not 0.0 < delta < 1.0:
-        raise ValueError(f"delta must be in (0, 1) (got {delta})")
-    vals = {tn.k: sp.Integer(k), tn.delta: sp.nsimplify(delta), tn.C: sp.nsimplify(C), tn.L: sp.nsimplify(L)}
-    limits = []
-    for a in COR6_HORIZON_ALPHAS:
-        ratio = (_cor6_route(a) / tn.corollary6_rate()).subs(vals)
-        limits.append(sp.limit(ratio.subs(tn.n, 1), tn.epsilon, sp.oo))  # a function of εn only: n = 1, ε = εn
+    limits = cor6_horizon_limits(k, delta, C, L)
     bad = [a for a, lm in zip(COR6_HORIZON_ALPHAS, limits) if not lm.is_finite]
     ctrl = decide.Control("C.7's route at Corollary 6's T over the rate as εn → ∞ (exact limit, SymPy)", 0.0,
                           "none (exact)", None, None)
@@ -268,6 +369,38 @@ def cor6_horizon_decision(k: int, delta: float, C: float = 2.0, L: float = 1.0) 
                                "not what the proof gives (exact)")
     return decide.Decision(decide.Verdict.HOLDS, ctrl, 0.0, 0.0, 0.0,
                            f"route/rate stays bounded as εn → ∞ at T = corollary6_T ({where})")
+
+
+def cor6_privacy_ratios(n: int, steps: list, epsilons) -> list:
+    """At each (ε, T) of Corollary 6's sweep, the exact μ the audits' worst-case pair attains under the task's
+    calibration over the accountant's μ (no runs; see :func:`cor6_privacy_decision`).
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    steps : list of int
+        T per ε.
+    epsilons : sequence of float
+        The swept ε (δ = COR6_DELTA).
+
+    Returns
+    -------
+    list of float
+        One ratio per ε (above 1: that pair is less private than the accountant says).
+
+    Raises
+    ------
+    ValueError
+        When COR6_DELTA differs from the audits' AUDIT_DELTA (the pair's calibration uses the latter).
+    """
+    if COR6_DELTA != AUDIT_DELTA:
+        raise ValueError("cor6_privacy_decision needs COR6_DELTA == AUDIT_DELTA")
+    ratios = []
+    for T, e in zip(steps, epsilons):
+        w = na_adagrad_release_direction(n, int(T), "zero_out", 1.0, float(e))
+        ratios.append(w["mu"] / w["mu_accountant"])
+    return ratios
 
 
 def cor6_privacy_decision(n: int, steps: list, epsilons) -> decide.Decision:
@@ -296,12 +429,7 @@ def cor6_privacy_decision(n: int, steps: list, epsilons) -> decide.Decision:
     ValueError
         When COR6_DELTA differs from the audits' AUDIT_DELTA (the pair's calibration uses the latter).
     """
-    if COR6_DELTA != AUDIT_DELTA:
-        raise ValueError("cor6_privacy_decision needs COR6_DELTA == AUDIT_DELTA")
-    ratios = []
-    for T, e in zip(steps, epsilons):
-        w = na_adagrad_release_direction(n, int(T), "zero_out", 1.0, float(e))
-        ratios.append(w["mu"] / w["mu_accountant"])
+    ratios = cor6_privacy_ratios(n, steps, epsilons)
     i = int(np.argmax(ratios))
     a = float(ratios[i])
     ctrl = decide.Control("the worst-case pair's exact μ under the task's calibration vs the accountant's μ (exact, "

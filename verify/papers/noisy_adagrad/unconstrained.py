@@ -14,6 +14,7 @@ from kernels import noisy_adagrad as kn
 from theory import noisy_adagrad as tn
 from theory import numeric
 from verify import decide
+from verify.findings import Finding, parts_finding
 from verify.papers.noisy_adagrad._common import _sweep, sigma_promise
 from verify.privacy import gaussian_epsilon
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
@@ -209,5 +210,33 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                        "excess_lower_family": sdec.violated_bound, "bound": float(sout["bound"])}
         else:
             counter = {"slope_in_p": flat.estimate, "slope_lower_family": flat.violated_bound}
+    finding = thm51_finding(bdec + adec + [flat, sdec, priv] + priv_L) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=bdec + adec + [flat, sdec, priv] + priv_L)
+                   decisions=bdec + adec + [flat, sdec, priv] + priv_L, finding=finding)
+
+
+def thm51_finding(decisions: list) -> Finding:
+    """The finding of a violated Theorem 5.1: its decisions, one point each (eq. (14) per p, per rank k of the
+    aligned records and at the scaled ‖θ*‖, the flatness along p, the privacy of σ at each L), failing where
+    violated; no edge.
+
+    The paper runs no experiment for Theorem 5.1 (App. C.8 states it for every p, n, ε), so the size at the
+    paper's setting is not computed; the check decides no corrected bound or σ in the same run.
+
+    Parameters
+    ----------
+    decisions : list of verify.decide.Decision
+        Every decision of the check.
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    return parts_finding(
+        [(d.reason, str(d.verdict)) for d in decisions],
+        what="Theorem 5.1's decisions (eq. (14) per p, per aligned rank k and at the scaled ‖θ*‖; flatness in p; "
+             "σ's privacy per L)",
+        paper_where="Theorem 5.1 (§5, App. C.8) states no numeric instance and the paper runs no experiment for it: "
+                    "the failure's size there is not computed",
+        no_repair_reason="the check decides eq. (14) and σ as stated; no corrected constant, exponent or σ is "
+                         "decided in the same run")
