@@ -331,7 +331,9 @@ def _opacus_dp_sgd_rate(ds, steps: int, batch_size: int, alpha: float, noise_mul
         import torch
         from opacus import PrivacyEngine
     except ImportError as exc:
-        return None, f"peer skipped: {exc.name} is not installed (pip install -e '.[peer]')"
+        from .peers import PEER_INSTALL
+
+        return None, f"peer skipped: {exc.name} is not installed ({PEER_INSTALL})"
     import warnings
 
     torch.manual_seed(0)

@@ -447,13 +447,15 @@ def cmd_verify(args, runner=None) -> int:
     with _result_set(out, VERIFY_SET, args.wait) as staged:
         # the earlier result set (kept for the claims not rerun) and the mutation records are checked before the
         # work: a malformed one ends the command with one line, not minutes later
-        _read_before_work(lambda: load_results(out / report.RESULTS_JSON, in_dir=out, missing_ok=True))
+        previous = _read_before_work(lambda: load_results(out / report.RESULTS_JSON, in_dir=out, missing_ok=True))
         tallies, _ = _read_before_work(lambda: mutants.read_tallies(mutant_files,
                                                                     in_dirs=getattr(args, "mutants", None) is None))
         try:
             results = engine.run_claims(claims, budget, seed, out, workers=workers, scheduler=scheduler,
                                         progress=True, runner=runner, plots_dir=staged.dir,
-                                        processes=not args.threads)
+                                        processes=not args.threads,
+                                        # the earlier run's times at this budget: the progress lines' time left
+                                        recorded=engine.recorded_seconds(previous[1] if previous else (), budget))
         except engine.RunnerUnavailable as exc:
             raise CouldNotRun(str(exc)) from None
         seconds = time.perf_counter() - t0

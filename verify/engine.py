@@ -18,7 +18,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
 from . import contained as _contained
 from . import plots as _plots
@@ -88,6 +88,7 @@ def run_claims(
     plots_dir: str | os.PathLike | None = None,
     claim_workers: int | None = None,
     processes: bool = False,
+    recorded: Mapping[str, float] | None = None,
 ) -> Results:
     """Check every claim at ``budget`` with ``seed``; plots go to ``plots_dir/figures``.
 
@@ -126,7 +127,9 @@ def run_claims(
     scheduler : str or None, optional
         Address of an existing Dask scheduler to use instead of an embedded cluster.
     progress : bool, optional
-        Show a progress bar and one line per finished claim on stderr.
+        Show a progress bar (on a terminal) and one line per finished claim on stderr: ``[k/N]``, the
+        verdict, the claim and its seconds, and the time left when ``recorded`` has a time for every claim
+        still to finish (:func:`progress_line`).
     runner : verify.runner.Runner or None, optional
         See above.
     plots_dir : str or path or None, optional
@@ -135,6 +138,9 @@ def run_claims(
         See above.
     processes : bool, optional
         See above.
+    recorded : mapping of str to float, optional
+        Each claim's seconds in an earlier run at this budget (:func:`recorded_seconds`), for the estimate
+        of the time left in the progress lines; without it, or without a claim in it, none is printed.
 
     Returns
     -------
@@ -181,17 +187,22 @@ def run_claims(
         if progress:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=len(claims), desc="claims", unit="claim", file=sys.stderr, disable=None)
+            # no {remaining}: tqdm's would extrapolate from the claims' mixed durations; the lines say the time left
+            bar = tqdm(total=len(claims), desc="claims", unit="claim", file=sys.stderr, disable=None,
+                       bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]")
         if n_conc > 1 and hasattr(runner, "progress"):
             runner.progress = False  # one progress bar (claims), not one per concurrent sweep
         done: dict[str, tuple[Result, bool]] = {}
+        unfinished = {c.id: None for c in claims}  # an ordered set: the claims not finished yet
 
         def finished(c: Claim, result: Result) -> None:
+            unfinished.pop(c.id, None)
             if bar is not None:
                 bar.update()
                 bar.set_postfix_str(c.id, refresh=True)
             if progress:
-                _say(f"{result.verdict:<12} {c.id}  ({result.seconds:.1f} s)", bar)
+                left = time_left(unfinished, recorded or {}, n_conc)
+                _say(progress_line(len(claims) - len(unfinished), len(claims), result, left), bar)
 
         if use_processes:
             runner.run(claims, budget, seed, where, done, finished)
@@ -276,6 +287,100 @@ def _run_in_threads(claims, budget, seed, where: Path, runner, n: int, done: dic
 def _disk_full(exc: BaseException) -> bool:
 
     return isinstance(exc, OSError) and exc.errno in DISK_FULL
+
+
+def recorded_seconds(rows: Iterable[Result], budget: str) -> dict[str, float]:
+    """Each claim's seconds in an earlier result set, at ``budget`` only.
+
+    Parameters
+    ----------
+    rows : iterable of Result
+        The results of the earlier run (``results.json`` of the output directory).
+    budget : str
+        The budget of the run about to start; a result at another budget gives no time.
+
+    Returns
+    -------
+    dict of str to float
+        Claim id -> seconds its check took.
+    """
+    return {r.id: float(r.seconds) for r in rows if r.budget == budget}
+
+
+def time_left(ids: Iterable[str], recorded: Mapping[str, float], concurrency: int = 1) -> float | None:
+    """The seconds the claims ``ids`` should still take, from their recorded times, or None.
+
+    With ``concurrency`` claims at once it is the larger of their total over ``concurrency`` and the longest
+    one.  The claims running now count in full (an over-estimate by the time they have already run).
+
+    Parameters
+    ----------
+    ids : iterable of str
+        The claims not finished yet.
+    recorded : mapping of str to float
+        Seconds per claim id (:func:`recorded_seconds`).
+    concurrency : int, optional
+        Claims checked at once.
+
+    Returns
+    -------
+    float or None
+        0.0 when ``ids`` is empty; None when a claim of ``ids`` has no recorded time (no guess is made).
+    """
+    ids = list(ids)
+    if any(i not in recorded for i in ids):
+        return None
+    times = [recorded[i] for i in ids]
+    return max(sum(times) / max(1, concurrency), max(times, default=0.0))
+
+
+def format_duration(seconds: float) -> str:
+    """A duration to read at a glance: ``8 s``, ``4 min 10 s``, ``1 h 05 min``.
+
+    Parameters
+    ----------
+    seconds : float
+        At least 0.
+
+    Returns
+    -------
+    str
+        Whole seconds under a minute (at least ``1 s``), then minutes and seconds, then hours and minutes.
+    """
+    s = max(1, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def progress_line(k: int, n: int, result: Result, left: float | None) -> str:
+    """The progress line of the ``k``-th of ``n`` claims to finish.
+
+    ``[ k/n] verdict      claim.id  (seconds s)`` and, when ``left`` is known and not zero,
+    ``  about <duration> left``.  Plain text, one line: readable in a log as on a terminal.
+
+    Parameters
+    ----------
+    k : int
+        Claims finished so far, this one included.
+    n : int
+        Claims in the run.
+    result : Result
+        This claim's result.
+    left : float or None
+        Seconds the unfinished claims should still take (:func:`time_left`); None says nothing.
+
+    Returns
+    -------
+    str
+        The line, without a newline.
+    """
+    line = f"[{k:>{len(str(n))}}/{n}] {result.verdict:<12} {result.id}  ({result.seconds:.1f} s)"
+    if left is not None and k < n:
+        line += f"  about {format_duration(left)} left"
+    return line
 
 
 def _say(line: str, bar) -> None:

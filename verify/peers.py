@@ -3,8 +3,9 @@
 Opacus (PyTorch CPU: per-example gradients by hooks, clipping and noise in its ``DPOptimizer``) and
 jax-privacy (``jax_privacy.clipping.clipped_grad`` under ``jax.jit``) run the step that
 :func:`kernels.dp_sgd.run_dp_sgd` runs: B distinct records, each gradient clipped to ``clip``, the sum plus
-N(0, (σ·clip)²·I), divided by B, one SGD step of size ``lr``.  Both are in the optional ``peer`` extra
-(``pip install -e '.[peer]'``); every function here raises :class:`PeerMissing` when its library is absent.
+N(0, (σ·clip)²·I), divided by B, one SGD step of size ``lr``.  Both are in the optional ``peer`` extra,
+installed after PyTorch's CPU build (:data:`PEER_INSTALL`); every function here raises :class:`PeerMissing`
+when its library is absent.
 
 :func:`one_step` is the noise-free update of each implementation on the same batch from the same point
 (the agreement test); :func:`stepper` returns a callable taking ``k`` noisy steps (the benchmark).
@@ -22,6 +23,9 @@ import numpy as np
 from kernels.dp_sgd import LogisticProblem, run_dp_sgd
 
 PEERS = ("opacus", "jax_privacy")
+#: how to install the peers, the same words in every hint and page: PyTorch first (`pip install torch==2.13.0`
+#: takes its CPU build, as pyproject.toml says beside the ``peer`` extra), then the extra
+PEER_INSTALL = "pip install torch==2.13.0 && pip install -e '.[peer]'"
 #: Opacus's clipping factor is clip / (‖g‖ + OPACUS_NORM_EPS)
 OPACUS_NORM_EPS = 1e-6
 
@@ -35,7 +39,7 @@ def _torch():
         import opacus  # noqa: F401
         import torch
     except ImportError as exc:
-        raise PeerMissing(f"{exc.name} is not installed (pip install -e '.[peer]')") from exc
+        raise PeerMissing(f"{exc.name} is not installed ({PEER_INSTALL})") from exc
     return torch
 
 
@@ -44,7 +48,7 @@ def _jax():
         import jax
         import jax_privacy  # noqa: F401
     except ImportError as exc:
-        raise PeerMissing(f"{exc.name} is not installed (pip install -e '.[peer]')") from exc
+        raise PeerMissing(f"{exc.name} is not installed ({PEER_INSTALL})") from exc
     jax.config.update("jax_enable_x64", True)  # float64 problems stay float64
     return jax
 

@@ -505,6 +505,13 @@ h2, h3, section.claim { scroll-margin-top: 5rem; }
   font-weight: 600; color: #59636e; } h2, h3, section.claim { scroll-margin-top: 8rem; } }
 @media (max-width: 800px) { table.summary col.id { width: 9rem; } table.summary col.verdict { width: 6.5rem; }
   table.summary col.s { width: 3rem; } body { padding: 0 .5rem; } }
+@media (max-width: 600px) {
+  table.summary, table.summary tbody, table.summary tr, table.summary td { display: block; width: auto; }
+  table.summary colgroup, table.summary thead { display: none; }
+  table.summary tr { border: 1px solid #d1d9e0; margin-bottom: .5rem; padding: .2rem .5rem; }
+  table.summary td { border: none; padding: .1rem 0; text-align: left; }
+  table.summary td.muts::before { content: "mutants: "; color: #59636e; }
+  table.summary td.num::before { content: "seconds: "; color: #59636e; } }
 """  # noqa: E501
 
 _JS = """

@@ -72,7 +72,13 @@ def assert_verdict(claim_id: str, expected: str, budget: str | None = None, seed
         When ``expected`` is not a verdict.
     AssertionError
         When the verdict differs from ``expected``.
+
+    Notes
+    -----
+    The function hides its own frame from pytest's tracebacks (``__tracebackhide__``): a failing test shows
+    the test's line and the claim's evidence, not this function's source.
     """
+    __tracebackhide__ = True  # pytest: the failure points at the caller's line
     if expected not in VERDICTS:
         raise ValueError(f"expected must be one of {', '.join(VERDICTS)} (got {expected!r})")
     budget = budget or DEFAULT_BUDGET

@@ -142,3 +142,30 @@ def test_budgets_record_picks_the_budget_and_keeps_named_fields():
         b.at("medium")
     with pytest.raises(TypeError, match="one type"):
         Budgets(quick=Cfg(1, 2), full=(1, 2))
+
+
+def test_assert_verdict_failure_shows_the_test_line_not_its_own_source(tmp_path):
+    """A failing assert_verdict in a user's test: pytest's report has the test's call and the claim's evidence,
+    and none of assert_verdict's own lines (its frame is hidden)."""
+    (tmp_path / "test_mine.py").write_text(textwrap.dedent('''
+        from verify import Outcome, claim
+        from verify.testing import assert_verdict
+
+        @claim("tblab.always_violated", kind="exact", statement="a false statement (a test fixture)")
+        def check(budget, seed):
+            return Outcome(verdict="violated", evidence="the slack is -1 at x = 0", counterexample={"x": 0})
+
+        def test_mine():
+            assert_verdict("tblab.always_violated", "holds")
+    '''))
+    path = os.pathsep.join([str(DOC.parents[1]), os.environ.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_mine.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": path})
+    assert out.returncode == 1, out.stdout[-3000:]
+    report = out.stdout
+    assert 'assert_verdict("tblab.always_violated", "holds")' in report  # the test's own line
+    assert "expected holds, got violated" in report and "the slack is -1 at x = 0" in report  # the evidence
+    for own in ('raise AssertionError("\\n".join(lines))', "out = run_claim(claim_id, budget, seed)",
+                "verify/testing.py"):
+        assert own not in report, own
