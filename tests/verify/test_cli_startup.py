@@ -127,3 +127,24 @@ def test_bench_cli_prints_only_the_start_up_rows(monkeypatch, capsys, tmp_path):
     captured = capsys.readouterr()
     assert json.loads(captured.out) == {"cli": [row]}
     assert "cli_help" in captured.err and list(tmp_path.iterdir()) == []  # written nowhere
+
+
+def test_bench_writes_the_start_up_rows_beside_the_kernel_rows(monkeypatch, capsys, tmp_path):
+    import verify.bench
+
+    row = {"name": "cli_help", "command": "dpverify --help", "unit": "CPU s", "cpu_seconds": 0.1,
+           "cpu_repeats": [0.1], "target": 0.3, "within_target": True, "exit_status": 0}
+    kernel = {"name": "pagan_loop", "unit": "steps/s", "kernel": 2.0, "reference": 1.0}
+
+    def kernel_rows(out_dir, *a, **k):
+        (Path(out_dir) / "bench.json").write_text(json.dumps({"benchmarks": [kernel], "meta": {"cpus": 2}}))
+        return [kernel]
+
+    monkeypatch.setattr(bench_cli, "run_cli_benchmarks", lambda *a, **k: [row])
+    monkeypatch.setattr(verify.bench, "run_benchmarks", kernel_rows)
+    assert cli.main(["bench", "--out", str(tmp_path / "b"), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"benchmarks": [kernel], "cli": [row]}
+    assert json.loads((tmp_path / "b" / "bench.json").read_text()) == {"benchmarks": [kernel], "meta": {"cpus": 2},
+                                                                      "cli": [row]}
+    assert captured.err.index("pagan_loop") < captured.err.index("cli_help")
