@@ -1,10 +1,10 @@
 """Input validation shared by every public entry point: kernels, theory's numeric functions, claims, CLI.
 
-The project's one validation module.  It is a leaf (it imports only NumPy and the standard library), so
-``kernels``, ``theory`` and ``verify`` all import it while ``theory`` and ``kernels`` still import neither
-each other (docs/design.md).  Each check raises :class:`InvalidParameter` (a :class:`ValueError`) with one
-sentence that names the parameter, says what is accepted, and shows what was given; the CLI turns it into
-exit status 2.
+The project's one validation module.  It is a leaf (it imports only the standard library, and NumPy when an
+array check first runs), so ``kernels``, ``theory`` and ``verify`` all import it while ``theory`` and ``kernels``
+still import neither each other (docs/design.md).  Each check raises :class:`InvalidParameter` (a
+:class:`ValueError`) with one sentence that names the parameter, says what is accepted, and shows what was given;
+the CLI turns it into exit status 2.
 
 Work limits (far above any real use; they stop overflow, hangs and runaway allocations):
 
@@ -19,13 +19,30 @@ from __future__ import annotations
 import difflib
 import math
 import os
-from typing import Iterable
+import sys
+from typing import TYPE_CHECKING, Iterable
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_COUNT = 10**9  # steps, rounds, trials, batch sizes, n, d, ...: the largest loop count accepted
 MAX_BYTES = 2**33  # the largest array (in bytes) an entry point allocates for the sizes it is given
 MAX_LENGTH = 10**8  # the longest sequence a theory function builds from a count it is given (~0.8 GB of float64)
+
+
+def _np():
+    """NumPy, imported on first use: the scalar checks run without it (the command line's argument checks load no
+    numerical library), the array checks import it."""
+    import numpy
+
+    return numpy
+
+
+def _numpy_types(name: str) -> tuple:
+    """``(numpy.<name>,)`` when NumPy is already imported, else ``()``: a value cannot be a NumPy scalar before
+    NumPy is loaded, so the scalar checks recognise NumPy's types without importing it."""
+    numpy = sys.modules.get("numpy")
+    return (getattr(numpy, name),) if numpy is not None else ()
 
 
 class InvalidParameter(ValueError):
@@ -42,7 +59,7 @@ class InvalidParameter(ValueError):
 
 def _short(got) -> str:
     """repr of a given value, with huge integers (int(1e300) has 301 digits) in floating-point notation."""
-    if isinstance(got, (int, np.integer)) and not isinstance(got, bool) and abs(int(got)) >= 10**16:
+    if isinstance(got, (int, *_numpy_types("integer"))) and not isinstance(got, bool) and abs(int(got)) >= 10**16:
         digits = len(str(abs(int(got))))
         return f"{float(got):.6g}" if digits <= 308 else f"an integer of {digits} digits"
     return repr(got)
@@ -244,7 +261,7 @@ def integer(name: str, value, minimum: int = 1, maximum: int | None = None) -> i
     accepted = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {maximum}]"
     if isinstance(value, bool):
         raise InvalidParameter(name, accepted, value)
-    if isinstance(value, (int, np.integer)):
+    if isinstance(value, (int, *_numpy_types("integer"))):
         i = int(value)
     else:
         try:
@@ -371,6 +388,7 @@ def finite_output(names: str, *arrays) -> None:
     InvalidParameter
         When any entry of any array is NaN or ±inf.
     """
+    np = _np()
     for a in arrays:
         if not np.all(np.isfinite(a)):
             raise InvalidParameter(names, "small enough that the run stays within float64 range (it overflowed "
@@ -392,12 +410,13 @@ def describe_array(a) -> str:
         For an ndarray: its dtype and shape, then "not C-contiguous …" and/or the number of non-finite entries
         (float/complex arrays) when they apply; for any other object, its type's name.
     """
-    if not isinstance(a, np.ndarray):
+    if not isinstance(a, _numpy_types("ndarray")):  # (an ndarray exists only once NumPy is imported)
         return type(a).__name__
     parts = [f"{a.dtype} array of shape {a.shape}"]
     if not a.flags.c_contiguous:
         parts.append("not C-contiguous (a strided view: pass np.ascontiguousarray(...))")
     if a.dtype.kind in "fc":
+        np = _np()
         bad = int(np.sum(~np.isfinite(a)))
         if bad:
             parts.append(f"{bad} non-finite entries")
@@ -424,7 +443,8 @@ def flag(name: str, value) -> bool:
     InvalidParameter
         When ``value`` is neither a (NumPy) boolean nor the integer 0 or 1.
     """
-    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and int(value) in (0, 1)):
+    integers = (int, *_numpy_types("integer"))
+    if isinstance(value, (bool, *_numpy_types("bool_"))) or (isinstance(value, integers) and int(value) in (0, 1)):
         return bool(value)
     raise InvalidParameter(name, "True or False", value)
 
@@ -490,6 +510,7 @@ def finite_array(name: str, arr, ndim: int | None = None, shape: tuple | None = 
         When ``arr`` does not convert to a float64 array (strings, ragged nesting, objects), has the wrong rank
         or shape, or has a NaN or infinite entry.
     """
+    np = _np()
     try:
         a = np.asarray(arr, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):  # strings, ragged nesting, objects
@@ -552,5 +573,6 @@ def finite_result(names: str, value):
     InvalidParameter
         When any entry of ``value`` is NaN or ±inf.
     """
+    np = _np()
     finite_output(names, np.asarray(value, dtype=np.float64))
     return value

@@ -7,7 +7,7 @@
                     [--workers N] [--threads] [--scheduler ADDRESS] [--wait]
     dpverify run ALGORITHM [--problem PROBLEM] [--epsilon E] [--delta D] [--trials N] [--seed S]
                  [--steps T] [--batch-size B] [--alpha A] [--out DIR] [--json] [--wait] [--load F]
-    dpverify bench [--out DIR] [--json] [--wait]
+    dpverify bench [--out DIR] [--json] [--wait] [--cli]
     dpverify audit FILE_OR_MODULE:FUNCTION --epsilon E --delta D [--trials N] [--seed S]
                    [--method gdp|clopper_pearson] [--timeout SECONDS] [--out DIR] [--json]
     dpverify mutants [IDS...] [--paper KEY] [--budget B] [--seed S] [--out DIR] [--json] [--load F]
@@ -21,6 +21,11 @@ directory that cannot be written or that another dpverify command holds).  Bad
 input is reported as one line on stderr, ``dpverify: error: <parameter>: <what is
 accepted> (got X)``, before anything is written.  SIGTERM is handled like SIGINT
 (exit 143 and 130): the previous result set stays as it was.
+
+Start-up: ``--help``, ``claims``, ``show``/``findings`` of an unknown id or missing result set and the refusal
+of bad arguments import no numerical library (NumPy, Numba, SymPy, SciPy, Dask, matplotlib, dp-accounting): the
+module imports only light modules, each command checks its arguments before it imports what its work needs, and
+:mod:`verify.ledger` lists the built-in claims and algorithms from a generated index.
 
 Outputs (:mod:`verify.outputs`): ``--out`` is checked before any work, locked for
 the whole command, and the result set is written to a staging directory inside it
@@ -43,11 +48,11 @@ from typing import Any, Callable, Sequence
 import dpvalidate as V
 from dpvalidate import InvalidParameter
 
-from . import __version__, atomic, registry
-from . import runner as _runner
+# only light modules here: `dpverify --help`, `claims` and the refusal of bad input load no numerical library
+# (verify.ledger stands in for the claim packs); each command imports what its work needs
+from . import __version__, atomic, ledger, registry
 from .contained import escape_controls
 from .registry import Figure, Panel, Series, UnknownName, jsonable
-from .runner import RunFailure
 
 PROG = "dpverify"
 DEFAULT_VERIFY_OUT = "dpverify-results"
@@ -158,14 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
     _wait_option(v)
     v.set_defaults(func=cmd_verify)
 
-    from . import runs  # lazy: dpverify's start-up loads only what the command needs
-
     r = sub.add_parser("run", help="run one algorithm on one stylized problem",
                        description="Run one algorithm on one stylized problem; write run.json and a "
                        "curve plot (loss_curve.png) of the algorithm's metric. Private algorithms get their noise "
                        "multiplier from (epsilon, delta) through dp-accounting (the PAGAN family: from its paper's "
                        "formula, with the accountant's epsilon beside it); options left out take the paper's values.",
-                       epilog=_run_epilog(runs), formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=_run_epilog(_algorithms()), formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("algorithm", metavar="ALGORITHM", help="one of the algorithms listed below")
     r.add_argument("--problem", default=None, metavar="PROBLEM",
                    help="a problem the algorithm runs on (listed below; default the paper's, listed first)")
@@ -241,10 +244,14 @@ def build_parser() -> argparse.ArgumentParser:
     k.set_defaults(func=cmd_compare)
 
     b = sub.add_parser("bench", help="benchmark the kernels against their NumPy references",
-                       description="Benchmark the kernels against their NumPy references.")
+                       description="Benchmark the kernels against their NumPy references, and the start-up of the "
+                       "light commands (--help, claims, the refusal of bad input): the CPU seconds of each in a "
+                       "fresh process, beside its target.")
     b.add_argument("--out", default=DEFAULT_BENCH_OUT, metavar="DIR",
                    help=f"output directory (default {DEFAULT_BENCH_OUT})")
     b.add_argument("--json", action="store_true", help="print the benchmarks as JSON to stdout")
+    b.add_argument("--cli", action="store_true",
+                   help="only the start-up rows (seconds, not minutes); prints them and writes nothing into --out")
     b.add_argument("--ledger", action="store_true",
                    help="time the claims ledger instead (fresh task cache): wall, CPU, cores busy, the slowest claims")
     b.add_argument("ids", nargs="*", metavar="ID", help="with --ledger: only these claims (default: all)")
@@ -362,8 +369,22 @@ def _print_json(doc: Any) -> None:
 def _paper(raw: str | None) -> str | None:
     if raw is None:
         return None
-    registry.load_all()
+    if ledger.claims() is None:  # the index stands in for the registry when it holds all there is (no other keys)
+        registry.load_all()
     return _param(V.choice, "--paper", raw, registry.paper_keys())
+
+
+def _registered() -> dict:
+    """The registered claims by id: :mod:`verify.ledger`'s index of them when it stands in for the registry (no
+    numerical library is imported), else the loaded registry."""
+    entries = ledger.claims()
+    return registry.load_all() if entries is None else {e.id: e for e in entries}
+
+
+def _select(ids, paper) -> list:
+    """:func:`verify.registry.select` over :func:`_registered`: the claims' records (the index's entries when it
+    stands in for the registry); same order, refusals and messages."""
+    return registry.select_in(_registered(), ids, paper)
 
 
 def cmd_claims(args) -> int:
@@ -384,13 +405,11 @@ def cmd_claims(args) -> int:
     UnknownName
         (from the selection) For an unknown id (exit status 2, from :func:`main`).
     """
-    from .report import format_claims  # lazy: dpverify's start-up loads only what the command needs
-
-    claims = registry.select(args.ids, paper=_paper(args.paper))
+    claims = _select(args.ids, _paper(args.paper))
     if args.json:
         _print_json({"claims": [c.to_dict() for c in claims]})
     else:
-        print(format_claims(claims))
+        print(ledger.format_claims(claims))
     return 0
 
 
@@ -428,18 +447,19 @@ def cmd_verify(args, runner=None) -> int:
     scheduler = _scheduler(args.scheduler)
     only = None if args.verdict is None else _param(V.choice, "--verdict", args.verdict, registry.VERDICTS)
     paper = _paper(args.paper)
-    claims = registry.select(args.ids, paper)
+    claims = _select(args.ids, paper)
     if not claims:
         if paper is None:
             raise CouldNotRun("no claims are registered")
-        with_claims = [k for k in registry.paper_keys() if any(c.paper == k for c in registry.REGISTRY.values())]
+        with_claims = [k for k in registry.paper_keys() if any(c.paper == k for c in _registered().values())]
         raise BadInput(f"--paper: must be a paper with registered claims: {', '.join(with_claims) or '(none)'}"
                        f" (got {_got(paper)})")
+    out = _out_dir(args.out)  # bad input is refused before the claim packs and the numerical stack load
+    claims = registry.select(args.ids, paper)
 
     from . import engine, mutants, report  # lazy: dpverify's start-up loads only what the command needs
     from .result_files import load_results
 
-    out = _out_dir(args.out)
     mutant_files = _mutants_files(args, out)
     human = _human(args)
     started = report.now_iso()
@@ -486,14 +506,17 @@ def cmd_verify(args, runner=None) -> int:
 
 def _read_before_work(read: Callable[[], Any]) -> Any:
     """``read()``; a malformed results.json or mutants.json it meets is bad input (one line naming the file)."""
-    from .mutants import BadMutants
     from .result_files import BadResults
 
     try:
         return read()
     except BadResults as exc:
         raise BadInput(f"--out: {exc}; move it away or choose another directory") from None
-    except BadMutants as exc:
+    except Exception as exc:
+        # a BadMutants comes only from verify.mutants, imported by then: `findings` and `show` read without it
+        mutants = sys.modules.get("verify.mutants")
+        if mutants is None or not isinstance(exc, mutants.BadMutants):
+            raise
         raise BadInput(f"{exc}; move it away or pass --mutants FILE") from None
 
 
@@ -529,13 +552,16 @@ def cmd_mutants(args) -> int:
     int
         The exit status: 0.
     """
-    from . import engine, mutants, report  # lazy: dpverify's start-up loads only what the command needs
-
     budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
     seed = _param(V.integer, "--seed", args.seed, 0)
     workers = None if args.workers is None else _param(V.integer, "--workers", args.workers, 1, MAX_WORKERS)
-    claims = registry.select(args.ids, _paper(args.paper))
+    paper = _paper(args.paper)
+    _select(args.ids, paper)  # bad input is refused before the claim packs and the numerical stack load
     out = _out_dir(args.out)
+    claims = registry.select(args.ids, paper)
+
+    from . import engine, mutants, report  # lazy: dpverify's start-up loads only what the command needs
+    from . import runner as _runner
     human = _human(args)
     t0 = time.perf_counter()
     def say(m) -> None:
@@ -587,12 +613,12 @@ def cmd_show(args) -> int:
     BadInput
         When ID is not a registered claim (exit status 2, from :func:`main`).
     """
+    reg = _registered()  # an unknown ID is refused before the numerical stack loads
+    if args.id not in reg:
+        raise BadInput(f"ID: must be a claim id (see `{PROG} claims`){ledger.suggest(args.id, reg)} "
+                       f"(got {_got(args.id)})")
     from . import show  # lazy: dpverify's start-up loads only what the command needs
 
-    reg = registry.load_all()
-    if args.id not in reg:
-        raise BadInput(f"ID: must be a claim id (see `{PROG} claims`){show.suggest(args.id, reg)} "
-                       f"(got {_got(args.id)})")
     d = _read_before_work(lambda: show.describe(args.id, Path(args.out),
                                                 mutants_paths=[Path(DEFAULT_MUTANTS_OUT) / "mutants.json"]))
     if args.json:
@@ -631,7 +657,7 @@ def cmd_findings(args) -> int:
         raise BadInput(f"--out: must be the output directory of `{PROG} verify`, with a results.json "
                        f"(got {_got(str(out))}: none there)")
     _, results = got
-    reg = registry.load_all()
+    reg = _registered()  # the statements: the index's when it stands in for the registry
     found = findings.rows(results, reg, paper=paper)
     if args.json:
         _print_json(jsonable(findings.json_document(found)))
@@ -697,6 +723,7 @@ def _result_set(out: Path, names: Sequence[str], wait: bool):
     A lost scheduler or a full disk ends the command with one line saying what was kept.
     """
     from . import outputs  # lazy: dpverify's start-up loads only what the command needs
+    from .runner import RunFailure
 
     created: list[Path] = []
     staged = None
@@ -782,10 +809,25 @@ _RUN_OPTION = {"algorithm": "ALGORITHM", "problem": "--problem", "epsilon": "--e
                "alpha": "--alpha"}
 
 
-def _run_epilog(runs) -> str:
+def _algorithms() -> list:
+    """The algorithms ``dpverify run`` takes, in table order (each with ``name``, ``paper``, ``problems``,
+    ``private``): :mod:`verify.ledger`'s index of them when it stands in for ``verify.runs.RUNNABLES`` (no
+    numerical library is imported), else the table itself."""
+    rows = ledger.algorithms()
+    if rows is None:
+        from . import runs
+
+        rows = list(runs.RUNNABLES.values())
+    return rows
+
+
+def _run_epilog(algorithms: Sequence) -> str:
     """The algorithms of ``dpverify run``, per paper, with their problems (the paper's first)."""
     lines = ["algorithms (paper: ALGORITHM [problems, the paper's first]):"]
-    for paper, rows in runs.by_paper().items():
+    by_paper: dict[str, list] = {}
+    for r in algorithms:
+        by_paper.setdefault(r.paper, []).append(r)
+    for paper, rows in by_paper.items():
         lines.append(f"  {paper}:")
         for r in rows:
             lines.append(f"    {r.name:30s} {', '.join(r.problems)}{'' if r.private else '  (non-private)'}")
@@ -811,13 +853,12 @@ def cmd_run(args) -> int:
         When an option is invalid for this algorithm, named as the command line spells it (exit status 2, from
         :func:`main`).
     """
-    from . import runs  # lazy: dpverify's start-up loads only what the command needs
-
+    table = {r.name: r for r in _algorithms()}  # the options are checked before the numerical stack loads
     try:
-        algorithm = _param(V.choice, "ALGORITHM", args.algorithm, runs.ALGORITHMS)
+        algorithm = _param(V.choice, "ALGORITHM", args.algorithm, tuple(table))
     except BadInput as exc:
         raise BadInput(f"{exc} — `{PROG} run --help` lists them by paper") from None
-    problems = runs.RUNNABLES[algorithm].problems
+    problems = table[algorithm].problems
     problem = problems[0] if args.problem is None else _param(V.choice, "--problem", args.problem, problems)
     epsilon = None if args.epsilon is None else _param(V.positive, "--epsilon", args.epsilon)
     delta = None if args.delta is None else _param(V.open_unit, "--delta", args.delta)
@@ -831,11 +872,12 @@ def cmd_run(args) -> int:
     if args.alpha is not None:
         opts["alpha"] = _param(V.positive, "--alpha", args.alpha)
 
+    out = _out_dir(args.out)
+
     import numpy as np
 
-    from . import plots, report  # lazy: dpverify's start-up loads only what the command needs
+    from . import plots, report, runs  # lazy: dpverify's start-up loads only what the command needs
 
-    out = _out_dir(args.out)
     with _result_set(out, RUN_SET, args.wait) as staged:
         started = report.now_iso()
         t0 = time.perf_counter()
@@ -889,7 +931,9 @@ def cmd_run(args) -> int:
 # bench
 # --------------------------------------------------------------------------------------
 def cmd_bench(args) -> int:
-    """``dpverify bench``: run the kernel benchmarks, write their result set, print the table.
+    """``dpverify bench``: run the kernel and start-up benchmarks, write their result set, print the tables.
+
+    With ``--cli``, only the start-up rows (:mod:`verify.bench_cli`), printed and not written.
 
     Parameters
     ----------
@@ -906,35 +950,54 @@ def cmd_bench(args) -> int:
     CouldNotRun
         When the benchmarks cannot be imported (exit status 1, from :func:`main`).
     """
-    ledger = getattr(args, "ledger", False)
     given = [(name, raw) for name, raw, default in (("ID", " ".join(args.ids), ""), ("--paper", args.paper, None),
                                                     ("--budget", args.budget, "quick"), ("--seed", args.seed, "0"))
              if raw != default]
-    if given and not ledger:
+    if given and not args.ledger:
         raise BadInput(f"{given[0][0]}: accepted only with --ledger (got {_got(given[0][1])})")
-    if ledger:
+    if args.cli and args.ledger:
+        raise BadInput("--cli: accepted only without --ledger (got both)")
+    from .bench_cli import format_cli_bench, run_cli_benchmarks
+
+    if args.cli:
+        cli_rows = run_cli_benchmarks()
+        if args.json:
+            _print_json({"cli": cli_rows})
+        print(format_cli_bench(cli_rows), file=_human(args))
+        return 0
+    if args.ledger:
         budget = _param(V.choice, "--budget", args.budget, registry.BUDGETS)
         seed = _param(V.integer, "--seed", args.seed, 0)
         claims = registry.select(args.ids, _paper(args.paper))
         if not claims:
             raise BadInput(f"--paper: must be a paper with registered claims (got {_got(args.paper)})")
+    out = _out_dir(args.out)  # before the benchmarks (and the numerical stack) load
     try:
         from .bench import format_ledger, ledger_benchmark, run_benchmarks  # lazy: only what the command needs
     except ImportError as exc:
         raise CouldNotRun(f"benchmarks are not available: {exc}") from None
-    out = _out_dir(args.out)
     with _result_set(out, BENCH_SET, args.wait) as staged:
-        if ledger:
+        if args.ledger:
             rows = [ledger_benchmark(claims, budget, seed, progress=True)]
-            (staged.dir / "bench.json").write_text(json.dumps({"benchmarks": rows}, indent=2))
+            atomic.write_atomic(staged.dir / BENCH_SET[0], json.dumps({"benchmarks": rows}, indent=2))
         else:
+            cli_rows = run_cli_benchmarks()  # first: in fresh processes, unaffected by what this one has loaded
             rows = list(run_benchmarks(staged.dir))
+            written = staged.dir / BENCH_SET[0]  # the kernel rows and the machine, then the start-up rows beside them
+            doc = json.loads(written.read_text()) if written.is_file() else {"benchmarks": rows}
+            atomic.write_atomic(written, json.dumps(dict(doc, cli=cli_rows), indent=2))
         staged.commit()
+    if args.ledger:
+        if args.json:
+            _print_json({"benchmarks": rows})
+        print(format_ledger(rows[0]), file=_human(args))
+        return 0
     if args.json:
-        _print_json({"benchmarks": rows})
-    print(format_ledger(rows[0]) if ledger else format_bench(rows), file=_human(args))
+        _print_json({"benchmarks": rows, "cli": cli_rows})
+    print(format_bench(rows), file=_human(args))
+    print("\nstart-up of the light commands (a fresh process each):", file=_human(args))
+    print(format_cli_bench(cli_rows), file=_human(args))
     return 0
-
 
 def format_bench(rows: Sequence[dict]) -> str:
     """The benchmark rows as an aligned text table, followed by each row's peer note.
@@ -1024,6 +1087,8 @@ def cmd_audit(args) -> int:
         not fit in memory, or the mechanism cannot be loaded or misbehaves: raises, exits, does not return within
         ``--timeout``, gives different releases for the same seed (exit status 2, from :func:`main`).
     """
+    epsilon = _param(V.positive, "--epsilon", args.epsilon)  # refused before the numerical stack loads
+    delta = _param(V.open_unit, "--delta", args.delta)
     # lazy: dpverify's start-up loads only what the command needs
     from . import outputs
     from .audit import (
@@ -1035,8 +1100,6 @@ def cmd_audit(args) -> int:
         load_mechanism,
     )
 
-    epsilon = _param(V.positive, "--epsilon", args.epsilon)
-    delta = _param(V.open_unit, "--delta", args.delta)
     trials = _param(V.integer, "--trials", args.trials, MIN_MECHANISM_TRIALS, 10**8)
     seed = _param(V.integer, "--seed", args.seed, 0)
     method = _param(V.choice, "--method", args.method, METHODS)

@@ -25,10 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
-import numpy as np
-
 from verify.findings import Finding
 from verify.tally import claim_tests
+
+
+def _numpy_types(*names: str) -> tuple:
+    """NumPy's types ``names`` when NumPy is imported, else ``()``: no value is a NumPy scalar or array before
+    NumPy is loaded, so the registry recognises them without importing it (the command line's listing of the
+    claims loads no numerical library)."""
+    numpy = sys.modules.get("numpy")
+    return tuple(getattr(numpy, n) for n in names) if numpy is not None else ()
 
 
 class Verdict(enum.StrEnum):
@@ -117,6 +123,8 @@ def child_seed(seed: int, claim_id: str, *parts: int | str) -> int:
     ValueError
         When ``seed`` is negative or ``claim_id`` empty.
     """
+    import numpy as np
+
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"child_seed: seed must be an integer >= 0 (got {seed!r})")
     if seed < 0:
@@ -344,6 +352,8 @@ class Figure:
 
 
 def _floats(values) -> list:
+    import numpy as np
+
     out = []
     for v in np.asarray(values, dtype=float).ravel():
         out.append(None if not math.isfinite(v) else float(v))
@@ -471,12 +481,12 @@ def jsonable(v: Any) -> Any:
     """
     if v is None or isinstance(v, (bool, str)):
         return v
-    if isinstance(v, (int, np.integer)):
+    if isinstance(v, (int, *_numpy_types("integer"))):
         return int(v)
-    if isinstance(v, (float, np.floating)):
+    if isinstance(v, (float, *_numpy_types("floating"))):
         v = float(v)
         return v if math.isfinite(v) else str(v)
-    if isinstance(v, np.ndarray):
+    if isinstance(v, _numpy_types("ndarray")):
         return [jsonable(x) for x in v.tolist()]
     if isinstance(v, Mapping):
         return {str(k): jsonable(x) for k, x in v.items()}
@@ -786,7 +796,34 @@ def select(ids: Sequence[str] = (), paper: str | None = None) -> list[Claim]:
     UnknownName
         When ``paper`` is not a known key or an id is not registered (the message suggests close ids).
     """
-    reg = load_all()
+    return select_in(load_all(), ids, paper)
+
+
+def select_in(reg: Mapping[str, Any], ids: Sequence[str] = (), paper: str | None = None) -> list:
+    """:func:`select` over the claims ``reg`` (id -> claim) instead of the loaded registry.
+
+    ``verify.ledger`` selects from its index of the built-in ledger through it, with the same order, refusals and
+    messages as :func:`select`.
+
+    Parameters
+    ----------
+    reg : mapping of str to Claim (or any record with ``id`` and ``paper``)
+        The claims to select from, in registration order.
+    ids : sequence of str, optional
+        Claim ids; empty selects every claim (of ``paper``).
+    paper : str or None, optional
+        A paper key (one of :func:`paper_keys`); None for every paper.
+
+    Returns
+    -------
+    list
+        The records matching both filters, ordered by paper (in :func:`paper_keys` order), then by id.
+
+    Raises
+    ------
+    UnknownName
+        When ``paper`` is not a known key or an id is not in ``reg`` (the message suggests close ids).
+    """
     if paper is not None and paper not in paper_keys():
         raise UnknownName(f"--paper: must be one of {', '.join(paper_keys())} (got {paper!r})")
     for cid in ids:

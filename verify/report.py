@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from . import __version__, contained, findings
 from .atomic import write_atomic  # noqa: F401  (re-exported)
+from .ledger import format_claims  # noqa: F401  (re-exported; it needs no numerical library)
 from .registry import PAPERS, VERDICTS, Claim, Result, jsonable
 from .runner import code_fingerprint
 
@@ -852,35 +853,6 @@ def print_table(results: Sequence[Result], file: IO[str] | None = None,
     colour = _isatty(file) and "NO_COLOR" not in os.environ
     width = shutil.get_terminal_size((100, 24)).columns if _isatty(file) else 120
     print(format_table(results, width=width, colour=colour, mutants=mutants), file=file)
-
-
-def format_claims(claims: Sequence[Claim], width: int | None = None) -> str:
-    """The ledger: id, kind and statement (wrapped to the terminal width).
-
-    Parameters
-    ----------
-    claims : sequence of Claim
-        The claims, one row each.
-    width : int or None, optional
-        The line width (default: the terminal's, else 100).
-
-    Returns
-    -------
-    str
-        The table and a final line with the number of claims.
-    """
-    if width is None:
-        width = shutil.get_terminal_size((100, 24)).columns
-    idw = max([len("id")] + [len(c.id) for c in claims])
-    kw = max([len("kind")] + [len(c.kind) for c in claims])
-    sw = max(30, width - idw - kw - 4)
-    lines = [f"{'id':<{idw}}  {'kind':<{kw}}  statement", "-" * min(width, idw + kw + 4 + sw)]
-    for c in claims:
-        wrapped = textwrap.wrap(c.statement, sw) or [""]
-        lines.append(f"{c.id:<{idw}}  {c.kind:<{kw}}  {wrapped[0]}")
-        lines += [" " * (idw + kw + 4) + w for w in wrapped[1:]]
-    lines.append(f"{len(claims)} claims")
-    return "\n".join(lines)
 
 
 def _isatty(f) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import json
 import textwrap
@@ -11,29 +10,11 @@ from pathlib import Path
 import sympy as sp
 
 from . import registry
+from .ledger import suggest  # noqa: F401  (re-exported; the command line refuses an unknown ID without this module)
 from .mutants import MUTANTS_JSON, read_document
 from .registry import Claim, Result
 from .report import RESULTS_JSON, control_lines, verdict_phrase
 from .result_files import load_results
-
-
-def suggest(name: str, known) -> str:
-    """' (did you mean X?)' for the closest known names, or ''.
-
-    Parameters
-    ----------
-    name : str
-        The unknown name.
-    known : iterable of str
-        The known names.
-
-    Returns
-    -------
-    str
-        Up to three close matches (difflib, cutoff 0.6) in that phrase, or "".
-    """
-    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
-    return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def theory_forms(c: Claim) -> list[dict]:

@@ -93,7 +93,8 @@ def test_other_commands_never_crash(argv):
 
     with tempfile.TemporaryDirectory() as tmp, \
             mock.patch.object(engine, "run_claims", lambda *a, **k: engine.Results()), \
-            mock.patch("verify.bench.run_benchmarks", lambda *a, **k: []):
+            mock.patch("verify.bench.run_benchmarks", lambda *a, **k: []), \
+            mock.patch("verify.bench_cli.run_cli_benchmarks", lambda *a, **k: []):
         err, out = io.StringIO(), io.StringIO()
         with redirect_stderr(err), redirect_stdout(out):
             rc = cli.main(argv + (["--out", tmp] if argv[0] in ("verify", "bench") else []))
