@@ -6,7 +6,7 @@ import math
 import pytest
 
 from kernels import faults
-from tests.papers.dp_adam_design._support import scaled, theory_mutant
+from tests.papers.dp_adam_design._support import assert_decided_finding, scaled, theory_mutant
 from theory import dp_adam_design as td
 from verify.papers.dp_adam_design import experiments
 from verify.registry import REGISTRY
@@ -54,6 +54,8 @@ def test_figure4_catches_a_wrong_threshold(monkeypatch, factor):
     scaled(monkeypatch, "threshold_optimistic", factor)
     out = experiments.figure4("quick", 0)
     assert out.verdict == "violated" and out.counterexample["premise_ok"] is False
+    f = assert_decided_finding(out, "premise")
+    assert f.region.explored == 5 and f.at_paper_setting.where.startswith("Fig. 4's own run is not reproduced")
 
 
 @pytest.mark.parametrize("name", ["pow1.25", "pow0.75"])

@@ -5,7 +5,7 @@ state and contraction (§4.3.1), its proportional geometry (§4.3.2) and the ani
 import pytest
 
 from kernels import faults
-from tests.papers.dp_adam_design._support import theory_mutant
+from tests.papers.dp_adam_design._support import assert_decided_finding, theory_mutant
 from theory import dp_adam_design as td
 from verify.papers.dp_adam_design import geometry
 from verify.registry import REGISTRY
@@ -22,7 +22,8 @@ def test_section41_floor_holds_quick():
 def test_section41_floor_catches_more_noise():
     with faults.inject(noise_scale=3.0):
         out = geometry.section4_1("quick", 0)
-    assert out.verdict == "violated"
+    f = assert_decided_finding(out, "coordinate")
+    assert f.region.explored == 4  # the four per-coordinate tests
 
 
 def test_section432_stp_geometry_holds_quick():
@@ -35,7 +36,8 @@ def test_section432_stp_geometry_holds_quick():
 def test_section432_stp_geometry_catches_a_wrong_exponent():
     with theory_mutant("stp_private_gradient_factor", "pow1.25").apply():
         out = geometry.section4_3_2("quick", 0)
-    assert out.verdict == "violated"
+    f = assert_decided_finding(out, "E g̃²/E ḡ²")
+    assert f.region.explored == 8 and f.region.failing == sum(str(d.verdict) == "violated" for d in out.decisions)
 
 
 def test_section431_steady_state_and_one_round_error_are_tested():
@@ -49,7 +51,11 @@ def test_section431_steady_state_and_one_round_error_are_tested():
                                        ("stp_error_after_one_round", "pow1.25")])
 def test_section431_catches_a_wrong_steady_state_or_one_round_error(path, name):
     with theory_mutant(path, name).apply():
-        assert geometry.section4_3_1("quick", 0).verdict == "violated"
+        out = geometry.section4_3_1("quick", 0)
+    f = assert_decided_finding(out)
+    assert f.region.explored == 6  # five tests and the exact one-round part
+    if path == "stp_error_after_one_round":  # the exact part fails and is named
+        assert "one-round error closed form" in f.region.text
 
 
 def test_section45_late_stream_comes_near_the_limit_and_catches_a_wrong_exponent():
@@ -60,6 +66,8 @@ def test_section45_late_stream_comes_near_the_limit_and_catches_a_wrong_exponent
     with theory_mutant("stp_update_noise_bound", "pow0.75").apply():  # above the truth early, below 1/β₂ late
         out = geometry.section4_5("quick", 0)
     assert out.verdict == "violated" and out.numbers["max_multiplier_over_bound_late"] > 1.001
+    f = assert_decided_finding(out, "'late' stream")
+    assert f.region.explored == 5  # the anisotropy test, the benign stream and the three adversarial ones
 
 
 def test_section431_holds_and_control(quick, monkeypatch):

@@ -34,6 +34,9 @@ def test_section431_a_wrong_expected_v_is_refuted_exactly(name):
     with _theory_mutant("dp_adam_design", "stp_expected_v", name):
         out = vd.section4_3_1("quick", 0)
     assert out.verdict == "violated" and out.evidence.startswith("exact (no Monte Carlo)")
+    f = out.finding  # one exact part, failing; no repair (the statement's own α, κ are what is tested)
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (1, 1) and f.repair is None
+    assert "α and κ as numbers of β₂ and s" in f.region.text and f.no_repair_reason
     assert ("v_prev" in out.evidence) == name.startswith("pow")  # x10: a negative κ; pow: α depends on v_{t−1}
 
 

@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import norm
 
 from kernels import faults
-from tests.papers.dp_adam_design._support import scaled, theory_mutant
+from tests.papers.dp_adam_design._support import assert_decided_finding, scaled, theory_mutant
 from theory import dp_adam_design as td
 from theory import numeric
 from verify.papers.dp_adam_design import negative_estimates
@@ -46,6 +46,9 @@ def test_eq2_catches_a_wrong_gaussian_prediction(monkeypatch, factor):
     out = negative_estimates.eq2("quick", 0)
     assert out.verdict == "violated"
     assert "Gaussian" in out.counterexample["kind"]
+    f = assert_decided_finding(out, "Gaussian mean-vs-std prediction")
+    # eq. (2)'s 4 tests, the exact and the Gaussian regimes of its 3 quick settings, IME's regimes
+    assert f.region.explored == 4 + 3 + 3 + 1 and f.at_paper_setting.where.startswith("eq. (2)/(3)")
 
 
 @pytest.mark.parametrize("name", ["pow1.25", "pow0.75"])
@@ -54,7 +57,8 @@ def test_section442_catches_a_wrong_variance_factor(name):
     assert gap <= negative_estimates.S442_K_TOL
     with theory_mutant("vhat_variance_factor", name).apply():
         out = negative_estimates.section4_4_2("quick", 0)
-    assert out.verdict == "violated"
+    f = assert_decided_finding(out, "K(β₂, t) = Σ w²")
+    assert f.region.explored == 5  # two tests and three exact parts
     assert out.counterexample["vhat_variance_factor_over_sum_of_squared_weights_minus_1"] > 1e-3
 
 
@@ -82,6 +86,10 @@ def test_section441_a_gain_bound_5_percent_too_small_is_refuted_by_the_attaining
     out = negative_estimates.section4_4_1("quick", 0)
     assert out.verdict == "violated"
     assert out.counterexample["strategy"] == "attaining (rank-one last row)"
+    f = assert_decided_finding(out, "threshold gain ≤ dpmf_threshold_gain")
+    # the gain part fails, and so does its limit (the scaled gain at t → ∞ against the pinned true limit); the floor
+    # and the three kernel tests hold
+    assert (f.region.explored, f.region.failing) == (6, 2) and "its limit" in f.region.text
 
 
 @pytest.mark.parametrize("name", ["eq2", "eq3"])
@@ -103,6 +111,8 @@ def test_eq2_negative_control_wrong_threshold_scaling(monkeypatch):
     monkeypatch.setattr(td, "threshold_optimistic", td.threshold_pessimistic)
     out = negative_estimates._threshold_claim("optimistic", "quick", 0)
     assert out.verdict == "violated" and out.counterexample["kind"] == "regime statement fails"
+    f = assert_decided_finding(out, "the exact law's three regimes")
+    assert f.region.explored == 2 + 3 + 3  # two pooled tests, exact and Gaussian regimes of 3 quick settings
 
 
 @pytest.mark.parametrize("factor", [3.0, 1 / 3])

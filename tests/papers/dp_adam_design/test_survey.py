@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.papers.dp_adam_design._support import theory_mutant
+from tests.papers.dp_adam_design._support import assert_decided_finding, theory_mutant
 from theory import dp_adam_design as td
 from theory import numeric
 from verify import mutants
@@ -37,6 +37,8 @@ def test_section32_zero_out_vs_replace_catches_a_wrong_constant(path):
     with theory_mutant(path, "x0.1").apply():
         out = survey.section3_2_zero_out_vs_replace("quick", 0)
     assert out.verdict == "violated" and out.counterexample is not None
+    f = assert_decided_finding(out)
+    assert f.region.explored == out.numbers["cases"] and f.region.failing == out.numbers["cases_bad"]
 
 
 @pytest.mark.parametrize("name", ["pow1.25", "pow0.75"])
@@ -46,6 +48,8 @@ def test_section32_bound_checks_the_split_identity_away_from_sigma_one(name):
     with theory_mutant("ime_noise_multipliers", name).apply():  # √2·σ^p: the same number at σ = 1
         out = survey.section3_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["split_identity_relative_gap"] > 0.1
+    f = assert_decided_finding(out, "1/σ₁² + 1/σ₂² = 1/σ²")
+    assert f.region.failing == 1  # the bound, its attainment and the PLD check at σ = 1 hold
 
 
 def test_section31_bias_holds(quick):
@@ -59,6 +63,8 @@ def test_section31_negative_control_catches_a_wrong_bias(monkeypatch):
     monkeypatch.setattr(td, "postprocessing_bias", lambda: 2 * (1 - td.beta2**td.t) * td.s**2)
     out = survey.section3_1("quick", 0)
     assert out.verdict == "violated" and out.counterexample["noise"] == "identity"
+    f = assert_decided_finding(out, "identity noise")
+    assert f.region.explored == 7  # six tests and the exact agreement of App. A's forms
 
 
 def test_section32_bound_holds_and_is_attained(quick):
@@ -150,6 +156,16 @@ def test_section3_4_1_one_example_update_is_the_closed_form_for_every_batch_size
     out = survey.section3_4_1("quick", 0)
     assert out.verdict == "holds" and out.numbers["cases_bad"] == 0
     assert out.numbers["max_relative_spread_over_B"] < 1e-14
+
+
+def test_section3_4_1_a_wrong_magnitude_is_violated_at_every_case_with_its_finding():
+    """√((1 − β₂ᵗ)/(1 − β₂)) to the power 1.25 is off except where it is 1 (t = 1): every case with t > 1 fails, and
+    the finding counts them over the whole grid."""
+    with theory_mutant("update_sensitivity_one_example", "pow1.25").apply():
+        out = survey.section3_4_1("quick", 0)
+    f = assert_decided_finding(out, "β₂ = 0.9, t = 2")
+    assert f.region.explored == out.numbers["cases"] == 3 * 5 * 4 * 2
+    assert f.region.failing == out.numbers["cases_bad"] == 3 * 4 * 4 * 2  # t ∈ {2, 10, 100, 1000}
 
 QUICK_SEED0 = {'section3_1': 'holds', 'section3_2': 'holds', 'section3_2_tight_equal': 'violated'}
 

@@ -55,6 +55,10 @@ def test_algorithm3_too_small_sensitivity_is_refuted():
     out = run_under(c, generic_mutant(A3, "algorithm3_sensitivity:x0.1"))
     assert out.verdict == "violated"
     assert out.counterexample["attained_over_declared_sensitivity"] == pytest.approx(10.0)
+    f = out.finding  # every quick grid point's declared sensitivity is exceeded ×10; §6.1's points are on the grid
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (4, 4) and f.repair is None
+    assert "declared sensitivity exceeded" in f.region.text
+    assert f.at_paper_setting.where.startswith("§6.1") and f.at_paper_setting.fails
     out = run_under(c, generic_mutant(A3, "algorithm3_sensitivity:pow1.25"))
     assert out.verdict == "violated" and out.numbers["calibration_points_sensitivity_exceeded"] > 0
 

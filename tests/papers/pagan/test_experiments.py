@@ -130,3 +130,33 @@ def test_fig1_mechanism_calibration_holds_and_can_fail(monkeypatch):
     d10, _ = experiments.fig1_mechanism_decision(0, 200, algs, (1.0,))
     assert str(d10.verdict) == "violated" and d10.estimate == pytest.approx(10.0)
 
+
+def _faulted_mechanism(monkeypatch):
+    """The runs' mechanism decision taken under a noise×3 fault (the runs themselves are untouched)."""
+    real = experiments.fig1_mechanism_decision
+
+    def faulted(*args, **kwargs):
+        with kernels.faults.inject(noise_scale=3.0):
+            return real(*args, **kwargs)
+
+    monkeypatch.setattr(experiments, "fig1_mechanism_decision", faulted)
+
+
+def test_section6_1_finding_when_the_runs_are_not_the_stated_mechanism(monkeypatch):
+    """Orderings that hold but a mechanism part that fails: violated, one failing part of ten, no ordering failing
+    at §6.1's setting (so the paper's setting is not said to fail), no repair."""
+    _faulted_mechanism(monkeypatch)
+    out = experiments.section6_1("quick", 0)
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (10, 1)
+    assert not f.at_paper_setting.fails and f.repair is None and f.at_paper_setting.where.startswith("§6.1")
+
+
+def test_figure1_finding_when_the_runs_are_not_the_stated_mechanism(monkeypatch, fig1):
+    _faulted_mechanism(monkeypatch)
+    out = experiments.figure1("quick", 0)
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime" and f.region.explored == len(out.decisions) == len(fig1.decisions)
+    assert f.region.failing == 1 + sum(str(d.verdict) == "violated" for d in fig1.decisions[:-1])

@@ -405,3 +405,14 @@ def test_d3_edge_predicate_names_the_failures():
     assert lower_bounds._d3_edge(3, 1, 1.903)  # the coin's counterexample: nε at the threshold
     assert lower_bounds._d3_edge(3, 1, 20.0)  # randomized response's: ε far above 1
     assert not lower_bounds._d3_edge(3, 100, 1.0)
+
+
+def test_theorem4_reduction_with_a_larger_indicator_is_violated_with_its_finding():
+    """The indicator ×10 (generic mutant) exceeds the gap: the searches find negative slack, and the finding names
+    them (no paper setting: the reduction is stated for every x and z̄)."""
+    m = generic_mutant("pagan.theorem4", "reduction_indicator_coordinate:x10")
+    out = run_under(claim_by_id("pagan.theorem4"), m)
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime" and f.region.explored == 5 and f.region.failing >= 1 and f.repair is None
+    assert not f.at_paper_setting.fails and f.no_repair_reason

@@ -53,6 +53,9 @@ def test_lemma3_2_wrong_moments_are_refuted_exactly(name):
     out = run_under(c, m)
     assert out.verdict == "violated"
     assert out.counterexample["relative_gap"] > moments.LEMMA32_MOMENT_RTOL
+    f = out.finding  # the exact moments' part fails (one part more than the decisions), no repair
+    assert f.scope == "in_regime" and f.region.explored == len(out.decisions) + 1 and f.region.failing >= 1
+    assert "the declared moments" in f.region.text and f.repair is None and not f.at_paper_setting.fails
 
 
 def test_lemma3_2_probability_pow075_is_only_weaker():
@@ -109,6 +112,9 @@ def test_example1_mu_refutes_a_bound_whose_constant_is_not_o1(monkeypatch):
     out = moments.example1_mu("quick", 0)
     assert out.verdict == "violated"
     assert out.numbers["broken"] == 0 and out.counterexample["slope"] == pytest.approx(0.25, abs=1e-9)
+    f = out.finding  # only the K̂ trends fail: no configuration is above the bound
+    assert f.scope == "in_regime" and f.repair is None and f.region.failing >= 1
+    assert f.region.explored == out.numbers["configurations"] + 2 * 3 * 3 and "K̂ along" in f.region.text
 
 
 def test_noncentral_moments_match_the_central_case_and_a_hand_computation():
@@ -208,6 +214,9 @@ def test_example1_is_tied_to_its_declared_theory(monkeypatch):
     out = moments.example1("quick", 0)
     assert out.verdict == "violated"
     assert out.counterexample["slope"] > moments.EX1_SLOPE_MARGIN and out.counterexample["span"] >= 1.0 - 1e-12
+    f = out.finding
+    assert f.scope == "in_regime" and f.repair is None and "in p:" in f.region.text
+    assert 1 <= f.region.failing < f.region.explored  # the exact moments still hold
 
 
 def test_example1_boundedness_rule_flags_non_subgaussian_growth():

@@ -12,6 +12,7 @@ import sympy as sp
 
 import kernels
 from kernels.pagan import optimal_ellipsoid, pagan_noise_multiplier
+from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
 from theory import numeric
 from theory import pagan as tp
 from verify.papers.pagan import privacy
@@ -122,3 +123,13 @@ def test_c_star_is_solved_from_the_declared_step_count(monkeypatch):
     monkeypatch.setattr(tp, "lemma3_1_steps", lambda: original() ** sp.Rational(5, 4))
     assert privacy.lemma31_c_of_steps(200, 1000, 5) == pytest.approx(200 ** 0.8 * 5**2 / 1000**2)
 
+
+def test_lemma3_1_a_step_count_with_a_wrong_exponent_is_violated_with_its_finding():
+    """T = (c n²/b²)^{5/4} makes c* decay in n/b: violated; the finding counts the decaying (ε, δ) series and
+    evaluates §6.1's point with the c found."""
+    out = run_under(claim_by_id("pagan.lemma3.1"), generic_mutant("pagan.lemma3.1", "lemma3_1_steps:pow1.25"))
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime" and f.region.failing >= 1 and f.repair is None
+    assert "c* against n/b" in f.region.text or "c* as ε → 0" in f.region.text
+    assert f.at_paper_setting.where.startswith("§6.1: n = 5000, b = 70")

@@ -9,6 +9,7 @@ import math
 import pytest
 import sympy as sp
 
+from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
 from theory import pagan as tp
 from verify import decide
 from verify.mutants import THEORY_MUTATIONS, mutate_value
@@ -40,6 +41,10 @@ def test_section3_2_box_bound_part_can_fail(monkeypatch, mutation):
     else:
         assert out.verdict == "violated"
         assert mutation != "x0.1" or out.counterexample["bound_ratio_below_1"]
+        f = out.finding  # the statement's own example: it fails at the paper's setting
+        assert f.scope == "in_regime" and f.at_paper_setting.fails and f.region.explored == 3 + 1
+        assert f.repair is None and f.region.failing >= 1
+        assert mutation != "x0.1" or f.at_paper_setting.size < 1
         assert mutation == "x0.1" or not (0.0 < lim < math.inf)
 
 
@@ -81,4 +86,15 @@ def test_theorem1_dp_sgd_catches_a_rate_off_by_a_factor(monkeypatch):
     monkeypatch.setattr(tp, "standard_dp_sgd_rate", lambda: 2 * real())
     out = special_cases.theorem1_dp_sgd("quick", 0)
     assert out.verdict == "violated" and out.counterexample is not None
+    f = out.finding  # both symbolic forms and the numeric agreement fail; the radius (not the rate) holds
+    assert f.scope == "in_regime" and (f.region.explored, f.region.failing) == (4, 3) and f.repair is None
 
+
+def test_eq7_a_broken_chain_is_violated_with_its_finding():
+    """The Hölder chain ×10 (generic mutant) breaks an inequality: violated, and §6.1's profile (d = 100) is
+    evaluated exactly in the finding."""
+    out = run_under(claim_by_id("pagan.eq7"), generic_mutant("pagan.eq7", "holder_chain:x10"))
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime" and f.region.explored == 5 and f.region.failing >= 1 and f.repair is None
+    assert f.at_paper_setting.where.startswith("§6.1") and math.isfinite(f.at_paper_setting.size)

@@ -178,3 +178,16 @@ def test_theorem3_edge_names_the_profiles_that_fail():
     assert theorem3._thm3_below_floor(np.array([1.0, 0.1]))
     assert theorem3._thm3_below_floor(theorem3.thm3_sigma("j^-2", 10))
     assert not theorem3._thm3_below_floor(theorem3.thm3_sigma("j^-1.5", 10))
+
+
+def test_theorem3_floor_runs_decision_can_fail_with_its_finding():
+    """theorem3_lower ×10 puts the corrected interval's left end above most outputs: the runs refute it, and the
+    finding counts the failing profiles; §6.1's d = 100 is evaluated exactly (the floor below the right end)."""
+    c = claim_by_id("pagan.theorem3.floor")
+    out = run_under(c, generic_mutant("pagan.theorem3.floor", "theorem3_lower:x10"))
+    assert out.verdict == "violated"
+    f = out.finding
+    assert f.scope == "in_regime" and f.region.explored == len(out.decisions) and f.repair is None
+    assert f.region.failing == sum(str(d.verdict) == "violated" for d in out.decisions) >= 1
+    assert f.at_paper_setting.where.startswith("§6.1") and not f.at_paper_setting.fails
+    assert 0 < f.at_paper_setting.size < 1

@@ -1,5 +1,6 @@
-"""What several modules of the ``dp_adam_design`` pack share: the decision helpers and the thresholds that
-say when negative bias-corrected v̂ are "rare" or "a constant fraction" (eq. (2)/(3) and Figure 4 use them).
+"""What several modules of the ``dp_adam_design`` pack share: the decision helpers, the finding of a violated check
+built from its decided parts (:func:`decided_finding`), and the thresholds that say when negative bias-corrected
+v̂ are "rare" or "a constant fraction" (eq. (2)/(3) and Figure 4 use them).
 
 This module imports none of the pack's other modules.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 from scipy import stats as st
 
 from verify import decide
+from verify.findings import Finding, Repair, parts_finding
 from verify.mutants import declare_equivalent
 
 
@@ -22,6 +24,48 @@ def _rel_estimate(samples, target: float) -> decide.Estimate:
 def _verdict(decisions, exact_ok: bool = True) -> str:
     """An exact failure is a violation by itself (a computed counterexample); otherwise the decisions decide."""
     return "violated" if not exact_ok else str(decide.combine(decisions))
+
+
+#: the paper's own setting for a check that runs a setting of its own: stated for general B, σ, C, β₂, checked at a
+#: setting fixed in the claim's notes before any run, not at one the paper states, so the size there is not computed
+THEORY_WHERE = ("stated for general B, σ, C, β₂; the check runs a setting fixed in its notes before any run, not one "
+                "the paper states numerically: the failure's size at the paper's setting is not computed")
+#: why a failing §4 check has no repair: it decides the statement as written, and no other form in the same run
+NO_REPAIR_MEASURED = ("the check decides the statement (its closed form against the kernel) as written; a failure "
+                      "is a kernel or closed form off that statement, and no corrected form is decided in the run")
+
+
+def decided_finding(decisions, exact=(), *, what: str, paper_where: str = THEORY_WHERE,
+                    repair: Repair | None = None, no_repair_reason: str = NO_REPAIR_MEASURED) -> Finding:
+    """The finding of a violated check from the parts it decided: its statistical decisions and its exact parts.
+
+    A thin use of :func:`verify.findings.parts_finding`: each decision (its reason, its verdict) and each exact
+    part is one explored point; the violated ones fail; no edge is named, so the scope is in the regime.
+
+    Parameters
+    ----------
+    decisions : sequence of verify.decide.Decision
+        The check's statistical decisions.
+    exact : iterable of (str, bool or str), optional
+        The exact parts (no test): a label and whether it held (True/False) or its verdict.
+    what : str
+        What the parts are, for the region's sentence.
+    paper_where : str, optional
+        The paper's own setting and where it is stated (default :data:`THEORY_WHERE`).
+    repair : verify.findings.Repair or None, optional
+        The repaired statement and its verdict from the same run.
+    no_repair_reason : str, optional
+        Why no repair is known (default :data:`NO_REPAIR_MEASURED`; ignored when ``repair`` is given).
+
+    Returns
+    -------
+    verify.findings.Finding
+    """
+    parts = [(d.reason, str(d.verdict)) for d in decisions]
+    for label, ok in exact:
+        parts.append((str(label), ("holds" if ok else "violated") if isinstance(ok, bool) else str(ok)))
+    return parts_finding(parts, what=what, paper_where=paper_where, repair=repair,
+                         no_repair_reason="" if repair is not None else no_repair_reason)
 
 
 # eq. (2) / eq. (3) and Figure 4: when negative bias-corrected v̂ are rare, and when a constant fraction

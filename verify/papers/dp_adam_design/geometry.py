@@ -23,7 +23,12 @@ from theory import dp_adam_design as td
 from theory import numeric
 from verify import decide
 from verify.mutants import declare_equivalent
-from verify.papers.dp_adam_design._common import _rel_estimate, _verdict, declare_stepsize_equivalent
+from verify.papers.dp_adam_design._common import (
+    _rel_estimate,
+    _verdict,
+    decided_finding,
+    declare_stepsize_equivalent,
+)
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 from verify.stats import mean_ci
@@ -148,8 +153,12 @@ def section4_1(budget: str, seed: int) -> Outcome:
             Series("E[ḡ²] + (σC/B)²", np.sort(clean), np.sort(clean) + floor, style="dashed"),
             Series("no noise: E[ḡ²]", np.sort(clean), np.sort(clean), style="dashed")],
         xscale="log", yscale="log")])
+    finding = None
+    if verdict == "violated":
+        finding = decided_finding(decisions, what="§4.1's per-coordinate tests of E[v̂_j] = E[ḡ_j²] + (σC/B)² "
+                                  "(four coordinates, clean second moments from 2.5e-3 to 2.5e5 around the floor)")
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 # ======================================================================================
@@ -189,9 +198,28 @@ def _stp_at_setting(expr, **setting) -> tuple[float, str]:
 
 
 def _stp_exact_failure(why: str, alpha: float, kappa: float) -> Outcome:
-    """section4.3.1's verdict when the declared α or κ contradicts the statement exactly (no Monte Carlo)."""
+    """section4.3.1's verdict when the declared α or κ contradicts the statement exactly (no Monte Carlo).
+
+    Parameters
+    ----------
+    why : str
+        What the declared closed form contradicts.
+    alpha, kappa : float
+        The declared α and κ at the setting (NaN where not computed).
+
+    Returns
+    -------
+    Outcome
+        Violated, with the finding of its one exact part (the closed form as a number of β₂ and s).
+    """
+    finding = decided_finding([], [(f"α and κ as numbers of β₂ and s = σC/B, with κ > 0: {why}", False)],
+                              what="§4.3.1's exact part (the declared contraction and steady state at the setting)",
+                              no_repair_reason="the declared closed form is not a number of β₂ and s (or κ ≤ 0): "
+                              "the statement's own α = β₂ + (1 − β₂)s², κ = 1/(1 − s²) are what the check tests, "
+                              "so no other form is decided")
     return Outcome(verdict="violated", evidence=f"exact (no Monte Carlo): {why}",
-                   numbers={"alpha": alpha, "kappa": kappa}, counterexample=dict(kind="closed form", reason=why))
+                   numbers={"alpha": alpha, "kappa": kappa}, counterexample=dict(kind="closed form", reason=why),
+                   finding=finding)
 
 
 S431_TESTED_ROUNDS = (1, 10)
@@ -316,9 +344,15 @@ def section4_3_1(budget: str, seed: int) -> Outcome:
     counter = worst[1]
     if not exact_ok:
         counter = dict(kind="one-round error closed form is not α·δ", max_relative_gap=one_round_gap, alpha=alpha)
+    finding = None
+    if verdict == "violated":
+        finding = decided_finding(decisions, [("one-round error closed form = α·δ at the setting (64 rounding units; "
+                                               f"max relative gap {one_round_gap:.2g})", bool(exact_ok))],
+                                  what="§4.3.1's tests (δ₀ ∈ {−0.5, 2} at rounds 1 and 10, the proportionality "
+                                  "slope on log|g|) and its exact part")
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=counter if verdict == "violated" else None, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 # ======================================================================================
@@ -460,8 +494,12 @@ def section4_3_2(budget: str, seed: int) -> Outcome:
             Series("1 + κs² = κ", clean[order], np.full(d, factor), style="dashed"),
             Series("post-processing, same noise std: 1 + s²/E ḡ²", clean[order], pp_ratio[order],
                    style="dashed")], xscale="log", yscale="log")])
+    finding = None
+    if verdict == "violated":
+        finding = decided_finding(decisions, what="§4.3.2's per-coordinate tests (E g̃²/E ḡ² = 1 + κs² and v̂/E ḡ² = κ "
+                                  "on four coordinates, clean second moments from 1.6e-4 to 1.6e4)")
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 # ======================================================================================
@@ -674,7 +712,15 @@ def section4_5(budget: str, seed: int) -> Outcome:
                   Series("scale-then-privatize", prob.scales[order], (stp_pc / stp_pc.mean())[order], style="points"),
                   Series("post-processing", prob.scales[order], (pp_pc / pp_pc.mean())[order], style="points")],
               xscale="log", yscale="log")])
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+    finding = None
+    if verdict == "violated":
+        exact = [(f"benign stream after the burn-in: multiplier²/bound = {float(stp['mult_over_bound_max']):.6f} ≤ 1",
+                  float(stp["mult_over_bound_max"]) <= 1.0 + 1e-9)]
+        exact += [(f"'{st_}' stream: multiplier²/bound = {float(a['worst']):.6f} ≤ 1 (round {a['round']})",
+                   float(a["worst"]) <= 1.0 + 1e-9) for st_, a in zip(S45_STREAMS, adv)]
+        finding = decided_finding([dec], exact, what="§4.5's anisotropy test and its exact multiplier bound on the "
+                                  "benign and the three adversarial gradient streams")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, finding=finding,
                    counterexample=None if verdict != "violated" else {
         "anisotropy_stp": an[0], "anisotropy_pp": an[1],
         "max_multiplier_over_bound": float(stp["mult_over_bound_max"]),

@@ -24,7 +24,12 @@ from verify import decide
 from verify.exact import EPS, adversarial_search, edge_values, random_search
 from verify.findings import Finding, PaperSetting, Region, Repair
 from verify.mutants import declare_equivalent
-from verify.papers.dp_adam_design._common import _rel_estimate, _verdict, declare_stepsize_equivalent
+from verify.papers.dp_adam_design._common import (
+    _rel_estimate,
+    _verdict,
+    decided_finding,
+    declare_stepsize_equivalent,
+)
 from verify.privacy import gaussian_epsilon_interval
 from verify.registry import Budgets, Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
@@ -192,9 +197,15 @@ def section3_1(budget: str, seed: int) -> Outcome:
                 f"final excess/s² identity {figures['excess_over_s2_final_identity']:.4f} vs "
                 f"{figures['closed_form_final_identity']:.4f}")
     fig = Figure("section3_1_bias", "dp_adam_design §3.1: post-processing bias of v vs t", panels)
+    finding = None
+    if verdict == "violated":
+        finding = decided_finding(decisions, [
+            (f"App. A's DP-MF sum = its recursion at the tested rounds ({len(forms_disagree)} disagreements)",
+             not forms_disagree)],
+            what="§3.1's tests (three noises × rounds 10 and the last) and the exact agreement of App. A's two forms")
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=worst[1] if verdict == "violated" else None, plots=[fig],
-                   decisions=decisions)
+                   decisions=decisions, finding=finding)
 
 
 # ======================================================================================
@@ -360,7 +371,25 @@ def section3_2(budget: str, seed: int) -> Outcome:
                "equal_axis_ratio_min": float(r["axis_ratio"].min()),
                "privacy_split_matches": float(all(r["priv_ok"])), "evaluations": worst.evaluated,
                "split_identity_relative_gap": r["split_gap"]}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[_s32_figure(r)])
+    finding = None
+    if verdict == "violated":
+        sigmas = by_budget(budget, (1.0,), (0.7, 1.0, 2.0))
+        finding = decided_finding([], [
+            (f"bound over {worst.evaluated} random batches (min slack {worst.slack:.3g} rounding units)",
+             bool(worst.slack >= -1.0)),
+            (f"bound at the L-BFGS-B maxima (max actual/bound {r['max_ratio_adv']:.6f})",
+             bool(r["max_ratio_adv"] <= 1.0 + r["rt"])),
+            ("attained by equal axis-aligned records, B = 1..32", bool(r["attained"]))]
+            + [(f"σ = {sg:g}: two √2σ Gaussians and one σ Gaussian have overlapping PLD ε", bool(ok))
+               for sg, ok in zip(sigmas, r["priv_ok"][:-1])]
+            + [(f"1/σ₁² + 1/σ₂² = 1/σ² at σ ∈ {{0.7, 1, 2}} (gap {r['split_gap']:.2g})", bool(r["priv_ok"][-1]))],
+            what="§3.2's exact parts (the bound on searched batches, its attainment, the split's privacy)",
+            paper_where="§3.2 states the bound for general B, C and records; the check searches B ≤ 12, d ≤ 8 (and "
+            "B = 1..32 for attainment), not a setting the paper states numerically: the size there is not computed",
+            no_repair_reason="the check decides the stated bound (2B − 1)C²/B² and the √2σ split as written; no other "
+                             "bound or split is decided in the same run")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[_s32_figure(r)],
+                   finding=finding)
 
 
 for _m in ("x10", "x0.1", "pow1.25", "pow0.75"):
@@ -624,7 +653,22 @@ def section3_2_zero_out_vs_replace(budget: str, seed: int) -> Outcome:
                "gamma_star_times_C": float(gstar_expr.subs(td.C, 1.0)), "min_zero_out_excess": min_zo_excess,
                "max_replace_excess_below_star": max(r["found"] / r["gbar"] - 1 for r in below),
                "replace_B2_excess_at_small_gamma": b2_excess}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+    finding = None
+    if verdict == "violated":
+        finding = decided_finding([], [
+            (f"{r['adjacency']}, C = {r['C']:g}, B = {r['B']}, γC = {r['gamma'] * r['C']:.4g}: "
+             f"{'off the closed form' if not r['matches'] else 'the relation to ḡ fails'}"
+             if not (r["matches"] and r["relation"]) else f"{r['adjacency']}, C = {r['C']:g}, B = {r['B']}, "
+             f"γC = {r['gamma'] * r['C']:.4g}", bool(r["matches"] and r["relation"])) for r in rows],
+            what="§3.2's (adjacency, C, B, γ) cases: the searched pair sensitivity against the closed form and its "
+            "relation to ḡ's",
+            paper_where="the footnote's case d = 1 with the lost γ bound derived (γ* ≈ 1.665/C); the check's C ∈ "
+            f"{list(S32P_CLIPS)} and γ grid are its own, not a setting the paper states: the size there is not "
+            "computed",
+            no_repair_reason="the check decides the closed forms and the relation as read; no other form is decided "
+                             "in the same run")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   finding=finding)
 
 
 # ======================================================================================
@@ -760,7 +804,19 @@ def section3_4_1(budget: str, seed: int) -> Outcome:
         yscale="log")])
     numbers = {"cases": len(rows), "cases_bad": len(bad), "worst_error_over_bound": worst["rel_err"] / worst["tol"],
                "max_relative_spread_over_B": spread, "largest_update": big["measured"]}
-    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig])
+    finding = None
+    if verdict == "violated":
+        finding = decided_finding([], [
+            (f"β₂ = {r['beta2']:g}, t = {r['t']}, B = {r['B']}, g0 = {r['g0']:g}",
+             bool(r["rel_err"] <= r["tol"] and r["neighbour"] == 0.0)) for r in rows],
+            what="§3.4.1's (β₂, t, B, g0) cases: the kernel's update against √((1 − β₂ᵗ)/(1 − β₂)) (rounding bound) "
+            "and a still zero-out neighbour",
+            paper_where="§3.4.1's construction is stated for general β₂, t, B (β₁ = 0, ξ = 0, d = 1); the check's "
+            "grid is its own, not a setting the paper states numerically: the size there is not computed",
+            no_repair_reason="the check decides the stated magnitude as written; no other magnitude is decided in "
+                             "the same run")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
+                   finding=finding)
 
 
 # the stepsize mutant moves only θ; this claim measures the moment estimates of a fixed gradient stream

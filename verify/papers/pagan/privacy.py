@@ -13,6 +13,7 @@ import sympy as sp
 
 from theory import numeric
 from theory import pagan as tp
+from verify.findings import parts_finding
 from verify.mutants import declare_equivalent
 from verify.papers.pagan._common import (
     lemma31_steps,
@@ -364,7 +365,29 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
         + (f"; paper point n=5000,b=70,ε=1: T={int(figures['paper_point_T'])} gives accountant "
            f"ε={figures['paper_point_eps_accountant']:.3f}" if "paper_point_T" in figures else "")
     )
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counterexample, plots=[plot])
+    finding = None
+    if verdict == "violated":
+        parts = [(f"ε = {f['epsilon']:g}, δ = {f['delta']:g}: c* against n/b (slope {f['slope']:+.3g})",
+                  "violated" if any(f is g for g in decays) else "holds") for f in series_fit]
+        parts += [(f"n = {f['n']}, b = {f['b']}, δ = {f['delta']:g}: c* as ε → 0 (slope {f['slope']:+.3g})",
+                   "violated" if any(f is g for g in shrinking) else "holds") for f in eps_series]
+        if not working:
+            parts += [(f"ε = {levels[0]:g}, n = {points[i]['n']}, b = {points[i]['b']}, δ = {points[i]['delta']:g}: "
+                       "some c > 0", "holds" if c_star[i] > 0 else "violated")
+                      for i in range(len(points)) if eps[i] == levels[0]]
+        acc = figures.get("paper_point_eps_accountant")
+        finding = parts_finding(
+            parts, what="Lemma 3.1's c* = largest c with T = c n²/b² steps (ε, δ)-DP (exact accountant): its "
+            "uniformity in n/b per (ε, δ), its limit as ε → 0 per (n, b, δ), a c at the smallest ε",
+            paper_where=f"§6.1: n = {_PAPER_POINT['n']}, b = {_PAPER_POINT['b']}, ε = {_PAPER_POINT['epsilon']:g}, "
+                        f"δ = {_PAPER_POINT['delta']:g}, with T from the c found for ε ≤ 1 on the grid",
+            paper_measure="accountant ε of T = c n²/b² steps" if acc is not None else "not evaluated there (no c > 0)",
+            paper_size=float(acc) if acc is not None else float("nan"),
+            paper_fails=bool(acc is not None and acc > _PAPER_POINT["epsilon"]),
+            no_repair_reason="the lemma's c is unspecified; the check decides whether one c serves every n/b and "
+                             "ε ≤ ε̄, and decides no other step count in the same run")
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counterexample, plots=[plot],
+                   finding=finding)
 
 
 _L31_ABSORBED = "the constant c of the lemma is unspecified, so a constant factor here is absorbed by another c"

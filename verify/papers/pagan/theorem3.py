@@ -19,7 +19,7 @@ import kernels.moments
 from theory import numeric
 from theory import pagan as tp
 from verify import decide, tally
-from verify.findings import Finding, PaperSetting, Region, Repair
+from verify.findings import Finding, PaperSetting, Region, Repair, parts_finding
 from verify.mutants import Mutant, declare_equivalent, substituted
 from verify.papers.pagan._common import (
     THM3_R,
@@ -427,8 +427,23 @@ def theorem3_floor(budget: str, seed: int) -> Outcome:
     counter = None
     if verdict == "violated":
         counter = {d.reason: d.estimate for d in decisions if str(d.verdict) == "violated"}
+    finding = None
+    if verdict == "violated":
+        d61 = PAPER_SETTING_THM3["d"]
+        sig61 = kernels.pagan_problems.power_law_sigma(d61, 1.5)
+        floor61 = float(numeric(tp.theorem3_floor())(T=kernels.moments.rounds_for(d61)))
+        size = floor61 / float(np.min(2 * np.maximum(sig61, d61 ** -1.5)))
+        finding = parts_finding(
+            [(x.reason, str(x.verdict)) for x in decisions],
+            what="the corrected (10)'s failure frequency against β per profile (exact Clopper–Pearson)",
+            paper_where=f"§6.1: d = {d61}, σ_j = j^{{-3/2}} (exact: line 14's floor against the corrected right end; "
+                        "no runs there)",
+            paper_measure="floor 2^-T / smallest 2·max(σ_j, d^{-3/2}) (> 1: no output meets the corrected (10))",
+            paper_size=size, paper_fails=bool(size > 1),
+            no_repair_reason="the corrected reading is itself the repair of pagan.theorem3; the check decides no "
+                             "further form in the same run")
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter,
-                   plots=[_thm3_figure(tasks, outs)], decisions=decisions)
+                   plots=[_thm3_figure(tasks, outs)], decisions=decisions, finding=finding)
 declare_equivalent("pagan.theorem3.floor", "theorem3_lower:pow1.25", "only weaker: with max_j σ_j = 1 (so σ_j ≤ 1) "
                    "and d ≥ 1, σ_j^{5/4} ≤ σ_j and d^{-15/8} ≤ d^{-3/2}: the mutated left end of the interval is at "
                    "most the original one")
