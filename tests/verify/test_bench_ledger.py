@@ -1,4 +1,5 @@
-"""``dpverify bench --ledger``: the ledger timed with a fresh task cache, its CPU per claim, its options refused alone."""
+"""``dpverify bench --ledger``: the ledger timed with a fresh task cache, its CPU per claim, its options refused
+alone."""
 
 from __future__ import annotations
 

@@ -24,12 +24,12 @@ from theory import adp as tadp
 from theory import numeric
 from verify import decide
 from verify.decide import Estimate
+from verify.findings import Finding, parts_finding
 from verify.mutants import declare_equivalent
 from verify.papers.adp._common import (
     P51_C,
     _p51_task,
 )
-from verify.findings import Finding, parts_finding
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
 

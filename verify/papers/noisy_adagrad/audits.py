@@ -25,8 +25,8 @@ from verify.audit import (
     claim_method,
     epsilon_lower_bound,
 )
-from verify.papers.noisy_adagrad._common import _sweep, half_budget_multiplier, sigma_promise
 from verify.findings import Finding, parts_finding
+from verify.papers.noisy_adagrad._common import _sweep, half_budget_multiplier, sigma_promise
 from verify.privacy import NeighboringRelation, epsilon_of
 from verify.registry import Outcome, by_budget, child_seed, claim
 
