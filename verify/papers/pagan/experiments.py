@@ -349,7 +349,7 @@ def figure1(budget: str, seed: int) -> Outcome:
                                 style="points"),
                          Series("AdaGrad–SGD geometric midpoint", [0, len(names) - 1],
                                 [figures["geometric_midpoint_adagrad_sgd"]] * 2, style="dashed")],
-                        yscale="log"))
+                        yscale="log", categories=[FIG1_LABELS[a] for a in names]))
     fig = Figure("figure1", f"pagan Figure 1 — abs_regression, {runs} runs per curve", panels)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
                    decisions=decisions)
@@ -435,7 +435,8 @@ def section6_1(budget: str, seed: int) -> Outcome:
     means = np.array([float(np.mean(v)) for v in vals])
     ses = np.array([float(np.std(v, ddof=1) / math.sqrt(v.size)) for v in vals])
     fig = Figure("section6_1", "pagan §6.1: final loss at ε = 0.1 (Figure 1(a)), mean ± 2 s.e.", [Panel(
-        "0 SGD, 1 AdaGrad (non-private); 2 PASAN, 3 PAGAN A=I, 4 PAGAN opt, 5 PDP-SGD", "method", "final loss f(x_T)",
-        [Series("mean ± 2 s.e.", xs, means, means - 2 * ses, means + 2 * ses, style="points")], yscale="log")])
+        "final loss per method (SGD and AdaGrad non-private)", "method", "final loss f(x_T)",
+        [Series("mean ± 2 s.e.", xs, means, means - 2 * ses, means + 2 * ses, style="points")], yscale="log",
+        categories=[FIG1_LABELS[a] for a in labels])])
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
                    decisions=decisions)
