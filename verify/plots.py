@@ -50,6 +50,8 @@ LEGEND_CHARS = 56  # characters of a legend label per line (one legend column)
 LEGEND_TWO_COLUMNS = 26  # labels up to this long share a legend row two by two
 LEGEND_LINE = 0.19  # inches per legend text line (9 pt text, the style's label spacing)
 TEXT_LINE = 0.2  # inches per line of a 10 pt title or axis label
+TICK_LINE = 0.17  # inches per line of 9 pt tick text
+ROTATED_CHARS = 24  # characters per line of a category name set at an angle
 CHAR_WIDTH = 0.072  # inches per character of 9 pt tick text (an average, for wrapping category names)
 DODGE = 0.12  # category widths between the "points" series of a categorical panel, so coincident points show
 MARKER_LIMIT = 12  # a line of at most this many points marks them
@@ -211,33 +213,48 @@ def _legend_layout(labels: list[str]) -> tuple[int, list[str]]:
 
 
 def _category_labels(categories: Sequence[str]) -> tuple[list[str], int]:
-    """Category names wrapped to their share of the axis width, and the rotation of the tick labels.
+    """Category names wrapped to their share of the axis width, and the rotation of the tick labels (degrees).
 
-    Names that would need more than three lines at their share are set at 30° instead (wrapped wider).
+    Upright when every name fits its share in at most three lines; otherwise wrapped at
+    :data:`ROTATED_CHARS` and set at 30° when the share is at least twice a name's height across (tilted names
+    then clear their neighbours), else at 90° (a name's height across must fit its share; past that, one line).
     """
     slot = (PANEL_WIDTH - 0.9) / max(1, len(categories))
     chars = max(6, int(slot / CHAR_WIDTH) - 1)
     wrapped = ["\n".join(textwrap.wrap(str(c), chars)) or " " for c in categories]
     if max(w.count("\n") + 1 for w in wrapped) <= 3:
         return wrapped, 0
-    return ["\n".join(textwrap.wrap(str(c), 24)) or " " for c in categories], 30
+    wrapped = ["\n".join(textwrap.wrap(str(c), ROTATED_CHARS)) or " " for c in categories]
+    across = max(w.count("\n") + 1 for w in wrapped) * TICK_LINE
+    if slot >= 2 * across:
+        return wrapped, 30
+    return (wrapped if slot >= across else [" ".join(str(c).split()) or " " for c in categories]), 90
+
+
+def _tick_inches(names: list[str], rotation: int) -> float:
+    """The height below the axis that category tick labels take, in inches."""
+    lines = max(n.count("\n") + 1 for n in names) * TICK_LINE
+    if not rotation:
+        return lines
+    longest = max(len(line) for n in names for line in n.split("\n")) * CHAR_WIDTH
+    angle = math.radians(rotation)
+    return longest * math.sin(angle) + lines * math.cos(angle)
 
 
 def _panel_height(panel: Panel) -> float:
     """Estimated inches a panel needs: its title, a data area of :data:`AXES_HEIGHT`, ticks, axis label, legend."""
     title_lines = len(textwrap.wrap(panel.title, TITLE_CHARS)) if panel.title else 0
     xlabel_lines = panel.xlabel.count("\n") + 1 if panel.xlabel else 0
-    tick_lines = 1
+    ticks = TICK_LINE
     if panel.categories is not None and len(panel.categories):
-        names, rotation = _category_labels(panel.categories)
-        tick_lines = max(n.count("\n") + 1 for n in names) + (2 if rotation else 0)
+        ticks = _tick_inches(*_category_labels(panel.categories))
     labels = _legend_entries(panel)
     legend = 0.0
     if labels:
         cols, wrapped = _legend_layout(labels)
         lines = [w.count("\n") + 1 for w in wrapped]
         legend = 0.12 + LEGEND_LINE * sum(max(lines[i:i + cols]) for i in range(0, len(lines), cols))
-    return 0.2 + TEXT_LINE * (title_lines + xlabel_lines) + 0.17 * tick_lines + AXES_HEIGHT + legend + 0.1
+    return 0.2 + TEXT_LINE * (title_lines + xlabel_lines) + ticks + AXES_HEIGHT + legend + 0.1
 
 
 def _draw_panel(sf, ax, panel: Panel) -> None:
@@ -281,7 +298,7 @@ def _draw_panel(sf, ax, panel: Panel) -> None:
     if panel.categories is not None:
         names, rotation = _category_labels(panel.categories)
         ax.set_xticks(range(len(names)), names, rotation=rotation, ha="right" if rotation else "center",
-                      rotation_mode="anchor" if rotation else "default")
+                      va="center" if rotation == 90 else "top", rotation_mode="anchor" if rotation else "default")
         ax.set_xlim(-0.5, len(names) - 0.5)
         ax.grid(False, axis="x")
     else:
@@ -305,15 +322,19 @@ def _draw_panel(sf, ax, panel: Panel) -> None:
 
 
 def _log_ticks(axis) -> None:
-    """Label a log axis at 1, 2, 5 × 10^k when it spans under two decades, else at powers of ten; never label its
-    minor ticks (matplotlib labels them on short spans, where they run together)."""
+    """Label a log axis at powers of ten, or at 1, 2, 5 × 10^k (and more) when it spans under two decades; never
+    label its minor ticks (matplotlib labels them on short spans, where they run together)."""
     axis.set_major_locator(_ShortSpanLogLocator())
     axis.set_major_formatter(FuncFormatter(_log_label))
     axis.set_minor_formatter(NullFormatter())
 
 
 class _ShortSpanLogLocator(LogLocator):
-    """Powers of ten over long spans; 1, 2, 5 × 10^k under two decades; 1, 2, 3, 5 × 10^k under half a decade."""
+    """Powers of ten over two decades or more; more ticks per decade as the span shrinks (:attr:`SUBS`)."""
+
+    #: (least span in decades, the multiples of 10^k ticked)
+    SUBS = ((2.0, (1.0,)), (1.0, (1.0, 2.0, 5.0)), (0.5, (1.0, 2.0, 3.0, 5.0)),
+            (0.0, (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0)))
 
     def __init__(self):
         super().__init__(base=10.0, numticks=7)
@@ -321,8 +342,7 @@ class _ShortSpanLogLocator(LogLocator):
     def tick_values(self, vmin, vmax):
         lo, hi = sorted((vmin, vmax))
         span = math.log10(hi / lo) if lo > 0 and hi > 0 else 99.0
-        self._subs = np.array([1.0]) if span >= 2 else (np.array([1.0, 2.0, 5.0]) if span >= 0.5
-                                                          else np.array([1.0, 1.5, 2.0, 3.0, 5.0, 7.0]))
+        self._subs = np.array(next(subs for least, subs in self.SUBS if span >= least))
         return super().tick_values(vmin, vmax)
 
 
@@ -331,7 +351,7 @@ def _log_label(v: float, _pos=None) -> str:
     if not np.isfinite(v) or v <= 0:
         return ""
     if 1e-3 <= v < 1e5:
-        return f"{v:.4g}"
+        return f"{v:.6g}"
     k = math.floor(math.log10(v) + 1e-9)
     m = v / 10**k
     if abs(m - round(m)) < 1e-6 * max(1.0, m):
