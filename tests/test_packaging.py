@@ -16,3 +16,15 @@ def test_a_wheel_carries_every_package_of_the_four_top_level_folders():
                if "__pycache__" not in p.parts}
     assert {"verify.papers.pagan", "kernels.cuda"} <= on_disk
     assert found == on_disk, (sorted(on_disk - found), sorted(found - on_disk))
+
+
+def test_a_wheel_carries_the_figure_style():
+    """verify.plots reads verify/dpverify.mplstyle at run time: pyproject's package-data for ``verify`` must match it
+    (setuptools copies a package's matching data files into the wheel beside its modules)."""
+    from fnmatch import fnmatch
+
+    from verify import plots
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert plots.STYLE.is_file() and plots.STYLE.parent == ROOT / "verify"
+    assert any(fnmatch(plots.STYLE.name, pattern) for pattern in data["verify"]), data

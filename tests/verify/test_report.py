@@ -151,11 +151,11 @@ def test_terminal_table():
 
 
 # ---- plots --------------------------------------------------------------------------------
-def test_render_png_panels_side_by_side(tmp_path):
+def test_render_png_panels_one_under_another(tmp_path):
     one = plots.render(_figure(1), tmp_path / "one.png")
     two = plots.render(_figure(2), tmp_path / "two.png")
     (w1, h1), (w2, h2) = _png_size(one), _png_size(two)
-    assert h1 == h2 and w2 > 1.8 * w1
+    assert w1 == w2 and h2 > 1.6 * h1
     assert sorted(os.listdir(tmp_path)) == ["one.png", "two.png"]
 
 
@@ -165,8 +165,9 @@ def test_render_axes_and_band():
     assert ax0.get_xscale() == "log" and ax0.get_yscale() == "log" and ax1.get_xscale() == "linear"
     assert ax0.get_title() == "rate" and ax0.get_xlabel() == "n" and ax0.get_ylabel() == "excess loss"
     assert fig.get_suptitle() == "A test figure"
-    assert [t.get_text() for t in ax0.get_legend().get_texts()] == ["measured", "theory"]
-    assert ax1.get_legend() is None  # an unlabelled series gets no legend
+    legend0, legend1 = (sf.legends for sf in fig.subfigs)  # each panel's legend belongs to its subfigure
+    assert [t.get_text() for t in legend0[0].get_texts()] == ["measured", "theory"]
+    assert legend1 == []  # an unlabelled series gets no legend
     assert len(ax0.collections) == 1 and len(ax1.collections) == 1  # one shaded band each
 
 
@@ -209,10 +210,10 @@ def test_figures_wrap_panels_and_draw_categorical_axes(tmp_path):
     axes = [a for a in fig.axes if a.axison]
     assert len(fig.axes) == 6 and len(axes) == 6
     w, h = fig.get_size_inches()
-    assert w == plots.PANEL_WIDTH * plots.MAX_COLUMNS and h > 2 * plots.PANEL_HEIGHT  # two rows of three
+    assert w == plots.PANEL_WIDTH * plots.MAX_COLUMNS and h > 6 * plots.AXES_HEIGHT  # six rows of one
     cat = axes[-1]
     assert [t.get_text() for t in cat.get_xticklabels()] == ["n=1 T=1", "n=4 T=3"]
-    assert cat.get_legend() is not None and cat.get_legend().get_bbox_to_anchor() is not None
+    assert len(fig.subfigs[-1].legends) == 1  # below the panel, outside the axes
     # categories survive the results.json round trip
     assert Panel.from_dict(panels[-1].to_dict()).categories == ["n=1 T=1", "n=4 T=3"]
 

@@ -51,6 +51,30 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
                         for small in ("dp_sgd", "dp_adam", "dp_rmsprop")) + (("adadps_rmsprop", "dp_r_pub"),)
 
 
+
+def _methods_panel(title: str, xlabel: str, methods, labels: dict, means: dict) -> Panel:
+    """A panel of test accuracies (mean, 95% CI) with the methods on a categorical axis, in the order given.
+
+    Parameters
+    ----------
+    title, xlabel : str
+        The panel's title and x label.
+    methods : sequence of str
+        The methods' keys, in the order they are drawn.
+    labels : dict
+        Key -> the name on the axis.
+    means : dict
+        Key -> its :class:`verify.stats` interval (``estimate``, ``lo``, ``hi``).
+
+    Returns
+    -------
+    Panel
+    """
+    return Panel(title, xlabel, "test accuracy", [Series(
+        "mean ± 95% CI", list(range(len(methods))), [means[m].estimate for m in methods],
+        [means[m].lo for m in methods], [means[m].hi for m in methods], style="points")],
+        categories=[labels[m] for m in methods])
+
 @claim(
     "adadps.table.adadps_best",
     kind="experiment",
@@ -117,10 +141,9 @@ def table(budget: str, seed: int) -> Outcome:
                 + (f"; tuned lr at the grid's top ({max(g['lrs']):g}) for {', '.join(TABLE_LABELS[m] for m in edge)}"
                    if edge else ""))
     order = sorted(TABLE_METHODS, key=lambda m: means[m].estimate)
-    fig = Figure("table", "adadps method ordering (zipf_bow_logistic)", [Panel(
-        f"mean ± 95% CI; σ = {TABLE_SIGMA}, ε = {eps_rdp:.2f} (RDP)", "method (rank)", "test accuracy",
-        [Series(TABLE_LABELS[m], [i], [means[m].estimate], [means[m].lo], [means[m].hi], style="points")
-         for i, m in enumerate(order)])])
+    fig = Figure("table", "adadps method ordering (zipf_bow_logistic)", [_methods_panel(
+        f"mean ± 95% CI; σ = {TABLE_SIGMA}, ε = {eps_rdp:.2f} (RDP)", "method (by mean accuracy)", order,
+        TABLE_LABELS, means)])
     figures = {"epsilon_rdp": eps_rdp, "sigma": TABLE_SIGMA, "steps": g["steps"], "batch_size": g["batch_size"],
                "public_records": prob.public_features.shape[0], "features_unseen_in_public": unseen}
     for m in TABLE_METHODS:
@@ -265,10 +288,8 @@ def table10(budget: str, seed: int) -> Outcome:
                 f"{unseen['all']} vs {unseen['small']} of {prob.d}); test accuracy ({g['trials']} seeds): "
                 + ", ".join(f"{T10_LABELS[m]} {means[m]} (lr {chosen[m]['lr']:g}, C {chosen[m]['clip']:g})"
                             for m in T10_METHODS))
-    fig = Figure("table10", "adadps Table 10: public data size (zipf_bow_logistic)", [Panel(
-        f"mean ± 95% CI, σ = {TABLE_SIGMA:g}", "method", "test accuracy",
-        [Series(T10_LABELS[m], [i], [means[m].estimate], [means[m].lo], [means[m].hi], style="points")
-         for i, m in enumerate(T10_METHODS)])])
+    fig = Figure("table10", "adadps Table 10: public data size (zipf_bow_logistic)", [_methods_panel(
+        f"mean ± 95% CI, σ = {TABLE_SIGMA:g}", "method", T10_METHODS, T10_LABELS, means)])
     numbers = {f"test_acc[{m}]": means[m].estimate for m in T10_METHODS}
     numbers.update({"public_all": keep["all"], "public_small": keep["small"], "unseen_all": unseen["all"],
                     "unseen_small": unseen["small"], "drop": drop.estimate, "diff_small_minus_dpsgd": -beats.estimate})
@@ -375,10 +396,8 @@ def table9(budget: str, seed: int) -> Outcome:
     evidence = (f"{verdict}: " + "; ".join(d_.phrase() for d_ in decisions) + f"; test accuracy ({g['trials']} "
                 "seeds, non-private): " + ", ".join(f"{T9_LABELS[m]} {means[m]} (lr {chosen[m]['lr']:g})"
                                                     for m in T9_METHODS))
-    fig = Figure("table9", "adadps Table 9: non-private AdaS vs Adam (zipf_bow_logistic)", [Panel(
-        "mean ± 95% CI", "method", "test accuracy",
-        [Series(T9_LABELS[m], [i], [means[m].estimate], [means[m].lo], [means[m].hi], style="points")
-         for i, m in enumerate(T9_METHODS)])])
+    fig = Figure("table9", "adadps Table 9: non-private AdaS vs Adam (zipf_bow_logistic)", [_methods_panel(
+        "mean ± 95% CI", "method", T9_METHODS, T9_LABELS, means)])
     numbers = {f"test_acc[{m}]": means[m].estimate for m in T9_METHODS}
     numbers.update({f"lr[{m}]": chosen[m]["lr"] for m in T9_METHODS})
     counter = None
@@ -554,10 +573,8 @@ def table8(budget: str, seed: int) -> Outcome:
                             for m in T8_METHODS)
                 + "; DP-Adam-Pub − DP-SGD " + ", ".join(f"{means[m].estimate - means['dp_sgd'].estimate:+.4f}"
                                                         for m in T8_READINGS) + " (reported, not claimed)")
-    fig = Figure("table8", "adadps Table 8: DP-Adam-Pub vs AdaDPS (zipf_bow_logistic)", [Panel(
-        f"mean ± 95% CI, σ = {TABLE_SIGMA:g}", "method", "test accuracy",
-        [Series(T8_LABELS[m], [i], [means[m].estimate], [means[m].lo], [means[m].hi], style="points")
-         for i, m in enumerate(T8_METHODS)])])
+    fig = Figure("table8", "adadps Table 8: DP-Adam-Pub vs AdaDPS (zipf_bow_logistic)", [_methods_panel(
+        f"mean ± 95% CI, σ = {TABLE_SIGMA:g}", "method", T8_METHODS, T8_LABELS, means)])
     numbers = {f"test_acc[{m}]": means[m].estimate for m in T8_METHODS}
     numbers.update({f"diff_adadps_minus[{m}]": -d_.estimate for m, d_ in zip(T8_READINGS, decisions)})
     counter = ({m: {"difference": -d_.estimate, "test": d_.reason} for m, d_ in zip(T8_READINGS, decisions)}
@@ -705,10 +722,8 @@ def table4(budget: str, seed: int) -> Outcome:
     edge = [T4T_LABELS[m] for m in T4T_METHODS if chosen[m]["lr"] == max(g["lrs"])]
     if edge:
         evidence += f"; tuned lr at the grid's top ({max(g['lrs']):g}) for {', '.join(edge)}"
-    fig = Figure("table4", "adadps Table 4, TF-IDF row (zipf_bow_logistic with TF-IDF features)", [Panel(
-        f"mean ± 95% CI, σ = {TABLE_SIGMA:g}", "method", "test accuracy",
-        [Series(T4T_LABELS[m], [i], [means[m].estimate], [means[m].lo], [means[m].hi], style="points")
-         for i, m in enumerate(T4T_METHODS)])])
+    fig = Figure("table4", "adadps Table 4, TF-IDF row (zipf_bow_logistic with TF-IDF features)", [_methods_panel(
+        f"mean ± 95% CI, σ = {TABLE_SIGMA:g}", "method", T4T_METHODS, T4T_LABELS, means)])
     numbers = {f"test_acc[{m}]": means[m].estimate for m in T4T_METHODS}
     counter = None
     if verdict == "violated":

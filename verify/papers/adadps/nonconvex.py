@@ -262,7 +262,8 @@ def theorem5(budget: str, seed: int) -> Outcome:
             Series("measured", list(range(len(rows))), [r["lhs"] for r in rows], [r["lhs_lo"] for r in rows],
                    [r["lhs_hi"] for r in rows], style="points"),
             Series("bound (eqs. 59–65)", list(range(len(rows))), [r["rhs"] for r in rows], style="points")],
-        yscale="log")])
+        yscale="log", categories=[f"{'' if r['data'] == 'zipf' else r['data'] + ', '}b={r['b']}, σ={r['sigma']:g}, "
+                                  f"T={r['T']}" for r in rows])])
     figures = {"L": k["L"], "eps_min_A": k["eps_a"], "C": k["C"],
                "max_lhs_over_rhs": worst["lhs"] / worst["rhs"],
                "max_lhs_over_rhs_adversarial": worst_adv["lhs"] / worst_adv["rhs"],
@@ -433,7 +434,8 @@ def theorem4(budget: str, seed: int) -> Outcome:
             Series("measured", list(range(len(rows))), [r["lhs"] for r in rows], [r["lhs_lo"] for r in rows],
                    [r["lhs_hi"] for r in rows], style="points"),
             Series("bound (eq. (57) summed)", list(range(len(rows))), [r["rhs"] for r in rows], style="points")],
-        yscale="log")])
+        yscale="log", categories=[f"{'' if r['scale'] == 1.0 else 'w* ×%g, ' % r['scale']}b={r['b']}, "
+                                  f"σ={r['sigma']:g}, T={r['T']}" for r in rows])])
     numbers = {"L": k["L"], "a": k["a"], "B": k["B"], "eps_a": k["eps_a"], "alpha": k["alpha"], "C": k["C"],
                "S_tau": k["S_tau"], "max_lhs_over_rhs": worst["lhs"] / worst["rhs"]}
     for r in rows:

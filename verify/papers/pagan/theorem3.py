@@ -381,14 +381,12 @@ def _thm3_figure(tasks, outs) -> Figure:
     labels = [f"{t['profile']}, d={t['d']}" for t in tasks]
     xs = np.arange(len(tasks))
     return Figure("theorem3", "pagan Theorem 3: how often Algorithm 3's output satisfies (10)", [Panel(
-        "failure frequency vs β", "configuration\n" + "\n".join(
-            " | ".join(f"{i}: {lab}" for i, lab in list(enumerate(labels))[k:k + 2]) for k in range(0, len(labels), 2)),
-        "P(failure)", [
+        "failure frequency vs β", "configuration (σ profile, d)", "P(failure)", [
             Series("(10) as stated", xs, [1 - float(np.mean(o["ok"])) for o in outs], style="points"),
             Series("with σ̂_j ≤ 2·max(σ_j, d^-3/2)", xs,
                    [1 - float(np.mean(np.asarray(o["ok_lower"]) & np.asarray(o["ok_floor_upper"]))) for o in outs],
                    style="points"),
-            Series("β", xs, [THM3_BETA] * len(tasks), style="dashed")])])
+            Series("β", xs, [THM3_BETA] * len(tasks), style="dashed")], categories=labels)])
 
 
 @claim(
