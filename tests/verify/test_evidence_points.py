@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import html
 import json
+import math
+import re
 
 import numpy as np
 import pytest
 
-from verify import cli, decide, registry, report, runner
+from verify import audit, cli, decide, registry, report, runner
 from verify.mutants import Tally
 from verify.registry import Claim, Outcome, Result
 from verify.result_files import BadResults, load_results, parse_results
@@ -201,3 +203,44 @@ def test_show_json_is_valid_json_with_non_ascii_unescaped(shown, capsys):
     ce = doc["result"]["counterexample"]
     assert ce["tricky"] == "a\u202eb" and ce["σ"] == 0.5
     assert doc["result"]["summary"] == SUMMARY and doc["result"]["points"] == POINTS
+
+
+# ---- no fact lost: a split evidence keeps every number in its summary or its points -----------------------
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def lost_numbers(evidence: str, summary: str, points) -> list[str]:
+    """The numbers written in ``evidence`` that neither ``summary`` nor any cell of ``points`` carries.
+
+    A number printed with d decimals is carried by a value that rounds to it (the points keep full precision).
+    """
+    have = [float(x) for x in _NUMBER.findall(summary)]
+    have += [float(v) for p in points for v in p.values()
+             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
+    have += [float(x) for p in points for v in p.values() if isinstance(v, str) for x in _NUMBER.findall(v)]
+    lost = []
+    for tok in _NUMBER.findall(evidence):
+        x = float(tok)
+        decimals = len(tok.split("e")[0].partition(".")[2])
+        if not any(abs(y - x) <= 0.5 * 10.0 ** -decimals * (1 + 1e-9) for y in have):
+            lost.append(tok)
+    return lost
+
+
+def test_the_fact_check_itself_can_fail():
+    assert lost_numbers("a 1.234 and 7 and 0.5", "a 7", [{"x": 1.2341}]) == ["0.5"]
+
+
+@pytest.mark.parametrize("pairs", [((1.5, 2.0), (1.0, 4.0)), ((0.5, 2.0), (1.0, 4.0)),
+                                   ((0.5, 2.0), (4.5, 4.0), (3.0, 2.5))], ids=["holds", "weak", "leak"])
+@pytest.mark.parametrize("budget", ["quick", "full"])
+def test_an_audits_summary_and_points_keep_every_number_of_its_evidence(pairs, budget):
+    rows = [{"audit_epsilon_lb": lb, "accountant_epsilon": acc, "audit_method": "gdp"} for lb, acc in pairs]
+    out = audit.audit_outcome("audit_x", "x", rows, [f"cfg{k}" for k in range(len(rows))], trials=1000,
+                              level=0.99, budget=budget, family="the x audit tests")
+    assert "cfg" not in out.summary  # the summary says the outcome; the configurations are the points
+    assert [p["configuration"] for p in out.points] == [f"cfg{k}" for k in range(len(rows))]
+    assert [p["audited ε ≥"] for p in out.points] == [lb for lb, _ in pairs]
+    assert [p["verdict"] for p in out.points] == [str(d.verdict) for d in out.decisions]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+    assert out.summary.split(" (")[0].split(":")[0] in out.evidence or out.verdict == "holds"
