@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
-import re
 
 import numpy as np
 import pytest
@@ -18,6 +16,7 @@ import pytest
 from verify import audit, cli, decide, registry, report, runner
 from verify.mutants import Tally
 from verify.registry import Claim, Outcome, Result
+from tests.verify.evidence_support import lost_numbers
 from verify.result_files import BadResults, load_results, parse_results
 
 POINTS = [{"T": 100, "measured": 0.41, "bound": 0.52, "margin": 0.11, "note": "paper's setting"},
@@ -206,29 +205,10 @@ def test_show_json_is_valid_json_with_non_ascii_unescaped(shown, capsys):
 
 
 # ---- no fact lost: a split evidence keeps every number in its summary or its points -----------------------
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
-
-
-def lost_numbers(evidence: str, summary: str, points) -> list[str]:
-    """The numbers written in ``evidence`` that neither ``summary`` nor any cell of ``points`` carries.
-
-    A number printed with d decimals is carried by a value that rounds to it (the points keep full precision).
-    """
-    have = [float(x) for x in _NUMBER.findall(summary)]
-    have += [float(v) for p in points for v in p.values()
-             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
-    have += [float(x) for p in points for v in p.values() if isinstance(v, str) for x in _NUMBER.findall(v)]
-    lost = []
-    for tok in _NUMBER.findall(evidence):
-        x = float(tok)
-        decimals = len(tok.split("e")[0].partition(".")[2])
-        if not any(abs(y - x) <= 0.5 * 10.0 ** -decimals * (1 + 1e-9) for y in have):
-            lost.append(tok)
-    return lost
-
-
 def test_the_fact_check_itself_can_fail():
     assert lost_numbers("a 1.234 and 7 and 0.5", "a 7", [{"x": 1.2341}]) == ["0.5"]
+    assert lost_numbers("18% of 1.23e+03 steps", "", [{"f": 0.18, "n": 1234}]) == []
+    assert lost_numbers("18% of 1.23e+03 steps", "", [{"f": 0.2, "n": 1240}]) == ["18%", "1.23e+03"]
 
 
 @pytest.mark.parametrize("pairs", [((1.5, 2.0), (1.0, 4.0)), ((0.5, 2.0), (1.0, 4.0)),
