@@ -480,20 +480,28 @@ def _with_exact(out: Outcome, decs: list, where: list) -> Outcome:
     """``out`` with the exact (no runs) decisions ``decs`` added: violated if one is violated (its ``where`` and
     bounds the counterexample), else the audit's verdict, made inconclusive by an inconclusive one."""
     bad = [(d, w) for d, w in zip(decs, where) if d.verdict == decide.Verdict.VIOLATED]
+    points = list(out.points) + [{"configuration": " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                                                            for k, v in w.items()),
+                                  "exact check": d.reason, "verdict": str(d.verdict)} for d, w in zip(decs, where)]
     if bad:
         d, w = bad[0]
         return Outcome(verdict="violated", evidence=f"{d.phrase()}; {out.evidence}", numbers=out.numbers,
                        counterexample={**w, "exact_estimate": d.estimate, "exact_violated_bound": d.violated_bound,
                                        "exact_test": d.control.test}, plots=out.plots,
-                       decisions=list(out.decisions) + list(decs))
+                       decisions=list(out.decisions) + list(decs), summary=f"{d.phrase()}; {out.summary}",
+                       points=points)
     verdict = str(out.verdict)
     if verdict == "holds" and any(d.verdict != decide.Verdict.HOLDS for d in decs):
         verdict = "inconclusive"
     ev = out.evidence
     tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
     ev = f"{ev[:len(ev) - len(tail)]}; " + "; ".join(d.reason for d in decs) + tail
+    counts = ", ".join(f"{n} {v}" for v, n in ((v, sum(str(d.verdict) == v for d in decs))
+                                                for v in ("holds", "violated", "inconclusive")) if n)
+    summary = (f"{out.summary[:len(out.summary) - len(tail)]}; exact checks of the σ calibration, no runs: "
+               f"{len(decs)} ({counts}){tail}")
     return Outcome(verdict=verdict, evidence=ev, numbers=out.numbers, counterexample=out.counterexample,
-                   plots=out.plots, decisions=list(out.decisions) + list(decs))
+                   plots=out.plots, decisions=list(out.decisions) + list(decs), summary=summary, points=points)
 
 
 #: rounding allowance of the exact μ comparison (μ² is a sum of 2T terms of size ~1/z²; relative rounding ~1e-15)
@@ -507,6 +515,8 @@ def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
     the accountant says, whatever the runs show.  Violated above 1 + NA_MU_RTOL, holds otherwise."""
     bad = [(n, T, a, L) for n, T, a, L in attained if a > 1.0 + NA_MU_RTOL]
     worst = max(attained, key=lambda x: x[2])
+    mu_points = [{"configuration": f"n={n} T={T} L={L:g}", "exact: canary μ / accountant μ": a,
+                  "verdict": "violated" if a > 1.0 + NA_MU_RTOL else "holds"} for n, T, a, L in attained]
     ctrl = decide.Control("the canary's exact μ (mechanism noise) vs the accountant's μ = √(2T)/z (exact, no runs)",
                           0.0, "none (exact)", NA_MU_RTOL, None)
     if bad:
@@ -516,7 +526,8 @@ def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
                               "leak, exact)")
         return Outcome(verdict="violated", evidence=f"{dec.reason}; {out.evidence}", numbers=out.numbers,
                        counterexample={"n": n, "steps": T, "L": L, "canary_mu_over_accountant_mu": a},
-                       plots=out.plots, decisions=list(out.decisions) + [dec])
+                       plots=out.plots, decisions=list(out.decisions) + [dec],
+                       summary=f"{dec.reason}; {out.summary}", points=list(out.points) + mu_points)
     n, T, a, L = worst
     dec = decide.Decision(decide.Verdict.HOLDS, ctrl, a, a, a,
                           f"the canary's exact μ is at most {a:.6g} × the accountant's (n={n} T={T} L={L:g}; "
@@ -524,8 +535,10 @@ def _with_exact_mu(out: Outcome, attained: list) -> Outcome:
     ev = out.evidence
     tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
     ev = f"{ev[:len(ev) - len(tail)]}; {dec.reason}{tail}"
+    summary = f"{out.summary[:len(out.summary) - len(tail)]}; {dec.reason}{tail}"
     return Outcome(verdict=str(out.verdict), evidence=ev, numbers=out.numbers,
-                   counterexample=out.counterexample, plots=out.plots, decisions=list(out.decisions) + [dec])
+                   counterexample=out.counterexample, plots=out.plots, decisions=list(out.decisions) + [dec],
+                   summary=summary, points=list(out.points) + mu_points)
 
 
 def _na_audit_tests(name: str) -> int:
