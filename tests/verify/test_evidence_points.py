@@ -13,10 +13,10 @@ import json
 import numpy as np
 import pytest
 
+from tests.verify.evidence_support import lost_numbers
 from verify import audit, cli, decide, registry, report, runner
 from verify.mutants import Tally
 from verify.registry import Claim, Outcome, Result
-from tests.verify.evidence_support import lost_numbers
 from verify.result_files import BadResults, load_results, parse_results
 
 POINTS = [{"T": 100, "measured": 0.41, "bound": 0.52, "margin": 0.11, "note": "paper's setting"},
