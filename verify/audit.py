@@ -761,10 +761,10 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     if weak:
         head = (f"no leak found, but the audit sees at best {power:.2f} of the accountant's ε (< {AUDIT_POWER}): it "
                 "cannot show a leak of that size; ")
-    settings = (f"({trials} runs per dataset, a quarter for the threshold; one-sided {level:.4%} lower "
-                f"bounds, {decide.family_text()})")
+    settings = f"({trials} runs per dataset, a quarter for the threshold; one-sided {level:.4%} lower bounds"
     caveat = _QUICK_CAVEAT if verdict == "holds" and budget == "quick" else ""
-    evidence = f"{head}{listing} {settings}{caveat}"
+    evidence = f"{head}{listing} {settings}, {decide.family_text()}){caveat}"
+    settings += ")"  # the summary leaves the family to the decisions, which name it
     if nans:
         summary = f"NaN in {', '.join(nans)}: the audit cannot decide {settings}"
     elif broken:
@@ -773,8 +773,8 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     elif weak:
         summary = f"{head.rstrip('; ')} {settings}"
     else:
-        summary = (f"no leak: each of the {len(rows)} audited lower bounds on ε is at most dp-accounting's ε, the "
-                   f"best at {power:.2f} of it {settings}")
+        which = "the audited lower bound on ε is" if len(rows) == 1 else f"all {len(rows)} audited lower bounds on ε are"
+        summary = f"no leak: {which} at most dp-accounting's ε, the best at {power:.2f} of it {settings}"
     summary += caveat
     points = [{"configuration": str(lab), "audited ε ≥": r["audit_epsilon_lb"],
                **({"method": str(r["audit_method"])} if r.get("audit_method") else {}),

@@ -17,13 +17,15 @@ def _value_and_tolerance(tok: str) -> tuple[float, float]:
     return float(mantissa) * scale, 0.5 * 10.0 ** -decimals * scale * (1 + 1e-9)
 
 
-def lost_numbers(evidence: str, summary: str, points) -> list[str]:
-    """The numbers written in ``evidence`` that neither ``summary`` nor any cell of ``points`` carries.
+def lost_numbers(evidence: str, summary: str, points, decisions=()) -> list[str]:
+    """The numbers written in ``evidence`` that neither ``summary``, any cell of ``points`` nor the family of one
+    of ``decisions`` (the reports print it under Decisions) carries.
 
     A number printed to d digits is carried by a value that rounds to it (the points keep full precision); a
     percentage ``18%`` is the fraction 0.18.
     """
-    have = [_value_and_tolerance(x)[0] for x in _NUMBER.findall(summary)]
+    shown = " ".join([summary] + [d.control.family for d in decisions])
+    have = [_value_and_tolerance(x)[0] for x in _NUMBER.findall(shown)]
     have += [float(v) for p in points for v in p.values()
              if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
     have += [_value_and_tolerance(x)[0] for p in points for v in p.values() if isinstance(v, str)

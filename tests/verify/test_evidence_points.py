@@ -222,5 +222,5 @@ def test_an_audits_summary_and_points_keep_every_number_of_its_evidence(pairs, b
     assert [p["configuration"] for p in out.points] == [f"cfg{k}" for k in range(len(rows))]
     assert [p["audited ε ≥"] for p in out.points] == [lb for lb, _ in pairs]
     assert [p["verdict"] for p in out.points] == [str(d.verdict) for d in out.decisions]
-    assert lost_numbers(out.evidence, out.summary, out.points) == []
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
     assert out.summary.split(" (")[0].split(":")[0] in out.evidence or out.verdict == "holds"

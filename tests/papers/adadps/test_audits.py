@@ -105,7 +105,7 @@ def test_information_rows_are_points_and_the_summary_keeps_every_number(budget):
     assert out.verdict == "holds" and [p["configuration"] for p in out.points] == ["a", "b"]
     assert [p["verdict"] for p in out.points] == ["holds", "information, not in the verdict"]
     assert out.summary.endswith(_QUICK_CAVEAT) == (budget == "quick") and "1 of 2 rows" in out.summary
-    assert lost_numbers(out.evidence, out.summary, out.points) == []
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
 
 
 def test_a_leaking_subsampled_row_counts_whatever_its_power():

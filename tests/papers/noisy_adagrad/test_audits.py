@@ -293,7 +293,7 @@ def test_the_exact_half_adds_its_points_and_keeps_every_number_of_the_evidence(f
     assert [p["configuration"] for p in out.points] == ["cfg0", "cfg1", "n=8 steps=4", "n=8 steps=4 L=2"]
     assert [p["verdict"] for p in out.points[2:]] == [str(d.verdict) for d in decs]
     assert out.summary.endswith(_QUICK_CAVEAT) == out.evidence.endswith(_QUICK_CAVEAT)
-    assert lost_numbers(out.evidence, out.summary, out.points) == []
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
 
 
 @pytest.mark.parametrize("worst", [0.999, 1.2])
@@ -302,4 +302,4 @@ def test_the_exact_mu_half_adds_its_points_and_keeps_every_number_of_the_evidenc
     assert out.verdict == ("violated" if worst > 1 else "holds")
     assert [p["configuration"] for p in out.points[2:]] == ["n=8 T=1 L=1", "n=16 T=4 L=2"]
     assert [p["verdict"] for p in out.points[2:]] == ["holds", "violated" if worst > 1 else "holds"]
-    assert lost_numbers(out.evidence, out.summary, out.points) == []
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
