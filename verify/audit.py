@@ -773,7 +773,8 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     elif weak:
         summary = f"{head.rstrip('; ')} {settings}"
     else:
-        which = "the audited lower bound on ε is" if len(rows) == 1 else f"all {len(rows)} audited lower bounds on ε are"
+        which = ("the audited lower bound on ε is" if len(rows) == 1
+                 else f"all {len(rows)} audited lower bounds on ε are")
         summary = f"no leak: {which} at most dp-accounting's ε, the best at {power:.2f} of it {settings}"
     summary += caveat
     points = [{"configuration": str(lab), "audited ε ≥": r["audit_epsilon_lb"],
