@@ -18,14 +18,16 @@ def _value_and_tolerance(tok: str) -> tuple[float, float]:
 
 
 def lost_numbers(evidence: str, summary: str, points, decisions=()) -> list[str]:
-    """The numbers written in ``evidence`` that neither ``summary``, any cell of ``points`` nor the family of one
-    of ``decisions`` (the reports print it under Decisions) carries.
+    """The numbers written in ``evidence`` that neither ``summary``, any cell of ``points`` nor the control of one
+    of ``decisions`` (its level, family, holds level and margin: the reports print them under Decisions) carries.
 
     A number printed to d digits is carried by a value that rounds to it (the points keep full precision); a
     percentage ``18%`` is the fraction 0.18.
     """
     shown = " ".join([summary] + [d.control.family for d in decisions])
     have = [_value_and_tolerance(x)[0] for x in _NUMBER.findall(shown)]
+    have += [float(v) for d in decisions for v in (d.control.alpha, d.control.holds_level, d.control.margin)
+             if v is not None]
     have += [float(v) for p in points for v in p.values()
              if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
     have += [_value_and_tolerance(x)[0] for p in points for v in p.values() if isinstance(v, str)
