@@ -717,8 +717,9 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     -------
     verify.registry.Outcome
         The verdict (also ``inconclusive`` when no leak is found but the best audited bound is below
-        :data:`AUDIT_POWER` of its accountant ε), the evidence, the numbers, the counterexample, one figure and
-        one decision per row.
+        :data:`AUDIT_POWER` of its accountant ε), the evidence, its summary (the outcome and the audit's
+        settings) and points (one per row: its label, audited bound, method when given, accountant ε and
+        verdict), the numbers, the counterexample, one figure and one decision per row.
 
     Raises
     ------
@@ -760,8 +761,26 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     if weak:
         head = (f"no leak found, but the audit sees at best {power:.2f} of the accountant's ε (< {AUDIT_POWER}): it "
                 "cannot show a leak of that size; ")
-    evidence = (f"{head}{listing} ({trials} runs per dataset, a quarter for the threshold; one-sided {level:.4%} lower "
-                f"bounds, {decide.family_text()}){_QUICK_CAVEAT if verdict == 'holds' and budget == 'quick' else ''}")
+    settings = f"({trials} runs per dataset, a quarter for the threshold; one-sided {level:.4%} lower bounds"
+    caveat = _QUICK_CAVEAT if verdict == "holds" and budget == "quick" else ""
+    evidence = f"{head}{listing} {settings}, {decide.family_text()}){caveat}"
+    settings += ")"  # the summary leaves the family to the decisions, which name it
+    if nans:
+        summary = f"NaN in {', '.join(nans)}: the audit cannot decide {settings}"
+    elif broken:
+        summary = (f"LEAKS: the audited lower bound on ε exceeds dp-accounting's ε in {len(broken)} of {len(rows)} "
+                   f"configurations {settings}")
+    elif weak:
+        summary = f"{head.rstrip('; ')} {settings}"
+    else:
+        which = ("the audited lower bound on ε is" if len(rows) == 1
+                 else f"all {len(rows)} audited lower bounds on ε are")
+        summary = f"no leak: {which} at most dp-accounting's ε, the best at {power:.2f} of it {settings}"
+    summary += caveat
+    points = [{"configuration": str(lab), "audited ε ≥": r["audit_epsilon_lb"],
+               **({"method": str(r["audit_method"])} if r.get("audit_method") else {}),
+               "accountant ε": r["accountant_epsilon"], "verdict": str(d.verdict)}
+              for lab, r, d in zip(labels, rows, decisions)]
     out_figures = {"trials_per_dataset": trials, "level": level, **(figures or {}),
                    "max_audit_over_accountant": max(_ratio(r["audit_epsilon_lb"], r["accountant_epsilon"])
                                                     for r in rows)}
@@ -779,5 +798,6 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
                    style="violation")] if leaks else []),
         categories=list(labels))])
     return Outcome(verdict=verdict, evidence=evidence, numbers=out_figures,
-                   counterexample=broken[0] if broken else None, plots=[fig], decisions=decisions)
+                   counterexample=broken[0] if broken else None, plots=[fig], decisions=decisions,
+                   summary=summary, points=points)
 

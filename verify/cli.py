@@ -621,8 +621,8 @@ def cmd_show(args) -> int:
 
     d = _read_before_work(lambda: show.describe(args.id, Path(args.out),
                                                 mutants_paths=[Path(DEFAULT_MUTANTS_OUT) / "mutants.json"]))
-    if args.json:
-        _print_json(jsonable(d))
+    if args.json:  # non-ASCII text as it is (a counterexample's "σ", not "\\u03c3"), controls still escaped
+        print(show.format_json(jsonable(d)), flush=True)
     else:
         print(escape_controls(show.format_text(d), keep="\n"))  # text from result files: no control characters
     return 0
@@ -697,7 +697,7 @@ def cmd_compare(args) -> int:
     rows = compare.table(sets)
     if args.json:
         _print_json({"sets": [{"label": s.label, "path": str(s.path), "counts": compare.counts(s)} for s in sets],
-                     "claims": rows})
+                     "coverage": compare.coverage(sets), "claims": rows})
     else:
         print(escape_controls(compare.format_table(sets, rows, only_moved=args.moved), keep="\n"))
     return 0

@@ -112,6 +112,50 @@ def counts(s: ResultSet) -> dict:
     return {v: sum(1 for x in s.verdicts.values() if x == v) for v in VERDICTS}
 
 
+def coverage(sets: Sequence[ResultSet]) -> dict:
+    """Which claims the sets share: how many each has, how many are compared, how many each lacks.
+
+    Parameters
+    ----------
+    sets : sequence of ResultSet
+
+    Returns
+    -------
+    dict
+        ``claims`` (the number of claims of each set), ``total`` (claims present in any set), ``compared``
+        (present in every set: the claims whose verdicts are compared) and ``absent`` (per set, the claims of
+        the other sets it lacks).
+    """
+    every: dict[str, None] = {}
+    for s in sets:
+        every.update(dict.fromkeys(s.verdicts))
+    shared = [cid for cid in every if all(cid in s.verdicts for s in sets)]
+    return {"claims": [len(s.verdicts) for s in sets], "total": len(every), "compared": len(shared),
+            "absent": [sum(1 for cid in every if cid not in s.verdicts) for s in sets]}
+
+
+def coverage_line(sets: Sequence[ResultSet]) -> str:
+    """:func:`coverage` in words, e.g. "[0] has 40 claims, [1] 35; 33 compared (in every set); absent: ...".
+
+    Parameters
+    ----------
+    sets : sequence of ResultSet
+
+    Returns
+    -------
+    str
+        One line: the count of every set and, when the claim sets differ, how many were compared and how many
+        are absent from each (their verdict shows as "-").
+    """
+    cov = coverage(sets)
+    if all(a == 0 for a in cov["absent"]):
+        return f"the same {cov['compared']} claims in every set: all compared"
+    has = ", ".join(f"[{i}] has {n}" for i, n in enumerate(cov["claims"]))
+    absent = ", ".join(f"{n} from [{i}]" for i, n in enumerate(cov["absent"]))
+    return (f"the claim sets differ: {has} claims; {cov['compared']} of {cov['total']} compared (present in every "
+            f"set); absent (shown as '-'): {absent}")
+
+
 def format_table(sets: Sequence[ResultSet], rows: Sequence[dict], only_moved: bool = False) -> str:
     """The comparison as text: the sets' labels, one line per claim, each set's counts, the totals.
 
@@ -127,6 +171,7 @@ def format_table(sets: Sequence[ResultSet], rows: Sequence[dict], only_moved: bo
     Returns
     -------
     str
+        The labels, the table, each set's verdict counts, :func:`coverage_line`, and the totals.
     """
     labels = [f"[{i}] {s.label}" for i, s in enumerate(sets)]
     idw = max([len("id")] + [len(r["id"]) for r in rows])
@@ -143,5 +188,6 @@ def format_table(sets: Sequence[ResultSet], rows: Sequence[dict], only_moved: bo
         out.append(f"[{i}] {s.label}: " + ", ".join(f"{k} {v}" for k, v in c.items()) + f"  ({s.path})")
     n_moved = sum(r["moved"] for r in rows)
     n_contra = sum(r["contradiction"] for r in rows)
+    out.append(coverage_line(sets))
     out.append(f"{len(rows)} claims: {n_moved} moved, {n_contra} contradictions")
     return "\n".join(out)

@@ -36,7 +36,7 @@ PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-def escape_controls(text, keep: str = "") -> str:
+def escape_controls(text, keep: str = "", json: bool = False) -> str:
     """``text`` with control characters written as escapes (``\\x1b``, ``\\r``, ``\\u202e``).
 
     Parameters
@@ -45,6 +45,9 @@ def escape_controls(text, keep: str = "") -> str:
         The text (``str(text)`` is used).
     keep : str, optional
         Control characters left as they are, e.g. ``"\\n"`` where a newline is meant.
+    json : bool, optional
+        Write every escape as ``\\uXXXX`` (valid inside a JSON string, read back as the same character),
+        for JSON text dumped with ``ensure_ascii=False``.
 
     Returns
     -------
@@ -57,6 +60,8 @@ def escape_controls(text, keep: str = "") -> str:
         c = m.group()
         if c in keep:
             return c
+        if json:
+            return f"\\u{ord(c):04x}"
         return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c) or (
             f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
 

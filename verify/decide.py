@@ -189,6 +189,41 @@ class Decision:
         return f"inconclusive: {self.reason}"
 
 
+#: the column names of a decision's point (:func:`decision_points`), before its details
+POINT_COLUMNS = ("test", "verdict", "estimate", "holds bound", "violated bound", "margin", "α")
+
+
+def decision_points(decisions: Sequence[Decision]) -> list[dict]:
+    """The points of a result read off its decision records: one row per statistical decision.
+
+    Each row is the decision's own record, column by column: the test, the verdict, the estimate, the one-sided
+    bound compared for 'holds' and the family-corrected one compared for 'violated', the margin, the level α of
+    'violated', then the decision's details (a rate's slope, standard error, degrees of freedom, points and
+    decades).  Nothing is computed anew.
+
+    Parameters
+    ----------
+    decisions : sequence of Decision
+        A check's decisions (:attr:`verify.registry.Outcome.decisions`); entries that are not a
+        :class:`Decision` are skipped.
+
+    Returns
+    -------
+    list of dict
+        The rows (see :func:`verify.registry.check_points`); [] when there is no decision.
+    """
+    rows = []
+    for d in decisions:
+        if not isinstance(d, Decision):
+            continue
+        row = dict(zip(POINT_COLUMNS, (d.control.test, str(d.verdict), d.estimate, d.holds_bound,
+                                       d.violated_bound, d.control.margin, d.control.alpha)))
+        for k, v in d.details.items():
+            row.setdefault("n points" if k == "points" else k, v)
+        rows.append({k: (float(v) if isinstance(v, np.floating) else v) for k, v in row.items()})
+    return rows
+
+
 def _num(v):
     if isinstance(v, (float, np.floating)):
         v = float(v)

@@ -25,7 +25,8 @@ from . import plots as _plots
 from . import privacy as _privacy
 from . import runner as _runner
 from .atomic import DISK_FULL
-from .registry import REGISTRY, Claim, Outcome, Result
+from .decide import decision_points
+from .registry import REGISTRY, Claim, Outcome, Result, check_points
 
 FIGURES_DIR = "figures"
 _RENDER_LOCK = threading.Lock()
@@ -414,7 +415,7 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
     seconds, cpu = time.perf_counter() - t0, clock() - cpu0
 
     paths: list[str] = []
-    evidence = outcome.evidence
+    evidence, summary = outcome.evidence, outcome.summary
     ok = True
     for fig in outcome.plots:
         rel = Path(FIGURES_DIR) / figure_filename(c.id, fig.name)
@@ -432,12 +433,14 @@ def _run_one(c: Claim, budget: str, seed: int, out: Path, runner: _runner.Runner
             print(f"dpverify: plot {fig.name!r} of {c.id} failed:", file=sys.stderr)
             traceback.print_exc(file=sys.stderr)
             evidence += f"; plot {fig.name} failed: {type(exc).__name__}: {exc}"
+            summary += f"; plot {fig.name} failed" if summary else ""
             continue
         paths.append(rel.as_posix())
+    points = outcome.points or check_points(decision_points(outcome.decisions))
     return Result(c.id, outcome.verdict, dict(outcome.numbers), evidence, outcome.counterexample,
                   seed, budget, seconds, paths, [d.to_dict() for d in outcome.decisions],
                   _runner.code_fingerprint(), outcome.finding if outcome.verdict == "violated" else None,
-                  cpu), ok
+                  summary, points, cpu_seconds=cpu), ok
 
 
 def can_fork() -> bool:

@@ -5,9 +5,10 @@ functions it uses, and a ``check(budget, seed)`` function).  Claims register
 themselves in :data:`REGISTRY` through the :func:`claim` decorator, so adding a
 claim is one decorated function in ``verify/<paper>.py``.
 
-A check returns an :class:`Outcome`: the verdict, named numbers, one line of
-evidence, the counterexample (if any) and *data* describing its plots
-(:class:`Figure`).  The runner turns an outcome into a :class:`Result` (adding
+A check returns an :class:`Outcome`: the verdict, named numbers, its evidence
+(the full text; optionally also a one-sentence ``summary`` and the ``points`` the
+decision used, one table row per configuration or test), the counterexample (if
+any) and *data* describing its plots (:class:`Figure`).  The runner turns an outcome into a :class:`Result` (adding
 seed, budget, timing and the paths of the rendered plots); reports and plots
 only read results.
 """
@@ -379,17 +380,28 @@ class Outcome:
     decisions: list = field(default_factory=list)
     #: for a ``violated`` outcome: what it means for a reader (:class:`verify.findings.Finding`); None otherwise
     finding: Finding | None = None
+    #: one sentence for a reader: what was checked and the outcome ("" when ``evidence`` is short enough to be it)
+    summary: str = ""
+    #: the points the decision used, one row per configuration or test (:func:`check_points`); when empty, the
+    #: runner fills them from ``decisions`` (:func:`verify.decide.decision_points`)
+    points: list = field(default_factory=list)
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {', '.join(VERDICTS)} (got {self.verdict!r})")
         self.verdict = Verdict(self.verdict)
+        if not isinstance(self.summary, str):
+            raise TypeError(f"summary must be a string (got {type(self.summary).__name__})")
+        self.summary = " ".join(self.summary.split())
+        self.points = check_points(self.points)
         # A NaN among the numbers can never support 'holds': it turns the verdict
         # into 'inconclusive' and says so.
         bad = [k for k, v in self.numbers.items() if isinstance(v, float) and not math.isfinite(v)]
         if bad and self.verdict == "holds":
             self.verdict = "inconclusive"
             self.evidence = f"non-finite figures {bad}; " + self.evidence
+            if self.summary:
+                self.summary = f"non-finite figures {bad}; " + self.summary
         if self.finding is not None:
             if not isinstance(self.finding, Finding):
                 raise TypeError(f"finding must be a verify.findings.Finding (got {type(self.finding).__name__})")
@@ -414,6 +426,21 @@ class Result:
     code: str = ""
     #: the finding of a violated result (verify.findings.Finding), None otherwise or when the check gave none
     finding: Finding | None = None
+    #: the one-sentence summary of the evidence (:attr:`Outcome.summary`; "" when the evidence is its own summary)
+    summary: str = ""
+    #: the points the decision used (:attr:`Outcome.points`): a list of flat rows, column name -> scalar
+    points: list = field(default_factory=list)
+
+    @property
+    def headline(self) -> str:
+        """The sentence a reader sees first: the summary when there is one, else the whole evidence.
+
+        Returns
+        -------
+        str
+            :attr:`summary`, or :attr:`evidence` when the summary is empty.
+        """
+        return self.summary or self.evidence
     #: CPU seconds the check used (its worker process's, when it ran alone in one; else its thread's), None if unknown
     cpu_seconds: float | None = None
 
@@ -439,6 +466,8 @@ class Result:
             "control": jsonable(self.control),
             "code": self.code,
             "finding": None if self.finding is None else self.finding.to_dict(),
+            "summary": self.summary,
+            "points": jsonable(self.points),
             "cpu_seconds": None if self.cpu_seconds is None else round(float(self.cpu_seconds), 3),
         }
 
@@ -449,8 +478,8 @@ class Result:
         Parameters
         ----------
         d : mapping
-            An entry of results.json; ``control``, ``code``, ``finding`` and ``cpu_seconds`` may be missing (older
-            files).
+            An entry of results.json; ``control``, ``code``, ``finding``, ``summary``, ``points`` and
+            ``cpu_seconds`` may be missing (older files).
 
         Returns
         -------
@@ -461,8 +490,56 @@ class Result:
             int(d["seed"]), d["budget"], float(d["seconds"]), list(d["plots"]), list(d.get("control", [])),
             str(d.get("code", "")),
             None if d.get("finding") is None else Finding.from_dict(d["finding"]),
-            None if d.get("cpu_seconds") is None else float(d["cpu_seconds"]),
+            str(d.get("summary", "")), [dict(p) for p in d.get("points", [])],
+            cpu_seconds=None if d.get("cpu_seconds") is None else float(d["cpu_seconds"]),
         )
+
+
+POINT_TYPES = (type(None), bool, int, float, str)  #: the types a cell of a point may have
+
+
+def check_points(points) -> list[dict]:
+    """The points of an outcome as plain rows, checked: a list of flat mappings, column name -> scalar.
+
+    A point is one configuration or test the decision used, e.g.
+    ``{"T": 1000, "measured": 0.41, "bound": 0.52, "margin": 0.11}``.  Rows may have different columns; a
+    report shows the union, in order of first appearance.
+
+    Parameters
+    ----------
+    points : sequence of mappings
+        Each mapping's keys are non-empty strings and its values None, bool, int, float or str (NumPy scalars
+        are turned into Python numbers).
+
+    Returns
+    -------
+    list of dict
+        The rows as new plain dicts, in order.
+
+    Raises
+    ------
+    TypeError
+        When ``points`` is not a list or tuple, a row is not a mapping, a key not a non-empty string, or a
+        value not a scalar of those types (nested containers are refused: a point is one row of a table).
+    """
+    if not isinstance(points, (list, tuple)):
+        raise TypeError(f"points must be a list of mappings (got {type(points).__name__})")
+    rows = []
+    for i, p in enumerate(points):
+        if not isinstance(p, Mapping):
+            raise TypeError(f"points[{i}] must be a mapping of column name to value (got {type(p).__name__})")
+        row = {}
+        for k, v in p.items():
+            if not (isinstance(k, str) and k.strip()):
+                raise TypeError(f"points[{i}]: column names must be non-empty strings (got {k!r})")
+            if isinstance(v, _numpy_types("generic")) and not isinstance(v, _numpy_types("datetime64")):
+                v = v.item()  # a NumPy scalar (NumPy is loaded if one was made)
+            if not isinstance(v, POINT_TYPES):
+                raise TypeError(f"points[{i}][{k!r}] must be None, a bool, a number or a string "
+                                f"(got {type(v).__name__})")
+            row[k] = v
+        rows.append(row)
+    return rows
 
 
 def jsonable(v: Any) -> Any:

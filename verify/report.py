@@ -407,12 +407,14 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
         findings.errata_markdown(findings.rows(results, claims)),
         "## Summary",
         "",
-        "| id | verdict | mutants | evidence | seconds |",
-        "|---|---|---|---|---:|",
     ]
+    ran = mutants_ran(results, mutants)
+    lines += ["| id | verdict | mutants | evidence | seconds |", "|---|---|---|---|---:|"] if ran else \
+        ["| id | verdict | evidence | seconds |", "|---|---|---|---:|"]
     for r in results:
+        mcell = f"| {_mutants_cell(r, mutants)} " if ran else ""
         lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | **{_md_cell(verdict_phrase(r))}** "
-                     f"| {_mutants_cell(r, mutants)} | {_md_cell(r.evidence)} | {r.seconds:.2f} |")
+                     f"{mcell}| {_md_cell(r.headline)} | {r.seconds:.2f} |")
     for r in results:
         c = claims.get(r.id)
         lines += ["", f'<a id="{_anchor(r.id)}"></a>', "", f"## `{r.id}` — {r.verdict}", ""]
@@ -425,7 +427,12 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
             lines.append("")
         kept = provenance(r, meta)
         lines += [f"**Verdict.** {verdict_phrase(r)}" + (f" — _{kept}_" if kept else ""), "",
-                  f"**Evidence.** {' '.join(r.evidence.split())}", ""]
+                  f"**Evidence.** {' '.join(r.headline.split())}", ""]
+        if r.points:
+            lines += points_markdown(r.points) + [""]
+        if r.summary:
+            lines += ["<details><summary>evidence in one paragraph</summary>", "",
+                      html.escape(" ".join(r.evidence.split()), quote=False), "", "</details>", ""]
         ctl = control_lines(r)
         if ctl:
             lines += ["**Decisions.**", ""] + [f"- {_md_cell(x)}" for x in ctl] + [""]
@@ -442,6 +449,127 @@ def render_markdown(results: Sequence[Result], claims: Mapping[str, Claim], meta
             lines += [f"![{Path(p).stem}]({Path(p).as_posix()})", ""]
     # text from result files (evidence, figure names, ids kept from an earlier run): no control characters
     return contained.escape_controls("\n".join(lines).rstrip() + "\n", keep="\n")
+
+
+def points_columns(points: Sequence[Mapping]) -> list[str]:
+    """The columns of a points table: every key of the rows, in order of first appearance.
+
+    Parameters
+    ----------
+    points : sequence of mapping
+        A result's points (:attr:`verify.registry.Result.points`).
+
+    Returns
+    -------
+    list of str
+    """
+    return list(dict.fromkeys(str(k) for p in points if isinstance(p, Mapping) for k in p))
+
+
+def _cell(v) -> str:
+    """A cell of a points table: numbers to 6 significant digits, "" for a missing or null value."""
+    return "" if v is None else (str(v) if isinstance(v, str) else _fmt_num(v))
+
+
+def _point_rows(points: Sequence[Mapping]) -> tuple[list[str], list[list[str]]]:
+    cols = points_columns(points)
+    return cols, [[_cell(p.get(c)) for c in cols] for p in points if isinstance(p, Mapping)]
+
+
+def points_markdown(points: Sequence[Mapping]) -> list[str]:
+    """A result's points as the lines of a Markdown table (numbers right-aligned).
+
+    Parameters
+    ----------
+    points : sequence of mapping
+        A result's points (:attr:`verify.registry.Result.points`).
+
+    Returns
+    -------
+    list of str
+        The header, the alignment row and one line per point; [] when there are none.
+    """
+    cols, rows = _point_rows(points)
+    if not cols:
+        return []
+    numeric = [all(p.get(c) is None or (isinstance(p.get(c), (int, float)) and not isinstance(p.get(c), bool))
+                   for p in points if isinstance(p, Mapping)) for c in cols]
+    out = ["| " + " | ".join(_md_cell(c) for c in cols) + " |",
+           "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+    out += ["| " + " | ".join(_md_cell(x) for x in row) + " |" for row in rows]
+    return out
+
+
+def points_html(points: Sequence[Mapping]) -> str:
+    """A result's points as an HTML table (escaped text; numeric cells right-aligned).
+
+    Parameters
+    ----------
+    points : sequence of mapping
+        A result's points (:attr:`verify.registry.Result.points`).
+
+    Returns
+    -------
+    str
+        ``<table class="points">`` with a header row and one row per point; "" when there are none.
+    """
+    e = html.escape
+    cols, _ = _point_rows(points)
+    if not cols:
+        return ""
+    body = []
+    for p in points:
+        if not isinstance(p, Mapping):
+            continue
+        cells = []
+        for c in cols:
+            v = p.get(c)
+            num = isinstance(v, (int, float)) and not isinstance(v, bool)
+            cells.append(f'<td class="num">{e(_cell(v))}</td>' if num else f"<td>{e(_cell(v))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f"<th>{e(c)}</th>" for c in cols)
+    return f'<table class="points"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def points_text(points: Sequence[Mapping], indent: str = "  ") -> list[str]:
+    """A result's points as an aligned plain-text table for the terminal.
+
+    Parameters
+    ----------
+    points : sequence of mapping
+        A result's points (:attr:`verify.registry.Result.points`).
+    indent : str, optional
+        Put before every line.
+
+    Returns
+    -------
+    list of str
+        The header, a rule and one line per point (columns separated by two spaces); [] when there are none.
+    """
+    cols, rows = _point_rows(points)
+    if not cols:
+        return []
+    rows = [[" ".join(x.split()) for x in row] for row in rows]
+    w = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(cols)]
+    line = lambda xs: indent + "  ".join(f"{x:<{w[i]}}" for i, x in enumerate(xs)).rstrip()  # noqa: E731
+    return [line(cols), indent + "  ".join("-" * n for n in w)] + [line(row) for row in rows]
+
+
+def mutants_ran(results: Sequence[Result], mutants: Mapping[str, Tally] | None) -> bool:
+    """Whether the run has a mutation record of any of ``results`` (the summary tables then show a mutants column).
+
+    Parameters
+    ----------
+    results : sequence of Result
+        The results shown.
+    mutants : mapping of str to Tally or None
+        Claim id -> its mutation record.
+
+    Returns
+    -------
+    bool
+    """
+    return bool(mutants) and any(r.id in mutants for r in results)
 
 
 def _powerless(r: Result, t: Tally | None) -> bool:
@@ -652,18 +780,19 @@ def render_html(results: Sequence[Result], claims: Mapping[str, Claim], meta: Ma
             parts.append(f"<div><strong>{e(paper)}</strong><ul>{items}</ul></div>")
     parts.append("</nav>")
     # summary
+    ran = mutants_ran(results, mutants)
     parts += ['<h2 id="summary">Summary</h2>', '<table class="summary"><colgroup><col class="id"><col class="verdict">'
-              '<col class="m"><col><col class="s"></colgroup>',
-              "<thead><tr><th>claim</th><th>verdict</th><th>mutants</th><th>evidence (first words)</th><th>s</th></tr>"
-              "</thead><tbody>"]
+              + ('<col class="m">' if ran else "") + '<col><col class="s"></colgroup>',
+              "<thead><tr><th>claim</th><th>verdict</th>" + ("<th>mutants</th>" if ran else "")
+              + "<th>evidence (first words)</th><th>s</th></tr></thead><tbody>"]
     for r in results:
         parts.append(
             f'<tr data-verdict="{e(str(r.verdict))}" data-paper="{e(r.id.split(".", 1)[0])}">'
             f'<td><a href="#{e(r.id)}"><code>{e(r.id)}</code></a></td>'
             f'<td>{_verdict_html(str(r.verdict))}<br><small class="ctl">{e(control_label(r))}</small>'
             f'{_kept_html(r, meta, short=True)}</td>'
-            f'<td class="muts">{e(_mutants_cell(r, mutants))}</td>'
-            f"<td>{e(_shorten(' '.join(r.evidence.split()), 160))}</td>"
+            + (f'<td class="muts">{e(_mutants_cell(r, mutants))}</td>' if ran else "")
+            + f"<td>{e(_shorten(' '.join(r.headline.split()), 160))}</td>"
             f'<td class="num">{r.seconds:.1f}</td></tr>')
     parts += ["</tbody></table>"]
     # the claims
@@ -740,7 +869,11 @@ def _claim_html(r: Result, c: Claim | None, paper: str, out: Path, meta: Mapping
             parts.append(f"<p><em>plot {e(p)} is missing</em></p>")
         else:
             parts.append(f'<img src="{uri}" alt="{e(Path(p).stem)}">')
-    parts.append(f"<p><strong>Evidence.</strong> {e(r.evidence)}</p>")
+    parts.append(f"<p><strong>Evidence.</strong> {e(r.headline)}</p>")
+    if r.points:
+        parts.append(points_html(r.points))
+    if r.summary:
+        parts.append(f"<details><summary>evidence in one paragraph</summary><p>{e(r.evidence)}</p></details>")
     ctl = control_lines(r)
     if ctl:
         parts += ["<p><strong>Decisions.</strong></p>", "<ul>"] + [f"<li>{e(x)}</li>" for x in ctl] + ["</ul>"]
@@ -809,7 +942,7 @@ def format_table(results: Sequence[Result], width: int | None = None, colour: bo
     lines = [head, "-" * min(width, max(len(head), 40))]
     room = max(20, width - idw - vw - cw - (mw + 2 if mutants else 0) - 7 - 8)
     for r in results:
-        ev = _shorten(contained.escape_controls(" ".join(r.evidence.split())), room)
+        ev = _shorten(contained.escape_controls(" ".join(r.headline.split())), room)
         v = f"{r.verdict:<{vw}}"
         if colour and r.verdict in _ANSI:
             v = f"{_ANSI[r.verdict]}{v}\033[0m"

@@ -26,7 +26,10 @@ _ROW_TYPES: dict[str, tuple] = {
 }
 #: keys an entry may lack (files of older versions), and their types
 _OPTIONAL_TYPES: dict[str, tuple] = {"control": (list,), "code": (str,), "finding": (dict, type(None)),
+                                     "summary": (str,), "points": (list,),
                                      "cpu_seconds": (int, float, type(None))}
+#: the types a cell of a point may take (a point is one flat row of a table)
+_CELL_TYPES = (str, int, float, bool, type(None))
 _META_TYPES: dict[str, tuple] = {"seed": (int,), "budget": (str,), "started": (str,), "version": (str,),
                                  "seconds": (int, float, type(None)), "ids": (list,)}
 _TYPE_WORDS = {str: "a string", dict: "an object", list: "a list", int: "an integer", float: "a number",
@@ -87,6 +90,13 @@ def _row_fault(i: int, row: Any) -> str | None:
     for j, c in enumerate(row.get("control", [])):
         if not isinstance(c, dict) or not isinstance(c.get("control", {}), dict):
             return f"{where}.control[{j}] must be an object with an object 'control' (got {_got(c)})"
+    for j, p in enumerate(row.get("points", [])):
+        if not isinstance(p, dict):
+            return f"{where}.points[{j}] must be an object (got {_got(p)})"
+        for k, v in p.items():
+            if not isinstance(v, _CELL_TYPES):
+                return (f"{where}.points[{j}].{contained.escape_controls(k)[:40]} must be a string, a number, "
+                        f"true/false or null (got {_got(v)})")
     if row.get("finding") is not None:
         if row["verdict"] != "violated":
             return f"{where}.finding belongs to a violated result (the verdict is {_got(row['verdict'])})"

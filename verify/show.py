@@ -9,11 +9,11 @@ from pathlib import Path
 
 import sympy as sp
 
-from . import registry
+from . import contained, registry
 from .ledger import suggest  # noqa: F401  (re-exported; the command line refuses an unknown ID without this module)
 from .mutants import MUTANTS_JSON, read_document
 from .registry import Claim, Result
-from .report import RESULTS_JSON, control_lines, verdict_phrase
+from .report import RESULTS_JSON, control_lines, points_text, verdict_phrase
 from .result_files import load_results
 
 
@@ -161,8 +161,9 @@ def format_text(d: dict, width: int = 100) -> str:
     Returns
     -------
     str
-        Statement, notes, theory, latest verdict with decisions, counterexample (first 40 lines) and figures,
-        then the mutants.
+        Statement, notes, theory, latest verdict with its summary (or evidence), points table, the evidence in
+        one paragraph (when there is a summary), decisions, counterexample (first 40 lines, non-ASCII text as
+        it is) and figures, then the mutants.
     """
     w = lambda s, ind="  ": textwrap.fill(s, width, initial_indent=ind, subsequent_indent=ind)  # noqa: E731
     lines = [f"{d['id']}  ({d['kind']}, paper {d['paper']}; {d['tests']} statistical test(s) in the family)", "",
@@ -180,12 +181,16 @@ def format_text(d: dict, width: int = 100) -> str:
         lines.append("No recorded result (run `dpverify verify " + d["id"] + "`).")
     else:
         lines += [f"Latest verdict: {r['phrase']}   (seed {r['seed']}, budget {r['budget']}, {r['results']})",
-                  w(r["evidence"])]
+                  w(r.get("summary") or r["evidence"])]
+        if r.get("points"):
+            lines += ["Points:"] + points_text(r["points"], indent="  ")
+        if r.get("summary"):
+            lines += ["Evidence in one paragraph:", w(r["evidence"])]
         if d["decisions"]:
             lines += ["Decisions:"] + [textwrap.fill(x, width, initial_indent="  - ", subsequent_indent="    ")
                                        for x in d["decisions"]]
         if r.get("counterexample") is not None:
-            ce = json.dumps(r["counterexample"], indent=1)
+            ce = json.dumps(r["counterexample"], indent=1, ensure_ascii=False)
             ce_lines = ce.splitlines()
             lines += ["Counterexample:"] + ["  " + ln for ln in ce_lines[:40]]
             if len(ce_lines) > 40:
@@ -203,3 +208,25 @@ def format_text(d: dict, width: int = 100) -> str:
     else:
         lines += ["", "Mutants: none recorded (run `dpverify mutants " + d["id"] + "`)."]
     return "\n".join(lines)
+
+
+def format_json(d: dict) -> str:
+    """:func:`describe`'s record as JSON text for the terminal: non-ASCII text as it is, controls escaped.
+
+    ``ensure_ascii=False`` keeps a counterexample's "σ" or "é" readable instead of ``\\u03c3``; the control
+    characters JSON leaves raw in that mode (C1 controls, the Unicode line separators and the bidirectional
+    overrides, :func:`verify.contained.escape_controls`) are written as ``\\uXXXX`` escapes, so the text is
+    still valid JSON with the same content and reaches no terminal raw.
+
+    Parameters
+    ----------
+    d : dict
+        A record of :func:`describe`, in plain JSON types (:func:`verify.registry.jsonable`).
+
+    Returns
+    -------
+    str
+        The JSON document, indented by 2.
+    """
+    text = json.dumps(d, indent=2, ensure_ascii=False)
+    return contained.escape_controls(text, keep="\n", json=True)

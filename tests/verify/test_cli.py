@@ -54,7 +54,7 @@ def test_verify_end_to_end_serial(tmp_path, capsys, dummy_claim):
     doc = json.loads(capsys.readouterr().out)
     (rec,) = doc["results"]
     assert set(rec) == {"id", "verdict", "figures", "evidence", "counterexample", "seed", "budget", "seconds",
-                        "plots", "control", "code", "finding", "cpu_seconds"}
+                        "plots", "control", "code", "finding", "summary", "points", "cpu_seconds"}
     assert rec["id"] == DUMMY and rec["verdict"] == "holds" and rec["seed"] == 5 and rec["budget"] == "quick"
     for f in ("results.json", "report.md", "report.html"):
         assert (out / f).is_file()

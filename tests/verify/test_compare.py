@@ -34,3 +34,18 @@ def test_compare_bad_input_exits_2(tmp_path, capsys):
     assert cli.main(["compare", str(tmp_path / "junk.json")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("dpverify: error: DIR:") and len(err.strip().splitlines()) == 1
+
+
+def test_compare_of_different_claim_sets_says_how_many_were_compared(tmp_path, capsys):
+    a = _write(tmp_path / "a", {"pagan.x": "holds", "pagan.y": "holds", "pagan.z": "violated"})
+    b = _write(tmp_path / "b", {"pagan.x": "holds", "pagan.w": "inconclusive"}, seed=1)
+    sets = [compare.load(a), compare.load(b)]
+    assert compare.coverage(sets) == {"claims": [3, 2], "total": 4, "compared": 1, "absent": [1, 2]}
+    assert cli.main(["compare", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert ("the claim sets differ: [0] has 3, [1] has 2 claims; 1 of 4 compared (present in every set); "
+            "absent (shown as '-'): 1 from [0], 2 from [1]") in out
+    assert cli.main(["compare", str(a), str(b), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["coverage"]["compared"] == 1
+    assert cli.main(["compare", str(a), str(a)]) == 0
+    assert "the same 3 claims in every set: all compared" in capsys.readouterr().out

@@ -109,7 +109,7 @@ def test_results_json_shape(tmp_path, results):
 def test_markdown_report(tmp_path, results):
     report.write_reports(results, [_claim()], tmp_path)
     md = (tmp_path / "report.md").read_text()
-    assert "| id | verdict | mutants | evidence | seconds |" in md and "| not run |" in md
+    assert "| id | verdict | evidence | seconds |" in md and "| not run |" not in md  # no mutation run: no column
     assert "contains -1/2 \\| <script>" in md  # pipes in cells escaped
     assert "## `pagan.test_report` — holds" in md
     assert "> A statement with <markup> & a | pipe." in md

@@ -51,7 +51,8 @@ def shown_claim():
 def _good_row(**change) -> dict:
     ctl = {"verdict": "holds", "reason": "r", "control": {"test": "t", "alpha": 0.05, "margin": 0.1}}
     row = Result(CID, "holds", {"k": 1.5, "n": 3}, "the evidence", {"n": 5}, 0, "quick", 1.25,
-                 ["figures/fixture_fuzz_shown__a.png"], [ctl], "abc").to_dict()
+                 ["figures/fixture_fuzz_shown__a.png"], [ctl], "abc", summary="the summary",
+                 points=[{"T": 10, "bound": 0.5, "ok": True, "note": None}]).to_dict()
     row.update(change)
     return row
 
@@ -215,9 +216,10 @@ JUNK = st.sampled_from([None, True, 0, -1, 1.5, "", "x", "\x1b[2J", [], [1], {},
 TEXTS = st.text(alphabet=st.sampled_from(list("ab.-_/ ") + ["\x1b", "\r", "\x07", "\x9b", "\u202e", "\n", "\x00"]),
                 max_size=12)
 ROW_KEYS = ["id", "verdict", "figures", "evidence", "counterexample", "seed", "budget", "seconds", "plots",
-            "control", "code"]
+            "control", "code", "summary", "points"]
+OPTIONAL_KEYS = ("control", "code", "summary", "points")
 REQUIRED_TYPES = {"id": str, "verdict": str, "figures": dict, "evidence": str, "seed": int, "budget": str,
-                  "plots": list, "control": list, "code": str}
+                  "plots": list, "control": list, "code": str, "summary": str, "points": list}
 
 
 @st.composite
@@ -229,7 +231,7 @@ def mutated_documents(draw):
     if how == "drop":
         key = draw(st.sampled_from(ROW_KEYS))
         del row[key]
-        return json.dumps(doc), key in ("control", "code")
+        return json.dumps(doc), key in OPTIONAL_KEYS
     if how == "junk":
         key = draw(st.sampled_from(ROW_KEYS))
         v = draw(JUNK)
@@ -247,9 +249,13 @@ def mutated_documents(draw):
                 valid = valid and all(isinstance(p, str) for p in v)
             if key == "control":
                 valid = valid and all(isinstance(c, dict) for c in v)
+            if key == "points":  # rows of scalars (the junk lists hold no object, so [1] is refused)
+                valid = valid and all(isinstance(c, dict) for c in v)
         return json.dumps(doc), valid
     if how == "text":  # control characters in every free text: valid, and must reach nobody's terminal raw
         row["evidence"] = draw(TEXTS)
+        row["summary"] = draw(TEXTS)
+        row["points"] = [{draw(TEXTS): draw(TEXTS)}]
         row["figures"] = {draw(TEXTS): 1.0}
         row["counterexample"] = {draw(TEXTS): draw(TEXTS)}
         doc["meta"]["started"] = draw(TEXTS)

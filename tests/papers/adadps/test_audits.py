@@ -15,6 +15,7 @@ import pytest
 from scipy import stats
 
 from kernels import adadps as ka
+from tests.verify.evidence_support import lost_numbers
 from verify.audit import _QUICK_CAVEAT, AUDIT_DELTA
 from verify.papers.adadps import audits
 from verify.privacy import gaussian_epsilon
@@ -94,6 +95,17 @@ def test_a_strong_subsampled_row_cannot_carry_a_weak_verdict():
                                         budget="quick")
     assert out.verdict == "inconclusive" and out.numbers["information_rows"] == 1
     assert out.finding is None
+
+
+@pytest.mark.parametrize("budget", ["quick", "full"])
+def test_information_rows_are_points_and_the_summary_keeps_every_number(budget):
+    rows = [_row(3.5, 4.0, "gdp"), _row(1.0, 4.0, "clopper_pearson")]
+    out = audits.audit_with_information("t", "t", rows, ["a", "b"], [1.0, 0.25], trials=1000, level=0.99,
+                                        budget=budget)
+    assert out.verdict == "holds" and [p["configuration"] for p in out.points] == ["a", "b"]
+    assert [p["verdict"] for p in out.points] == ["holds", "information, not in the verdict"]
+    assert out.summary.endswith(_QUICK_CAVEAT) == (budget == "quick") and "1 of 2 rows" in out.summary
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
 
 
 def test_a_leaking_subsampled_row_counts_whatever_its_power():

@@ -10,6 +10,7 @@ import pytest
 from kernels import adadps as ka
 from kernels import faults
 from tests.papers.adadps.support import theory_mutant
+from tests.verify.evidence_support import lost_numbers
 from theory import adadps as ta
 from verify import decide
 from verify.mutants import EQUIVALENT, mutate_value
@@ -38,6 +39,13 @@ def test_theorem2_holds_on_a_problem_where_assumption3_holds(quick):
         assert f[f"min_excess_T{T}"] <= f[f"avg_excess_T{T}"]
     assert f["slope_sqrtT_avg"] < 0  # √T·excess decreasing: faster than 1/√T on this problem
     assert "a = min_t,j" in out.evidence.split("T=")[0]  # a is stated before the decisions
+    # the evidence reads as a summary and one point per horizon and rescaling; no number of it is lost
+    assert "T=" not in out.summary and out.summary.startswith("exact steps hold; bound and rate: holds")
+    Ts = convex.T2_GRIDS["quick"]["T"]
+    assert [p["T"] for p in out.points[:len(Ts)]] == list(Ts)
+    assert len(out.points) == len(Ts) + len(convex.T2_SCALES)
+    shown = out.summary + " " + " ".join(d.reason for d in out.decisions)  # the reports list the decisions
+    assert lost_numbers(out.evidence, shown, out.points, out.decisions) == []
 
 
 def test_theorem2_a_bound_too_small_is_refuted(monkeypatch):

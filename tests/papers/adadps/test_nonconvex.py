@@ -11,6 +11,7 @@ from dpvalidate import InvalidParameter
 from kernels import adadps as ka
 from kernels import faults
 from tests.papers.adadps.support import claim_record, has_figure, mutant_verdicts
+from tests.verify.evidence_support import lost_numbers
 from theory import adadps as ta
 from theory import numeric
 from verify.mutants import EQUIVALENT, mutate_value
@@ -73,6 +74,14 @@ def test_theorem5_verdict_follows_its_intervals(t5_quick):
     assert len(out.decisions) == 4 + n_adv + len(nonconvex.T5_TIGHT["cases"])
     assert all(f[f"lhs[{k}]"] < f[f"rhs[{k}]"] for k in keys)
     assert 0.1 < f["max_lhs_over_rhs"] < 1  # the full-batch cases: not near-vacuous
+
+
+def test_theorem5_summary_and_one_point_per_case_keep_every_number_of_its_evidence(t5_quick):
+    out = t5_quick
+    assert len(out.points) == len(out.decisions) and "vs bound" not in out.summary  # no per-case listing
+    assert [p["verdict"] for p in out.points] == [str(d.verdict) for d in out.decisions]
+    assert max(p["measured/bound"] for p in out.points) == out.numbers["max_lhs_over_rhs"]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
 
 
 def test_theorem5_worst_case_family_is_decided_and_reported(t5_quick):

@@ -10,6 +10,7 @@ import sympy as sp
 
 from kernels import faults
 from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
+from tests.verify.evidence_support import lost_numbers
 from theory import noisy_adagrad as tn
 from verify import decide, mutants, registry
 from verify.papers.noisy_adagrad import _common, regret
@@ -37,6 +38,14 @@ def test_theorem31_violated_once_preconditioner_noise_reaches_the_gradient_scale
     assert out.counterexample["regret_minus_bound_lower_family"] > 0  # the paired test's family-corrected bound
     assert out.evidence.startswith("ρ = 0.3: violated (family-wise 5%)")
     assert 1.5 < f["max_regret_over_bound"] < 3.0  # the explicit constants fail by a bounded factor (≲ 2.5×)
+
+
+def test_theorem31_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("theorem3_1")
+    assert out.summary.startswith("eq. (25) checked at") and "ρ=" not in out.summary  # no per-ρ listing
+    assert [p["verdict"] for p in out.points if p["part"].startswith("ρ sweep")] == [str(d.verdict)
+                                                                                   for d in out.decisions]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_corollary3_with_algorithm1s_sigma_B_is_violated_and_remark4_holds(quick):

@@ -14,6 +14,7 @@ import sympy as sp
 import kernels
 import kernels.faults
 import kernels.moments
+from tests.verify.evidence_support import lost_numbers
 from theory import numeric
 from theory import pagan as tp
 from verify import decide, mutants, registry
@@ -170,6 +171,18 @@ def test_rate_verdict_is_the_decisions_verdict(name, request):
 
 
 
+@pytest.mark.parametrize("name", ["thm1", "thm2"])
+def test_rate_summary_names_each_axis_and_keeps_every_number_of_the_evidence(name, request):
+    out = request.getfixturevalue(name)
+    axes = [d.reason.split(":", 1)[0] for d in out.decisions]
+    assert sorted(axes) == ["d", "n", "planted data, n"]
+    assert all(f"{a} {d.verdict}" in out.summary for a, d in zip(axes, out.decisions))
+    assert "asymptotic point(s)" not in out.summary  # the reasons are the decisions', not the summary's
+    # the report shows the summary, the decisions' points (read off their records) and their reasons
+    shown = out.summary + " " + " ".join(d.reason for d in out.decisions)
+    assert lost_numbers(out.evidence, shown, decide.decision_points(out.decisions), out.decisions) == []
+
+
 def test_eq7_rate_quick_refutes_on_planted_data():
     """Eq. (7) drops Theorem 2's factor (nε)^{1/p}: on the planted data its ratio grows with n over the quick
     window's decade and the quick check says violated (as --budget full does at b = 1, seed 0: slope 0.357,
@@ -179,6 +192,8 @@ def test_eq7_rate_quick_refutes_on_planted_data():
     planted = out.decisions[2]
     assert str(planted.verdict) == "violated" and planted.violated_bound > _common.RATE_MARGIN
     assert planted.details["decades"] >= 1.0 and out.counterexample["slope"] == planted.estimate
+    assert out.summary.startswith("the log-log slope of measured/bound tested along each axis: planted data, n "
+                                  "violated") and "measured PASAN/PAGAN on X∞ d=" in out.summary
 
 
 

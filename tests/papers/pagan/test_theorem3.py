@@ -13,6 +13,7 @@ import sympy as sp
 import kernels
 import kernels.moments
 from tests.papers.pagan.support import claim_by_id, generic_mutant, run_under
+from tests.verify.evidence_support import lost_numbers
 from theory import numeric
 from theory import pagan as tp
 from verify import mutants, registry
@@ -87,6 +88,10 @@ def test_theorem3_runs_decision_can_fail():
     out = run_under(c, m)
     assert out.verdict == "violated" and out.decisions
     assert any(str(d.verdict) == "violated" for d in out.decisions)
+    assert [p["verdict"] for p in out.points] == [str(d.verdict) for d in out.decisions]
+    assert out.summary.startswith("violated (no exact refutation; runs decided): the interval of (10) is never empty")
+    assert "the runs decide, one test per profile" in out.summary
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
 
 
 # --------------------------------------------------------------------------------------
@@ -144,6 +149,12 @@ def test_theorem3_quick_verdicts_literal_and_corrected():
     assert f["failure_rate_j^-1.5_d10"] <= theorem3.THM3_BETA
     assert f["gaussian_moment_ratio_r2"] <= 1.0
     assert f["plugin_factor_ratio_max"] <= f["plugin_factor_ratio_bound"]
+    # the evidence reads as its exact verdict and one point per case; no number of it is lost
+    assert out.summary.startswith("violated (exact): at d=2") and "runs (reported)" not in out.summary
+    assert [p["case"] for p in out.points][0] == "exact search"
+    assert len(out.points) == 1 + len(theorem3.THM3_GRIDS["quick"]["configs"])
+    assert {p["verdict"] for p in out.points[1:]} == {"reported", "violated (exact: floor above 2·min σ_j)"}
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
     cor = theorem3.theorem3_floor("quick", 0)
     assert len(cor.decisions) == len(theorem3.THM3_GRIDS["quick"]["configs"])
     assert cor.verdict == "holds" and all(str(d.verdict) == "holds" for d in cor.decisions)

@@ -133,6 +133,8 @@ def audit_with_information(figure: str, title: str, rows: list, labels: list, ra
     info = [(lab, r) for lab, r, k in zip(labels, rows, keep) if not k]
     caveat = _QUICK_CAVEAT if decided.evidence.endswith(_QUICK_CAVEAT) else ""
     evidence = decided.evidence[:len(decided.evidence) - len(caveat)]
+    summary = decided.summary[:len(decided.summary) - len(caveat)]
+    points = list(decided.points)
     numbers = dict(every.numbers)
     numbers["max_audit_over_accountant_in_verdict"] = decided.numbers["max_audit_over_accountant"]
     numbers["information_rows"] = len(info)
@@ -149,11 +151,18 @@ def audit_with_information(figure: str, title: str, rows: list, labels: list, ra
                      + "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f} ({r['audit_method']}) vs "
                                  f"accountant {r['accountant_epsilon']:.3f} ({q:.2f} of it)"
                                  for (lab, r), q in zip(info, seen)))
+        summary += (f"; {len(info)} of {len(rows)} rows (subsampled) shown as information, not in the verdict: "
+                    f"they see at most {max(seen):.2f} of the accountant's ε, a Clopper–Pearson row certifying at "
+                    f"most ε ≥ {ceiling:.2f} with {trials} runs per dataset")
+        points += [{"configuration": str(lab), "audited ε ≥": r["audit_epsilon_lb"], "method": str(r["audit_method"]),
+                    "accountant ε": r["accountant_epsilon"], "verdict": "information, not in the verdict",
+                    "audited / accountant": q} for (lab, r), q in zip(info, seen)]
     evidence += caveat
+    summary += caveat
     finding = audit_finding(rows, labels) if decided.verdict == "violated" else None
     return Outcome(verdict=decided.verdict, evidence=evidence, numbers=numbers,
                    counterexample=decided.counterexample, plots=every.plots, decisions=decided.decisions,
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)
 
 
 def audit_finding(rows: list, labels: list) -> Finding:

@@ -166,8 +166,15 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
                         level=level, budget=budget, family="the ledger's statistical tests",
                         series=(("audit: shift score", "audit_shift_epsilon_lb"),
                                 ("audit: spread score", "audit_spread_epsilon_lb")), figures=info)
-    evidence = out.evidence
+    evidence, summary, points = out.evidence, out.summary, list(out.points)
     if info_rows:
+        summary += f"; {len(info_rows)} more rows shown as information, not in the verdict"
+        points += [{"configuration": f"n={r['n']} T={r['steps']} ({r['score']} score)",
+                    "audited ε ≥": r["audit_epsilon_lb"], "method": str(r["audit_method"]),
+                    "accountant ε": r["accountant_epsilon"], "verdict": "information, not in the verdict",
+                    "audited / accountant": r["audit_epsilon_lb"] / r["accountant_epsilon"],
+                    "could lift by": r["accountant_epsilon"] - r["audit_epsilon_lb"],
+                    "certifies at most ε": r["ceiling"]} for r in info_rows]
         evidence += "; information, not in the verdict: " + "; ".join(
             f"n={r['n']} T={r['steps']} ({r['score']} score): audited ε ≥ {r['audit_epsilon_lb']:.3f} "
             f"({r['audit_method']}) vs accountant {r['accountant_epsilon']:.3f}, "
@@ -178,7 +185,7 @@ def audit_adp(name: str, budget: str, seed: int, noise_scale: float = 1.0):
     if out.verdict == "violated":
         finding = (adaptive_audit_finding(alpha_rule, verdict_rows) if b_rule == "adaptive"
                    else kernel_audit_finding(verdict_rows))
-    return dataclasses.replace(out, evidence=evidence, finding=finding)
+    return dataclasses.replace(out, evidence=evidence, finding=finding, summary=summary, points=points)
 
 
 def adaptive_audit_finding(alpha_rule: str, verdict_rows: list) -> Finding:

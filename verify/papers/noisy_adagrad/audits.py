@@ -517,20 +517,28 @@ def _with_exact(out: Outcome, decs: list, where: list, rows: list, labels: list)
     outcome carries :func:`na_audit_finding` over the audit's ``rows`` (``labels``) and the decisions."""
     exact = [(d.reason, str(d.verdict)) for d in decs]
     bad = [(d, w) for d, w in zip(decs, where) if d.verdict == decide.Verdict.VIOLATED]
+    points = list(out.points) + [{"configuration": " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                                                            for k, v in w.items()),
+                                  "exact check": d.reason, "verdict": str(d.verdict)} for d, w in zip(decs, where)]
     if bad:
         d, w = bad[0]
         return Outcome(verdict="violated", evidence=f"{d.phrase()}; {out.evidence}", numbers=out.numbers,
                        counterexample={**w, "exact_estimate": d.estimate, "exact_violated_bound": d.violated_bound,
                                        "exact_test": d.control.test}, plots=out.plots,
-                       decisions=list(out.decisions) + list(decs), finding=na_audit_finding(rows, labels, exact))
+                       decisions=list(out.decisions) + list(decs), summary=f"{d.phrase()}; {out.summary}",
+                       points=points, finding=na_audit_finding(rows, labels, exact))
     verdict = str(out.verdict)
     if verdict == "holds" and any(d.verdict != decide.Verdict.HOLDS for d in decs):
         verdict = "inconclusive"
     ev = out.evidence
     tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
     ev = f"{ev[:len(ev) - len(tail)]}; " + "; ".join(d.reason for d in decs) + tail
+    counts = ", ".join(f"{n} {v}" for v, n in ((v, sum(str(d.verdict) == v for d in decs))
+                                                for v in ("holds", "violated", "inconclusive")) if n)
+    summary = (f"{out.summary[:len(out.summary) - len(tail)]}; exact checks of the σ calibration, no runs: "
+               f"{len(decs)} ({counts}){tail}")
     return Outcome(verdict=verdict, evidence=ev, numbers=out.numbers, counterexample=out.counterexample,
-                   plots=out.plots, decisions=list(out.decisions) + list(decs),
+                   plots=out.plots, decisions=list(out.decisions) + list(decs), summary=summary, points=points,
                    finding=na_audit_finding(rows, labels, exact) if verdict == "violated" else None)
 
 
@@ -548,6 +556,8 @@ def _with_exact_mu(out: Outcome, attained: list, rows: list, labels: list) -> Ou
               "violated" if a > 1.0 + NA_MU_RTOL else "holds") for n, T, a, L in attained]
     bad = [(n, T, a, L) for n, T, a, L in attained if a > 1.0 + NA_MU_RTOL]
     worst = max(attained, key=lambda x: x[2])
+    mu_points = [{"configuration": f"n={n} T={T} L={L:g}", "exact: canary μ / accountant μ": a,
+                  "verdict": "violated" if a > 1.0 + NA_MU_RTOL else "holds"} for n, T, a, L in attained]
     ctrl = decide.Control("the canary's exact μ (mechanism noise) vs the accountant's μ = √(2T)/z (exact, no runs)",
                           0.0, "none (exact)", NA_MU_RTOL, None)
     if bad:
@@ -558,6 +568,7 @@ def _with_exact_mu(out: Outcome, attained: list, rows: list, labels: list) -> Ou
         return Outcome(verdict="violated", evidence=f"{dec.reason}; {out.evidence}", numbers=out.numbers,
                        counterexample={"n": n, "steps": T, "L": L, "canary_mu_over_accountant_mu": a},
                        plots=out.plots, decisions=list(out.decisions) + [dec],
+                       summary=f"{dec.reason}; {out.summary}", points=list(out.points) + mu_points,
                        finding=na_audit_finding(rows, labels, exact))
     n, T, a, L = worst
     dec = decide.Decision(decide.Verdict.HOLDS, ctrl, a, a, a,
@@ -566,9 +577,11 @@ def _with_exact_mu(out: Outcome, attained: list, rows: list, labels: list) -> Ou
     ev = out.evidence
     tail = _QUICK_CAVEAT if ev.endswith(_QUICK_CAVEAT) else ""  # the quick caveat stays last
     ev = f"{ev[:len(ev) - len(tail)]}; {dec.reason}{tail}"
+    summary = f"{out.summary[:len(out.summary) - len(tail)]}; {dec.reason}{tail}"
     verdict = str(out.verdict)
     return Outcome(verdict=verdict, evidence=ev, numbers=out.numbers,
                    counterexample=out.counterexample, plots=out.plots, decisions=list(out.decisions) + [dec],
+                   summary=summary, points=list(out.points) + mu_points,
                    finding=na_audit_finding(rows, labels, exact) if verdict == "violated" else None)
 
 

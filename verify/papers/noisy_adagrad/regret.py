@@ -205,8 +205,19 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
                 + "; 'clip' convention for indefinite H_t: " + ", ".join(f"ρ={r:g} {v}" for r, v in
                                                                           zip(g["clip_rhos"], clip_v))
                 + f"; λ_min⁺(G_T) = {scale:.3g}; {probe.text}")
+    summary = (f"eq. (25) checked at {nr} noise levels σ_B = ρ·λ_min⁺(G_T), λ_min⁺(G_T) = {scale:.3g} (the γ part and "
+               f"the 'clip' convention reported only): at ρ = {rho_decisive:g}, {decisive.phrase()}{spread}; largest "
+               f"mean regret / mean bound {worst_factor:.3g}; {probe.text}")
+    points = [{"part": "ρ sweep (decides)", "ρ": float(r), "σ_B": float(r * scale), "mean regret": reg[i].estimate,
+               "mean bound": bnd[i], "indefinite steps": float(np.mean(outs[i]["indefinite_frac"])),
+               "verdict": verdicts[i]} for i, r in enumerate(g["rhos"])]
+    points += [{"part": "γ, σ_B = 0 (reported)", "γ": float(gm), "mean regret": reg[nr + j].estimate,
+                "mean bound": bnd[nr + j], "verdict": v} for j, (gm, v) in enumerate(zip(g["gammas"], gam_v))]
+    points += [{"part": "'clip' convention (reported)", "ρ": float(r), "verdict": v}
+               for r, v in zip(g["clip_rhos"], clip_v)]
     if not probe.ok:
         evidence = f"inconclusive: {probe.text}; " + evidence
+        summary = f"inconclusive: {probe.text}; " + summary
     figures = {"lambda_min_pos_GT": scale, "max_regret_over_bound": worst_factor,
                "kernel_probe_rel_diff": probe.rel_diff}
     for i, r in enumerate(g["rhos"]):
@@ -223,7 +234,7 @@ def theorem3_1(budget: str, seed: int) -> Outcome:
                    "p": g["p"], "k": g["k"], "T": g["T"], "n": g["n"]}
     finding = _thm31_finding(g, verdicts, reg, bnd) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decs, finding=finding)
+                   decisions=decs, finding=finding, summary=summary, points=points)
 
 
 def _thm31_finding(g: dict, verdicts: list[str], reg: list, bnd: list[float]) -> Finding:

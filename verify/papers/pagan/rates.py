@@ -347,14 +347,28 @@ def _max_ratio_large_p(rows) -> float:
                default=float("nan"))
 
 
-def _rate_evidence(verdict, rows, decisions, figures) -> str:
-    order = sorted(decisions, key=lambda d: {"violated": 0, "inconclusive": 1, "holds": 2}[str(d.verdict)])
-    return ("; ".join(d.phrase() for d in order)
-            + f" ({len(rows)} points, {figures['points_assumption_failed']} without Ĝ_p ≤ G_2p excluded; largest "
+def _rate_order(decisions) -> list:
+    return sorted(decisions, key=lambda d: {"violated": 0, "inconclusive": 1, "holds": 2}[str(d.verdict)])
+
+
+def _rate_tally(rows, figures) -> str:
+    """The points' tally that closes a rate claim's evidence and its summary."""
+    return (f" ({len(rows)} points, {figures['points_assumption_failed']} without Ĝ_p ≤ G_2p excluded; largest "
             f"measured/bound {figures['K_fitted']:.3g}"
             + (f"; planted data: worst mean ratio {figures['adversarial_worst_ratio']:.3g} at "
                f"n = {int(figures['adversarial_worst_ratio_n'])}" if "adversarial_worst_ratio" in figures else "")
             + ")")
+
+
+def _rate_evidence(verdict, rows, decisions, figures) -> str:
+    return "; ".join(d.phrase() for d in _rate_order(decisions)) + _rate_tally(rows, figures)
+
+
+def _rate_summary(rows, decisions, figures) -> str:
+    """One sentence: each rate test's axis with its verdict (their reasons are the decisions'), then the points'
+    tally; the table of points is read off the decisions."""
+    tests = ", ".join(f"{d.reason.split(':', 1)[0]} {d.verdict}" for d in _rate_order(decisions))
+    return f"the log-log slope of measured/bound tested along each axis: {tests}" + _rate_tally(rows, figures)
 
 
 def _rate_counter(verdict, rows, decisions) -> dict | None:
@@ -419,6 +433,7 @@ def _large_p_limit_gap(setting: str) -> sp.Expr:
 def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: str, title: str) -> Outcome:
     verdict, rows, decisions, figures, panels = _rate_check(setting, bound_key, budget, seed)
     evidence = _rate_evidence(verdict, rows, decisions, figures)
+    summary = _rate_summary(rows, decisions, figures)
     counter = _rate_counter(verdict, rows, decisions)
     exact_violation = False
     if bound_key == "bound":
@@ -427,6 +442,7 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
         gap = _large_p_limit_gap(setting)
         exact_violation = gap != 0
         evidence += f"; exact: bound as p → ∞ minus eq. ({5 if setting == 'pasan' else 6})'s large-p form = {gap}"
+        summary += f"; exact: bound as p → ∞ minus eq. ({5 if setting == 'pasan' else 6})'s large-p form = {gap}"
         if exact_violation:
             verdict = "violated"
             counter = dict(counter or {}, large_p_limit_minus_form=str(gap))
@@ -437,6 +453,8 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
     figures["mechanism_departures"] = len(departures)
     if departures and verdict == "violated" and not exact_violation:
         verdict, counter = "inconclusive", None
+    _, summary = decide.after_probe("; ".join(departures), f"pagan {name}", verdict, summary,
+                                    violation_from_runs=False)  # the same head as the evidence's
     verdict, evidence = decide.after_probe("; ".join(departures), f"pagan {name}", verdict, evidence,
                                            violation_from_runs=False)  # a run-based violation was voided above
     finding = None
@@ -444,7 +462,7 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
         finding = _rate_outcome_finding(setting, bound_key, rows, decisions, budget, seed, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=counter, plots=[Figure(name, title, panels)], decisions=decisions,
-                   finding=finding)
+                   finding=finding, summary=summary)
 
 
 def _rate_outcome_finding(setting: str, bound_key: str, rows, decisions, budget: str, seed: int, evidence: str):
@@ -575,8 +593,10 @@ def eq7_rate(budget: str, seed: int) -> Outcome:
         "PASAN vs PAGAN on X∞ (not in the verdict)", "d", "ratio", [
             Series("measured PASAN / PAGAN excess", ds_, meas, style="points"),
             Series("√d Σσ_j / (Σσ_j^(2/3))^(3/2) (upper bounds)", ds_, pred)], xscale="log", yscale="log")])
-    ev = _rate_evidence(verdict, rows, decisions, figures) + "; measured PASAN/PAGAN on X∞ " + ", ".join(
+    on_box = "; measured PASAN/PAGAN on X∞ " + ", ".join(
         f"d={d}: {m:.3g} (bounds {pr:.3g})" for d, m, pr in zip(ds_, meas, pred))
+    ev = _rate_evidence(verdict, rows, decisions, figures) + on_box
+    summary = _rate_summary(rows, decisions, figures) + on_box
     # the runs must be eq. (7)'s PAGAN (Theorem 2's prescription at the base point; exact, no runs)
     base = RATE_GRIDS[by_budget(budget, "quick", "full")]["base"]
     b0 = rate_batch(int(base["n"]))
@@ -589,9 +609,10 @@ def eq7_rate(budget: str, seed: int) -> Outcome:
     if departures:
         verdict, counter = "inconclusive", None
         ev = _MECHANISM_INCONCLUSIVE.format("; ".join(departures)) + "; " + ev
+        summary = _MECHANISM_INCONCLUSIVE.format("; ".join(departures)) + "; " + summary
     finding = _dropped_factor_finding("pagan", rows, decisions, budget, seed) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=ev, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary)
 
 
 def _dropped_factor_finding(setting: str, rows: list[dict], decisions: list, budget: str, seed: int):

@@ -273,6 +273,7 @@ def theorem3(budget: str, seed: int) -> Outcome:
         f"at d={empty['d']}, σ_{empty['coordinate']} = {empty['sigma'][empty['coordinate'] - 1]:.4g} (< d^-3/2/4) the "
         f"interval of (10) is empty: ½·max(σ_j, d^-3/2) = {empty['lower']:.4g} > 2σ_j = {empty['upper']:.4g}, so (10) "
         "fails with probability 1 for every algorithm" if empty else "the interval of (10) is never empty for d ≤ 10")
+    summary = evidence  # the verdict on the interval of (10); the rest is summed up below
     for t, o, sigma, up_min in floor_broken:
         evidence += (f"; {t['profile']}, d={t['d']}: the floor 2^-T = {float(o['floor']):g} > 2·min σ_j = "
                      f"{up_min:g}, so (10)'s upper half fails in every run")
@@ -283,9 +284,36 @@ def theorem3(budget: str, seed: int) -> Outcome:
         for t, o in zip(tasks, outs))
     evidence += (f"; where (10) holds ({ratios.size} outputs) the plug-in rate factor is at most "
                  f"{worst_factor:.3g}× the optimal one (derived limit 2^(4/3) = {limit:.3g})")
+    if floor_broken:
+        summary += (f"; in {len(floor_broken)} of {len(tasks)} run profiles line 14's floor 2^-T exceeds 2·min σ_j, "
+                    "so (10)'s upper half fails in every run there")
+    if not exact:
+        summary += f"; the runs decide, one test per profile ({len(decisions)} profiles)"
+    summary += (f"; where (10) holds ({ratios.size} outputs) the plug-in rate factor is at most {worst_factor:.3g}× "
+                f"the optimal one (derived limit 2^(4/3) = {limit:.3g})")
+    points = []
+    if empty:
+        points.append({"case": "exact search", "d": empty["d"], "j": empty["coordinate"],
+                       "σ_j": float(empty["sigma"][empty["coordinate"] - 1]), "½·max(σ_j, d^-3/2)": empty["lower"],
+                       "2σ_j": empty["upper"], "verdict": "violated (exact: empty interval)"})
+    broken = {id(t): up_min for t, _, _, up_min in floor_broken}
+    for k, (t, o) in enumerate(zip(tasks, outs)):
+        row = {"case": f"runs: {t['profile']}", "d": t["d"], "n": t["n"],
+               "(10) fails": f"{int(np.sum(~np.asarray(o['ok'])))}/{t['trials']}", "floor 2^-T": float(o["floor"])}
+        if id(t) in broken:
+            row.update({"2·min σ_j": broken[id(t)], "verdict": "violated (exact: floor above 2·min σ_j)"})
+        elif not exact:
+            dd = decisions[k]
+            row.update({"P(outside (10)) upper bound": dd.holds_bound,
+                        "family-corrected lower bound": dd.violated_bound, "β": THM3_BETA,
+                        "verdict": str(dd.verdict)})
+        else:
+            row["verdict"] = "reported"
+        points.append(row)
     finding = theorem3_finding(tasks, outs, empty) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter,
-                   plots=[_thm3_figure(tasks, outs)], decisions=decisions, finding=finding)
+                   plots=[_thm3_figure(tasks, outs)], decisions=decisions, finding=finding, summary=summary,
+                   points=points)
 
 
 def _thm3_below_floor(sigma: np.ndarray) -> bool:
