@@ -415,8 +415,14 @@ def parts_finding(parts: Iterable, *, what: str, paper_where: str, paper_measure
         What the parts are, for the region's sentence.
     paper_where : str
         The paper's own setting and where the paper states it (or that it states no numeric instance).
-    paper_measure, paper_size, paper_fails, paper_text
-        The :class:`PaperSetting` there (default: not evaluated, NaN, not failing).
+    paper_measure : str, optional
+        What is measured at the paper's setting (default "not evaluated there").
+    paper_size : float, optional
+        The failure's size there (default NaN: not computed).
+    paper_fails : bool, optional
+        Whether the statement fails at the paper's setting (default False).
+    paper_text : str, optional
+        A sentence on the paper's setting for the errata sheet (default "").
     repair : Repair or None, optional
         The repaired statement and its verdict from the same run.
     no_repair_reason : str, optional
