@@ -396,9 +396,11 @@ def eq7_outcome():
     return registry.REGISTRY["pagan.eq7.rate"].check("quick", 0)
 
 
-def test_eq7_rate_finding_is_in_regime_along_the_planted_sweep_with_theorem2_as_repair(eq7_outcome):
+def test_eq7_rate_finding_is_a_misprint_along_the_planted_sweep_with_theorem2_as_repair(eq7_outcome):
+    """The planted sweep refutes eq. (7); the paper's own Theorem 2, decided as pagan.theorem2 is, holds: the scope
+    is computed as misprint (the statement dropped a factor its theorem keeps)."""
     f = eq7_outcome.finding
-    assert eq7_outcome.verdict == "violated" and f.scope == "in_regime"
+    assert eq7_outcome.verdict == "violated" and f.scope == "misprint"
     assert f.region.edge == "" and (f.region.explored, f.region.failing) == (12, 3)
     assert "planted-mean sweep" in f.region.text and "[632, 2000, 6325]" in f.region.text
     # §6.1: the factor (nε)^{1/p} the statement drops, at ε = 4 (p = log 100)
@@ -426,10 +428,11 @@ def eq9_outcome():
 
 def test_eq9_decides_like_eq7_on_the_planted_sweep(eq7_outcome, eq9_outcome):
     """Same dropped factor, same design (planted data, 24 datasets per n at quick), same decision: violated along n,
-    in the regime, with Theorem 1's bound as the paper's repair."""
+    with Theorem 1's bound (which holds at seed 0) as the paper's repair: a misprint."""
     for out in (eq7_outcome, eq9_outcome):
         planted = next(d for d in out.decisions if d.reason.startswith("planted"))
         assert out.verdict == "violated" and str(planted.verdict) == "violated"
-        assert out.finding.scope == "in_regime" and out.finding.repair.source == "paper"
+        assert out.finding.scope == "misprint" and out.finding.repair.source == "paper"
+        assert out.finding.repair.verdict == "holds"
     assert "Theorem 1" in eq9_outcome.finding.repair.statement
     assert rates.ADV_GRIDS["quick"]["trials"] == 24
