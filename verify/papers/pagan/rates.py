@@ -1,8 +1,9 @@
 """Theorems 1 and 2 of ``pagan`` (§3, §3.1) with eqs. (7) and (9): measured excess loss against the upper bounds.
 
 Claims ``pagan.theorem1``, ``pagan.theorem2``, ``pagan.eq9`` and ``pagan.eq7.rate``: PASAN and PAGAN run on benign
-and adversarial data, the measured excess over the bound compared in n and d; and :func:`rate_picture`, the same
-ratio at the caller's σ and n.
+and adversarial (planted-mean) data, the measured excess over the bound compared in n and d (Theorems 1/2 are
+decided on the planted data alone, see _THEOREM_DECISION_NOTE); and :func:`rate_picture`, the same ratio at the
+caller's σ and n.
 """
 
 from __future__ import annotations
@@ -342,7 +343,7 @@ def _rate_check(setting: str, bound_key: str, budget: str, seed: int) -> tuple:
     """Measured mean excess loss vs a closed-form bound.
 
     eq. (9)/(7) (``bound_key`` "rate"): decide.rate along n and d (benign data) and along n on planted data
-    (ADV_GRIDS' b).  Theorems 1/2 (``bound_key`` "bound"): decide.rate along n (ADV_GRIDS) and along d
+    (ADV_GRIDS' b).  Theorems 1/2 (``bound_key`` "bound"): decide.rate along n (THEOREM_N_GRIDS) and along d
     (ADV_D_GRIDS) on planted data, the benign n and d axes shown with what would put them in the window
     (:func:`_benign_shown`).  The ε and c axes are shown for both.  Returns (verdict, rows, decisions, figures,
     panels); ``figures["benign_shown"]`` holds the benign axes' texts when they are shown.
