@@ -62,6 +62,9 @@ def _points(budget: str) -> list[tuple[int, int, float, float]]:
     pts = {(t["n"], t["batch"], t["epsilon"], t["c"])
            for setting in _common.RATE_SETTINGS for t in _common.rate_tasks(setting, budget, 0)}
     pts |= {(t["n"], t["batch"], t["epsilon"], t["c"]) for t in rates.adversarial_tasks("pagan", budget, 0)}
+    pts |= {(t["n"], t["batch"], t["epsilon"], t["c"])
+            for t in rates.adversarial_tasks("pagan", budget, 0, rates.THEOREM_N_GRIDS)}
+    pts |= {(t["n"], t["batch"], t["epsilon"], t["c"]) for t in rates.adversarial_d_tasks("pagan", budget, 0)}
     return sorted(pts)
 
 
@@ -142,33 +145,113 @@ def test_window_reach_names_the_first_value_where_the_window_opens(monkeypatch, 
 
 
 @pytest.mark.parametrize("name", ["thm1", "thm2"])
-def test_rate_verdict_is_the_decisions_verdict(name, request):
+def test_theorem_verdict_is_the_planted_sweeps_verdict(name, request):
     out = request.getfixturevalue(name)
     f = out.numbers
-    # three decisions: n and d on benign data, n on planted data (b = 1 at full, b = 4 at quick)
-    assert len(out.decisions) == 3
-    verdicts = [str(d.verdict) for d in out.decisions]
-    expected = ("violated" if "violated" in verdicts else
-                "holds" if set(verdicts) == {"holds"} else "inconclusive")
-    assert out.verdict == expected
-    # the benign sweep never reaches the asymptotic window (bound ≤ 0.1 × (f(0) − min f)) at quick (nor at full),
-    # so the theorems cannot hold; the planted window spans one decade (632 … 6325), so it can refute; at seed 0
-    # it holds for both theorems
-    assert out.verdict == "inconclusive"
-    assert f["asymptotic_points_n"] == 0 and f["asymptotic_points_d"] == 0
-    # and the reason says so (computed): no n or d range of this sweep opens the window, --budget full included
-    for d in out.decisions[:2]:
-        assert "(--budget full) would decide" not in d.reason and "range of this sweep" in d.reason
-    assert f["adversarial_asymptotic_points"] == 3
-    assert out.decisions[2].details["decades"] >= 1.0
-    assert str(out.decisions[2].verdict) == "holds"
-    assert "ratio_slope_epsilon" not in f and "ratio_slope_c" not in f  # shown, no verdict
-    assert f["K_fitted"] > 0 and math.isfinite(f["K_fitted"])
-    assert [p.title for p in out.plots[0].panels] == ["sweep in n", "sweep in ε", "sweep in d", "sweep in c (T = c n²)",
-                                                    "planted means at the noise level, b = 4, ε = 1"]
+    # two decisions: planted data along n (b = 4 at quick, 1 at full) and along d (n = 2000, b = 4)
+    assert [d.reason.split(":")[0] for d in out.decisions] == ["planted data, n", "planted data, d"]
+    assert out.verdict == str(decide.combine(out.decisions))
+    # both planted windows span a decade (632 … 6325; d = 10 … 100), so each can refute; at seed 0 both hold
     for d in out.decisions:
+        assert d.details["decades"] >= 1.0 and d.details["points"] == 3
         assert d.control.margin == _common.RATE_MARGIN and d.control.alpha < 0.05
+    assert out.verdict == "holds"
+    # the benign axes never reach the window (bound ≤ 0.1 × (f(0) − min f)) at quick (nor at full): shown, with the
+    # computed reason that no n or d range of this sweep opens it
+    assert f["asymptotic_points_n"] == 0 and f["asymptotic_points_d"] == 0
+    for axis in ("n", "d"):
+        assert f"benign {axis}: shown, not decided (0 of 3 points" in out.evidence
+        assert f"no {axis} range of this sweep" in out.evidence
+    assert "ratio_slope_n" not in f and "ratio_slope_epsilon" not in f and "ratio_slope_c" not in f
+    assert f["K_fitted"] > 0 and math.isfinite(f["K_fitted"])
+    assert [p.title for p in out.plots[0].panels] == [
+        "sweep in n", "sweep in ε", "sweep in d", "sweep in c (T = c n²)",
+        "planted means at the noise level, b = 4, ε = 1",
+        "planted means at the noise level along d, n = 2000, b = 4, ε = 1"]
+    assert registry.load_all()[f"pagan.theorem{name[-1]}"].tests == rates.THEOREM_TESTS == len(out.decisions)
 
+
+def _planted_size_and_terms(setting: str, n: int, d: int, b: int) -> tuple[float, float, float, dict]:
+    """The planted means' size (ℓ₁ box / ℓ₂ ball), the theorem's privacy term and eq. (9)/(7)'s, at one point."""
+    radius, bound, rate = ((tp.theorem1_radius, tp.theorem1_bound, tp.eq9_full_rate) if setting == "pasan"
+                           else (tp.theorem2_radius, tp.theorem2_bound, tp.eq7_full_rate))
+    sigma, C, vals = _common._rate_values(setting, n, d, 1.0)
+
+    def ev(expr) -> float:
+        f = numeric(expr.subs({tp.R_std: 0, tp.R_ada: 0}))
+        return float(f(**{k: vals[k] for k in f.names}))
+
+    z = float(numeric(tp.noise_multiplier())(epsilon=1.0, delta=_common.RATE_DELTA))
+    steps = _common.RATE_C * n**2 / b**2  # Lemma 3.1's T, unfloored
+    mu = z * ev(radius()) / (np.sqrt(C) * b * math.sqrt(steps))  # _rate_task's planted means (ADV_PLANTED = 1)
+    size = float(np.abs(mu).sum()) if setting == "pagan" else float(np.linalg.norm(mu))
+    return size, ev(bound()), ev(rate()), vals
+
+
+@pytest.mark.parametrize("setting", ["pasan", "pagan"])
+@pytest.mark.parametrize("n, d, b", [(632, 10, 1), (6325, 10, 1), (2000, 10, 4), (2000, 100, 4), (2000, 300, 4)])
+def test_planted_means_are_the_bounds_privacy_term_up_to_one_fixed_factor(setting, n, d, b):
+    """What the planted sweeps rest on: the planted means μ_j = z·B·C_jj^{-1/2}/(b√T) (T = c n²/b²) have size (ℓ₁ on
+    the box, ℓ₂ on the ball: f(0) − min f without sampling noise) equal to 2/(√c·diam) × the theorem's privacy term,
+    at every n, d, b: so the bound is tight on them up to one constant iff the prescribed algorithm's excess stays
+    a fixed fraction of f(0) − min f, and a bound missing a factor of n or d is not."""
+    size, term, rate, vals = _planted_size_and_terms(setting, n, d, b)
+    diam = vals["diam_inf"] if setting == "pagan" else vals["diam2"]
+    assert size == pytest.approx(2 / (math.sqrt(_common.RATE_C) * diam) * term, rel=1e-9)
+    # negative control: eq. (9)/(7)'s privacy term drops (nε)^{1/p}, so its ratio to the planted size falls by
+    # 10^{-1/p} over a decade of n (the planted sweep's growth of measured/rate)
+    size10, _, rate10, _ = _planted_size_and_terms(setting, 10 * n, d, b)
+    assert (rate10 / size10) / (rate / size) == pytest.approx(10 ** (-1 / vals["p"]), rel=1e-9)
+
+
+@pytest.mark.parametrize("axis", ["n", "d"])
+def test_quick_planted_points_of_the_theorems_are_the_first_datasets_of_full(axis):
+    """Quick never has data full lacks: the theorems' planted points at quick are full's, with the same seeds and
+    fewer datasets (quick's n sweep is eqs. (9)/(7)'s, shared with them)."""
+    def tasks(setting, budget):
+        if axis == "d":
+            return rates.adversarial_d_tasks(setting, budget, 3)
+        return rates.adversarial_tasks(setting, budget, 3, rates.THEOREM_N_GRIDS)
+
+    for setting in ("pasan", "pagan"):
+        full = {t[axis]: t for t in tasks(setting, "full")}
+        for t in tasks(setting, "quick"):
+            u = full[t[axis]]
+            assert {k: v for k, v in t.items() if k != "trials"} == {k: v for k, v in u.items() if k != "trials"}
+            assert t["trials"] < u["trials"]
+        xs = sorted(full)
+        assert math.log10(xs[-1] / xs[0]) >= 1.0 and {t["batch"] for t in full.values()} == {4}
+    assert tasks("pagan", "quick") == (rates.adversarial_d_tasks("pagan", "quick", 3) if axis == "d"
+                                       else rates.adversarial_tasks("pagan", "quick", 3))
+
+
+@pytest.mark.parametrize("setting", ["pasan", "pagan"])
+def test_planted_n_sweep_refutes_the_bound_with_its_p_dependent_factor_dropped(setting):
+    """Mutant: the bound with its factor (nε/…)^{1/p}·(…)^{1/p} dropped (eq. (5)/(6), the p → ∞ form, used at the
+    run's p = 3): it falls like 1/n where the planted excess falls like n^{-2/3}, and the planted sweep in n says
+    violated, where the true bound holds on the same runs (quick, seed 0)."""
+    tasks = rates.adversarial_tasks(setting, "quick", 0)
+    outs = [_common._rate_task(**t) for t in tasks]
+    true, mutant = (_common._rate_decision([rates._ratio_row(t, o, key) for t, o in zip(tasks, outs)], "n", "t", None)[0]
+                    for key in ("bound", "bound_large_p"))
+    assert str(true.verdict) == "holds", true.reason
+    assert str(mutant.verdict) == "violated" and mutant.violated_bound > _common.RATE_MARGIN, mutant.reason
+
+
+def test_planted_d_sweep_refutes_theorem2_without_its_d_growing_factor(monkeypatch):
+    """Mutant: Theorem 2's bound without G_2p(C)·tr(C^{-1/2})^{(p−1)/p}, the factor that grows with d (×≈ 2 from
+    d = 10 to 100 for σ_j = j^{-3/2}): the planted sweep in d says violated, where the true bound holds on the same
+    data (quick, seed 0).  (Theorem 1's d-growing factor, G_2p·tr(C⁻¹)^{(p−1)/(2p)}, grows by ≈ 1.3 on the ball's
+    profile, too little for a decade of d to separate from the margin x^0.1: the d sweep's power is for the box.)"""
+    tasks = rates.adversarial_d_tasks("pagan", "quick", 0)
+    true = _common._rate_decision([rates._ratio_row(t, _common._rate_task(**t), "bound") for t in tasks], "d", "t",
+                                  None)[0]
+    original = tp.theorem2_bound
+    monkeypatch.setattr(tp, "theorem2_bound", lambda: original().subs({tp.G_2p: 1, tp.tr_Cinv_half: 1}))
+    mutant = _common._rate_decision([rates._ratio_row(t, _common._rate_task(**t), "bound") for t in tasks], "d",
+                                    "t", None)[0]
+    assert str(true.verdict) == "holds", true.reason
+    assert str(mutant.verdict) == "violated" and mutant.violated_bound > _common.RATE_MARGIN, mutant.reason
 
 
 @pytest.mark.parametrize("name", ["thm1", "thm2"])
@@ -328,15 +411,18 @@ def eq7_outcome():
     return registry.REGISTRY["pagan.eq7.rate"].check("quick", 0)
 
 
-def test_eq7_rate_finding_is_in_regime_along_the_planted_sweep_with_theorem2_as_repair(eq7_outcome):
+def test_eq7_rate_finding_is_a_misprint_along_the_planted_sweep_with_theorem2_as_repair(eq7_outcome):
+    """The planted sweep refutes eq. (7); the paper's own Theorem 2, decided as pagan.theorem2 is, holds: the scope
+    is computed as misprint (the statement dropped a factor its theorem keeps)."""
     f = eq7_outcome.finding
-    assert eq7_outcome.verdict == "violated" and f.scope == "in_regime"
+    assert eq7_outcome.verdict == "violated" and f.scope == "misprint"
     assert f.region.edge == "" and (f.region.explored, f.region.failing) == (12, 3)
     assert "planted-mean sweep" in f.region.text and "[632, 2000, 6325]" in f.region.text
     # §6.1: the factor (nε)^{1/p} the statement drops, at ε = 4 (p = log 100)
     assert f.at_paper_setting.size == pytest.approx(20000 ** (1 / math.log(100)))
-    assert f.repair.source == "paper" and f.repair.verdict == "inconclusive"
-    assert "holds (95% one-sided): planted data" in f.repair.evidence
+    # the repair, Theorem 2's bound, decided as pagan.theorem2 is (planted sweeps in n and d): holds at seed 0
+    assert f.repair.source == "paper" and f.repair.verdict == "holds"
+    assert "planted data, n:" in f.repair.evidence and "planted data, d:" in f.repair.evidence
 
 
 def test_the_dropped_factor_finding_names_the_failing_sweep():
@@ -357,10 +443,11 @@ def eq9_outcome():
 
 def test_eq9_decides_like_eq7_on_the_planted_sweep(eq7_outcome, eq9_outcome):
     """Same dropped factor, same design (planted data, 24 datasets per n at quick), same decision: violated along n,
-    in the regime, with Theorem 1's bound as the paper's repair."""
+    with Theorem 1's bound (which holds at seed 0) as the paper's repair: a misprint."""
     for out in (eq7_outcome, eq9_outcome):
         planted = next(d for d in out.decisions if d.reason.startswith("planted"))
         assert out.verdict == "violated" and str(planted.verdict) == "violated"
-        assert out.finding.scope == "in_regime" and out.finding.repair.source == "paper"
+        assert out.finding.scope == "misprint" and out.finding.repair.source == "paper"
+        assert out.finding.repair.verdict == "holds"
     assert "Theorem 1" in eq9_outcome.finding.repair.statement
     assert rates.ADV_GRIDS["quick"]["trials"] == 24

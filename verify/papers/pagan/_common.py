@@ -326,13 +326,20 @@ def _memo_sweep(fn, tasks: list[dict], label: str) -> list[dict]:
     return _SWEEP_MEMO[key]
 
 
-def _rate_decision(rows: list[dict], axis: str, criterion: str, fraction: float | None) -> tuple:
-    """decide.rate along ``axis`` over the rows' points; asymptotic = resolved and bound ≤ fraction × trivial
-    (``fraction`` None: bound < trivial, non-vacuous)."""
+def _mark_window(rows: list[dict], fraction: float | None) -> list[dict]:
+    """Flag each usable row (Ĝ_p ≤ G_2p held on ≥ 2 datasets) ``asymptotic``: resolved and bound ≤ fraction ×
+    trivial (``fraction`` None: bound < trivial, non-vacuous); returns the usable rows."""
     usable = [r for r in rows if r["assumption"]]
     for r in usable:
         limit = (fraction if fraction is not None else 1.0) * r["trivial"]
         r["asymptotic"] = bool(r["resolved"] and (r["bound"] <= limit if fraction is not None else r["bound"] < limit))
+    return usable
+
+
+def _rate_decision(rows: list[dict], axis: str, criterion: str, fraction: float | None) -> tuple:
+    """decide.rate along ``axis`` over the rows' points; asymptotic = resolved and bound ≤ fraction × trivial
+    (``fraction`` None: bound < trivial, non-vacuous)."""
+    usable = _mark_window(rows, fraction)
     x = [float(r["task"][axis]) for r in usable]
     samples = [np.where(r["ratios"] > 0, r["ratios"], 0.0) if r["ratios"].size >= 2 else np.ones(2) for r in usable]
     flags = [r["asymptotic"] for r in usable]
