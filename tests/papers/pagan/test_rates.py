@@ -258,12 +258,15 @@ def test_planted_d_sweep_refutes_theorem2_without_its_d_growing_factor(monkeypat
 def test_rate_summary_names_each_axis_and_keeps_every_number_of_the_evidence(name, request):
     out = request.getfixturevalue(name)
     axes = [d.reason.split(":", 1)[0] for d in out.decisions]
-    assert sorted(axes) == ["d", "n", "planted data, n"]
+    assert sorted(axes) == ["planted data, d", "planted data, n"]
+    # the benign axes are shown, undecided, as rows of the table beside the decisions
+    assert [p["test"] for p in out.points[len(out.decisions):]] == ["benign n", "benign d"]
+    assert all(p["verdict"] == "shown, not decided" for p in out.points[len(out.decisions):])
     assert all(f"{a} {d.verdict}" in out.summary for a, d in zip(axes, out.decisions))
     assert "asymptotic point(s)" not in out.summary  # the reasons are the decisions', not the summary's
     # the report shows the summary, the decisions' points (read off their records) and their reasons
     shown = out.summary + " " + " ".join(d.reason for d in out.decisions)
-    assert lost_numbers(out.evidence, shown, decide.decision_points(out.decisions), out.decisions) == []
+    assert lost_numbers(out.evidence, shown, out.points, out.decisions) == []
 
 
 def test_eq7_rate_quick_refutes_on_planted_data():

@@ -346,7 +346,7 @@ def _rate_check(setting: str, bound_key: str, budget: str, seed: int) -> tuple:
     (ADV_GRIDS' b).  Theorems 1/2 (``bound_key`` "bound"): decide.rate along n (THEOREM_N_GRIDS) and along d
     (ADV_D_GRIDS) on planted data, the benign n and d axes shown with what would put them in the window
     (:func:`_benign_shown`).  The ε and c axes are shown for both.  Returns (verdict, rows, decisions, figures,
-    panels); ``figures["benign_shown"]`` holds the benign axes' texts when they are shown.
+    panels); ``figures["benign_shown"]`` holds the benign axes' texts (a list) when they are shown.
     """
     g = RATE_GRIDS[by_budget(budget, "quick", "full")]
     tasks = rate_tasks(setting, budget, seed)
@@ -425,7 +425,7 @@ def _rate_check(setting: str, bound_key: str, budget: str, seed: int) -> tuple:
                                    f"b = {g_d['batch']}, ε = 1", "d", drows, dkmax))
         akmax = max(akmax, dkmax)
         arows = arows + drows
-        figures["benign_shown"] = "; ".join(shown)
+        figures["benign_shown"] = shown  # a list of texts, popped by _rate_outcome (not a number)
     K_all = max(kmax, akmax)
     figures["K_fitted"] = K_all
     figures["points"] = len(rows) + len(arows)
@@ -541,9 +541,13 @@ def _large_p_limit_gap(setting: str) -> sp.Expr:
 
 def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: str, title: str) -> Outcome:
     verdict, rows, decisions, figures, panels = _rate_check(setting, bound_key, budget, seed)
-    shown = figures.pop("benign_shown", "")
-    evidence = _rate_evidence(verdict, rows, decisions, figures) + (f"; {shown}" if shown else "")
+    shown = figures.pop("benign_shown", [])
+    evidence = _rate_evidence(verdict, rows, decisions, figures) + "".join(f"; {t}" for t in shown)
     summary = _rate_summary(rows, decisions, figures)
+    # the table: a row per decision, then a row per benign axis shown beside them (Theorems 1/2)
+    points = (decide.decision_points(decisions)
+              + [{"test": t.split(":", 1)[0], "verdict": "shown, not decided", "why": t.split(": ", 1)[1]}
+                 for t in shown]) if shown else []
     counter = _rate_counter(verdict, rows, decisions)
     exact_violation = False
     if bound_key == "bound":
@@ -572,7 +576,7 @@ def _rate_outcome(setting: str, bound_key: str, budget: str, seed: int, name: st
         finding = _rate_outcome_finding(setting, bound_key, rows, decisions, budget, seed, evidence)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=counter, plots=[Figure(name, title, panels)], decisions=decisions,
-                   finding=finding, summary=summary)
+                   finding=finding, summary=summary, points=points)
 
 
 def _rate_outcome_finding(setting: str, bound_key: str, rows, decisions, budget: str, seed: int, evidence: str):
