@@ -141,7 +141,8 @@ def run_claims(
         See above.
     recorded : mapping of str to float, optional
         Each claim's seconds in an earlier run at this budget (:func:`recorded_seconds`), for the estimate
-        of the time left in the progress lines; without it, or without a claim in it, none is printed.
+        of the time left in the progress lines (without it, or without a claim in it, none is printed) and
+        for the order in which concurrent claims start (:func:`start_order`).
 
     Returns
     -------
@@ -205,8 +206,11 @@ def run_claims(
                 left = time_left(unfinished, recorded or {}, n_conc)
                 _say(progress_line(len(claims) - len(unfinished), len(claims), result, left), bar)
 
+        # concurrent claims start heaviest first, so that no long claim starts near the end while the other
+        # workers have nothing left to do; the results below keep the order of ``claims``
+        order = start_order(claims, recorded or {}) if n_conc > 1 else list(claims)
         if use_processes:
-            runner.run(claims, budget, seed, where, done, finished)
+            runner.run(order, budget, seed, where, done, finished)
         elif n_conc == 1:
             for c in claims:
                 if bar is not None:
@@ -214,7 +218,7 @@ def run_claims(
                 done[c.id] = _run_one(c, budget, seed, where, runner)
                 finished(c, done[c.id][0])
         else:
-            _run_in_threads(claims, budget, seed, where, runner, n_conc, done, finished)
+            _run_in_threads(order, budget, seed, where, runner, n_conc, done, finished)
         for c in claims:
             result, ok = done[c.id]
             results.append(result)
@@ -306,6 +310,46 @@ def recorded_seconds(rows: Iterable[Result], budget: str) -> dict[str, float]:
         Claim id -> seconds its check took.
     """
     return {r.id: float(r.seconds) for r in rows if r.budget == budget}
+
+
+#: Quick-budget CPU seconds of the heaviest claims (``dpverify bench --ledger``, seed 0, rounded): the order in which
+#: concurrent claims start when no earlier result set records their times.  Only an order: a claim missing here
+#: counts as :data:`TYPICAL_DEFAULT`, an id no longer registered is ignored.
+TYPICAL_SECONDS = {
+    "pagan.theorem3.pagan": 17.0, "pagan.eq7.rate": 8.0, "adadps.audit.adadps_fixed": 7.0, "pagan.figure1": 7.0,
+    "adadps.audit.dp_sgd": 7.0, "pagan.eq9": 7.0, "adp.algorithm1.adaptive_stepsize_privacy": 6.5,
+    "adadps.theorem1": 6.5, "dp_adam_design.audit.ime": 4.5, "adp.lemma2.1": 4.5,
+    "noisy_adagrad.audit.noisy_adagrad": 4.0, "dp_adam_design.audit.post_processing": 4.0,
+    "adadps.section4.1": 3.5, "adp.proposition5.1": 3.5, "noisy_adagrad.audit.noisy_adagrad_composed": 3.5,
+    "noisy_adagrad.audit.noisy_adagrad_replace_one": 3.5, "adadps.theorem5": 3.5, "dp_adam_design.eq3": 3.5,
+    "pagan.theorem3": 3.0, "pagan.theorem3.floor": 3.0,
+}
+TYPICAL_DEFAULT = 1.0
+
+
+def start_order(claims: Sequence[Claim], recorded: Mapping[str, float]) -> list[Claim]:
+    """The order in which concurrent claims start: the longest first, so that the workers stay busy to the end.
+
+    A claim's length is its time in ``recorded`` when there is one, else its entry in :data:`TYPICAL_SECONDS`
+    (else :data:`TYPICAL_DEFAULT`); claims of equal length keep the order of ``claims``.  Only the start order:
+    results and reports keep the order of ``claims``.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The claims to check.
+    recorded : mapping of str to float
+        Seconds per claim id from an earlier run at the same budget (:func:`recorded_seconds`); may be empty.
+
+    Returns
+    -------
+    list of Claim
+        ``claims``, longest first.
+    """
+    def length(c: Claim) -> float:
+        return float(recorded[c.id]) if c.id in recorded else TYPICAL_SECONDS.get(c.id, TYPICAL_DEFAULT)
+
+    return sorted(claims, key=length, reverse=True)  # sorted is stable: ties keep the order of ``claims``
 
 
 def time_left(ids: Iterable[str], recorded: Mapping[str, float], concurrency: int = 1) -> float | None:

@@ -323,6 +323,13 @@ def _epsilon_of(event, delta, accountant, neighboring_relation, value_discretiza
         with _accounting(params):
             if accountant == "pld":
                 _check_pld_grid(event, delta, vdi, params)
+            elif _PER_STEP_RDP and neighboring_relation is NeighboringRelation.ADD_OR_REMOVE_ONE:
+                # T Poisson-subsampled Gaussian steps (DP-SGD): the accountant's own arithmetic with the one step's
+                # RDP kept per (q, σ), so that searches and curves over T compute it once
+                # (_poisson_gaussian_rdp_epsilon)
+                parts = _self_composed_poisson_gaussian(event)
+                if parts is not None:
+                    return _finite_epsilon(_poisson_gaussian_rdp_epsilon(*parts, delta), params)
             acc.compose(event)
             return _finite_epsilon(float(acc.get_epsilon(delta)), params)
 

@@ -206,6 +206,34 @@ def test_grid_guards_per_step_rdp_is_the_rdp_accountants_epsilon():
     assert _self_composed_poisson_gaussian(dpe.GaussianDpEvent(1.0)) is None
 
 
+def test_dp_sgd_rdp_epsilon_is_a_fresh_rdp_accountants_float_and_reuses_the_step_rdp():
+    # dp_sgd_epsilon / epsilon_of with "rdp" take the per-step route for Poisson-subsampled Gaussian steps under
+    # add/remove-one: the same float as a fresh RdpAccountant, and one step RDP per (q, σ) whatever the step counts
+    from dp_accounting.rdp import rdp_privacy_accountant as rdpa
+
+    from verify import privacy
+
+    privacy._poisson_gaussian_step_rdp.cache_clear()
+    q, sigma, delta = 0.037, 1.234567, 1e-6
+    for steps in (1, 10, 333):
+        acc = rdpa.RdpAccountant()
+        acc.compose(dpe.SelfComposedDpEvent(dpe.PoissonSampledDpEvent(q, dpe.GaussianDpEvent(sigma)), steps))
+        assert dp_sgd_epsilon(q, sigma, steps, delta, "rdp") == float(acc.get_epsilon(delta))
+    info = privacy._poisson_gaussian_step_rdp.cache_info()
+    assert (info.misses, info.hits) == (1, 2)
+    # an event of another shape (no subsampling) keeps the accountant's own route
+    ev = dpe.SelfComposedDpEvent(dpe.GaussianDpEvent(sigma), 5)
+    assert epsilon_of(ev, delta, "rdp") == float(_rdp_of(ev, delta))
+
+
+def _rdp_of(event, delta):
+    from dp_accounting.rdp import rdp_privacy_accountant as rdpa
+
+    acc = rdpa.RdpAccountant()
+    acc.compose(event)
+    return acc.get_epsilon(delta)
+
+
 def test_with_replacement_rejects_rdp_and_names_pld():
     with pytest.raises(InvalidParameter, match="accountant") as info:
         with_replacement_epsilon(5000, 70, 1.0, 10, 1e-5, accountant="rdp")
@@ -318,6 +346,7 @@ def test_shared_memo_answers_another_process_from_its_file(monkeypatch, tmp_path
     # another process (an empty in-process memo) that cannot compute gets the same floats from the files
     monkeypatch.setattr(privacy, "_ACCOUNTANT_MEMO", {})
     monkeypatch.setattr(privacy.rdpa.RdpAccountant, "get_epsilon", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(privacy, "_poisson_gaussian_rdp_epsilon", lambda *a, **k: 1 / 0)  # DP-SGD's RDP route too
     monkeypatch.setattr(Mechanism, "_with_replacement_epsilon", lambda *a, **k: 1 / 0)
     assert epsilon_of(event, 1e-5, "rdp") == alone
     assert mech.epsilon(1e-5, value_discretization_interval=1e-3) == eps_wr

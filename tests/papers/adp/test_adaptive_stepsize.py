@@ -73,3 +73,14 @@ def test_isotropic_hockey_stick_reduces_to_the_one_dimensional_pair():
         adaptive_stepsize.gaussian_hockey_stick(0.3, 0.5, 0.0, 0.5, 1.0), rel=1e-5)
     ds = [adaptive_stepsize.gaussian_hockey_stick_isotropic(0.3, 0.5, 0.55, 1.0, d) for d in (1, 10, 100, 1000)]
     assert ds == sorted(ds) and ds[-1] > 10 * ds[0]
+
+
+def test_replace_one_epsilon_is_built_once_per_multiplier_and_is_the_accountants_float():
+    """The claim asks for each z at every b_0² and again at the paper's dimension: the PLD is built once per (z, δ),
+    and the kept ε is the float a fresh build gives."""
+    f = adaptive_stepsize.replace_one_gaussian_epsilon
+    f.cache_clear()
+    adaptive_stepsize.adaptive_stepsize_privacy("quick", 0)
+    zs = adaptive_stepsize.ADAPTIVE_POINTS["quick"]["z"]
+    assert f.cache_info().misses == len(set(zs)) and f.cache_info().hits > 0
+    assert f(2.0, 1e-5) == f.__wrapped__(2.0, 1e-5)

@@ -232,8 +232,8 @@ def test_planted_n_sweep_refutes_the_bound_with_its_p_dependent_factor_dropped(s
     violated, where the true bound holds on the same runs (quick, seed 0)."""
     tasks = rates.adversarial_tasks(setting, "quick", 0)
     outs = [_common._rate_task(**t) for t in tasks]
-    true, mutant = (_common._rate_decision([rates._ratio_row(t, o, key) for t, o in zip(tasks, outs)], "n", "t", None)[0]
-                    for key in ("bound", "bound_large_p"))
+    true, mutant = (_common._rate_decision([rates._ratio_row(t, o, key) for t, o in zip(tasks, outs)], "n", "t",
+                                           None)[0] for key in ("bound", "bound_large_p"))
     assert str(true.verdict) == "holds", true.reason
     assert str(mutant.verdict) == "violated" and mutant.violated_bound > _common.RATE_MARGIN, mutant.reason
 

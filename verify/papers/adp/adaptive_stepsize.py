@@ -10,6 +10,7 @@ the claim decides by computation with rounding allowances (no statistical test).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath as mp
@@ -216,10 +217,14 @@ def adaptive_paper_deltas(zs, adaptive: bool = True) -> dict:
                                                     ADAPTIVE_PAPER["d"], adaptive=adaptive) for z in zs}
 
 
+@functools.lru_cache(maxsize=64)
 def replace_one_gaussian_epsilon(z: float, delta: float) -> float:
     """dp-accounting's ε (PLD, connect-the-dots, pessimistic, 1e-4 grid) of one Gaussian release of multiplier z under
     replace-one adjacency (gradients bounded by G: the accountant shifts by 2G), the ε the paper's analysis certifies
     for the step.
+
+    Kept per (z, δ) in the process: the claim asks for each z at every b_0², and again at the paper's dimension (with
+    the control), and building the PLD on the fine grid is most of the claim's time.
 
     Parameters
     ----------
