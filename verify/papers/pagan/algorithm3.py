@@ -330,6 +330,29 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                 + (f"; the declared mechanism (declared T and variance at ρ_t, r = 1) accounted exactly at n ∈ "
                    f"{list(ALG3_PRIVACY_NS)}: its ε exceeds the promise at {len(decl_bad)}/{len(points)} points "
                    f"(largest exact ε/promised {figures['declared_mechanism_max_eps_ratio']:.3g})"))
+    kept = len(points) - len(broken) - len(unsure)
+    summary = (f"{verdict} (exact): the accountant ε keeps the promise at {kept}/{len(points)} (d, ε, δ) points (line 5 "
+               f"read with one T: broken at {figures['t1_points_broken']}/{len(points)}); calibration at n ∈ "
+               f"{list(ALG3_PRIVACY_NS)}: " + ("sensitivity exceeded" if sens_bad else "as run" if not cal_bad
+                                               else "not as run") + f"; the declared mechanism (r = 1) breaks it at "
+               f"{len(decl_bad)}/{len(points)}")
+    if cal_bad:
+        summary += (f" (T declared {cal_bad[0][1]['rounds_declared']} vs run {cal_bad[0][1]['rounds_run']}, noise gap "
+                    f"{cal_bad[0][1]['noise_gap']:.3g})")
+    table = [{"d": p["d"], "ε": p["epsilon"], "δ": p["delta"], "T": int(r["rounds"]),
+              "accountant ε lower": float(r["eps_lo"]), "accountant ε upper": float(r["eps_hi"]),
+              "upper/promised": float(r["eps_hi"]) / p["epsilon"],
+              "one-T reading: ε lower": float(r["t1_eps_lo"]), "one-T reading: upper/promised":
+              float(r["t1_eps_hi"]) / p["epsilon"],
+              "declared mechanism: exact ε lower": x["eps_lo"] if x["decided"] else None,
+              "declared mechanism: lower/promised": x["eps_lo"] / p["epsilon"] if x["decided"] else None}
+             for p, r, (_, x) in zip(points, rows, decl)]
+    cal_gap = {}
+    for p, c in cal:
+        key = (p["d"], p["epsilon"], p["delta"])
+        cal_gap[key] = max(cal_gap.get(key, 0.0), float(c["sensitivity_gap"]))
+    for row in table:
+        row["attained/declared sensitivity (max over n)"] = 1 + cal_gap[(row["d"], row["ε"], row["δ"])]
     series = []
     for dl in g["delta"]:
         for d in g["d"]:
@@ -341,7 +364,7 @@ def algorithm3(budget: str, seed: int) -> Outcome:
         yscale="log")])
     finding = alg3_privacy_finding(points, rows, sens_bad, decl_bad) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=table)
 
 
 def alg3_privacy_finding(points: Sequence[dict], rows: Sequence[dict], sens_bad: Sequence, decl_bad: Sequence
@@ -529,6 +552,17 @@ def algorithm3_large_eps(budget: str, seed: int) -> Outcome:
                   f"statistical test); the whole transcript (T rounds, information only) would exceed the promise at "
                   f"{figures['transcript_points_broken']}/{len(points)} points (worst ratio "
                   f"{figures['transcript_max_eps_ratio']:.4g})")
+    summary = (f"{verdict} (exact): the released output's ε exceeds the promise at {len(broken)}/{len(points)} "
+               f"(d, ε, δ) points, {len(unsure)} undecided"
+               + (f", first at d = {counter['d']}, ε = {counter['epsilon']:g}" if counter else "")
+               + f"; the whole transcript (information only) would at {figures['transcript_points_broken']}/"
+               f"{len(points)}")
+    table = [{"d": p["d"], "ε": p["epsilon"], "δ": p["delta"], "T": r["rounds"], "released rounds": r["released"],
+              "exact ε lower": r["eps_lo"], "exact ε upper": r["eps_hi"],
+              "upper/promised": r["eps_hi"] / p["epsilon"] if r["decided"] else None,
+              "transcript: lower/promised": r["transcript_eps_lo"] / p["epsilon"] if r["decided"] else None,
+              "decided": bool(r["decided"])}
+             for p, r in zip(points, rows)]
     series = []
     for dl in g["delta"]:
         for d in g["d"]:
@@ -540,7 +574,7 @@ def algorithm3_large_eps(budget: str, seed: int) -> Outcome:
         "exact ε / promised ε", "promised ε", "ratio", series, xscale="log")])
     finding = alg3_large_eps_finding(points, rows) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=table)
 
 
 def alg3_large_eps_finding(points: Sequence[dict], rows: Sequence[dict]) -> Finding:

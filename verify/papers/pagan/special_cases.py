@@ -122,6 +122,14 @@ def eq7(budget: str, seed: int) -> Outcome:
                 f"→ {lim_mid}, "
                 f"√dΣσ/√d → {lim_up}; (PASAN/PAGAN factor ratio)·log^(3/2) d/√d → {lim_ratio}; "
                 f"ratio slope in d over 10..1e6 = {slope.slope}")
+    summary = (f"{verdict}: the Hölder chain √dΣσ_j ≥ (Σσ_j^(2/3))^(3/2) ≥ Σσ_j keeps a relative slack of at least "
+               f"{worst.slack:.3g} (rounding tolerance {tol:.2g}) over {hw.evaluated + sum(w.evaluated for w in adv)} "
+               f"evaluations; the limits for σ_j = j^-1.5 are in the table")
+    points = [{"σ_j = j^-1.5": "(Σσ^(2/3))^(3/2)/log^(3/2) d as d → ∞", "limit (SymPy)": str(lim_mid)},
+              {"σ_j = j^-1.5": "√dΣσ/√d as d → ∞", "limit (SymPy)": str(lim_up)},
+              {"σ_j = j^-1.5": "(PASAN/PAGAN factor ratio)·log^(3/2) d/√d as d → ∞", "limit (SymPy)": str(lim_ratio)},
+              {"σ_j = j^-1.5": "log-log slope of the ratio in d", "d from": int(dims[0]), "d to": int(dims[-1]),
+               "slope": slope.slope.estimate, "95% lower": slope.slope.lo, "95% upper": slope.slope.hi}]
     panel = Panel("σ_j = j^(-3/2): rate factors", "dimension d", "factor", [
         Series("√d·Σσ_j (PASAN on X∞)", dims, up_v),
         Series("(Σσ_j^(2/3))^(3/2) (PAGAN)", dims, mid_v),
@@ -144,7 +152,7 @@ def eq7(budget: str, seed: int) -> Outcome:
             paper_fails=bool(min(up61, low61) < -tol61),
             no_repair_reason="an exact inequality chain refuted by a computed profile (or a limit); the check decides "
                              "no other chain")
-    return Outcome(verdict=verdict, evidence=evidence, finding=finding, numbers={
+    return Outcome(verdict=verdict, evidence=evidence, finding=finding, summary=summary, points=points, numbers={
         "min_relative_slack": worst.slack,
         "rounding_tolerance": tol,
         "examples": hw.evaluated,
@@ -200,6 +208,15 @@ def theorem1_dp_sgd(budget: str, seed: int) -> Outcome:
                 f"{sp.sstr(general)}, eq. (5) = {sp.sstr(large)}, the standard rate = {sp.sstr(rate)} "
                 f"(symbolic agreement: {symbolic}); largest relative difference at {points} seeded points "
                 f"{worst:.2g}; lim_(p→∞) B = {sp.sstr(radius)} (2G_∞: {radius_ok})")
+    agree = sum(symbolic.values())
+    summary = (f"{verdict} (exact, SymPy): with C = I, R_std = 0 and p → ∞, Theorem 1's bound and eq. (5) equal the "
+               f"standard DP-SGD rate in {agree}/{len(symbolic)} cases, lim B = 2G_∞: {radius_ok}; {points} seeded "
+               f"points agree to {worst:.2g}")
+    table = [{"form": k, "limit (SymPy)": sp.sstr(v), "equals the standard rate": bool(symbolic[k])}
+             for k, v in parts.items()]
+    table += [{"form": "standard DP-SGD rate", "limit (SymPy)": sp.sstr(rate)},
+              {"form": "lim_(p→∞) B", "limit (SymPy)": sp.sstr(radius), "equals the standard rate": None,
+               "equals 2G_∞": bool(radius_ok)}]
     counter = None if ok else {"lim_general": sp.sstr(general), "eq5_C_I": sp.sstr(large), "rate": sp.sstr(rate),
                                "lim_radius": sp.sstr(radius)}
     ps = np.array([1.5, 2, 3, 5, 10, 20, 50, 100, 1000])
@@ -225,7 +242,7 @@ def theorem1_dp_sgd(budget: str, seed: int) -> Outcome:
                         "there is not computed",
             no_repair_reason="an identity of closed forms refuted symbolically; the check decides no other form")
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=table)
 
 
 # ======================================================================================
@@ -318,6 +335,16 @@ def section3_2_box(budget: str, seed: int) -> Outcome:
         evidence += " (--budget full runs 12 datasets per d and d up to 300)"
     if departures:  # the runs are not the stated algorithms: the measured comparison says nothing
         evidence += "; the runs depart from the prescriptions (measured comparison void): " + "; ".join(departures)
+    summary = (f"{verdict} (exact): the PASAN/PAGAN rate-factor ratio is ≥ 1 at {len(ds) - len(bound_low)}/{len(ds)} d "
+               f"and ·log^(3/2) d/√d → {lim} (σ_j = j^-1.5); measured (information only): {measured}, "
+               f"{n_holds}/{len(decisions)} d")
+    if measured == "inconclusive" and budget == "quick":
+        summary += " (--budget full: 12 datasets per d, d up to 300)"
+    if departures:
+        summary += f"; {len(departures)} departures from the prescriptions void it"
+    points = [dict({"d": d, "datasets": t["trials"], "n": t["n"], "ε": t["epsilon"], "measured PASAN/PAGAN": m,
+                    "bound ratio": p_}, **row)
+              for d, t, m, p_, row in zip(ds, pag_tasks, meas, pred, decide.decision_points(decisions))]
     counter = None
     if verdict == "violated":
         counter = {}
@@ -343,4 +370,4 @@ def section3_2_box(budget: str, seed: int) -> Outcome:
             no_repair_reason="the statement's bound comparison is refuted exactly; the check decides no other "
                              "comparison")
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=points)
