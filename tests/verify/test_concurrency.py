@@ -172,8 +172,9 @@ def test_each_claim_is_reported_when_it_finishes_not_when_the_run_ends(tmp_path,
     said = []
 
     def say(line, bar):
-        said.append(line.split()[1])
-        if line.split()[1] == ids[1]:
+        claim = next(t for t in line.split() if t in ids)  # the line: "[k/N] verdict  id  (seconds) [time left]"
+        said.append(claim)
+        if claim == ids[1]:
             open(_RELEASE["path"], "w").close()
 
     monkeypatch.setattr(engine, "_say", say)
