@@ -10,6 +10,7 @@ import sympy as sp
 from kernels import faults
 from kernels import noisy_adagrad as kn
 from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
+from tests.verify.evidence_support import lost_numbers
 from theory import noisy_adagrad as tn
 from verify import decide, mutants
 from verify.papers.noisy_adagrad import _common, corollary6
@@ -38,6 +39,15 @@ def test_corollary6_quick_is_inconclusive_by_design_with_the_noise_dominated_dia
     assert 6 < f["min_noise_to_signal_z0_eps"] <= f["max_noise_to_signal_z0_eps"] < 10
     assert f["ratio_slope_eps_n"] > 0.1  # the excess risk does not fall like 1/(εn) at these εn
     assert f["ratio_slope_p"] < 0.1
+
+
+def test_corollary6_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("corollary6")
+    assert out.summary.count(". ") == 0 and out.summary.endswith(".") and len(out.summary) <= 250
+    assert "< 1 decade" in out.summary  # the reason the quick run is inconclusive
+    assert [p["verdict"] for p in out.points if "(decides)" in p["part"]] == [str(d.verdict) for d in out.decisions]
+    assert [p["εn"] for p in out.points if p["part"] == "εn sweep, σ_B calibrated"] == [25.0, 50.0, 100.0]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
 
 
 # ---- noisy_adagrad.corollary6.k ----------------------------------------------------------------------------------
