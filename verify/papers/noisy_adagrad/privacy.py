@@ -250,7 +250,8 @@ def lemma5(budget: str, seed: int) -> Outcome:
                 + f" ({len(wit_broken)} above a bound)")
     summary = (f"{verdict} (exact): the worst ‖G^D − G^D'‖_F over {evaluated} evaluations is {worst:.4f}·L√t/n "
                f"({'above' if worst > rig * (1 + 1e-9) else 'within'} √2), "
-               f"{'growing' if grows else 'flat'} in t and n; the proof's line (48), L√t/√n, and §4.1's σ_B built on it are loose by √n.")
+               f"{'growing' if grows else 'flat'} in t and n; the proof's line (48), L√t/√n, and §4.1's σ_B built on "
+               "it are loose by √n.")
 
     def fin(v):
         return v if math.isfinite(v) else str(v)
