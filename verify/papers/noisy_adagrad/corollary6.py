@@ -178,13 +178,11 @@ def corollary6(budget: str, seed: int) -> Outcome:
                 f"indefinite H_t in {float(np.mean(outs[m - 1]['indefinite_frac'])):.0%} of the steps at the largest "
                 f"εn); with σ_B = 0 slope {_fmt_ci(fit_grad.slope)}; eq.-(25) bound of the runs {b25.min():.3g}–"
                 f"{b25.max():.3g} (trivial L·C = {trivial:g}); {probe.text}")
-    summary_reason = {str(decide.Verdict.HOLDS): "every part holds",
-                      str(decide.Verdict.VIOLATED): "a part is violated",
-                      str(decide.Verdict.INCONCLUSIVE): "a part is undecided"}[verdict]
-    summary = (f"excess risk/rate along εn ({d_rate.verdict}) and along p ({d_flat.verdict}) over the runs, the "
-               f"privacy half ({d_priv.verdict}) and the horizon ({d_horizon.verdict}) exactly: {summary_reason}"
+    summary = (f"{verdict}: excess risk/rate along εn {d_rate.verdict}"
                + (f" (εn spans {d_rate.details.get('decades', float('nan')):.2g} < 1 decade)"
-                  if d_rate.verdict == decide.Verdict.INCONCLUSIVE else "") + ".")
+                  if d_rate.verdict == decide.Verdict.INCONCLUSIVE else "")
+               + f", flat in p {d_flat.verdict}, privacy half {d_priv.verdict} and horizon {d_horizon.verdict} "
+               "(both exact).")
     points = decide.decision_points([d_rate, d_flat, d_priv, d_horizon])
     points[2]["detail"] = d_priv.reason
     points[3]["detail"] = d_horizon.reason
