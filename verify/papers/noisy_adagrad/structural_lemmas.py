@@ -144,6 +144,17 @@ def lemma14(budget: str, seed: int) -> Outcome:
                 + f" (violations beyond 1e-9 in {', '.join(lq_violated) or 'none'}); the quadratic seminorms "
                 f"√(zᵀHz) (H PSD, possibly singular: the lemma's use in App. B) "
                 f"{'never exceed 1: the lemma holds there' if quad_ok else 'EXCEED 1'}")
+    summary = (f"{verdict} (exact): ‖Π_C(x) − v‖ ≤ ‖x − v‖ fails at the pinned ℓ∞ case ({ex['lhs']} > {ex['rhs']})"
+               if exact_violated else f"{verdict} (exact): the pinned ℓ∞ case holds ({ex['lhs']} ≤ {ex['rhs']})")
+    summary += (f" and in {len(lq_violated)} of {len(LEMMA14_KINDS) - 1} seeded non-quadratic seminorm families, "
+                f"while the quadratic seminorms the proof uses {'never exceed 1' if quad_ok else 'EXCEED 1'}.")
+    points = [{"part": "pinned ℓ∞ case on R²", "C": "line through 0 and (1, 2)", "x": "(1, 0)", "v": "(−1, −2)",
+               "projection": ", ".join(str(e) for e in ex["projection"]), "s*": str(ex["s_star"]),
+               "‖Π_C(x) − v‖∞": str(ex["lhs"]), "‖x − v‖∞": str(ex["rhs"]), "ratio (declared theory)": pin_ratio}]
+    points += [{"part": "seeded segments", "seminorm": k, "cases": per_kind, "worst ratio": worst[k][1],
+                "tolerance": 1e-9, "cases beyond it": fails[k],
+                "violated": (k in lq_violated) if k != "quad" else not quad_ok}
+               for k in LEMMA14_KINDS]
     kinds_x = list(range(len(LEMMA14_KINDS)))
     fig = Figure("lemma14", "noisy_adagrad Lemma 14: ‖Π_C(x) − v‖ ≤ ‖x − v‖ in a seminorm", [Panel(
         "worst ratio over seeded segments per seminorm family", "seminorm", "‖Π_C(x) − v‖ / ‖x − v‖",
@@ -177,7 +188,7 @@ def lemma14(budget: str, seed: int) -> Outcome:
                 evidence=f"{fails['quad']}/{per_kind} seeded quadratic cases (H of random rank 0..p) exceed 1; worst "
                          f"ratio {worst['quad'][1]:.6f}"))
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)
 
 
 # --------------------------------------------------------------------------------------
