@@ -3,6 +3,7 @@ verdicts, the σ_B = 0 repair, the exact kink counterexample to eq. (25) with ex
 equivalents, the kernel probe that makes the runs inconclusive under a kernel fault, and the negative controls."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -100,6 +101,15 @@ def test_theorem3_1_gamma_is_violated_smallest_case_p2_k1():
     assert out.numbers["gaps_strictly_between_0_and_1"] == 0 and out.numbers["pairs_satisfying_hypothesis"] > 100
     exact = tn.theorem3_1_gamma_p2k1()
     assert set(exact["gaps"]) == {0}
+
+
+def test_theorem3_1_gamma_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("theorem3_1_gamma")
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact): every oracle satisfying") and "gap 0 or 1" in s
+    assert [p["part"] for p in out.points][-1] == "rotated oracles (hypothesis dropped)"
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_theorem3_1_gamma_rotated_oracle_breaks_hypothesis_by_its_gap():
