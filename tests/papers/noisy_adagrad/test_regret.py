@@ -65,6 +65,16 @@ def test_corollary3_with_algorithm1s_sigma_B_is_violated_and_remark4_holds(quick
     assert g["trace_slope"] == pytest.approx(0.25, abs=0.03)  # √(Σ‖∇_t‖²), not Remark 4's 3/8
 
 
+@pytest.mark.parametrize("name", ["remark4", "remark4_algorithm1"])
+def test_remark4_summary_and_points_keep_every_number_of_its_evidence(quick, name):
+    out = quick(name)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith(f"{out.verdict}: with σ_B") and "O(T^(3/8))" in s
+    assert [p["verdict"] for p in out.points[:2]] == [str(d.verdict) for d in out.decisions]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
 def test_corollary3_negative_control_sigma_B_zero_does_not_grow():
     """The same decision on the σ_B = 0 runs (the retired reading) does not see the growth: the violation is
     Algorithm 1's preconditioner noise, not the rule."""

@@ -550,6 +550,41 @@ def _remark4_check(budget: str, seed: int, precond: str):
     return Ts, verdict, evidence, figures, counter, fig, [d_tr, d_reg], means
 
 
+def _remark4_readout(Ts, verdict: str, decs, figures: dict, precond: str) -> tuple[str, list]:
+    """The summary sentence and the points of a Remark 4 check (:func:`_remark4_check`'s parts).
+
+    Parameters
+    ----------
+    Ts : array
+        The horizons of the runs.
+    verdict : str
+        The check's verdict.
+    decs : list of verify.decide.Decision
+        The two decisions: Tr(G_T)/T^(3/8) and regret·T^(5/8) along T.
+    figures : dict
+        The check's figures (the measured slopes and the exponents).
+    precond : str
+        "none" (σ_B = 0) or "lambda_min" (Algorithm 1's σ_B(t) = λ_min⁺(G_t)).
+
+    Returns
+    -------
+    tuple of (str, list of dict)
+        The summary and one point per decision, with its measured slope and the exponents compared.
+    """
+    d_tr, d_reg = decs
+    noise = "σ_B = 0" if precond == "none" else "σ_B(t) = λ_min⁺(G_t)"
+    summary = (f"{verdict}: with {noise}, Remark 4's Tr(G_T) = O(T^(3/8)) {d_tr.verdict} and regret = O(T^(−5/8)) "
+               f"{d_reg.verdict} over T ∈ [{int(Ts[0])}, {int(Ts[-1])}] (measured Tr(G_T) slope "
+               f"{figures['trace_slope']:.3g}; √Σ‖∇_t‖² gives {figures['derived_trace_exponent']:g}).")
+    rows = [{"part": "Tr(G_T)/T^(3/8)", "stated exponent": "3/8", "measured slope": figures["trace_slope"],
+             "measured slope lo": figures["trace_slope_lo"], "measured slope hi": figures["trace_slope_hi"],
+             "√Σ‖∇_t‖² exponent": figures["derived_trace_exponent"]},
+            {"part": "regret·T^(5/8)", "stated exponent": "−5/8", "measured slope": figures["regret_slope"],
+             "measured slope lo": figures["regret_slope_lo"], "measured slope hi": figures["regret_slope_hi"]}]
+    points = [{**r, **q} for r, q in zip(rows, decide.decision_points(decs))]
+    return summary, points
+
+
 @claim(
     "noisy_adagrad.remark4",
     kind="rate",
@@ -580,8 +615,9 @@ def remark4(budget: str, seed: int) -> Outcome:
                                                                                        means[key][0]),
             no_repair_reason="the check decides the remark's exponents 3/8 and −5/8 only; the exponent 1/4 of "
                              "√(Σ‖∇_t‖²) is reported, not decided")
+    summary, points = _remark4_readout(Ts, verdict, decs, figures, "none")
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decs, finding=finding)
+                   decisions=decs, finding=finding, summary=summary, points=points)
 
 
 @claim(
@@ -619,8 +655,12 @@ def remark4_algorithm1(budget: str, seed: int) -> Outcome:
                                     "the proof does not account for) — noisy_adagrad.remark4",
                           verdict=r0, evidence="the same two decisions on the σ_B = 0 runs of the same setting and "
                                                f"seed: {r0}"))
+    summary, points = _remark4_readout(Ts, verdict, decs, figures, "lambda_min")
+    points.append({"part": "kernel probe", "relative loss difference": probe.rel_diff, "detail": probe.text})
+    if not probe.ok:
+        summary = f"inconclusive: {probe.text}; " + summary
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decs, finding=finding)
+                   decisions=decs, finding=finding, summary=summary, points=points)
 
 
 # ======================================================================================
