@@ -496,6 +496,20 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
                 f"own experiment (b_0² = {P52_PAPER['b0_sq']:g}, ν = {P52_PAPER['nu']:g}, T = {P52_PAPER['T']}) "
                 f"(12)/(11) = {paper_ratio:.3g}: the stated ADP bound is {1.0 / paper_ratio:.4g}× looser than DP-SGD's "
                 f"(break-even T* = {paper_t_star:.3g})")
+    if failing.size:
+        summary = (f"{verdict} (exact): the stated ADP term (11) is looser than DP-SGD's (12) for T < T* = "
+                   f"{t_star_nat:.1f} at b_0² = ν, and {1.0 / paper_ratio:.4g}× looser at the paper's own experiment.")
+    else:
+        summary = (f"{verdict} (exact): (12)/(11) ≥ 1 at every grid T (identity exact: {ok}), "
+                   f"{paper_ratio:.3g} at the paper's own experiment.")
+    points = [{"part": "closed form", "(12)/(11)": str(ratio), "identity exact": bool(ok), "break-even T*": str(t_star),
+               "T* at b_0² = ν": t_star_nat},
+              {"part": "grid at b_0² = ν", "grid T": int(Ts.size), "T with (12)/(11) < 1": int(failing.size),
+               "first T": int(Ts[0]), "(12)/(11) there": float(ratios[0])},
+              {"part": "schedule-level M(α_C, b)/M_dp(b)", "admissible b": trials, "T": T_m, "ν": nu_, "G²": G2,
+               "C": C, "smallest": float(vals.min()), "largest": float(vals.max())},
+              {"part": "the paper's experiment", "b_0²": P52_PAPER["b0_sq"], "ν": P52_PAPER["nu"], "T": P52_PAPER["T"],
+               "(12)/(11)": paper_ratio, "ADP looser by": 1.0 / paper_ratio, "break-even T*": paper_t_star}]
     fig = Figure("proposition5_2", "adp Proposition 5.2: stated DP/ADP privacy terms", [Panel(
         "(12)/(11) = ¼ log(1 + Tν/b₀²), b₀² = ν", "T", "ratio", [
             Series("(12)/(11)", Ts, ratios), Series("1 (break-even)", Ts, np.ones(Ts.size), style="dashed")],
@@ -521,4 +535,4 @@ def proposition5_2(budget: str, seed: int) -> Outcome:
                                        "paper_experiment_adp_looser_by": 1.0 / paper_ratio,
                                        "paper_experiment_break_even_T": paper_t_star,
                                        "M_ratio_min": float(vals.min()), "M_ratio_max": float(vals.max())},
-                   counterexample=counter, plots=[fig])
+                   counterexample=counter, plots=[fig], summary=summary, points=points)
