@@ -49,6 +49,14 @@ def test_proposition52_summary_and_points_keep_every_number_of_its_evidence():
     assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
+@pytest.mark.parametrize("name, start", [("remark4_1", "holds (exact): over"),
+                                         ("remark4_1_alternative", "violated (exact): the relation")])
+def test_remark41_summaries_and_points_keep_every_number_of_their_evidence(name, start):
+    out = getattr(m_ratios, name)("quick", 0)
+    assert _one_short_sentence(out.summary) and out.summary.startswith(start)
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
 def test_proposition52_reports_the_paper_experiment_looseness():
     out = m_ratios.proposition5_2("quick", 0)
     f = out.numbers
