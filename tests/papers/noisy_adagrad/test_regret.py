@@ -75,6 +75,17 @@ def test_remark4_summary_and_points_keep_every_number_of_its_evidence(quick, nam
     assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
 
 
+@pytest.mark.parametrize("name, start", [("corollary3_algorithm1", "violated: with σ_B(t) = λ_min⁺(G_t), regret·T"),
+                                         ("theorem3_1_o_form", "violated: with σ_B(t) = λ_min⁺(G_t), regret over")])
+def test_corollary3_and_o_form_summaries_and_points_keep_every_number_of_their_evidence(quick, name, start):
+    out = quick(name)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith(start)
+    assert [p["verdict"] for p in out.points if p["part"] == "decision"] == [str(out.decisions[0].verdict)]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
 def test_corollary3_negative_control_sigma_B_zero_does_not_grow():
     """The same decision on the σ_B = 0 runs (the retired reading) does not see the growth: the violation is
     Algorithm 1's preconditioner noise, not the rule."""
