@@ -18,6 +18,15 @@ from verify.runner import SerialRunner, using
 
 
 # ---- noisy_adagrad.lemma14 ---------------------------------------------------------------------------------------
+def test_theorem15_summary_and_points_keep_every_number_of_its_evidence():
+    out = structural_lemmas.theorem15("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("holds (exact): (37) with constant 1 is never exceeded")
+    assert [p["size"] for p in out.points if p["part"] == "adversarial"] == ["2×2", "3×3"]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
 def test_lemma14_summary_and_points_keep_every_number_of_its_evidence():
     out = structural_lemmas.lemma14("quick", 0)
     s = out.summary
