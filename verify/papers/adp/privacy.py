@@ -140,6 +140,19 @@ def lemma2_1(budget: str, seed: int) -> Outcome:
                      "smallest broken ε per δ: "
                      + ", ".join(f"{k:g}: {v:.3g}" for k, v in sorted(first_broken.items())) + "; ")
     evidence += f"{len(below_one)} broken points with ε < 1 (Dwork–Roth's hypothesis)"
+    summary = (f"{verdict} (exact): the true δ exceeds the stated one at {len(broken)}/{len(rows)} grid points of "
+               f"promised ε ∈ [{grid[0]:g}, {grid[-1]:g}]"
+               + (f" (smallest broken ε {counter['epsilon']:.4g})" if counter else "")
+               + f", {len(below_one)} of them with ε < 1 (Dwork–Roth's hypothesis).")
+    points = [{"part": "grid", "δ": float(dl), "ε from": float(grid[0]), "ε to": float(grid[-1]),
+               "points": sum(r["delta"] == float(dl) for r in rows),
+               "broken": sum(r["delta"] == float(dl) for r in broken),
+               "smallest broken ε": first_broken.get(float(dl))} for dl in deltas]
+    if counter:
+        points.append({"part": "smallest counterexample", "δ": counter["delta"], "σ/Δ": counter["sigma_over_Delta"],
+                       "promised ε": counter["epsilon"], "true δ": counter["true_delta"],
+                       "true/stated δ": counter["true_delta"] / counter["delta"],
+                       "PLD ε lower": counter["pld_epsilon_lower"], "PLD ε upper": counter["pld_epsilon_upper"]})
     fig = Figure("lemma2_1", "adp Lemma 2.1: the classical Gaussian calibration at every ε", [Panel(
         "σ = √(2 log(1.25/δ))·Δ/ε", "promised ε", "true δ at the promised ε / stated δ",
         [Series(f"δ = {k:g}", grid, np.maximum(v, 1e-300)) for k, v in curves.items()]
@@ -156,7 +169,7 @@ def lemma2_1(budget: str, seed: int) -> Outcome:
         numbers[f"smallest_broken_epsilon[delta={k:g}]"] = v
     finding = lemma2_1_finding(rows, breaks) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)
 
 
 #: the privacy budgets ε̄ of the paper's experiments (§6) and their δ
