@@ -57,6 +57,13 @@ def test_remark41_summaries_and_points_keep_every_number_of_their_evidence(name,
     assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
+def test_proposition51_summary_and_points_keep_every_number_of_its_evidence():
+    out = m_ratios.proposition5_1("quick", 0)
+    assert _one_short_sentence(out.summary) and out.summary.startswith("holds (exact): M_dp/M_adp lies")
+    assert [p["T"] for p in out.points if p["part"] == "exact"] == list(m_ratios.P51_GRIDS["quick"]["T_exact"])
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
 def test_proposition52_reports_the_paper_experiment_looseness():
     out = m_ratios.proposition5_2("quick", 0)
     f = out.numbers
