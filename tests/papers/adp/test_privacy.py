@@ -250,3 +250,13 @@ def test_lemma2_1_summary_and_points_keep_every_number_of_its_evidence(lemma21_q
     assert s.startswith("violated (exact): the true δ exceeds") and "0 of them with ε < 1" in s
     assert sum(p.get("broken", 0) for p in out.points) == out.numbers["points_broken"]
     assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
+def test_theorem4_1_summary_and_points_keep_every_number_of_its_evidence():
+    out = privacy.theorem4_1("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact, replace-one): the promised (ε, δ) provably fails")
+    assert len(out.points) == out.numbers["points"]
+    assert sum(p["fails"] for p in out.points) == out.numbers["points_broken"]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []

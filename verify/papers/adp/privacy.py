@@ -513,6 +513,24 @@ def theorem4_1(budget: str, seed: int) -> Outcome:
     elif above:
         p, r = above[0]
         evidence += f"; not certified e.g. {p}: ε ≤ {float(r['eps_upper']):.4g}"
+    summary = (f"{verdict} (exact, replace-one): the promised (ε, δ) provably fails at {len(broken)}/{len(points)} "
+               f"(schedule, T, n, ε, δ) points and is certified by the pessimistic PLD ε at "
+               f"{len(points) - len(above)}/{len(points)}.")
+
+    def fin(v):
+        v = float(v)
+        return v if math.isfinite(v) else str(v)
+
+    table = [{"schedule": p["schedule"], "T": p["T"], "n": p["n"], "ε": p["epsilon"], "δ": p["delta"],
+              "σ": fin(r["sigma"]), "smallest noise multiplier": fin(r["z_min"]),
+              "pessimistic PLD ε": fin(r["eps_upper"]), "optimistic PLD ε": fin(r["eps_lower"]),
+              "event bound on δ(ε)": fin(r["delta_lower"]),
+              "promised/accountant ε": (p["epsilon"] / float(r["eps_upper"])
+                                        if math.isfinite(float(r["eps_upper"])) and float(r["eps_upper"]) > 0
+                                        else None),
+              "certified": float(r["eps_upper"]) <= p["epsilon"],
+              "fails": float(r["eps_lower"]) > p["epsilon"] or float(r["delta_lower"]) > p["delta"]}
+             for p, r in zip(points, rows)]
     fig = _thm41_figure(points, rows, len(broken))
     figures = {"points": len(points), "points_not_certified": len(above), "points_broken": len(broken),
                "points_broken_by_pld_lower": len(by_pld), "points_broken_by_event": len(by_event),
@@ -524,7 +542,7 @@ def theorem4_1(budget: str, seed: int) -> Outcome:
             float(r["eps_upper"])
     finding = theorem4_1_finding(len(points), len(broken)) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=table)
 
 
 def _thm41_figure(points: list[dict], rows: list[dict], n_broken: int) -> Figure:
