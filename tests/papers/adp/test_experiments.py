@@ -28,6 +28,15 @@ def test_table1_at_matched_epsilon_is_never_a_refutation():
     assert out.verdict == "inconclusive"  # known at quick, seed 0: ADP-SGD is behind DP-SGD at a matched ε
 
 
+def test_table1_summary_and_points_keep_every_number_of_its_evidence():
+    out = experiments.table1("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("inconclusive: Table 1's trend") and "not a refutation" in s
+    assert [p["verdict"] for p in out.points if p["part"] == "decision"] == [str(d.verdict) for d in out.decisions]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
 def test_footnote3_summary_and_points_keep_every_number_of_its_evidence():
     out = experiments.footnote3("quick", 0)
     s = out.summary

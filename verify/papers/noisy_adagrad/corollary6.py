@@ -178,11 +178,6 @@ def corollary6(budget: str, seed: int) -> Outcome:
                 f"indefinite H_t in {float(np.mean(outs[m - 1]['indefinite_frac'])):.0%} of the steps at the largest "
                 f"εn); with σ_B = 0 slope {_fmt_ci(fit_grad.slope)}; eq.-(25) bound of the runs {b25.min():.3g}–"
                 f"{b25.max():.3g} (trivial L·C = {trivial:g}); {probe.text}")
-    summary = (f"{verdict}: excess risk/rate along εn {d_rate.verdict}"
-               + (f" (εn spans {d_rate.details.get('decades', float('nan')):.2g} < 1 decade)"
-                  if d_rate.verdict == decide.Verdict.INCONCLUSIVE else "")
-               + f", flat in p {d_flat.verdict}, privacy half {d_priv.verdict} and horizon {d_horizon.verdict} "
-               "(both exact).")
     points = decide.decision_points([d_rate, d_flat, d_priv, d_horizon])
     points[2]["detail"] = d_priv.reason
     points[3]["detail"] = d_horizon.reason
@@ -199,10 +194,14 @@ def corollary6(budget: str, seed: int) -> Outcome:
     points += [{"part": "p sweep, σ_B calibrated", "p": int(p), "εn": float(g["eps_flat"] * n),
                 "mean excess risk": float(a)} for p, a in zip(g["ps"], flat_m)]
     points += [{"part": "kernel probe", "relative loss difference": probe.rel_diff, "detail": probe.text}]
-    if not probe.ok:
-        summary = f"inconclusive: {probe.text}; " + summary
     verdict, evidence = decide.after_probe("" if probe.ok else probe.text, "noisy_adagrad.corollary6", verdict,
                                            evidence, violation_from_runs=False)  # run decisions set aside above
+    summary = (f"{verdict}: " + ("" if probe.ok else f"the kernel probe failed ({probe.text}); ")
+               + f"excess risk/rate along εn {d_rate.verdict}"
+               + (f" (εn spans {d_rate.details.get('decades', float('nan')):.2g} < 1 decade)"
+                  if d_rate.verdict == decide.Verdict.INCONCLUSIVE and probe.ok else "")
+               + f", flat in p {d_flat.verdict}, privacy half {d_priv.verdict} and horizon {d_horizon.verdict} "
+               "(both exact).")
     figures = {"kernel_probe_rel_diff": probe.rel_diff, "slope_eps_n": fit_full.slope.estimate,
                "slope_eps_n_lo": fit_full.slope.lo,
                "slope_eps_n_hi": fit_full.slope.hi, "slope_eps_n_no_precond_noise": fit_grad.slope.estimate,
