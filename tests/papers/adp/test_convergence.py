@@ -99,6 +99,15 @@ def test_theorem4_2_finding_and_its_etaL_repair(thm42_quick):
     assert f.repair.verdict == "holds" and "ηL" in f.repair.statement
 
 
+def test_theorem4_2_summary_and_points_keep_every_number_of_its_evidence(thm42_quick):
+    out = thm42_quick
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated: with σ² of (6)") and "every step's family-corrected lower bound" in s
+    assert [p["verdict"] for p in out.points] == ["violated"]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
 def test_proposition5_1_from_theorem4_2_summary_and_points_keep_every_number_of_its_evidence(p51_from_t42_quick):
     out = p51_from_t42_quick
     s = out.summary

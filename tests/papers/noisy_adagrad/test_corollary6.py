@@ -59,6 +59,15 @@ def test_corollary6_k_main_text_and_appendix_disagree_first_at_k2():
     assert out.numbers["main_over_appendix_k2"] == pytest.approx(math.sqrt(2))
 
 
+def test_corollary6_k_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("corollary6_k")
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact)") and "differ from k = 2 on" in s
+    assert [p["k"] for p in out.points[1:]] == list(corollary6.COR6_K_GRID)
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
 def test_corollary6_k_main_text_without_sqrt_k_turns_it():
     assert mutant_verdict("noisy_adagrad.corollary6.k", "corollary6_rate:no_k") == "holds"
 

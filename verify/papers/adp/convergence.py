@@ -187,6 +187,14 @@ def theorem4_2(budget: str, seed: int) -> Outcome:
                        min_mean_grad_sq=measured, argmin_k=k_min, bound=bound, ratio=measured / bound)
     evidence = (f"{dec.phrase()}; at σ² = {runs['sigma2']:.3g} of (6) (dσ² = {cfg.d * runs['sigma2']:.3g}), "
                 f"η = b/L = {runs['eta']:g}, T = {cfg.T}: measured/bound = {measured / bound:.3f}")
+    how = {"violated": "every step's family-corrected lower bound exceeds (7)",
+           "holds": "some step's Bonferroni upper bound is within (7)",
+           "inconclusive": "neither test decides"}[verdict]
+    summary = (f"{verdict}: with σ² of (6), min_k E‖∇F(θ_k)‖² is {measured / bound:.3f}× bound (7) at k = {k_min} "
+               f"of T = {cfg.T} steps ({how}).")
+    points = [{"argmin k": k_min, "min_k mean ‖∇F(θ_k)‖²": measured, "bound (7)": bound,
+               "measured/bound": measured / bound, "σ² of (6)": runs["sigma2"], "dσ²": cfg.d * runs["sigma2"],
+               "η = b/L": runs["eta"], "T": cfg.T, "trials": trials, **decide.decision_points([dec])[0]}]
     ks = np.arange(cfg.T)
     m, lo, hi = g2.mean(axis=0), g2.mean(axis=0) - 2 * g2.std(axis=0) / math.sqrt(trials), \
         g2.mean(axis=0) + 2 * g2.std(axis=0) / math.sqrt(trials)
@@ -203,7 +211,7 @@ def theorem4_2(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         finding = theorem4_2_finding(runs, g2, lows, alpha, cfg)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=[dec], finding=finding)
+                   decisions=[dec], finding=finding, summary=summary, points=points)
 
 
 def theorem4_2_finding(runs: dict, g2: np.ndarray, lows: np.ndarray, alpha: float, cfg: Thm42Setting) -> Finding:
