@@ -2,9 +2,12 @@
 hockey-stick divergences against their closed forms, the pinned counterexample, the public-stepsize mutant and the
 finding at the paper's dimension."""
 
+import re
+
 import numpy as np
 import pytest
 
+from tests.verify.evidence_support import lost_numbers
 from verify.papers.adp import adaptive_stepsize
 from verify.privacy import gaussian_epsilon
 
@@ -17,6 +20,15 @@ def test_hockey_stick_matches_the_gaussian_closed_form():
         assert adaptive_stepsize.gaussian_hockey_stick(mu, 1.0, 0.0, 1.0, eps) == pytest.approx(exact, rel=1e-9,
                                                                                           abs=1e-300)
     assert adaptive_stepsize.gaussian_hockey_stick(0.0, 1.0, 0.0, 1.0, 0.1) == 0.0
+
+
+def test_adaptive_stepsize_summary_and_points_keep_every_number_of_its_evidence():
+    out = adaptive_stepsize.adaptive_stepsize_privacy("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact)") and "never does" in s
+    assert sum(p.get("exceeds", False) for p in out.points) == int(out.numbers["points_broken"])
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_adaptive_stepsize_counterexample_pinned():

@@ -2,10 +2,12 @@
 (Proposition 5.1 "under the conditions of Theorem 4.2") — pinned cases, declared mutants, equivalences."""
 
 import math
+import re
 
 import pytest
 
 from tests.papers.adp.mutant_support import declared_still_false, theory_mutation
+from tests.verify.evidence_support import lost_numbers
 from theory import adp as tadp
 from verify.papers.adp import _common as common
 from verify.papers.adp import convergence
@@ -95,6 +97,23 @@ def test_theorem4_2_finding_and_its_etaL_repair(thm42_quick):
     assert (f.region.explored, f.region.failing, f.region.edge) == (50, 50, "")
     assert not f.at_paper_setting.fails and math.isnan(f.at_paper_setting.size)
     assert f.repair.verdict == "holds" and "ηL" in f.repair.statement
+
+
+def test_theorem4_2_summary_and_points_keep_every_number_of_its_evidence(thm42_quick):
+    out = thm42_quick
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated: with σ² of (6)") and "every step's family-corrected lower bound" in s
+    assert [p["verdict"] for p in out.points] == ["violated"]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
+def test_proposition5_1_from_theorem4_2_summary_and_points_keep_every_number_of_its_evidence(p51_from_t42_quick):
+    out = p51_from_t42_quick
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact): the stated privacy terms (9) and (10) fall below")
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_proposition5_1_from_theorem4_2_finding(p51_from_t42_quick):

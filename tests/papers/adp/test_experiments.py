@@ -2,6 +2,7 @@
 and footnote 3's calibration and readings, with the declared equivalence of its exponent mutant."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ import sympy as sp
 
 from kernels import faults
 from tests.papers.adp.mutant_support import theory_mutation
+from tests.verify.evidence_support import lost_numbers
 from theory import adp as tadp
 from verify.papers.adp import experiments
 
@@ -24,6 +26,24 @@ def test_table1_at_matched_epsilon_is_never_a_refutation():
     if out.verdict == "inconclusive":
         assert "not a refutation" in out.evidence
     assert out.verdict == "inconclusive"  # known at quick, seed 0: ADP-SGD is behind DP-SGD at a matched ε
+
+
+def test_table1_summary_and_points_keep_every_number_of_its_evidence():
+    out = experiments.table1("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("inconclusive: Table 1's trend") and "not a refutation" in s
+    assert [p["verdict"] for p in out.points if p["part"] == "decision"] == [str(d.verdict) for d in out.decisions]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
+def test_footnote3_summary_and_points_keep_every_number_of_its_evidence():
+    out = experiments.footnote3("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("holds (exact)") and "certifies 5/5" in s
+    assert [p["ε̄"] for p in out.points] == list(experiments.FOOTNOTE3["eps_bar"])
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_footnote3_calibration_and_readings_are_pinned():

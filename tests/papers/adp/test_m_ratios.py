@@ -3,11 +3,14 @@ pinned counterexamples, negative controls, and the declared equivalences of thei
 to fail."""
 
 
+import re
+
 import numpy as np
 import pytest
 import sympy as sp
 
 from tests.papers.adp.mutant_support import declared_still_false, theory_mutation
+from tests.verify.evidence_support import lost_numbers
 from theory import adp as tadp
 from verify.papers.adp import m_ratios
 
@@ -33,6 +36,32 @@ def test_proposition52_break_even_counterexample_pinned():
     out = m_ratios.proposition5_2("quick", 0)
     assert out.verdict == "violated" and out.counterexample["T"] == 2
     assert out.numbers["M_ratio_max"] > 1.0 > out.numbers["M_ratio_min"]
+
+
+def _one_short_sentence(summary: str) -> bool:
+    return summary.endswith(".") and not re.search(r"\. [A-Z]", summary) and len(summary) <= 250
+
+
+def test_proposition52_summary_and_points_keep_every_number_of_its_evidence():
+    out = m_ratios.proposition5_2("quick", 0)
+    assert _one_short_sentence(out.summary) and out.summary.startswith("violated (exact)")
+    assert "685.8× looser" in out.summary
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
+@pytest.mark.parametrize("name, start", [("remark4_1", "holds (exact): over"),
+                                         ("remark4_1_alternative", "violated (exact): the relation")])
+def test_remark41_summaries_and_points_keep_every_number_of_their_evidence(name, start):
+    out = getattr(m_ratios, name)("quick", 0)
+    assert _one_short_sentence(out.summary) and out.summary.startswith(start)
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
+def test_proposition51_summary_and_points_keep_every_number_of_its_evidence():
+    out = m_ratios.proposition5_1("quick", 0)
+    assert _one_short_sentence(out.summary) and out.summary.startswith("holds (exact): M_dp/M_adp lies")
+    assert [p["T"] for p in out.points if p["part"] == "exact"] == list(m_ratios.P51_GRIDS["quick"]["T_exact"])
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_proposition52_reports_the_paper_experiment_looseness():

@@ -3,11 +3,13 @@ privacy: ``test_adaptive_stepsize.py``) — known verdicts, pinned counterexampl
 "still false" equivalences checked at their explicit counterexamples under the mutation verify.mutants applies."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from tests.papers.adp.mutant_support import declared_still_false, theory_mutation
+from tests.verify.evidence_support import lost_numbers
 from theory import adp as tadp
 from verify.papers.adp import privacy
 from verify.privacy import composed_epsilon, gaussian_epsilon, optimal_composition_epsilon
@@ -239,3 +241,22 @@ def test_theorem4_1_finding_fails_at_the_papers_experiment(thm41_quick):
     assert f.scope == "in_regime" and f.repair is None and f.no_repair_reason
     assert (f.region.explored, f.region.failing) == (16, thm41_quick.numbers["points_broken"]) and f.region.edge == ""
     assert f.at_paper_setting.fails and f.at_paper_setting.size == pytest.approx(0.2086, rel=1e-3)
+
+
+def test_lemma2_1_summary_and_points_keep_every_number_of_its_evidence(lemma21_quick):
+    out = lemma21_quick
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact): the true δ exceeds") and "0 of them with ε < 1" in s
+    assert sum(p.get("broken", 0) for p in out.points) == out.numbers["points_broken"]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
+def test_theorem4_1_summary_and_points_keep_every_number_of_its_evidence():
+    out = privacy.theorem4_1("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact, replace-one): the promised (ε, δ) provably fails")
+    assert len(out.points) == out.numbers["points"]
+    assert sum(p["fails"] for p in out.points) == out.numbers["points_broken"]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []

@@ -3,6 +3,7 @@ privacy half and the horizon decided exactly (and the wrong powers they catch), 
 kernel probe, and the main text against App. C.7 in k."""
 
 import math
+import re
 
 import pytest
 import sympy as sp
@@ -10,6 +11,7 @@ import sympy as sp
 from kernels import faults
 from kernels import noisy_adagrad as kn
 from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
+from tests.verify.evidence_support import lost_numbers
 from theory import noisy_adagrad as tn
 from verify import decide, mutants
 from verify.papers.noisy_adagrad import _common, corollary6
@@ -40,12 +42,30 @@ def test_corollary6_quick_is_inconclusive_by_design_with_the_noise_dominated_dia
     assert f["ratio_slope_p"] < 0.1
 
 
+def test_corollary6_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("corollary6")
+    assert out.summary.endswith(".") and not re.search(r"\. [A-Z]", out.summary) and len(out.summary) <= 250
+    assert "< 1 decade" in out.summary  # the reason the quick run is inconclusive
+    assert [p["verdict"] for p in out.points if "(decides)" in p["part"]] == [str(d.verdict) for d in out.decisions]
+    assert [p["εn"] for p in out.points if p["part"] == "εn sweep, σ_B calibrated"] == [25.0, 50.0, 100.0]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
 # ---- noisy_adagrad.corollary6.k ----------------------------------------------------------------------------------
 def test_corollary6_k_main_text_and_appendix_disagree_first_at_k2():
     out = check_quick("noisy_adagrad.corollary6.k")
     assert out.verdict == "violated" and out.plots
     assert out.counterexample["k"] == 2 and out.counterexample["main_over_appendix"] == "sqrt(2)"
     assert out.numbers["main_over_appendix_k2"] == pytest.approx(math.sqrt(2))
+
+
+def test_corollary6_k_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("corollary6_k")
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact)") and "differ from k = 2 on" in s
+    assert [p["k"] for p in out.points[1:]] == list(corollary6.COR6_K_GRID)
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_corollary6_k_main_text_without_sqrt_k_turns_it():

@@ -2,10 +2,13 @@
 the floor derived from the declared eq. (25) alone, the scaled cases, and the reasons declared for the mutants that
 leave the statement false."""
 
+import re
+
 import pytest
 import sympy as sp
 
 from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
+from tests.verify.evidence_support import lost_numbers
 from theory import noisy_adagrad as tn
 from verify import mutants, registry
 from verify.papers.noisy_adagrad import corollary6_proof
@@ -20,6 +23,15 @@ def test_corollary6_proof_k_route_grows_like_k_not_sqrt_k():
     assert out.counterexample["floor_over_rate"] == "sqrt(2)*C*L"
     assert out.numbers["min_relative_bound_minus_floor"] >= 0.0
     assert 0.85 < out.numbers["isotropic_slope_in_k"] < 1.05
+
+
+def test_corollary6_proof_k_summary_and_points_keep_every_number_of_its_evidence():
+    out = check_quick("noisy_adagrad.corollary6.proof_k")
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact)") and "Θ(k)" in s
+    assert [p["k"] for p in out.points if "k" in p] == [1, 2, 4, 8, 16]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_corollary6_proof_k_floor_at_m_equal_T_is_linear_in_k():

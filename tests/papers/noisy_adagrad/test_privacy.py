@@ -3,12 +3,14 @@ pairs, its declared forms), Theorem 10's Gaussian-mechanism calibration against 
 verdicts at quick, negative controls and the wrong powers each decision must catch."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 import sympy as sp
 
 from dpvalidate import InvalidParameter
+from tests.verify.evidence_support import lost_numbers
 from theory import noisy_adagrad as tn
 from verify import mutants, registry
 from verify.mutants import _powers
@@ -35,6 +37,25 @@ def test_lemma5_holds_supports_the_statement_not_the_proof_line(quick):
     assert out.verdict == "holds"
     assert f["worst_ratio_L_sqrt_t_over_n"] >= 1.0 and f["worst_ratio_L_sqrt_t_over_n"] <= math.sqrt(2) * (1 + 1e-9)
     assert abs(f["slope_in_n"]) < 0.05 and f["slope_vs_proof_line_in_n"] == pytest.approx(-0.5, abs=0.05)
+
+
+def _one_short_sentence(summary: str) -> bool:
+    return summary.endswith(".") and not re.search(r"\. [A-Z]", summary) and len(summary) <= 250
+
+
+def test_lemma5_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("lemma5")
+    assert _one_short_sentence(out.summary) and out.summary.startswith("holds (exact)")
+    assert [(p["t"], p["n"]) for p in out.points if p["part"] == "search grid"] == [
+        (t, n) for t in (1, 2, 4) for n in (10, 100, 1000)]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
+def test_section4_1_sigma_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("section4_1_sigma")
+    assert _one_short_sentence(out.summary) and out.summary.startswith("holds:")
+    assert {p["axis"] for p in out.points if "axis" in p} == {"T", "n", "1/ε", "log(1/δ)", "L → 0", "L → ∞"}
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_lemma5_negative_control_growing_sensitivity_is_caught(monkeypatch):

@@ -3,6 +3,7 @@ verdicts, the σ_B = 0 repair, the exact kink counterexample to eq. (25) with ex
 equivalents, the kernel probe that makes the runs inconclusive under a kernel fault, and the negative controls."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -64,6 +65,27 @@ def test_corollary3_with_algorithm1s_sigma_B_is_violated_and_remark4_holds(quick
     assert g["trace_slope"] == pytest.approx(0.25, abs=0.03)  # √(Σ‖∇_t‖²), not Remark 4's 3/8
 
 
+@pytest.mark.parametrize("name", ["remark4", "remark4_algorithm1"])
+def test_remark4_summary_and_points_keep_every_number_of_its_evidence(quick, name):
+    out = quick(name)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith(f"{out.verdict}: with σ_B") and "O(T^(3/8))" in s
+    assert [p["verdict"] for p in out.points[:2]] == [str(d.verdict) for d in out.decisions]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
+@pytest.mark.parametrize("name, start", [("corollary3_algorithm1", "violated: with σ_B(t) = λ_min⁺(G_t), regret·T"),
+                                         ("theorem3_1_o_form", "violated: with σ_B(t) = λ_min⁺(G_t), regret over")])
+def test_corollary3_and_o_form_summaries_and_points_keep_every_number_of_their_evidence(quick, name, start):
+    out = quick(name)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith(start)
+    assert [p["verdict"] for p in out.points if p["part"] == "decision"] == [str(out.decisions[0].verdict)]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
 def test_corollary3_negative_control_sigma_B_zero_does_not_grow():
     """The same decision on the σ_B = 0 runs (the retired reading) does not see the growth: the violation is
     Algorithm 1's preconditioner noise, not the rule."""
@@ -100,6 +122,15 @@ def test_theorem3_1_gamma_is_violated_smallest_case_p2_k1():
     assert out.numbers["gaps_strictly_between_0_and_1"] == 0 and out.numbers["pairs_satisfying_hypothesis"] > 100
     exact = tn.theorem3_1_gamma_p2k1()
     assert set(exact["gaps"]) == {0}
+
+
+def test_theorem3_1_gamma_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("theorem3_1_gamma")
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact): every oracle satisfying") and "gap 0 or 1" in s
+    assert [p["part"] for p in out.points][-1] == "rotated oracles (hypothesis dropped)"
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_theorem3_1_gamma_rotated_oracle_breaks_hypothesis_by_its_gap():

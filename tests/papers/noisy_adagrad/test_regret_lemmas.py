@@ -2,9 +2,12 @@
 with their worst ratios, Lemma 12 is violated as stated with its pinned counterexamples, the proof's form of Lemma 12,
 and the declared mutants and negative controls that move each verdict."""
 
+import re
+
 import numpy as np
 import pytest
 
+from tests.verify.evidence_support import lost_numbers
 from theory import noisy_adagrad as tn
 from verify import mutants
 from verify.papers.noisy_adagrad import regret_lemmas
@@ -44,6 +47,16 @@ def test_lemma12_is_violated_and_the_pin_is_recorded(quick):
     assert psd["lhs"] == pytest.approx(0.5) and psd["rhs_4_3"] == 0.0
     # proof form: no failure at tiny noise, certain failures at σ_B ≥ λ_min⁺
     assert out.numbers["fail_prob_b_rho0.001"] == 0.0 and out.numbers["fail_prob_b_rho1"] > 0.1
+
+
+def test_lemma12_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("lemma12")
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated: the factor 4/3 fails on") and "2 of the 2 pinned" in s
+    assert [p["family"] for p in out.points if p["part"] == "as stated"] == ["general", "general_B_psd", "u_eq_v",
+                                                                           "u_eq_v_B_psd"]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
 
 
 def test_lemma12_pinned_counterexample_with_B_psd_and_u_ne_v():

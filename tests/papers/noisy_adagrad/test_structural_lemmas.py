@@ -3,12 +3,14 @@
 counterexample of Lemma 14, the tight pair of Theorem 15, and the declared mutant of each that moves its verdict."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 import sympy as sp
 
 from tests.papers.noisy_adagrad.support import check_quick, mutant_verdict
+from tests.verify.evidence_support import lost_numbers
 from theory import noisy_adagrad as tn
 from verify import mutants, registry
 from verify.papers.noisy_adagrad import structural_lemmas
@@ -16,6 +18,24 @@ from verify.runner import SerialRunner, using
 
 
 # ---- noisy_adagrad.lemma14 ---------------------------------------------------------------------------------------
+def test_theorem15_summary_and_points_keep_every_number_of_its_evidence():
+    out = structural_lemmas.theorem15("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("holds (exact): (37) with constant 1 is never exceeded")
+    assert [p["size"] for p in out.points if p["part"] == "adversarial"] == ["2×2", "3×3"]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
+def test_lemma14_summary_and_points_keep_every_number_of_its_evidence():
+    out = structural_lemmas.lemma14("quick", 0)
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("violated (exact)") and "(8/3 > 2)" in s and "never exceed 1" in s
+    assert [p["seminorm"] for p in out.points[1:]] == list(structural_lemmas.LEMMA14_KINDS)
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+
+
 def test_lemma14_violated_smallest_linf_case_exact():
     ex = tn.lemma14_linf_example()
     assert ex["s_star"] == sp_rational(1, 3) and ex["lhs"] == sp_rational(8, 3) and ex["rhs"] == 2

@@ -2,12 +2,15 @@
 the benign and the worst-case family, the privacy half decided exactly at several L, the scaled point ‖θ*‖ = 10⁴
 that sees the bound's degree in ‖θ*‖, and the negative controls."""
 
+import re
+
 import numpy as np
 import pytest
 import sympy as sp
 
 from dpvalidate import InvalidParameter
 from kernels import noisy_adagrad as kn
+from tests.verify.evidence_support import lost_numbers
 from theory import noisy_adagrad as tn
 from verify import decide
 from verify.mutants import THEORY_MUTATIONS, theory_mutant
@@ -24,6 +27,17 @@ def quick():
         return cache[name]
 
     return get
+
+
+def test_theorem51_summary_and_points_keep_every_number_of_its_evidence(quick):
+    out = quick("theorem5_1")
+    s = out.summary
+    assert s.endswith(".") and not re.search(r"\. [A-Z]", s) and len(s) <= 250  # one short sentence
+    assert s.startswith("holds: eq. (14)")
+    assert [p["verdict"] for p in out.points] == [str(d.verdict) for d in out.decisions]
+    benign = [p["p"] for p in out.points if p["part"] == "benign low_rank_glm"]
+    assert benign == list(unconstrained.THM51["quick"]["ps"])
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
 
 
 def test_theorem51_holds_flat_in_p(quick):

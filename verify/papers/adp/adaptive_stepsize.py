@@ -319,6 +319,17 @@ def adaptive_stepsize_privacy(budget: str, seed: int) -> Outcome:
                  f"{min(at_paper.values()):.3g} to {at_paper[paper_worst]:.3g} (z = {paper_worst:g})")
     for z, v in at_paper.items():
         figures[f"delta_paper_dimension[z={z:g}]"] = v
+    summary = (f"{verdict} (exact): one adaptive update's exact δ at the accountant's ε exceeds the promised "
+               f"{ADAPTIVE_DELTA:g} at {len(broken)}/{len(rows)} (b_0², z) points (worst "
+               f"{worst['delta_exact'] / ADAPTIVE_DELTA:.3g}×), and with b₁ public "
+               f"{'never' if control_ok else 'also'} does.")
+    points = [{"part": "replace-one pair", "b_0²": r["b0_sq"], "z": r["z"], "ν": r["nu"], "G": r["G"],
+               "promised δ": r["delta"], "accountant ε": r["accountant_epsilon"], "exact δ": r["delta_exact"],
+               "exact δ / promised": r["delta_exact"] / r["delta"], "δ with b₁ public": r["delta_public_b"],
+               "exceeds": r["delta_exact"] > r["delta"]} for r in rows]
+    points += [{"part": "the paper's dimension (§6, MNIST logistic regression)", "d": ADAPTIVE_PAPER["d"],
+                "b_0²": float(ADAPTIVE_PAPER["b0_sq"]), "z": float(z), "exact δ": float(v)}
+               for z, v in at_paper.items()]
     finding = adaptive_stepsize_finding(rows, broken, at_paper, at_paper_public) if verdict == "violated" else None
     fig = Figure("adaptive_stepsize_privacy", "adp: exact δ of one adaptive-stepsize update at the accountant's ε", [
         Panel(f"replace-one pair ‖g‖ = G vs 0, ν = {ADAPTIVE_NU:g}", "noise multiplier z", "δ(ε_accountant)",
@@ -329,7 +340,7 @@ def adaptive_stepsize_privacy(budget: str, seed: int) -> Outcome:
                  Series("promised δ", [zs[0], zs[-1]], [ADAPTIVE_DELTA] * 2, style="dashed")],
               xscale="log", yscale="log")])
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)
 
 
 def adaptive_stepsize_finding(rows: list, broken: list, at_paper: dict, at_paper_public: dict) -> Finding:

@@ -140,6 +140,19 @@ def lemma2_1(budget: str, seed: int) -> Outcome:
                      "smallest broken ε per δ: "
                      + ", ".join(f"{k:g}: {v:.3g}" for k, v in sorted(first_broken.items())) + "; ")
     evidence += f"{len(below_one)} broken points with ε < 1 (Dwork–Roth's hypothesis)"
+    summary = (f"{verdict} (exact): the true δ exceeds the stated one at {len(broken)}/{len(rows)} grid points of "
+               f"promised ε ∈ [{grid[0]:g}, {grid[-1]:g}]"
+               + (f" (smallest broken ε {counter['epsilon']:.4g})" if counter else "")
+               + f", {len(below_one)} of them with ε < 1 (Dwork–Roth's hypothesis).")
+    points = [{"part": "grid", "δ": float(dl), "ε from": float(grid[0]), "ε to": float(grid[-1]),
+               "points": sum(r["delta"] == float(dl) for r in rows),
+               "broken": sum(r["delta"] == float(dl) for r in broken),
+               "smallest broken ε": first_broken.get(float(dl))} for dl in deltas]
+    if counter:
+        points.append({"part": "smallest counterexample", "δ": counter["delta"], "σ/Δ": counter["sigma_over_Delta"],
+                       "promised ε": counter["epsilon"], "true δ": counter["true_delta"],
+                       "true/stated δ": counter["true_delta"] / counter["delta"],
+                       "PLD ε lower": counter["pld_epsilon_lower"], "PLD ε upper": counter["pld_epsilon_upper"]})
     fig = Figure("lemma2_1", "adp Lemma 2.1: the classical Gaussian calibration at every ε", [Panel(
         "σ = √(2 log(1.25/δ))·Δ/ε", "promised ε", "true δ at the promised ε / stated δ",
         [Series(f"δ = {k:g}", grid, np.maximum(v, 1e-300)) for k, v in curves.items()]
@@ -156,7 +169,7 @@ def lemma2_1(budget: str, seed: int) -> Outcome:
         numbers[f"smallest_broken_epsilon[delta={k:g}]"] = v
     finding = lemma2_1_finding(rows, breaks) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)
 
 
 #: the privacy budgets ε̄ of the paper's experiments (§6) and their δ
@@ -500,6 +513,24 @@ def theorem4_1(budget: str, seed: int) -> Outcome:
     elif above:
         p, r = above[0]
         evidence += f"; not certified e.g. {p}: ε ≤ {float(r['eps_upper']):.4g}"
+    summary = (f"{verdict} (exact, replace-one): the promised (ε, δ) provably fails at {len(broken)}/{len(points)} "
+               f"(schedule, T, n, ε, δ) points and is certified by the pessimistic PLD ε at "
+               f"{len(points) - len(above)}/{len(points)}.")
+
+    def fin(v):
+        v = float(v)
+        return v if math.isfinite(v) else str(v)
+
+    table = [{"schedule": p["schedule"], "T": p["T"], "n": p["n"], "ε": p["epsilon"], "δ": p["delta"],
+              "σ": fin(r["sigma"]), "smallest noise multiplier": fin(r["z_min"]),
+              "pessimistic PLD ε": fin(r["eps_upper"]), "optimistic PLD ε": fin(r["eps_lower"]),
+              "event bound on δ(ε)": fin(r["delta_lower"]),
+              "promised/accountant ε": (p["epsilon"] / float(r["eps_upper"])
+                                        if math.isfinite(float(r["eps_upper"])) and float(r["eps_upper"]) > 0
+                                        else None),
+              "certified": float(r["eps_upper"]) <= p["epsilon"],
+              "fails": float(r["eps_lower"]) > p["epsilon"] or float(r["delta_lower"]) > p["delta"]}
+             for p, r in zip(points, rows)]
     fig = _thm41_figure(points, rows, len(broken))
     figures = {"points": len(points), "points_not_certified": len(above), "points_broken": len(broken),
                "points_broken_by_pld_lower": len(by_pld), "points_broken_by_event": len(by_event),
@@ -511,7 +542,7 @@ def theorem4_1(budget: str, seed: int) -> Outcome:
             float(r["eps_upper"])
     finding = theorem4_1_finding(len(points), len(broken)) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=table)
 
 
 def _thm41_figure(points: list[dict], rows: list[dict], n_broken: int) -> Figure:

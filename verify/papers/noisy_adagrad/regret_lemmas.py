@@ -487,6 +487,23 @@ def lemma12(budget: str, seed: int) -> Outcome:
                 "the inverse noise makes ‖b‖²_{H⁺} small (and often negative: H_t indefinite)"
                 if math.isfinite(first_fail) else
                 f"as stated: {fr}")
+    n_valid = sum(r["valid"] for r in fam_rows.values())
+    n_fail = sum(r["fails"] for r in fam_rows.values())
+    summary = (f"{'violated' if violated else 'holds'}: the factor 4/3 fails on {n_fail} of {n_valid} valid seeded "
+               f"cases and at {int(pin_lhs > pin_rhs) + int(psd_lhs > psd_rhs + 1e-12)} of the 2 pinned ones"
+               + (f"; in the proof's use it fails from σ_B/λ_min⁺ = {first_fail:g} on (peak P = "
+                  f"{freq_b[peak].estimate:.3g})" if math.isfinite(first_fail) else "") + ".")
+    points = [{"part": "as stated, all families", "tried": tried, "valid": n_valid, "fail": n_fail}]
+    points += [{"part": "as stated", "family": k_, "tried": per_family, "valid": r["valid"], "fail": r["fails"],
+                "worst ratio/(4/3)-bound": float(r["worst"]) if math.isfinite(r["worst"]) else str(r["worst"]),
+                "fail the proof's factor 2": r["fails_factor2"]} for k_, r in fam_rows.items()]
+    points += [{"part": "pinned", "case": "p = 1, A = 1, B = −1/2, u = v = 1", "|⟨u,C⁻¹v⟩|": pin_lhs,
+                "(4/3)|⟨u,A⁻¹v⟩|": pin_rhs, "fails": bool(pin_lhs > pin_rhs)},
+               {"part": "pinned", "case": "p = 2, A = diag(1, 0), B = [[2, 1], [1, 1]], v = e₁, u = e₂ (B ⪰ 0, u ≠ v)",
+                "|⟨u,C⁻¹v⟩|": psd_lhs, "(4/3)|⟨u,A⁻¹v⟩|": psd_rhs, "fails": bool(psd_lhs > psd_rhs + 1e-12)}]
+    points += [{"part": "proof form (k = 5)", "σ_B/λ_min⁺": float(r), "draws": int(o["draws"]),
+                "‖b‖²_{H⁺} fails": int(o["fail_b"]), "P": fb.estimate, "P lo": fb.lo, "P hi": fb.hi,
+                "P (trace, eq. (20))": ft.estimate} for r, o, fb, ft in zip(rhos, proof, freq_b, freq_tr)]
     figures = {"cases_tried": tried, "pinned_lhs": pin_lhs, "proof_form_peak_fail_prob": freq_b[peak].estimate,
                "proof_form_peak_rho": float(rhos[peak]), "pinned_rhs_4_3": pin_rhs,
                "proof_form_max_safe_rho": rho_safe, "proof_form_first_failing_rho": first_fail}
@@ -499,7 +516,8 @@ def lemma12(budget: str, seed: int) -> Outcome:
     pins_failing = int(pin_lhs > pin_rhs) + int(psd_lhs > psd_rhs + 1e-12)
     finding = _lemma12_finding(fam_rows, rhos, freq_b, pins_failing) if violated else None
     return Outcome(verdict="violated" if violated else "holds", evidence=evidence, numbers=figures,
-                   counterexample=counter if violated else None, plots=[fig], finding=finding)
+                   counterexample=counter if violated else None, plots=[fig], finding=finding, summary=summary,
+                   points=points)
 
 
 def _lemma12_finding(fam_rows: dict, rhos: np.ndarray, freq_b: list, pins_failing: int) -> Finding:

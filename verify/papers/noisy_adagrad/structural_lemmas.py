@@ -144,6 +144,17 @@ def lemma14(budget: str, seed: int) -> Outcome:
                 + f" (violations beyond 1e-9 in {', '.join(lq_violated) or 'none'}); the quadratic seminorms "
                 f"√(zᵀHz) (H PSD, possibly singular: the lemma's use in App. B) "
                 f"{'never exceed 1: the lemma holds there' if quad_ok else 'EXCEED 1'}")
+    summary = (f"{verdict} (exact): ‖Π_C(x) − v‖ ≤ ‖x − v‖ fails at the pinned ℓ∞ case ({ex['lhs']} > {ex['rhs']})"
+               if exact_violated else f"{verdict} (exact): the pinned ℓ∞ case holds ({ex['lhs']} ≤ {ex['rhs']})")
+    summary += (f" and in {len(lq_violated)} of {len(LEMMA14_KINDS) - 1} seeded non-quadratic seminorm families, "
+                f"while the quadratic seminorms the proof uses {'never exceed 1' if quad_ok else 'EXCEED 1'}.")
+    points = [{"part": "pinned ℓ∞ case on R²", "C": "line through 0 and (1, 2)", "x": "(1, 0)", "v": "(−1, −2)",
+               "projection": ", ".join(str(e) for e in ex["projection"]), "s*": str(ex["s_star"]),
+               "‖Π_C(x) − v‖∞": str(ex["lhs"]), "‖x − v‖∞": str(ex["rhs"]), "ratio (declared theory)": pin_ratio}]
+    points += [{"part": "seeded segments", "seminorm": k, "cases": per_kind, "worst ratio": worst[k][1],
+                "tolerance": 1e-9, "cases beyond it": fails[k],
+                "violated": (k in lq_violated) if k != "quad" else not quad_ok}
+               for k in LEMMA14_KINDS]
     kinds_x = list(range(len(LEMMA14_KINDS)))
     fig = Figure("lemma14", "noisy_adagrad Lemma 14: ‖Π_C(x) − v‖ ≤ ‖x − v‖ in a seminorm", [Panel(
         "worst ratio over seeded segments per seminorm family", "seminorm", "‖Π_C(x) − v‖ / ‖x − v‖",
@@ -177,7 +188,7 @@ def lemma14(budget: str, seed: int) -> Outcome:
                 evidence=f"{fails['quad']}/{per_kind} seeded quadratic cases (H of random rank 0..p) exceed 1; worst "
                          f"ratio {worst['quad'][1]:.6f}"))
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)
 
 
 # --------------------------------------------------------------------------------------
@@ -385,6 +396,23 @@ def theorem15(budget: str, seed: int) -> Outcome:
                 f"(2×2, 3×3; i = 1, j = 2): {best_adv:.6f}; least slack {min_slack:.3g} rounding units (≥ 0 holds). "
                 f"Increasing-order reading: {asc['violations']}/{asc['checked']} checked pairs violate (37) (worst "
                 f"ratio {asc['worst']:.3g})")
+    summary = (f"{verdict} (exact): (37) with constant 1 is {'never exceeded on' if min_slack >= 0 else 'exceeded in'} "
+               f"the tight pair (which attains 1), {w.evaluated} seeded pairs and the adversarial search, while the "
+               f"increasing-order reading violates it at {asc['violations']}/{asc['checked']} pairs.")
+
+    def fin(v):
+        return float(v) if math.isfinite(v) else str(v)
+
+    points = [{"part": "tight pair", "A": "diag(1, −1)", "B": "R_θAR_θᵀ", "θ from": float(thetas[0]),
+               "θ to": float(thetas[-1]), "angles": len(thetas), "lhs/rhs min": min(tight_ratio),
+               "lhs/rhs max": max(tight_ratio), "least slack": fin(min(sl for sl, _ in tight))},
+              {"part": "seeded symmetric pairs", "pairs": w.evaluated, "admissible (i, j)": checked[0],
+               "worst lhs/rhs": worst_ratio[0], "least slack": fin(w.slack)}]
+    points += [{"part": "adversarial", "size": size, "i": 1, "j": 2, "lhs/rhs": float(r), "least slack": fin(sl),
+                "evaluations": ev} for size, (r, sl, ev) in zip(("2×2", "3×3"), advs)]
+    points += [{"part": "least slack overall", "rounding units": fin(min_slack), "holds if ≥": 0},
+               {"part": "increasing-order reading", "checked": asc["checked"], "violate (37)": asc["violations"],
+                "worst lhs/rhs": asc["worst"]}]
     fig = Figure("theorem15", "noisy_adagrad Theorem 15 (Davis–Kahan): ‖P^i_A(I − P^{j−1}_B)‖ ≤ ‖A − B‖/gap", [Panel(
         "A = diag(1, −1), B = R_θAR_θᵀ (i = 1, j = 2)", "θ", "lhs / rhs",
         [Series("tight pair", thetas, tight_ratio),
@@ -410,4 +438,4 @@ def theorem15(budget: str, seed: int) -> Outcome:
             no_repair_reason="(37) in the decreasing-order reading is the Davis–Kahan sin θ theorem, true for every "
                              "symmetric pair: a failure here is a computation or rounding fault")
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)

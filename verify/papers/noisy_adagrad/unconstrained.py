@@ -176,6 +176,21 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
                 + f" (the same promise, σ at that L); at ‖θ*‖ = {THM51_SCALED_W:g} (p = {int(g['ps'][0])}): mean "
                 f"excess/bound {s_ratio:.3g} ({sdec.verdict}; {float(np.mean(outs[0]['excess'])) / bound:.3g} at "
                 "‖θ*‖ = 1)")
+    summary = (f"{verdict}: eq. (14) on the excess risk over p, rank k and ‖θ*‖ {decide.combine(bdec + adec + [sdec])} "
+               f"(worst mean excess/bound {worst_ratio:.3g}), flatness in p {flat.verdict}, and the σ's privacy "
+               f"{decide.combine([priv] + priv_L)} (accountant ε = {eps_acc:.3f}, target {g['eps']}).")
+    rows = [{"part": "benign low_rank_glm", "p": int(p), "k": g["k"], "mean excess risk": c.estimate, "CI lo": c.lo,
+             "CI hi": c.hi, "bound": bound, "mean excess/bound": c.estimate / bound} for p, c in zip(g["ps"], cis)]
+    rows += [{"part": "coordinate-aligned records", "p": THM51_ADV_P, "k": int(k),
+              "mean excess risk": float(np.mean(o["excess"])), "bound": float(o["bound"]),
+              "mean excess/bound": float(np.mean(o["excess"])) / float(o["bound"])}
+             for k, o in zip(THM51_ADV_KS, aouts)]
+    rows += [{"part": "flatness in p", "p range": f"{int(ps[0])}–{int(ps[-1])}"}]
+    rows += [{"part": "scaled ‖θ*‖", "p": int(g["ps"][0]), "‖θ*‖": THM51_SCALED_W,
+              "mean excess/bound": s_ratio, "mean excess/bound at ‖θ*‖ = 1": float(np.mean(outs[0]["excess"])) / bound}]
+    rows += [{"part": "privacy of σ", "L": Lp, "T": T, "δ": THM51_DELTA, "target ε": g["eps"],
+              **({"accountant ε": eps_acc} if i == 0 else {})} for i, Lp in enumerate((1.0,) + THM51_PRIVACY_L)]
+    points = [{**r, **q} for r, q in zip(rows, decide.decision_points(bdec + adec + [flat, sdec, priv] + priv_L))]
     figures = {"bound": bound, "slope_in_p": flat.estimate, "slope_in_p_upper": flat.holds_bound,
                "slope_in_p_lower_family": flat.violated_bound, "accountant_epsilon_of_sigma": eps_acc, "T": T,
                "worst_ratio": worst_ratio, "accountant_epsilon_of_sigma_hi": priv.holds_bound,
@@ -212,7 +227,8 @@ def theorem5_1(budget: str, seed: int) -> Outcome:
             counter = {"slope_in_p": flat.estimate, "slope_lower_family": flat.violated_bound}
     finding = thm51_finding(bdec + adec + [flat, sdec, priv] + priv_L) if verdict == "violated" else None
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=bdec + adec + [flat, sdec, priv] + priv_L, finding=finding)
+                   decisions=bdec + adec + [flat, sdec, priv] + priv_L, finding=finding, summary=summary,
+                   points=points)
 
 
 def thm51_finding(decisions: list) -> Finding:
