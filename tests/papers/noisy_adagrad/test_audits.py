@@ -287,10 +287,15 @@ def test_audit_tasks_are_reproducible():
     assert np.array_equal(c["releases"], d["releases"]) and np.unique(c["releases"]).size == 300
 
 
-def _audited(lbs=(1.5, 2.5)):
+def _audit_rows(lbs=(1.5, 2.5)):
     rows = [dict(audit_epsilon_lb=lb, accountant_epsilon=3.0, audit_method="gdp") for lb in lbs]
-    return audit_outcome("x", "x", rows, [f"cfg{k}" for k in range(len(rows))], trials=1000, level=0.99,
-                         budget="quick", family="the x audit tests")
+    return rows, [f"cfg{k}" for k in range(len(rows))]
+
+
+def _audited(lbs=(1.5, 2.5)):
+    rows, labels = _audit_rows(lbs)
+    return audit_outcome("x", "x", rows, labels, trials=1000, level=0.99, budget="quick",
+                         family="the x audit tests")
 
 
 @pytest.mark.parametrize("factor", [1.0, 0.1])
@@ -298,7 +303,9 @@ def test_the_exact_half_adds_its_points_and_keeps_every_number_of_the_evidence(f
     from verify.papers.noisy_adagrad._common import sigma_promise
 
     decs = [sigma_promise(factor * m, 4, 4.0, AUDIT_DELTA, f"n=8 T=4 case {k}") for k, m in enumerate((3.0, 5.0))]
-    out = audits._with_exact(_audited(), decs, [{"n": 8, "steps": 4}, {"n": 8, "steps": 4, "L": 2.0}])
+    out = audits._with_exact(_audited(), decs, [{"n": 8, "steps": 4}, {"n": 8, "steps": 4, "L": 2.0}],
+                             *_audit_rows())
+    assert (out.finding is not None) == (str(out.verdict) == "violated")
     assert [p["configuration"] for p in out.points] == ["cfg0", "cfg1", "n=8 steps=4", "n=8 steps=4 L=2"]
     assert [p["verdict"] for p in out.points[2:]] == [str(d.verdict) for d in decs]
     assert out.summary.endswith(_QUICK_CAVEAT) == out.evidence.endswith(_QUICK_CAVEAT)
@@ -307,8 +314,9 @@ def test_the_exact_half_adds_its_points_and_keeps_every_number_of_the_evidence(f
 
 @pytest.mark.parametrize("worst", [0.999, 1.2])
 def test_the_exact_mu_half_adds_its_points_and_keeps_every_number_of_the_evidence(worst):
-    out = audits._with_exact_mu(_audited(), [(8, 1, 0.9, 1.0), (16, 4, worst, 2.0)])
+    out = audits._with_exact_mu(_audited(), [(8, 1, 0.9, 1.0), (16, 4, worst, 2.0)], *_audit_rows())
     assert out.verdict == ("violated" if worst > 1 else "holds")
+    assert (out.finding is not None) == (worst > 1)
     assert [p["configuration"] for p in out.points[2:]] == ["n=8 T=1 L=1", "n=16 T=4 L=2"]
     assert [p["verdict"] for p in out.points[2:]] == ["holds", "violated" if worst > 1 else "holds"]
     assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
