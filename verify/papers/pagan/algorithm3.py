@@ -331,7 +331,8 @@ def algorithm3(budget: str, seed: int) -> Outcome:
                    f"{list(ALG3_PRIVACY_NS)}: its ε exceeds the promise at {len(decl_bad)}/{len(points)} points "
                    f"(largest exact ε/promised {figures['declared_mechanism_max_eps_ratio']:.3g})"))
     kept = len(points) - len(broken) - len(unsure)
-    summary = (f"{verdict} (exact): the accountant ε keeps the promise at {kept}/{len(points)} (d, ε, δ) points (line 5 "
+    summary = (f"{verdict} (exact): the accountant ε keeps the promise at {kept}/{len(points)} (d, ε, δ) points "
+               f"(line 5 "
                f"read with one T: broken at {figures['t1_points_broken']}/{len(points)}); calibration at n ∈ "
                f"{list(ALG3_PRIVACY_NS)}: " + ("sensitivity exceeded" if sens_bad else "as run" if not cal_bad
                                                else "not as run") + f"; the declared mechanism (r = 1) breaks it at "
