@@ -28,6 +28,7 @@ from verify.papers.dp_adam_design._common import (
     _verdict,
     decided_finding,
     declare_stepsize_equivalent,
+    equivalence_points,
 )
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
@@ -52,26 +53,6 @@ def _agreement(rows: list, what: str) -> list:
                                      what=f"{what}, {side}: mean simulated − exact negative fraction over {k} points",
                                      margin=SIM_MARGIN))
     return out
-
-
-def _agreement_points(decisions: list) -> list[dict]:
-    """The points of :func:`_agreement`'s equivalence decisions, with the lower end of each one's interval.
-
-    Parameters
-    ----------
-    decisions : list of Decision
-        Equivalence decisions (their interval is symmetric about the estimate: its lower end is 2·estimate − the
-        holds bound, the upper end).
-
-    Returns
-    -------
-    list of dict
-        :func:`verify.decide.decision_points`'s rows, each with ``holds bound, lower`` added.
-    """
-    rows = decide.decision_points(decisions)
-    for row, dd in zip(rows, decisions):
-        row["holds bound, lower"] = 2 * dd.estimate - dd.holds_bound
-    return rows
 
 
 def _regime_ok(sel: list) -> bool:
@@ -342,7 +323,7 @@ def _threshold_run(case: str, budget: str, seed: int) -> tuple[Outcome, list]:
     points = [{"B": r["B"], "σ": r["sigma"], "β₂": r["beta2"], "t": r["steps"], "d/d*": r["x"], "d": r["d"],
                "d*": r["dstar"], "exact P(v̂<0)": r["exact"], "simulated": r["sim"], "CP lo": r["lo"], "CP hi": r["hi"],
                "Gaussian prediction": r["predicted"], "coordinates": r["n"]} for r in rows]
-    points += _agreement_points(decisions)
+    points += equivalence_points(decisions)
     points.append({"regimes": "exact law", "settings": len(grid), "points": len(rows),
                    "points omitted (d < B)": omitted, "at d* min": min(at_vals), "at d* max": max(at_vals),
                    "band lo": AT_THRESHOLD_BAND[0], "band hi": AT_THRESHOLD_BAND[1],
@@ -416,7 +397,7 @@ def eq2(budget: str, seed: int) -> Outcome:
                                   paper_where=THRESHOLD_WHERE, no_repair_reason=NO_REPAIR_THRESHOLD)
     summary = (f"{verdict}: " + out.summary.partition(": ")[2] + "; IME's regimes (lower threshold) "
                + ("hold" if ime_ok else "FAIL") + ", simulation: " + ", ".join(str(dd.verdict) for dd in ime_decisions))
-    points = list(out.points) + _agreement_points(ime_decisions)
+    points = list(out.points) + equivalence_points(ime_decisions)
     points.append({"regimes": "IME", "max d*_IME/d*_BC": figs["ime_threshold_over_bc_max"],
                    "min exact at d*_IME": figs["ime_exact_at_threshold_min"],
                    "max |simulated − exact|": figs["ime_max_abs_sim_minus_exact"], "hold": bool(ime_ok)})
@@ -696,7 +677,7 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
                max(attained), "holds": bool(bound_holds)}]
     points += [{"part": "gain limit 1/√(1 − β₂²)", "β₂": r["beta2"], "t": r["t"], "gain at t": r["gain"],
                 "limit": r["limit"], "relative gap": r["rel"], "tolerance": 1e-12} for r in lim_rows]
-    points += _agreement_points(decisions)
+    points += equivalence_points(decisions)
     for row in points[-len(decisions):]:
         row["margin ±"] = S441_MARGIN
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
