@@ -51,8 +51,6 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
                         for small in ("dp_sgd", "dp_adam", "dp_rmsprop")) + (("adadps_rmsprop", "dp_r_pub"),)
 
 
-
-
 def _method_points(methods, labels: dict, means: dict, chosen: dict, trials: int, **same) -> list[dict]:
     """One point per method: its mean test accuracy with the 95% interval, its tuned (lr, C) and the seeds.
 
