@@ -183,7 +183,7 @@ def test_quick_verdicts_and_declared_tests(quick, name):
         assert out.evidence  # the decisive decision's phrase leads the evidence
 
 
-@pytest.mark.parametrize("name", ["section3_1", "section3_2_zero_out_vs_replace", "section3_4_1"])
+@pytest.mark.parametrize("name", ["section3_1", "section3_2", "section3_2_zero_out_vs_replace", "section3_4_1"])
 def test_evidence_is_a_short_summary_and_points_that_keep_every_number(quick, name):
     """The evidence reads as one short sentence (the verdict, the cases or tests that hold) and points (per test, or
     per group of exact cases, and the setting); no number of the evidence is lost."""
