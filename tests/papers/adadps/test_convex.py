@@ -114,6 +114,18 @@ def test_theorem3_glm_monte_carlo_and_rate(quick):
         assert f["noiseA_mc" + tail] == pytest.approx(f["noiseA_closed" + tail], rel=0.05)
 
 
+def test_theorem3_summary_and_one_point_per_case_keep_every_number_of_its_evidence(quick):
+    """Theorem 3's evidence reads as one short sentence (the exact limit, the Monte-Carlo tests that hold, the rate's
+    verdict) and points: one per GLM case, the rate, and each decision; no number of the evidence is lost."""
+    out = quick["theorem3"]
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240 and ". " not in out.summary
+    assert "vs" not in out.summary  # no per-case listing: those are the points
+    cases = [p for p in out.points if "R verdict" in p]
+    assert len(cases) == len(convex.GLM_CASES["quick"]["cases"])
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+    assert lost_numbers(out.evidence, out.summary, [p for p in out.points if "test" in p], out.decisions)
+
+
 def test_theorem3_negative_control_paper_display_without_batch(monkeypatch):
     """A wrong batch scaling (σ²C²ΣA/b instead of /b²: off by b = 8) must be caught by the Monte Carlo."""
     monkeypatch.setattr(ta, "expected_noise_A_norm", lambda with_batch=True: ta.sigma**2 * ta.C**2 * ta.S_A / ta.b)

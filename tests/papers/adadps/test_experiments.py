@@ -9,6 +9,7 @@ import pytest
 
 from kernels import faults
 from tests.papers.adadps.support import claim_record, mutant_verdicts
+from tests.verify.evidence_support import lost_numbers
 from verify.papers.adadps import _common as common
 from verify.papers.adadps import experiments
 from verify.privacy import dp_sgd_epsilon
@@ -112,3 +113,24 @@ def test_dp_adam_pub_visits_and_applies_the_noise_stepsize_and_clipping_faults()
     with faults.inject(noise_scale=3.0, only_methods=("adadps_rmsprop",)):  # a one-arm fault leaves it alone
         assert np.array_equal(_pub_run(), base)
     assert "noise_scale" not in faults.applied_names()
+
+
+@pytest.mark.parametrize("name", ["table", "table10", "table9", "table8", "table4"])
+def test_table_evidence_is_a_short_summary_and_points_that_keep_every_number(quick, name):
+    """Each table's evidence reads as one short sentence (the verdict and each comparison's verdict) and one point
+    per method and per decision; no number of the evidence is lost, and the evidence itself is unchanged."""
+    out = quick[name]
+    assert out.summary.startswith(f"{out.verdict}") and len(out.summary) <= 240
+    assert "; test accuracy" not in out.summary and "[" not in out.summary  # no intervals: those are points
+    assert out.summary.count(". ") == 0 and "\n" not in out.summary
+    methods = [p["method"] for p in out.points if "method" in p]
+    assert len(methods) >= 3 and all(m in out.evidence for m in methods)
+    assert len([p for p in out.points if "test" in p]) == len(out.decisions)
+    assert all(p["95% CI lo"] <= p["test accuracy"] <= p["95% CI hi"] for p in out.points if "method" in p)
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+
+
+def test_lost_numbers_would_notice_a_table_point_dropped(quick):
+    """The check above can fail: without the method rows the intervals of the evidence are lost."""
+    out = quick["table10"]
+    assert lost_numbers(out.evidence, out.summary, [p for p in out.points if "method" not in p], out.decisions)

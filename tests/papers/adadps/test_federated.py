@@ -11,6 +11,7 @@ from scipy import integrate, stats
 from dpvalidate import InvalidParameter
 from kernels import faults
 from tests.papers.adadps.support import claim_record
+from tests.verify.evidence_support import lost_numbers
 from verify import mutants, registry
 from verify.papers.adadps import federated
 from verify.privacy import dp_sgd_epsilon
@@ -124,3 +125,15 @@ def test_section6_2_violated_path_carries_a_finding(monkeypatch):
     assert (f.region.explored, f.region.failing) == (1, 1) and f.at_paper_setting.fails
     assert f.at_paper_setting.size == pytest.approx(out.numbers["epsilon_exact_one_round"] / 5.0)
     assert f.repair is None and "no number of rounds" in f.no_repair_reason
+
+
+@pytest.mark.parametrize("name", ["section6_2", "figure6", "figure6_fedadam"])
+def test_evidence_is_a_short_summary_and_points_that_keep_every_number(quick, name):
+    """The evidence reads as one short sentence (the verdict and its reason) and points (per round, or per arm, the
+    bootstrap difference, the privacy and the decision); no number of the evidence is lost."""
+    out = quick[name]
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240 and ". " not in out.summary
+    assert "[" not in out.summary and "{" not in out.summary  # no intervals or tuned dicts: those are points
+    assert len([p for p in out.points if "test" in p]) == len(out.decisions)
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+    assert lost_numbers(out.evidence, out.summary, out.points[-1:], out.decisions)  # the other rows carry numbers

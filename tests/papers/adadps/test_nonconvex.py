@@ -166,3 +166,15 @@ def test_theorem5_tight_case_catches_three_times_the_noise():
         noisy = float(np.mean(nonconvex._t5_task(**kw)["grad_avg"]))
     assert plain < 0.85 * rhs
     assert noisy > 2.0 * rhs
+
+
+def test_theorem4_summary_and_one_point_per_case_keep_every_number_of_its_evidence():
+    """Theorem 4's evidence reads as one short sentence (the verdict, the cases that hold, the worst ratio) and one
+    point per case plus the proof's constants; no number of the evidence is lost."""
+    out = claim_record("adadps.theorem4").check("quick", 0)
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240 and ". " not in out.summary
+    assert "vs bound" not in out.summary  # no per-case listing: those are the points
+    cases = [p for p in out.points if "verdict" in p]
+    assert len(cases) == 5 and max(p["measured/bound"] for p in cases) == out.numbers["max_lhs_over_rhs"]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+    assert lost_numbers(out.evidence, out.summary, cases, out.decisions)  # the constants' row carries numbers too

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from tests.verify.evidence_support import lost_numbers
 from theory import adadps as ta
 from verify import mutants, registry
 from verify.papers.adadps import privacy
@@ -25,6 +26,17 @@ def test_theorem1_is_undecided_at_quick_growth_that_levels_off_does_not_refute(q
     assert f["max_least_growth_last_interval_at_smallest_r"] <= privacy.T1_SLOPE_MARGIN
     assert 0 < f["c2_needed_min"] <= f["c2_needed_max"] < 10
     assert "would decide" in out.evidence
+
+
+def test_theorem1_summary_and_one_point_per_series_keep_every_number_of_its_evidence(quick):
+    """Theorem 1's evidence reads as one short sentence (the c₂ bracket, the series' verdicts) and one point per
+    series plus the grid's; no number of the evidence is lost."""
+    out = quick["theorem1"]
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240 and ". " not in out.summary
+    series = [p for p in out.points if "verdict" in p]
+    assert series and all(p["series"].replace(", ", ",") + ": " + p["verdict"] in out.evidence for p in series)
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+    assert lost_numbers(out.evidence, out.summary, series)  # the grid's row carries numbers too
 
 
 def test_theorem1_refutes_c1_0_1_once_epsilon_is_large(monkeypatch):

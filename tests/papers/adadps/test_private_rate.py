@@ -2,10 +2,12 @@
 corrected-rate mutant, and the exact sign decision behind the declared equivalent mutants."""
 
 import logging
+import re
 
 import pytest
 
 from tests.papers.adadps.support import claim_record, mutant_verdicts
+from tests.verify.evidence_support import lost_numbers
 from verify import mutants
 from verify.mutants import EQUIVALENT
 from verify.papers.adadps import private_rate
@@ -91,3 +93,15 @@ def test_eq39_finding_is_built_for_a_mutant_that_stays_violated():
     with mutants.theory_mutant("theory.adadps.theorem2_bound", "pow0.75", "", fns["pow0.75"]).apply():
         out = claim_record("adadps.eq39").check("quick", 0)
     assert out.verdict == "violated" and out.finding is not None and out.finding.region.failing > 0
+
+
+def test_eq39_summary_and_one_point_per_limit_keep_every_number_of_its_evidence():
+    """Eq. (39)'s evidence reads as one short sentence (the unbounded limit, the unit-constant counterexample) and
+    points (one per limit, the ratio, the counterexample); no number of the evidence is lost."""
+    out = private_rate.eq39("quick", 0)
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240
+    assert not re.search(r"\. [A-Z]", out.summary)  # one sentence ("eq. (38)" is not a full stop)
+    limits = [p for p in out.points if "limit" in p]
+    assert len(limits) == 4 and [p["limit"] for p in limits if p["bounded"] is False] == ["S_A→∞"]
+    assert lost_numbers(out.evidence, out.summary, out.points) == []
+    assert lost_numbers(out.evidence, "", out.points[:1])  # the summary and the other rows carry numbers

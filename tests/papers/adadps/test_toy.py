@@ -6,6 +6,7 @@ import logging
 import pytest
 
 from kernels import faults
+from tests.verify.evidence_support import lost_numbers
 from verify.papers.adadps import _common as common
 from verify.papers.adadps import toy
 from verify.privacy import dp_sgd_epsilon
@@ -42,3 +43,14 @@ def test_section41_is_not_run_on_a_kernel_that_skips_clipping(monkeypatch):
         out = toy.section4_1("quick", 0)
     assert out.verdict == "inconclusive" and "does not run the stated mechanism" in out.evidence
     assert out.numbers["probe_step_rel_error[dp_sgd]"] > 1
+
+
+def test_section4_1_summary_and_points_keep_every_number_of_its_evidence(quick):
+    """The toy example's evidence reads as one short sentence (the loss comparison, the stated ε) and points (per
+    method, the ratio, the accountant, the decision); no number of the evidence is lost."""
+    out = quick["section4_1"]
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240 and ". " not in out.summary
+    assert "[" not in out.summary and "{" not in out.summary
+    assert [p["method"] for p in out.points[:2]] == ["AdaDPS", "DP-SGD"]
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+    assert lost_numbers(out.evidence, out.summary, out.points[:2], out.decisions)  # the other rows carry numbers

@@ -7,6 +7,7 @@ import pytest
 
 from kernels import faults
 from tests.papers.dp_adam_design._support import assert_decided_finding, scaled, theory_mutant
+from tests.verify.evidence_support import lost_numbers
 from theory import dp_adam_design as td
 from verify.papers.dp_adam_design import experiments
 from verify.registry import REGISTRY
@@ -197,3 +198,16 @@ def test_quick_verdicts_and_declared_tests(quick, name):
     assert len(out.decisions) <= cid.tests
     if out.verdict != "holds" or out.decisions:
         assert out.evidence  # the decisive decision's phrase leads the evidence
+
+
+@pytest.mark.parametrize("name", ["section5_1", "section5_1_ime_for_free", "figure4"])
+def test_evidence_is_a_short_summary_and_points_that_keep_every_number(quick, name):
+    """The evidence reads as one short sentence (the verdict and each test's verdict) and points (one per method
+    or scale, per decision and for the setting); no number of the evidence is lost, and it is unchanged."""
+    out = quick(name)
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240
+    assert ". " not in out.summary and "[" not in out.summary  # one sentence, no intervals: those are points
+    assert len([p for p in out.points if "test" in p]) == len(out.decisions)
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+    # and the check can fail: without the rows that are not decisions, numbers of the evidence are lost
+    assert lost_numbers(out.evidence, out.summary, [p for p in out.points if "test" in p], out.decisions)

@@ -2,10 +2,13 @@
 state and contraction (§4.3.1), its proportional geometry (§4.3.2) and the anisotropy of the per-update noise
 (§4.5): quick verdicts at seed 0, the numbers they follow from, and negative controls."""
 
+import re
+
 import pytest
 
 from kernels import faults
 from tests.papers.dp_adam_design._support import assert_decided_finding, theory_mutant
+from tests.verify.evidence_support import lost_numbers
 from theory import dp_adam_design as td
 from verify.papers.dp_adam_design import geometry
 from verify.registry import REGISTRY
@@ -123,3 +126,16 @@ def test_quick_verdicts_and_declared_tests(quick, name):
     assert len(out.decisions) <= cid.tests
     if out.verdict != "holds" or out.decisions:
         assert out.evidence  # the decisive decision's phrase leads the evidence
+
+
+@pytest.mark.parametrize("name", ["section4_1", "section4_3_1", "section4_3_2", "section4_5"])
+def test_evidence_is_a_short_summary_and_points_that_keep_every_number(quick, name):
+    """The evidence reads as one short sentence (the verdict, the tests that hold, the exact part) and points (per
+    coordinate, δ₀, method or stream, per decision, and the setting); no number of the evidence is lost."""
+    out = quick(name)
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240
+    assert not re.search(r"\. [A-Z]", out.summary) and "[" not in out.summary  # one sentence, no intervals
+    assert len([p for p in out.points if "test" in p]) == len(out.decisions)
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+    # and the check can fail: the decisions' rows alone lose numbers of the evidence
+    assert lost_numbers(out.evidence, out.summary, [p for p in out.points if "test" in p], out.decisions)

@@ -3,6 +3,7 @@ v̂, DP-MF prefix sums (§4.4.1, App. C) and IME's missing self-regularisation (
 numbers they follow from, and negative controls."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from scipy.stats import norm
 
 from kernels import faults
 from tests.papers.dp_adam_design._support import assert_decided_finding, scaled, theory_mutant
+from tests.verify.evidence_support import lost_numbers
 from theory import dp_adam_design as td
 from theory import numeric
 from verify.papers.dp_adam_design import negative_estimates
@@ -166,3 +168,17 @@ def test_quick_verdicts_and_declared_tests(quick, name):
     assert len(out.decisions) <= cid.tests
     if out.verdict != "holds" or out.decisions:
         assert out.evidence  # the decisive decision's phrase leads the evidence
+
+
+@pytest.mark.parametrize("name", ["eq2", "eq3", "section4_4_1", "section4_4_2"])
+def test_evidence_is_a_short_summary_and_points_that_keep_every_number(quick, name):
+    """The evidence reads as one short sentence (the verdict, the exact parts' and each test's verdict) and points
+    (per simulated point or part, per decision); no number of the evidence is lost, and it is unchanged."""
+    out = quick(name)
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240
+    # one sentence (no full stop before a capital; "eq. (2)" is not one), no intervals: those are points
+    assert not re.search(r"\. [A-Z]", out.summary) and "[" not in out.summary
+    assert len([p for p in out.points if "test" in p]) == len(out.decisions)
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+    # and the check can fail: the decisions' rows alone lose numbers of the evidence
+    assert lost_numbers(out.evidence, out.summary, [p for p in out.points if "test" in p], out.decisions)

@@ -4,11 +4,13 @@ the batch-size-free sensitivity of Adam's update (§3.4.1): quick verdicts at se
 and negative controls (a wrong closed form or a kernel fault gives violated)."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from tests.papers.dp_adam_design._support import assert_decided_finding, theory_mutant
+from tests.verify.evidence_support import lost_numbers
 from theory import dp_adam_design as td
 from theory import numeric
 from verify import mutants
@@ -179,3 +181,16 @@ def test_quick_verdicts_and_declared_tests(quick, name):
     assert len(out.decisions) <= cid.tests
     if out.verdict != "holds" or out.decisions:
         assert out.evidence  # the decisive decision's phrase leads the evidence
+
+
+@pytest.mark.parametrize("name", ["section3_1", "section3_2", "section3_2_zero_out_vs_replace", "section3_4_1"])
+def test_evidence_is_a_short_summary_and_points_that_keep_every_number(quick, name):
+    """The evidence reads as one short sentence (the verdict, the cases or tests that hold) and points (per test, or
+    per group of exact cases, and the setting); no number of the evidence is lost."""
+    out = quick(name)
+    assert out.summary.startswith(out.verdict) and len(out.summary) <= 240
+    assert not re.search(r"\. [A-Z]", out.summary) and "{" not in out.summary  # one sentence, no records
+    assert len([p for p in out.points if "test" in p]) == len(out.decisions)
+    assert lost_numbers(out.evidence, out.summary, out.points, out.decisions) == []
+    # and the check can fail: the summary alone loses numbers of the evidence
+    assert lost_numbers(out.evidence, out.summary, [], out.decisions)

@@ -51,6 +51,43 @@ TABLE_RELATIONS = tuple((big, small) for big in ("adadps_rmsprop", "adadps_fixed
                         for small in ("dp_sgd", "dp_adam", "dp_rmsprop")) + (("adadps_rmsprop", "dp_r_pub"),)
 
 
+def _method_points(methods, labels: dict, means: dict, chosen: dict, trials: int, **same) -> list[dict]:
+    """One point per method: its mean test accuracy with the 95% interval, its tuned (lr, C) and the seeds.
+
+    Parameters
+    ----------
+    methods : sequence of str
+        The methods' keys, in the evidence's order.
+    labels : dict
+        Key -> the method's name.
+    means : dict
+        Key -> its :class:`verify.stats` interval (``estimate``, ``lo``, ``hi``).
+    chosen : dict
+        Key -> the tuned grid point (``lr`` and, where tuned, ``clip``).
+    trials : int
+        The test seeds per method.
+    **same
+        Columns with the same value in every row (the privacy level, the setting).
+
+    Returns
+    -------
+    list of dict
+        The rows (see :func:`verify.registry.check_points`).
+    """
+    rows = []
+    for m in methods:
+        row = {"method": labels[m], "test accuracy": means[m].estimate, "95% CI lo": means[m].lo,
+               "95% CI hi": means[m].hi, "lr": chosen[m]["lr"]}
+        if "clip" in chosen[m]:
+            row["C"] = chosen[m]["clip"]
+        rows.append(dict(row, seeds=trials, **same))
+    return rows
+
+
+def _summary_head(probe_why: str, verdict: str) -> str:
+    """The start of a summary: the reported verdict, after the mechanism probe's finding when it failed."""
+    return (f"the kernel does not run the stated mechanism ({probe_why}); " if probe_why else "") + f"{verdict}: "
+
 
 def _methods_panel(title: str, xlabel: str, methods, labels: dict, means: dict) -> Panel:
     """A panel of test accuracies (mean, 95% CI) with the methods on a categorical axis, in the order given.
@@ -157,11 +194,25 @@ def table(budget: str, seed: int) -> Outcome:
         counter = {f"{b_}>{s_}": {"verdict": str(dd.verdict), "difference": -dd.estimate}
                    for (b_, s_), dd in zip(TABLE_RELATIONS, decisions) if dd.verdict == "violated"}
     verdict, evidence = decide.after_probe(probe_why, "adadps.table.adadps_best", verdict, evidence)
+    groups = []
+    for big in dict.fromkeys(b_ for b_, _ in TABLE_RELATIONS):
+        by_verdict = {}
+        for (b_, s_), dd in zip(TABLE_RELATIONS, decisions):
+            if b_ == big:
+                by_verdict.setdefault(str(dd.verdict), []).append(TABLE_LABELS[s_])
+        groups.append(f"{TABLE_LABELS[big]} > " + ", > ".join(f"{'/'.join(v_)} {k_}" for k_, v_ in by_verdict.items()))
+    summary = (_summary_head(probe_why, verdict) + "; ".join(groups)
+               + f" (Welch t on test accuracy, {g['trials']} seeds per method)")
+    points = ([{"setting": "zipf_bow_logistic", "n": g["problem"]["n"], "d": g["problem"]["d"],
+                "public records": prob.public_features.shape[0], "features unseen in public": unseen,
+                "ε (RDP)": eps_rdp, "δ": "1/n", "lr grid top": max(g["lrs"])}]
+              + _method_points(TABLE_METHODS, TABLE_LABELS, means, chosen, g["trials"])
+              + decide.decision_points(decisions))
     finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions],
                              what="'AdaDPS beats X' comparisons",
                              paper_where="Tables 1, 4 and 6 (IMDB, StackOverflow, MNIST)", surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=points)
 
 
 # ======================================================================================
@@ -297,11 +348,19 @@ def table10(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
     verdict, evidence = decide.after_probe(probe_why, "adadps.table10", verdict, evidence)
+    summary = (_summary_head(probe_why, verdict) + f"AdaDPS with {T10_SHRINK}× less public data "
+               f"({keep['small']} records) is close to all of it ({keep['all']}): {drop.verdict}, and above DP-SGD: "
+               f"{beats.verdict} ({g['trials']} seeds per method)")
+    points = (_method_points(T10_METHODS, T10_LABELS, means, chosen, g["trials"])
+              + decide.decision_points(decisions))
+    for row, m in zip(points, T10_METHODS):
+        if m in unseen:
+            row.update({"public records": keep[m], "features unseen in public": unseen[m], "d": prob.d})
     finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions], what="Table 10's two parts",
                              paper_where="Table 10 / App. C.3 (IMDB, StackOverflow with 25× less public data)",
                              surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=points)
 
 
 # ======================================================================================
@@ -388,9 +447,9 @@ def table9(budget: str, seed: int) -> Outcome:
                   **chosen[m], **extra[m])
              for m in T9_METHODS]
     acc = {m: np.asarray(o["test_acc"]) for m, o in zip(T9_METHODS, sweep(_acc_task, tasks, "adadps.table9 runs"))}
-    decisions = [decide.equivalent(decide.difference_estimate(acc[m], acc["adam"]),
-                                   what=f"test accuracy {T9_LABELS[m]} − Adam", margin=T9_MARGIN)
-                 for m in ("adas_public", "adas_frequency")]
+    diffs = {m: decide.difference_estimate(acc[m], acc["adam"]) for m in ("adas_public", "adas_frequency")}
+    decisions = [decide.equivalent(est, what=f"test accuracy {T9_LABELS[m]} − Adam", margin=T9_MARGIN)
+                 for m, est in diffs.items()]
     verdict = str(decide.combine(decisions))
     means = {m: stats.mean_ci(acc[m]) for m in T9_METHODS}
     evidence = (f"{verdict}: " + "; ".join(d_.phrase() for d_ in decisions) + f"; test accuracy ({g['trials']} "
@@ -404,11 +463,18 @@ def table9(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
     verdict, evidence = decide.after_probe(probe_why, "adadps.table9", verdict, evidence)
+    summary = (_summary_head(probe_why, verdict) + ", ".join(f"{T9_LABELS[m]} ≈ Adam {d_.verdict}" for m, d_ in
+                                                            zip(("adas_public", "adas_frequency"), decisions))
+               + f" (equivalence within ±{T9_MARGIN:g}, non-private, {g['trials']} seeds per method)")
+    points = decide.decision_points(decisions)
+    for row, est in zip(points, diffs.values()):  # the other end of the two one-sided tests' interval
+        row["holds bound, lower"] = est.lower(1 - decide.HOLDS_LEVEL)
+    points = _method_points(T9_METHODS, T9_LABELS, means, chosen, g["trials"]) + points
     finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions], what="'AdaS matches Adam' "
                              "equivalences", paper_where="Table 9 / App. C.2 (IMDB, StackOverflow, non-private)",
                              surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=points)
 
 
 declare_equivalent("adadps.table9", "noise*3", "the runs are non-private (σ = 0): there is no noise to scale")
@@ -580,11 +646,19 @@ def table8(budget: str, seed: int) -> Outcome:
     counter = ({m: {"difference": -d_.estimate, "test": d_.reason} for m, d_ in zip(T8_READINGS, decisions)}
                if verdict == "violated" else None)
     verdict, evidence = decide.after_probe(probe_why, "adadps.table8", verdict, evidence)
+    summary = (_summary_head(probe_why, verdict) + "AdaDPS (w/ public) above "
+               + ", above ".join(f"{T8_LABELS[m]} {d_.verdict}" for m, d_ in zip(T8_READINGS, decisions))
+               + (" (the readings of β₁ disagree)" if split else "") + f" ({g['trials']} seeds per method)")
+    points = (_method_points(T8_METHODS, T8_LABELS, means, chosen, g["trials"], σ=TABLE_SIGMA)
+              + decide.decision_points(decisions))
+    for row, m in zip(points, T8_METHODS):
+        if m in T8_READINGS:
+            row["− DP-SGD (reported)"] = means[m].estimate - means["dp_sgd"].estimate
     finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions], what="readings of DP-Adam-Pub "
                              "(β₁), both violated", paper_where="Table 8 / App. C.1 (IMDB, StackOverflow, MNIST)",
                              surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=points)
 
 
 # ======================================================================================
@@ -713,11 +787,12 @@ def table4(budget: str, seed: int) -> Outcome:
                                           test=f"test accuracy ideal − AdaDPS ≤ {T4T_IDEAL_GAP:g}"))
     verdict = str(decide.combine(decisions))
     means = {m: stats.mean_ci(acc[m]) for m in T4T_METHODS}
+    best_gap = means["adadps"].estimate - max(means["dp_sgd"].estimate, means["dp_adam"].estimate)
     evidence = (f"{verdict}: " + "; ".join(d_.phrase() for d_ in decisions) + f"; TF-IDF test accuracy "
                 f"({g['trials']} seeds, σ = {TABLE_SIGMA:g}): "
                 + ", ".join(f"{T4T_LABELS[m]} {means[m]} (lr {chosen[m]['lr']:g}, C {chosen[m]['clip']:g})"
                             for m in T4T_METHODS)
-                + f"; AdaDPS − best baseline {means['adadps'].estimate - max(means['dp_sgd'].estimate, means['dp_adam'].estimate):+.4f} "  # noqa: E501
+                + f"; AdaDPS − best baseline {best_gap:+.4f} "
                 "(the paper: about +0.10; reported)")
     edge = [T4T_LABELS[m] for m in T4T_METHODS if chosen[m]["lr"] == max(g["lrs"])]
     if edge:
@@ -729,8 +804,14 @@ def table4(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {d_.reason: str(d_.verdict) for d_ in decisions if d_.verdict == "violated"}
     verdict, evidence = decide.after_probe(probe_why, "adadps.table4", verdict, evidence)
+    summary = (_summary_head(probe_why, verdict) + f"on TF-IDF features {T4T_LABELS['adadps']} above DP-SGD "
+               f"{decisions[0].verdict}, above DP-Adam {decisions[1].verdict}, within {T4T_IDEAL_GAP:g} of ideal "
+               f"{decisions[2].verdict}; AdaDPS − best baseline {best_gap:+.4f} (the paper: about +0.10)")
+    points = (_method_points(T4T_METHODS, T4T_LABELS, means, chosen, g["trials"], σ=TABLE_SIGMA,
+                             **{"lr grid top": max(g["lrs"])})
+              + decide.decision_points(decisions))
     finding = points_finding(verdict, [(d_.reason, d_.verdict) for d_ in decisions],
                              what="Table 4's TF-IDF comparisons",
                              paper_where="Table 4, TF-IDF row / Section 6.1.2 (IMDB)", surrogate=True)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=points)

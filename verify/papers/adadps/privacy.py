@@ -301,8 +301,23 @@ def theorem1(budget: str, seed: int) -> Outcome:
     if verdict == "violated":
         counter = {k: worst[k] for k in ("q", "r", "delta", "T", "c2_lo", "c2_hi", "growth_min", "growth_min_last")}
     finding = _t1_finding(rows, r_min) if verdict == "violated" else None
+    counts = {v: [x["verdict"] for x in rows].count(v) for v in ("holds", "inconclusive", "violated")}
+    summary = (f"{verdict}: the c₂ the mechanism needs (exact accountant bracket, {len(points)} points) lies between "
+               f"{min(lo):.3g} and {max(fin):.3g}; its series in T: " + ", ".join(f"{n} {v}" for v, n in counts.items()
+                                                                              if n)
+               + (f", refuting at the smallest r = {r_min:g}" if refuting else
+                  f"; those at the smallest r = {r_min:g} undecided through the top of the T range"
+                  if verdict == "inconclusive" else ""))
+    out_points = [{"series": f"q={x['q']:g}, r={x['r']:g}, δ={x['delta']:g}", "q": x["q"], "r": x["r"],
+                   "δ": x["delta"], "slope in T of upper c₂": x["slope_hi"], "slope in T of lower c₂": x["slope_lo"],
+                   "least growth": x["growth_min"], "least growth, last interval": x["growth_min_last"],
+                   "max upper c₂": x["c2_hi_max"], "verdict": x["verdict"]} for x in rows]
+    out_points.append({"series": "the grid", "points": len(points), "c₁": T1_C1, "c₂ lower": min(lo),
+                       "c₂ upper": max(fin), "PLD grid": "0.1·ε/T", "not certified": uncertified,
+                       "σ cap": T1_SIGMA_CAP, "slope margin": T1_SLOPE_MARGIN, "smallest r": r_min,
+                       "T up to": max(g["T"]), "full budget's T up to": "10⁴"})
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=out_points)
 
 
 # Theorem 1 is existential ("there are constants c₁, c₂"): its truth is whether the c₂ the mechanism needs

@@ -298,8 +298,23 @@ def eq39(budget: str, seed: int) -> Outcome:
         numbers.update(smallest_S_A=float(small["S_A"]), ratio_at_smallest=float(small["ratio"]),
                        ratio_at_1=float(small["ratio_at_1"]))
     finding = eq39_finding(r) if verdict == "violated" else None
+    undecided = [k[1] for k, v in paper_lims.items() if v is None]
+    summary = (f"{verdict} (exact, SymPy): with eq. (39)'s σ² and T substituted, eq. (38) over the stated "
+               "√(S_A log(1/δ))/(nε) " + (f"grows without bound as {', '.join(k[1] for k in unbounded)}" if unbounded
+                                          else f"has undecided limits ({', '.join(undecided)})" if undecided
+                                          else "stays bounded in every limit")
+               + (f"; with unit constants it is {small['ratio_at_1']} at S_A = 1 and {small['ratio']} at S_A = "
+                  f"{small['S_A']}" if small else ""))
+    points = [{"limit": k[1], "ratio's limit": "undecided" if v is None else str(v),
+               "bounded": None if v is None else bool(v != sp.oo)} for k, v in paper_lims.items()]
+    points.append({"ratio (ℓ = log(1/δ), γ = 1/(1 + g_gamma))": str(sp.simplify(r["paper"]))})
+    if small:
+        points.append({"unit constants": ", ".join(f"{k} = {v}" for k, v in EQ39_UNIT.items()),
+                       "ratio at S_A = 1": str(small["ratio_at_1"]),
+                       "first S_A with more than the factor": small["S_A"], "ratio there": str(small["ratio"]),
+                       "factor": EQ39_FACTOR})
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)
 
 
 

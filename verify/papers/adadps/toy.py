@@ -156,5 +156,20 @@ def section4_1(budget: str, seed: int) -> Outcome:
         paper_where=S41_PAPER_WHERE,
         paper_measure="final training loss DP-SGD / AdaDPS (bootstrap; > 1: AdaDPS lower)", paper_size=ci.estimate,
         paper_fails=True)
+    summary = (f"{verdict}: AdaDPS with side information reaches a lower final training loss than DP-SGD: "
+               f"{dec.verdict} (DP-SGD/AdaDPS {ci.estimate:.3g}, {fa.size} seeds); the stated ε = "
+               f"{TOY['stated_epsilon']:g} is " + ("consistent with" if eps_ok else "BELOW") + " the accountant's")
+    points = []
+    for name, loss, m in (("AdaDPS", fa, "adadps_fixed"), ("DP-SGD", fs, "dp_sgd")):
+        lc = stats.mean_ci(loss)
+        points.append({"method": name, "final training loss": lc.estimate, "95% CI lo": lc.lo, "95% CI hi": lc.hi,
+                       "seeds": int(loss.size), "tuned lr": chosen[m]["lr"], "tuned C": chosen[m]["clip"]})
+    points.append({"method": "DP-SGD/AdaDPS (bootstrap, reported)", "final training loss": ci.estimate,
+                   "95% CI lo": ci.lo, "95% CI hi": ci.hi})
+    points.append({"privacy": "accountant", "q (Poisson)": priv["sampling_rate"], "σ": priv["sigma"],
+                   "T": priv["steps"], "δ": priv["delta"], "ε RDP": priv["epsilon_rdp"], "ε PLD": priv["epsilon_pld"],
+                   "stated ε": TOY["stated_epsilon"], "ε RDP, fixed-size batches (replace-one)":
+                   priv["epsilon_rdp_fixed_batch_replace_one"], "consistent": bool(eps_ok)})
+    points += decide.decision_points([dec])
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=[dec], finding=finding)
+                   decisions=[dec], finding=finding, summary=summary, points=points)

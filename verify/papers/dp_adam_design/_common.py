@@ -80,6 +80,27 @@ STEPSIZE_EQUIVALENT = ("the statement is about the moment estimates (or noise) o
                        "gradient stream, which the stepsize does not enter: it moves only θ")
 
 
+def equivalence_points(decisions: list) -> list[dict]:
+    """The points of equivalence decisions (:func:`verify.decide.equivalent`), with the lower end of each one's
+    interval (the holds bound is its upper end; the reasons print both).
+
+    Parameters
+    ----------
+    decisions : list of Decision
+        Equivalence decisions (their interval is symmetric about the estimate: its lower end is 2·estimate − the
+        holds bound, the upper end).
+
+    Returns
+    -------
+    list of dict
+        :func:`verify.decide.decision_points`'s rows, each with ``holds bound, lower`` added.
+    """
+    rows = decide.decision_points(decisions)
+    for row, dd in zip(rows, decisions):
+        row["holds bound, lower"] = 2 * dd.estimate - dd.holds_bound
+    return rows
+
+
 def declare_stepsize_equivalent(claim_id: str) -> None:
     """Declare the ``stepsize*10`` kernel mutant equivalent for ``claim_id``: the stepsize mutant moves only θ,
     and the claim feeds the kernel a fixed stream of per-record gradients (none is computed at θ) and measures its

@@ -28,6 +28,7 @@ from verify.papers.dp_adam_design._common import (
     _verdict,
     decided_finding,
     declare_stepsize_equivalent,
+    equivalence_points,
 )
 from verify.registry import Figure, Outcome, Panel, Series, by_budget, child_seed, claim
 from verify.runner import sweep
@@ -315,9 +316,23 @@ def _threshold_run(case: str, budget: str, seed: int) -> tuple[Outcome, list]:
         finding = decided_finding(decisions, exact_parts, what=f"{name}: the regime statement per (B, σ, β₂) "
                                   "setting (exact) and the kernel's pooled agreement with the exact law",
                                   paper_where=THRESHOLD_WHERE, no_repair_reason=NO_REPAIR_THRESHOLD)
+    summary = (f"{verdict}: {'eq. (2)' if case == 'optimistic' else 'eq. (3)'}'s regimes of P(v̂<0) around d* "
+               + ("hold on the exact law at every" if regime_fail is None else "FAIL on the exact law at a")
+               + " (B, σ, β₂) setting; kernel simulation vs exact law: "
+               + ", ".join(f"{dd.verdict} ({dd.control.test.split(', ')[1].split(':')[0]})" for dd in decisions))
+    points = [{"B": r["B"], "σ": r["sigma"], "β₂": r["beta2"], "t": r["steps"], "d/d*": r["x"], "d": r["d"],
+               "d*": r["dstar"], "exact P(v̂<0)": r["exact"], "simulated": r["sim"], "CP lo": r["lo"], "CP hi": r["hi"],
+               "Gaussian prediction": r["predicted"], "coordinates": r["n"]} for r in rows]
+    points += equivalence_points(decisions)
+    points.append({"regimes": "exact law", "settings": len(grid), "points": len(rows),
+                   "points omitted (d < B)": omitted, "at d* min": min(at_vals), "at d* max": max(at_vals),
+                   "band lo": AT_THRESHOLD_BAND[0], "band hi": AT_THRESHOLD_BAND[1],
+                   "max at d ≤ d*/10": figures.get("exact_below_max"),
+                   "min at d ≥ 10d*": figures["exact_beyond_min"], "max |simulated − exact|": max_abs,
+                   "max |Gaussian − exact|": pred_err, "hold": regime_fail is None})
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=counter if verdict == "violated" else None, plots=[fig],
-                   decisions=decisions, finding=finding), exact_parts
+                   decisions=decisions, finding=finding, summary=summary, points=points), exact_parts
 
 
 #: the thresholds' paper setting: eq. (2)/(3) and App. C are stated for general B, σ, β₂, d
@@ -380,8 +395,15 @@ def eq2(budget: str, seed: int) -> Outcome:
                                   what="eq. (2): the regime statement per (B, σ, β₂) setting (exact), IME's regimes "
                                   "and the kernels' pooled agreement with the exact laws",
                                   paper_where=THRESHOLD_WHERE, no_repair_reason=NO_REPAIR_THRESHOLD)
+    summary = (f"{verdict}: " + out.summary.partition(": ")[2] + "; IME's regimes (lower threshold) "
+               + ("hold" if ime_ok else "FAIL") + ", simulation: " + ", ".join(str(dd.verdict) for dd in ime_decisions))
+    points = list(out.points) + equivalence_points(ime_decisions)
+    points.append({"regimes": "IME", "max d*_IME/d*_BC": figs["ime_threshold_over_bc_max"],
+                   "min exact at d*_IME": figs["ime_exact_at_threshold_min"],
+                   "max |simulated − exact|": figs["ime_max_abs_sim_minus_exact"], "hold": bool(ime_ok)})
     return Outcome(verdict=verdict, evidence=evidence, numbers=out.numbers, counterexample=counter,
-                   plots=list(out.plots) + [fig], decisions=decisions, finding=finding)
+                   plots=list(out.plots) + [fig], decisions=decisions, finding=finding, summary=summary,
+                   points=points)
 
 
 @claim(
@@ -644,9 +666,23 @@ def section4_4_1(budget: str, seed: int) -> Outcome:
              bool(gain_worst[0] >= -1.0)),
             ("the gain's limit 1/√(1 − β₂²) at β₂ ∈ {0.9, 0.99, 0.999} (relative 1e-12)", lim_bad is None)],
             what="§4.4.1's exact parts (floor, gain bound, its limit) and the kernel's IME variance tests")
+    summary = (f"{verdict}: " + (f"the exact variance floor and gain bound hold for all {len(ratios)} DP-MF "
+                                 "strategies × (β₂, t)" if bound_holds else
+                                 "the exact variance floor or gain bound FAILS")
+               + f", the gain's limit 1/√(1 − β₂²) is {gain_lim:.1f} at β₂ = 0.999; the kernel's IME noise variance "
+               f"matches the computed one in {sum(mc_ok)} of {len(mc_ok)} tests")
+    points = [{"part": "exact floor and gain bound", "strategies × (β₂, t)": len(ratios),
+               "min variance / floor": best_ratio, "floor slack (rounding units)": worst[0],
+               "gain slack (rounding units)": gain_worst[0], "rank-one |variance/floor − 1| (rounding units)":
+               max(attained), "holds": bool(bound_holds)}]
+    points += [{"part": "gain limit 1/√(1 − β₂²)", "β₂": r["beta2"], "t": r["t"], "gain at t": r["gain"],
+                "limit": r["limit"], "relative gap": r["rel"], "tolerance": 1e-12} for r in lim_rows]
+    points += equivalence_points(decisions)
+    for row in points[-len(decisions):]:
+        row["margin ±"] = S441_MARGIN
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
                    counterexample=counter if verdict == "violated" else None, plots=[fig], decisions=decisions,
-                   finding=finding)
+                   finding=finding, summary=summary, points=points)
 
 
 # ======================================================================================
@@ -820,8 +856,24 @@ def section4_4_2(budget: str, seed: int) -> Outcome:
             (f"post-processing's |update| ≤ the bound (largest ratio {pp_max:.6f})", bool(bound_ok)),
             ("the spike stream attains the bound", bool(attained))],
             what="§4.4.2's exact parts (K, the bound, its attainment) and its two tests")
+    summary = (f"{verdict}: IME's final updates exceed post-processing's bound at least as often as P(v̂ < 0) = "
+               f"{p_neg:.3g}: {d_large.verdict}, and its mean |update| is larger: {d_mean.verdict}; the exact parts "
+               "(K, the bound, its attainment) " + ("hold" if bound_ok and attained and k_ok else "FAIL"))
+    points = [{"method": "post-processing", "max |update|/bound": pp_max,
+               "fraction of final updates above the bound": float(pp["frac_large"].mean()),
+               "mean |update|": float(pp["mean_abs"].mean()), "median final |update|": float(pp["median_final"]),
+               "trials": trials, "rounds": p["rounds"], "coordinates": p["d"]},
+              {"method": "IME", "fraction of final updates above the bound": float(ime["frac_large"].mean()),
+               "P(v̂ < 0)": p_neg, "fraction v̂ ≤ 0": float(ime["frac_neg"].mean()),
+               "mean |update|": float(ime["mean_abs"].mean()), "median final |update|": float(ime["median_final"]),
+               "trials": trials, "rounds": p["rounds"], "coordinates": p["d"]},
+              {"part": "K(β₂, t) = Σ w², exact", "max relative gap": k_gap, "holds": bool(k_ok)},
+              {"part": "post-processing's |update| ≤ the bound", "bound": 1.0, "holds": bool(bound_ok)}]
+    points += [{"part": "the spike stream attains the bound", "t": int(t), "relative error": float(v),
+                "holds": bool(abs(v) <= S442_ATTAIN_TOL)} for t, v in spike_rel.items()]
+    points += decide.decision_points(decisions)
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=points)
 
 
 # the stepsize mutant moves only θ; this claim measures the moment estimates of a fixed gradient stream
