@@ -511,7 +511,8 @@ def points_html(points: Sequence[Mapping]) -> str:
     Returns
     -------
     str
-        ``<table class="points">`` with a header row and one row per point; "" when there are none.
+        ``<table class="points">`` with a header row and one row per point, in a box that scrolls sideways when the
+        table is wider than the page (a phone); "" when there are none.
     """
     e = html.escape
     cols, _ = _point_rows(points)
@@ -528,7 +529,8 @@ def points_html(points: Sequence[Mapping]) -> str:
             cells.append(f'<td class="num">{e(_cell(v))}</td>' if num else f"<td>{e(_cell(v))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     head = "".join(f"<th>{e(c)}</th>" for c in cols)
-    return f'<table class="points"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return (f'<div class="points-wrap"><table class="points"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
 def points_text(points: Sequence[Mapping], indent: str = "  ") -> list[str]:
@@ -623,6 +625,9 @@ nav.toc h4 { margin: .4rem 0 0; break-after: avoid; }
 table.findings { font-size: 92%; } table.findings th:first-child { width: 14rem; }
 table.findings th:nth-child(2) { width: 6.5rem; }
 h2, h3, section.claim { scroll-margin-top: 5rem; }
+div.points-wrap { overflow-x: auto; max-width: 100%; margin: .6rem 0 1rem; }
+table.points { table-layout: auto; width: auto; min-width: 100%; margin: 0; font-size: 92%; }
+table.points th, table.points td { overflow-wrap: normal; min-width: 4.5rem; }
 .filters { position: sticky; top: 0; background: #fff; padding: .4rem 0; border-bottom: 1px solid #d1d9e0;
            z-index: 1; display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; }
 .filters label { white-space: nowrap; } a.top { font-size: 85%; float: right; }
