@@ -195,7 +195,7 @@ def claims() -> list[ClaimEntry] | None:
     Returns
     -------
     list of ClaimEntry or None
-        In the registry's order.
+        Ordered by paper, then id (:func:`canonical`).
     """
     if registry.REGISTRY or not _fresh("claims", claim_sources) or _installed_packs():
         return None
@@ -296,6 +296,21 @@ def suggest(name: str, known) -> str:
 # --------------------------------------------------------------------------------------
 # generating the index (loads everything)
 # --------------------------------------------------------------------------------------
+def canonical(claim) -> tuple:
+    """The index's order of a claim: its paper's place among the built-in papers, then its id.
+
+    Parameters
+    ----------
+    claim : verify.registry.Claim
+        A built-in claim.
+
+    Returns
+    -------
+    tuple of (int, str)
+    """
+    return registry.PAPERS.index(claim.paper), claim.id
+
+
 def build() -> dict:
     """The index's contents from the loaded registry and ``verify.runs.RUNNABLES`` (imports the whole ledger).
 
@@ -304,7 +319,8 @@ def build() -> dict:
     Returns
     -------
     dict
-        ``claims_sources``, ``algorithms_sources`` (digests), ``claims`` (``to_dict()`` of each, registry order)
+        ``claims_sources``, ``algorithms_sources`` (digests), ``claims`` (``to_dict()`` of each, ordered by
+        :func:`canonical`)
         and ``algorithms`` (name, paper, problems, private; table order).
 
     Raises
@@ -323,7 +339,9 @@ def build() -> dict:
     return {
         "claims_sources": digest(claim_sources()),
         "algorithms_sources": digest(algorithm_sources()),
-        "claims": [c.to_dict() for c in reg.values()],
+        # in a canonical order (paper, then id), not the registry's, which depends on what imported the claim
+        # modules first: the file is the same whichever process writes it
+        "claims": [c.to_dict() for c in sorted(reg.values(), key=canonical)],
         "algorithms": [{"name": r.name, "paper": r.paper, "problems": tuple(r.problems), "private": bool(r.private)}
                        for r in runs.RUNNABLES.values()],
     }
