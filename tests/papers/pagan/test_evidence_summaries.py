@@ -16,7 +16,7 @@ from verify import decide, registry
 SPLIT = ["pagan.section3.2.box", "pagan.theorem1.dp_sgd", "pagan.eq7", "pagan.algorithm3.privacy",
          "pagan.algorithm3.privacy.large_eps", "pagan.example1.mu", "pagan.proposition2", "pagan.theorem5",
          "pagan.theorem4.risk.d3", "pagan.proposition1.d3", "pagan.lemma3.1", "pagan.lemma3.2", "pagan.example1",
-         "pagan.theorem3.pagan", "pagan.theorem3.floor"]
+         "pagan.theorem3.pagan", "pagan.theorem3.floor", "pagan.figure1", "pagan.section6.1"]
 
 #: a summary longer than this is no longer a sentence to read first
 SUMMARY_CHARS = 220
