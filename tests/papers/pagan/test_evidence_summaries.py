@@ -1,6 +1,6 @@
 """pagan's claims with a long evidence paragraph also carry a one-sentence summary and the points it rests on: run at
 quick, every number of the evidence is carried by the summary, the points or the decisions' controls, and the summary
-is one short sentence.  (Theorem 3 and the rate claims have their own tests; the audits are checked elsewhere.)
+is one short sentence.  (pagan.theorem3 and the rate claims have their own tests; the audits are checked elsewhere.)
 """
 
 from __future__ import annotations

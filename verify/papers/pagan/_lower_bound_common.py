@@ -317,7 +317,8 @@ def _lb_summary(verdict: str, rows, applicable, held: int, figures: dict, edge, 
         summary = (f"violated (exact): at d = {edge_ex['d']}, nε = {edge_ex['epsilon']:.3g} the bound "
                    f"{edge_ex['lower_bound']:.3g} exceeds the {edge_ex['largest_possible']:.3g} {what}")
     elif verdict == "violated":
-        summary = "violated (exact): a closed-form part of the statement fails; the bound never exceeds the edge's value"
+        summary = ("violated (exact): a closed-form part of the statement fails; the bound never exceeds the edge's "
+                   "value")
     elif untestable:
         summary = (f"inconclusive, the check as built cannot refute the bound: {cells}, and the exact edge "
                    f"({edge_n} points) never breaks it")

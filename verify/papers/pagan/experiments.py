@@ -357,7 +357,8 @@ def figure1(budget: str, seed: int) -> Outcome:
     finding = fig1_finding(decisions, mechanism, "Figure 1's orderings (mean final loss; the two 'closer to' orderings "
                            "on the log loss) and the exact mechanism check") if verdict == "violated" else None
     summary = (f"{verdict}: {n_holds}/{len(decisions)} of Figure 1's tests hold (PAGAN-opt ahead per ε, its gap to "
-               f"AdaGrad shrinking, the two 'closer to' orderings, the exact mechanism check; {runs} runs, T = {steps})")
+               f"AdaGrad shrinking, the two 'closer to' orderings, the exact mechanism check; {runs} runs, "
+               f"T = {steps})")
     table = decide.decision_points(decisions)
     table.append({"setting": "runs", "runs": runs, "T": steps, "margin (mean final loss)": FIG1_MARGIN,
                   "margin ('closer to', log loss)": "log 1.1", "δ": FIG1_DELTA})
