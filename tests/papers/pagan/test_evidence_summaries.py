@@ -1,6 +1,6 @@
 """pagan's claims with a long evidence paragraph also carry a one-sentence summary and the points it rests on: run at
 quick, every number of the evidence is carried by the summary, the points or the decisions' controls, and the summary
-is one short sentence.  (Theorem 3 and the rate claims have their own tests; the audits are checked elsewhere.)
+is one short sentence.  (pagan.theorem3 and the rate claims have their own tests; the audits are checked elsewhere.)
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from verify import decide, registry
 
 #: the claims split into summary and points here, by id
 SPLIT = ["pagan.section3.2.box", "pagan.theorem1.dp_sgd", "pagan.eq7", "pagan.algorithm3.privacy",
-         "pagan.algorithm3.privacy.large_eps", "pagan.example1.mu"]
+         "pagan.algorithm3.privacy.large_eps", "pagan.example1.mu", "pagan.proposition2", "pagan.theorem5",
+         "pagan.theorem4.risk.d3", "pagan.proposition1.d3", "pagan.lemma3.1", "pagan.lemma3.2", "pagan.example1",
+         "pagan.theorem3.pagan", "pagan.theorem3.floor", "pagan.figure1", "pagan.section6.1"]
 
 #: a summary longer than this is no longer a sentence to read first
 SUMMARY_CHARS = 220

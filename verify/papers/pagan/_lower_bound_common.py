@@ -271,8 +271,86 @@ def _lb_outcome(name: str, title: str, field: str, rows, verdicts, edge, extra_f
                     "harder instances would decide; the measured part cannot refute a lower bound); " + evidence)
     if verdict == "violated" and finding is None:
         finding = fallback_finding(evidence)
+    summary, points = _lb_summary(verdict, rows, applicable, held, figures, edge, edge_what, untestable)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter,
-                   plots=[Figure(name, f"pagan {title}", panels)], finding=finding if verdict == "violated" else None)
+                   plots=[Figure(name, f"pagan {title}", panels)], finding=finding if verdict == "violated" else None,
+                   summary=summary, points=points)
+
+
+def _lb_summary(verdict: str, rows, applicable, held: int, figures: dict, edge, edge_what: str,
+                untestable: str) -> tuple[str, list[dict]]:
+    """The one-sentence summary and the points of a lower-bound claim (:func:`_lb_outcome`), from the same
+    quantities its evidence prints.
+
+    Parameters
+    ----------
+    verdict : str
+        The claim's verdict.
+    rows, applicable : list of dict
+        Every measured (d, ε, algorithm) cell of :func:`_lb_compare`, and those inside the hypothesis.
+    held : int
+        How many applicable cells show sup_S E ≥ bound.
+    figures : dict
+        The outcome's figures (``min_sup_over_bound`` is read).
+    edge : tuple
+        The exact edge of :func:`_lb_edge` / :func:`_lb_edge_scaled`: (verdict, worst point or None, points checked,
+        degenerate dimensions).
+    edge_what : str
+        What the bound is compared with at the edge.
+    untestable : str
+        What the claim as built cannot test ("" when it can be decided).
+
+    Returns
+    -------
+    tuple of (str, list of dict)
+        The summary sentence, and one row per measured cell, one for the measured part as a whole (when run), one
+        for the exact edge and one for any dimension where the bound is undefined.
+    """
+    _, edge_ex, edge_n, degenerate = edge
+    cells = f"{held}/{len(applicable)} applicable cells show sup_S E ≥ the bound"
+    if rows:
+        cells += f" (smallest lower-CI/bound {figures['min_sup_over_bound']:.3g})"
+    if edge_ex:
+        what = ("randomized response on the signs ((ε, 0)-DP) attains" if edge_ex.get("witness")
+                else "the largest possible value" if edge_what == "the largest possible value"
+                else "a data-independent (0, 0)-DP output attains")
+        summary = (f"violated (exact): at d = {edge_ex['d']}, nε = {edge_ex['epsilon']:.3g} the bound "
+                   f"{edge_ex['lower_bound']:.3g} exceeds the {edge_ex['largest_possible']:.3g} {what}")
+    elif verdict == "violated":
+        summary = ("violated (exact): a closed-form part of the statement fails; the bound never exceeds the edge's "
+                   "value")
+    elif untestable:
+        summary = (f"inconclusive, the check as built cannot refute the bound: {cells}, and the exact edge "
+                   f"({edge_n} points) never breaks it")
+    elif verdict == "holds":
+        summary = f"holds: {cells}, and the bound never exceeds {edge_what.split(',')[0]} at {edge_n} exact points"
+    else:
+        summary = f"inconclusive: only {cells}, and the measured part cannot refute a lower bound"
+    points = [{"part": "measured cell", "d": r["d"], "ε": r["epsilon"], "accountant ε": r["epsilon_accountant"],
+               "algorithm": r["algorithm"], "hypothesis holds": r["hypothesis"], "lower bound": r["lower_bound"],
+               "sup over instances (mean)": r["sup_mean"], "sup lower 95% CI": r["sup_lo"],
+               "lower-CI/bound": r["sup_lo"] / r["lower_bound"], "planted bias": r["bias"], "verdict": r["verdict"]}
+              for r in rows]
+    if rows:
+        points.append({"part": "measured, all cells", "cells applicable": len(applicable),
+                       "cells holding": held, "cells outside the hypothesis": len(rows) - len(applicable),
+                       "CI level": 0.95, "smallest lower-CI/bound": figures["min_sup_over_bound"]})
+    else:
+        points.append({"part": "measured", "verdict": "not run (an exact part refutes the statement)"})
+    edge_row = {"part": "exact edge", "compared with": edge_what, "points checked": edge_n}
+    if edge_ex:
+        edge_row.update({"d": edge_ex["d"], "σ": ", ".join(f"{x:g}" for x in edge_ex["sigma"]), "n": edge_ex["n"],
+                         "nε": edge_ex["epsilon"], "lower bound": edge_ex["lower_bound"],
+                         "value compared": edge_ex["largest_possible"], "bound/value": edge_ex["ratio"],
+                         "profile scale": edge_ex.get("scale", 1.0), "verdict": "violated"})
+        if edge_ex.get("witness"):
+            edge_row["compared with"] = edge_ex["witness"]
+    else:
+        edge_row.update({"d at most": 10, "verdict": "holds"})
+    points.append(edge_row)
+    if degenerate:
+        points.append({"part": "bound undefined", "d": ", ".join(str(d) for d in degenerate), "log d": 0.0})
+    return summary, points
 
 
 def _LB_WEAKER(bound: str, condition: str) -> dict:  # noqa: N802 (a constant-like factory)

@@ -356,8 +356,20 @@ def figure1(budget: str, seed: int) -> Outcome:
     fig = Figure("figure1", f"pagan Figure 1 — abs_regression, {runs} runs per curve", panels)
     finding = fig1_finding(decisions, mechanism, "Figure 1's orderings (mean final loss; the two 'closer to' orderings "
                            "on the log loss) and the exact mechanism check") if verdict == "violated" else None
+    summary = (f"{verdict}: {n_holds}/{len(decisions)} of Figure 1's tests hold (PAGAN-opt ahead per ε, its gap to "
+               f"AdaGrad shrinking, the two 'closer to' orderings, the exact mechanism check; {runs} runs, "
+               f"T = {steps})")
+    table = decide.decision_points(decisions)
+    table.append({"setting": "runs", "runs": runs, "T": steps, "margin (mean final loss)": FIG1_MARGIN,
+                  "margin ('closer to', log loss)": "log 1.1", "δ": FIG1_DELTA})
+    table.append({"setting": f"log-loss gaps at ε = {e_top:g}",
+                  "AdaGrad–SGD geometric midpoint": figures["geometric_midpoint_adagrad_sgd"],
+                  "PAGAN-opt − midpoint": figures["log_pagan_opt_minus_log_midpoint_eps4"],
+                  "PAGAN(A=I) − midpoint": -figures["log_midpoint_minus_log_pagan_I_eps4"]})
+    table += [{"setting": "accountant ε (with replacement, T steps)", "ε": e, "accountant ε": a, "δ": FIG1_DELTA}
+              for e, a in acct]
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=table)
 
 
 def fig1_finding(decisions: Sequence, mechanism, what: str) -> Finding:
@@ -476,5 +488,15 @@ def section6_1(budget: str, seed: int) -> Outcome:
     finding = fig1_finding(decisions, mechanism, "§6.1's orderings at ε = 0.1 (every private method behind SGD and "
                            "AdaGrad, PAGAN-opt ahead of PDP-SGD) and the exact mechanism check"
                            ) if verdict == "violated" else None
+    summary = (f"{verdict}: {n_holds}/{len(decisions)} of §6.1's tests at ε = {S61_EPSILON:g} hold (SGD and AdaGrad "
+               f"ahead of every private method, PAGAN-opt ahead of PDP-SGD, the exact mechanism check)")
+    table = decide.decision_points(decisions)
+    table.append({"setting": "runs", "runs": r["runs"], "T": r["steps"], "margin (mean final loss)": FIG1_MARGIN})
+    table += [{"setting": "mean final loss", "method": a, "ε": S61_EPSILON, "mean": numbers[f"mean_{a}_eps0.1"]}
+              for a in S61_PRIVATE]
+    table += [{"setting": "mean final loss", "method": a, "ε": "none (non-private)", "mean": numbers[f"mean_{a}"]}
+              for a in S61_PUBLIC]
+    table += [{"setting": "PAGAN-opt − PDP-SGD (reported)", "ε": e,
+               "difference of means": numbers[f"diff_pagan_opt_minus_pdp_sgd_eps{e:g}"]} for e in FIG1_EPSILONS[1:]]
     return Outcome(verdict=verdict, evidence=evidence, numbers=numbers, counterexample=counter, plots=[fig],
-                   decisions=decisions, finding=finding)
+                   decisions=decisions, finding=finding, summary=summary, points=table)

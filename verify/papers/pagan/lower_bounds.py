@@ -581,6 +581,13 @@ def theorem4_risk_d3(budget: str, seed: int) -> Outcome:
                    evidence=out.evidence + f"; upper/lower = {ratio} (limit over log^(7/2) d: {lim}; as n → ∞ at "
                    f"d = 3, ε = 1, S_2/3 = H_3, δ = {LB_DELTA:g}: {n_lim})",
                    numbers=out.numbers, plots=out.plots, finding=out.finding,
+                   summary=out.summary if polylog_ok else (
+                       f"violated (exact): the upper/lower ratio is not one polylog(d) factor (as n → ∞ at d = 3: "
+                       f"{n_lim})"),
+                   points=out.points + [{"part": "upper/lower (closed form)", "ratio": str(ratio),
+                                         "limit over log^(7/2) d": str(lim), "d": 3, "ε": 1, "S_2/3": "H_3",
+                                         "δ": LB_DELTA, "limit as n → ∞": str(n_lim), "one polylog(d) factor":
+                                         polylog_ok}],
                    counterexample=out.counterexample if polylog_ok else dict(
                        d=3, epsilon=1, delta=LB_DELTA, S_2_3="H_3", ratio=str(ratio), limit_n_to_infinity=str(n_lim),
                        limit_over_log_3p5_d=str(lim), reason="the upper/lower ratio is not one polylog(d) factor",

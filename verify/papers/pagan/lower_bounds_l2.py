@@ -86,8 +86,14 @@ def proposition2(budget: str, seed: int) -> Outcome:
                       "no (ε, δ)-DP algorithm goes below it",
                       extra={"free_output_bound_over_excess_max": witness})
     # the witness applied to the other lower bounds alike (information: it cannot refute this bound)
+    points = out.points + [
+        {"part": "witness of Theorems 5 and 4: the free output x = 0 ((0, 0)-DP)", "excess on every S at most": "σ√d",
+         "largest bound/(σ√d)": witness, "refutes": False},
+        {"part": "Theorem 4's large-ε witness: randomized response on the signs", "refutes": False,
+         "why not": "no counterpart on the ball: with one nonzero coordinate of z̄ even the right signs leave the "
+                    "excess σ(1 − 1/√d)"}]
     return Outcome(verdict=out.verdict, numbers=out.numbers, counterexample=out.counterexample, plots=out.plots,
-                   finding=out.finding,
+                   finding=out.finding, summary=out.summary, points=points,
                    evidence=out.evidence + f"; the free output x = 0 ((0, 0)-DP; excess ‖z̄‖₂ ≤ σ√d on every S), the "
                    "witness of Theorem 5 and Theorem 4, does not refute it: bound/(σ√d) is at most "
                    f"{witness:.3g} over the exact edge grid (min{{σ√d, ·}} ≤ σ√d); randomized response on the signs, "
@@ -177,7 +183,9 @@ def theorem5(budget: str, seed: int) -> Outcome:
                       edge_what="√(Σσ_j²), the excess ‖z̄‖₂ of the free output x = 0 ((0, 0)-DP) on every S",
                       finding=finding)
     return Outcome(verdict=out.verdict, evidence=out.evidence + f"; upper/lower = {ratio} (limit over log² d: {lim})",
-                   numbers=out.numbers, counterexample=out.counterexample, plots=out.plots, finding=out.finding)
+                   numbers=out.numbers, counterexample=out.counterexample, plots=out.plots, finding=out.finding,
+                   summary=out.summary, points=out.points + [
+                       {"part": "upper/lower (closed form)", "ratio": str(ratio), "limit over log² d": str(lim)}])
 
 
 def _free_output_excess(sigma) -> float:

@@ -172,6 +172,23 @@ def example1(budget: str, seed: int) -> Outcome:
     if verdict == "inconclusive":
         decides = "--budget full decides" if budget == "quick" else "a range beyond the full budget's would decide"
         evidence = f"inconclusive: a slope window spans less than a decade ({decides}); " + evidence
+    steepest = max(worst["slope"], worst_d["slope"], abs(worst_t["scale_slope"]))
+    summary = (f"{verdict} (exact moments): G_p/(√p√ΣC_jjσ_j²) trends at most {steepest:.3g} in log-log slope in p, d "
+               f"and the profile's scale (margin {EX1_SLOPE_MARGIN:g}), with the O(1) constant {K_hat:.3f} over "
+               f"{len(rows)} configurations")
+    if not moments_ok:
+        summary = (f"violated (exact): the moments disagree with χ²_d's (relative error {chi2_err:.2g} > "
+                   f"{EX1_MOMENT_RTOL:g})")
+    table = [{"trend": "in p", "σ": r["profile"], "C": r["C"], "d": r["d"], "p from": int(ps[0]), "p to": int(ps[-1]),
+              "last-decade slope": r["slope"], "decades": r["span"], "largest ratio": r["max_ratio"],
+              "margin": EX1_SLOPE_MARGIN} for r in rows]
+    table += [{"trend": "in d", "σ": r["profile"], "C": r["C"], "last-decade slope": r["slope"], "decades": r["span"],
+               "margin": EX1_SLOPE_MARGIN} for r in d_rows]
+    table += [{"trend": "in the scale t", "σ": r["profile"], "C": r["C"], "d": r["d"],
+               "t": ", ".join(f"{t!r}" for t in EX1_SCALES), "slope": r["scale_slope"], "margin": EX1_SLOPE_MARGIN}
+              for r in s_rows]
+    table.append({"trend": "exact moments vs χ²_d's (flat σ, C = I)", "µ": 0.0, "K": 1,
+                  "relative error": chi2_err, "tolerance": EX1_MOMENT_RTOL})
     fig = Figure("example1_ratio", "pagan Example 1: G_p(C) / (√p·√(Σ C_jj σ_j²)), Gaussian Z", [Panel(
         f"d = {dims[-1]}", "moment order p", "ratio (fitted O(1) constant = max)", panels_series,
         xscale="log", yscale="log")])
@@ -198,7 +215,7 @@ def example1(budget: str, seed: int) -> Outcome:
                                        "steepest_slope_d": worst_d["slope"], "configurations": len(rows),
                                        "steepest_scale_slope": abs(worst_t["scale_slope"]),
                                        "chi2_moment_relative_error": chi2_err},
-                   counterexample=counter, plots=[fig], finding=finding)
+                   counterexample=counter, plots=[fig], finding=finding, summary=summary, points=table)
 
 
 def _lemma32_task(n: int, d: int, datasets: int, ps: list, seed: int) -> dict:
@@ -438,7 +455,7 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
     f_bound = numeric(tp.lemma3_2_bound())  # G_p + G_2p
     f_prob = numeric(tp.lemma3_2_probability())  # 1/n
     decisions, figures, worst = [], {}, None
-    series = {}
+    series, table = {}, []
     moment_gap = (0.0, None)  # the declared exact moments against the series route (exact, rounding units)
     exact_worst = (-1.0, None)  # the largest exact failure bound over the declared probability, and where
     for (n, d, ps), o in zip(keys, outs):
@@ -472,6 +489,10 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
                         0.0, "none (exact)", None, None), fails / datasets, exact, dec.violated_bound,
                         f"{what} ≤ {exact:.3g} (exact, Markov of order {m_at}) ≤ {p0:.4g}; sampled {fails}/{datasets}")
                 decisions.append(dec)
+                table.append({"test": "cell", "n": n, "d": d, "C": geo, "p": pp, "law scale": scale,
+                              "datasets": datasets, "failures": fails, "CP lower": stat.violated_bound,
+                              "CP upper": stat.holds_bound, "CP level": 0.95, "1/n": p0, "exact Markov bound": exact,
+                              "Markov order": m_at, "exact bound/(1/n)": exact / p0, "verdict": str(dec.verdict)})
                 series.setdefault((geo, pp == 2), []).append((n, stat.holds_bound))
                 slack = float(np.min(bound - scale * o["G_hat"][:, g_i, k]) / bound)
                 if worst is None or fails / datasets - p0 > worst[0]:
@@ -528,6 +549,24 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
         if moments_ok else
         f"; violated (exact): the declared moment E[(Q/W)^{moment_gap[1]['k']}] at d = {moment_gap[1]['d']}, C "
         f"{moment_gap[1]['C']} is {moment_gap[1]['declared']:.6g}, the MGF series gives {moment_gap[1]['series']:.6g}")
+    table.append({"test": "two-point laws (exact)", "n": w2["n"], "p": w2["p"], "q": w2["q"],
+                  "P(failure)": w2["failure"], "1/n": w2["declared"], "(n, p) checked": len(two_point),
+                  "(n, p) above 1/n": sum(two_point)})
+    table.append({"test": "exact moments vs the MGF series", "largest relative gap": moment_gap[0],
+                  "tolerance": LEMMA32_MOMENT_RTOL, "Markov orders up to": LEMMA32_MARKOV_ORDERS,
+                  "cells certified exactly": figures["cells_certified_exactly"],
+                  "largest exact bound/(1/n)": exact_worst[0]})
+    if not moments_ok:
+        summary = (f"violated (exact): the declared moments E[(Q/W)^k] differ from the MGF series' (relative gap "
+                   f"{moment_gap[0]:.2g})")
+    elif lead is not None:
+        k = sum(str(x.verdict) == str(lead.verdict) for x in decisions)
+        summary = (f"violated (family-wise 5%): {k} of {len(decisions)} tests (the cells and the two-point laws) put "
+                   "P(Ĝ_p > G_p + G_2p) above 1/n" if str(lead.verdict) == "violated" else
+                   f"inconclusive: {k} of {len(decisions)} tests neither certify nor refute P(Ĝ_p > G_p + G_2p) ≤ 1/n")
+    else:
+        summary = (f"holds: {figures['cells_holding']}/{len(cells)} (n, d, C, p) cells keep P(Ĝ_p > G_p + G_2p) ≤ 1/n "
+                   f"(exact Markov bounds at most {exact_worst[0]:.3g} × 1/n), and no two-point law exceeds it")
     plot_series = [Series(f"C {geo}, p = 2" if p2 else f"C {geo}, p > 2", [v[0] for v in vals],
                           [v[1] for v in vals], style="points") for (geo, p2), vals in series.items()]
     plot_series.append(Series("1/n (the lemma's bound)", list(ns), [1 / n for n in ns]))
@@ -553,7 +592,7 @@ def lemma3_2(budget: str, seed: int) -> Outcome:
                         "is not computed",
             no_repair_reason="the check decides the stated threshold G_p + G_2p and probability 1/n as written; it "
                              "decides no other threshold or probability in the same run")
-    return Outcome(verdict=verdict, evidence=evidence, numbers=figures,
+    return Outcome(verdict=verdict, evidence=evidence, numbers=figures, summary=summary, points=table,
                    counterexample=counter, plots=[fig], decisions=decisions, finding=finding)
 
 

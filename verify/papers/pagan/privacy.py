@@ -386,8 +386,71 @@ def lemma3_1(budget: str, seed: int) -> Outcome:
             paper_fails=bool(acc is not None and acc > _PAPER_POINT["epsilon"]),
             no_repair_reason="the lemma's c is unspecified; the check decides whether one c serves every n/b and "
                              "ε ≤ ε̄, and decides no other step count in the same run")
+    summary, points_table = _lemma31_summary(verdict, series_fit, decays, eps_series, shrinking, working, levels,
+                                             c_max, no_c, points, skipped, figures)
     return Outcome(verdict=verdict, evidence=evidence, numbers=figures, counterexample=counterexample, plots=[plot],
-                   finding=finding)
+                   finding=finding, summary=summary, points=points_table)
+
+
+def _lemma31_summary(verdict, series_fit, decays, eps_series, shrinking, working, levels, c_max, no_c, points,
+                     skipped, figures) -> tuple[str, list[dict]]:
+    """The one-sentence summary and the points of :func:`lemma3_1`, from the quantities its evidence prints.
+
+    Parameters
+    ----------
+    verdict : str
+        The claim's verdict.
+    series_fit, decays : list of dict
+        :func:`lemma31_uniformity`'s series of c* against n/b, and those that decay too fast.
+    eps_series, shrinking : list of dict
+        :func:`lemma31_small_epsilon`'s series of c* as ε → 0, and those that shrink too fast.
+    working, levels : list of float
+        The ε at which some c > 0 works on the grid, and every ε of the grid.
+    c_max : dict
+        c_max(ε̄) per ε̄ of ``levels``.
+    no_c : list of float
+        The ε at which one step already exceeds ε.
+    points, skipped : list of dict
+        The grid points evaluated and those left out (n/b too large).
+    figures : dict
+        The outcome's figures (the paper point's T and accountant ε are read when present).
+
+    Returns
+    -------
+    tuple of (str, list of dict)
+        The summary sentence, and one row per fitted series, per ε̄, for the grid and for the paper point.
+    """
+    margin = LEMMA31_SLOPE_MARGIN
+    if verdict == "violated" and shrinking and working:
+        f = max(shrinking, key=lambda f: f["slope"])
+        summary = (f"violated (exact accountant): c* shrinks as ε → 0 (slope {f['slope']:+.3g} > {margin:g} at "
+                   f"n = {f['n']}, b = {f['b']}), so no c > 0 serves every ε ≤ ε̄")
+    elif verdict == "violated" and decays and working:
+        f = min(decays, key=lambda f: f["slope"])
+        summary = (f"violated (exact accountant): c* decays in n/b (slope {f['slope']:+.3g} < −{margin:g} at "
+                   f"ε = {f['epsilon']:g}), so no c is uniform in n/b")
+    elif verdict == "violated":
+        summary = f"violated (exact accountant): one step already exceeds ε at the smallest ε = {levels[0]:g}"
+    elif verdict == "inconclusive":
+        summary = ("inconclusive: the smallest ε's series spans < 1 decade of n/b or no series spans a decade of ε, "
+                   f"though c = {c_max[max(working)]:.3g} works on the grid")
+    else:
+        summary = (f"holds (exact accountant): c* is uniform in n/b and does not shrink as ε → 0 within slope margin "
+                   f"{margin:g}, and c = {c_max[max(working)]:.3g} works for every ε ≤ ε̄ = {max(working):g}")
+    rows = [{"test": "c* against n/b", "ε": f["epsilon"], "δ": f["delta"], "log-log slope": f["slope"],
+             "n/b from": f["nb_min"], "n/b to": f["nb_max"], "decades": f["span"], "margin": margin,
+             "too fast": any(f is g for g in decays)} for f in series_fit]
+    rows += [{"test": "c* as ε → 0", "n": f["n"], "b": f["b"], "δ": f["delta"], "log-log slope": f["slope"],
+              "ε from": f["eps_min"], "ε to": f["eps_max"], "decades": f["span"], "margin": margin,
+              "too fast": any(f is g for g in shrinking)} for f in eps_series]
+    rows += [{"test": "c_max(ε̄)", "ε̄": e, "c_max": c_max[e], "one step exceeds ε": e in no_c} for e in levels]
+    rows.append({"test": "grid", "points evaluated": len(points), "points not evaluated": len(skipped),
+                 "n/b at most": _MAX_N_OVER_B})
+    if "paper_point_T" in figures:
+        rows.append({"test": "paper point", "n": _PAPER_POINT["n"], "b": _PAPER_POINT["b"],
+                     "ε": _PAPER_POINT["epsilon"], "T": int(figures["paper_point_T"]),
+                     "accountant ε": figures["paper_point_eps_accountant"]})
+    return summary, rows
 
 
 _L31_ABSORBED = "the constant c of the lemma is unspecified, so a constant factor here is absorbed by another c"
