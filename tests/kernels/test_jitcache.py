@@ -214,7 +214,8 @@ def test_two_processes_needing_one_kernel_compile_it_once(tmp_path):
 
     cache = tmp_path / "user-cache"
     pkg = _tiny_package(tmp_path / "clone")
-    line = _TINY_KERNEL.splitlines().index("def shift(x):") + 1
+    # Numba names a kernel's cache files by its code object's first line: a decorated function's is the decorator's
+    line = _TINY_KERNEL.splitlines().index("@njit(cache=True)") + 1
     where = _jitcache.cache_dir(pkg, {"DPVERIFY_NUMBA_CACHE": str(cache)})
     where.mkdir(parents=True)
     abi = getattr(sys, "abiflags", "")
@@ -226,6 +227,7 @@ def test_two_processes_needing_one_kernel_compile_it_once(tmp_path):
             p.stdin.flush()
         time.sleep(1.0)
         assert all(p.poll() is None for p in procs)  # waiting for the lock
+        assert not list(where.glob("*.nbi"))  # nothing compiled while the lock is held
     results = [_finish_tiny(p) for p in procs]
     assert sorted((r["hits"], r["misses"]) for r in results) == [(0, 1), (1, 0)]
     assert all(r["value"] == 11 and Path(r["cache"]) == where for r in results)
