@@ -1,5 +1,6 @@
-"""Helpers shared by the tests of :mod:`verify.papers.noisy_adagrad`: a claim's quick check at seed 0, and its
-verdict under one of its declared mutants (serially, the memos cleared first, as ``dpverify mutants`` runs it)."""
+"""Helpers shared by the tests of :mod:`verify.papers.noisy_adagrad`: a claim's quick check at seed 0, the quick
+checks of a module's functions run once each, and a claim's verdict under one of its declared mutants (serially,
+the memos cleared first, as ``dpverify mutants`` runs it)."""
 
 from verify import mutants, registry
 from verify.runner import SerialRunner, using
@@ -19,3 +20,26 @@ def mutant_verdict(cid: str, name: str) -> str:
     mutants.reset_caches()
     with using(SerialRunner()), m.apply():
         return str(c.check("quick", 0).verdict)
+
+
+def memoised_quick(module):
+    """A function ``get(name)`` giving ``module.name("quick", 0)``, each check run once (a module fixture's body).
+
+    Parameters
+    ----------
+    module : module
+        A claim module of :mod:`verify.papers.noisy_adagrad`.
+
+    Returns
+    -------
+    callable
+        ``get(name) -> Outcome``.
+    """
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = getattr(module, name)("quick", 0)
+        return cache[name]
+
+    return get

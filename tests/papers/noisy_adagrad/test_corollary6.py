@@ -17,17 +17,12 @@ from verify import decide, mutants
 from verify.papers.noisy_adagrad import _common, corollary6
 from verify.registry import load_all
 
+from .support import memoised_quick
+
 
 @pytest.fixture(scope="module")
 def quick():
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = getattr(corollary6, name)("quick", 0)
-        return cache[name]
-
-    return get
+    return memoised_quick(corollary6)
 
 
 def test_corollary6_quick_is_inconclusive_by_design_with_the_noise_dominated_diagnosis(quick):

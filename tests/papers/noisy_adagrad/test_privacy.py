@@ -18,17 +18,12 @@ from verify.papers.noisy_adagrad import privacy
 from verify.registry import Budgets
 from verify.runner import SerialRunner, using
 
+from .support import memoised_quick
+
 
 @pytest.fixture(scope="module")
 def quick():
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = getattr(privacy, name)("quick", 0)
-        return cache[name]
-
-    return get
+    return memoised_quick(privacy)
 
 
 def test_lemma5_holds_supports_the_statement_not_the_proof_line(quick):

@@ -17,17 +17,12 @@ from verify import decide, mutants, registry
 from verify.papers.noisy_adagrad import _common, regret
 from verify.registry import load_all
 
+from .support import memoised_quick
+
 
 @pytest.fixture(scope="module")
 def quick():
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = getattr(regret, name)("quick", 0)
-        return cache[name]
-
-    return get
+    return memoised_quick(regret)
 
 
 def test_theorem31_violated_once_preconditioner_noise_reaches_the_gradient_scale(quick):

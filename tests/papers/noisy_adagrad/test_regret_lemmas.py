@@ -13,17 +13,12 @@ from verify import mutants
 from verify.papers.noisy_adagrad import regret_lemmas
 from verify.registry import load_all
 
+from .support import memoised_quick
+
 
 @pytest.fixture(scope="module")
 def quick():
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = getattr(regret_lemmas, name)("quick", 0)
-        return cache[name]
-
-    return get
+    return memoised_quick(regret_lemmas)
 
 
 def test_lemma16_and_lemma13_hold_with_their_worst_ratios(quick):

@@ -16,17 +16,12 @@ from verify import decide
 from verify.mutants import THEORY_MUTATIONS, theory_mutant
 from verify.papers.noisy_adagrad import unconstrained
 
+from .support import memoised_quick
+
 
 @pytest.fixture(scope="module")
 def quick():
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = getattr(unconstrained, name)("quick", 0)
-        return cache[name]
-
-    return get
+    return memoised_quick(unconstrained)
 
 
 def test_theorem51_summary_and_points_keep_every_number_of_its_evidence(quick):
