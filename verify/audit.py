@@ -18,6 +18,7 @@ bound above the accountant's ε means the implementation leaks more than it clai
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -327,6 +328,272 @@ def _bound_from_halves(a_sel, a_ev, b_sel, b_ev, delta, level, method, k) -> Aud
 
 
 # ======================================================================================
+# An audit's power: the smallest leak it could have seen
+# ======================================================================================
+#: an audit that finds no leak says 'holds' only when it could have seen a mechanism this many times the claim
+POWER_FACTOR = 1.5
+MAX_SUGGESTED_TRIALS = 10**8  # the largest --trials dpverify audit accepts
+
+
+@dataclass(frozen=True)
+class AuditPower:
+    """What an audit could have seen: the smallest ε of an ideal Gaussian mechanism it would flag (see
+    :func:`detectable_epsilon`), against the claim."""
+
+    detectable_epsilon: float  # +inf when no Gaussian mechanism, however leaky, would be flagged
+    claimed_epsilon: float
+    method: str
+    evaluation_runs: int  # runs per dataset that count the errors
+    suggested_trials: int | None  # runs per dataset whose audit would see POWER_FACTOR × the claim (None: > 10⁸)
+    sees: bool  # the ideal Gaussian mechanism of POWER_FACTOR × the claim is flagged (decided exactly, not from the
+    # bisected detectable_epsilon, which is within 0.5 % above the exact one)
+
+    def to_dict(self) -> dict:
+        """The power as a plain dict.
+
+        Returns
+        -------
+        dict
+            Every field, plus ``power_factor``.
+        """
+        return dict(detectable_epsilon=self.detectable_epsilon, claimed_epsilon=self.claimed_epsilon,
+                    method=self.method, evaluation_runs=self.evaluation_runs, suggested_trials=self.suggested_trials,
+                    sees=self.sees, power_factor=POWER_FACTOR)
+
+
+@functools.lru_cache(maxsize=4096)
+def reference_mu(epsilon: float, delta: float) -> float:
+    """μ of the Gaussian mechanism that is exactly (ε, δ)-DP: the μ with :func:`gdp_delta` (ε, μ) = δ.
+
+    Parameters
+    ----------
+    epsilon : float
+        The ε (> 0).
+    delta : float
+        The δ, in (0, 1).
+
+    Returns
+    -------
+    float
+        The μ (sensitivity over noise standard deviation).
+
+    Raises
+    ------
+    InvalidParameter
+        When ``epsilon`` is not positive and finite, or ``delta`` is outside (0, 1).
+    """
+    from scipy.optimize import brentq
+
+    epsilon = V.positive("epsilon", epsilon)
+    delta = V.open_unit("delta", delta)
+    if math.isinf(epsilon):
+        raise V.InvalidParameter("epsilon", "finite", epsilon)
+    hi = 1.0
+    while gdp_delta(epsilon, hi) < delta:  # δ(ε) grows with μ, to 1
+        hi *= 2.0
+    return float(brentq(lambda m: gdp_delta(epsilon, m) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12))
+
+
+def _ideal_bound(mu: float, runs: int, delta: float, level: float, method: str, thresholds: int) -> float:
+    """The bound of the audit's estimator on an ideal Gaussian mechanism of parameter μ (scores N(0, 1) on D,
+    N(μ, 1) on D′), with the median error counts of ``runs`` evaluation runs at its best threshold."""
+    from scipy.special import ndtr
+
+    one_sided = 1.0 - (1.0 - level) / (2.0 * thresholds)
+
+    def best(tau):
+        fp, fn = np.rint(runs * ndtr(-tau)), np.rint(runs * ndtr(tau - mu))  # the binomial medians, to within one
+        fpr_hi, fnr_hi = _upper_vec(fp, runs, one_sided), _upper_vec(fn, runs, one_sided)
+        if method == "gdp":
+            score = _gdp_mu(fpr_hi, fnr_hi)
+        else:
+            num = 1.0 - delta - fnr_hi
+            score = np.where(num > 0, np.log(np.where(num > 0, num, 1.0) / fpr_hi), 0.0)
+        k = int(np.argmax(score))
+        return k, float(score[k])
+
+    top = max(mu, float(_st.norm.isf(0.5 / runs))) + 2.0  # past it no false positive is expected
+    tau = np.linspace(-2.0, top, 400)
+    k, _ = best(tau)
+    _, score = best(np.linspace(tau[max(k - 1, 0)], tau[min(k + 1, tau.size - 1)], 400))  # refined near the best
+    score = max(score, 0.0)
+    return gdp_epsilon(score, delta) if method == "gdp" else score
+
+
+@functools.lru_cache(maxsize=4096)
+def detectable_epsilon(claimed: float, runs: int, delta: float, level: float, method: str = "clopper_pearson",
+                       thresholds: int = 1) -> float:
+    """The smallest ε at which the audit would flag an ideal Gaussian mechanism against ``claimed``.
+
+    The reference is the Gaussian mechanism that is exactly (ε, δ)-DP (μ = :func:`reference_mu`), scored by its
+    release; the audit's estimator (``method``, ``level``, ``thresholds`` Bonferroni-counted thresholds) is
+    applied to the median error counts of ``runs`` evaluation runs per dataset at the best threshold.  The
+    returned ε is the smallest whose bound exceeds ``claimed``, to 0.5 %.  A real audit also chooses its
+    threshold from noisy data and may score a vector release less well, so it sees no smaller leaks than this:
+    "cannot see leaks below this ε" is a statement about the test, whatever the mechanism.
+
+    Parameters
+    ----------
+    claimed : float
+        The claimed ε (> 0).
+    runs : int
+        Runs per dataset that count the errors (≥ 1).
+    delta : float
+        The δ, in (0, 1).
+    level : float
+        Confidence of the audit's bound, in (0, 1).
+    method : str, optional
+        "clopper_pearson" or "gdp".
+    thresholds : int, optional
+        Thresholds the estimator counts (its Bonferroni family), ≥ 1.
+
+    Returns
+    -------
+    float
+        The ε (≥ ``claimed``); +inf when even a mechanism of ε = 200·``claimed`` (or 400) would not be flagged.
+
+    Raises
+    ------
+    InvalidParameter
+        For a parameter out of range or an unknown method.
+    """
+    claimed = V.positive("claimed", claimed)
+    runs = V.integer("runs", runs, 1)
+    delta = V.open_unit("delta", delta)
+    level = V.open_unit("level", level)
+    thresholds = V.integer("thresholds", thresholds, 1, 1000)
+    if not isinstance(method, str) or method not in METHODS:
+        raise V.InvalidParameter("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
+
+    def flags(eps: float) -> bool:
+        return _ideal_bound(reference_mu(eps, delta), runs, delta, level, method, thresholds) > claimed
+
+    lo, hi = claimed, min(200.0 * claimed, 400.0)
+    if not flags(hi):
+        return math.inf
+    while hi / lo > 1.005:  # the bound grows with ε: bisect on a log scale
+        mid = math.sqrt(lo * hi)
+        lo, hi = (lo, mid) if flags(mid) else (mid, hi)
+    return hi
+
+
+def evaluation_runs(trials: int, share: float = 1.0 - SELECTION_FRACTION) -> int:
+    """The runs per dataset that count the errors when ``share`` of ``trials`` does (the rest choose the test).
+
+    Parameters
+    ----------
+    trials : int
+        Runs per dataset (≥ 1).
+    share : float, optional
+        The counting share: 1 − :data:`SELECTION_FRACTION` for :func:`epsilon_lower_bound`, ½ for
+        :func:`audit_mechanism`.
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
+    return max(1, trials - max(1, int(trials * (1.0 - share))))
+
+
+def audit_power(claimed: float, trials: int, delta: float, level: float, method: str = "clopper_pearson",
+                thresholds: int = 1, share: float = 1.0 - SELECTION_FRACTION) -> AuditPower:
+    """An audit's power: its :func:`detectable_epsilon` and the trials that would see :data:`POWER_FACTOR` ×
+    ``claimed`` (the smallest count on a grid of two significant digits, up to :data:`MAX_SUGGESTED_TRIALS`).
+
+    Parameters
+    ----------
+    claimed : float
+        The claimed ε (> 0).
+    trials : int
+        Runs per dataset (≥ 2).
+    delta : float
+        The δ, in (0, 1).
+    level : float
+        Confidence of the audit's bound, in (0, 1).
+    method : str, optional
+        "clopper_pearson" or "gdp".
+    thresholds : int, optional
+        Thresholds the estimator counts, ≥ 1.
+    share : float, optional
+        Share of the runs that count the errors (see :func:`evaluation_runs`).
+
+    Returns
+    -------
+    AuditPower
+        The power.
+
+    Raises
+    ------
+    InvalidParameter
+        For a parameter out of range or an unknown method.
+    """
+    trials = V.integer("trials", trials, 2)
+    runs = evaluation_runs(trials, share)
+    det = detectable_epsilon(claimed, runs, delta, level, method, thresholds)
+    target = POWER_FACTOR * claimed
+    sees = _ideal_bound(reference_mu(target, delta), runs, delta, level, method, thresholds) > claimed
+    suggested = _suggest_trials(target, claimed, delta, level, method, thresholds, share)
+    return AuditPower(det, float(claimed), method, runs, suggested, bool(sees))
+
+
+@functools.lru_cache(maxsize=1024)
+def _suggest_trials(target, claimed, delta, level, method, thresholds, share) -> int | None:
+    mu = reference_mu(target, delta)
+
+    def sees(trials: int) -> bool:
+        return _ideal_bound(mu, evaluation_runs(trials, share), delta, level, method, thresholds) > claimed
+
+    if not sees(MAX_SUGGESTED_TRIALS):
+        return None
+    lo, hi = MIN_MECHANISM_TRIALS, MAX_SUGGESTED_TRIALS  # sees(hi); the answer is at least lo
+    if sees(lo):
+        return lo
+    while hi - lo > max(1, hi // 100):  # to two significant digits, then rounded up
+        mid = int(math.sqrt(lo * hi)) if hi > 4 * lo else (lo + hi) // 2
+        lo, hi = (lo, mid) if sees(mid) else (mid, hi)
+    step = 10 ** max(0, len(str(hi)) - 2)
+    out = int(math.ceil(hi / step) * step)
+    while not sees(out) and out < MAX_SUGGESTED_TRIALS:  # the counts' rounding makes sees() monotone only nearly
+        out += step
+    return out
+
+def power_text(power: AuditPower, trials_name: str = "runs per dataset", other: str | None = None) -> str:
+    """One sentence on what an audit could see, and, when it could not see :data:`POWER_FACTOR` × the claim, what
+    would: ``trials_name`` (e.g. "--trials") and, for the Clopper–Pearson method, ``other`` (e.g. "--method gdp").
+
+    Parameters
+    ----------
+    power : AuditPower
+        The audit's power.
+    trials_name : str, optional
+        How the sentence names the trial count; one starting with "-" is an option, followed by the count.
+    other : str or None, optional
+        How the sentence names the Gaussian-DP method, suggested for a Clopper–Pearson audit (None: not
+        suggested, e.g. when the mechanism is subsampled and its trade-off curve not Gaussian).
+
+    Returns
+    -------
+    str
+        E.g. "cannot see leaks below ε = 4.43; to see 1.5 × the claimed 2: --trials 260000 or --method gdp (for a
+        Gaussian mechanism)".
+    """
+    det, claim = power.detectable_epsilon, power.claimed_epsilon
+    if power.sees:
+        return f"could see leaks from ε ≈ {det:.3g} (a leak of {POWER_FACTOR:g} × the claimed {claim:.3g} is visible)"
+    cannot = "cannot see a leak of any size" if math.isinf(det) else f"cannot see leaks below ε = {det:.3g}"
+    fixes = []
+    if power.suggested_trials is not None:
+        fixes.append(f"{trials_name} {power.suggested_trials}" if trials_name.startswith("-")
+                     else f"{power.suggested_trials} {trials_name}")
+    if power.method == "clopper_pearson" and other is not None:
+        fixes.append(f"{other} (for a Gaussian mechanism)")
+    if not fixes:
+        return (f"{cannot}; no trial count up to {MAX_SUGGESTED_TRIALS:.0e} sees {POWER_FACTOR:g} × the claimed "
+                f"{claim:.3g}: a stronger score would decide")
+    return f"{cannot}; to see {POWER_FACTOR:g} × the claimed {claim:.3g}: " + " or ".join(fixes)
+
+# ======================================================================================
 # Auditing anyone's mechanism (`dpverify audit FILE_OR_MODULE:FUNCTION`)
 # ======================================================================================
 MIN_MECHANISM_TRIALS = 100  # runs per neighbour: the halves must hold enough runs for a threshold and its count
@@ -492,7 +759,9 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
     ``trials`` runs per neighbour (neighbour k draws from its own Generator seeded by (seed, k)).  Half the runs
     choose the score (a vector release is projected on :func:`_direction`; a scalar is its own score) and the
     threshold; the other half count the errors (:func:`epsilon_lower_bound`'s estimators).  Verdict
-    ``violated`` when the audited lower bound exceeds ``epsilon``, else ``holds`` (no leak found).
+    ``violated`` when the audited lower bound exceeds ``epsilon``; else ``holds`` (no leak found) when the audit
+    could have seen a leak of :data:`POWER_FACTOR` × ``epsilon`` (:func:`audit_power`), and ``inconclusive`` when
+    it could not.
 
     Before the runs, ``fn`` is called twice on each neighbour with Generators of one probe seed (not the audit's
     streams, so the audit's numbers do not depend on the probe): a mechanism whose releases differ draws
@@ -528,7 +797,8 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
     -------
     dict
         ``verdict``, ``epsilon_lb``, the claimed ε and δ, the method and what it assumes, the settings, the
-        score used, the threshold, direction and error-rate bounds, ``evaluation_runs`` and ``seconds``.
+        score used, the threshold, direction and error-rate bounds, ``evaluation_runs``, the power
+        (``detectable_epsilon``, ``suggested_trials`` and the sentence ``power``) and ``seconds``.
 
     Raises
     ------
@@ -607,12 +877,18 @@ def audit_mechanism(fn, epsilon: float, delta: float, trials: int = 10_000, seed
     if any(not np.all(np.isfinite(x)) for x in s):
         raise MechanismError("FUNCTION: its releases are too large to score (a projection overflowed)")
     bound = _bound_from_halves(s[0], s[1], s[2], s[3], delta, level, method, 1)
-    verdict = "violated" if bound.epsilon_lb > epsilon else "holds"
+    power = audit_power(epsilon, trials, delta, level, method, share=0.5)
+    if bound.epsilon_lb > epsilon:
+        verdict = "violated"
+    else:
+        verdict = "holds" if power.sees else "inconclusive"
     return {"verdict": verdict, "epsilon_lb": bound.epsilon_lb, "epsilon_claimed": epsilon, "delta": delta,
             "method": method, "assumes": bound.assumes, "trials": trials, "seed": seed, "level": level,
             "mu_lb": bound.mu_lb, "release_size": int(first.size), "score": score, "threshold": bound.threshold,
             "direction": bound.direction, "fpr_hi": bound.fpr_hi, "fnr_hi": bound.fnr_hi,
-            "evaluation_runs": bound.trials, "seconds": time.perf_counter() - t0}
+            "evaluation_runs": bound.trials, "detectable_epsilon": power.detectable_epsilon,
+            "suggested_trials": power.suggested_trials, "power": power_text(power, "--trials", "--method gdp"),
+            "seconds": time.perf_counter() - t0}
 
 
 # ======================================================================================
@@ -653,6 +929,17 @@ def _nan_fields(rows, labels) -> list[str]:
 
 def _ratio(lb: float, acct: float) -> float:
     return lb / acct if acct != 0 else (math.inf if lb > 0 else 0.0)
+
+
+def _row_power(row: dict, trials: int, level: float, delta: float) -> AuditPower | None:
+    """The power of one audited row (its method, level and thresholds when it records them), against its
+    accountant's ε; None when that ε is not positive and finite."""
+    acc = float(row["accountant_epsilon"])
+    if not (math.isfinite(acc) and acc > 0):
+        return None
+    method = "gdp" if str(row.get("audit_method", "")).startswith("gdp") else "clopper_pearson"
+    return audit_power(acc, trials, delta, float(row.get("audit_level", level)), method,
+                       int(row.get("audit_thresholds_tested", 1)))
 
 
 def claim_method(sampling_rate: float) -> str:
@@ -717,9 +1004,11 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     -------
     verify.registry.Outcome
         The verdict (also ``inconclusive`` when no leak is found but the best audited bound is below
-        :data:`AUDIT_POWER` of its accountant ε), the evidence, its summary (the outcome and the audit's
-        settings) and points (one per row: its label, audited bound, method when given, accountant ε and
-        verdict), the numbers, the counterexample, one figure and one decision per row.
+        :data:`AUDIT_POWER` of its accountant ε, or some row cannot see a leak of :data:`POWER_FACTOR` × its
+        accountant ε: :func:`audit_power` at the row's method, level and ``trials``), the evidence, its summary
+        (the outcome and the audit's settings) and points (one per row: its label, audited bound, method when
+        given, accountant ε, detectable ε and verdict), the numbers, the counterexample, one figure and one
+        decision per row.
 
     Raises
     ------
@@ -736,13 +1025,18 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     broken = [] if nans else [r for r in rows if r["audit_epsilon_lb"] > r["accountant_epsilon"]]
     power = max(_ratio(r["audit_epsilon_lb"], r["accountant_epsilon"]) for r in rows)
     weak = not nans and not broken and not power >= AUDIT_POWER
-    verdict = "inconclusive" if nans or weak else ("violated" if broken else "holds")
+    powers = [None if nans else _row_power(r, trials, level, delta) for r in rows]
+    unseen = [(lab, p) for lab, p in zip(labels, powers) if p is not None and not p.sees]
+    blind = not nans and not broken and not weak and bool(unseen)
+    verdict = "inconclusive" if nans or weak or blind else ("violated" if broken else "holds")
     alpha = 1.0 - level
     ctrl = decide.Control(f"audited lower bound on ε vs dp-accounting's ε ({len(rows)} bounds); holds needs the "
-                          f"best bound ≥ {AUDIT_POWER} of ε", alpha, decide.family_text(), None, None)
+                          f"best bound ≥ {AUDIT_POWER} of ε and every bound able to see a leak of {POWER_FACTOR:g} × "
+                          "its ε", alpha, decide.family_text(), None, None)
     decisions = []
-    for lab, r in zip(labels, rows):
+    for lab, r, p in zip(labels, rows, powers):
         lb, acc = r["audit_epsilon_lb"], r["accountant_epsilon"]
+        sees = "" if p is None else f"; {power_text(p)}"
         if lb > acc:
             v, why = decide.Verdict.VIOLATED, f"{lab}: audited ε ≥ {lb:.3f} > accountant {acc:.3f} (a leak)"
         elif weak or nans:
@@ -751,8 +1045,10 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
                                                    f"at best {power:.2f} of ε (< {AUDIT_POWER}): it could not detect a "
                                                    "leak of that size — a stronger score or per-step observation would "
                                                    "decide")
+        elif p is not None and not p.sees:
+            v, why = decide.Verdict.INCONCLUSIVE, f"{lab}: audited ε ≥ {lb:.3f} vs accountant {acc:.3f}{sees}"
         else:
-            v, why = decide.Verdict.HOLDS, f"{lab}: audited ε ≥ {lb:.3f} ≤ accountant {acc:.3f}"
+            v, why = decide.Verdict.HOLDS, f"{lab}: audited ε ≥ {lb:.3f} ≤ accountant {acc:.3f}{sees}"
         decisions.append(decide.Decision(v, ctrl, lb, acc, lb, why))
     listing = "; ".join(f"{lab}: audited ε ≥ {r['audit_epsilon_lb']:.3f}"
                         + (f" ({r['audit_method']})" if r.get("audit_method") else "")
@@ -761,6 +1057,9 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     if weak:
         head = (f"no leak found, but the audit sees at best {power:.2f} of the accountant's ε (< {AUDIT_POWER}): it "
                 "cannot show a leak of that size; ")
+    elif blind:
+        head = (f"no leak found, but {len(unseen)} of {len(rows)} bounds cannot see a leak of {POWER_FACTOR:g} × the "
+                "accountant's ε (" + "; ".join(f"{lab}: {power_text(p)}" for lab, p in unseen) + "); ")
     settings = f"({trials} runs per dataset, a quarter for the threshold; one-sided {level:.4%} lower bounds"
     caveat = _QUICK_CAVEAT if verdict == "holds" and budget == "quick" else ""
     evidence = f"{head}{listing} {settings}, {decide.family_text()}){caveat}"
@@ -770,7 +1069,7 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     elif broken:
         summary = (f"LEAKS: the audited lower bound on ε exceeds dp-accounting's ε in {len(broken)} of {len(rows)} "
                    f"configurations {settings}")
-    elif weak:
+    elif weak or blind:
         summary = f"{head.rstrip('; ')} {settings}"
     else:
         which = ("the audited lower bound on ε is" if len(rows) == 1
@@ -779,14 +1078,17 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     summary += caveat
     points = [{"configuration": str(lab), "audited ε ≥": r["audit_epsilon_lb"],
                **({"method": str(r["audit_method"])} if r.get("audit_method") else {}),
-               "accountant ε": r["accountant_epsilon"], "verdict": str(d.verdict)}
-              for lab, r, d in zip(labels, rows, decisions)]
+               "accountant ε": r["accountant_epsilon"],
+               **({} if p is None else {"detectable ε": p.detectable_epsilon}), "verdict": str(d.verdict)}
+              for lab, r, d, p in zip(labels, rows, decisions, powers)]
     out_figures = {"trials_per_dataset": trials, "level": level, **(figures or {}),
                    "max_audit_over_accountant": max(_ratio(r["audit_epsilon_lb"], r["accountant_epsilon"])
                                                     for r in rows)}
-    for k, r in enumerate(rows):
+    for k, (r, p) in enumerate(zip(rows, powers)):
         out_figures[f"accountant_epsilon_{k}"] = r["accountant_epsilon"]
         out_figures[f"audit_epsilon_lb_{k}"] = r["audit_epsilon_lb"]
+        if p is not None and math.isfinite(p.detectable_epsilon):  # +inf (no leak visible) is in the points
+            out_figures[f"detectable_epsilon_{k}"] = p.detectable_epsilon
     xs = list(range(len(rows)))
     delta_text = f"{delta:.0e}".replace("e-0", "e-")
     leaks = [k for k, r in enumerate(rows) if r["audit_epsilon_lb"] > r["accountant_epsilon"]]

@@ -1046,9 +1046,10 @@ def _add_audit_parser(sub) -> None:
         "audit", help="audit anyone's mechanism: a lower bound on its epsilon from many runs",
         description="Run FUNCTION(neighbour, rng) many times on neighbour 0 (dataset D) and 1 (D'), score its "
         "releases (a float, or a 1-d array projected on a likelihood-ratio-like direction learned on half the runs) "
-        "and bound epsilon from below on the other half.  Prints the verdict: 'violated' when the audited lower bound "
-        "exceeds --epsilon, 'holds' when no leak is found (an audit can show a leak, never its absence).  Exit 0 "
-        "either way.")
+        "and bound epsilon from below on the other half.  Prints the verdict and the audit's power: 'violated' when "
+        "the audited lower bound exceeds --epsilon; when it does not, 'holds' if the audit could have seen a leak of "
+        "1.5 x --epsilon (an ideal Gaussian mechanism of that epsilon would be flagged) and 'inconclusive' if it could "
+        "not, with the --trials (or --method gdp) that would.  Exit 0 whatever the verdict.")
     a.add_argument("function", metavar="FILE_OR_MODULE:FUNCTION",
                    help="e.g. mech.py:release or mypkg.mech:release; FUNCTION(neighbour: int, rng: "
                    "numpy.random.Generator) returns a float or a 1-d array")
@@ -1078,7 +1079,7 @@ def cmd_audit(args) -> int:
     Returns
     -------
     int
-        The exit status: 0, whether a leak is found or not.
+        The exit status: 0, whatever the verdict.
 
     Raises
     ------
@@ -1130,6 +1131,11 @@ def cmd_audit(args) -> int:
     print(f"{result['verdict']}: audited epsilon >= {result['epsilon_lb']:.3f} vs claimed {epsilon:g} at delta "
           f"{delta:g} ({word}; {result['level']:.0%} lower bound, method {method}, {trials} runs per neighbour)",
           file=human)
+    if result["verdict"] == "violated":  # a valid lower bound above the claim is a leak at any power
+        print(f"  power: leaks from ε ≈ {result['detectable_epsilon']:.3g} are visible at these settings; a bound "
+              "above the claim is a leak whatever the power", file=human)
+    else:
+        print(f"  power: {result['power']}", file=human)
     print(f"  score: {result['score']}; assumes {result['assumes']}", file=human)
     if out is not None:
         print(f"  written: {out / 'audit.json'}", file=human)

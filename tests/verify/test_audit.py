@@ -119,12 +119,20 @@ def test_every_pagan_family_mechanism_has_an_audit_claim():
 
 
 @pytest.mark.parametrize("name", ["dp_sgd", "pagan_opt"])
-def test_audit_quick_holds_and_reports_both_numbers(name):
+def test_pagan_audit_finds_no_leak_and_its_sampled_row_cannot_see_one(name):
+    """No leak at the quick budget; the n = 1 row (Gaussian-DP bound) sees leaks of 1.5× its ε, the sampled
+    n = 4 row (Clopper–Pearson at 11.4) can certify no ε that large at any sample size, so the claim is
+    inconclusive with the reason, not 'holds'."""
     out = audit_pagan_pack.audit_pagan_family(name, "quick", 0)
     f = out.numbers
     for k in range(len(audit_pagan_pack.PAGAN_AUDIT_CONFIGS)):
         assert 0 < f[f"audit_epsilon_lb_{k}"] <= f[f"accountant_epsilon_{k}"]
-    assert out.verdict == "holds"
+    assert f["accountant_epsilon_0"] < f["detectable_epsilon_0"] <= audit.POWER_FACTOR * f["accountant_epsilon_0"]
+    assert "detectable_epsilon_1" not in f  # none: no finite ε is visible
+    assert [p["detectable ε"] for p in out.points][1] == float("inf")
+    assert [str(d.verdict) for d in out.decisions] == ["holds", "inconclusive"]
+    assert out.verdict == "inconclusive"
+    assert "cannot see a leak of any size" in out.summary
 
 
 def test_audit_catches_a_mechanism_that_adds_a_quarter_of_its_noise():
@@ -192,13 +200,28 @@ def test_adp_audit_catches_noise_times_0_7():
 
 
 # -- the one Outcome builder every audit claim uses ---------------------------------------------
-def _rows(*pairs):
-    return [dict(audit_epsilon_lb=lb, accountant_epsilon=acct, extra=1.5) for lb, acct in pairs]
+def _rows(*pairs, method="gdp"):
+    return [dict(audit_epsilon_lb=lb, accountant_epsilon=acct, extra=1.5, audit_method=method) for lb, acct in pairs]
 
 
-def _outcome(rows, budget="quick", **kw):
+def _outcome(rows, budget="quick", trials=20_000, **kw):
     return audit.audit_outcome("audit_x", "Privacy audit of x", rows, [f"cfg{k}" for k in range(len(rows))],
-                               trials=1000, level=0.99, budget=budget, family="the 4 x audit tests", **kw)
+                               trials=trials, level=0.99, budget=budget, family="the 4 x audit tests", **kw)
+
+
+def test_audit_outcome_that_cannot_see_a_leak_of_1_5x_is_inconclusive_with_the_runs_that_would():
+    """The same bounds from a Clopper–Pearson audit of 1000 runs: it could not have seen a mechanism of 1.5× the
+    accountant's ε, so 'holds' would overstate what it saw; the evidence names the runs that would see one."""
+    out = _outcome(_rows((1.5, 2.0), (1.0, 4.0), method="clopper_pearson"), trials=1000)
+    assert out.verdict == "inconclusive" and out.counterexample is None
+    assert [str(d.verdict) for d in out.decisions] == ["inconclusive", "inconclusive"]
+    assert "2 of 2 bounds cannot see a leak of 1.5 × the accountant's ε" in out.summary
+    power = audit.audit_power(2.0, 1000, audit.AUDIT_DELTA, 0.99, "clopper_pearson")
+    assert not power.sees and power.suggested_trials > 1000
+    assert f"to see 1.5 × the claimed 2: {power.suggested_trials} runs per dataset" in out.evidence
+    assert out.points[0]["detectable ε"] == power.detectable_epsilon == out.numbers["detectable_epsilon_0"]
+    # with the suggested runs the same row could see it
+    assert audit.audit_power(2.0, power.suggested_trials, audit.AUDIT_DELTA, 0.99, "clopper_pearson").sees
 
 
 def test_audit_outcome_holds_with_the_caveat_only_at_the_quick_budget():
@@ -207,7 +230,7 @@ def test_audit_outcome_holds_with_the_caveat_only_at_the_quick_budget():
         assert out.verdict == "holds" and out.counterexample is None
         assert out.numbers["max_audit_over_accountant"] == 0.75
         assert out.numbers["audit_epsilon_lb_1"] == 1.0 and out.numbers["accountant_epsilon_0"] == 2.0
-        assert "cfg1: audited ε ≥ 1.000 vs accountant 4.000" in out.evidence
+        assert "cfg1: audited ε ≥ 1.000 (gdp) vs accountant 4.000" in out.evidence
         assert "one-sided 99.0000% lower bounds, Bonferroni: 0.05 family-wise over the ledger's" in out.evidence
         assert [str(d.verdict) for d in out.decisions] == ["holds", "holds"]
     assert quick.evidence.endswith(audit._QUICK_CAVEAT) and audit._QUICK_CAVEAT not in full.evidence

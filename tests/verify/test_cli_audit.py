@@ -63,15 +63,22 @@ def _cli(*args, cwd=None):
 
 
 @pytest.mark.parametrize("method, leaky, trials", [("gdp", "leaky", 10_000), ("clopper_pearson", "very_leaky", 20_000)])
-def test_honest_gaussian_mechanism_holds_and_a_leaky_one_is_violated(mech, method, leaky, trials, tmp_path):
+def test_honest_gaussian_mechanism_is_not_flagged_and_a_leaky_one_is_violated(mech, method, leaky, trials, tmp_path):
     """Noise ×0.5 (true ε ≈ 9 for claimed 4) is caught by the GDP estimator at 10⁴ runs; the assumption-free
-    Clopper–Pearson bound, capped near log(runs), needs a larger leak (noise ×0.25) at 2·10⁴."""
+    Clopper–Pearson bound, capped near log(runs), needs a larger leak (noise ×0.25) at 2·10⁴.  The honest
+    mechanism passes the GDP audit, which could see a leak of 1.5 × 4 ('holds'); the Clopper–Pearson audit at
+    10⁴ runs could not, so it is 'inconclusive' and names the runs that would see one."""
     honest = _cli(f"{mech}:honest", "--epsilon", 4, "--delta", 1e-5, "--method", method, "--json",
                   "--out", tmp_path / "out")
     assert honest.returncode == 0, honest.stderr
     doc = json.loads(honest.stdout)
-    assert doc["verdict"] == "holds" and doc["method"] == method and doc["trials"] == 10_000
-    assert 0 < doc["epsilon_lb"] <= doc["epsilon_claimed"] == 4.0
+    sees = method == "gdp"
+    assert doc["verdict"] == ("holds" if sees else "inconclusive") and doc["method"] == method
+    assert doc["trials"] == 10_000 and 0 < doc["epsilon_lb"] <= doc["epsilon_claimed"] == 4.0
+    assert (doc["detectable_epsilon"] <= 1.5 * 4.0) == sees
+    if not sees:
+        assert doc["power"].startswith(f"cannot see leaks below ε = {doc['detectable_epsilon']:.3g}; ")
+        assert f"--trials {doc['suggested_trials']} or --method gdp" in doc["power"]
     assert json.loads((tmp_path / "out" / "audit.json").read_text())["epsilon_lb"] == doc["epsilon_lb"]
     leaky = _cli(f"{mech}:{leaky}", "--epsilon", 4, "--delta", 1e-5, "--method", method, "--json",
                  "--trials", trials)
@@ -95,7 +102,12 @@ def test_gdp_recovers_most_of_epsilon_on_an_exact_gaussian_mechanism(mech):
 def test_module_form_and_human_output(mech):
     done = _cli("mech:scalar", "--epsilon", 4, "--delta", 1e-5, "--trials", 2000, cwd=mech.parent)
     assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("inconclusive: audited epsilon >= ")  # 2000 runs cannot see 1.5 × 4
+    assert "\n  power: cannot see leaks below ε = " in done.stdout and " or --method gdp " in done.stdout
+    done = _cli("mech:scalar", "--epsilon", 4, "--delta", 1e-5, "--trials", 2000, "--method", "gdp",
+                cwd=mech.parent)
     assert done.stdout.startswith("holds: audited epsilon >= ")
+    assert "\n  power: could see leaks from ε ≈ " in done.stdout
 
 
 @pytest.mark.parametrize("target, options, message", [
