@@ -255,6 +255,90 @@ def second_moment_estimate(Z, *, r: float, epsilon: float, delta: float, seed: i
     return dict(sigma_hat=sigma_hat, exit_round=exit_round, rounds=T, rho=rhos, noise_std=stds)
 
 
+@njit(cache=True, nogil=True)
+def _gaussian_halving_search(sigma, n, rhos, stds, rng, sigma_hat, exit_round):
+    # Z[i, j] = rng.standard_normal() * sigma[j], drawn row by row as rng.standard_normal((n, d)) * sigma draws
+    # them; every round's truncated sums are accumulated in one pass (the same order of additions, i = 0..n-1, as
+    # _halving_search), then the search draws its noise from the same rng.
+    d = sigma.shape[0]
+    rounds = rhos.shape[0]
+    rho2 = np.empty(rounds)
+    for t in range(rounds):
+        rho2[t] = rhos[t] * rhos[t]
+    sums = np.zeros((rounds, d))
+    for _ in range(n):
+        for j in range(d):
+            z = rng.standard_normal() * sigma[j]
+            v = z * z
+            for t in range(rounds):
+                sums[t, j] += v if v < rho2[t] else rho2[t]
+    active = np.ones(d, dtype=np.bool_)
+    for t in range(1, rounds + 1):
+        thresh = 2.0 ** (-t - 1)
+        for j in range(d):
+            if not active[j]:
+                continue
+            est = sums[t - 1, j] / n + stds[t - 1] * rng.standard_normal()
+            if est > 0.0 and math.sqrt(est) >= thresh:
+                sigma_hat[j] = 2.0 ** (-t)
+                exit_round[j] = t
+                active[j] = False
+    for j in range(d):
+        if active[j]:
+            sigma_hat[j] = 2.0 ** (-rounds)
+            exit_round[j] = rounds + 1
+
+
+def gaussian_second_moment_estimate(sigma, n: int, *, r: float, epsilon: float, delta: float,
+                                    rng: np.random.Generator) -> dict:
+    """Algorithm 3 on n Gaussian records z_i ~ N(0, diag(σ²)) drawn from ``rng``, without storing them.
+
+    The same numbers as :func:`second_moment_estimate` on ``Z = rng.standard_normal((n, d)) * sigma`` with the
+    same ``rng`` (the draws in the same order, each round's sum added up in the same order), in one pass over
+    the records and O(T·d) memory instead of an (n, d) array.
+
+    Parameters
+    ----------
+    sigma : array_like of float, shape (d,)
+        The records' scales σ_j (finite, ≥ 0, d ≥ 1).
+    n : int
+        The number of records (≥ 1).
+    r : float
+        The moment ratio of Definition 4.1, > 0 and finite.
+    epsilon : float
+        The privacy parameter ε > 0, finite.
+    delta : float
+        The privacy parameter δ, in (0, 1).
+    rng : numpy.random.Generator
+        The generator of the records and then of the noise draws.
+
+    Returns
+    -------
+    dict
+        As :func:`second_moment_estimate`: ``sigma_hat``, ``exit_round``, ``rounds``, ``rho`` and ``noise_std``.
+
+    Raises
+    ------
+    InvalidParameter
+        When ``sigma`` is not a finite non-negative 1-d array, ``n`` is not a positive integer, ``rng`` is not a
+        Generator, or ``r``/``epsilon``/``delta`` are out of range (see :func:`schedule`).
+    """
+    sigma = V.finite_array("sigma", sigma, ndim=1)
+    if sigma.size < 1 or np.any(sigma < 0):
+        raise V.InvalidParameter("sigma", "a non-empty 1-d array of scales >= 0", f"{sigma.size} values")
+    n = V.count("n", n)
+    r = V.positive("r", r)
+    epsilon = V.positive("epsilon", epsilon)
+    delta = V.open_unit("delta", delta)
+    if not isinstance(rng, np.random.Generator):
+        raise V.InvalidParameter("rng", "a numpy.random.Generator", type(rng).__name__)
+    d = sigma.size
+    T, rhos, stds = schedule(n, d, r, epsilon, delta)
+    sigma_hat = np.empty(d)
+    exit_round = np.empty(d, dtype=np.int64)
+    _gaussian_halving_search(np.ascontiguousarray(sigma, dtype=float), n, rhos, stds, rng, sigma_hat, exit_round)
+    return dict(sigma_hat=sigma_hat, exit_round=exit_round, rounds=T, rho=rhos, noise_std=stds)
+
 def second_moment_reference(Z, rhos, stds, rng) -> np.ndarray:
     """NumPy reference of the halving search (same draws: one normal per active coordinate, in order).
 

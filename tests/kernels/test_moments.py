@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from dpvalidate import InvalidParameter
 from kernels import moments
 
 
@@ -41,3 +42,27 @@ def test_bad_inputs():
         moments.second_moment_estimate(np.ones((3, 2)), r=1.0, epsilon=0.0, delta=1e-5)
     with pytest.raises(ValueError, match="Z must be finite"):
         moments.second_moment_estimate(np.array([[np.nan]]), r=1.0, epsilon=1.0, delta=1e-5)
+
+
+@pytest.mark.parametrize("n, sigma", [(1, [1.0]), (777, [1.0, 0.3, 0.1, 0.02]), (20_000, [0.5] * 3 + [0.001] * 7)])
+def test_gaussian_records_unstored_give_the_stored_records_numbers(n, sigma):
+    """The fused estimator draws the records itself: the same σ̂, exit rounds and generator state afterwards as
+    Algorithm 3 on Z = rng.standard_normal((n, d))·σ drawn first from the same generator."""
+    sigma = np.asarray(sigma)
+    r1, r2 = np.random.default_rng(11), np.random.default_rng(11)
+    stored = moments.second_moment_estimate(r1.standard_normal((n, sigma.size)) * sigma, r=1.0, epsilon=1.0,
+                                            delta=1e-5, rng=r1)
+    fused = moments.gaussian_second_moment_estimate(sigma, n, r=1.0, epsilon=1.0, delta=1e-5, rng=r2)
+    for key in ("sigma_hat", "exit_round", "rho", "noise_std"):
+        np.testing.assert_array_equal(stored[key], fused[key])
+    assert stored["rounds"] == fused["rounds"] and r1.random() == r2.random()
+
+
+def test_gaussian_records_bad_input_is_named():
+    rng = np.random.default_rng(0)
+    with pytest.raises(InvalidParameter, match="sigma"):
+        moments.gaussian_second_moment_estimate([1.0, -0.5], 10, r=1.0, epsilon=1.0, delta=1e-5, rng=rng)
+    with pytest.raises(InvalidParameter, match="n"):
+        moments.gaussian_second_moment_estimate([1.0], 0, r=1.0, epsilon=1.0, delta=1e-5, rng=rng)
+    with pytest.raises(InvalidParameter, match="rng"):
+        moments.gaussian_second_moment_estimate([1.0], 10, r=1.0, epsilon=1.0, delta=1e-5, rng=0)

@@ -89,8 +89,9 @@ def _thm3_task(profile: str, d: int, n: int, trials: int, seed: int) -> dict:
     sig_hat = np.empty((trials, d))
     for i, s in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         rng = np.random.default_rng(s)
-        Z = rng.standard_normal((n, d)) * sigma
-        est = kernels.moments.second_moment_estimate(Z, r=THM3_R, epsilon=THM3_EPSILON, delta=THM3_DELTA, rng=rng)
+        # Algorithm 3 on Z = rng.standard_normal((n, d)) * sigma, the same numbers without storing Z
+        est = kernels.moments.gaussian_second_moment_estimate(sigma, n, r=THM3_R, epsilon=THM3_EPSILON,
+                                                               delta=THM3_DELTA, rng=rng)
         sh = est["sigma_hat"]
         sig_hat[i] = sh
         ok_lower[i] = bool(np.all(lower <= sh))
