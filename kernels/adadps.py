@@ -501,10 +501,26 @@ def _inverted_if_faulty(A: np.ndarray) -> np.ndarray:
     return np.exp(2.0 * log_g - np.log(A))
 
 
+@njit(cache=True, nogil=True)
+def _central_trials_one_stream(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, w0, clip_frac, track_weights,
+                               track_out):
+    # run_central's per-trial loop in one call, every trial drawing in turn from ``rng``
+    cf = np.zeros(1)
+    tr = np.zeros(1)
+    for k in range(w.shape[0]):
+        w[k, :] = w0
+        cf[0] = 0.0
+        tr[0] = 0.0
+        _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses[k], w[k], cf, track_weights, tr)
+        clip_frac[k] = cf[0]
+        track_out[k] = tr[0]
+
+
 def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.0, sigma: float = 1.0,
                 batch_size: int = 64, steps: int = 1000, sampling: str = "poisson", side_info="paper",
-                options: CentralOptions | None = None, trials: int = 1, seed: int = 0) -> dict:
-    """Run a centralised method for ``trials`` seeded trials (one SeedSequence child per trial).
+                options: CentralOptions | None = None, trials: int = 1, seed: int = 0,
+                one_stream: bool = False) -> dict:
+    """Run a centralised method for ``trials`` seeded trials (one SeedSequence child per trial, or one stream).
 
     ``method``: dp_sgd, adadps_fixed (``side_info``: a name in ``problem.side_info`` or a (d,) positive
     vector), adadps_rmsprop / adadps_adam / adadps_adagrad (public-batch preconditioner), dp_adam,
@@ -532,6 +548,10 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
         The remaining settings; None for :class:`CentralOptions`' defaults.
     trials, seed : int, optional
         Trials (one spawned stream each) and their root seed.
+    one_stream : bool, optional
+        Draw every trial, in order, from one stream seeded by ``seed`` in one jitted call (for many short trials,
+        e.g. privacy audits: no per-trial Python), instead of a stream per trial (the default).  Other numbers than
+        the default's, equally reproducible.
 
     Returns
     -------
@@ -594,14 +614,21 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     grad_avg = np.zeros(trials)
     prm = CentralParams(kind, code, lr, clip, noise_scale, batch_size, samp, beta1, beta2, eps_a, b_pub,
                         bool(harmonic_beta2), bool(lr_decay), steps)
-    children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
-    for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
-        out_w[k] = w0
-        cf = np.zeros(1)
-        tr = np.zeros(1)
-        _central_loop(problem.features, problem.labels, Xp, Yp, A, prm, rng, log_steps, out_l[k], out_w[k], cf, tw, tr)
-        clip_frac[k] = cf[0]
-        grad_avg[k] = tr[0] / steps
+    if V.flag("one_stream", one_stream):
+        rng = np.random.default_rng(V.integer("seed", seed, 0))
+        _central_trials_one_stream(problem.features, problem.labels, Xp, Yp, A, prm, rng, log_steps, out_l, out_w,
+                                   w0, clip_frac, tw, grad_avg)
+        grad_avg /= steps
+    else:
+        children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
+        for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
+            out_w[k] = w0
+            cf = np.zeros(1)
+            tr = np.zeros(1)
+            _central_loop(problem.features, problem.labels, Xp, Yp, A, prm, rng, log_steps, out_l[k], out_w[k], cf,
+                          tw, tr)
+            clip_frac[k] = cf[0]
+            grad_avg[k] = tr[0] / steps
     V.finite_output("lr, sigma, noise_clip, w0, side_info", out_l, out_w, grad_avg)
     out = {"steps": log_steps, "loss": out_l, "w": out_w, "clip_fraction": clip_frac}
     if track_weights is not None:

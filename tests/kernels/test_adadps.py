@@ -35,6 +35,20 @@ def test_central_kernel_matches_reference(zipf, method, sampling):
     assert out["loss"][0, -1] == pytest.approx(zipf.loss_value(w), rel=1e-10)
 
 
+@pytest.mark.parametrize("method", ["adadps_fixed", "dp_sgd", "adadps_rmsprop"])
+def test_central_trials_from_one_stream_are_the_reference_run_in_turn(zipf, method):
+    """one_stream: trial k is the NumPy reference run with the one generator where trial k − 1 left it."""
+    kw = dict(lr=0.3, clip=0.5, sigma=0.8, batch_size=12, steps=20, sampling="poisson",
+              options=ka.CentralOptions(n_log=2))
+    out = ka.run_central(zipf, method, side_info="frequency", trials=3, seed=5, one_stream=True, **kw)
+    rng = np.random.default_rng(5)
+    for k in range(3):
+        w = ref.central_reference(zipf, method, rng, A_fixed=zipf.side_info["frequency"]
+                                  if method == "adadps_fixed" else None, **kw)
+        np.testing.assert_allclose(out["w"][k], w, rtol=1e-10, atol=1e-12)
+    assert out["w"].shape == (3, zipf.d) and out["clip_fraction"].shape == (3,)
+
+
 @pytest.mark.parametrize("device_noise", [False, True])
 def test_federated_kernel_matches_reference(zipf, device_noise):
     A = zipf.side_info["frequency"]

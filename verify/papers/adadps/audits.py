@@ -252,7 +252,8 @@ def audit_central_task(method: str, sampling: str, n: int, batch_size: int, step
     prob = ka.GLMProblem(X, y, "squared", {"audit": AUDIT_A.copy()}, {"audit": True})
     out = ka.run_central(prob, method, lr=AUDIT_LR, clip=clip, sigma=AUDIT_SIGMA * noise_scale,
                          batch_size=batch_size, steps=steps, sampling=sampling, side_info="audit",
-                         options=ka.CentralOptions(noise_clip=AUDIT_CLIP, n_log=2), trials=trials, seed=seed)
+                         options=ka.CentralOptions(noise_clip=AUDIT_CLIP, n_log=2), trials=trials, seed=seed,
+                         one_stream=True)  # one jitted call for all the trials: no per-trial Python
     return {"score": -out["w"][:, 0], "clip_fraction": float(np.mean(out["clip_fraction"]))}
 
 
