@@ -391,6 +391,20 @@ def psd_sqrt_pinv(S: np.ndarray, rtol: float = 1e-12) -> tuple[np.ndarray, np.nd
     return _v.finite_result("S", out[0]), _v.finite_result("S, rtol", out[1])
 
 
+def _sqrt_pinv_of_gram(S: np.ndarray, rtol: float) -> np.ndarray:
+    """(S^{1/2})⁺ of :func:`psd_sqrt_pinv`, the same arithmetic, for a finite, exactly symmetric S and a valid
+    ``rtol`` (a sum of outer products): none of its checks, which cost more than the eigendecomposition at the
+    small p of Lemma 13's searches.  A non-finite result is handed to :func:`psd_sqrt_pinv` to raise its error."""
+    w, U = np.linalg.eigh((S + S.T) / 2)
+    r = np.sqrt(np.clip(w, 0.0, None))
+    floor = math.sqrt(4 * S.shape[0] * np.finfo(float).eps)
+    keep = r > max(rtol, floor) * r.max(initial=0.0)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        out = (U * np.where(keep, 1.0 / np.where(keep, r, 1.0), 0.0)) @ U.T
+    if not np.all(np.isfinite(out)):
+        return psd_sqrt_pinv(S, rtol)[1]
+    return out
+
 def lemma13_sides(grads, rtol: float = 1e-12) -> tuple[float, float]:
     """Lemma 13 (Hazan's Lemma 5.15; exact): Σ_t ∇_tᵀG_t⁺∇_t ≤ 2 Tr(G_T); returns (left, right).
 
@@ -429,8 +443,8 @@ def lemma13_sides(grads, rtol: float = 1e-12) -> tuple[float, float]:
     S = np.zeros((g.shape[1], g.shape[1]))
     lhs = 0.0
     for row in g:
-        S += np.outer(row, row)
-        _, Gi = psd_sqrt_pinv(S, rtol)
+        S += np.outer(row, row)  # exactly symmetric: row_i·row_j = row_j·row_i
+        Gi = _sqrt_pinv_of_gram(S, rtol)
         lhs += float(row @ Gi @ row)
     G, _ = psd_sqrt_pinv(S, rtol)
     return _v.finite_result("grads, rtol", (lhs, 2.0 * float(np.trace(G))))
