@@ -1069,8 +1069,12 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     elif broken:
         summary = (f"LEAKS: the audited lower bound on ε exceeds dp-accounting's ε in {len(broken)} of {len(rows)} "
                    f"configurations {settings}")
-    elif weak or blind:
+    elif weak:
         summary = f"{head.rstrip('; ')} {settings}"
+    elif blind:
+        summary = (f"no leak found, but {len(unseen)} of {len(rows)} bounds cannot see a leak of {POWER_FACTOR:g} × "
+                   "the accountant's ε (the points give each bound's detectable ε and the runs per dataset that "
+                   f"would see one) {settings}")
     else:
         which = ("the audited lower bound on ε is" if len(rows) == 1
                  else f"all {len(rows)} audited lower bounds on ε are")
@@ -1079,7 +1083,9 @@ def audit_outcome(figure: str, title: str, rows, labels, *, trials: int, level: 
     points = [{"configuration": str(lab), "audited ε ≥": r["audit_epsilon_lb"],
                **({"method": str(r["audit_method"])} if r.get("audit_method") else {}),
                "accountant ε": r["accountant_epsilon"],
-               **({} if p is None else {"detectable ε": p.detectable_epsilon}), "verdict": str(d.verdict)}
+               **({} if p is None else {"detectable ε": p.detectable_epsilon,
+                                        f"runs to see {POWER_FACTOR:g}×": p.suggested_trials}),
+               "verdict": str(d.verdict)}
               for lab, r, d, p in zip(labels, rows, decisions, powers)]
     out_figures = {"trials_per_dataset": trials, "level": level, **(figures or {}),
                    "max_audit_over_accountant": max(_ratio(r["audit_epsilon_lb"], r["accountant_epsilon"])

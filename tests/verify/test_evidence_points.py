@@ -211,13 +211,16 @@ def test_the_fact_check_itself_can_fail():
     assert lost_numbers("18% of 1.23e+03 steps", "", [{"f": 0.2, "n": 1240}]) == ["18%", "1.23e+03"]
 
 
-@pytest.mark.parametrize("pairs", [((1.5, 2.0), (1.0, 4.0)), ((0.5, 2.0), (1.0, 4.0)),
-                                   ((0.5, 2.0), (4.5, 4.0), (3.0, 2.5))], ids=["holds", "weak", "leak"])
+@pytest.mark.parametrize("pairs, trials, verdict", [
+    (((1.5, 2.0), (1.0, 4.0)), 20_000, "holds"), (((1.5, 2.0), (1.0, 4.0)), 1000, "inconclusive"),
+    (((0.5, 2.0), (1.0, 4.0)), 20_000, "inconclusive"), (((0.5, 2.0), (4.5, 4.0), (3.0, 2.5)), 1000, "violated")],
+    ids=["holds", "blind", "weak", "leak"])
 @pytest.mark.parametrize("budget", ["quick", "full"])
-def test_an_audits_summary_and_points_keep_every_number_of_its_evidence(pairs, budget):
+def test_an_audits_summary_and_points_keep_every_number_of_its_evidence(pairs, trials, verdict, budget):
     rows = [{"audit_epsilon_lb": lb, "accountant_epsilon": acc, "audit_method": "gdp"} for lb, acc in pairs]
-    out = audit.audit_outcome("audit_x", "x", rows, [f"cfg{k}" for k in range(len(rows))], trials=1000,
+    out = audit.audit_outcome("audit_x", "x", rows, [f"cfg{k}" for k in range(len(rows))], trials=trials,
                               level=0.99, budget=budget, family="the x audit tests")
+    assert out.verdict == verdict
     assert "cfg" not in out.summary  # the summary says the outcome; the configurations are the points
     assert [p["configuration"] for p in out.points] == [f"cfg{k}" for k in range(len(rows))]
     assert [p["audited ε ≥"] for p in out.points] == [lb for lb, _ in pairs]
