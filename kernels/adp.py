@@ -126,6 +126,14 @@ def _adp_loop(X, Y, theta0, prm, rng, log_steps, grad_norms, theta):
             theta[j] -= step * (g[j] + al * sigma * rng.standard_normal())
 
 
+@njit(cache=True, nogil=True)
+def _adp_trials_one_stream(X, Y, theta0, prm, rng, log_steps, grad_norms, theta):
+    # run_adp's per-trial loop in one call, every trial drawing in turn from ``rng`` (_adp_loop resets θ to θ₀ and
+    # b² to b₀², the whole state of a trial)
+    for k in range(theta.shape[0]):
+        _adp_loop(X, Y, theta0, prm, rng, log_steps, grad_norms[k], theta[k])
+
+
 def log_points(steps: int, n_log: int) -> np.ndarray:
     """The steps at which the loss is recorded: ``n_log`` (at most ``steps`` + 1) evenly spaced in [0, steps].
 
@@ -221,8 +229,9 @@ def check_run(problem, *, steps, eta, b_rule, alpha_rule, sigma, schedule, clip)
 
 def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b_rule: str = "poly",
             alpha_rule: str = "adp", sigma: float = 0.0, schedule: AdpSchedule = AdpSchedule(),
-            clip: float | None = None, trials: int = 1, seed: int = 0, n_log: int = 51) -> dict:
-    """ADP-SGD (``alpha_rule="adp"``) or DP-SGD (``"dp"``) for ``trials`` seeded trials.
+            clip: float | None = None, trials: int = 1, seed: int = 0, n_log: int = 51,
+            one_stream: bool = False) -> dict:
+    """ADP-SGD (``alpha_rule="adp"``) or DP-SGD (``"dp"``) for ``trials`` seeded trials (a stream each, or one).
 
     Returns {"steps": (m,), "grad_norm2": (trials, m) ‖∇F(θ_t)‖², "theta": (trials, d)}.
 
@@ -246,7 +255,11 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     clip : float, optional
         The per-record clipping threshold.
     trials, seed, n_log : int, optional
-        Trials (one spawned stream each), their root seed, and the number of logged steps.
+        Trials (one spawned stream each, unless ``one_stream``), their root seed, and the number of logged steps.
+    one_stream : bool, optional
+        Draw every trial, in order, from one stream seeded by ``seed`` in one jitted call (for many short trials,
+        e.g. privacy audits: no per-trial Python), instead of a stream per trial (the default).  Other numbers than
+        the default's, equally reproducible.
 
     Returns
     -------
@@ -271,11 +284,16 @@ def run_adp(problem: NonconvexProblem, *, steps: int = 1000, eta: float = 1.0, b
     V.memory("trials, n_log", trials, log_steps.size)
     V.memory("trials", trials, problem.d)
     seed = V.integer("seed", seed, 0)
+    one_stream = V.flag("one_stream", one_stream)
     out_g = np.empty((trials, log_steps.size))
     out_t = np.empty((trials, problem.d))
-    children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
-    for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
-        _adp_loop(problem.features, problem.labels, np.zeros(problem.d), prm, rng, log_steps, out_g[k], out_t[k])
+    if one_stream:
+        _adp_trials_one_stream(problem.features, problem.labels, np.zeros(problem.d), prm, np.random.default_rng(seed),
+                               log_steps, out_g, out_t)
+    else:
+        children = np.random.SeedSequence(seed).spawn(trials)
+        for k, rng in enumerate(_cpu.reseeded_generators(children)):  # default_rng(child)'s streams, one object
+            _adp_loop(problem.features, problem.labels, np.zeros(problem.d), prm, rng, log_steps, out_g[k], out_t[k])
     V.finite_output("eta, sigma, schedule", out_g, out_t)
     return {"steps": log_steps, "grad_norm2": out_g, "theta": out_t}
 

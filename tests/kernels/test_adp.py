@@ -25,6 +25,27 @@ def test_kernel_matches_reference_with_the_same_draws(prob, b_rule, alpha_rule):
     assert out["grad_norm2"][0, -1] == pytest.approx(float(np.sum(prob.full_gradient(ref) ** 2)), rel=1e-9)
 
 
+@pytest.mark.parametrize("b_rule", ["poly", "adaptive"])
+@pytest.mark.parametrize("alpha_rule", ["dp", "adp"])
+def test_trials_from_one_stream_are_the_reference_run_in_turn(prob, b_rule, alpha_rule):
+    """one_stream: trial k is the NumPy reference run with the one generator where trial k − 1 left it."""
+    kw = dict(steps=60, eta=0.5, b_rule=b_rule, alpha_rule=alpha_rule, sigma=0.3,
+              schedule=kadp.AdpSchedule(a=2.0, c=0.5, b0=1.5, nu=1e-2, C=0.7))
+    out = kadp.run_adp(prob, trials=3, seed=7, n_log=2, one_stream=True, **kw)
+    rng = np.random.default_rng(7)
+    for k in range(3):
+        ref = adp_reference(prob, rng, **kw)
+        np.testing.assert_allclose(out["theta"][k], ref, rtol=1e-10, atol=1e-12)
+        assert out["grad_norm2"][k, -1] == pytest.approx(float(np.sum(prob.full_gradient(ref) ** 2)), rel=1e-9)
+    assert out["theta"].shape == (3, prob.d) and out["grad_norm2"].shape == (3, 2)
+    assert not np.allclose(out["theta"][0], out["theta"][1])  # the trials are not one draw repeated
+
+
+def test_one_stream_is_a_flag(prob):
+    with pytest.raises(InvalidParameter, match="one_stream.*True or False"):
+        kadp.run_adp(prob, steps=5, one_stream="yes")
+
+
 def test_without_noise_adp_and_dp_coincide(prob):
     """σ = 0: the noise scale α is irrelevant, so ADP-SGD and DP-SGD are the same non-private SGD."""
     kw = dict(steps=300, eta=0.5, b_rule="poly", sigma=0.0, trials=2, seed=4)

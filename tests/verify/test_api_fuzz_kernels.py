@@ -166,7 +166,7 @@ ADP_GOOD = dict(problem=st.just(_NC), steps=small(1, 6), eta=reals(1e-3, 2),
                 b_rule=st.sampled_from(["poly", "adaptive"]), alpha_rule=st.sampled_from(["dp", "adp"]),
                 sigma=reals(0, 10), schedule=st.builds(kadp.AdpSchedule, a=reals(0.1, 3), c=reals(0.1, 3),
                                                        b0=reals(0.1, 3), nu=reals(1e-4, 1), C=reals(0.1, 3)),
-                trials=small(1, 2), seed=seeds, n_log=small(2, 4))
+                trials=small(1, 2), seed=seeds, n_log=small(2, 4), one_stream=st.booleans())
 ADP_JUNK = dict(problem=st.sampled_from([None, _DATASETS["abs_regression"],
                                          dataclasses.replace(_NC, features=np.full((10, 2), NAN)),
                                          dataclasses.replace(_NC, labels=np.ones(3)),
