@@ -30,8 +30,10 @@ unconstrained near-optimal single-epoch factorisation).  Single participation: t
 sensitivity is the largest column norm of C.
 
 Layout: jitted kernels fill caller-allocated arrays (``_round_with``, ``_filter_noise``, ``_logistic_1d_loop``,
-``_const_signal_vhat``); :func:`run_stream`, :func:`run_logistic_1d` and :func:`constant_signal_vhat` are the
-public wrappers (they validate and spawn one stream per trial from a SeedSequence).  The rounds ``round_with`` and
+``_const_signal_vhat``, ``_stream_trials_one_stream``); :func:`run_stream`, :func:`run_logistic_1d` and
+:func:`constant_signal_vhat` are the public wrappers (they validate and spawn one stream per trial from a
+SeedSequence; ``run_stream(..., one_stream=True)`` runs all its trials in one jitted call, drawing in turn from one
+stream).  The rounds ``round_with`` and
 ``round_parallel_*_with`` are thin public wrappers of their jitted kernels (``_round_with``, …) that take the
 round's arrays as one :class:`RoundArrays` record and unpack it once per call.  ``round_with`` makes two passes
 over the B×d gradients: per-record norms first (``_cpu.dot(g, g)``: sixteen fixed lanes, vectorised, the same
@@ -1483,21 +1485,81 @@ class StreamStart(NamedTuple):
     t0: int = 0
 
 
+@njit(cache=True, nogil=True)
+def _stream_trials_one_stream(G, theta0, v0, t0, prm, bias, num, den, filtered, parts, rng, row_major, theta_out,
+                              v_out, neg_frac, gbar_norm, v_hist, theta_hist):
+    # run_stream's trial loop in one call (one_stream=True), every trial drawing in turn from ``rng``: each trial
+    # starts as the per-trial path's does (θ = theta0, m = 0, v = v0, v_clean = 0, t = t0, an empty DP-MF filter
+    # history) and each round draws its unit noise part by part as NoiseStream.next does (d normals per part,
+    # filtered when ``filtered``), then runs step()'s round (_round_given).  G (rounds, B, d) are the rounds'
+    # gradients; v_hist / theta_hist with 0 trials record nothing.
+    trials, d = theta_out.shape
+    rounds = G.shape[0]
+    m = np.empty(d)
+    vclean = np.empty(d)
+    fac = np.empty(G.shape[1])
+    gb = np.empty(d)
+    z = np.empty((parts, d))
+    zt = np.empty((parts, d))
+    hz = np.zeros((parts, max(num.shape[0] - 1, 0), d))
+    ho = np.zeros((parts, den.shape[0], d))
+    for k in range(trials):
+        theta = theta_out[k]
+        v = v_out[k]
+        theta[:] = theta0
+        m[:] = 0.0
+        v[:] = v0
+        vclean[:] = 0.0
+        hz[:] = 0.0
+        ho[:] = 0.0
+        t = t0
+        for r in range(rounds):
+            for p in range(parts):
+                for j in range(d):
+                    z[p, j] = rng.standard_normal()
+                if filtered:
+                    _filter_noise(z[p], num, den, hz[p], ho[p], r, zt[p])
+                else:
+                    zt[p, :] = z[p]
+            neg = _round_given(G[r], theta, m, v, vclean, t, prm, bias[r], zt[0], zt[parts - 1], fac, gb, row_major)
+            t += 1
+            neg_frac[k, r] = neg / d
+            s2 = 0.0
+            for j in range(d):
+                s2 += gb[j] * gb[j]
+            gbar_norm[k, r] = math.sqrt(s2)
+            if v_hist.shape[0] > 0:
+                v_hist[k, r] = v
+            if theta_hist.shape[0] > 0:
+                theta_hist[k, r] = theta
+
+
 def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 1, seed: int = 0,
                strat_kind: str = "identity", bands: int = 4, start: StreamStart | None = None,
-               record_v: bool = False, threads: int = 1) -> dict:
+               record_v: bool = False, threads: int = 1, record_theta: bool = False,
+               one_stream: bool = False) -> dict:
     """Run ``rounds`` rounds for ``trials`` seeded trials.
 
     ``grad_fn(t, theta, rng) -> (B, d)`` supplies each round's per-record gradients (it may use the
-    trial's data stream ``rng``; a separate stream draws the privacy noise).  Returns
+    trial's data stream ``rng``; a separate stream draws the privacy noise); or ``grad_fn`` is a (rounds, B, d)
+    array: round t's gradients are ``grad_fn[t]`` in every trial, whatever θ (the same numbers as a function
+    returning them).  Returns
     {"theta": (trials, d), "v": (trials, d), "vhat": (trials, d) final bias-corrected v̂,
     "neg_frac": (trials, rounds) fraction of negative corrected v̂, "gbar_norm": (trials, rounds) ‖ḡ_t‖,
-    and with ``record_v`` "v_hist": (trials, rounds, d) v after each round}.  ``start`` (:class:`StreamStart`)
+    with ``record_v`` "v_hist": (trials, rounds, d) v after each round and with ``record_theta``
+    "theta_hist": (trials, rounds, d) θ after each round}.  ``start`` (:class:`StreamStart`)
     starts from a given θ₀, second moment v₀ and round count t0 (e.g. a large t0 makes Adam's bias corrections ≈ 1).
     ``threads`` > 1 runs each round on that many Numba threads (same numbers as ``threads=1``).
 
+    By default each trial has its own SeedSequence child, split into a data and a noise stream, and each round is
+    one Python-level :func:`step`.  ``one_stream=True`` runs every trial in one jitted call instead
+    (``_stream_trials_one_stream``: no per-trial or per-round Python, for many short trials such as the privacy
+    audits), each trial drawing its noise in turn from one ``np.random.default_rng(seed)`` where the previous trial
+    left it; it needs ``grad_fn`` as an array (there is then no data stream) and ``threads`` = 1.  Other numbers
+    than the default's, equally reproducible.
+
     Limits: ``d``, ``rounds``, ``trials``, ``t0`` ≤ 10⁹; the outputs ((trials, d), (trials, rounds) and with
-    ``record_v`` (trials, rounds, d)) ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity needs
+    ``record_v`` or ``record_theta`` (trials, rounds, d)) ≤ 8 GiB; a DP-MF ``strat_kind`` other than identity needs
     ``rounds`` ≤ 10⁴ (:func:`strategy`).  ``grad_fn`` must return a finite (B, d) array; a run that
     overflows float64 (say ``lr`` = 1e300) raises InvalidParameter instead of returning NaN.
 
@@ -1518,6 +1580,11 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     record_v : bool, optional
     threads : int, optional
         As above.
+    record_theta : bool, optional
+        Also return ``theta_hist``, θ after each round.
+    one_stream : bool, optional
+        Draw every trial, in order, from one stream seeded by ``seed`` in one jitted call (above), instead of a
+        stream per trial (the default).
 
     Returns
     -------
@@ -1537,10 +1604,20 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     elif not isinstance(start, StreamStart):
         raise V.InvalidParameter("start", "a kernels.dp_adam.StreamStart", type(start).__name__)
     theta0, v0, t0 = start
-    if not callable(grad_fn):
-        raise V.InvalidParameter("grad_fn", "a function (t, theta, rng) -> (B, d) gradients", type(grad_fn).__name__)
     d = V.count("d", d)
     rounds = V.count("rounds", rounds)
+    one_stream = V.flag("one_stream", one_stream)
+    if callable(grad_fn):
+        if one_stream:
+            raise V.InvalidParameter("grad_fn", "a (rounds, B, d) array of the rounds' gradients when one_stream is "
+                                     "True (a function would be called from Python in every round)",
+                                     type(grad_fn).__name__)
+        G = None
+    elif isinstance(grad_fn, (np.ndarray, list, tuple)):
+        G = V.finite_array("grad_fn", grad_fn, shape=(rounds, None, d))
+    else:
+        raise V.InvalidParameter("grad_fn", "a function (t, theta, rng) -> (B, d) gradients or a (rounds, B, d) "
+                                 "array", type(grad_fn).__name__)
     trials = V.count("trials", trials)
     seed = V.integer("seed", seed, 0)
     threads = V.integer("threads", threads, 1)
@@ -1549,6 +1626,10 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     V.memory("trials, rounds", trials, rounds, 3)
     if V.flag("record_v", record_v):
         V.memory("trials, rounds, d", trials, rounds, d)
+    if V.flag("record_theta", record_theta):
+        V.memory("trials, rounds, d", trials, rounds, d, 1 + bool(record_v))
+    if one_stream and threads != 1:
+        raise V.InvalidParameter("threads", "1 when one_stream is True (the trials run in one serial call)", threads)
     theta0 = None if theta0 is None else V.finite_array("theta0", theta0, shape=(d,))
     v0 = None if v0 is None else V.finite_array("v0", v0, shape=(d,))
     if v0 is not None and np.any(v0 < 0):
@@ -1564,7 +1645,14 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
            "neg_frac": np.empty((trials, rounds)), "gbar_norm": np.empty((trials, rounds))}
     if record_v:
         out["v_hist"] = np.empty((trials, rounds, d))
+    if record_theta:
+        out["theta_hist"] = np.empty((trials, rounds, d))
     t0 = V.count("t0", t0, 0)
+    if one_stream:
+        return _run_stream_one_stream(cfg, G, d, rounds, seed, strat, (theta0, v0, t0), bias, out)
+    if G is not None:
+        def grad_fn(t, theta, rng, _G=G):
+            return _G[t]
     gb = np.empty(d)
     for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         data_ss, noise_ss = ss.spawn(2)
@@ -1593,10 +1681,68 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
             out["gbar_norm"][k, t] = float(np.sqrt(gb @ gb))
             if record_v:
                 out["v_hist"][k, t] = st.v
+            if record_theta:
+                out["theta_hist"][k, t] = st.theta
         out["theta"][k] = st.theta
         out["v"][k] = st.v
         c2 = 1 - cfg.beta2**st.t if cfg.optimizer == "adam" else 1.0
         out["vhat"][k] = st.v / c2 - bias[rounds - 1]
+    V.finite_output("lr, sigma, theta0, v0", out["theta"], out["vhat"], out["gbar_norm"])
+    return out
+
+
+def _run_stream_one_stream(cfg: RoundConfig, G: np.ndarray, d: int, rounds: int, seed: int,
+                           strat: Strategy | None, start: tuple, bias: np.ndarray, out: dict) -> dict:
+    """:func:`run_stream` with ``one_stream=True`` after its validation: every trial in one jitted call.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The validated configuration.
+    G : numpy.ndarray
+        (rounds, B, d) the rounds' gradients (finite, C-contiguous).
+    d, rounds : int
+        The dimension and the rounds.
+    seed : int
+        Seeds the one generator every trial draws from in turn.
+    strat : Strategy or None
+        The DP-MF strategy (None: independent noise).
+    start : tuple
+        (θ₀ or None, v₀ or None, t0), validated.
+    bias : numpy.ndarray
+        (rounds,) the bias-correction amounts.
+    out : dict
+        :func:`run_stream`'s output arrays, filled here.
+
+    Returns
+    -------
+    dict
+        ``out``, filled.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        A run that overflows float64.
+    """
+    theta0, v0, t0 = start
+    sens = 1.0 if strat is None else strat.sensitivity
+    prm = adam_params(cfg, *noise_stds(cfg, sens))
+    filtered = strat is not None and (strat.num.size > 1 or strat.den.size > 0)
+    num = np.ones(1) if strat is None else strat.num
+    den = np.zeros(0) if strat is None else strat.den
+    parts = 2 if cfg.variant == "ime" else 1
+    empty = np.empty((0, rounds, d))
+    try:
+        _stream_trials_one_stream(G, np.zeros(d) if theta0 is None else theta0, np.zeros(d) if v0 is None else v0,
+                                  t0, prm, bias, num, den, filtered, parts, np.random.default_rng(seed),
+                                  row_major_fits(d), out["theta"], out["v"], out["neg_frac"], out["gbar_norm"],
+                                  out.get("v_hist", empty), out.get("theta_hist", empty))
+    except ZeroDivisionError:  # v̂ overflowed to inf, so a scale 1/(√v̂ + ξ) became 0 (as step() reports it)
+        raise V.InvalidParameter("grad_fn, lr, sigma, clip_norm", "small enough that the round stays within "
+                                 "float64 range (its second moment overflowed; scale the gradients, sigma or "
+                                 "clip_norm down)") from None
+    c2 = 1 - cfg.beta2 ** (t0 + rounds) if cfg.optimizer == "adam" else 1.0
+    out["vhat"][:] = out["v"] / c2 - bias[rounds - 1]
     V.finite_output("lr, sigma, theta0, v0", out["theta"], out["vhat"], out["gbar_norm"])
     return out
 

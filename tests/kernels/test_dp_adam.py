@@ -174,6 +174,79 @@ def test_run_stream_threads_give_the_same_numbers():
         kd.run_stream(cfg, grad_fn, d, 3, threads=0)
 
 
+def _stream_reference_in_turn(cfg, G, kind, trials, seed, theta0, t0):
+    """run_stream's trials as the NumPy reference runs them one after the other with one generator: per round d
+    normals per noise part (m, then IME's v), correlated by the strategy's dense C⁻¹, then reference_round."""
+    cfg = cfg.validated()
+    rounds, _, d = G.shape
+    strat = kd.strategy(kind, rounds) if kind != "identity" else None
+    sm, sv = kd.noise_stds(cfg, 1.0 if strat is None else strat.sensitivity)
+    bias = kd.bias_schedule(cfg, strat, rounds) if cfg.variant == "bias_correction" else np.zeros(rounds)
+    parts = 2 if cfg.variant == "ime" else 1
+    settings = R.ReferenceSettings(cfg.lr, cfg.beta1, cfg.beta2, cfg.xi, cfg.clip_norm, cfg.floor)
+    rng = np.random.default_rng(seed)
+    thetas, vs = [], []
+    for _ in range(trials):
+        Z = rng.standard_normal((rounds, parts, d))
+        if strat is not None:
+            Z = np.stack([R.filter_reference(strat.cinv, Z[:, p]) for p in range(parts)], axis=1)
+        st = R.adam_init(d)
+        st.count = t0
+        th = np.array(theta0, dtype=float)
+        hist, vh = [], []
+        for t in range(rounds):
+            th, _ = R.reference_round(cfg.variant, cfg.optimizer, th, st, G[t], Z[t, 0], Z[t, -1], settings,
+                                      std_m=sm, std_v=sv, bc_sub=bias[t])
+            hist.append(th)
+            vh.append(st.v)
+        thetas.append(hist)
+        vs.append(vh)
+    return np.array(thetas), np.array(vs)
+
+
+@pytest.mark.parametrize("variant,kind,optimizer", [("post_processing", "identity", "adam"),
+                                                    ("ime", "identity", "adam"), ("post_processing", "half", "adam"),
+                                                    ("bias_correction", "sqrt", "adam"),
+                                                    ("scale_then_privatize", "identity", "adagrad")])
+def test_stream_trials_from_one_stream_are_the_reference_run_in_turn(variant, kind, optimizer):
+    """one_stream: trial k is the NumPy reference run with the one generator where trial k − 1 left it (every trial
+    restarting from θ₀ and the round count t0, with an empty DP-MF filter history)."""
+    d, B, rounds, trials = 3, 4, 4, 3
+    G = 1.5 * np.random.default_rng(2).standard_normal((rounds, B, d))  # norms ≈ 3 > C: clipping active
+    cfg = kd.RoundConfig(variant=variant, optimizer=optimizer, lr=REF.lr, beta1=REF.beta1, beta2=REF.beta2,
+                         xi=REF.xi, clip_norm=REF.clip_norm, floor=REF.floor, sigma=0.7, batch_size=B)
+    theta0, t0 = np.array([0.5, -1.0, 2.0]), 2
+    out = kd.run_stream(cfg, G, d, rounds, trials=trials, seed=5, strat_kind=kind, record_v=True, record_theta=True,
+                        start=kd.StreamStart(theta0=theta0, t0=t0), one_stream=True)
+    th_ref, v_ref = _stream_reference_in_turn(cfg, G, kind, trials, 5, theta0, t0)
+    np.testing.assert_allclose(out["theta_hist"], th_ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(out["v_hist"], v_ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(out["theta"], out["theta_hist"][:, -1])
+    np.testing.assert_array_equal(out["v"], out["v_hist"][:, -1])
+    assert not np.allclose(th_ref[0], th_ref[1])  # the trials drew different noise
+
+
+def test_gradient_array_is_the_function_returning_it():
+    """The default (per-trial) path gives the same bits whether the rounds' gradients come as an array or from a
+    function returning its rows; one_stream needs the array and one thread."""
+    d, rounds = 3, 3
+    G = np.random.default_rng(4).standard_normal((rounds, 2, d))
+    cfg = kd.RoundConfig(variant="ime", sigma=0.5, batch_size=2)
+    a = kd.run_stream(cfg, G, d, rounds, trials=2, seed=1, record_v=True, record_theta=True)
+    b = kd.run_stream(cfg, lambda t, th, r: G[t], d, rounds, trials=2, seed=1, record_v=True, record_theta=True)
+    assert a.keys() == b.keys() and "theta_hist" in a
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key])
+    with pytest.raises(InvalidParameter, match="grad_fn"):
+        kd.run_stream(cfg, lambda t, th, r: G[t], d, rounds, one_stream=True)
+    with pytest.raises(InvalidParameter, match="grad_fn"):
+        kd.run_stream(cfg, G[:, :, :2], d, rounds, one_stream=True)
+    with pytest.raises(InvalidParameter, match="threads"):
+        kd.run_stream(cfg, G, d, rounds, one_stream=True, threads=2)
+    with pytest.raises(InvalidParameter, match="one_stream"):
+        kd.run_stream(cfg, G, d, rounds, one_stream="yes")
+
+
 @pytest.mark.parametrize("kind", kd.STRATEGIES)
 def test_dpmf_filter_equals_dense_noise_correlating_matrix(kind):
     T, d = 40, 3
