@@ -417,6 +417,10 @@ def _noisy_adagrad_loop(X, y, scales, theta0, Vt, sigma_b, sigma_B, xi, goe_k, p
             for a in range(kk):
                 for b in range(kk):
                     rel_K[t, a, b] = K[a, b]
+        if not np.all(np.isfinite(K)):  # σ_B·M_t overflowed (σ_B near float64's limit): eigh would raise; NaN out,
+            for j in range(p):  # and the wrapper reports the overflow as the other float64 overflows
+                theta[j] = np.nan
+            return theta
         kap, W0 = np.linalg.eigh(K)
         W = np.ascontiguousarray(W0)
         top = 0.0

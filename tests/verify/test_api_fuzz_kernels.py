@@ -203,6 +203,8 @@ NA_JUNK = dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COU
                  indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=1, seed=0))  # numpy's unnamed ValueError
 @example(kw=dict(prob=_GLM, steps=1e300, eta=0.5, radius=1.0, sigma_b=0.0, sigma_b_mode="constant", sigma_B=0.0,
                  indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=1, seed=0))  # (steps, p) noise allocation
+@example(kw=dict(prob=_GLM, steps=1, eta=1.0, radius=INF, sigma_b=0.0, sigma_b_mode="constant", sigma_B=1e308,
+                 indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=1, seed=1))  # σ_B·M_t overflowed: eigh raised
 def test_run_noisy_adagrad(kw):
     kw = dict(kw)  # the fields of NoisyAdagradOptions travel in its record, and an invalid one is named as itself
     kw["options"] = kn.NoisyAdagradOptions(**{k: kw.pop(k) for k in NA_OPTION_FIELDS if k in kw})
