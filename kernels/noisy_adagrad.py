@@ -417,6 +417,10 @@ def _noisy_adagrad_loop(X, y, scales, theta0, Vt, sigma_b, sigma_B, xi, goe_k, p
             for a in range(kk):
                 for b in range(kk):
                     rel_K[t, a, b] = K[a, b]
+        if not np.all(np.isfinite(K)):  # σ_B·M_t overflowed (σ_B near float64's limit): eigh would raise; NaN out,
+            for j in range(p):  # and the wrapper reports the overflow as the other float64 overflows
+                theta[j] = np.nan
+            return theta
         kap, W0 = np.linalg.eigh(K)
         W = np.ascontiguousarray(W0)
         top = 0.0
@@ -541,6 +545,58 @@ def _dpgd_loop(X, y, loss, theta0, eta, sigma, xi, losses, theta_sum):
     return theta
 
 
+@njit(cache=True, nogil=True)
+def _dpgd_trials_one_stream(X, y, loss, theta0, eta, sigma, rng, losses, avg, last, loss_avg):
+    """:func:`_dpgd_trials` with every trial's ξ (steps × p, row by row) drawn in turn from the one generator
+    ``rng``, inside the call: trial k starts where trial k − 1 left the stream."""
+    T = losses.shape[1]
+    p = X.shape[1]
+    xi = np.empty((T, p))
+    ts = np.empty(p)
+    for k in range(losses.shape[0]):
+        for t in range(T):
+            for j in range(p):
+                xi[t, j] = rng.standard_normal()
+        last[k] = _dpgd_loop(X, y, loss, theta0, eta, sigma, xi, losses[k], ts)
+        for j in range(p):
+            avg[k, j] = ts[j] / T
+        loss_avg[k] = glm_loss(X, y, loss, avg[k])
+
+
+@njit(cache=True, nogil=True)
+def _noisy_adagrad_trials_one_stream(X, y, scales, theta0, Vt, sigma_b, sigma_B, prm, rng, losses, gnorm, tr_g,
+                                     tr_ginv, lam_min, indef, theta_last, theta_avg, releases, rel_g, rel_K):
+    """:func:`_noisy_adagrad_loop` for every trial k in one call, each trial drawing its noise in turn from the one
+    generator ``rng`` in :func:`draw_noise`'s order (ξ, steps × p, then the steps k̃×k̃ matrices A of the GOE
+    (A + Aᵀ)/√2); the per-trial state (θ, the basis, S) is set afresh by the loop, as in the per-trial path."""
+    T = scales.shape[0]
+    p = X.shape[1]
+    kk = Vt.shape[1]
+    r2 = math.sqrt(2.0)
+    xi = np.empty((T, p))
+    A = np.empty((T, kk, kk))
+    goe_k = np.empty((T, kk, kk))
+    ts = np.empty(p)
+    for k in range(losses.shape[0]):
+        for t in range(T):
+            for j in range(p):
+                xi[t, j] = rng.standard_normal()
+        for t in range(T):
+            for a in range(kk):
+                for b in range(kk):
+                    A[t, a, b] = rng.standard_normal()
+        for t in range(T):
+            for a in range(kk):
+                for b in range(kk):
+                    goe_k[t, a, b] = (A[t, a, b] + A[t, b, a]) / r2
+        i = k if releases else 0
+        theta_last[k] = _noisy_adagrad_loop(X, y, scales, theta0, Vt, sigma_b, sigma_B, xi, goe_k, prm, losses[k],
+                                            gnorm[k], tr_g[k], tr_ginv[k], lam_min[k], indef[k], ts, rel_g[i],
+                                            rel_K[i])
+        for j in range(p):
+            theta_avg[k, j] = ts[j] / T
+
+
 # ======================================================================================
 # Public wrappers
 # ======================================================================================
@@ -599,8 +655,9 @@ def _check_run(prob, steps, eta, radius, trials, seed, decay_alpha):
 def draw_noise(seed: int, trials: int, steps: int, p: int, kk: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per trial (one SeedSequence child each): ξ (T×p) standard normals and T k̃×k̃ GOE matrices.
 
-    The noise :func:`run_noisy_adagrad` feeds its loop (same ``seed`` ⇒ same draws), exposed so that a
-    reference can be run on the same noise.
+    The noise :func:`run_noisy_adagrad` feeds its loop (same ``seed`` ⇒ same draws; with ``one_stream=True`` it
+    draws each trial's ξ and GOE matrices in this order from one stream instead), exposed so that a reference can be
+    run on the same noise.
 
     Parameters
     ----------
@@ -652,7 +709,7 @@ class NoisyAdagradOptions:
 
 def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, Vt=None, sigma_b=0.0, sigma_B=0.0,
                       options: NoisyAdagradOptions | None = None, trials: int = 1, seed: int = 0, theta0=None,
-                      releases: bool = False) -> dict:
+                      releases: bool = False, one_stream: bool = False) -> dict:
     """Algorithm 1 on ``prob``; per trial: losses L(θ_t), ‖∇_t‖, Tr G_t, Tr G_t⁺, λ_min⁺(G_t), the number of
     negative eigenvalues of Ṽᵀ(G_t + B_t)Ṽ, the average iterate and its loss.
 
@@ -687,6 +744,11 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
         The starting point.
     releases : bool, optional
         As above.
+    one_stream : bool, optional
+        Draw every trial's noise, trial after trial (each in :func:`draw_noise`'s order), from one stream
+        ``np.random.default_rng(seed)`` inside one jitted call (for many short trials, e.g. privacy audits: no
+        per-trial Python), instead of a spawned stream per trial (the default, :func:`draw_noise`'s).  Other
+        numbers than the default's, equally reproducible.
 
     Returns
     -------
@@ -711,6 +773,7 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
         raise V.InvalidParameter("Vt", f"a matrix with p = {prob.p} rows", f"shape {Vt.shape}")
     V.memory("trials, steps", trials, steps, prob.p + Vt.shape[1] ** 2 + 8)
     releases = V.flag("releases", releases)
+    one_stream = V.flag("one_stream", one_stream)
     if releases:
         V.memory("trials, steps", trials, steps, prob.p + Vt.shape[1] ** 2)
     sb = _schedule("sigma_b", sigma_b, steps)
@@ -733,13 +796,19 @@ def run_noisy_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, V
     rel_g = np.empty((trials, steps, prob.p) if releases else (1, 0, prob.p))
     rel_K = np.empty((trials, steps, kk, kk) if releases else (1, 0, kk, kk))
     prm = NoisyAdagradParams(LOSSES[prob.loss], eta, radius, rtol, RANK_TOL, mode, bm)
-    for i, (xi, gk) in enumerate(draw_noise(seed, trials, steps, prob.p, kk)):
-        ts = np.empty(prob.p)
-        out["theta_last"][i] = _noisy_adagrad_loop(
-            prob.X, prob.y, scales, th0, Vt, sb, sB, xi, gk, prm, out["losses"][i], out["gnorm"][i], out["tr_g"][i],
-            out["tr_ginv"][i], out["lam_min"][i], out["indefinite"][i], ts, rel_g[i if releases else 0],
-            rel_K[i if releases else 0])
-        out["theta_avg"][i] = ts / steps
+    if one_stream:
+        _noisy_adagrad_trials_one_stream(prob.X, prob.y, scales, th0, Vt, sb, sB, prm, np.random.default_rng(seed),
+                                         out["losses"], out["gnorm"], out["tr_g"], out["tr_ginv"], out["lam_min"],
+                                         out["indefinite"], out["theta_last"], out["theta_avg"], releases, rel_g,
+                                         rel_K)
+    else:
+        for i, (xi, gk) in enumerate(draw_noise(seed, trials, steps, prob.p, kk)):
+            ts = np.empty(prob.p)
+            out["theta_last"][i] = _noisy_adagrad_loop(
+                prob.X, prob.y, scales, th0, Vt, sb, sB, xi, gk, prm, out["losses"][i], out["gnorm"][i],
+                out["tr_g"][i], out["tr_ginv"][i], out["lam_min"][i], out["indefinite"][i], ts,
+                rel_g[i if releases else 0], rel_K[i if releases else 0])
+            out["theta_avg"][i] = ts / steps
     if releases:
         out["released_gradient"], out["released_preconditioner"] = rel_g, rel_K
     V.finite_output("eta, sigma_b, sigma_B, theta0", out["theta_last"], out["theta_avg"], out["losses"])
@@ -788,7 +857,8 @@ def run_adagrad(prob: LowRankGLM, steps: int, eta: float, radius: float, delta: 
     return {"losses": losses, "tr_g": tr_g, "theta_avg": ts / steps, "theta_last": last}
 
 
-def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int = 1, seed: int = 0) -> dict:
+def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int = 1, seed: int = 0,
+             one_stream: bool = False) -> dict:
     """DP-GD (Alg. 3), unconstrained, θ_0 = 0: per trial the losses L(θ_t), the average iterate and its loss.
 
     Limits: ``steps``, ``trials`` ≤ 10⁹ with one trial's (steps, p) noise and the (trials, steps) losses ≤ 8 GiB.
@@ -803,6 +873,11 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     sigma : float
         The noise's standard deviation.
     trials, seed : int, optional
+        Trials (one spawned stream each) and their root seed.
+    one_stream : bool, optional
+        Draw every trial's noise, trial after trial, from one stream ``np.random.default_rng(seed)`` inside one
+        jitted call (for many short trials, e.g. privacy audits: no per-trial Python), instead of a spawned stream
+        per trial (the default).  Other numbers than the default's, equally reproducible.
 
     Returns
     -------
@@ -816,6 +891,7 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     """
     steps, eta, _, trials, seed, _ = _check_run(prob, steps, eta, 1.0, trials, seed, 0.0)
     sigma = V.nonnegative("sigma", sigma)
+    one_stream = V.flag("one_stream", one_stream)
     sigma, eta = sigma * faults.noise_factor(sigma), eta * faults.stepsize_scale()  # fault hooks (kernels/faults.py)
     V.memory("steps", steps, prob.p)
     V.memory("trials, steps", trials, steps)
@@ -824,16 +900,20 @@ def run_dpgd(prob: LowRankGLM, steps: int, eta: float, sigma: float, trials: int
     last = np.empty((trials, prob.p))
     loss_avg = np.empty(trials)
     th0 = np.zeros(prob.p)
-    children = np.random.SeedSequence(seed).spawn(trials)
-    # the trials in batches of at most _DPGD_BATCH_BYTES of noise: each trial's ξ drawn from its own stream, then
-    # one jitted call runs the batch (a call per trial cost more than a short trial's loop)
-    per = max(1, min(trials, _DPGD_BATCH_BYTES // max(1, 8 * steps * prob.p)))
-    xi = np.empty((per, steps, prob.p))
-    for k0 in range(0, trials, per):
-        k1 = min(trials, k0 + per)
-        for k in range(k0, k1):
-            np.random.default_rng(children[k]).standard_normal(out=xi[k - k0])
-        _dpgd_trials(prob.X, prob.y, LOSSES[prob.loss], th0, eta, sigma, xi[:k1 - k0], losses[k0:k1], avg[k0:k1],
-                     last[k0:k1], loss_avg[k0:k1])
+    if one_stream:
+        _dpgd_trials_one_stream(prob.X, prob.y, LOSSES[prob.loss], th0, eta, sigma, np.random.default_rng(seed),
+                                losses, avg, last, loss_avg)
+    else:
+        children = np.random.SeedSequence(seed).spawn(trials)
+        # the trials in batches of at most _DPGD_BATCH_BYTES of noise: each trial's ξ drawn from its own stream,
+        # then one jitted call runs the batch (a call per trial cost more than a short trial's loop)
+        per = max(1, min(trials, _DPGD_BATCH_BYTES // max(1, 8 * steps * prob.p)))
+        xi = np.empty((per, steps, prob.p))
+        for k0 in range(0, trials, per):
+            k1 = min(trials, k0 + per)
+            for k in range(k0, k1):
+                np.random.default_rng(children[k]).standard_normal(out=xi[k - k0])
+            _dpgd_trials(prob.X, prob.y, LOSSES[prob.loss], th0, eta, sigma, xi[:k1 - k0], losses[k0:k1],
+                         avg[k0:k1], last[k0:k1], loss_avg[k0:k1])
     V.finite_output("eta, sigma", losses, avg, last)
     return {"losses": losses, "theta_avg": avg, "theta_last": last, "loss_avg": loss_avg}

@@ -121,6 +121,47 @@ def test_noisy_adagrad_releases_match_reference(prob):
         kn.run_noisy_adagrad(prob, T, 0.5, 0.8, releases="yes")
 
 
+
+@pytest.mark.parametrize("releases", [False, True])
+def test_noisy_adagrad_trials_from_one_stream_are_the_reference_run_in_turn(prob, releases):
+    """one_stream: trial k is the NumPy reference run on the noise (ξ, then the GOE matrices, as draw_noise orders
+    them) drawn from the one generator where trial k − 1 left it; with releases or without."""
+    T, Vt, trials = 15, kn.subspace_oracle(prob, "rotated", gamma=0.3, seed=2), 3
+    kw = dict(Vt=Vt, sigma_b=0.05, sigma_B=0.3, options=kn.NoisyAdagradOptions(sigma_b_mode="grad_norm"),
+              trials=trials, seed=5, releases=releases)
+    out = kn.run_noisy_adagrad(prob, T, 0.5, 0.8, one_stream=True, **kw)
+    rng = np.random.default_rng(5)
+    for k in range(trials):
+        xi = rng.standard_normal((T, prob.p))
+        gk = kn.goe(rng, Vt.shape[1], T)
+        ref = rf.noisy_adagrad(prob, T, 0.5, 0.8, Vt, np.full(T, 0.05), "grad_norm", np.full(T, 0.3), xi, gk)
+        for key in ("theta_last", "theta_avg", "losses"):
+            np.testing.assert_allclose(out[key][k], ref[key], rtol=1e-10, atol=1e-12)
+        if releases:
+            np.testing.assert_allclose(out["released_gradient"][k], ref["released_gradient"], rtol=1e-10, atol=1e-12)
+            np.testing.assert_allclose(out["released_preconditioner"][k], ref["released_preconditioner"],
+                                       rtol=1e-10, atol=1e-12)
+    assert ("released_gradient" in out) == releases
+    assert out["theta_last"].shape == (trials, prob.p) and out["loss_avg"].shape == (trials,)
+    with pytest.raises(InvalidParameter, match="one_stream"):
+        kn.run_noisy_adagrad(prob, T, 0.5, 0.8, one_stream="yes")
+
+
+def test_dpgd_trials_from_one_stream_are_the_reference_run_in_turn(prob):
+    """one_stream: trial k is the NumPy reference DP-GD on the ξ (steps × p) drawn from the one generator where
+    trial k − 1 left it; each trial's average loss is the loss at its average iterate."""
+    T, trials = 30, 4
+    out = kn.run_dpgd(prob, T, 0.3, 0.2, trials=trials, seed=9, one_stream=True)
+    rng = np.random.default_rng(9)
+    for k in range(trials):
+        xi = rng.standard_normal((T, prob.p))
+        ref = rf.dpgd(prob, 0.3, 0.2, xi)
+        np.testing.assert_allclose(out["theta_last"][k], ref["theta_last"], rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(out["theta_avg"][k], ref["theta_avg"], rtol=1e-10, atol=1e-12)
+        assert out["loss_avg"][k] == prob.loss_value(out["theta_avg"][k])
+    with pytest.raises(InvalidParameter, match="one_stream"):
+        kn.run_dpgd(prob, T, 0.3, 0.2, one_stream=2)
+
 def test_dpgd_returns_its_last_iterate(prob):
     out = kn.run_dpgd(prob, 30, 0.3, 0.2, trials=2, seed=9)
     for i, child in enumerate(np.random.SeedSequence(9).spawn(2)):

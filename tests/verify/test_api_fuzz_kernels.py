@@ -191,10 +191,11 @@ _GLM_BAD = [None, dataclasses.replace(_GLM, X=np.full((10, 4), NAN)), dataclasse
 NA_GOOD = dict(prob=st.just(_GLM), steps=small(1, 4), eta=reals(1e-3, 2), radius=st.one_of(reals(0.1, 5), st.just(INF)),
                sigma_b=reals(0, 2), sigma_b_mode=st.sampled_from(["constant", "grad_norm"]), sigma_B=reals(0, 2),
                indefinite=st.sampled_from(["abs", "clip"]), decay_alpha=reals(0, 1), rtol=reals(1e-12, 1e-6),
-               trials=small(1, 2), seed=seeds)
+               trials=small(1, 2), seed=seeds, one_stream=st.booleans())
 NA_OPTION_FIELDS = {f.name for f in dataclasses.fields(kn.NoisyAdagradOptions)}
 NA_JUNK = dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COUNT, seed=JUNK_COUNT, Vt=JUNK_ARRAY,
-               theta0=JUNK_ARRAY, sigma_b=st.one_of(JUNK_REAL, JUNK_ARRAY), sigma_B=st.one_of(JUNK_REAL, JUNK_ARRAY))
+               theta0=JUNK_ARRAY, sigma_b=st.one_of(JUNK_REAL, JUNK_ARRAY), sigma_B=st.one_of(JUNK_REAL, JUNK_ARRAY),
+               one_stream=JUNK_NAME)
 
 
 @settings(max_examples=examples(60))
@@ -203,6 +204,10 @@ NA_JUNK = dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COU
                  indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=1, seed=0))  # numpy's unnamed ValueError
 @example(kw=dict(prob=_GLM, steps=1e300, eta=0.5, radius=1.0, sigma_b=0.0, sigma_b_mode="constant", sigma_B=0.0,
                  indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=1, seed=0))  # (steps, p) noise allocation
+@example(kw=dict(prob=_GLM, steps=1, eta=1.0, radius=INF, sigma_b=0.0, sigma_b_mode="constant", sigma_B=1e308,
+                 indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=1, seed=1))  # σ_B·M_t overflowed: eigh raised
+@example(kw=dict(prob=_GLM, steps=1, eta=1.0, radius=INF, sigma_b=0.0, sigma_b_mode="constant", sigma_B=1e308,
+                 indefinite="abs", decay_alpha=0.0, rtol=1e-10, trials=2, seed=0, one_stream=True))  # ditto, one stream
 def test_run_noisy_adagrad(kw):
     kw = dict(kw)  # the fields of NoisyAdagradOptions travel in its record, and an invalid one is named as itself
     kw["options"] = kn.NoisyAdagradOptions(**{k: kw.pop(k) for k in NA_OPTION_FIELDS if k in kw})
@@ -220,8 +225,9 @@ def test_run_adagrad(kw):
 
 @settings(max_examples=examples(40))
 @given(kw=fuzzed(dict(prob=st.just(_GLM), steps=small(1, 4), eta=reals(1e-3, 2), sigma=reals(0, 3), trials=small(1, 2),
-                      seed=seeds),
-                 dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COUNT, seed=JUNK_COUNT)))
+                      seed=seeds, one_stream=st.booleans()),
+                 dict(prob=st.sampled_from(_GLM_BAD), steps=JUNK_COUNT, trials=JUNK_COUNT, seed=JUNK_COUNT,
+                      one_stream=JUNK_NAME)))
 @example(kw=dict(prob=_GLM, steps=2, eta=1e300, sigma=1e300, trials=1, seed=0))  # overflow -> NaN losses
 def test_run_dpgd(kw):
     check(kn.run_dpgd, kw, parameter_names(kn.run_dpgd))

@@ -161,7 +161,9 @@ def na_dpgd_audit_task(n: int, steps: int, canary: bool, trials: int, seed: int,
 
     d0, d1 = na_audit_datasets(n, adjacency=adjacency)
     sigma = na_dpgd_audit_sigma(n, steps, adjacency)
-    out = kn.run_dpgd(d1 if canary else d0, steps, 1.0, sigma * noise_scale, trials=trials, seed=seed)
+    # one_stream: every trial drawn in turn from one stream in one jitted call (no per-trial spawning or dispatch)
+    out = kn.run_dpgd(d1 if canary else d0, steps, 1.0, sigma * noise_scale, trials=trials, seed=seed,
+                      one_stream=True)
     return {"last": out["theta_last"][:, 0].copy(), "multiplier": sigma * n}
 
 
@@ -351,9 +353,10 @@ def na_adagrad_audit_task(n: int, steps: int, canary: bool, trials: int, seed: i
     k = NA_AUDIT_SENSITIVITY[_na_adjacency(adjacency)]
     d0, d1 = na_adagrad_audit_datasets(n, adjacency)
     z, sigma_b, sigma_B = _na_adagrad_noise(n, steps, adjacency)
+    # one_stream: every trial drawn in turn from one stream in one jitted call (no per-trial spawning or dispatch)
     out = kn.run_noisy_adagrad(d1 if canary else d0, steps, 1.0, math.inf, Vt=np.eye(NA_AUDIT_P),
                                sigma_b=sigma_b * noise_scale, sigma_B=sigma_B * noise_scale, trials=trials, seed=seed,
-                               releases=True)
+                               releases=True, one_stream=True)
     w = na_adagrad_release_direction(n, steps, adjacency)
     score = (np.einsum("itj,j->i", out["released_gradient"], w["w_gradient"])
              + np.einsum("itab,tab->i", out["released_preconditioner"], w["w_preconditioner"]))
