@@ -58,6 +58,15 @@ def test_start_order_falls_back_to_the_typical_seconds(three_claims, monkeypatch
 def test_the_heaviest_claims_of_the_ledger_are_registered():
     ids = {c.id for c in registry.select()}
     assert set(engine.TYPICAL_SECONDS) <= ids  # a renamed claim would silently lose its place
+    assert set(engine.TYPICAL_FULL_SECONDS) <= ids
+
+
+def test_the_full_budget_orders_by_its_own_typical_seconds(three_claims, monkeypatch):
+    a, b, c = three_claims
+    monkeypatch.setitem(engine.TYPICAL_SECONDS, IDS[1], engine.TYPICAL_DEFAULT + 10)
+    monkeypatch.setitem(engine.TYPICAL_FULL_SECONDS, IDS[2], engine.TYPICAL_DEFAULT + 10)
+    assert engine.start_order(three_claims, {}) == [b, a, c]
+    assert engine.start_order(three_claims, {}, "full") == [c, a, b]
 
 
 @pytest.mark.parametrize("processes", [True, False])
