@@ -215,7 +215,8 @@ def run_claims(
             for c in claims:
                 if bar is not None:
                     bar.set_postfix_str(c.id, refresh=True)
-                done[c.id] = _run_one(c, budget, seed, where, runner)
+                # one claim at a time: the process's CPU is this claim's, its sweep's threads included
+                done[c.id] = _run_one(c, budget, seed, where, runner, alone=True)
                 finished(c, done[c.id][0])
         else:
             _run_in_threads(order, budget, seed, where, runner, n_conc, done, finished)

@@ -51,3 +51,34 @@ def test_cpu_seconds_round_trip_through_results_json_and_older_files_still_load(
     assert d["cpu_seconds"] == 2.25 and Result.from_dict(d).cpu_seconds == 2.25
     del d["cpu_seconds"]
     assert Result.from_dict(d).cpu_seconds is None
+
+
+def _spin_task(seconds: float) -> dict:
+    """A sweep task that burns ``seconds`` of CPU (a module-level function, so the runner can cache it by name)."""
+    import time as _time
+
+    t0 = _time.process_time()
+    x = 0.0
+    while _time.process_time() - t0 < seconds:
+        x += 1.0
+    return {"x": x}
+
+
+def test_one_claim_at_a_time_records_its_sweeps_cpu_not_only_its_threads(tmp_path):
+    """With one claim at a time (--workers 1) the sweep's tasks run on the embedded cluster's threads: the claim's
+    cpu_seconds is the process's CPU while it ran, so it includes them (the claim's own thread only waits)."""
+    from verify import engine, registry
+    from verify.registry import Outcome
+    from verify.runner import sweep
+
+    @registry.claim("fixture.cpu_in_sweep", kind="exact", statement="a check whose work is its sweep (a fixture).")
+    def check(budget, seed):
+        sweep(_spin_task, [dict(seconds=0.4)], "spin")
+        return Outcome(verdict="holds", evidence="spun", numbers={}, counterexample=None)
+
+    try:
+        (r,) = engine.run_claims(registry.select(["fixture.cpu_in_sweep"]), "quick", 0, tmp_path, workers=1,
+                                 progress=False)
+    finally:
+        registry.REGISTRY.pop("fixture.cpu_in_sweep", None)
+    assert r.verdict == "holds" and r.cpu_seconds >= 0.35
