@@ -1871,8 +1871,12 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
 def _const_signal_vhat(signal, noise_std, beta2, steps, mode, rng, neg_count, vhat_out):
     """v̂ after ``steps`` rounds for a constant clipped average ``signal`` (d,): mode 0 = bias correction
     (v from (g + z)², minus noise_std²), mode 1 = IME (v from g² + z).  Adds per-round negative counts
-    into neg_count (steps,)."""
+    into neg_count (steps,).  The bias corrections 1 − β₂^(t+1) are computed once per round, not once per round
+    and coordinate (the same expression, so the same bits: the power cost more than the round's other work)."""
     d = signal.shape[0]
+    corr = np.empty(steps)
+    for t in range(steps):
+        corr[t] = 1.0 - beta2 ** (t + 1)
     for j in range(d):
         v = 0.0
         g = signal[j]
@@ -1881,10 +1885,10 @@ def _const_signal_vhat(signal, noise_std, beta2, steps, mode, rng, neg_count, vh
             if mode == 0:
                 x = g + z
                 v = beta2 * v + (1.0 - beta2) * x * x
-                vh = v / (1.0 - beta2 ** (t + 1)) - noise_std * noise_std
+                vh = v / corr[t] - noise_std * noise_std
             else:
                 v = beta2 * v + (1.0 - beta2) * (g * g + z)
-                vh = v / (1.0 - beta2 ** (t + 1))
+                vh = v / corr[t]
             if vh < 0.0:
                 neg_count[t] += 1
         vhat_out[j] = vh
