@@ -1486,6 +1486,36 @@ class StreamStart(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
+def _stream_rounds_given(G, r0, r1, theta, m, v, vclean, t, prm, bias, parts, rng, row_major, fac, z, neg_frac,
+                         gb_hist, v_hist, theta_hist):
+    # rounds r0..r1−1 of one trial of run_stream's per-trial path with independent noise and array gradients, in
+    # one call: each round draws its unit noise part by part from the trial's noise stream ``rng`` (d normals per
+    # part, as NoiseStream.next does) and runs step()'s round (_round_given) on G[r] (G[0] every round when G holds
+    # one round's gradients).  Writes neg/d into neg_frac[r], the round's clean average into gb_hist[r − r0] (the
+    # caller takes its norm as the per-round path does) and, when they have rows, v / θ into v_hist / theta_hist
+    # [r − r0]; returns the round count t after the last round and −1, or at the first round whose clean average is
+    # not finite (step() raises there) that round's t and index.
+    d = theta.shape[0]
+    last = G.shape[0] - 1
+    for r in range(r0, r1):
+        for p in range(parts):
+            for j in range(d):
+                z[p, j] = rng.standard_normal()
+        neg = _round_given(G[min(r, last)], theta, m, v, vclean, t, prm, bias[r], z[0], z[parts - 1], fac,
+                           gb_hist[r - r0], row_major)
+        t += 1
+        for j in range(d):
+            if not np.isfinite(gb_hist[r - r0, j]):  # step()'s check: NaN/inf in a record survives into ḡ
+                return t, r
+        neg_frac[r] = neg / d
+        if v_hist.shape[0] > 0:
+            v_hist[r - r0] = v
+        if theta_hist.shape[0] > 0:
+            theta_hist[r - r0] = theta
+    return t, -1
+
+
+@njit(cache=True, nogil=True)
 def _stream_trials_one_stream(G, theta0, v0, t0, prm, bias, num, den, filtered, parts, rng, row_major, theta_out,
                               v_out, neg_frac, gbar_norm, v_hist, theta_hist):
     # run_stream's trial loop in one call (one_stream=True), every trial drawing in turn from ``rng``: each trial
@@ -1494,7 +1524,8 @@ def _stream_trials_one_stream(G, theta0, v0, t0, prm, bias, num, den, filtered, 
     # filtered when ``filtered``), then runs step()'s round (_round_given).  G (rounds, B, d) are the rounds'
     # gradients; v_hist / theta_hist with 0 trials record nothing.
     trials, d = theta_out.shape
-    rounds = G.shape[0]
+    rounds = neg_frac.shape[1]
+    last = G.shape[0] - 1  # 0: one round's gradients, used in every round
     m = np.empty(d)
     vclean = np.empty(d)
     fac = np.empty(G.shape[1])
@@ -1521,7 +1552,8 @@ def _stream_trials_one_stream(G, theta0, v0, t0, prm, bias, num, den, filtered, 
                     _filter_noise(z[p], num, den, hz[p], ho[p], r, zt[p])
                 else:
                     zt[p, :] = z[p]
-            neg = _round_given(G[r], theta, m, v, vclean, t, prm, bias[r], zt[0], zt[parts - 1], fac, gb, row_major)
+            neg = _round_given(G[min(r, last)], theta, m, v, vclean, t, prm, bias[r], zt[0], zt[parts - 1], fac, gb,
+                               row_major)
             t += 1
             neg_frac[k, r] = neg / d
             s2 = 0.0
@@ -1543,7 +1575,9 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     ``grad_fn(t, theta, rng) -> (B, d)`` supplies each round's per-record gradients (it may use the
     trial's data stream ``rng``; a separate stream draws the privacy noise); or ``grad_fn`` is a (rounds, B, d)
     array: round t's gradients are ``grad_fn[t]`` in every trial, whatever θ (the same numbers as a function
-    returning them).  Returns
+    returning them), or a (B, d) array: the same gradients in every round (held once, not ``rounds`` times).
+    With an array, independent noise (``strat_kind`` identity) and ``threads`` = 1 each trial's rounds run in
+    jitted chunks (``_run_stream_given``), with the same numbers as the per-round path.  Returns
     {"theta": (trials, d), "v": (trials, d), "vhat": (trials, d) final bias-corrected v̂,
     "neg_frac": (trials, rounds) fraction of negative corrected v̂, "gbar_norm": (trials, rounds) ‖ḡ_t‖,
     with ``record_v`` "v_hist": (trials, rounds, d) v after each round and with ``record_theta``
@@ -1567,8 +1601,8 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     ----------
     cfg : RoundConfig
         The round's optimizer, noise and clipping.
-    grad_fn : callable
-        As above.
+    grad_fn : callable or array_like
+        As above: a function, a (rounds, B, d) array or a (B, d) array.
     d, rounds : int
     trials, seed : int, optional
     strat_kind : str, optional
@@ -1614,10 +1648,17 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
                                      type(grad_fn).__name__)
         G = None
     elif isinstance(grad_fn, (np.ndarray, list, tuple)):
-        G = V.finite_array("grad_fn", grad_fn, shape=(rounds, None, d))
+        try:
+            one_round = np.ndim(grad_fn) == 2
+        except ValueError:  # a ragged nesting: finite_array names it
+            one_round = False
+        if one_round:  # (B, d): the same gradients in every round, held once
+            G = np.ascontiguousarray(V.finite_array("grad_fn", grad_fn, shape=(None, d)))[None]
+        else:
+            G = np.ascontiguousarray(V.finite_array("grad_fn", grad_fn, shape=(rounds, None, d)))
     else:
-        raise V.InvalidParameter("grad_fn", "a function (t, theta, rng) -> (B, d) gradients or a (rounds, B, d) "
-                                 "array", type(grad_fn).__name__)
+        raise V.InvalidParameter("grad_fn", "a function (t, theta, rng) -> (B, d) gradients, a (rounds, B, d) "
+                                 "array or a (B, d) array", type(grad_fn).__name__)
     trials = V.count("trials", trials)
     seed = V.integer("seed", seed, 0)
     threads = V.integer("threads", threads, 1)
@@ -1650,9 +1691,11 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
     t0 = V.count("t0", t0, 0)
     if one_stream:
         return _run_stream_one_stream(cfg, G, d, rounds, seed, strat, (theta0, v0, t0), bias, out)
+    if G is not None and strat is None and threads == 1:
+        return _run_stream_given(cfg, G, d, rounds, seed, (theta0, v0, t0), bias, out)
     if G is not None:
         def grad_fn(t, theta, rng, _G=G):
-            return _G[t]
+            return _G[min(t, _G.shape[0] - 1)]
     gb = np.empty(d)
     for k, ss in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         data_ss, noise_ss = ss.spawn(2)
@@ -1687,6 +1730,89 @@ def run_stream(cfg: RoundConfig, grad_fn, d: int, rounds: int, *, trials: int = 
         out["v"][k] = st.v
         c2 = 1 - cfg.beta2**st.t if cfg.optimizer == "adam" else 1.0
         out["vhat"][k] = st.v / c2 - bias[rounds - 1]
+    V.finite_output("lr, sigma, theta0, v0", out["theta"], out["vhat"], out["gbar_norm"])
+    return out
+
+
+_GBAR_CHUNK_BYTES = 4 * 2**20  # _run_stream_given: the rounds' clean averages held at once
+
+
+def _run_stream_given(cfg: RoundConfig, G: np.ndarray, d: int, rounds: int, seed: int, start: tuple,
+                      bias: np.ndarray, out: dict) -> dict:
+    """:func:`run_stream`'s default per-trial path for array gradients and independent noise, its rounds jitted.
+
+    The same numbers as the per-round path (one :func:`step` per round): each trial's noise stream is the noise
+    child of its SeedSequence child, drawn d normals per part per round in the same order, the round is step()'s
+    kernel (``_round_given``) and ‖ḡ_t‖ is taken in Python from each round's clean average as there.  Only the
+    per-round Python (validation, the call, NoiseStream) is gone: the rounds run in chunks of
+    ``_stream_rounds_given``.
+
+    Parameters
+    ----------
+    cfg : RoundConfig
+        The validated configuration.
+    G : numpy.ndarray
+        (rounds, B, d) the rounds' gradients, or (1, B, d) the same in every round (finite, C-contiguous).
+    d, rounds : int
+        The dimension and the rounds.
+    seed : int
+        The root seed (one SeedSequence child per trial, as the per-round path spawns them).
+    start : tuple
+        (θ₀ or None, v₀ or None, t0), validated.
+    bias : numpy.ndarray
+        (rounds,) the bias-correction amounts.
+    out : dict
+        :func:`run_stream`'s output arrays (their first axis is the trials), filled here.
+
+    Returns
+    -------
+    dict
+        ``out``, filled.
+
+    Raises
+    ------
+    dpvalidate.InvalidParameter
+        A clean average that is not finite or a run that overflows float64, named as the per-round path names them.
+    """
+    theta0, v0, t0 = start
+    prm = adam_params(cfg, *noise_stds(cfg, 1.0))
+    parts = 2 if cfg.variant == "ime" else 1
+    row_major = row_major_fits(d)
+    trials = out["theta"].shape[0]
+    chunk = max(1, min(rounds, _GBAR_CHUNK_BYTES // (8 * d)))
+    gb_hist = np.empty((chunk, d))
+    fac = np.empty(G.shape[1])
+    z = np.empty((parts, d))
+    m, vclean = np.empty(d), np.empty(d)
+    empty = np.empty((0, d))
+    v_hist, theta_hist = out.get("v_hist"), out.get("theta_hist")
+    noise_children = [ss.spawn(2)[1] for ss in np.random.SeedSequence(seed).spawn(trials)]
+    for k, rng in enumerate(_cpu.reseeded_generators(noise_children)):
+        theta, v = out["theta"][k], out["v"][k]
+        theta[:] = 0.0 if theta0 is None else theta0
+        v[:] = 0.0 if v0 is None else v0
+        m[:] = 0.0
+        vclean[:] = 0.0
+        t = t0
+        for r0 in range(0, rounds, chunk):
+            r1 = min(rounds, r0 + chunk)
+            try:
+                t, bad = _stream_rounds_given(G, r0, r1, theta, m, v, vclean, t, prm, bias, parts, rng, row_major,
+                                              fac, z, out["neg_frac"][k], gb_hist,
+                                              empty if v_hist is None else v_hist[k, r0:r1],
+                                              empty if theta_hist is None else theta_hist[k, r0:r1])
+            except ZeroDivisionError:  # as step() and the per-round path report it
+                raise V.InvalidParameter("grad_fn, lr, sigma, clip_norm", "small enough that the round stays within "
+                                         "float64 range (its second moment overflowed; scale the gradients, sigma or "
+                                         "clip_norm down)") from None
+            if bad >= 0:
+                exc = V.InvalidParameter("grads", "finite (no NaN or inf)", "a non-finite entry")
+                raise V.InvalidParameter("grad_fn", "a function returning finite gradients", f"round {bad}: {exc}")
+            for i in range(r1 - r0):
+                g = gb_hist[i]
+                out["gbar_norm"][k, r0 + i] = float(np.sqrt(g @ g))
+        c2 = 1 - cfg.beta2**t if cfg.optimizer == "adam" else 1.0
+        out["vhat"][k] = v / c2 - bias[rounds - 1]
     V.finite_output("lr, sigma, theta0, v0", out["theta"], out["vhat"], out["gbar_norm"])
     return out
 
@@ -1871,8 +1997,12 @@ def run_logistic_1d(x, y, cfg: RoundConfig, *, strat_kind: str = "identity", tri
 def _const_signal_vhat(signal, noise_std, beta2, steps, mode, rng, neg_count, vhat_out):
     """v̂ after ``steps`` rounds for a constant clipped average ``signal`` (d,): mode 0 = bias correction
     (v from (g + z)², minus noise_std²), mode 1 = IME (v from g² + z).  Adds per-round negative counts
-    into neg_count (steps,)."""
+    into neg_count (steps,).  The bias corrections 1 − β₂^(t+1) are computed once per round, not once per round
+    and coordinate (the same expression, so the same bits: the power cost more than the round's other work)."""
     d = signal.shape[0]
+    corr = np.empty(steps)
+    for t in range(steps):
+        corr[t] = 1.0 - beta2 ** (t + 1)
     for j in range(d):
         v = 0.0
         g = signal[j]
@@ -1881,10 +2011,10 @@ def _const_signal_vhat(signal, noise_std, beta2, steps, mode, rng, neg_count, vh
             if mode == 0:
                 x = g + z
                 v = beta2 * v + (1.0 - beta2) * x * x
-                vh = v / (1.0 - beta2 ** (t + 1)) - noise_std * noise_std
+                vh = v / corr[t] - noise_std * noise_std
             else:
                 v = beta2 * v + (1.0 - beta2) * (g * g + z)
-                vh = v / (1.0 - beta2 ** (t + 1))
+                vh = v / corr[t]
             if vh < 0.0:
                 neg_count[t] += 1
         vhat_out[j] = vh

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 
 from dpvalidate import InvalidParameter
 from kernels import _shared
@@ -247,6 +248,44 @@ def test_gradient_array_is_the_function_returning_it():
         kd.run_stream(cfg, G, d, rounds, one_stream="yes")
 
 
+@pytest.mark.parametrize("variant", ["bias_correction", "ime", "post_processing"])
+def test_one_round_of_gradients_is_the_function_returning_it(variant, monkeypatch):
+    """A (B, d) gradient array (the same records every round) gives the bits of a function returning it, through
+    the jitted per-trial path, also when its rounds run in several chunks and from a given start; (rounds, B, d)
+    likewise."""
+    d, rounds, B = 7, 9, 3
+    rng = np.random.default_rng(11)
+    recs, G = rng.standard_normal((B, d)), rng.standard_normal((rounds, B, d))
+    cfg = kd.RoundConfig(variant=variant, lr=0.05, beta1=0.9, beta2=0.95, sigma=0.7, clip_norm=1.0, batch_size=B)
+    start = kd.StreamStart(np.linspace(-1.0, 1.0, d), np.full(d, 0.1), 4)
+    kw = dict(trials=3, seed=2, record_v=True, record_theta=True, start=start)
+    for chunk_bytes in (kd._GBAR_CHUNK_BYTES, 8 * d * 2):  # one chunk; chunks of 2 rounds (the last one short)
+        monkeypatch.setattr(kd, "_GBAR_CHUNK_BYTES", chunk_bytes)
+        for arr, fn in ((recs, lambda t, th, r: recs), (G, lambda t, th, r: G[t])):
+            a = kd.run_stream(cfg, arr, d, rounds, **kw)
+            b = kd.run_stream(cfg, fn, d, rounds, **kw)
+            assert a.keys() == b.keys()
+            for key in a:
+                np.testing.assert_array_equal(a[key], b[key])
+    assert not np.array_equal(a["theta"][0], a["theta"][1])  # the trials drew different noise
+
+
+def test_array_gradients_report_errors_as_the_function_path():
+    """The jitted array path reports a run that overflows float64 as the per-round path does, and rejects a (B, d)
+    array of the wrong width naming grad_fn."""
+    d, B = 2, 2
+    recs = np.ones((B, d))
+    cfg = kd.RoundConfig(variant="bias_correction", lr=1e308, sigma=0.5, clip_norm=1e100, batch_size=B)
+    msgs = []
+    for gf in (recs, lambda t, th, r: recs):
+        with pytest.raises(InvalidParameter, match="lr") as exc:
+            kd.run_stream(cfg, gf, d, 5, seed=1)
+        msgs.append(str(exc.value))
+    assert msgs[0] == msgs[1]
+    with pytest.raises(InvalidParameter, match="grad_fn"):
+        kd.run_stream(cfg, np.ones((B, d + 1)), d, 3)
+
+
 @pytest.mark.parametrize("kind", kd.STRATEGIES)
 def test_dpmf_filter_equals_dense_noise_correlating_matrix(kind):
     T, d = 40, 3
@@ -296,6 +335,43 @@ def test_constant_signal_kernel_matches_reference():
         draws = np.random.default_rng(ss).standard_normal(sig.size * steps).reshape(sig.size, steps).T
         ref = R.constant_signal_vhat_reference(sig, 0.7 * draws, 0.9, mode, 0.7)
         np.testing.assert_allclose(out["vhat"][0], ref, rtol=1e-12)
+
+
+@njit
+def _const_signal_vhat_plain(signal, noise_std, beta2, steps, mode, rng, neg_count, vhat_out):
+    # the kernel as first written: the bias correction 1 − β₂^(t+1) computed per coordinate and round
+    for j in range(signal.shape[0]):
+        v = 0.0
+        g = signal[j]
+        for t in range(steps):
+            z = noise_std * rng.standard_normal()
+            if mode == 0:
+                x = g + z
+                v = beta2 * v + (1.0 - beta2) * x * x
+                vh = v / (1.0 - beta2 ** (t + 1)) - noise_std * noise_std
+            else:
+                v = beta2 * v + (1.0 - beta2) * (g * g + z)
+                vh = v / (1.0 - beta2 ** (t + 1))
+            if vh < 0.0:
+                neg_count[t] += 1
+        vhat_out[j] = vh
+
+
+@pytest.mark.parametrize("mode", ["bias_correction", "ime"])
+def test_constant_signal_kernel_is_the_plain_loop_bit_for_bit(mode):
+    """The kernel with its bias corrections computed once per round gives the plain loop's bits: v̂ and the
+    per-round negative counts, over rounds long enough for β₂^t to matter and to vanish."""
+    sig = np.linspace(-0.3, 0.4, 50)
+    for beta2, steps, std in ((0.999, 3000, 0.05), (0.9, 60, 0.7), (0.5, 3, 0.0)):
+        out = kd.constant_signal_vhat(sig, std, beta2, steps, mode=mode, trials=2, seed=9)
+        neg = np.zeros(steps, dtype=np.int64)
+        vh = np.empty((2, sig.size))
+        for k, ss in enumerate(np.random.SeedSequence(9).spawn(2)):
+            _const_signal_vhat_plain(sig, std, beta2, steps, 0 if mode == "bias_correction" else 1,
+                                     np.random.default_rng(ss), neg, vh[k])
+        np.testing.assert_array_equal(out["vhat"], vh)
+        np.testing.assert_array_equal(out["neg_frac"], neg / (2 * sig.size))
+        assert std == 0.0 or 0 < neg[-1] < 2 * sig.size  # both signs occur: the counts are exercised
 
 
 def test_stream_handles_a_million_coordinates():

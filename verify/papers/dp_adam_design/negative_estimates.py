@@ -164,7 +164,7 @@ def _eq3_task(d: int, batch: int, sigma: float, beta2: float, steps: int, trials
     # B×d, orthonormal rows with mean u/√B
     cfg = kd.RoundConfig(variant="bias_correction", lr=1e-6, beta1=0.0, beta2=beta2, xi=1e-12, clip_norm=1.0,
                         sigma=sigma, batch_size=batch)
-    out = kd.run_stream(cfg, lambda t, th, r: recs, d, steps, trials=trials, seed=seed)
+    out = kd.run_stream(cfg, recs, d, steps, trials=trials, seed=seed)  # the same records every round
     return {"neg": float(np.mean(out["vhat"] < 0)), "n": d * trials,
             "gbar_norm": float(out["gbar_norm"][0, 0]), "gmin": float(np.min(np.abs(recs.mean(axis=0))))}
 
