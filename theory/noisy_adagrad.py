@@ -450,6 +450,69 @@ def lemma13_sides(grads, rtol: float = 1e-12) -> tuple[float, float]:
     return _v.finite_result("grads, rtol", (lhs, 2.0 * float(np.trace(G))))
 
 
+def lemma13_sides_many(grads, rtol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lemma13_sides` of a stack of gradient sequences of one shape, bit-for-bit, in stacked NumPy calls.
+
+    Each step's p×p eigendecompositions and products are done for the whole stack at once (NumPy loops the same
+    LAPACK/BLAS routine over the stack), so every entry equals :func:`lemma13_sides` of its sequence exactly; what
+    is saved is the per-call Python overhead, which dominates at the small p of Lemma 13's searches (the
+    finite-difference gradients of its L-BFGS-B search evaluate T·p + 1 sequences of one shape at a time).
+
+    Parameters
+    ----------
+    grads : array_like of float
+        Finite gradient sequences as a (k, T, p) array (k >= 1), each with T·p³ ≤ :data:`LEMMA13_MAX_WORK`.
+    rtol : float, optional
+        The cut-off of :func:`psd_sqrt_pinv` (default 1e-12), a number in (0, 1).
+
+    Returns
+    -------
+    left : numpy.ndarray
+        Σ_t ∇_tᵀG_t⁺∇_t of each sequence, shape (k,).
+    right : numpy.ndarray
+        2·Tr(G_T) of each sequence, shape (k,).
+
+    Raises
+    ------
+    ValueError
+        As :func:`lemma13_sides` raises for the first sequence it rejects (a stack in which some sequence is
+        invalid or overflows is handed to it one sequence at a time).
+    """
+    g = _array("grads", grads, 3)
+    if not (isinstance(rtol, (int, float, np.floating)) and not isinstance(rtol, bool) and 0 < rtol < 1):
+        raise ValueError(f"rtol must be a number in (0, 1) (got {rtol!r})")
+    k, T, p = g.shape
+    with np.errstate(over="ignore", invalid="ignore"):
+        ok = k > 0 and T * p ** 3 <= LEMMA13_MAX_WORK and bool(np.all(np.isfinite(np.swapaxes(g, 1, 2) @ g)))
+    if not ok:
+        sides = [lemma13_sides(x, rtol) for x in g]
+        return np.array([a for a, _ in sides], dtype=float), np.array([b for _, b in sides], dtype=float)
+    floor = math.sqrt(4 * p * np.finfo(float).eps)
+    cut = max(rtol, floor)
+    S = np.zeros((k, p, p))
+    lhs = np.zeros(k)
+    finite = True  # every G_t⁺ finite (lemma13_sides raises on the first that is not)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        for i in range(T):
+            row = g[:, i, :]
+            S += row[:, :, None] * row[:, None, :]  # the entries of np.outer(row, row), added as lemma13_sides does
+            w, U = np.linalg.eigh((S + np.swapaxes(S, 1, 2)) / 2)
+            r = np.sqrt(np.clip(w, 0.0, None))
+            keep = r > cut * np.max(r, axis=1, initial=0.0)[:, None]
+            Gi = (U * np.where(keep, 1.0 / np.where(keep, r, 1.0), 0.0)[:, None, :]) @ np.swapaxes(U, 1, 2)
+            finite = finite and bool(np.all(np.isfinite(Gi)))
+            lhs += ((row[:, None, :] @ Gi) @ row[:, :, None])[:, 0, 0]
+        w, U = np.linalg.eigh((S + np.swapaxes(S, 1, 2)) / 2)
+        r = np.sqrt(np.clip(w, 0.0, None))
+        keep = r > cut * np.max(r, axis=1, initial=0.0)[:, None]
+        G = (U * np.where(keep, r, 0.0)[:, None, :]) @ np.swapaxes(U, 1, 2)
+        rhs = 2.0 * np.trace(G, axis1=1, axis2=2)
+    if not (finite and np.all(np.isfinite(lhs)) and np.all(np.isfinite(rhs)) and np.all(np.isfinite(G))):
+        sides = [lemma13_sides(x, rtol) for x in g]  # raises lemma13_sides's error for the offending sequence
+        return np.array([a for a, _ in sides], dtype=float), np.array([b for _, b in sides], dtype=float)
+    return lhs, rhs
+
+
 def lemma16_sides(a) -> tuple[float, float]:
     """Lemma 16 (exact): Σ_i a_i/√(Σ_{j≤i} a_j) ≤ 2√(Σ_i a_i) for a_i ≥ 0 (a term with zero prefix sum is 0).
 

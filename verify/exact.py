@@ -127,8 +127,31 @@ def random_search(slack: Callable[[Any], float], sample: Callable[[np.random.Gen
     return worst
 
 
+def _lbfgsb_takes_workers() -> bool:
+    """Whether this SciPy's L-BFGS-B accepts the ``workers`` option (a map for its finite-difference gradient)."""
+    import inspect
+
+    try:
+        from scipy.optimize._lbfgsb_py import _minimize_lbfgsb
+    except ImportError:  # pragma: no cover - a SciPy that moved it
+        return False
+    return "workers" in inspect.signature(_minimize_lbfgsb).parameters
+
+
+def _batch_map(batch: Callable[[np.ndarray], np.ndarray]) -> Callable:
+    """A map-like callable for SciPy's ``workers``: ``m(fun, xs)`` returns what ``map(fun, xs)`` would for
+    SciPy's wrapper ``fun`` of a scalar slack (each value as a 1-element float array), computed by one call of
+    ``batch`` on the stacked points instead of one call per point."""
+
+    def mapper(fun, xs):
+        X = np.stack([np.asarray(x, dtype=float) for x in xs])
+        return [np.atleast_1d(float(v)) for v in batch(X)]
+
+    return mapper
+
+
 def adversarial_search(slack_vec: Callable[[np.ndarray], float], dim: int, bounds: tuple[float, float],
-                       starts: int, seed: int) -> Worst:
+                       starts: int, seed: int, batch: Callable[[np.ndarray], np.ndarray] | None = None) -> Worst:
     """Minimise ``slack_vec`` over a box with L-BFGS-B from ``starts`` seeded random points.
 
     Parameters
@@ -143,6 +166,10 @@ def adversarial_search(slack_vec: Callable[[np.ndarray], float], dim: int, bound
         Number of uniformly random starting points.
     seed : int
         Seed of the starting points.
+    batch : callable, optional
+        xs (shape (k, dim)) -> the k slacks, each bit-for-bit ``slack_vec`` of its row.  When given (and SciPy's
+        L-BFGS-B takes ``workers``, SciPy >= 1.16), the points of each finite-difference gradient are evaluated in
+        one call: the same points, values, iterates and evaluation count as without it, with less Python overhead.
 
     Returns
     -------
@@ -152,10 +179,11 @@ def adversarial_search(slack_vec: Callable[[np.ndarray], float], dim: int, bound
     from scipy.optimize import minimize
 
     rng = np.random.default_rng(seed)
+    options = {"workers": _batch_map(batch)} if batch is not None and _lbfgsb_takes_workers() else None
     worst = Worst(np.inf, None, 0)
     for _ in range(starts):
         x0 = rng.uniform(bounds[0], bounds[1], size=dim)
-        res = minimize(slack_vec, x0, method="L-BFGS-B", bounds=[bounds] * dim)
+        res = minimize(slack_vec, x0, method="L-BFGS-B", bounds=[bounds] * dim, options=options)
         worst.evaluated += int(res.nfev)
         if res.fun < worst.slack:
             worst.slack, worst.example = float(res.fun), np.asarray(res.x)

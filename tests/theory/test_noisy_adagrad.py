@@ -150,3 +150,31 @@ def test_psd_sqrt_pinv_matches_an_svd_of_a_factor_on_a_rank_deficient_matrix():
     # the zero directions: both outputs annihilate the null space of S
     null = np.linalg.svd(X.T)[2][3:]  # rows spanning ker(Xᵀ) = ker(S)
     assert np.abs(root @ null.T).max() < 1e-7 and np.abs(pinv @ null.T).max() < 1e-7
+
+
+def test_lemma13_sides_many_equals_lemma13_sides_exactly():
+    # the stacked form must be the same arithmetic: full-rank, rank-deficient, zero-row and tiny-perturbation
+    # sequences of several shapes, each compared bit-for-bit with the one-sequence function
+    rng = np.random.default_rng(13)
+    for T, p in ((1, 1), (5, 2), (10, 2), (20, 3), (12, 6)):
+        g = rng.uniform(-1, 1, (6, T, p)) * 10.0 ** rng.uniform(-4, 4, (6, T, 1))
+        g[1, :, -1] = 0.0  # rank deficient
+        g[2, 0, :] = 0.0  # a zero first gradient
+        g[3] = g[4] + 1e-13 * rng.standard_normal((T, p))  # near-equal neighbours, as a finite difference makes
+        g[5] = rng.standard_normal((T, 1)) @ rng.standard_normal((1, p))  # rank one
+        lhs, rhs = tn.lemma13_sides_many(g)
+        for j in range(len(g)):
+            one = tn.lemma13_sides(g[j])
+            assert (lhs[j], rhs[j]) == one
+
+
+def test_lemma13_sides_many_rejects_what_lemma13_sides_rejects():
+    ok = np.ones((2, 3, 2))
+    bad = ok.copy()
+    bad[1, 0, 0] = 1e200  # G_T overflows float64 for the second sequence only
+    with pytest.raises(ValueError, match="G_T"):
+        tn.lemma13_sides_many(bad)
+    with pytest.raises(ValueError, match="grads"):
+        tn.lemma13_sides_many(np.ones((3, 2)))
+    with pytest.raises(ValueError, match="rtol"):
+        tn.lemma13_sides_many(ok, rtol=0.0)

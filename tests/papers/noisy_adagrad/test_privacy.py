@@ -274,3 +274,18 @@ def test_theorem10_violation_carries_a_finding_without_repair(monkeypatch):
     assert f.region.failing == out.numbers["points_broken"] > 0 and f.region.explored == out.numbers["points"]
     assert f.at_paper_setting.fails and f.at_paper_setting.size > 1.0
     assert f.repair is None and "fault" in f.no_repair_reason
+
+
+def test_lemma5_gaps_and_stacked_balls_equal_the_one_pair_forms_exactly():
+    # the L-BFGS-B search's stacked evaluation must be the same arithmetic as lemma5_gap of each point
+    rng = np.random.default_rng(5)
+    for t, n in ((1, 10), (4, 1000), (32, 10)):
+        X = rng.uniform(-1, 1, (9, 6 * t)) * 10.0 ** rng.uniform(-3, 0, (9, 6 * t))
+        X[0, : 3 * t] = 0.0  # a = 0
+        X[1, -1] = 1.0  # on the box's face
+        A, H = privacy._to_balls(X, t, 3, n)
+        gaps = privacy.lemma5_gaps(A, H)
+        for j in range(len(X)):
+            a, h = privacy._to_balls(X[j], t, 3, n)
+            assert np.array_equal(a, A[j]) and np.array_equal(h, H[j])
+            assert gaps[j] == privacy.lemma5_gap(a, h)

@@ -239,8 +239,13 @@ def lemma13(budget: str, seed: int) -> Outcome:
         def neg_ratio(x, T_=T_, p_=p_):
             lhs, rhs = tn.lemma13_sides(x.reshape(T_, p_))
             return -lhs / rhs if rhs > 0 else 0.0
+
+        def neg_ratios(xs, T_=T_, p_=p_):  # neg_ratio of each row, bit-for-bit, in stacked calls
+            lhs, rhs = tn.lemma13_sides_many(xs.reshape(len(xs), T_, p_))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.where(rhs > 0, -lhs / rhs, 0.0)
         w = adversarial_search(neg_ratio, T_ * p_, (-1.0, 1.0), starts,
-                               child_seed(seed, "noisy_adagrad.lemma13", "adversarial", T_))
+                               child_seed(seed, "noisy_adagrad.lemma13", "adversarial", T_), batch=neg_ratios)
         adv.append(w)
         slack(w.example.reshape(T_, p_))
     n_eval = hw.evaluated + sum(w.evaluated for w in adv)
