@@ -633,6 +633,8 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     dp_rmsprop, dp_r_pub.  ``clip`` = inf and ``sigma`` = 0 give the non-private optimizer.
     The other settings (moment rates, stabiliser, public batch, schedules, noise scale, tracked gradient norm,
     starting point, logged steps) are the fields of ``options`` (:class:`CentralOptions`).
+    Features with at most SPARSE_ROWS_MAX_DENSITY of their entries nonzero (zipf_bow_logistic) run over their
+    nonzero entries only (CSR rows), except AdaDPS-Adam: the same numbers as the dense loops, bit for bit.
     Returns {"steps": (m,), "loss": (trials, m) training loss, "w": (trials, d), "clip_fraction": (trials,)}.
 
     Parameters
