@@ -190,16 +190,31 @@ class FedParams(NamedTuple):
 # Jitted pieces
 # ======================================================================================
 @njit(cache=True, nogil=True)
-def _coef(kind, x, y, w):
-    z = 0.0
-    for j in range(w.shape[0]):
-        z += x[j] * w[j]
+def _coef_of_margin(kind, z, y):
+    """The gradient coefficient c of a record with ⟨w, x⟩ = z and label y (the module docstring's c)."""
     if kind == 0:
         return z - y
     m = y * z
     if m > 35.0:
         return -y * math.exp(-m)
     return -y / (1.0 + math.exp(m))
+
+
+@njit(cache=True, nogil=True)
+def _loss_of_margin(kind, z, y):
+    """The loss f of a record with ⟨w, x⟩ = z and label y."""
+    if kind == 0:
+        return 0.5 * (z - y) ** 2
+    m = -y * z
+    return m + math.log1p(math.exp(-m)) if m > 0 else math.log1p(math.exp(m))
+
+
+@njit(cache=True, nogil=True)
+def _coef(kind, x, y, w):
+    z = 0.0
+    for j in range(w.shape[0]):
+        z += x[j] * w[j]
+    return _coef_of_margin(kind, z, y)
 
 
 @njit(cache=True, nogil=True)
@@ -210,11 +225,56 @@ def _mean_loss(kind, X, Y, w):
         z = 0.0
         for j in range(d):
             z += X[i, j] * w[j]
-        if kind == 0:
-            s += 0.5 * (z - Y[i]) ** 2
-        else:
-            m = -Y[i] * z
-            s += m + math.log1p(math.exp(-m)) if m > 0 else math.log1p(math.exp(m))
+        s += _loss_of_margin(kind, z, Y[i])
+    return s / n
+
+
+# Rows stored by their nonzero entries (CSR: row i is idx[ptr[i]:ptr[i + 1]], val[...], columns increasing) for the
+# sparse records of zipf_bow_logistic.  The sums run over the same terms in the same order as the dense loops with the
+# zero terms left out; a zero term x_j·w_j or c·x_j is ±0 while w and c are finite, and adding ±0 to a running sum
+# that starts at +0 leaves it unchanged (it is never −0), so the results are the dense loops' bits.
+@njit(cache=True, nogil=True)
+def _csr_rows(X, max_density):
+    """(ptr, idx, val): the nonzero entries of the rows of ``X`` (n, d), columns in increasing order; three empty
+    arrays when more than ``max_density``·n·d entries are nonzero."""
+    n, d = X.shape
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    nnz = 0
+    for i in range(n):
+        for j in range(d):
+            if X[i, j] != 0.0:
+                nnz += 1
+        ptr[i + 1] = nnz
+    if nnz > max_density * n * d:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    idx = np.empty(nnz, dtype=np.int64)
+    val = np.empty(nnz)
+    k = 0
+    for i in range(n):
+        for j in range(d):
+            if X[i, j] != 0.0:
+                idx[k] = j
+                val[k] = X[i, j]
+                k += 1
+    return ptr, idx, val
+
+
+@njit(cache=True, nogil=True)
+def _margin_csr(idx, val, lo, hi, w):
+    """⟨w, x⟩ over the stored entries lo:hi of one CSR row (the dense loop's sum without its zero terms)."""
+    z = 0.0
+    for k in range(lo, hi):
+        z += val[k] * w[idx[k]]
+    return z
+
+
+@njit(cache=True, nogil=True)
+def _mean_loss_csr(kind, ptr, idx, val, Y, w):
+    """:func:`_mean_loss` on CSR rows (the same bits)."""
+    n = ptr.shape[0] - 1
+    s = 0.0
+    for i in range(n):
+        s += _loss_of_margin(kind, _margin_csr(idx, val, ptr[i], ptr[i + 1], w), Y[i])
     return s / n
 
 
@@ -260,7 +320,11 @@ def _draw_batch(rng, perm, n, sampling, q, b):
 
 
 @njit(cache=True, nogil=True)
-def _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, clip_frac, track_weights, track_out):
+def _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, clip_frac, track_weights, track_out, rows,
+                  prows):
+    # rows, prows: X's and Xp's CSR rows (_csr_rows), or three empty arrays each for the dense loops; the sparse loops
+    # skip only zero terms (the same bits), and are not used by AdaDPS-Adam, whose transformed gradient
+    # (1 − β₁)g + β₁M is nonzero where x is zero
     kind, method, lr, C, noise_scale, b, sampling = prm.kind, prm.method, prm.lr, prm.C, prm.noise_scale, prm.b, \
         prm.sampling
     beta1, beta2, eps_a, b_pub, harmonic, lr_decay, steps = prm.beta1, prm.beta2, prm.eps_a, prm.b_pub, prm.harmonic, \
@@ -279,12 +343,16 @@ def _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, clip_fr
     gi = np.empty(d)
     acc = np.empty(d)
     public = method == 2 or method == 3 or method == 4 or method == 7
+    ptr, idx, val = rows
+    pptr, pidx, pval = prows
+    sparse = ptr.shape[0] == n + 1 and pptr.shape[0] == n_pub + 1 and method != 3
+    lo, hi = 0, 0
     li = 0
     n_clipped = 0
     n_records = 0
     for t in range(steps + 1):
         while li < log_steps.shape[0] and log_steps[li] == t:
-            losses[li] = _mean_loss(kind, X, Y, w)
+            losses[li] = _mean_loss_csr(kind, ptr, idx, val, Y, w) if sparse else _mean_loss(kind, X, Y, w)
             li += 1
         if t == steps:
             break
@@ -299,9 +367,15 @@ def _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, clip_fr
                 gh[j] = 0.0
             for k in range(b_pub):
                 i = rng.integers(0, n_pub)
-                c = _coef(kind, Xp[i], Yp[i], w)
-                for j in range(d):
-                    gh[j] += c * Xp[i, j]
+                if sparse:
+                    lo, hi = pptr[i], pptr[i + 1]
+                    c = _coef_of_margin(kind, _margin_csr(pidx, pval, lo, hi, w), Yp[i])
+                    for kk in range(lo, hi):
+                        gh[pidx[kk]] += c * pval[kk]
+                else:
+                    c = _coef(kind, Xp[i], Yp[i], w)
+                    for j in range(d):
+                        gh[j] += c * Xp[i, j]
             for j in range(d):
                 g = gh[j] / b_pub
                 if method == 4:
@@ -315,23 +389,39 @@ def _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, clip_fr
             acc[j] = 0.0
         for k in range(size):
             i = perm[k]
-            c = _coef(kind, X[i], Y[i], w)
-            nrm2 = 0.0
-            for j in range(d):
-                g = c * X[i, j]
-                if method >= 1 and method <= 4:
-                    if method == 3:
-                        g = (1.0 - beta1) * g + beta1 * mp[j]
-                    g = g / A[j]
-                gi[j] = g
-                nrm2 += g * g
+            if sparse:
+                lo, hi = ptr[i], ptr[i + 1]
+                c = _coef_of_margin(kind, _margin_csr(idx, val, lo, hi, w), Y[i])
+                nrm2 = 0.0
+                for kk in range(lo, hi):
+                    g = c * val[kk]
+                    if method >= 1 and method <= 4:
+                        g = g / A[idx[kk]]
+                    gi[kk - lo] = g
+                    nrm2 += g * g
+            else:
+                c = _coef(kind, X[i], Y[i], w)
+                nrm2 = 0.0
+                for j in range(d):
+                    g = c * X[i, j]
+                    if method >= 1 and method <= 4:
+                        if method == 3:
+                            g = (1.0 - beta1) * g + beta1 * mp[j]
+                        g = g / A[j]
+                    gi[j] = g
+                    nrm2 += g * g
             f = 1.0
             if nrm2 > C * C:
                 f = C / math.sqrt(nrm2)
                 n_clipped += 1
             n_records += 1
-            for j in range(d):
-                acc[j] += f * gi[j]
+            if sparse:
+                for kk in range(lo, hi):
+                    acc[idx[kk]] += f * gi[kk - lo]
+            else:
+                for j in range(d):
+                    acc[j] += f * gi[j]
+        bc1, bc2 = 1.0 - beta1**tt, 1.0 - beta2**tt  # DP-Adam's bias corrections (once per step, not per coordinate)
         for j in range(d):
             g = acc[j]
             if noise_scale > 0.0:
@@ -342,8 +432,8 @@ def _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, clip_fr
             elif method == 5:
                 m[j] = beta1 * m[j] + (1.0 - beta1) * g
                 v[j] = beta2 * v[j] + (1.0 - beta2) * g * g
-                mh = m[j] / (1.0 - beta1**tt)
-                vh = v[j] / (1.0 - beta2**tt)
+                mh = m[j] / bc1
+                vh = v[j] / bc2
                 w[j] -= lr_t * mh / (math.sqrt(vh) + eps_a)
             elif method == 6:
                 v[j] = beta2 * v[j] + (1.0 - beta2) * g * g
@@ -501,9 +591,25 @@ def _inverted_if_faulty(A: np.ndarray) -> np.ndarray:
     return np.exp(2.0 * log_g - np.log(A))
 
 
+#: the largest fraction of nonzero private features with which :func:`run_central` runs its sparse loops (CSR rows);
+#: denser problems run the dense loops.  Both give the same bits (see :func:`_csr_rows`): this only picks the faster.
+SPARSE_ROWS_MAX_DENSITY = 0.25
+
+
+def _central_rows(X: np.ndarray, Xp: np.ndarray, code: int) -> tuple:
+    """The ``rows``, ``prows`` arguments of :func:`_central_loop`: the CSR rows of the private and public features when
+    the private ones are sparse enough (SPARSE_ROWS_MAX_DENSITY) and the method is not AdaDPS-Adam, else empty arrays
+    (the dense loops)."""
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))
+    if code == METHODS["adadps_adam"]:
+        return empty, empty
+    rows = _csr_rows(X, SPARSE_ROWS_MAX_DENSITY)
+    return (rows, _csr_rows(Xp, 1.0)) if rows[0].shape[0] else (empty, empty)
+
+
 @njit(cache=True, nogil=True)
 def _central_trials_one_stream(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses, w, w0, clip_frac, track_weights,
-                               track_out):
+                               track_out, rows, prows):
     # run_central's per-trial loop in one call, every trial drawing in turn from ``rng``
     cf = np.zeros(1)
     tr = np.zeros(1)
@@ -511,7 +617,7 @@ def _central_trials_one_stream(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losse
         w[k, :] = w0
         cf[0] = 0.0
         tr[0] = 0.0
-        _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses[k], w[k], cf, track_weights, tr)
+        _central_loop(X, Y, Xp, Yp, A_fixed, prm, rng, log_steps, losses[k], w[k], cf, track_weights, tr, rows, prows)
         clip_frac[k] = cf[0]
         track_out[k] = tr[0]
 
@@ -527,6 +633,8 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     dp_rmsprop, dp_r_pub.  ``clip`` = inf and ``sigma`` = 0 give the non-private optimizer.
     The other settings (moment rates, stabiliser, public batch, schedules, noise scale, tracked gradient norm,
     starting point, logged steps) are the fields of ``options`` (:class:`CentralOptions`).
+    Features with at most SPARSE_ROWS_MAX_DENSITY of their entries nonzero (zipf_bow_logistic) run over their
+    nonzero entries only (CSR rows), except AdaDPS-Adam: the same numbers as the dense loops, bit for bit.
     Returns {"steps": (m,), "loss": (trials, m) training loss, "w": (trials, d), "clip_fraction": (trials,)}.
 
     Parameters
@@ -614,10 +722,11 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
     grad_avg = np.zeros(trials)
     prm = CentralParams(kind, code, lr, clip, noise_scale, batch_size, samp, beta1, beta2, eps_a, b_pub,
                         bool(harmonic_beta2), bool(lr_decay), steps)
+    rows, prows = _central_rows(problem.features, Xp, code)
     if V.flag("one_stream", one_stream):
         rng = np.random.default_rng(V.integer("seed", seed, 0))
         _central_trials_one_stream(problem.features, problem.labels, Xp, Yp, A, prm, rng, log_steps, out_l, out_w,
-                                   w0, clip_frac, tw, grad_avg)
+                                   w0, clip_frac, tw, grad_avg, rows, prows)
         grad_avg /= steps
     else:
         children = np.random.SeedSequence(V.integer("seed", seed, 0)).spawn(trials)
@@ -626,7 +735,7 @@ def run_central(problem: GLMProblem, method: str, *, lr: float, clip: float = 1.
             cf = np.zeros(1)
             tr = np.zeros(1)
             _central_loop(problem.features, problem.labels, Xp, Yp, A, prm, rng, log_steps, out_l[k], out_w[k], cf,
-                          tw, tr)
+                          tw, tr, rows, prows)
             clip_frac[k] = cf[0]
             grad_avg[k] = tr[0] / steps
     V.finite_output("lr, sigma, noise_clip, w0, side_info", out_l, out_w, grad_avg)

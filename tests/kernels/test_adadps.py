@@ -235,3 +235,50 @@ def test_tracked_gradient_norm_is_the_full_gradient_in_the_A_inverse_norm(zipf):
                          side_info="frequency", options=ka.CentralOptions(track_weights=1 / A, w0=w0, n_log=2))
     g = ref.glm_grads("logistic", zipf.features, zipf.labels, w0).mean(axis=0)
     assert out["grad_avg"][0] == pytest.approx(float(np.sum(g * g / A)), rel=1e-12)
+
+
+def _signed_sparse_regression():
+    """A squared-loss problem with signed real features, ~15% nonzero (the sparse loops on kind 0, negative x)."""
+    rng = np.random.default_rng(11)
+    X = np.where(rng.random((120, 30)) < 0.15, rng.standard_normal((120, 30)), 0.0)
+    Xp = np.where(rng.random((20, 30)) < 0.15, rng.standard_normal((20, 30)), 0.0)
+    return ka.GLMProblem(X, X @ rng.standard_normal(30), "squared", {"probe": np.linspace(0.2, 1.0, 30)}, {},
+                         Xp, rng.standard_normal(20))
+
+
+@pytest.mark.parametrize("one_stream", [False, True])
+@pytest.mark.parametrize("method", list(ka.METHODS))
+def test_sparse_row_loops_give_the_dense_loops_bits(zipf, method, one_stream, monkeypatch):
+    """The CSR loops of run_central (sparse features) skip only zero terms: every output equals the dense loops'
+    exactly, on both losses, with clipping active, a start w0 ≠ 0, the tracked gradient norm and both samplings."""
+    signed = _signed_sparse_regression()
+    for prob, side in ((zipf, "frequency"), (signed, "probe")):
+        for sampling in ("poisson", "fixed"):
+            options = ka.CentralOptions(eps_a=1e-3, n_log=5, lr_decay=sampling == "fixed", w0=np.full(prob.d, 0.05),
+                                        track_weights=np.linspace(1.0, 2.0, prob.d))
+            kw = dict(lr=0.2, clip=0.3, sigma=0.7, batch_size=10, steps=25, sampling=sampling, side_info=side,
+                      options=options, trials=3, seed=4, one_stream=one_stream)
+            monkeypatch.setattr(ka, "SPARSE_ROWS_MAX_DENSITY", 0.0)
+            assert ka._central_rows(prob.features, prob.public_features, ka.METHODS[method])[0][0].size == 0
+            dense = ka.run_central(prob, method, **kw)
+            monkeypatch.setattr(ka, "SPARSE_ROWS_MAX_DENSITY", 1.0)
+            rows, _ = ka._central_rows(prob.features, prob.public_features, ka.METHODS[method])
+            assert rows[0].size == (0 if method == "adadps_adam" else prob.n + 1)
+            sparse = ka.run_central(prob, method, **kw)
+            assert dense.keys() == sparse.keys()
+            for key in dense:
+                assert np.asarray(dense[key]).tobytes() == np.asarray(sparse[key]).tobytes(), (method, key)
+
+
+def test_csr_rows_hold_each_rows_nonzeros_in_column_order():
+    """_csr_rows: row i's stored entries are X[i]'s nonzeros (−0.0 counts as zero), columns increasing; denser than
+    the limit gives empty arrays (the dense loops)."""
+    X = np.array([[0.0, 2.0, 0.0, -1.5], [0.0, 0.0, 0.0, 0.0], [3.0, -0.0, 0.5, 0.0]])
+    ptr, idx, val = ka._csr_rows(X, 1.0)
+    assert ptr.tolist() == [0, 2, 2, 4] and idx.tolist() == [1, 3, 0, 2] and val.tolist() == [2.0, -1.5, 3.0, 0.5]
+    dense = np.zeros_like(X)
+    for i in range(X.shape[0]):
+        dense[i, idx[ptr[i]:ptr[i + 1]]] = val[ptr[i]:ptr[i + 1]]
+    assert np.array_equal(dense, X)
+    assert all(a.size == 0 for a in ka._csr_rows(X, 0.3))  # 4 of 12 nonzero > 0.3
+    assert ka._csr_rows(X, 4 / 12)[0].size == 4
