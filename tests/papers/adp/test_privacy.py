@@ -100,6 +100,34 @@ def test_replace_one_lower_bound_is_below_the_upper_bound_and_doubles_the_shift(
     assert lo <= hi and hi == pytest.approx(gaussian_epsilon(1.0, 1e-5), abs=2e-2)  # replace-one: multiplier z/2
 
 
+def _replace_one_pld_epsilon_plain(alpha, sigma, n, delta, blocks, pessimistic, vdi):
+    """The per-block loop without reuse: every block builds its own step PLD and self-composition."""
+    dist = None
+    for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
+        z = float(alpha[b].min() if pessimistic else alpha[b].max()) * sigma
+        if z < privacy.THM41_PLD_MIN_Z:
+            return float("nan")
+        step = privacy.pld.from_gaussian_mechanism(
+            z, sampling_prob=1.0 / n, pessimistic_estimate=pessimistic, use_connect_dots=pessimistic,
+            value_discretization_interval=vdi, neighboring_relation=privacy.NeighboringRelation.REPLACE_ONE)
+        part = step.self_compose(int(b.size))
+        dist = part if dist is None else dist.compose(part)
+    return float(dist.get_epsilon_for_delta(delta))
+
+
+@pytest.mark.parametrize("schedule, T, blocks", [("dp", 10, 4), ("dp", 7, 7), ("adp_poly", 10, 4), ("dp", 3, 16)])
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_replace_one_pld_epsilon_reusing_equal_blocks_equals_the_plain_loop_exactly(schedule, T, blocks,
+                                                                                      pessimistic):
+    """Sharing the step PLD and self-composition among blocks of equal multiplier and length leaves ε bit-identical
+    (unequal block lengths, one-step blocks, more blocks than steps, distinct multipliers)."""
+    alpha = privacy.alpha_schedule(schedule, T)
+    args = (alpha, 1.3, 100, 1e-5, blocks, pessimistic, 1e-2)
+    fast = privacy.replace_one_pld_epsilon(*args)
+    assert math.isfinite(fast) and fast > 0
+    assert fast == _replace_one_pld_epsilon_plain(*args)
+
+
 def test_lemma2_1_is_violated_at_large_epsilon_and_the_example_is_pinned():
     """δ = 1e-5, Δ = 1, σ = √(2 ln(1.25e5))/10: the lemma promises (10, 1e-5)-DP; the Gaussian mechanism's exact
     δ at ε = 10 is larger than 1e-5, and dp-accounting's optimistic PLD ε at δ = 1e-5 exceeds 10."""

@@ -365,6 +365,7 @@ def replace_one_pld_epsilon(alpha: np.ndarray, sigma: float, n: int, delta: floa
     REPLACE_ONE adjacency (the paper's).  ``pessimistic``: connect-the-dots, each α block at its smallest α (an upper
     bound on the true ε); otherwise privacy buckets with pessimistic_estimate=False, each block at its largest α
     (a lower bound: the mechanism's ε is at least this).  NaN when a block's multiplier is below THM41_PLD_MIN_Z.
+    Blocks of equal multiplier and length are built and self-composed once and composed as often as they occur.
 
     Parameters
     ----------
@@ -389,15 +390,24 @@ def replace_one_pld_epsilon(alpha: np.ndarray, sigma: float, n: int, delta: floa
         The ε (NaN as above).
     """
 
+    # Blocks with the same multiplier (every block of DP-SGD's α ≡ 1) share one step PLD, and blocks that also have
+    # the same length one self-composition: both are deterministic functions of (z, length), so reusing them leaves
+    # every number as it was while sparing the repeated builds at small z.
+    steps, parts = {}, {}
     dist = None
     for b in np.array_split(np.arange(alpha.size), min(blocks, alpha.size)):
         z = float(alpha[b].min() if pessimistic else alpha[b].max()) * sigma
         if z < THM41_PLD_MIN_Z:
             return float("nan")
-        step = pld.from_gaussian_mechanism(z, sampling_prob=1.0 / n, pessimistic_estimate=pessimistic,
-                                           use_connect_dots=pessimistic, value_discretization_interval=vdi,
-                                           neighboring_relation=NeighboringRelation.REPLACE_ONE)
-        part = step.self_compose(int(b.size))
+        key = (z, int(b.size))
+        if key not in parts:
+            if z not in steps:
+                steps[z] = pld.from_gaussian_mechanism(z, sampling_prob=1.0 / n, pessimistic_estimate=pessimistic,
+                                                       use_connect_dots=pessimistic,
+                                                       value_discretization_interval=vdi,
+                                                       neighboring_relation=NeighboringRelation.REPLACE_ONE)
+            parts[key] = steps[z].self_compose(int(b.size))
+        part = parts[key]
         dist = part if dist is None else dist.compose(part)
     return float(dist.get_epsilon_for_delta(delta))
 
