@@ -52,6 +52,7 @@ from typing import Callable, Sequence
 import numpy as np
 from dp_accounting import dp_event as dpe
 from dp_accounting import gaussian_mechanism as _gauss_mech
+from dp_accounting.pld import pld_pmf as _pld_pmf
 from dp_accounting.pld import pld_privacy_accountant as _pld
 from dp_accounting.pld import privacy_loss_distribution as _pld_lib
 from dp_accounting.pld import privacy_loss_mechanism as _plm
@@ -878,7 +879,7 @@ class Mechanism:
                 min(1.0, ratio), dpe.GaussianDpEvent(self.noise_multiplier / max(1.0, ratio))), self.steps)
             _check_pld_grid(dpe.SelfComposedDpEvent(ev, self.steps), delta, vdi, self._params, proxy)
             step = _with_replacement_step_pld(self.n, self.batch_size, self.noise_multiplier, tail, vdi)
-            return step.self_compose(self.steps), tail
+            return _self_compose(step, self.steps), tail
 
 
 def _require_pld(accountant: str) -> None:
@@ -886,6 +887,64 @@ def _require_pld(accountant: str) -> None:
         raise InvalidParameter(
             "accountant", "'pld' for sampling with replacement (dp-accounting's RDP "
             "accountant does not support sampling with replacement)", accountant)
+
+
+#: The direct self-composition uses private pieces of dp-accounting (checked against its public route, bit for bit,
+#: in tests/verify/test_privacy.py); a dp-accounting without them gets ``PrivacyLossDistribution.self_compose``.
+def _direct_self_compose_available() -> bool:
+    """Whether this dp-accounting has the pieces :func:`_self_compose` reads (a PLD's two PMFs, the sparse size)."""
+    try:
+        pld = _pld_lib.PrivacyLossDistribution(_pld_pmf.SparsePLDPmf({0: 1.0}, 1.0, 0.0, True))
+        return isinstance(_pld_pmf._MAX_PMF_SPARSE_SIZE, int) and all(
+            hasattr(pld, a) for a in ("_pmf_remove", "_pmf_add", "_symmetric"))
+    except Exception:  # another dp-accounting: its public route
+        return False
+
+
+_DIRECT_SELF_COMPOSE = _direct_self_compose_available()
+
+
+def _sparse_result_too_large(size: int, num_times: int) -> bool:
+    """``size ** num_times > _MAX_PMF_SPARSE_SIZE``, dp-accounting's test, without the power.
+
+    dp-accounting evaluates the power as a Python integer: for a million steps that is a number of millions of
+    digits and seconds of big-integer arithmetic per call.  Multiplying up only until the bound is passed gives the
+    same answer in at most a few dozen products.
+    """
+    bound = _pld_pmf._MAX_PMF_SPARSE_SIZE
+    if size <= 1:
+        return size ** num_times > bound
+    power = 1
+    for _ in range(num_times):
+        power *= size
+        if power > bound:
+            return True
+    return False
+
+
+def _self_compose_pmf(pmf, num_times: int, tail_mass_truncation: float):
+    """``pmf.self_compose(num_times, tail_mass_truncation)``, a sparse PMF that dp-accounting would densify sent to
+    the dense route directly (what ``SparsePLDPmf.self_compose`` does once its size test has passed)."""
+    if (type(pmf) is _pld_pmf.SparsePLDPmf and num_times > 1
+            and _sparse_result_too_large(pmf.size, num_times)):
+        return pmf.to_dense_pmf().self_compose(num_times, tail_mass_truncation)
+    return pmf.self_compose(num_times, tail_mass_truncation)
+
+
+def _self_compose(pld, num_times: int, tail_mass_truncation: float = 1e-15):
+    """``pld.self_compose(num_times, tail_mass_truncation)`` (dp-accounting's defaults), the same PLD bit for bit.
+
+    dp-accounting's sparse PMFs decide whether to densify by computing ``size ** num_times`` exactly, which for the
+    10⁵–10⁷ steps of sampling with replacement costs more than the composition itself; here that test is made
+    without the power (:func:`_sparse_result_too_large`) and the rest is dp-accounting's own code.
+    """
+    if not _DIRECT_SELF_COMPOSE or num_times <= 0:  # num_times <= 0: dp-accounting's own error
+        return pld.self_compose(num_times, tail_mass_truncation)
+    remove = _self_compose_pmf(pld._pmf_remove, num_times, tail_mass_truncation)
+    if pld._symmetric:
+        return _pld_lib.PrivacyLossDistribution(remove)
+    add = _self_compose_pmf(pld._pmf_add, num_times, tail_mass_truncation)
+    return _pld_lib.PrivacyLossDistribution(remove, add)
 
 
 #: The vectorised route uses two private pieces of dp-accounting (checked against its public route, bit for bit, in

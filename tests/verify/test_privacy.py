@@ -189,6 +189,54 @@ def test_vectorised_mixture_pld_is_dp_accountings_bit_for_bit():
                     assert mine.__dict__[key] == value, key
 
 
+def _same_pmf(mine, theirs):
+    """Every field of two dp-accounting PMFs the same float (arrays byte for byte)."""
+    assert type(mine) is type(theirs) and mine.__dict__.keys() == theirs.__dict__.keys()
+    for key, value in theirs.__dict__.items():
+        if isinstance(value, np.ndarray):
+            assert mine.__dict__[key].dtype == value.dtype and mine.__dict__[key].tobytes() == value.tobytes(), key
+        else:
+            assert mine.__dict__[key] == value, key
+
+
+def test_sparse_size_test_without_the_power_is_dp_accountings():
+    # dp-accounting densifies a sparse PMF composed num_times times when size ** num_times > its bound; the test
+    # made without the power must give the same answer on both sides of the bound and at it
+    from dp_accounting.pld import pld_pmf
+
+    from verify.privacy import _sparse_result_too_large
+
+    bound = pld_pmf._MAX_PMF_SPARSE_SIZE
+    for size in (0, 1, 2, 3, 10, 31, 32, bound, bound + 1):
+        for num_times in (1, 2, 3, 9, 10, 11, 100):
+            assert _sparse_result_too_large(size, num_times) == (size ** num_times > bound), (size, num_times)
+    assert _sparse_result_too_large(2, 10**7) and not _sparse_result_too_large(1, 10**7)
+
+
+def test_self_composition_is_dp_accountings_bit_for_bit():
+    # the self-composition that skips dp-accounting's size ** num_times gives its PLD, every field the same float:
+    # sparse PMFs composed sparsely (few steps) and densified (many), dense PMFs, a symmetric PLD, and the one-step
+    # PLDs with replacement of pagan's Lemma 3.1 check (the 10^6-step case is the one the shortcut is for)
+    from dp_accounting.pld import privacy_loss_distribution as pld_lib
+
+    from verify.privacy import _DIRECT_SELF_COMPOSE, _self_compose, _with_replacement_step_pld
+
+    assert _DIRECT_SELF_COMPOSE  # the installed dp-accounting has the pieces: the direct route is compared
+    symmetric = pld_lib.PrivacyLossDistribution.create_from_rounded_probability({0: 0.5, 3: 0.3, 7: 0.2}, 1e-9, 1e-2)
+    dense = pld_lib.from_gaussian_mechanism(1.0, value_discretization_interval=1e-2)
+    cases = [(symmetric, t) for t in (1, 2, 6, 7, 50)] + [(dense, t) for t in (1, 3, 40)]
+    cases += [(_with_replacement_step_pld(1000, 5, 40.0, 1e-16, 1e-3), t) for t in (1, 2, 3, 4000)]
+    cases += [(_with_replacement_step_pld(100000, 70, 429.19, 1e-20, 1.6e-7), 2 * 10**6)]
+    for pld, num_times in cases:
+        mine, theirs = _self_compose(pld, num_times), pld.self_compose(num_times)
+        assert mine._symmetric == theirs._symmetric
+        _same_pmf(mine._pmf_remove, theirs._pmf_remove)
+        _same_pmf(mine._pmf_add, theirs._pmf_add)
+        assert mine.get_delta_for_epsilon(0.5) == theirs.get_delta_for_epsilon(0.5)
+    with pytest.raises(ValueError):  # dp-accounting's own refusal of no steps
+        _self_compose(symmetric, 0)
+
+
 def test_grid_guards_per_step_rdp_is_the_rdp_accountants_epsilon():
     # the PLD grid guard's RDP ε of T Poisson-subsampled Gaussian steps, from a per-step RDP kept per (q, σ), is the
     # float a fresh RdpAccountant composing the same event gives
