@@ -34,6 +34,7 @@ import functools
 import hashlib
 import json
 import os
+import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -532,8 +533,10 @@ class DaskRunner(_CachingRunner):
         results, pending, keys = self._lookup(fn, tasks)
         if pending:
             futures = {}
+            # named by the task function, so that the dashboard's task stream and `get_task_stream` say whose it is
+            name = getattr(fn, "__name__", "task")
             for i in pending:
-                fut = self.client.submit(_call, fn, tasks[i], pure=False)
+                fut = self.client.submit(_call, fn, tasks[i], key=f"{name}-{uuid.uuid4().hex}")
                 futures[fut] = i
             bar = None
             if self.progress and len(futures) > 1:

@@ -37,11 +37,17 @@ def test_multiprocess_cluster_gives_the_in_process_numbers(tmp_path, serial_refe
         with distributed.Client(cluster) as client:
             client.wait_for_workers(2, timeout=60)
             pids = set(client.run(os.getpid).values())
-        assert len(pids) == 2 and os.getpid() not in pids  # two worker processes, not this one
-        res = engine.run_claims(registry.select([CLAIM]), "quick", 3, tmp_path, scheduler=cluster.scheduler_address,
-                                progress=False)
+            assert len(pids) == 2 and os.getpid() not in pids  # two worker processes, not this one
+            with distributed.get_task_stream(client) as stream:
+                res = engine.run_claims(registry.select([CLAIM]), "quick", 3, tmp_path,
+                                        scheduler=cluster.scheduler_address, progress=False)
     assert res.computed > 0 and res.reused == 0
     assert _figures(res) == _figures(serial_reference)
+    # each task is named by its sweep function (what the dashboard shows), and every key is distinct
+    keys = [str(t["key"]) for t in stream.data]
+    assert len(keys) == res.computed == len(set(keys))
+    names = {k.rsplit("-", 1)[0] for k in keys}
+    assert len(names) == 1 and names != {"_call"} and names.pop().isidentifier()
 
 
 def test_killed_run_resumes_without_recomputing(tmp_path, serial_reference):
